@@ -1,0 +1,14 @@
+# The two entry points of raftlab. Everything else is in tools/.
+.PHONY: serve test pkg
+
+# Build the release wasm into pkg/ and serve the app on http://127.0.0.1:8000/.
+serve:
+	@tools/serve.sh
+
+# Run every check and test; stops at the first failure and ends with the counts.
+test:
+	@tools/test.sh
+
+# Only build the wasm module into pkg/.
+pkg:
+	@tools/build-pkg.sh

@@ -1,0 +1,245 @@
+//! The vocabulary every layer shares: ids, log entries, configuration
+//! changes, snapshots and messages. Names follow etcd's `raftpb`.
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use crate::raft::kv::KvStore;
+
+/// A member id. Scenario ids are 1..=15; 0 means "none" (no vote, no leader).
+pub type NodeId = u64;
+/// The "no node" id, as etcd's `raft.None`.
+pub const NONE: NodeId = 0;
+
+/// Bytes of framing every message and entry costs on the wire, on top of its
+/// payload. Only relative sizes matter: they drive the bandwidth model.
+pub const MESSAGE_HEADER_BYTES: u64 = 64;
+pub const ENTRY_HEADER_BYTES: u64 = 24;
+
+/// A client write replicated through the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Put {
+    pub key: String,
+    pub value: String,
+    /// Bytes this write weighs on the wire and in the state machine.
+    pub size: u64,
+    /// Unique id the server layer gives the request, to match the commit
+    /// back to the client that is waiting for it.
+    pub request: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ConfChangeType {
+    AddNode,
+    AddLearnerNode,
+    RemoveNode,
+}
+
+/// A single-server membership change (etcd's `ConfChange`, never joint).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfChange {
+    pub change_type: ConfChangeType,
+    pub node_id: NodeId,
+    /// The server layer's request id (etcd puts the member in `Context`).
+    pub request: u64,
+    /// The member's peer URL, carried so every member learns it on apply.
+    pub peer_url: Rc<str>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryData {
+    /// The empty entry a new leader appends to commit entries of earlier terms.
+    Empty,
+    Put(Rc<Put>),
+    ConfChange(Rc<ConfChange>),
+    /// A started member announcing itself (etcd's publish of its attributes):
+    /// once applied, the member counts as "started".
+    Publish(NodeId),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub term: u64,
+    pub index: u64,
+    pub data: EntryData,
+}
+
+impl Entry {
+    /// Bytes this entry costs in a message.
+    pub fn size(&self) -> u64 {
+        ENTRY_HEADER_BYTES
+            + match &self.data {
+                EntryData::Empty => 0,
+                EntryData::Put(p) => p.size,
+                EntryData::ConfChange(c) => 16 + c.peer_url.len() as u64,
+                EntryData::Publish(_) => 32,
+            }
+    }
+}
+
+/// Which members vote and which only learn. The two sets never overlap.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConfState {
+    pub voters: BTreeSet<NodeId>,
+    pub learners: BTreeSet<NodeId>,
+}
+
+impl ConfState {
+    pub fn contains(&self, id: NodeId) -> bool {
+        self.voters.contains(&id) || self.learners.contains(&id)
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SnapshotMetadata {
+    pub index: u64,
+    pub term: u64,
+    pub conf_state: ConfState,
+}
+
+/// A point-in-time image of the state machine. Its data is shared, not
+/// copied: snapshots are immutable once taken.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Snapshot {
+    pub metadata: SnapshotMetadata,
+    pub data: Rc<KvStore>,
+}
+
+impl Snapshot {
+    /// A snapshot's size on the wire is the state's size.
+    pub fn size(&self) -> u64 {
+        self.data.bytes()
+    }
+}
+
+/// The state etcd persists in its WAL before it acts: it survives a crash.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HardState {
+    pub term: u64,
+    pub vote: NodeId,
+    pub commit: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MessageType {
+    /// Local: start an election (the election timer fired, or `campaign`).
+    Hup,
+    /// Local: the leader's heartbeat timer fired.
+    Beat,
+    /// Local or forwarded: a client proposal.
+    Prop,
+    App,
+    AppResp,
+    Vote,
+    VoteResp,
+    PreVote,
+    PreVoteResp,
+    Snap,
+    Heartbeat,
+    HeartbeatResp,
+    /// Local or forwarded to the leader: move leadership to `from`.
+    TransferLeader,
+    /// Leader to transferee: campaign now, skipping PreVote and the lease.
+    TimeoutNow,
+    ReadIndex,
+    ReadIndexResp,
+}
+
+impl MessageType {
+    /// Messages that never cross the network.
+    pub fn is_local(self) -> bool {
+        matches!(self, MessageType::Hup | MessageType::Beat)
+    }
+
+    pub fn is_response(self) -> bool {
+        matches!(
+            self,
+            MessageType::AppResp
+                | MessageType::VoteResp
+                | MessageType::PreVoteResp
+                | MessageType::HeartbeatResp
+                | MessageType::ReadIndexResp
+        )
+    }
+
+    /// etcd's name for the message type, as in `raftpb.MessageType`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MessageType::Hup => "MsgHup",
+            MessageType::Beat => "MsgBeat",
+            MessageType::Prop => "MsgProp",
+            MessageType::App => "MsgApp",
+            MessageType::AppResp => "MsgAppResp",
+            MessageType::Vote => "MsgVote",
+            MessageType::VoteResp => "MsgVoteResp",
+            MessageType::PreVote => "MsgPreVote",
+            MessageType::PreVoteResp => "MsgPreVoteResp",
+            MessageType::Snap => "MsgSnap",
+            MessageType::Heartbeat => "MsgHeartbeat",
+            MessageType::HeartbeatResp => "MsgHeartbeatResp",
+            MessageType::TransferLeader => "MsgTransferLeader",
+            MessageType::TimeoutNow => "MsgTimeoutNow",
+            MessageType::ReadIndex => "MsgReadIndex",
+            MessageType::ReadIndexResp => "MsgReadIndexResp",
+        }
+    }
+}
+
+/// One Raft message. Fields mean what they mean in etcd's `raftpb.Message`;
+/// unused fields stay at their defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    pub msg_type: MessageType,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub term: u64,
+    /// Term of the entry at `index` (MsgApp), or of the candidate's last entry (votes).
+    pub log_term: u64,
+    pub index: u64,
+    pub entries: Vec<Entry>,
+    pub commit: u64,
+    pub snapshot: Option<Snapshot>,
+    pub reject: bool,
+    pub reject_hint: u64,
+    /// Opaque request context: the ReadIndex request id, or a transfer marker
+    /// (`CAMPAIGN_TRANSFER`) on votes started by MsgTimeoutNow.
+    pub context: u64,
+}
+
+/// Context on (pre)vote requests of a leadership transfer, which may break
+/// the CheckQuorum lease (etcd's `campaignTransfer`).
+pub const CAMPAIGN_TRANSFER: u64 = u64::MAX;
+
+impl Message {
+    pub fn new(msg_type: MessageType, from: NodeId, to: NodeId, term: u64) -> Message {
+        Message {
+            msg_type,
+            from,
+            to,
+            term,
+            log_term: 0,
+            index: 0,
+            entries: Vec::new(),
+            commit: 0,
+            snapshot: None,
+            reject: false,
+            reject_hint: 0,
+            context: 0,
+        }
+    }
+
+    /// Bytes this message costs on the wire: header, entries and snapshot.
+    pub fn size(&self) -> u64 {
+        MESSAGE_HEADER_BYTES
+            + self.entries.iter().map(Entry::size).sum::<u64>()
+            + self.snapshot.as_ref().map_or(0, Snapshot::size)
+    }
+}
+
+/// A linearizable read the leader has confirmed: once the node has applied
+/// `index`, the read with id `request` may be served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadState {
+    pub index: u64,
+    pub request: u64,
+}

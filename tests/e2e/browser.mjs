@@ -1,0 +1,38 @@
+// Shared set-up for the end-to-end tests: Debian's Chromium, headless,
+// driven by playwright-core against the page `make test` serves.
+import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+export const BASE_URL = process.env.RAFTLAB_URL ?? "http://127.0.0.1:8000/";
+// Screenshots land beside the build output, for people to look at.
+export const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../target/screenshots");
+mkdirSync(SHOTS, { recursive: true });
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: [
+      "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+/// Opens the app and collects every console error and page error, and every
+/// request to another host (the app must work offline).
+export async function openApp(browser, { width = 1280, height = 800, hash = "" } = {}) {
+  const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
+  const problems = [];
+  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
+  page.on("pageerror", (err) => problems.push(`page: ${err.message}`));
+  const origin = new URL(BASE_URL).origin;
+  page.on("request", (req) => {
+    if (!req.url().startsWith(origin) && !req.url().startsWith("data:")) problems.push(`request: ${req.url()}`);
+  });
+  await page.goto(BASE_URL + hash);
+  await page.waitForFunction(() => window.raftlab !== undefined, null, { timeout: 20000 });
+  return { page, problems };
+}
