@@ -1,0 +1,634 @@
+//! The typed syntax tree of a scenario script.
+//!
+//! Every type here renders back to its canonical text through `Display`, and
+//! `parse_command(&cmd.to_string()) == Ok(cmd)` holds for every command the
+//! parser can produce: the browser records each click as the command it stands
+//! for, and share links store scripts as text.
+
+use std::fmt;
+use std::str::FromStr;
+
+pub use crate::raft::types::NodeId;
+
+/// The lowest and highest node id a script may name.
+pub const MIN_NODE_ID: NodeId = 1;
+pub const MAX_NODE_ID: NodeId = 15;
+
+/// `cluster` defaults. They follow etcd where etcd has one.
+pub const DEFAULT_SEED: u64 = 1;
+/// etcd `--heartbeat-interval`.
+pub const DEFAULT_HEARTBEAT_MS: u64 = 100;
+/// etcd `--election-timeout`.
+pub const DEFAULT_ELECTION_TIMEOUT_MS: u64 = 1000;
+/// etcd `--max-learners` (v3.6; hard-coded 1 before).
+pub const DEFAULT_MAX_LEARNERS: u64 = 1;
+/// etcd's `--snapshot-count` defaults to 100000; a simulated cluster writes far
+/// fewer entries, so raftlab uses 10000 to let snapshots happen in a lesson.
+pub const DEFAULT_SNAPSHOT_COUNT: u64 = 10_000;
+/// etcd's `SnapshotCatchUpEntries`: entries kept behind a snapshot so that a
+/// slightly slow follower catches up from the log instead of a snapshot.
+pub const DEFAULT_CATCHUP_ENTRIES: u64 = 5_000;
+pub const DEFAULT_LATENCY_MIN_MS: u64 = 10;
+pub const DEFAULT_LATENCY_MAX_MS: u64 = 30;
+/// The bound of `wait-until` when `within=` is not given.
+pub const DEFAULT_WAIT_UNTIL_MS: u64 = 30_000;
+/// etcd refuses an election timeout shorter than 5 heartbeats.
+pub const MIN_ELECTION_HEARTBEATS: u64 = 5;
+/// etcd refuses an election timeout longer than 50s.
+pub const MAX_ELECTION_TIMEOUT_MS: u64 = 50_000;
+/// The largest size a script may write: 1GB.
+pub const MAX_SIZE_BYTES: u64 = 1 << 30;
+/// The fastest background load a script may start.
+pub const MAX_LOAD_RATE_PER_S: u64 = 10_000;
+
+/// A whole script: the `cluster` line, then the commands in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Script {
+    pub cluster: ClusterSpec,
+    pub commands: Vec<Spanned<Command>>,
+}
+
+/// A parsed item with where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spanned<T> {
+    /// 1-based line in the script.
+    pub line: usize,
+    /// The source line, trimmed, without its comment (the report's `"command"`).
+    pub text: String,
+    pub node: T,
+}
+
+/// The `cluster` line, with every option's default filled in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterSpec {
+    /// The bootstrap voters, in the order written. Non-empty, unique, 1..=15.
+    pub voters: Vec<NodeId>,
+    pub seed: u64,
+    /// The Raft tick.
+    pub heartbeat_ms: u64,
+    pub election_timeout_ms: u64,
+    pub prevote: bool,
+    pub check_quorum: bool,
+    pub strict_reconfig: bool,
+    pub max_learners: u64,
+    pub snapshot_count: u64,
+    pub catchup_entries: u64,
+    /// One-way message delay, drawn uniformly in `[min, max]`.
+    pub latency_min_ms: u64,
+    pub latency_max_ms: u64,
+    /// Outbound bytes per second per node; `None` is unlimited.
+    pub bandwidth: Option<u64>,
+}
+
+impl ClusterSpec {
+    /// A cluster of these voters with every other option at its default.
+    pub fn new(voters: Vec<NodeId>) -> Self {
+        ClusterSpec {
+            voters,
+            seed: DEFAULT_SEED,
+            heartbeat_ms: DEFAULT_HEARTBEAT_MS,
+            election_timeout_ms: DEFAULT_ELECTION_TIMEOUT_MS,
+            prevote: true,
+            check_quorum: true,
+            strict_reconfig: true,
+            max_learners: DEFAULT_MAX_LEARNERS,
+            snapshot_count: DEFAULT_SNAPSHOT_COUNT,
+            catchup_entries: DEFAULT_CATCHUP_ENTRIES,
+            latency_min_ms: DEFAULT_LATENCY_MIN_MS,
+            latency_max_ms: DEFAULT_LATENCY_MAX_MS,
+            bandwidth: None,
+        }
+    }
+
+    /// The election timeout in ticks (etcd's `ElectionTick`), at least 5.
+    pub fn election_tick(&self) -> u64 {
+        self.election_timeout_ms / self.heartbeat_ms.max(1)
+    }
+}
+
+/// One command of the language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// `wait DURATION`
+    Wait(u64),
+    /// `wait-until COND [within=DURATION]`
+    WaitUntil { cond: Condition, within_ms: u64 },
+    /// `expect COND`
+    Expect(Condition),
+    /// `status`
+    Status,
+    /// `say "TEXT"`
+    Say(String),
+    /// `pause`
+    Pause,
+    /// `put KEY VALUE [via=N] [size=SIZE] [nowait] [timeout=DURATION]`
+    Put {
+        key: String,
+        value: String,
+        via: Option<NodeId>,
+        size: Option<u64>,
+        nowait: bool,
+        timeout_ms: Option<u64>,
+    },
+    /// `get KEY [via=N] [serializable]`
+    Get {
+        key: String,
+        via: Option<NodeId>,
+        serializable: bool,
+    },
+    /// `load rate=N/s [size=SIZE] [via=N]`
+    LoadStart {
+        rate_per_s: u64,
+        size: Option<u64>,
+        via: Option<NodeId>,
+    },
+    /// `load stop`
+    LoadStop,
+    /// `member add N [--learner] [--peer-url=URL]`
+    MemberAdd {
+        id: NodeId,
+        learner: bool,
+        /// As written; its syntax is checked when the command runs (`bad-url`).
+        peer_url: Option<String>,
+    },
+    /// `member promote N`
+    MemberPromote(NodeId),
+    /// `member remove N`
+    MemberRemove(NodeId),
+    /// `member list`
+    MemberList,
+    /// `start N`
+    Start(NodeId),
+    /// `crash N`
+    Crash(NodeId),
+    /// `campaign N`
+    Campaign(NodeId),
+    /// `transfer-leader N`
+    TransferLeader(NodeId),
+    /// `compact N`
+    Compact(NodeId),
+    /// `cut A B` (both ways) or `cut A->B` (`one_way`: from A to B only)
+    Cut { a: NodeId, b: NodeId, one_way: bool },
+    /// `heal` (every link), `heal A B` or `heal A->B`: `link` is `(a, b, one_way)`
+    Heal {
+        link: Option<(NodeId, NodeId, bool)>,
+    },
+    /// `partition 1,2 | 3,4 [| ...]`: at least two groups, no node twice
+    Partition(Vec<Vec<NodeId>>),
+    /// `isolate N`
+    Isolate(NodeId),
+}
+
+/// A condition of `expect` and `wait-until`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    /// `leader`
+    Leader,
+    /// `leader=N`
+    LeaderIs(NodeId),
+    /// `no-leader`
+    NoLeader,
+    /// `caught-up=N`
+    CaughtUp(NodeId),
+    /// `all-applied`
+    AllApplied,
+    /// `quorum=Q`
+    Quorum(u64),
+    /// `voters=LIST` (order as written; compared as a set)
+    Voters(Vec<NodeId>),
+    /// `learners=LIST`, possibly empty (`learners=`)
+    Learners(Vec<NodeId>),
+    /// `term=T`
+    Term(u64),
+    /// `commit>=I`
+    CommitAtLeast(u64),
+    /// `role N=ROLE`
+    Role { id: NodeId, role: RoleName },
+    /// `ok`: the previous command succeeded
+    Ok,
+    /// `error=CODE`: the previous command failed with CODE
+    Error(ErrorCode),
+}
+
+/// The roles `role N=ROLE` can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RoleName {
+    Leader,
+    Follower,
+    Candidate,
+    PreCandidate,
+    /// The node's process is not running.
+    Down,
+}
+
+impl RoleName {
+    pub const ALL: [RoleName; 5] = [
+        RoleName::Leader,
+        RoleName::Follower,
+        RoleName::Candidate,
+        RoleName::PreCandidate,
+        RoleName::Down,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RoleName::Leader => "leader",
+            RoleName::Follower => "follower",
+            RoleName::Candidate => "candidate",
+            RoleName::PreCandidate => "pre-candidate",
+            RoleName::Down => "down",
+        }
+    }
+}
+
+impl fmt::Display for RoleName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for RoleName {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        RoleName::ALL
+            .into_iter()
+            .find(|r| r.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown role {}; expected one of: {}",
+                    quote_for_message(s),
+                    join_names(RoleName::ALL.iter().map(|r| r.as_str()))
+                )
+            })
+    }
+}
+
+/// The stable error codes of command results, mirroring etcd's errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ErrorCode {
+    BadUrl,
+    IdExists,
+    IdRemoved,
+    PeerUrlExists,
+    TooManyLearners,
+    MemberNotFound,
+    MemberNotLearner,
+    LearnerNotReady,
+    NotEnoughStartedMembers,
+    Unhealthy,
+    BadLeaderTransferee,
+    NotSupportedForLearner,
+    NotStarted,
+    NoLeader,
+    Timeout,
+    ExpectFailed,
+}
+
+impl ErrorCode {
+    pub const ALL: [ErrorCode; 16] = [
+        ErrorCode::BadUrl,
+        ErrorCode::IdExists,
+        ErrorCode::IdRemoved,
+        ErrorCode::PeerUrlExists,
+        ErrorCode::TooManyLearners,
+        ErrorCode::MemberNotFound,
+        ErrorCode::MemberNotLearner,
+        ErrorCode::LearnerNotReady,
+        ErrorCode::NotEnoughStartedMembers,
+        ErrorCode::Unhealthy,
+        ErrorCode::BadLeaderTransferee,
+        ErrorCode::NotSupportedForLearner,
+        ErrorCode::NotStarted,
+        ErrorCode::NoLeader,
+        ErrorCode::Timeout,
+        ErrorCode::ExpectFailed,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::BadUrl => "bad-url",
+            ErrorCode::IdExists => "id-exists",
+            ErrorCode::IdRemoved => "id-removed",
+            ErrorCode::PeerUrlExists => "peer-url-exists",
+            ErrorCode::TooManyLearners => "too-many-learners",
+            ErrorCode::MemberNotFound => "member-not-found",
+            ErrorCode::MemberNotLearner => "member-not-learner",
+            ErrorCode::LearnerNotReady => "learner-not-ready",
+            ErrorCode::NotEnoughStartedMembers => "not-enough-started-members",
+            ErrorCode::Unhealthy => "unhealthy",
+            ErrorCode::BadLeaderTransferee => "bad-leader-transferee",
+            ErrorCode::NotSupportedForLearner => "not-supported-for-learner",
+            ErrorCode::NotStarted => "not-started",
+            ErrorCode::NoLeader => "no-leader",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::ExpectFailed => "expect-failed",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ErrorCode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        ErrorCode::ALL
+            .into_iter()
+            .find(|c| c.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown error code {}; expected one of: {}",
+                    quote_for_message(s),
+                    join_names(ErrorCode::ALL.iter().map(|c| c.as_str()))
+                )
+            })
+    }
+}
+
+pub(crate) fn join_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    names.collect::<Vec<_>>().join(", ")
+}
+
+/// Quote a piece of user input for an error message, escaped and shortened
+/// so that a huge or odd input still gives a readable one-line message.
+pub(crate) fn quote_for_message(s: &str) -> String {
+    const MAX_CHARS: usize = 40;
+    let mut out = String::from("\"");
+    for (i, c) in s.chars().enumerate() {
+        if i == MAX_CHARS {
+            out.push_str("...");
+            break;
+        }
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.extend(c.escape_default()),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The canonical text of a duration: whole seconds as `2s`, else `250ms`.
+pub fn format_duration(ms: u64) -> String {
+    if ms != 0 && ms % 1000 == 0 {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{ms}ms")
+    }
+}
+
+/// The canonical text of a size: the largest unit that divides it exactly.
+pub fn format_size(bytes: u64) -> String {
+    for (unit, mult) in [("GB", 1u64 << 30), ("MB", 1 << 20), ("KB", 1 << 10)] {
+        if bytes != 0 && bytes % mult == 0 {
+            return format!("{}{unit}", bytes / mult);
+        }
+    }
+    format!("{bytes}B")
+}
+
+/// A key, value or URL as the lexer reads it back: bare when that is
+/// unambiguous, else double-quoted with `\"` and `\\` escaped.
+pub fn format_text(s: &str) -> String {
+    let bare = !s.is_empty()
+        && !s
+            .chars()
+            .any(|c| c.is_whitespace() || matches!(c, '"' | '\\' | '#' | '='));
+    if bare {
+        s.to_string()
+    } else {
+        format_quoted(s)
+    }
+}
+
+/// Always double-quoted, with `\"` and `\\` escaped.
+pub fn format_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        if matches!(c, '"' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+fn format_list(ids: &[NodeId]) -> String {
+    ids.iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn format_link(f: &mut fmt::Formatter<'_>, a: NodeId, b: NodeId, one_way: bool) -> fmt::Result {
+    if one_way {
+        write!(f, "{a}->{b}")
+    } else {
+        write!(f, "{a} {b}")
+    }
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+impl fmt::Display for Condition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Condition::Leader => f.write_str("leader"),
+            Condition::LeaderIs(n) => write!(f, "leader={n}"),
+            Condition::NoLeader => f.write_str("no-leader"),
+            Condition::CaughtUp(n) => write!(f, "caught-up={n}"),
+            Condition::AllApplied => f.write_str("all-applied"),
+            Condition::Quorum(q) => write!(f, "quorum={q}"),
+            Condition::Voters(v) => write!(f, "voters={}", format_list(v)),
+            Condition::Learners(v) => write!(f, "learners={}", format_list(v)),
+            Condition::Term(t) => write!(f, "term={t}"),
+            Condition::CommitAtLeast(i) => write!(f, "commit>={i}"),
+            Condition::Role { id, role } => write!(f, "role {id}={role}"),
+            Condition::Ok => f.write_str("ok"),
+            Condition::Error(code) => write!(f, "error={code}"),
+        }
+    }
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Wait(ms) => write!(f, "wait {}", format_duration(*ms)),
+            Command::WaitUntil { cond, within_ms } => {
+                write!(f, "wait-until {cond}")?;
+                if *within_ms != DEFAULT_WAIT_UNTIL_MS {
+                    write!(f, " within={}", format_duration(*within_ms))?;
+                }
+                Ok(())
+            }
+            Command::Expect(cond) => write!(f, "expect {cond}"),
+            Command::Status => f.write_str("status"),
+            Command::Say(text) => write!(f, "say {}", format_quoted(text)),
+            Command::Pause => f.write_str("pause"),
+            Command::Put {
+                key,
+                value,
+                via,
+                size,
+                nowait,
+                timeout_ms,
+            } => {
+                write!(f, "put {} {}", format_text(key), format_text(value))?;
+                if let Some(n) = via {
+                    write!(f, " via={n}")?;
+                }
+                if let Some(s) = size {
+                    write!(f, " size={}", format_size(*s))?;
+                }
+                if *nowait {
+                    f.write_str(" nowait")?;
+                }
+                if let Some(t) = timeout_ms {
+                    write!(f, " timeout={}", format_duration(*t))?;
+                }
+                Ok(())
+            }
+            Command::Get {
+                key,
+                via,
+                serializable,
+            } => {
+                write!(f, "get {}", format_text(key))?;
+                if let Some(n) = via {
+                    write!(f, " via={n}")?;
+                }
+                if *serializable {
+                    f.write_str(" serializable")?;
+                }
+                Ok(())
+            }
+            Command::LoadStart {
+                rate_per_s,
+                size,
+                via,
+            } => {
+                write!(f, "load rate={rate_per_s}/s")?;
+                if let Some(s) = size {
+                    write!(f, " size={}", format_size(*s))?;
+                }
+                if let Some(n) = via {
+                    write!(f, " via={n}")?;
+                }
+                Ok(())
+            }
+            Command::LoadStop => f.write_str("load stop"),
+            Command::MemberAdd {
+                id,
+                learner,
+                peer_url,
+            } => {
+                write!(f, "member add {id}")?;
+                if *learner {
+                    f.write_str(" --learner")?;
+                }
+                if let Some(url) = peer_url {
+                    write!(f, " --peer-url={}", format_text(url))?;
+                }
+                Ok(())
+            }
+            Command::MemberPromote(n) => write!(f, "member promote {n}"),
+            Command::MemberRemove(n) => write!(f, "member remove {n}"),
+            Command::MemberList => f.write_str("member list"),
+            Command::Start(n) => write!(f, "start {n}"),
+            Command::Crash(n) => write!(f, "crash {n}"),
+            Command::Campaign(n) => write!(f, "campaign {n}"),
+            Command::TransferLeader(n) => write!(f, "transfer-leader {n}"),
+            Command::Compact(n) => write!(f, "compact {n}"),
+            Command::Cut { a, b, one_way } => {
+                f.write_str("cut ")?;
+                format_link(f, *a, *b, *one_way)
+            }
+            Command::Heal { link: None } => f.write_str("heal"),
+            Command::Heal {
+                link: Some((a, b, one_way)),
+            } => {
+                f.write_str("heal ")?;
+                format_link(f, *a, *b, *one_way)
+            }
+            Command::Partition(groups) => {
+                f.write_str("partition ")?;
+                let groups: Vec<String> = groups.iter().map(|g| format_list(g)).collect();
+                f.write_str(&groups.join(" | "))
+            }
+            Command::Isolate(n) => write!(f, "isolate {n}"),
+        }
+    }
+}
+
+impl fmt::Display for ClusterSpec {
+    /// The `cluster` line, naming only the options that differ from their
+    /// defaults (parsing it back gives the same spec).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = ClusterSpec::new(Vec::new());
+        write!(f, "cluster voters={}", format_list(&self.voters))?;
+        if self.seed != d.seed {
+            write!(f, " seed={}", self.seed)?;
+        }
+        if self.heartbeat_ms != d.heartbeat_ms {
+            write!(f, " heartbeat={}", format_duration(self.heartbeat_ms))?;
+        }
+        if self.election_timeout_ms != d.election_timeout_ms {
+            let t = format_duration(self.election_timeout_ms);
+            write!(f, " election-timeout={t}")?;
+        }
+        if self.prevote != d.prevote {
+            write!(f, " prevote={}", on_off(self.prevote))?;
+        }
+        if self.check_quorum != d.check_quorum {
+            write!(f, " check-quorum={}", on_off(self.check_quorum))?;
+        }
+        if self.strict_reconfig != d.strict_reconfig {
+            write!(f, " strict-reconfig={}", on_off(self.strict_reconfig))?;
+        }
+        if self.max_learners != d.max_learners {
+            write!(f, " max-learners={}", self.max_learners)?;
+        }
+        if self.snapshot_count != d.snapshot_count {
+            write!(f, " snapshot-count={}", self.snapshot_count)?;
+        }
+        if self.catchup_entries != d.catchup_entries {
+            write!(f, " catchup-entries={}", self.catchup_entries)?;
+        }
+        if (self.latency_min_ms, self.latency_max_ms) != (d.latency_min_ms, d.latency_max_ms) {
+            write!(
+                f,
+                " latency={}..{}",
+                format_duration(self.latency_min_ms),
+                format_duration(self.latency_max_ms)
+            )?;
+        }
+        if let Some(b) = self.bandwidth {
+            write!(f, " bandwidth={}/s", format_size(b))?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Script {
+    /// The canonical script: the `cluster` line, then one command per line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.cluster)?;
+        for c in &self.commands {
+            writeln!(f, "{}", c.node)?;
+        }
+        Ok(())
+    }
+}

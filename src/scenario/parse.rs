@@ -1,0 +1,1097 @@
+//! The parser: script text to [`Script`], one console line to [`Command`].
+//!
+//! It never panics: every number goes through checked arithmetic, and every
+//! error names its line, its column (in characters, 1-based, at the offending
+//! word) and what was expected and found.
+
+use std::fmt;
+
+use super::ast::*;
+use super::lexer::{lex, Token};
+
+/// A line that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line (1 for [`parse_command`]).
+    pub line: usize,
+    /// 1-based column, in characters, of the offending word.
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The command words, in the order error messages list them.
+pub const COMMAND_NAMES: [&str; 19] = [
+    "wait",
+    "wait-until",
+    "expect",
+    "status",
+    "say",
+    "pause",
+    "put",
+    "get",
+    "load",
+    "member",
+    "start",
+    "crash",
+    "campaign",
+    "transfer-leader",
+    "compact",
+    "cut",
+    "heal",
+    "partition",
+    "isolate",
+];
+
+const CONDITION_FORMS: &str = "leader, leader=N, no-leader, caught-up=N, all-applied, quorum=Q, \
+     voters=LIST, learners=LIST, term=T, commit>=I, role N=ROLE, ok, error=CODE";
+
+/// Parses a whole script. The first line that is neither blank nor a comment
+/// must be the `cluster` line; no other line may be one.
+pub fn parse_script(src: &str) -> Result<Script, ParseError> {
+    let src = src.strip_prefix('\u{feff}').unwrap_or(src);
+    let mut cluster = None;
+    let mut commands = Vec::new();
+    for (i, raw) in src.lines().enumerate() {
+        let line_no = i + 1;
+        let lexed = lex(raw, line_no)?;
+        let Some(first) = lexed.tokens.first() else {
+            continue;
+        };
+        let is_cluster = is_bare(first, "cluster");
+        match (&cluster, is_cluster) {
+            (None, true) => {
+                let mut p = Words::new(&lexed.tokens, line_no);
+                p.next();
+                cluster = Some(parse_cluster(&mut p)?);
+            }
+            (None, false) => {
+                return Err(ParseError {
+                    line: line_no,
+                    column: first.col,
+                    message: format!(
+                        "expected the cluster line first, like \"cluster voters=1,2,3\", found {}",
+                        quote_for_message(&first.text)
+                    ),
+                })
+            }
+            (Some(_), true) => {
+                return Err(ParseError {
+                    line: line_no,
+                    column: first.col,
+                    message: "a script has only one \"cluster\" line, and this is a second one"
+                        .to_string(),
+                })
+            }
+            (Some(_), false) => {
+                let node = parse_tokens(&lexed.tokens, line_no)?;
+                commands.push(Spanned {
+                    line: line_no,
+                    text: raw[..lexed.code_len].trim().to_string(),
+                    node,
+                });
+            }
+        }
+    }
+    match cluster {
+        Some(cluster) => Ok(Script { cluster, commands }),
+        None => Err(ParseError {
+            line: 1,
+            column: 1,
+            message: "the script is empty; it must start with a line like \"cluster voters=1,2,3\""
+                .to_string(),
+        }),
+    }
+}
+
+/// Parses one command line, as typed in the browser console. Same grammar as
+/// a script line; `cluster` is not a command here.
+pub fn parse_command(line: &str) -> Result<Command, ParseError> {
+    let lexed = lex(line, 1)?;
+    match lexed.tokens.first() {
+        None => Err(ParseError {
+            line: 1,
+            column: 1,
+            message: format!(
+                "expected a command, found nothing; commands are: {}",
+                COMMAND_NAMES.join(", ")
+            ),
+        }),
+        Some(first) if is_bare(first, "cluster") => Err(ParseError {
+            line: 1,
+            column: first.col,
+            message: "\"cluster\" can only be the first line of a script".to_string(),
+        }),
+        Some(_) => parse_tokens(&lexed.tokens, 1),
+    }
+}
+
+/// A duration with its unit (`250ms`, `2s`, `1.5s`) in whole milliseconds.
+pub fn parse_duration(s: &str) -> Result<u64, String> {
+    let generic = || {
+        format!(
+            "expected a duration like 250ms or 2s, found {}",
+            quote_for_message(s)
+        )
+    };
+    if s.starts_with('-') {
+        return Err(format!(
+            "a duration cannot be negative, found {}",
+            quote_for_message(s)
+        ));
+    }
+    let (number, per_unit) = if let Some(n) = s.strip_suffix("ms") {
+        (n, 1u128)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1000u128)
+    } else if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "a duration needs a unit (ms or s), found {}",
+            quote_for_message(s)
+        ));
+    } else {
+        return Err(generic());
+    };
+    let ms = scaled(number, per_unit).ok_or_else(generic)?;
+    match ms {
+        Scaled::Whole(ms) => u64::try_from(ms)
+            .map_err(|_| format!("the duration {} is too long", quote_for_message(s))),
+        Scaled::Fraction => Err(format!(
+            "durations are whole milliseconds; {} is finer than 1ms",
+            quote_for_message(s)
+        )),
+        Scaled::TooLarge => Err(format!("the duration {} is too long", quote_for_message(s))),
+    }
+}
+
+/// A size with its unit (`512B`, `4KB`, `1MB`, `1GB`, powers of 1024) in
+/// bytes, at most 1GB.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let generic = || {
+        format!(
+            "expected a size like 512B, 4KB or 1MB, found {}",
+            quote_for_message(s)
+        )
+    };
+    if s.starts_with('-') {
+        return Err(format!(
+            "a size cannot be negative, found {}",
+            quote_for_message(s)
+        ));
+    }
+    let units: [(&str, u128); 4] = [("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10), ("B", 1)];
+    let Some((number, mult)) = units
+        .iter()
+        .find_map(|(u, m)| s.strip_suffix(u).map(|n| (n, *m)))
+    else {
+        if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!(
+                "a size needs a unit (B, KB, MB or GB), found {}",
+                quote_for_message(s)
+            ));
+        }
+        return Err(generic());
+    };
+    let too_large = || {
+        format!(
+            "the size {} is larger than the limit of {}",
+            quote_for_message(s),
+            format_size(MAX_SIZE_BYTES)
+        )
+    };
+    match scaled(number, mult).ok_or_else(generic)? {
+        Scaled::Whole(b) if b <= u128::from(MAX_SIZE_BYTES) => Ok(b as u64),
+        Scaled::Whole(_) | Scaled::TooLarge => Err(too_large()),
+        Scaled::Fraction => Err(format!(
+            "the size {} is not a whole number of bytes",
+            quote_for_message(s)
+        )),
+    }
+}
+
+enum Scaled {
+    Whole(u128),
+    Fraction,
+    TooLarge,
+}
+
+/// `number * mult` for a decimal `number` ("12", "1.5"); `None` when
+/// `number` is not a decimal.
+fn scaled(number: &str, mult: u128) -> Option<Scaled> {
+    let (int, frac) = match number.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (number, ""),
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(int) || (number.contains('.') && !digits(frac)) {
+        return None;
+    }
+    let frac = frac.trim_end_matches('0');
+    let Some(int) = parse_digits_u128(int) else {
+        return Some(Scaled::TooLarge);
+    };
+    let Some(whole) = int.checked_mul(mult) else {
+        return Some(Scaled::TooLarge);
+    };
+    if frac.is_empty() {
+        return Some(Scaled::Whole(whole));
+    }
+    // More than 20 significant decimals is never a whole millisecond or byte
+    // for multipliers up to 2^30.
+    if frac.len() > 20 {
+        return Some(Scaled::Fraction);
+    }
+    let num = parse_digits_u128(frac)?.checked_mul(mult)?;
+    let den = 10u128.checked_pow(frac.len() as u32)?;
+    if num % den != 0 {
+        return Some(Scaled::Fraction);
+    }
+    match whole.checked_add(num / den) {
+        Some(v) => Some(Scaled::Whole(v)),
+        None => Some(Scaled::TooLarge),
+    }
+}
+
+fn parse_digits_u128(s: &str) -> Option<u128> {
+    s.bytes().try_fold(0u128, |acc, b| {
+        acc.checked_mul(10)?.checked_add(u128::from(b - b'0'))
+    })
+}
+
+/// A node id, 1..=15.
+pub fn parse_node_id(s: &str) -> Result<NodeId, String> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "expected a node id ({MIN_NODE_ID}..={MAX_NODE_ID}), found {}",
+            quote_for_message(s)
+        ));
+    }
+    match s.parse::<u64>() {
+        Ok(n) if (MIN_NODE_ID..=MAX_NODE_ID).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "node id {} is out of range {MIN_NODE_ID}..={MAX_NODE_ID}",
+            shorten(s)
+        )),
+    }
+}
+
+/// A whole number without unit.
+fn parse_number(s: &str) -> Result<u64, String> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "expected a whole number, found {}",
+            quote_for_message(s)
+        ));
+    }
+    s.parse::<u64>()
+        .map_err(|_| format!("the number {} is too large", shorten(s)))
+}
+
+fn shorten(s: &str) -> String {
+    if s.chars().count() > 40 {
+        let mut t: String = s.chars().take(40).collect();
+        t.push_str("...");
+        t
+    } else {
+        s.to_string()
+    }
+}
+
+fn is_bare(t: &Token, word: &str) -> bool {
+    !t.quoted && t.text == word
+}
+
+/// A cursor over the words of one line.
+struct Words<'t> {
+    toks: &'t [Token],
+    pos: usize,
+    line: usize,
+    /// Column just past the last word consumed.
+    prev_end: usize,
+}
+
+/// How an option is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// `name=VALUE`; the hint names the value (`via=N`).
+    Value(&'static str),
+    /// `name` alone.
+    Flag,
+}
+
+/// One option found on a line.
+struct Found<'t> {
+    name: &'static str,
+    tok: &'t Token,
+}
+
+impl<'t> Found<'t> {
+    fn value(&self) -> &'t str {
+        self.tok.opt.as_ref().map_or("", |o| o.value.as_str())
+    }
+    fn value_col(&self) -> usize {
+        self.tok.opt.as_ref().map_or(self.tok.col, |o| o.value_col)
+    }
+}
+
+impl<'t> Words<'t> {
+    fn new(toks: &'t [Token], line: usize) -> Self {
+        Words {
+            toks,
+            pos: 0,
+            line,
+            prev_end: 1,
+        }
+    }
+
+    fn err(&self, column: usize, message: impl Into<String>) -> ParseError {
+        ParseError {
+            line: self.line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    fn next(&mut self) -> Option<&'t Token> {
+        let t = self.toks.get(self.pos)?;
+        self.pos += 1;
+        self.prev_end = t.end;
+        Some(t)
+    }
+
+    fn peek(&self) -> Option<&'t Token> {
+        self.toks.get(self.pos)
+    }
+
+    /// The column where a missing word would start.
+    fn missing_col(&self) -> usize {
+        self.prev_end + 1
+    }
+
+    /// The next word, or "missing WHAT after "AFTER"".
+    fn word(&mut self, what: &str, after: &str) -> Result<&'t Token, ParseError> {
+        match self.next() {
+            Some(t) => Ok(t),
+            None => Err(self.err(self.missing_col(), format!("missing {what} after \"{after}\""))),
+        }
+    }
+
+    fn node_id(&mut self, after: &str) -> Result<NodeId, ParseError> {
+        let t = self.word("node id", after)?;
+        parse_node_id(&t.text).map_err(|m| self.err(t.col, m))
+    }
+
+    /// A positional text (a key or value): quoted, or a bare word without `=`.
+    fn text(&mut self, what: &str, after: &str) -> Result<String, ParseError> {
+        let t = self.word(what, after)?;
+        if t.opt.is_some() && !t.quoted {
+            return Err(self.err(
+                t.col,
+                format!(
+                    "expected {what} after \"{after}\", found the option {}; \
+                     quote {what} that contains \"=\"",
+                    quote_for_message(&t.text)
+                ),
+            ));
+        }
+        Ok(t.text.clone())
+    }
+
+    /// No more words may follow.
+    fn finish(&self, cmd: &str) -> Result<(), ParseError> {
+        match self.peek() {
+            None => Ok(()),
+            Some(t) => Err(self.err(
+                t.col,
+                format!(
+                    "unexpected extra word {} after {cmd}",
+                    quote_for_message(&t.text)
+                ),
+            )),
+        }
+    }
+
+    /// The rest of the line as options from `allowed`, each at most once.
+    fn options(
+        &mut self,
+        cmd: &str,
+        allowed: &[(&'static str, Kind)],
+    ) -> Result<Vec<Found<'t>>, ParseError> {
+        let expected = || {
+            allowed
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut found: Vec<Found<'t>> = Vec::new();
+        while let Some(t) = self.next() {
+            if t.quoted {
+                return Err(self.err(
+                    t.col,
+                    format!(
+                        "unexpected quoted text {} for {cmd}; expected {}",
+                        quote_for_message(&t.text),
+                        expected()
+                    ),
+                ));
+            }
+            let name = t.opt.as_ref().map_or(t.text.as_str(), |o| o.name.as_str());
+            let Some((name, kind)) = allowed.iter().find(|(n, _)| *n == name) else {
+                return Err(self.err(
+                    t.col,
+                    format!(
+                        "unknown option {} for {cmd}; expected {}",
+                        quote_for_message(name),
+                        expected()
+                    ),
+                ));
+            };
+            if found.iter().any(|f| f.name == *name) {
+                return Err(self.err(t.col, format!("duplicate option \"{name}\"")));
+            }
+            match (kind, &t.opt) {
+                (Kind::Flag, Some(_)) => {
+                    return Err(self.err(t.col, format!("option \"{name}\" takes no value")))
+                }
+                (Kind::Value(hint), None) => {
+                    return Err(self.err(
+                        t.col,
+                        format!("missing value for option \"{name}\"; expected {hint}"),
+                    ))
+                }
+                (Kind::Value(hint), Some(o)) if o.value.is_empty() && !o.value_quoted => {
+                    return Err(self.err(
+                        t.col,
+                        format!("missing value for option \"{name}\"; expected {hint}"),
+                    ))
+                }
+                _ => {}
+            }
+            found.push(Found { name, tok: t });
+        }
+        Ok(found)
+    }
+
+    /// Converts an option's value, pointing errors at the value.
+    fn convert<T>(
+        &self,
+        f: &Found<'_>,
+        conv: impl FnOnce(&str) -> Result<T, String>,
+    ) -> Result<T, ParseError> {
+        conv(f.value()).map_err(|m| self.err(f.value_col(), m))
+    }
+}
+
+fn get<'a, 't>(found: &'a [Found<'t>], name: &str) -> Option<&'a Found<'t>> {
+    found.iter().find(|f| f.name == name)
+}
+
+/// Parses the words of a non-empty command line (not `cluster`).
+fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
+    let mut p = Words::new(toks, line);
+    let Some(first) = p.next() else {
+        return Err(p.err(1, "expected a command, found nothing"));
+    };
+    if first.quoted {
+        return Err(p.err(
+            first.col,
+            format!(
+                "expected a command, found quoted text {}",
+                quote_for_message(&first.text)
+            ),
+        ));
+    }
+    let cmd = match first.text.as_str() {
+        "wait" => {
+            let t = p.word("duration", "wait")?;
+            let ms = parse_duration(&t.text).map_err(|m| p.err(t.col, m))?;
+            p.finish("wait")?;
+            Command::Wait(ms)
+        }
+        "wait-until" => {
+            let cond = parse_condition(&mut p, "wait-until")?;
+            let found = p.options("wait-until", &[("within", Kind::Value("within=DURATION"))])?;
+            let within_ms = match get(&found, "within") {
+                Some(f) => p.convert(f, parse_duration)?,
+                None => DEFAULT_WAIT_UNTIL_MS,
+            };
+            Command::WaitUntil { cond, within_ms }
+        }
+        "expect" => {
+            let cond = parse_condition(&mut p, "expect")?;
+            p.finish("the condition")?;
+            Command::Expect(cond)
+        }
+        "status" => {
+            p.finish("status")?;
+            Command::Status
+        }
+        "pause" => {
+            p.finish("pause")?;
+            Command::Pause
+        }
+        "say" => {
+            let t = p.word("quoted text", "say")?;
+            if let Some(extra) = p.peek() {
+                return Err(p.err(
+                    extra.col,
+                    format!(
+                        "unexpected extra word {} after the text of say; \
+                         put text with spaces in double quotes",
+                        quote_for_message(&extra.text)
+                    ),
+                ));
+            }
+            Command::Say(t.text.clone())
+        }
+        "put" => {
+            let key = p.text("a key", "put")?;
+            let value = p.text("a value", &format!("put {}", format_text(&key)))?;
+            let found = p.options(
+                "put",
+                &[
+                    ("via", Kind::Value("via=N")),
+                    ("size", Kind::Value("size=SIZE")),
+                    ("nowait", Kind::Flag),
+                    ("timeout", Kind::Value("timeout=DURATION")),
+                ],
+            )?;
+            Command::Put {
+                key,
+                value,
+                via: get(&found, "via")
+                    .map(|f| p.convert(f, parse_node_id))
+                    .transpose()?,
+                size: get(&found, "size")
+                    .map(|f| p.convert(f, parse_size))
+                    .transpose()?,
+                nowait: get(&found, "nowait").is_some(),
+                timeout_ms: get(&found, "timeout")
+                    .map(|f| p.convert(f, parse_duration))
+                    .transpose()?,
+            }
+        }
+        "get" => {
+            let key = p.text("a key", "get")?;
+            let found = p.options(
+                "get",
+                &[("via", Kind::Value("via=N")), ("serializable", Kind::Flag)],
+            )?;
+            Command::Get {
+                key,
+                via: get(&found, "via")
+                    .map(|f| p.convert(f, parse_node_id))
+                    .transpose()?,
+                serializable: get(&found, "serializable").is_some(),
+            }
+        }
+        "load" => parse_load(&mut p)?,
+        "member" => parse_member(&mut p)?,
+        "start" | "crash" | "campaign" | "transfer-leader" | "compact" | "isolate" => {
+            let name = first.text.as_str();
+            let id = p.node_id(name)?;
+            p.finish(&format!("{name} {id}"))?;
+            match name {
+                "start" => Command::Start(id),
+                "crash" => Command::Crash(id),
+                "campaign" => Command::Campaign(id),
+                "transfer-leader" => Command::TransferLeader(id),
+                "compact" => Command::Compact(id),
+                _ => Command::Isolate(id),
+            }
+        }
+        "cut" => {
+            let (a, b, one_way) = parse_link(&mut p, "cut")?;
+            Command::Cut { a, b, one_way }
+        }
+        "heal" => {
+            if p.peek().is_none() {
+                Command::Heal { link: None }
+            } else {
+                Command::Heal {
+                    link: Some(parse_link(&mut p, "heal")?),
+                }
+            }
+        }
+        "partition" => parse_partition(&mut p)?,
+        other => {
+            return Err(p.err(
+                first.col,
+                format!(
+                    "unknown command {}; expected one of: {}",
+                    quote_for_message(other),
+                    COMMAND_NAMES.join(", ")
+                ),
+            ))
+        }
+    };
+    Ok(cmd)
+}
+
+fn parse_load(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    match p.peek() {
+        None => {
+            return Err(p.err(
+                p.missing_col(),
+                "missing \"rate=N/s\" or \"stop\" after \"load\"",
+            ))
+        }
+        Some(t) if is_bare(t, "stop") => {
+            p.next();
+            p.finish("load stop")?;
+            return Ok(Command::LoadStop);
+        }
+        Some(_) => {}
+    }
+    let found = p.options(
+        "load",
+        &[
+            ("rate", Kind::Value("rate=N/s")),
+            ("size", Kind::Value("size=SIZE")),
+            ("via", Kind::Value("via=N")),
+        ],
+    )?;
+    let Some(rate) = get(&found, "rate") else {
+        return Err(p.err(
+            found.first().map_or(p.missing_col(), |f| f.tok.col),
+            "missing option \"rate\" for load; expected \"load rate=N/s\" or \"load stop\"",
+        ));
+    };
+    Ok(Command::LoadStart {
+        rate_per_s: p.convert(rate, parse_rate)?,
+        size: get(&found, "size")
+            .map(|f| p.convert(f, parse_size))
+            .transpose()?,
+        via: get(&found, "via")
+            .map(|f| p.convert(f, parse_node_id))
+            .transpose()?,
+    })
+}
+
+fn parse_rate(s: &str) -> Result<u64, String> {
+    let generic = || format!("expected a rate like 50/s, found {}", quote_for_message(s));
+    let n = s.strip_suffix("/s").ok_or_else(generic)?;
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(generic());
+    }
+    match n.parse::<u64>() {
+        Ok(0) => Err("the rate must be at least 1/s".to_string()),
+        Ok(r) if r <= MAX_LOAD_RATE_PER_S => Ok(r),
+        _ => Err(format!(
+            "the rate {}/s is above the limit of {MAX_LOAD_RATE_PER_S}/s",
+            shorten(n)
+        )),
+    }
+}
+
+fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let sub = p.word(
+        "a member subcommand (add, promote, remove or list)",
+        "member",
+    )?;
+    let cmd = match (sub.quoted, sub.text.as_str()) {
+        (false, "add") => {
+            let id = p.node_id("member add")?;
+            let found = p.options(
+                "member add",
+                &[
+                    ("--learner", Kind::Flag),
+                    ("--peer-url", Kind::Value("--peer-url=URL")),
+                ],
+            )?;
+            Command::MemberAdd {
+                id,
+                learner: get(&found, "--learner").is_some(),
+                peer_url: get(&found, "--peer-url").map(|f| f.value().to_string()),
+            }
+        }
+        (false, "promote") => {
+            let id = p.node_id("member promote")?;
+            p.finish(&format!("member promote {id}"))?;
+            Command::MemberPromote(id)
+        }
+        (false, "remove") => {
+            let id = p.node_id("member remove")?;
+            p.finish(&format!("member remove {id}"))?;
+            Command::MemberRemove(id)
+        }
+        (false, "list") => {
+            p.finish("member list")?;
+            Command::MemberList
+        }
+        (_, other) => {
+            return Err(p.err(
+                sub.col,
+                format!(
+                    "unknown member subcommand {}; expected one of: add, promote, remove, list",
+                    quote_for_message(other)
+                ),
+            ))
+        }
+    };
+    Ok(cmd)
+}
+
+/// `A B` or `A->B`, then the end of the line.
+fn parse_link(p: &mut Words<'_>, cmd: &str) -> Result<(NodeId, NodeId, bool), ParseError> {
+    let t = p.word("node id", cmd)?;
+    let (a, b, one_way) = if let Some((a_txt, b_txt)) = t.text.split_once("->") {
+        let a = parse_node_id(a_txt).map_err(|m| p.err(t.col, m))?;
+        let b_col = t.col + a_txt.chars().count() + 2;
+        if b_txt.is_empty() {
+            return Err(p.err(b_col, format!("missing node id after \"{a_txt}->\"")));
+        }
+        let b = parse_node_id(b_txt).map_err(|m| p.err(b_col, m))?;
+        p.finish(&format!("{cmd} {a}->{b}"))?;
+        (a, b, true)
+    } else {
+        let a = parse_node_id(&t.text).map_err(|m| p.err(t.col, m))?;
+        let b = p.node_id(&format!("{cmd} {a}"))?;
+        p.finish(&format!("{cmd} {a} {b}"))?;
+        (a, b, false)
+    };
+    if a == b {
+        return Err(p.err(
+            t.col,
+            format!("a link joins two different nodes, found {a} and {b}"),
+        ));
+    }
+    Ok((a, b, one_way))
+}
+
+fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    #[derive(PartialEq)]
+    enum Item<'s> {
+        Id(&'s str),
+        Comma,
+        Bar,
+    }
+    let mut items: Vec<(Item<'_>, usize)> = Vec::new();
+    while let Some(t) = p.next() {
+        if t.quoted {
+            return Err(p.err(
+                t.col,
+                format!(
+                    "expected node ids in groups like 1,2 | 3, found quoted text {}",
+                    quote_for_message(&t.text)
+                ),
+            ));
+        }
+        let mut start = 0;
+        let mut col = t.col;
+        let mut start_col = col;
+        for (i, c) in t.text.char_indices() {
+            if c == ',' || c == '|' {
+                if start < i {
+                    items.push((Item::Id(&t.text[start..i]), start_col));
+                }
+                items.push((if c == ',' { Item::Comma } else { Item::Bar }, col));
+                start = i + 1;
+                start_col = col + 1;
+            }
+            col += 1;
+        }
+        if start < t.text.len() {
+            items.push((Item::Id(&t.text[start..]), start_col));
+        }
+    }
+    if items.is_empty() {
+        return Err(p.err(
+            p.missing_col(),
+            "missing groups after \"partition\"; expected groups like 1,2 | 3",
+        ));
+    }
+    let mut groups: Vec<Vec<NodeId>> = Vec::new();
+    let mut current: Vec<NodeId> = Vec::new();
+    let mut expect_id = true;
+    let mut last: Option<(&Item<'_>, usize)> = None;
+    for (item, col) in &items {
+        match item {
+            Item::Id(s) => {
+                let id = parse_node_id(s).map_err(|m| p.err(*col, m))?;
+                if !expect_id {
+                    return Err(p.err(
+                        *col,
+                        format!("expected \",\" or \"|\" between node ids, found \"{id}\""),
+                    ));
+                }
+                if current.contains(&id) {
+                    return Err(p.err(*col, format!("node {id} appears twice in the same group")));
+                }
+                if groups.iter().any(|g| g.contains(&id)) {
+                    return Err(p.err(*col, format!("node {id} is in two groups")));
+                }
+                current.push(id);
+                expect_id = false;
+            }
+            Item::Comma if expect_id => {
+                return Err(p.err(*col, "expected a node id, found \",\""));
+            }
+            Item::Bar if expect_id => {
+                return Err(p.err(*col, "empty group; expected node ids before \"|\""));
+            }
+            Item::Comma => expect_id = true,
+            Item::Bar => {
+                groups.push(std::mem::take(&mut current));
+                expect_id = true;
+            }
+        }
+        last = Some((item, *col));
+    }
+    if expect_id {
+        let col = last.map_or(p.missing_col(), |(_, c)| c + 1);
+        let msg = match last {
+            Some((Item::Bar, _)) => "empty group after \"|\"",
+            _ => "missing node id after \",\"",
+        };
+        return Err(p.err(col, msg));
+    }
+    groups.push(current);
+    if groups.len() < 2 {
+        return Err(p.err(
+            items[0].1,
+            "a partition needs at least two groups separated by \"|\", like 1,2 | 3",
+        ));
+    }
+    Ok(Command::Partition(groups))
+}
+
+/// A comma-separated list of distinct node ids starting at column `col`.
+fn parse_id_list(
+    p: &Words<'_>,
+    s: &str,
+    col: usize,
+    allow_empty: bool,
+) -> Result<Vec<NodeId>, ParseError> {
+    if s.is_empty() {
+        if allow_empty {
+            return Ok(Vec::new());
+        }
+        return Err(p.err(col, "expected a list of node ids like 1,2,3, found nothing"));
+    }
+    let mut ids = Vec::new();
+    let mut c = col;
+    for part in s.split(',') {
+        let id = parse_node_id(part).map_err(|m| p.err(c, m))?;
+        if ids.contains(&id) {
+            return Err(p.err(c, format!("node {id} appears twice in the list")));
+        }
+        ids.push(id);
+        c += part.chars().count() + 1;
+    }
+    Ok(ids)
+}
+
+fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseError> {
+    let t = p.word("a condition", after)?;
+    let unknown = || {
+        p.err(
+            t.col,
+            format!(
+                "unknown condition {}; expected one of: {CONDITION_FORMS}",
+                quote_for_message(&t.text)
+            ),
+        )
+    };
+    if t.quoted {
+        return Err(unknown());
+    }
+    let Some(opt) = &t.opt else {
+        return match t.text.as_str() {
+            "leader" => Ok(Condition::Leader),
+            "no-leader" => Ok(Condition::NoLeader),
+            "all-applied" => Ok(Condition::AllApplied),
+            "ok" => Ok(Condition::Ok),
+            "role" => parse_role(p),
+            _ => Err(unknown()),
+        };
+    };
+    let v = opt.value.as_str();
+    let vcol = opt.value_col;
+    let missing = |what: &str| p.err(vcol, format!("missing {what} after \"{}=\"", opt.name));
+    let node = |v: &str| {
+        if v.is_empty() {
+            return Err(missing("node id"));
+        }
+        parse_node_id(v).map_err(|m| p.err(vcol, m))
+    };
+    let number = |v: &str| {
+        if v.is_empty() {
+            return Err(missing("a number"));
+        }
+        parse_number(v).map_err(|m| p.err(vcol, m))
+    };
+    Ok(match opt.name.as_str() {
+        "leader" => Condition::LeaderIs(node(v)?),
+        "caught-up" => Condition::CaughtUp(node(v)?),
+        "quorum" => Condition::Quorum(number(v)?),
+        "voters" => Condition::Voters(parse_id_list(p, v, vcol, false)?),
+        "learners" => Condition::Learners(parse_id_list(p, v, vcol, true)?),
+        "term" => Condition::Term(number(v)?),
+        "commit>" => Condition::CommitAtLeast(number(v)?),
+        "error" => {
+            if v.is_empty() {
+                return Err(missing("an error code"));
+            }
+            Condition::Error(v.parse().map_err(|m: String| p.err(vcol, m))?)
+        }
+        _ => return Err(unknown()),
+    })
+}
+
+fn parse_role(p: &mut Words<'_>) -> Result<Condition, ParseError> {
+    let t = p.word("N=ROLE", "role")?;
+    let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
+        return Err(p.err(
+            t.col,
+            format!(
+                "expected N=ROLE like 2=leader, found {}",
+                quote_for_message(&t.text)
+            ),
+        ));
+    };
+    let id = parse_node_id(&opt.name).map_err(|m| p.err(t.col, m))?;
+    if opt.value.is_empty() {
+        return Err(p.err(opt.value_col, format!("missing role after \"{id}=\"")));
+    }
+    let role = opt
+        .value
+        .parse()
+        .map_err(|m: String| p.err(opt.value_col, m))?;
+    Ok(Condition::Role { id, role })
+}
+
+fn parse_on_off(s: &str) -> Result<bool, String> {
+    match s {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("expected on or off, found {}", quote_for_message(s))),
+    }
+}
+
+fn parse_latency(s: &str) -> Result<(u64, u64), String> {
+    match s.split_once("..") {
+        Some((a, b)) => {
+            let (a, b) = (parse_duration(a)?, parse_duration(b)?);
+            if a > b {
+                return Err(format!(
+                    "the latency minimum {} is above its maximum {}",
+                    format_duration(a),
+                    format_duration(b)
+                ));
+            }
+            Ok((a, b))
+        }
+        None => {
+            let d = parse_duration(s).map_err(|_| {
+                format!(
+                    "expected a latency range like 10ms..30ms, found {}",
+                    quote_for_message(s)
+                )
+            })?;
+            Ok((d, d))
+        }
+    }
+}
+
+fn parse_bandwidth(s: &str) -> Result<Option<u64>, String> {
+    if s == "unlimited" {
+        return Ok(None);
+    }
+    let Some(size) = s.strip_suffix("/s") else {
+        return Err(format!(
+            "expected a bandwidth like 1MB/s or unlimited, found {}",
+            quote_for_message(s)
+        ));
+    };
+    match parse_size(size)? {
+        0 => Err("the bandwidth must be at least 1B/s".to_string()),
+        b => Ok(Some(b)),
+    }
+}
+
+const CLUSTER_OPTIONS: [(&str, Kind); 12] = [
+    ("voters", Kind::Value("voters=1,2,3")),
+    ("seed", Kind::Value("seed=N")),
+    ("heartbeat", Kind::Value("heartbeat=DURATION")),
+    ("election-timeout", Kind::Value("election-timeout=DURATION")),
+    ("prevote", Kind::Value("prevote=on|off")),
+    ("check-quorum", Kind::Value("check-quorum=on|off")),
+    ("strict-reconfig", Kind::Value("strict-reconfig=on|off")),
+    ("max-learners", Kind::Value("max-learners=N")),
+    ("snapshot-count", Kind::Value("snapshot-count=N")),
+    ("catchup-entries", Kind::Value("catchup-entries=N")),
+    ("latency", Kind::Value("latency=10ms..30ms")),
+    ("bandwidth", Kind::Value("bandwidth=SIZE/s|unlimited")),
+];
+
+/// The options of the `cluster` line (the word `cluster` already consumed).
+fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
+    let found = p.options("cluster", &CLUSTER_OPTIONS)?;
+    let Some(voters) = get(&found, "voters") else {
+        return Err(p.err(
+            p.missing_col(),
+            "missing option \"voters\" for cluster; expected cluster voters=1,2,3",
+        ));
+    };
+    let mut spec = ClusterSpec::new(parse_id_list(p, voters.value(), voters.value_col(), false)?);
+    for f in &found {
+        match f.name {
+            "seed" => spec.seed = p.convert(f, parse_number)?,
+            "heartbeat" => spec.heartbeat_ms = p.convert(f, parse_duration)?,
+            "election-timeout" => spec.election_timeout_ms = p.convert(f, parse_duration)?,
+            "prevote" => spec.prevote = p.convert(f, parse_on_off)?,
+            "check-quorum" => spec.check_quorum = p.convert(f, parse_on_off)?,
+            "strict-reconfig" => spec.strict_reconfig = p.convert(f, parse_on_off)?,
+            "max-learners" => spec.max_learners = p.convert(f, parse_number)?,
+            "snapshot-count" => spec.snapshot_count = p.convert(f, parse_number)?,
+            "catchup-entries" => spec.catchup_entries = p.convert(f, parse_number)?,
+            "latency" => (spec.latency_min_ms, spec.latency_max_ms) = p.convert(f, parse_latency)?,
+            "bandwidth" => spec.bandwidth = p.convert(f, parse_bandwidth)?,
+            _ => {}
+        }
+    }
+    let heartbeat = get(&found, "heartbeat");
+    let election = get(&found, "election-timeout");
+    if spec.heartbeat_ms == 0 {
+        let col = heartbeat.map_or(1, |f| f.value_col());
+        return Err(p.err(col, "the heartbeat must be at least 1ms"));
+    }
+    let min_election = spec.heartbeat_ms.saturating_mul(MIN_ELECTION_HEARTBEATS);
+    if spec.election_timeout_ms < min_election {
+        let col = election.or(heartbeat).map_or(1, |f| f.value_col());
+        return Err(p.err(
+            col,
+            format!(
+                "election-timeout {} must be at least {MIN_ELECTION_HEARTBEATS} times \
+                 the heartbeat {} (etcd's rule)",
+                format_duration(spec.election_timeout_ms),
+                format_duration(spec.heartbeat_ms)
+            ),
+        ));
+    }
+    if spec.election_timeout_ms > MAX_ELECTION_TIMEOUT_MS {
+        let col = election.map_or(1, |f| f.value_col());
+        return Err(p.err(
+            col,
+            format!(
+                "election-timeout {} is too long; etcd allows at most {}",
+                format_duration(spec.election_timeout_ms),
+                format_duration(MAX_ELECTION_TIMEOUT_MS)
+            ),
+        ));
+    }
+    if spec.snapshot_count == 0 {
+        let col = get(&found, "snapshot-count").map_or(1, |f| f.value_col());
+        return Err(p.err(col, "snapshot-count must be at least 1"));
+    }
+    Ok(spec)
+}
