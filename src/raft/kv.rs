@@ -1,9 +1,24 @@
 //! The replicated state machine: a key-value store. Raft orders the writes;
 //! every member applies them in log order and ends with the same map.
+//!
+//! Like etcd's backend, it also holds the cluster's membership (etcd keeps
+//! its "members" and "members_removed" buckets beside the keys), so a
+//! snapshot carries both and a member that catches up by snapshot learns who
+//! its peers are.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
-use crate::raft::types::Put;
+use crate::raft::types::{NodeId, Put};
+
+/// One member as the applied membership records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberRecord {
+    pub peer_url: Rc<str>,
+    pub learner: bool,
+    /// The member's process has published itself (etcd: it has a name).
+    pub started: bool,
+}
 
 /// Bytes of bookkeeping each key costs, so an empty value still weighs something.
 const KEY_OVERHEAD_BYTES: u64 = 16;
@@ -13,6 +28,10 @@ pub struct KvStore {
     /// key -> (value, size in bytes of the write that set it)
     map: BTreeMap<String, (String, u64)>,
     bytes: u64,
+    /// The members bucket: every current member.
+    pub members: BTreeMap<NodeId, MemberRecord>,
+    /// The members_removed bucket: ids that can never come back.
+    pub removed: BTreeSet<NodeId>,
 }
 
 impl KvStore {
