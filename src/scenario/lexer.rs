@@ -200,14 +200,20 @@ mod tests {
         );
         assert_eq!(lex("put k v # note", 1).unwrap().code_len, 8);
         assert!(words("# only a comment").is_empty());
-        assert_eq!(words("wait 1s#x"), vec![(1, "wait".into(), false), (6, "1s".into(), false)]);
+        assert_eq!(
+            words("wait 1s#x"),
+            vec![(1, "wait".into(), false), (6, "1s".into(), false)]
+        );
     }
 
     #[test]
     fn quoted_text_keeps_hashes_and_resolves_escapes() {
         assert_eq!(
             words(r#"say "a # b \"c\" \\d""#),
-            vec![(1, "say".into(), false), (5, r#"a # b "c" \d"#.into(), true)]
+            vec![
+                (1, "say".into(), false),
+                (5, r#"a # b "c" \d"#.into(), true)
+            ]
         );
     }
 
@@ -215,7 +221,10 @@ mod tests {
     fn option_value_may_be_quoted() {
         let t = &lex(r#"x --peer-url="a b""#, 1).unwrap().tokens[1];
         let opt = t.opt.as_ref().unwrap();
-        assert_eq!((opt.name.as_str(), opt.value.as_str(), opt.value_col), ("--peer-url", "a b", 14));
+        assert_eq!(
+            (opt.name.as_str(), opt.value.as_str(), opt.value_col),
+            ("--peer-url", "a b", 14)
+        );
     }
 
     #[test]
@@ -226,7 +235,10 @@ mod tests {
     #[test]
     fn quote_errors() {
         let e = lex(r#"say "abc"#, 3).unwrap_err();
-        assert_eq!((e.line, e.column, e.message.as_str()), (3, 5, "unterminated quoted text"));
+        assert_eq!(
+            (e.line, e.column, e.message.as_str()),
+            (3, 5, "unterminated quoted text")
+        );
         let e = lex(r#"say "a\nb""#, 1).unwrap_err();
         assert_eq!(e.column, 7);
         assert_eq!(
@@ -234,10 +246,16 @@ mod tests {
             r#"unknown escape "\\n" in quoted text; only \" and \\ are allowed"#
         );
         let e = lex(r#"say "a"b"#, 1).unwrap_err();
-        assert_eq!((e.column, e.message.as_str()), (8, r#"expected a space after the closing quote, found "b""#));
+        assert_eq!(
+            (e.column, e.message.as_str()),
+            (8, r#"expected a space after the closing quote, found "b""#)
+        );
         let e = lex(r#"put ab"c" v"#, 1).unwrap_err();
         assert_eq!(e.column, 7);
-        assert_eq!(e.message, r#"unexpected quote inside the word "ab"; quote the whole word"#);
+        assert_eq!(
+            e.message,
+            r#"unexpected quote inside the word "ab"; quote the whole word"#
+        );
         let e = lex(r#"say "abc\"#, 1).unwrap_err();
         assert_eq!(e.message, "unterminated quoted text");
     }

@@ -21,7 +21,11 @@ pub struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
     }
 }
 
@@ -379,7 +383,10 @@ impl<'t> Words<'t> {
     fn word(&mut self, what: &str, after: &str) -> Result<&'t Token, ParseError> {
         match self.next() {
             Some(t) => Ok(t),
-            None => Err(self.err(self.missing_col(), format!("missing {what} after \"{after}\""))),
+            None => Err(self.err(
+                self.missing_col(),
+                format!("missing {what} after {}", quote_for_message(after)),
+            )),
         }
     }
 
@@ -395,8 +402,9 @@ impl<'t> Words<'t> {
             return Err(self.err(
                 t.col,
                 format!(
-                    "expected {what} after \"{after}\", found the option {}; \
+                    "expected {what} after {}, found the option {}; \
                      quote {what} that contains \"=\"",
+                    quote_for_message(after),
                     quote_for_message(&t.text)
                 ),
             ));
@@ -786,9 +794,8 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
             ));
         }
         let mut start = 0;
-        let mut col = t.col;
-        let mut start_col = col;
-        for (i, c) in t.text.char_indices() {
+        let mut start_col = t.col;
+        for (col, (i, c)) in (t.col..).zip(t.text.char_indices()) {
             if c == ',' || c == '|' {
                 if start < i {
                     items.push((Item::Id(&t.text[start..i]), start_col));
@@ -797,7 +804,6 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
                 start = i + 1;
                 start_col = col + 1;
             }
-            col += 1;
         }
         if start < t.text.len() {
             items.push((Item::Id(&t.text[start..]), start_col));
@@ -973,7 +979,10 @@ fn parse_on_off(s: &str) -> Result<bool, String> {
     match s {
         "on" => Ok(true),
         "off" => Ok(false),
-        _ => Err(format!("expected on or off, found {}", quote_for_message(s))),
+        _ => Err(format!(
+            "expected on or off, found {}",
+            quote_for_message(s)
+        )),
     }
 }
 
@@ -1054,7 +1063,9 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
             "max-learners" => spec.max_learners = p.convert(f, parse_number)?,
             "snapshot-count" => spec.snapshot_count = p.convert(f, parse_number)?,
             "catchup-entries" => spec.catchup_entries = p.convert(f, parse_number)?,
-            "latency" => (spec.latency_min_ms, spec.latency_max_ms) = p.convert(f, parse_latency)?,
+            "latency" => {
+                (spec.latency_min_ms, spec.latency_max_ms) = p.convert(f, parse_latency)?
+            }
             "bandwidth" => spec.bandwidth = p.convert(f, parse_bandwidth)?,
             _ => {}
         }
