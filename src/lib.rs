@@ -2,12 +2,15 @@
 //!
 //! Layers, each knowing only the one below:
 //! 1. [`raft`]: one node's Raft (roles, log, progress, quorum, configuration changes);
-//! 2. `sim`: the simulated world (network, time, storage, crashes, invariants, events);
-//! 3. `server`: etcd's member and client API with etcd's checks and errors;
-//! 4. `scenario`: the scenario language (parser, executor, report);
+//! 2. [`sim`]: the simulated world (network, time, storage, crashes, invariants, events);
+//! 3. [`server`]: etcd's member and client API with etcd's checks and errors;
+//! 4. [`scenario`]: the scenario language (parser, executor, report);
 //! 5. the front ends: the `raftlab` binary and, on wasm32 only, `wasm`.
 
 pub mod raft;
+pub mod scenario;
+pub mod server;
+pub mod sim;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

@@ -4,8 +4,26 @@
 //! collects the messages it wants sent. No clock, no I/O; its only source of
 //! randomness is a generator handed in by the world, seeded from the run's seed.
 
+pub mod confchange;
+pub mod events;
+pub mod inflights;
 pub mod kv;
+pub mod log;
+pub mod node;
+pub mod progress;
+pub mod quorum;
+pub mod read_only;
+pub mod tracker;
 pub mod types;
 
-pub use kv::KvStore;
+#[cfg(test)]
+mod testnet;
+#[cfg(test)]
+mod tests;
+
+pub use events::{ProposeError, RaftEvent};
+pub use kv::{KvStore, MemberRecord};
+pub use node::{bootstrap_storage, Config, Raft, StateRole, Storage};
+pub use progress::{Progress, ProgressState};
+pub use tracker::ProgressTracker;
 pub use types::*;

@@ -1,0 +1,18 @@
+//! Layer 3: the etcd server over the simulated world. What an operator or a
+//! client does to etcd (MemberAdd, MemberPromote, MemberRemove, MemberList,
+//! MoveLeader, Put, Range), with etcd's checks and etcd's errors.
+//!
+//! The world simulates the etcd processes (Raft plus the applier, which runs
+//! etcd's apply-time membership checks); this layer is the API in front of
+//! them: where a request goes, the checks etcd makes before proposing, and
+//! waiting for the answer or timing out.
+
+pub mod client;
+pub mod cluster;
+pub mod error;
+pub mod load;
+pub mod members;
+pub mod reconfig;
+
+pub use cluster::{Cluster, Outcome, RequestId, ServerConfig};
+pub use error::{ErrorCode, ServerError};

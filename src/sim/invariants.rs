@@ -1,0 +1,256 @@
+//! Raft's safety properties, checked by the world after every event.
+//! A broken property is recorded with its time, its text and the nodes
+//! involved; it never stops the run, so the user can see what follows.
+
+use std::collections::BTreeMap;
+
+use crate::raft::{Entry, EntryData, NodeId, Raft, StateRole};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    pub time_ms: u64,
+    /// The property, as the Raft paper names it.
+    pub property: &'static str,
+    pub text: String,
+    pub nodes: Vec<NodeId>,
+}
+
+/// What identifies an entry's content, independent of where it is stored.
+type Fingerprint = (u64, u8, u64, u64);
+
+fn fingerprint(e: &Entry) -> Fingerprint {
+    match &e.data {
+        EntryData::Empty => (e.term, 0, 0, 0),
+        EntryData::Put(p) => (e.term, 1, p.request, p.size),
+        EntryData::ConfChange(c) => (e.term, 2, c.request, c.node_id),
+        EntryData::Publish(id) => (e.term, 3, *id, 0),
+    }
+}
+
+/// The retained entries with index in [lo, hi], found by offset, not by scan.
+fn entries_between(raft: &Raft, lo: u64, hi: u64) -> &[Entry] {
+    let entries = raft.entries();
+    let Some(first) = entries.first().map(|e| e.index) else {
+        return &[];
+    };
+    if hi < first {
+        return &[];
+    }
+    let start = lo.saturating_sub(first).min(entries.len() as u64) as usize;
+    let end = (hi.saturating_sub(first).saturating_add(1)).min(entries.len() as u64) as usize;
+    &entries[start..end.max(start)]
+}
+
+#[derive(Debug, Clone, Default)]
+struct NodeWatch {
+    term: u64,
+    commit: u64,
+    /// (term, last index) while this node leads in `term`.
+    leading: Option<(u64, u64)>,
+    /// Entries up to this (index, term) were checked against the others.
+    verified: (u64, u64),
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Checker {
+    nodes: BTreeMap<NodeId, NodeWatch>,
+    /// Who led each term.
+    leaders: BTreeMap<u64, NodeId>,
+    /// Content of every (index, term) seen in any log: log matching.
+    seen: BTreeMap<(u64, u64), Fingerprint>,
+    /// Content of every committed index: state machine safety.
+    committed: BTreeMap<u64, Fingerprint>,
+    violations: Vec<Violation>,
+}
+
+impl Checker {
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
+    fn violate(&mut self, time_ms: u64, property: &'static str, text: String, nodes: Vec<NodeId>) {
+        self.violations.push(Violation {
+            time_ms,
+            property,
+            text,
+            nodes,
+        });
+    }
+
+    /// Checks one node after it handled an event.
+    pub fn observe(&mut self, now: u64, id: NodeId, raft: &Raft) {
+        let watch = self.nodes.entry(id).or_default().clone();
+        let term = raft.term();
+        let commit = raft.commit();
+        let role = raft.role();
+
+        if term < watch.term {
+            self.violate(
+                now,
+                "term monotonicity",
+                format!("node {id}'s term went down from {} to {term}", watch.term),
+                vec![id],
+            );
+        }
+        if commit < watch.commit {
+            self.violate(
+                now,
+                "commit monotonicity",
+                format!(
+                    "node {id}'s commit index went down from {} to {commit}",
+                    watch.commit
+                ),
+                vec![id],
+            );
+        }
+        if raft.is_learner() && role != StateRole::Follower {
+            self.violate(
+                now,
+                "learners never campaign",
+                format!("learner {id} became {role:?} in term {term}"),
+                vec![id],
+            );
+        }
+
+        let mut leading = None;
+        if role == StateRole::Leader {
+            match self.leaders.get(&term) {
+                Some(&other) if other != id => {
+                    self.violate(
+                        now,
+                        "election safety",
+                        format!("nodes {other} and {id} both lead term {term}"),
+                        vec![other, id],
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    self.leaders.insert(term, id);
+                    self.check_leader_completeness(now, id, raft);
+                }
+            }
+            let last = raft.last_index();
+            if let Some((t, before)) = watch.leading {
+                if t == term && last < before {
+                    self.violate(now, "leader append-only", format!("leader {id} of term {term} shrank its log from {before} to {last} entries"), vec![id]);
+                }
+            }
+            leading = Some((term, last));
+        }
+
+        let verified = self.check_log_matching(now, id, raft, watch.verified, commit);
+        self.check_commit(now, id, raft, watch.commit, commit);
+        self.nodes.insert(
+            id,
+            NodeWatch {
+                term: term.max(watch.term),
+                commit: commit.max(watch.commit),
+                leading,
+                verified,
+            },
+        );
+    }
+
+    /// A new leader holds every entry committed before its term.
+    fn check_leader_completeness(&mut self, now: u64, id: NodeId, raft: &Raft) {
+        let Some((&index, fp)) = self.committed.iter().next_back() else {
+            return;
+        };
+        if index <= raft.snapshot_index() {
+            return;
+        }
+        if raft.term_at(index) != Some(fp.0) {
+            self.violate(
+                now,
+                "leader completeness",
+                format!(
+                    "node {id} became leader of term {} without committed entry {index}",
+                    raft.term()
+                ),
+                vec![id],
+            );
+        }
+    }
+
+    /// Entries with the same index and term hold the same content, in every
+    /// log. Only entries not yet checked are compared, so this stays cheap.
+    fn check_log_matching(
+        &mut self,
+        now: u64,
+        id: NodeId,
+        raft: &Raft,
+        verified: (u64, u64),
+        commit: u64,
+    ) -> (u64, u64) {
+        let (mut from, vterm) = verified;
+        if from > 0 && raft.term_at(from) != Some(vterm) {
+            // The log was truncated or compacted past the checked point.
+            from = from.min(commit).min(raft.last_index());
+        }
+        let start = from.max(raft.snapshot_index()) + 1;
+        for e in entries_between(raft, start, u64::MAX) {
+            let fp = fingerprint(e);
+            match self.seen.get(&(e.index, e.term)) {
+                Some(other) if *other != fp => {
+                    self.violate(
+                        now,
+                        "log matching",
+                        format!("node {id} holds a different entry at index {} term {} than another node", e.index, e.term),
+                        vec![id],
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    self.seen.insert((e.index, e.term), fp);
+                }
+            }
+        }
+        let last = raft.last_index();
+        (last, raft.term_at(last).unwrap_or(0))
+    }
+
+    /// Once committed, an index holds the same entry on every node forever.
+    fn check_commit(&mut self, now: u64, id: NodeId, raft: &Raft, before: u64, commit: u64) {
+        let from = before.max(raft.snapshot_index()) + 1;
+        for e in entries_between(raft, from, commit) {
+            let fp = fingerprint(e);
+            match self.committed.get(&e.index) {
+                Some(other) if *other != fp => {
+                    self.violate(
+                        now,
+                        "state machine safety",
+                        format!(
+                            "node {id} committed a different entry at index {} than another node",
+                            e.index
+                        ),
+                        vec![id],
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    self.committed.insert(e.index, fp);
+                }
+            }
+        }
+    }
+
+    /// A node applied `entry`: it must be the entry committed at its index.
+    pub fn observe_applied(&mut self, now: u64, id: NodeId, entry: &Entry) {
+        let fp = fingerprint(entry);
+        match self.committed.get(&entry.index) {
+            Some(other) if *other != fp => self.violate(
+                now,
+                "state machine safety",
+                format!(
+                    "node {id} applied a different entry at index {} than another node",
+                    entry.index
+                ),
+                vec![id],
+            ),
+            Some(_) => {}
+            None => {
+                self.committed.insert(entry.index, fp);
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! The membership checks etcd makes when a configuration change is applied
+//! (etcd's `ValidateConfigurationChange`), and how peer URLs resolve to
+//! simulated hosts. Every member runs the same checks on the same applied
+//! state, so they all reach the same verdict.
+
+use crate::raft::{ConfChange, ConfChangeType, KvStore, MemberRecord, NodeId};
+
+/// Why an applied membership change was refused. Names mirror etcd's errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemberError {
+    IdExists,
+    IdRemoved,
+    PeerUrlExists,
+    TooManyLearners,
+    MemberNotFound,
+    MemberNotLearner,
+}
+
+impl MemberError {
+    /// The scenario language's stable error code.
+    pub fn code(self) -> &'static str {
+        match self {
+            MemberError::IdExists => "id-exists",
+            MemberError::IdRemoved => "id-removed",
+            MemberError::PeerUrlExists => "peer-url-exists",
+            MemberError::TooManyLearners => "too-many-learners",
+            MemberError::MemberNotFound => "member-not-found",
+            MemberError::MemberNotLearner => "member-not-learner",
+        }
+    }
+
+    /// etcd's message for it.
+    pub fn etcd_text(self) -> &'static str {
+        match self {
+            MemberError::IdExists => "membership: ID exists",
+            MemberError::IdRemoved => "membership: ID removed",
+            MemberError::PeerUrlExists => "membership: peerURL exists",
+            MemberError::TooManyLearners => "membership: too many learner members in cluster",
+            MemberError::MemberNotFound => "membership: member not found",
+            MemberError::MemberNotLearner => "membership: can only promote a learner member",
+        }
+    }
+}
+
+/// The checks etcd makes before it applies `cc`.
+pub fn validate(state: &KvStore, cc: &ConfChange, max_learners: usize) -> Result<(), MemberError> {
+    let id = cc.node_id;
+    if state.removed.contains(&id) {
+        return Err(MemberError::IdRemoved);
+    }
+    let learners = state.members.values().filter(|m| m.learner).count();
+    match cc.change_type {
+        ConfChangeType::AddNode | ConfChangeType::AddLearnerNode => {
+            let learner = cc.change_type == ConfChangeType::AddLearnerNode;
+            match state.members.get(&id) {
+                // A second AddNode on a learner is a promotion.
+                Some(m) if !learner && m.learner => Ok(()),
+                Some(_) if !learner => Err(MemberError::IdExists),
+                Some(_) => Err(MemberError::IdExists),
+                None => {
+                    if state.members.values().any(|m| m.peer_url == cc.peer_url) {
+                        return Err(MemberError::PeerUrlExists);
+                    }
+                    if learner && learners + 1 > max_learners {
+                        return Err(MemberError::TooManyLearners);
+                    }
+                    Ok(())
+                }
+            }
+        }
+        ConfChangeType::RemoveNode => {
+            if state.members.contains_key(&id) {
+                Ok(())
+            } else {
+                Err(MemberError::MemberNotFound)
+            }
+        }
+    }
+}
+
+/// Applies a validated change to the members bucket.
+pub fn apply(state: &mut KvStore, cc: &ConfChange) {
+    let id = cc.node_id;
+    match cc.change_type {
+        ConfChangeType::AddNode => match state.members.get_mut(&id) {
+            Some(m) => m.learner = false,
+            None => {
+                state.members.insert(
+                    id,
+                    MemberRecord {
+                        peer_url: cc.peer_url.clone(),
+                        learner: false,
+                        started: false,
+                    },
+                );
+            }
+        },
+        ConfChangeType::AddLearnerNode => {
+            state.members.insert(
+                id,
+                MemberRecord {
+                    peer_url: cc.peer_url.clone(),
+                    learner: true,
+                    started: false,
+                },
+            );
+        }
+        ConfChangeType::RemoveNode => {
+            state.members.remove(&id);
+            state.removed.insert(id);
+        }
+    }
+}
+
+/// The default peer URL of member `id`.
+pub fn default_peer_url(id: NodeId) -> String {
+    format!("http://n{id}:2380")
+}
+
+/// The simulated host a peer URL reaches: `nK` is node K's host; any other
+/// host name or address reaches nobody (the misconfigured member).
+pub fn resolve_host(url: &str) -> Option<NodeId> {
+    let rest = url.split_once("://")?.1;
+    let host = rest.split(['/', ':']).next()?;
+    let id: NodeId = host.strip_prefix('n')?.parse().ok()?;
+    (1..=15).contains(&id).then_some(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::rc::Rc;
+
+    fn cc(change_type: ConfChangeType, node_id: NodeId, url: &str) -> ConfChange {
+        ConfChange {
+            change_type,
+            node_id,
+            request: 0,
+            peer_url: Rc::from(url),
+        }
+    }
+
+    #[test]
+    fn urls_resolve_only_to_simulated_hosts() {
+        assert_eq!(resolve_host("http://n4:2380"), Some(4));
+        assert_eq!(resolve_host("https://n12:2380"), Some(12));
+        assert_eq!(resolve_host("http://10.0.0.9:2380"), None);
+        assert_eq!(resolve_host("http://n16:2380"), None);
+        assert_eq!(resolve_host("garbage"), None);
+    }
+
+    #[test]
+    fn apply_time_checks_mirror_etcd() {
+        let mut s = KvStore::default();
+        let add4 = cc(ConfChangeType::AddLearnerNode, 4, "http://n4:2380");
+        assert_eq!(validate(&s, &add4, 1), Ok(()));
+        apply(&mut s, &add4);
+        assert_eq!(validate(&s, &add4, 1), Err(MemberError::IdExists));
+        let add5 = cc(ConfChangeType::AddLearnerNode, 5, "http://n5:2380");
+        assert_eq!(validate(&s, &add5, 1), Err(MemberError::TooManyLearners));
+        assert_eq!(validate(&s, &add5, 2), Ok(()));
+        let same_url = cc(ConfChangeType::AddNode, 6, "http://n4:2380");
+        assert_eq!(validate(&s, &same_url, 1), Err(MemberError::PeerUrlExists));
+        // Promotion: AddNode on a learner.
+        let promote = cc(ConfChangeType::AddNode, 4, "http://n4:2380");
+        assert_eq!(validate(&s, &promote, 1), Ok(()));
+        apply(&mut s, &promote);
+        assert!(!s.members[&4].learner);
+        let remove = cc(ConfChangeType::RemoveNode, 4, "");
+        apply(&mut s, &remove);
+        assert_eq!(validate(&s, &add4, 1), Err(MemberError::IdRemoved));
+        assert_eq!(
+            validate(&s, &cc(ConfChangeType::RemoveNode, 9, ""), 1),
+            Err(MemberError::MemberNotFound)
+        );
+    }
+}

@@ -1,0 +1,20 @@
+//! Layer 2: the simulated world. Many Raft nodes, a network of directed
+//! links with latency and bandwidth, simulated time, crash and start, one
+//! seeded random generator, invariant checks after every event, and a
+//! structured event stream. Everything is a function of the seed and of the
+//! commands applied at given times: the same inputs give the same run.
+
+pub mod config;
+pub mod event;
+pub mod invariants;
+pub mod membership;
+pub mod network;
+pub mod node;
+pub mod world;
+
+pub use config::WorldConfig;
+pub use event::{DropReason, Event, EventKind};
+pub use invariants::Violation;
+pub use network::InFlight;
+pub use node::SimNode;
+pub use world::World;

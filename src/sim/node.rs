@@ -1,0 +1,56 @@
+//! One simulated etcd process: its Raft node when running, what survives a
+//! crash, and its applied state machine.
+
+use crate::raft::{KvStore, NodeId, Raft, Storage};
+
+#[derive(Debug, Clone)]
+pub struct SimNode {
+    pub id: NodeId,
+    /// The running Raft node; `None` while the process is down.
+    pub raft: Option<Raft>,
+    /// What survived the last crash (term, vote, commit, log, snapshot).
+    /// Only meaningful while the process is down.
+    pub durable: Storage,
+    /// The applied state machine: volatile, rebuilt from the snapshot and
+    /// the log when the process starts again.
+    pub state: KvStore,
+    /// When the current process started; `None` while down.
+    pub started_at: Option<u64>,
+    /// Removed from the cluster and stopped for good.
+    pub removed: bool,
+    /// Bumped at every start, so timers of a previous life are ignored.
+    pub epoch: u64,
+    /// Linearizable reads waiting for the node to apply their read index:
+    /// (request, index, key).
+    pub pending_reads: Vec<(u64, u64, String)>,
+    /// When this process last proposed to publish itself.
+    pub last_publish_ms: Option<u64>,
+}
+
+impl SimNode {
+    pub fn new(id: NodeId, durable: Storage) -> SimNode {
+        SimNode {
+            id,
+            raft: None,
+            durable,
+            state: KvStore::default(),
+            started_at: None,
+            removed: false,
+            epoch: 0,
+            pending_reads: Vec::new(),
+            last_publish_ms: None,
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.raft.is_some()
+    }
+
+    /// Whether this node's own applied membership lists it as a learner.
+    pub fn is_learner(&self) -> bool {
+        self.raft.as_ref().map_or_else(
+            || self.state.members.get(&self.id).is_some_and(|m| m.learner),
+            |r| r.is_learner(),
+        )
+    }
+}

@@ -1,0 +1,606 @@
+//! The world: nodes, network and simulated time, driven one scheduled action
+//! at a time. Every random choice comes from the one seeded generator here,
+//! and every collection is ordered, so a run is a function of its inputs.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+use std::rc::Rc;
+
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64;
+
+use crate::raft::{
+    self, ConfChangeType, EntryData, Message, MessageType, NodeId, ProposeError, Raft, Storage,
+};
+use crate::sim::config::WorldConfig;
+use crate::sim::event::{DropReason, Event, EventKind};
+use crate::sim::invariants::{Checker, Violation};
+use crate::sim::membership::{self, resolve_host};
+use crate::sim::network::Network;
+use crate::sim::node::SimNode;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Action {
+    /// A node's Raft ticker fires (only if the node is still in `epoch`).
+    Tick { node: NodeId, epoch: u64 },
+    /// A message reaches its receiver.
+    Deliver { id: u64 },
+}
+
+/// Why a process cannot be started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartError {
+    AlreadyRunning,
+    Removed,
+}
+
+#[derive(Debug, Clone)]
+pub struct World {
+    cfg: WorldConfig,
+    now: u64,
+    rng: Pcg64,
+    nodes: BTreeMap<NodeId, SimNode>,
+    net: Network,
+    queue: BinaryHeap<Reverse<(u64, u64, Action)>>,
+    seq: u64,
+    events: Vec<Event>,
+    checker: Checker,
+    deliveries: u64,
+}
+
+impl World {
+    /// A new cluster of `voters`, bootstrapped as etcd's `--initial-cluster`
+    /// does, every process started at time 0.
+    pub fn new(cfg: WorldConfig, voters: &[NodeId]) -> World {
+        let mut world = World {
+            rng: Pcg64::seed_from_u64(cfg.seed),
+            cfg,
+            now: 0,
+            nodes: BTreeMap::new(),
+            net: Network::default(),
+            queue: BinaryHeap::new(),
+            seq: 0,
+            events: Vec::new(),
+            checker: Checker::default(),
+            deliveries: 0,
+        };
+        let storage = raft::bootstrap_storage(voters);
+        for &id in voters {
+            world.nodes.insert(id, SimNode::new(id, storage.clone()));
+            // Infallible: the node is new and not removed.
+            let _ = world.start(id);
+        }
+        world
+    }
+
+    // ---- reading the world -------------------------------------------------
+
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    pub fn config(&self) -> &WorldConfig {
+        &self.cfg
+    }
+
+    pub fn nodes(&self) -> impl Iterator<Item = &SimNode> {
+        self.nodes.values()
+    }
+
+    pub fn node(&self, id: NodeId) -> Option<&SimNode> {
+        self.nodes.get(&id)
+    }
+
+    pub fn raft(&self, id: NodeId) -> Option<&Raft> {
+        self.nodes.get(&id).and_then(|n| n.raft.as_ref())
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    pub fn violations(&self) -> &[Violation] {
+        self.checker.violations()
+    }
+
+    /// Messages delivered to a receiver so far.
+    pub fn deliveries(&self) -> u64 {
+        self.deliveries
+    }
+
+    /// The leader: the running node that leads, with the highest term if
+    /// several believe they do (possible with check-quorum off).
+    pub fn leader(&self) -> Option<NodeId> {
+        self.nodes
+            .values()
+            .filter_map(|n| n.raft.as_ref())
+            .filter(|r| r.role() == raft::StateRole::Leader)
+            .max_by_key(|r| (r.term(), Reverse(r.id())))
+            .map(|r| r.id())
+    }
+
+    /// Drains the events since the last call.
+    pub fn take_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Since when `a` and `b` have been able to talk both ways without a
+    /// break (both running, both links up); `None` if they cannot now.
+    /// etcd's health check asks this of the leader's peer streams.
+    pub fn connected_since(&self, a: NodeId, b: NodeId) -> Option<u64> {
+        let sa = self.nodes.get(&a)?.started_at?;
+        let sb = self.nodes.get(&b)?.started_at?;
+        if self.net.is_cut(a, b)
+            || self.net.is_cut(b, a)
+            || !self.routes(a, b)
+            || !self.routes(b, a)
+        {
+            return None;
+        }
+        Some(
+            sa.max(sb)
+                .max(self.net.changed_at(a, b))
+                .max(self.net.changed_at(b, a)),
+        )
+    }
+
+    /// When the next scheduled action happens.
+    pub fn next_time(&self) -> Option<u64> {
+        self.queue.peek().map(|Reverse((t, _, _))| *t)
+    }
+
+    // ---- driving time ------------------------------------------------------
+
+    /// Runs the next scheduled action. Returns false when nothing is scheduled.
+    pub fn step(&mut self) -> bool {
+        let Some(Reverse((time, _, action))) = self.queue.pop() else {
+            return false;
+        };
+        self.now = self.now.max(time);
+        match action {
+            Action::Tick { node, epoch } => self.tick(node, epoch),
+            Action::Deliver { id } => self.deliver(id),
+        }
+        true
+    }
+
+    /// Runs every action up to and including time `t`, then sets the clock to `t`.
+    pub fn run_until(&mut self, t: u64) {
+        while self.next_time().is_some_and(|next| next <= t) {
+            self.step();
+        }
+        self.now = self.now.max(t);
+    }
+
+    fn schedule(&mut self, at: u64, action: Action) {
+        self.seq += 1;
+        self.queue.push(Reverse((at, self.seq, action)));
+    }
+
+    fn tick(&mut self, id: NodeId, epoch: u64) {
+        let heartbeat = self.cfg.heartbeat_ms.max(1);
+        let now = self.now;
+        let election = self.cfg.election_timeout_ms;
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        if node.epoch != epoch {
+            return;
+        }
+        let Some(r) = node.raft.as_mut() else { return };
+        r.tick();
+        // A started member announces itself until its announcement is applied
+        // (etcd's publish), retrying every election timeout.
+        let unpublished = node.state.members.get(&id).is_some_and(|m| !m.started);
+        if unpublished
+            && r.leader_id() != raft::NONE
+            && node.last_publish_ms.is_none_or(|t| now >= t + election)
+        {
+            node.last_publish_ms = Some(now);
+            let _ = r.propose(EntryData::Publish(id));
+        }
+        self.schedule(now + heartbeat, Action::Tick { node: id, epoch });
+        self.process(id);
+    }
+
+    fn deliver(&mut self, msg_id: u64) {
+        let Some(flight) = self.net.take(msg_id) else {
+            return;
+        };
+        let msg = flight.msg;
+        let (from, to) = (msg.from, msg.to);
+        let receiver = self.nodes.get(&to);
+        if !receiver.is_some_and(SimNode::is_running) {
+            self.dropped(from, to, msg.msg_type, DropReason::NodeDown);
+            return;
+        }
+        if receiver.is_some_and(|n| n.state.removed.contains(&from)) {
+            // etcd answers a removed member's stream with "removed"; the
+            // removed process then stops itself for good.
+            self.dropped(from, to, msg.msg_type, DropReason::SenderRemoved);
+            self.stop_removed(from);
+            return;
+        }
+        self.deliveries += 1;
+        if let Some(r) = self.nodes.get_mut(&to).and_then(|n| n.raft.as_mut()) {
+            r.step(msg);
+        }
+        self.process(to);
+    }
+
+    // ---- the effects of a step ---------------------------------------------
+
+    /// Collects everything node `id` produced: installs a restored snapshot,
+    /// applies committed entries, serves reads, sends messages, narrates,
+    /// checks invariants, and snapshots when the log has grown enough.
+    fn process(&mut self, id: NodeId) {
+        let now = self.now;
+        let max_learners = self.cfg.max_learners;
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        let Some(r) = node.raft.as_mut() else { return };
+
+        if let Some(snap) = r.take_restored_snapshot() {
+            node.state = (*snap.data).clone();
+        }
+
+        let mut applied_events = Vec::new();
+        let mut removed_self = false;
+        loop {
+            let entries = r.committed_entries();
+            let Some(last) = entries.last().map(|e| e.index) else {
+                break;
+            };
+            for e in &entries {
+                self.checker.observe_applied(now, id, e);
+                match &e.data {
+                    EntryData::Empty => {}
+                    EntryData::Put(p) => {
+                        node.state.apply_put(p);
+                        applied_events.push(EventKind::PutApplied {
+                            node: id,
+                            index: e.index,
+                            request: p.request,
+                        });
+                    }
+                    EntryData::Publish(member) => {
+                        if let Some(m) = node.state.members.get_mut(member) {
+                            m.started = true;
+                        }
+                        applied_events.push(EventKind::PublishApplied {
+                            node: id,
+                            member: *member,
+                        });
+                    }
+                    EntryData::ConfChange(cc) => {
+                        let refused = membership::validate(&node.state, cc, max_learners).err();
+                        if refused.is_none() {
+                            r.apply_conf_change(cc);
+                            membership::apply(&mut node.state, cc);
+                            if cc.change_type == ConfChangeType::RemoveNode && cc.node_id == id {
+                                removed_self = true;
+                            }
+                        }
+                        applied_events.push(EventKind::ConfChangeApplied {
+                            node: id,
+                            index: e.index,
+                            change: (**cc).clone(),
+                            refused,
+                        });
+                    }
+                }
+            }
+            r.applied_to(last);
+        }
+
+        for rs in r.take_read_states() {
+            if let Some(read) = node
+                .pending_reads
+                .iter_mut()
+                .find(|(req, _, _)| *req == rs.request)
+            {
+                read.1 = rs.index;
+            }
+        }
+        let applied = r.applied();
+        let mut served = Vec::new();
+        node.pending_reads.retain(|(request, index, key)| {
+            // Index 0 means "not yet confirmed by the leader".
+            let ready = *index > 0 && *index <= applied;
+            if ready {
+                served.push(EventKind::ReadServed {
+                    node: id,
+                    request: *request,
+                    value: node.state.get(key).map(str::to_string),
+                });
+            }
+            !ready
+        });
+
+        let messages = r.take_messages();
+        let raft_events = r.take_events();
+        self.checker.observe(now, id, r);
+
+        if applied >= r.snapshot_index() + self.cfg.snapshot_count.max(1) {
+            r.compact(
+                applied,
+                Rc::new(node.state.clone()),
+                self.cfg.catchup_entries,
+            );
+            applied_events.push(EventKind::Compacted {
+                node: id,
+                index: applied,
+            });
+        }
+
+        for event in raft_events {
+            self.push(EventKind::Raft { node: id, event });
+        }
+        for kind in applied_events.into_iter().chain(served) {
+            self.push(kind);
+        }
+        for m in messages {
+            self.send(m);
+        }
+        if removed_self {
+            self.stop_removed(id);
+        }
+    }
+
+    fn push(&mut self, kind: EventKind) {
+        self.events.push(Event {
+            time_ms: self.now,
+            kind,
+        });
+    }
+
+    fn dropped(&mut self, from: NodeId, to: NodeId, kind: MessageType, reason: DropReason) {
+        self.push(EventKind::MessageDropped {
+            from,
+            to,
+            kind,
+            reason,
+        });
+    }
+
+    /// Whether `from`'s view of `to`'s peer URL reaches `to`'s host.
+    fn routes(&self, from: NodeId, to: NodeId) -> bool {
+        let Some(sender) = self.nodes.get(&from) else {
+            return false;
+        };
+        match sender.state.members.get(&to) {
+            Some(m) => resolve_host(&m.peer_url) == Some(to),
+            // Not a member in the sender's view: it answers whoever wrote to it.
+            None => true,
+        }
+    }
+
+    fn send(&mut self, m: Message) {
+        let (from, to, kind) = (m.from, m.to, m.msg_type);
+        let reason = if !self.routes(from, to) {
+            Some(DropReason::NoRoute)
+        } else if self.net.is_cut(from, to) {
+            Some(DropReason::LinkCut)
+        } else if self.cfg.loss_ppm > 0 && self.rng.random_range(0..1_000_000) < self.cfg.loss_ppm {
+            Some(DropReason::Lost)
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            self.dropped(from, to, kind, reason);
+            self.report_failure(from, to, kind);
+            return;
+        }
+        let (lo, hi) = self.cfg.latency_ms;
+        let latency = if hi > lo {
+            self.rng.random_range(lo..=hi)
+        } else {
+            lo
+        };
+        let flight = self.net.send(m, self.now, latency, self.cfg.bandwidth);
+        let (id, at) = (flight.id, flight.arrives_ms);
+        self.schedule(at, Action::Deliver { id });
+    }
+
+    /// etcd's transport tells Raft when a peer cannot be reached, so the
+    /// leader stops pipelining to it and retries a lost snapshot.
+    fn report_failure(&mut self, from: NodeId, to: NodeId, kind: MessageType) {
+        let Some(r) = self.nodes.get_mut(&from).and_then(|n| n.raft.as_mut()) else {
+            return;
+        };
+        match kind {
+            MessageType::App => r.report_unreachable(to),
+            MessageType::Snap => r.report_snapshot(to, false),
+            _ => return,
+        }
+        self.process(from);
+    }
+
+    // ---- commands ------------------------------------------------------------
+
+    /// Starts member `id`'s process: from what survived its last crash, or
+    /// empty if it never ran (a member just added).
+    pub fn start(&mut self, id: NodeId) -> Result<(), StartError> {
+        let now = self.now;
+        let seed = self.rng.random::<u64>();
+        let phase = self.rng.random_range(1..=self.cfg.heartbeat_ms.max(1));
+        let raft_cfg = self.raft_config(id);
+        let node = self
+            .nodes
+            .entry(id)
+            .or_insert_with(|| SimNode::new(id, Storage::default()));
+        if node.removed {
+            return Err(StartError::Removed);
+        }
+        if node.is_running() {
+            return Err(StartError::AlreadyRunning);
+        }
+        let storage = std::mem::take(&mut node.durable);
+        node.state = (*storage.snapshot.data).clone();
+        node.raft = Some(Raft::new(&raft_cfg, storage, seed));
+        node.started_at = Some(now);
+        node.epoch += 1;
+        node.last_publish_ms = None;
+        let epoch = node.epoch;
+        self.push(EventKind::Started { node: id });
+        self.schedule(now + phase, Action::Tick { node: id, epoch });
+        // Re-apply what was committed before the crash.
+        self.process(id);
+        Ok(())
+    }
+
+    fn raft_config(&self, id: NodeId) -> raft::Config {
+        raft::Config {
+            id,
+            election_tick: self.cfg.election_tick(),
+            heartbeat_tick: 1,
+            pre_vote: self.cfg.pre_vote,
+            check_quorum: self.cfg.check_quorum,
+            max_inflight_msgs: self.cfg.max_inflight_msgs,
+            max_size_per_msg: self.cfg.max_size_per_msg,
+        }
+    }
+
+    /// Stops `id`'s process. Term, vote, commit, log and snapshot survive;
+    /// its applied state, timers and unsent messages are lost. Returns false
+    /// if it was not running.
+    pub fn crash(&mut self, id: NodeId) -> bool {
+        if !self.halt(id) {
+            return false;
+        }
+        self.push(EventKind::Crashed { node: id });
+        true
+    }
+
+    fn halt(&mut self, id: NodeId) -> bool {
+        let now = self.now;
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return false;
+        };
+        let Some(r) = node.raft.take() else {
+            return false;
+        };
+        node.durable = r.storage();
+        node.started_at = None;
+        node.pending_reads.clear();
+        node.epoch += 1;
+        self.net.drop_queued_from(id, now);
+        true
+    }
+
+    fn stop_removed(&mut self, id: NodeId) {
+        if self.halt(id) {
+            if let Some(n) = self.nodes.get_mut(&id) {
+                n.removed = true;
+            }
+            self.push(EventKind::StoppedRemoved { node: id });
+        }
+    }
+
+    /// Makes `id`'s election timer fire now (etcd raft's MsgHup).
+    pub fn campaign(&mut self, id: NodeId) -> bool {
+        let Some(r) = self.nodes.get_mut(&id).and_then(|n| n.raft.as_mut()) else {
+            return false;
+        };
+        r.campaign();
+        self.process(id);
+        true
+    }
+
+    /// Asks node `via` to move leadership to `to` (forwarded to the leader).
+    pub fn transfer_leader(&mut self, via: NodeId, to: NodeId) -> bool {
+        let Some(r) = self.nodes.get_mut(&via).and_then(|n| n.raft.as_mut()) else {
+            return false;
+        };
+        r.transfer_leader(to);
+        self.process(via);
+        true
+    }
+
+    /// Proposes an entry through node `via`.
+    pub fn propose(&mut self, via: NodeId, data: EntryData) -> Result<(), ProposeError> {
+        let Some(r) = self.nodes.get_mut(&via).and_then(|n| n.raft.as_mut()) else {
+            return Err(ProposeError::NotLeaderNoLeader);
+        };
+        let result = r.propose(data);
+        self.process(via);
+        result
+    }
+
+    /// Starts a linearizable read of `key` through node `via`; a
+    /// `ReadServed` event with `request` carries the answer.
+    pub fn read_index(&mut self, via: NodeId, request: u64, key: &str) -> Result<(), ProposeError> {
+        let Some(node) = self.nodes.get_mut(&via) else {
+            return Err(ProposeError::NotLeaderNoLeader);
+        };
+        let Some(r) = node.raft.as_mut() else {
+            return Err(ProposeError::NotLeaderNoLeader);
+        };
+        let result = r.read_index(request);
+        if result.is_ok() {
+            node.pending_reads.push((request, 0, key.to_string()));
+        }
+        self.process(via);
+        result
+    }
+
+    /// Node `id` snapshots its applied state and compacts its log now.
+    pub fn compact(&mut self, id: NodeId) -> bool {
+        let keep = self.cfg.catchup_entries;
+        let now = self.now;
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return false;
+        };
+        let Some(r) = node.raft.as_mut() else {
+            return false;
+        };
+        let applied = r.applied();
+        r.compact(applied, Rc::new(node.state.clone()), keep);
+        self.events.push(Event {
+            time_ms: now,
+            kind: EventKind::Compacted {
+                node: id,
+                index: applied,
+            },
+        });
+        true
+    }
+
+    /// Cuts the link from `from` to `to`; messages on it are lost.
+    pub fn cut(&mut self, from: NodeId, to: NodeId) {
+        let (changed, lost) = self.net.cut(from, to, self.now);
+        if changed {
+            self.push(EventKind::LinkCut { from, to });
+        }
+        for f in lost {
+            self.dropped(from, to, f.msg.msg_type, DropReason::LinkCut);
+            self.report_failure(from, to, f.msg.msg_type);
+        }
+    }
+
+    pub fn heal(&mut self, from: NodeId, to: NodeId) {
+        if self.net.heal(from, to, self.now) {
+            self.push(EventKind::LinkHealed { from, to });
+        }
+    }
+
+    pub fn heal_all(&mut self) {
+        let cut: Vec<_> = self.net.cut_links().collect();
+        for (a, b) in cut {
+            self.heal(a, b);
+        }
+    }
+
+    /// Changes the network's fault knobs mid-run (fault injection).
+    pub fn set_network(&mut self, latency_ms: (u64, u64), bandwidth: Option<u64>, loss_ppm: u32) {
+        self.cfg.latency_ms = latency_ms;
+        self.cfg.bandwidth = bandwidth;
+        self.cfg.loss_ppm = loss_ppm;
+    }
+
+    /// Whether a process for `id` exists (running or crashed).
+    pub fn has_node(&self, id: NodeId) -> bool {
+        self.nodes.contains_key(&id)
+    }
+}
