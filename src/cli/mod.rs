@@ -1,5 +1,6 @@
 //! Layer 5, native: the `raftlab` command line.
 
+pub mod run;
 pub mod serve;
 
 use clap::{Parser, Subcommand};
@@ -17,6 +18,16 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run a scenario script: a readable trace, or the JSON report with --json.
+    /// Exit status 0 when every expect held and no safety property broke, 1
+    /// otherwise, 2 when the script does not parse.
+    Run {
+        /// The script file, or - for standard input.
+        file: String,
+        /// Print the JSON report instead of the trace.
+        #[arg(long)]
+        json: bool,
+    },
     /// Serve the browser app (www/ and the wasm build in pkg/) on a local address.
     Serve {
         /// Address to listen on.
@@ -32,6 +43,10 @@ enum Command {
 pub fn main() -> i32 {
     let cli = Cli::parse();
     match cli.command {
+        Command::Run { file, json } => {
+            let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
+            run::run(&file, json, &mut out, &mut err)
+        }
         Command::Serve { addr, root } => match serve::serve(&addr, &root) {
             Ok(()) => 0,
             Err(e) => {

@@ -3,11 +3,16 @@
 //! See `docs/scenario-language.md`.
 
 pub mod ast;
+pub mod cond;
+pub mod exec;
 pub mod lexer;
 pub mod parse;
+pub mod report;
 
 #[cfg(test)]
 mod parse_tests;
 
 pub use ast::{ClusterSpec, Command, Condition, ErrorCode, RoleName, Script, Spanned};
+pub use exec::Session;
 pub use parse::{parse_command, parse_duration, parse_script, parse_size, ParseError};
+pub use report::{CommandResult, Report, Status};

@@ -116,6 +116,7 @@ impl Cluster {
 
     /// World events since the last call, in order.
     pub fn take_events(&mut self) -> Vec<Event> {
+        self.absorb();
         std::mem::take(&mut self.events)
     }
 

@@ -53,7 +53,7 @@ impl Cluster {
             return Vec::new();
         };
         let now = self.now();
-        let healthy_since = now.saturating_sub(self.cfg.health_interval_ms);
+        let health = self.cfg.health_interval_ms;
         r.conf_state()
             .voters
             .iter()
@@ -64,7 +64,7 @@ impl Cluster {
                     || self
                         .world
                         .connected_since(leader, id)
-                        .is_some_and(|since| since <= healthy_since),
+                        .is_some_and(|since| since.saturating_add(health) <= now),
             })
             .collect()
     }

@@ -132,6 +132,9 @@ impl Event {
         let text = match &self.kind {
             Raft { node, event } => raft_sentence(*node, event)?,
             PutApplied { .. } | PublishApplied { .. } => return None,
+            // The bootstrap configuration (request 0) is applied by every
+            // member as it starts; it is the cluster line, not news.
+            ConfChangeApplied { change, .. } if change.request == 0 => return None,
             ConfChangeApplied {
                 node,
                 index,

@@ -1,0 +1,120 @@
+//! Evaluating the conditions of `expect` and `wait-until` against the
+//! cluster. Each answer comes with what was actually seen, so a failed
+//! expectation explains itself.
+
+use std::collections::BTreeSet;
+
+use crate::raft::NodeId;
+use crate::server::Cluster;
+
+use super::ast::{Condition, RoleName};
+use super::report::{self, Status};
+
+/// The result of the previous command, for `ok` and `error=CODE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Previous {
+    None,
+    Ok,
+    Error(&'static str),
+}
+
+/// Whether `cond` holds now; on false, a sentence saying what is true instead.
+pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<(), String> {
+    let status = || report::status(cluster);
+    let leader = cluster.leader();
+    let leader_text = |l: Option<NodeId>| {
+        l.map_or("there is no leader".to_string(), |l| {
+            format!("the leader is {l}")
+        })
+    };
+    let holds = |ok: bool, otherwise: String| if ok { Ok(()) } else { Err(otherwise) };
+    match cond {
+        Condition::Leader => holds(leader.is_some(), "there is no leader".into()),
+        Condition::LeaderIs(n) => holds(leader == Some(*n), leader_text(leader)),
+        Condition::NoLeader => holds(leader.is_none(), leader_text(leader)),
+        Condition::CaughtUp(n) => {
+            let Some(r) = leader.and_then(|l| cluster.world().raft(l)) else {
+                return Err("there is no leader".into());
+            };
+            let last = r.last_index();
+            match r.tracker().progress.get(n) {
+                Some(p) => holds(
+                    p.matched == last,
+                    format!("the leader's match for {n} is {} of {last}", p.matched),
+                ),
+                None => Err(format!("the leader tracks no progress for {n}")),
+            }
+        }
+        Condition::AllApplied => {
+            let Some(l) = leader else {
+                return Err("there is no leader".into());
+            };
+            let world = cluster.world();
+            let commit = world.raft(l).map_or(0, |r| r.commit());
+            let behind: Vec<String> = world
+                .nodes()
+                .filter(|n| n.id == l || world.connected_since(l, n.id).is_some())
+                .filter_map(|n| n.raft.as_ref())
+                .filter(|r| r.applied() < commit)
+                .map(|r| format!("{} has applied {}", r.id(), r.applied()))
+                .collect();
+            holds(
+                behind.is_empty(),
+                format!("the leader's commit is {commit} but {}", behind.join(", ")),
+            )
+        }
+        Condition::Quorum(q) => {
+            let s = status();
+            holds(s.quorum as u64 == *q, format!("the quorum is {}", s.quorum))
+        }
+        Condition::Voters(list) => same_set(list, &status().voters, "voters"),
+        Condition::Learners(list) => same_set(list, &status().learners, "learners"),
+        Condition::Term(t) => {
+            let s = status();
+            holds(s.term == *t, format!("the term is {}", s.term))
+        }
+        Condition::CommitAtLeast(i) => {
+            let Some(r) = leader.and_then(|l| cluster.world().raft(l)) else {
+                return Err("there is no leader".into());
+            };
+            holds(
+                r.commit() >= *i,
+                format!("the leader's commit index is {}", r.commit()),
+            )
+        }
+        Condition::Role { id, role } => {
+            let actual = role_of(&status(), *id);
+            holds(actual == role.as_str(), format!("node {id} is {actual}"))
+        }
+        Condition::Ok => match previous {
+            Previous::Ok => Ok(()),
+            Previous::Error(code) => Err(format!("the previous command failed with {code}")),
+            Previous::None => Err("there is no previous command".into()),
+        },
+        Condition::Error(code) => match previous {
+            Previous::Error(c) if c == code.as_str() => Ok(()),
+            Previous::Error(c) => Err(format!("the previous command failed with {c}")),
+            Previous::Ok => Err("the previous command succeeded".into()),
+            Previous::None => Err("there is no previous command".into()),
+        },
+    }
+}
+
+fn role_of(status: &Status, id: NodeId) -> &'static str {
+    status
+        .nodes
+        .iter()
+        .find(|n| n.id == id)
+        .map_or(RoleName::Down.as_str(), |n| n.role)
+}
+
+fn same_set(expected: &[NodeId], actual: &[NodeId], what: &str) -> Result<(), String> {
+    let a: BTreeSet<_> = expected.iter().collect();
+    let b: BTreeSet<_> = actual.iter().collect();
+    if a == b {
+        Ok(())
+    } else {
+        let list: Vec<String> = actual.iter().map(|id| id.to_string()).collect();
+        Err(format!("the {what} are [{}]", list.join(",")))
+    }
+}

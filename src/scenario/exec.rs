@@ -1,0 +1,512 @@
+//! Running scenario commands against a cluster. A `Session` is one run: the
+//! runner feeds it a whole script, the browser one console command at a
+//! time. Every command either takes effect whole or is refused whole.
+
+use std::collections::BTreeMap;
+
+use crate::raft::NodeId;
+use crate::server::client::DEFAULT_PUT_SIZE;
+use crate::server::{Cluster, ErrorCode, Outcome, RequestId, ServerConfig, ServerError};
+use crate::sim::{EventKind, WorldConfig};
+
+use super::ast::{ClusterSpec, Command, Script};
+use super::cond::{self, Previous};
+use super::parse::{parse_command, parse_script, ParseError};
+use super::report::{self, CommandResult, MemberJson, Report, Status};
+
+/// One run of the scenario language.
+#[derive(Debug, Clone)]
+pub struct Session {
+    spec: ClusterSpec,
+    cluster: Cluster,
+    results: Vec<CommandResult>,
+    previous: Previous,
+    /// `put ... nowait` requests, by request id, to the index of their result.
+    nowait: BTreeMap<RequestId, usize>,
+    /// The script of everything done so far.
+    history: Vec<String>,
+    /// Simulated time the history accounts for.
+    history_ms: u64,
+    narration: Vec<String>,
+    /// Lines run so far, numbering console commands after the script.
+    lines: usize,
+}
+
+/// The world and server settings a `cluster` line stands for.
+pub fn configs(spec: &ClusterSpec) -> (WorldConfig, ServerConfig) {
+    let world = WorldConfig {
+        seed: spec.seed,
+        heartbeat_ms: spec.heartbeat_ms,
+        election_timeout_ms: spec.election_timeout_ms,
+        pre_vote: spec.prevote,
+        check_quorum: spec.check_quorum,
+        max_learners: spec.max_learners as usize,
+        snapshot_count: spec.snapshot_count,
+        catchup_entries: spec.catchup_entries,
+        latency_ms: (spec.latency_min_ms, spec.latency_max_ms),
+        bandwidth: spec.bandwidth,
+        ..WorldConfig::default()
+    };
+    let server = ServerConfig {
+        strict_reconfig: spec.strict_reconfig,
+        ..ServerConfig::default()
+    };
+    (world, server)
+}
+
+fn failed(code: ErrorCode, detail: impl Into<String>) -> ServerError {
+    ServerError::new(code, detail)
+}
+
+impl Session {
+    /// A fresh cluster as the `cluster` line describes it, at time 0.
+    pub fn new(spec: &ClusterSpec) -> Session {
+        let (world, server) = configs(spec);
+        let mut session = Session {
+            spec: spec.clone(),
+            cluster: Cluster::new(world, server, &spec.voters),
+            results: Vec::new(),
+            previous: Previous::None,
+            nowait: BTreeMap::new(),
+            history: vec![format!("cluster {spec}").trim_end().to_string()],
+            history_ms: 0,
+            narration: Vec::new(),
+            lines: 1,
+        };
+        session.narrate_events();
+        session
+    }
+
+    /// Parses a script and runs all of it. A script that does not parse runs
+    /// nothing.
+    pub fn from_script(src: &str) -> Result<Session, ParseError> {
+        let script = parse_script(src)?;
+        Ok(Session::run(&script))
+    }
+
+    /// Runs every command of a parsed script.
+    pub fn run(script: &Script) -> Session {
+        let mut session = Session::new(&script.cluster);
+        for cmd in &script.commands {
+            session.execute(cmd.line, &cmd.text, &cmd.node);
+        }
+        session.lines = script.commands.last().map_or(1, |c| c.line);
+        session
+    }
+
+    pub fn spec(&self) -> &ClusterSpec {
+        &self.spec
+    }
+
+    pub fn cluster(&self) -> &Cluster {
+        &self.cluster
+    }
+
+    pub fn results(&self) -> &[CommandResult] {
+        &self.results
+    }
+
+    pub fn now(&self) -> u64 {
+        self.cluster.now()
+    }
+
+    /// Parses and runs one console command. A line that does not parse
+    /// changes nothing.
+    pub fn command(&mut self, line: &str) -> Result<CommandResult, ParseError> {
+        let cmd = parse_command(line)?;
+        self.lines += 1;
+        let text = cmd.to_string();
+        Ok(self.execute(self.lines, &text, &cmd))
+    }
+
+    /// Moves simulated time forward by `ms` (the browser's animation).
+    pub fn advance(&mut self, ms: u64) {
+        let t = self.now().saturating_add(ms);
+        self.cluster.run_until(t);
+        self.after_time();
+    }
+
+    /// Runs until the next event worth narrating (at most `limit_ms` ahead).
+    /// Returns false if nothing happened within the limit.
+    pub fn step_event(&mut self, limit_ms: u64) -> bool {
+        let limit = self.now().saturating_add(limit_ms);
+        let before = self.narration.len();
+        while self.narration.len() == before {
+            if !self.cluster.step(limit) {
+                self.cluster.run_until(limit);
+                self.after_time();
+                return false;
+            }
+            self.after_time();
+        }
+        true
+    }
+
+    /// The sentences narrated since the last call.
+    pub fn take_narration(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.narration)
+    }
+
+    /// Everything done so far as a script: the `cluster` line, then each
+    /// command, with `wait`s for the time that passed between them.
+    pub fn history(&self) -> Vec<String> {
+        let mut h = self.history.clone();
+        let idle = self.now().saturating_sub(self.history_ms);
+        if idle > 0 {
+            h.push(Command::Wait(idle).to_string());
+        }
+        h
+    }
+
+    pub fn status(&self) -> Status {
+        report::status(&self.cluster)
+    }
+
+    pub fn report(&self) -> Report {
+        Report::new(self.status(), self.results.clone())
+    }
+
+    pub fn status_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.status()).unwrap_or(serde_json::Value::Null)
+    }
+
+    pub fn report_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.report()).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// Every `expect` held and no safety property was broken.
+    pub fn passed(&self) -> bool {
+        self.cluster.world().violations().is_empty()
+            && self
+                .results
+                .iter()
+                .all(|r| r.error != Some(ErrorCode::ExpectFailed.as_str()))
+    }
+
+    // ---- running one command ---------------------------------------------------
+
+    /// Runs one parsed command and records its result.
+    pub fn execute(&mut self, line: usize, text: &str, cmd: &Command) -> CommandResult {
+        let started_at = self.now();
+        if started_at > self.history_ms {
+            self.history
+                .push(Command::Wait(started_at - self.history_ms).to_string());
+        }
+        let mut result = CommandResult::new(line, text.to_string());
+        if let Err(e) = self.apply(cmd, &mut result) {
+            result.ok = false;
+            result.error = Some(e.code.as_str());
+            result.detail = Some(e.detail);
+        }
+        if !matches!(
+            cmd,
+            Command::Expect(_) | Command::Say(_) | Command::Pause | Command::Status
+        ) {
+            self.previous = match result.error {
+                Some(code) => Previous::Error(code),
+                None => Previous::Ok,
+            };
+        }
+        self.history.push(cmd.to_string());
+        self.after_time();
+        self.history_ms = self.now();
+        if !matches!(cmd, Command::Say(_) | Command::Pause) {
+            self.narration.push(format!(
+                "t={:.2}s > {} : {}",
+                self.now() as f64 / 1000.0,
+                text,
+                result.summary()
+            ));
+        }
+        self.results.push(result.clone());
+        result
+    }
+
+    fn apply(&mut self, cmd: &Command, result: &mut CommandResult) -> Result<(), ServerError> {
+        let c = &mut self.cluster;
+        match cmd {
+            Command::Wait(ms) => {
+                let t = c.now().saturating_add(*ms);
+                c.run_until(t);
+            }
+            Command::WaitUntil { cond, within_ms } => {
+                let deadline = c.now().saturating_add(*within_ms);
+                loop {
+                    if cond::check(cond, c, self.previous).is_ok() {
+                        return Ok(());
+                    }
+                    if !c.step(deadline) {
+                        break;
+                    }
+                }
+                c.run_until(deadline);
+                return match cond::check(cond, c, self.previous) {
+                    Ok(()) => Ok(()),
+                    Err(why) => Err(failed(
+                        ErrorCode::Timeout,
+                        format!(
+                            "{cond} did not hold within {}: {why}",
+                            Command::Wait(*within_ms)
+                                .to_string()
+                                .trim_start_matches("wait ")
+                        ),
+                    )),
+                };
+            }
+            Command::Expect(cond) => {
+                if let Err(why) = cond::check(cond, c, self.previous) {
+                    return Err(failed(
+                        ErrorCode::ExpectFailed,
+                        format!("expected {cond}, but {why}"),
+                    ));
+                }
+            }
+            Command::Status => result.status = Some(Box::new(report::status(c))),
+            Command::Say(text) => result.detail = Some(text.clone()),
+            Command::Pause => {}
+            Command::Put {
+                key,
+                value,
+                via,
+                size,
+                nowait,
+                timeout_ms,
+            } => {
+                let timeout = timeout_ms.unwrap_or(5_000);
+                if *nowait {
+                    let request = c.start_put(key, value, *via, *size, timeout)?;
+                    result.pending = true;
+                    self.nowait.insert(request, self.results.len());
+                } else {
+                    result.index = Some(c.put(key, value, *via, *size, timeout)?);
+                }
+            }
+            Command::Get {
+                key,
+                via,
+                serializable,
+            } => {
+                let timeout = c.request_timeout_ms();
+                result.value = Some(c.get(key, *via, *serializable, timeout)?);
+            }
+            Command::LoadStart {
+                rate_per_s,
+                size,
+                via,
+            } => {
+                if let Some(v) = via {
+                    c.target(Some(*v))?;
+                }
+                c.start_load(*rate_per_s, size.unwrap_or(DEFAULT_PUT_SIZE), *via);
+            }
+            Command::LoadStop => {
+                if let Some(load) = c.stop_load() {
+                    result.detail = Some(format!(
+                        "{} writes sent, {} refused at once",
+                        load.sent, load.refused
+                    ));
+                }
+            }
+            Command::MemberAdd {
+                id,
+                learner,
+                peer_url,
+            } => c.member_add(*id, *learner, peer_url.as_deref())?,
+            Command::MemberPromote(id) => c.member_promote(*id)?,
+            Command::MemberRemove(id) => c.member_remove(*id)?,
+            Command::MemberList => {
+                result.members = Some(c.member_list()?.into_iter().map(MemberJson::from).collect());
+            }
+            Command::Start(id) => start(c, *id)?,
+            Command::Crash(id) => {
+                running(c, *id)?;
+                c.world_mut().crash(*id);
+            }
+            Command::Campaign(id) => {
+                running(c, *id)?;
+                c.world_mut().campaign(*id);
+            }
+            Command::TransferLeader(id) => c.move_leader(*id)?,
+            Command::Compact(id) => {
+                running(c, *id)?;
+                c.world_mut().compact(*id);
+            }
+            Command::Cut { a, b, one_way } => {
+                known(c, &[*a, *b])?;
+                c.world_mut().cut(*a, *b);
+                if !one_way {
+                    c.world_mut().cut(*b, *a);
+                }
+            }
+            Command::Heal { link } => match link {
+                None => c.world_mut().heal_all(),
+                Some((a, b, one_way)) => {
+                    known(c, &[*a, *b])?;
+                    c.world_mut().heal(*a, *b);
+                    if !one_way {
+                        c.world_mut().heal(*b, *a);
+                    }
+                }
+            },
+            Command::Partition(groups) => {
+                let all: Vec<NodeId> = groups.iter().flatten().copied().collect();
+                known(c, &all)?;
+                for (i, g) in groups.iter().enumerate() {
+                    for h in &groups[i + 1..] {
+                        for &a in g {
+                            for &b in h {
+                                c.world_mut().cut(a, b);
+                                c.world_mut().cut(b, a);
+                            }
+                        }
+                    }
+                }
+            }
+            Command::Isolate(id) => {
+                known(c, &[*id])?;
+                let others: Vec<NodeId> = c.known_ids().into_iter().filter(|o| o != id).collect();
+                for o in others {
+                    c.world_mut().cut(*id, o);
+                    c.world_mut().cut(o, *id);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// After time passed: fill in finished `nowait` writes and narrate.
+    fn after_time(&mut self) {
+        for (request, outcome) in self.cluster.take_finished() {
+            let Some(i) = self.nowait.remove(&request) else {
+                continue;
+            };
+            let Some(r) = self.results.get_mut(i) else {
+                continue;
+            };
+            r.pending = false;
+            match outcome {
+                Outcome::Put { index } => r.index = Some(index),
+                Outcome::Failed(e) => {
+                    r.ok = false;
+                    r.error = Some(e.code.as_str());
+                    r.detail = Some(e.detail);
+                }
+                Outcome::Read { .. } | Outcome::Done => {}
+            }
+        }
+        self.narrate_events();
+    }
+
+    fn narrate_events(&mut self) {
+        for e in self.cluster.take_events() {
+            // Dropped messages repeat every heartbeat on a cut link; the
+            // drawing shows them, the narration would drown in them.
+            if matches!(e.kind, EventKind::MessageDropped { .. }) {
+                continue;
+            }
+            if let Some(s) = e.sentence() {
+                self.narration.push(s);
+            }
+        }
+    }
+}
+
+/// The command needs `id`'s process running.
+fn running(c: &Cluster, id: NodeId) -> Result<(), ServerError> {
+    if c.world().raft(id).is_some() {
+        return Ok(());
+    }
+    match c.world().node(id) {
+        Some(n) if n.removed => Err(failed(
+            ErrorCode::IdRemoved,
+            format!("member {id} was removed; its process stopped for good"),
+        )),
+        Some(_) => Err(failed(
+            ErrorCode::NotStarted,
+            format!("node {id}'s process is not running"),
+        )),
+        None => Err(failed(
+            ErrorCode::MemberNotFound,
+            format!("there is no node {id}"),
+        )),
+    }
+}
+
+/// The command names only nodes the cluster knows.
+fn known(c: &Cluster, ids: &[NodeId]) -> Result<(), ServerError> {
+    let known = c.known_ids();
+    match ids.iter().find(|id| !known.contains(id)) {
+        Some(id) => Err(failed(
+            ErrorCode::MemberNotFound,
+            format!("there is no node {id}"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `start N`: the second step of adding a member, or a restart after a crash.
+fn start(c: &mut Cluster, id: NodeId) -> Result<(), ServerError> {
+    if c.world().raft(id).is_some() {
+        return Err(failed(
+            ErrorCode::IdExists,
+            format!("node {id}'s process is already running"),
+        ));
+    }
+    if c.world().node(id).is_some_and(|n| n.removed) {
+        return Err(failed(
+            ErrorCode::IdRemoved,
+            format!("member {id} was removed from the cluster; it cannot come back"),
+        ));
+    }
+    let member = c
+        .authority()
+        .and_then(|a| c.world().node(a))
+        .and_then(|n| n.state.members.get(&id).cloned());
+    match (member, c.world().has_node(id)) {
+        (None, false) => {
+            return Err(failed(
+                ErrorCode::MemberNotFound,
+                format!("node {id} is not a member: add it with `member add {id}` first"),
+            ));
+        }
+        (Some(m), false) if crate::sim::membership::resolve_host(&m.peer_url) != Some(id) => {
+            return Err(failed(
+                ErrorCode::BadUrl,
+                format!("member {id}'s peer URL {} does not name its host n{id}: its process cannot start with it", m.peer_url),
+            ));
+        }
+        _ => {}
+    }
+    c.world_mut().start(id).map_err(|e| {
+        failed(
+            ErrorCode::NotStarted,
+            format!("node {id} cannot start: {e:?}"),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_records_commands_and_elapsed_time() {
+        let mut s = Session::from_script("cluster voters=1,2,3\nwait 2s\n").unwrap();
+        s.command("crash 2").unwrap();
+        s.advance(500);
+        let h = s.history();
+        assert_eq!(
+            h,
+            vec!["cluster voters=1,2,3", "wait 2s", "crash 2", "wait 500ms"]
+        );
+    }
+
+    #[test]
+    fn a_bad_console_line_changes_nothing() {
+        let mut s = Session::from_script("cluster voters=1,2,3\nwait 2s\n").unwrap();
+        let before = s.report_json();
+        assert!(s.command("crash 99").is_err());
+        assert!(s.command("membr add 4").is_err());
+        assert_eq!(s.report_json(), before);
+    }
+}

@@ -1,0 +1,305 @@
+//! The JSON report of a run (`raftlab run --json`) and the status object the
+//! browser shows: field names and meanings are the contract in
+//! `docs/scenario-language.md`. Structs, not maps, so fields keep their order.
+
+use serde::Serialize;
+
+use crate::raft::{NodeId, ProgressState, StateRole};
+use crate::server::members::MemberInfo;
+use crate::server::Cluster;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NodeStatus {
+    pub id: NodeId,
+    /// leader, follower, candidate, pre-candidate, or down.
+    pub role: &'static str,
+    pub learner: bool,
+    pub running: bool,
+    pub term: u64,
+    pub vote: NodeId,
+    pub commit: u64,
+    pub applied: u64,
+    pub last_index: u64,
+    pub snapshot_index: u64,
+    /// Removed from the cluster (its process stopped for good).
+    pub removed: bool,
+    /// Published itself at least once (etcd's "started" member).
+    pub started: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProgressStatus {
+    pub id: NodeId,
+    #[serde(rename = "match")]
+    pub matched: u64,
+    pub next: u64,
+    /// probe, replicate, or snapshot.
+    pub state: &'static str,
+    pub learner: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ViolationStatus {
+    pub time_ms: u64,
+    pub property: &'static str,
+    pub text: String,
+    pub nodes: Vec<NodeId>,
+}
+
+/// The cluster at one moment: the report without its results.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Status {
+    pub time_ms: u64,
+    pub leader: Option<NodeId>,
+    pub term: u64,
+    pub quorum: usize,
+    pub voters: Vec<NodeId>,
+    pub learners: Vec<NodeId>,
+    pub nodes: Vec<NodeStatus>,
+    pub progress: Vec<ProgressStatus>,
+    pub violations: Vec<ViolationStatus>,
+}
+
+/// One command's result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CommandResult {
+    pub line: usize,
+    pub command: String,
+    pub ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// A `put`: the log index the write was committed at.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<u64>,
+    /// A `get`: the value read (null when the key is absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Option<String>>,
+    /// A `put ... nowait` still waiting for its write.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub pending: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<Box<Status>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub members: Option<Vec<MemberJson>>,
+}
+
+impl CommandResult {
+    pub fn new(line: usize, command: String) -> CommandResult {
+        CommandResult {
+            line,
+            command,
+            ok: true,
+            error: None,
+            detail: None,
+            index: None,
+            value: None,
+            pending: false,
+            status: None,
+            members: None,
+        }
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// "error learner-not-ready: learner 4 match 3 < 90% of leader match 12",
+    /// or "ok".
+    pub fn summary(&self) -> String {
+        match (self.error, &self.detail) {
+            (Some(code), Some(d)) => format!("error {code}: {d}"),
+            (Some(code), None) => format!("error {code}"),
+            (None, _) if self.pending => "sent, not waited for".to_string(),
+            (None, Some(d)) => format!("ok: {d}"),
+            (None, None) => "ok".to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MemberJson {
+    pub id: NodeId,
+    pub peer_url: String,
+    pub learner: bool,
+    pub started: bool,
+}
+
+impl From<MemberInfo> for MemberJson {
+    fn from(m: MemberInfo) -> MemberJson {
+        MemberJson {
+            id: m.id,
+            peer_url: m.peer_url,
+            learner: m.learner,
+            started: m.started,
+        }
+    }
+}
+
+/// The whole report of a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub time_ms: u64,
+    pub leader: Option<NodeId>,
+    pub term: u64,
+    pub quorum: usize,
+    pub voters: Vec<NodeId>,
+    pub learners: Vec<NodeId>,
+    pub nodes: Vec<NodeStatus>,
+    pub progress: Vec<ProgressStatus>,
+    pub results: Vec<CommandResult>,
+    pub violations: Vec<ViolationStatus>,
+}
+
+impl Report {
+    pub fn new(status: Status, results: Vec<CommandResult>) -> Report {
+        Report {
+            time_ms: status.time_ms,
+            leader: status.leader,
+            term: status.term,
+            quorum: status.quorum,
+            voters: status.voters,
+            learners: status.learners,
+            nodes: status.nodes,
+            progress: status.progress,
+            results,
+            violations: status.violations,
+        }
+    }
+}
+
+pub fn role_name(role: StateRole) -> &'static str {
+    match role {
+        StateRole::Leader => "leader",
+        StateRole::Follower => "follower",
+        StateRole::Candidate => "candidate",
+        StateRole::PreCandidate => "pre-candidate",
+    }
+}
+
+pub fn progress_state_name(state: ProgressState) -> &'static str {
+    match state {
+        ProgressState::Probe => "probe",
+        ProgressState::Replicate => "replicate",
+        ProgressState::Snapshot => "snapshot",
+    }
+}
+
+/// The status of `cluster` now.
+pub fn status(cluster: &Cluster) -> Status {
+    let world = cluster.world();
+    let leader = cluster.leader();
+    let authority = cluster.authority().and_then(|id| world.node(id));
+    let conf = authority
+        .and_then(|n| n.raft.as_ref())
+        .map(|r| r.conf_state())
+        .unwrap_or_default();
+    let members = authority.map(|n| &n.state.members);
+
+    let nodes = cluster
+        .known_ids()
+        .into_iter()
+        .map(|id| {
+            let node = world.node(id);
+            let member = members.and_then(|m| m.get(&id));
+            let learner = match node.and_then(|n| n.raft.as_ref()) {
+                Some(r) => r.is_learner() || conf.learners.contains(&id),
+                None => conf.learners.contains(&id) || member.is_some_and(|m| m.learner),
+            };
+            let base = NodeStatus {
+                id,
+                role: "down",
+                learner,
+                running: false,
+                term: 0,
+                vote: 0,
+                commit: 0,
+                applied: 0,
+                last_index: 0,
+                snapshot_index: 0,
+                removed: node.is_some_and(|n| n.removed),
+                started: member.is_some_and(|m| m.started),
+            };
+            match node {
+                Some(n) => match &n.raft {
+                    Some(r) => NodeStatus {
+                        role: role_name(r.role()),
+                        running: true,
+                        term: r.term(),
+                        vote: r.vote(),
+                        commit: r.commit(),
+                        applied: r.applied(),
+                        last_index: r.last_index(),
+                        snapshot_index: r.snapshot_index(),
+                        ..base
+                    },
+                    None => {
+                        let d = &n.durable;
+                        let snap = d.snapshot.metadata.index;
+                        NodeStatus {
+                            term: d.hard_state.term,
+                            vote: d.hard_state.vote,
+                            commit: d.hard_state.commit,
+                            applied: 0,
+                            last_index: d.entries.last().map_or(snap, |e| e.index),
+                            snapshot_index: snap,
+                            ..base
+                        }
+                    }
+                },
+                None => base,
+            }
+        })
+        .collect();
+
+    let progress = leader
+        .and_then(|l| world.raft(l))
+        .map(|r| {
+            r.tracker()
+                .progress
+                .iter()
+                .filter(|(&id, _)| id != r.id())
+                .map(|(&id, p)| ProgressStatus {
+                    id,
+                    matched: p.matched,
+                    next: p.next_idx,
+                    state: progress_state_name(p.state),
+                    learner: p.is_learner,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+
+    let term = world
+        .nodes()
+        .filter_map(|n| n.raft.as_ref())
+        .map(|r| r.term())
+        .max()
+        .unwrap_or(0);
+    let voters: Vec<NodeId> = conf.voters.iter().copied().collect();
+    Status {
+        time_ms: world.now(),
+        leader,
+        term,
+        quorum: if voters.is_empty() {
+            0
+        } else {
+            voters.len() / 2 + 1
+        },
+        learners: conf.learners.iter().copied().collect(),
+        voters,
+        nodes,
+        progress,
+        violations: world
+            .violations()
+            .iter()
+            .map(|v| ViolationStatus {
+                time_ms: v.time_ms,
+                property: v.property,
+                text: v.text.clone(),
+                nodes: v.nodes.clone(),
+            })
+            .collect(),
+    }
+}
