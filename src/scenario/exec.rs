@@ -458,10 +458,16 @@ fn start(c: &mut Cluster, id: NodeId) -> Result<(), ServerError> {
             format!("member {id} was removed from the cluster; it cannot come back"),
         ));
     }
-    let member = c
-        .authority()
-        .and_then(|a| c.world().node(a))
-        .and_then(|n| n.state.members.get(&id).cloned());
+    let authority = c.authority().and_then(|a| c.world().node(a));
+    if authority.is_some_and(|n| n.state.removed.contains(&id)) {
+        // etcd's peers answer a removed member's process with "removed",
+        // and it stops at once.
+        return Err(failed(
+            ErrorCode::IdRemoved,
+            format!("member {id} was removed from the cluster; it cannot come back"),
+        ));
+    }
+    let member = authority.and_then(|n| n.state.members.get(&id).cloned());
     match (member, c.world().has_node(id)) {
         (None, false) => {
             return Err(failed(
