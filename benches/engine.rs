@@ -1,29 +1,38 @@
-//! Engine benchmarks (criterion). Native only.
-#![cfg_attr(target_arch = "wasm32", allow(unused))]
+//! Engine benchmarks (criterion, native only): the standard workload of
+//! `raftlab bench`, a 5-voter plus 1-learner cluster under a steady client
+//! load, and a world checkpoint clone (what time travel pays per checkpoint).
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use criterion::{criterion_group, Criterion};
-    use raftlab::raft::{KvStore, Put};
+    use criterion::{criterion_group, Criterion, Throughput};
+    use raftlab::cli::bench::workload;
+    use raftlab::scenario::Session;
 
-    fn kv_apply(c: &mut Criterion) {
-        c.bench_function("kv apply 1000 puts", |b| {
-            b.iter(|| {
-                let mut kv = KvStore::default();
-                for i in 0..1000u64 {
-                    kv.apply_put(&Put {
-                        key: format!("k{}", i % 100),
-                        value: "v".into(),
-                        size: 64,
-                        request: i,
-                    });
-                }
-                kv.bytes()
-            })
+    fn ten_simulated_minutes(c: &mut Criterion) {
+        let script = workload(600, 100);
+        let deliveries = Session::from_script(&script)
+            .unwrap()
+            .cluster()
+            .world()
+            .deliveries();
+        let mut group = c.benchmark_group("engine");
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(deliveries));
+        group.bench_function(
+            "5 voters + 1 learner, 100 writes/s, 10 simulated minutes",
+            |b| b.iter(|| Session::from_script(&script).unwrap().now()),
+        );
+        group.finish();
+    }
+
+    fn checkpoint_clone(c: &mut Criterion) {
+        let session = Session::from_script(&workload(60, 100)).unwrap();
+        c.bench_function("clone a session after 1 simulated minute", |b| {
+            b.iter(|| session.clone().now())
         });
     }
 
-    criterion_group!(benches, kv_apply);
+    criterion_group!(benches, ten_simulated_minutes, checkpoint_clone);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,5 +1,6 @@
 //! Layer 5, native: the `raftlab` command line.
 
+pub mod bench;
 pub mod run;
 pub mod serve;
 
@@ -28,6 +29,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Measure the engine: 5 voters and a learner under a steady write load.
+    Bench {
+        /// Simulated seconds to run.
+        #[arg(long, default_value_t = 600)]
+        seconds: u64,
+        /// Client writes per second.
+        #[arg(long, default_value_t = 100)]
+        rate: u64,
+    },
     /// Serve the browser app (www/ and the wasm build in pkg/) on a local address.
     Serve {
         /// Address to listen on.
@@ -47,6 +57,7 @@ pub fn main() -> i32 {
             let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
             run::run(&file, json, &mut out, &mut err)
         }
+        Command::Bench { seconds, rate } => bench::run(seconds, rate),
         Command::Serve { addr, root } => match serve::serve(&addr, &root) {
             Ok(()) => 0,
             Err(e) => {

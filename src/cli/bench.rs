@@ -1,0 +1,61 @@
+//! `raftlab bench`: the engine's speed on the standard workload, a 5-voter
+//! plus 1-learner cluster under a steady client load for 10 simulated
+//! minutes. The criterion benchmark in benches/ runs the same workload.
+
+use std::time::Instant;
+
+use crate::scenario::Session;
+
+/// The standard workload, as a scenario script.
+pub fn workload(simulated_s: u64, rate_per_s: u64) -> String {
+    format!(
+        "cluster voters=1,2,3,4,5 seed=1\n\
+         wait-until leader\n\
+         wait 6s\n\
+         member add 6 --learner\n\
+         start 6\n\
+         load rate={rate_per_s}/s size=256B\n\
+         wait {simulated_s}s\n\
+         load stop\n"
+    )
+}
+
+/// What one run of the workload measured.
+#[derive(Debug, Clone)]
+pub struct Figures {
+    pub simulated_ms: u64,
+    pub deliveries: u64,
+    pub wall_s: f64,
+    pub writes: usize,
+}
+
+pub fn measure(simulated_s: u64, rate_per_s: u64) -> Figures {
+    let script = workload(simulated_s, rate_per_s);
+    let start = Instant::now();
+    let session = Session::from_script(&script).expect("the workload script parses");
+    let wall_s = start.elapsed().as_secs_f64();
+    Figures {
+        simulated_ms: session.now(),
+        deliveries: session.cluster().world().deliveries(),
+        wall_s,
+        writes: session
+            .cluster()
+            .world()
+            .raft(session.cluster().leader().unwrap_or(1))
+            .map_or(0, |r| r.commit() as usize),
+    }
+}
+
+pub fn run(simulated_s: u64, rate_per_s: u64) -> i32 {
+    let f = measure(simulated_s, rate_per_s);
+    println!(
+        "5 voters + 1 learner, {rate_per_s} writes/s, {:.0} simulated seconds: {} message deliveries in {:.3} s wall time = {:.0} deliveries/s, {:.0}x real time (commit index {})",
+        f.simulated_ms as f64 / 1000.0,
+        f.deliveries,
+        f.wall_s,
+        f.deliveries as f64 / f.wall_s,
+        f.simulated_ms as f64 / 1000.0 / f.wall_s,
+        f.writes
+    );
+    0
+}
