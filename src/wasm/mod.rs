@@ -1,8 +1,23 @@
 //! Layer 5, browser: the one type the page talks to, and the canvas drawing.
 //! Only this module knows about wasm-bindgen and web-sys.
+//!
+//! - `engine`: the running scenario; every action is a command text;
+//! - `layout`: where nodes, links and log strips sit, and hit-testing;
+//! - `draw`: the canvas; `palette`: its colours;
+//! - `panels`: the JSON behind the page's text panels.
 
+mod draw;
+mod engine;
+pub mod layout;
+pub mod palette;
+mod panels;
+
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::CanvasRenderingContext2d;
+
+use engine::Engine;
+use layout::{Hit, Layout};
 
 #[wasm_bindgen(start)]
 pub fn start() {
@@ -10,70 +25,192 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// The app the page drives. For now: a placeholder cluster of voters laid out
-/// on a circle, enough to prove the build, the page and the tests end to end.
+/// The cluster a page opens with when it is given no script.
+pub const DEFAULT_SCRIPT: &str = "cluster voters=1,2,3 seed=1 bandwidth=1MB/s\n";
+
+/// Real milliseconds one animation frame may advance at most, so a tab
+/// that was hidden for a while does not jump ahead by minutes.
+const MAX_FRAME_MS: f64 = 250.0;
+
+fn to_js(v: &serde_json::Value) -> JsValue {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
+}
+
+/// The app the page drives: one simulated cluster, its drawing, and the
+/// commands that change it.
 #[wasm_bindgen]
 pub struct App {
-    voters: u32,
+    engine: Engine,
+    layout: Layout,
+    dashes: draw::Dashes,
+    /// Simulated milliseconds owed to the clock (below one).
+    carry: f64,
+    hover: Option<Hit>,
 }
 
 #[wasm_bindgen]
 impl App {
+    /// An app running `script` (scenario language; empty: the default
+    /// cluster). A script that does not parse is an error with its line and
+    /// column.
     #[wasm_bindgen(constructor)]
-    pub fn new(voters: u32) -> Result<App, JsError> {
-        if !(1..=15).contains(&voters) {
-            return Err(JsError::new(&format!(
-                "a cluster has 1 to 15 voters, not {voters}"
-            )));
+    pub fn new(script: &str) -> Result<App, JsError> {
+        let script = if script.trim().is_empty() {
+            DEFAULT_SCRIPT
+        } else {
+            script
+        };
+        let engine = Engine::from_script(script).map_err(|e| JsError::new(&e))?;
+        Ok(App {
+            engine,
+            layout: Layout::default(),
+            dashes: draw::Dashes::new(),
+            carry: 0.0,
+            hover: None,
+        })
+    }
+
+    /// Lets `real_ms` of wall-clock time pass at `speed` (simulated ms per
+    /// real ms). Returns the simulated milliseconds that passed.
+    pub fn advance(&mut self, real_ms: f64, speed: f64) -> f64 {
+        if !(real_ms.is_finite() && speed.is_finite()) || real_ms <= 0.0 || speed <= 0.0 {
+            return 0.0;
         }
-        Ok(App { voters })
+        self.carry += real_ms.min(MAX_FRAME_MS) * speed;
+        let whole = self.carry.floor();
+        self.carry -= whole;
+        if whole >= 1.0 {
+            self.engine.advance(whole as u64);
+        }
+        whole
+    }
+
+    /// Runs one scenario command (what every button does). Returns its
+    /// result object `{line, command, ok, error, detail, ...}`; a command
+    /// that does not parse comes back with `ok: false` and changes nothing.
+    pub fn command(&mut self, text: &str) -> JsValue {
+        let result = self.engine.command(text);
+        to_js(&result)
+    }
+
+    /// The runner's report object (without `results`).
+    pub fn status(&self) -> JsValue {
+        to_js(&self.engine.status())
+    }
+
+    /// Runs to the next narrated event. False when nothing more will happen.
+    #[wasm_bindgen(js_name = stepEvent)]
+    pub fn step_event(&mut self) -> bool {
+        self.carry = 0.0;
+        self.engine.step_event()
+    }
+
+    /// Simulated time in milliseconds.
+    #[wasm_bindgen(js_name = timeMs)]
+    pub fn time_ms(&self) -> f64 {
+        self.engine.now() as f64
+    }
+
+    /// Sentences narrated since the last call (events, command results,
+    /// errors with etcd's error names).
+    pub fn narration(&mut self) -> Vec<String> {
+        self.engine.take_narration()
+    }
+
+    /// The script of everything done so far: replaying it gives this state.
+    pub fn history(&self) -> String {
+        let mut s = self.engine.history().join("\n");
+        s.push('\n');
+        s
+    }
+
+    /// The quorum panel: voters, learners (and the maximum), quorum size,
+    /// which voters acknowledged the latest commit, whether the leader can
+    /// reach a quorum now.
+    pub fn quorum(&self) -> JsValue {
+        to_js(&panels::quorum(self.engine.cluster()))
+    }
+
+    /// Every node: role, learner, running, indexes, peer URL, keys.
+    pub fn nodes(&self) -> JsValue {
+        to_js(&panels::nodes(self.engine.cluster()))
+    }
+
+    /// The lowest id a new member can take.
+    #[wasm_bindgen(js_name = nextId)]
+    pub fn next_id(&self) -> Option<u32> {
+        panels::next_id(self.engine.cluster()).map(|id| id as u32)
     }
 
     #[wasm_bindgen(js_name = nodeCount)]
     pub fn node_count(&self) -> u32 {
-        self.voters
+        self.engine.cluster().known_ids().len() as u32
     }
 
-    /// The node under a canvas point (CSS pixels), if any.
+    /// Draws the cluster onto a 2D context whose canvas is `width` x
+    /// `height` CSS pixels with a backing store `dpr` times larger.
+    pub fn draw(&mut self, ctx: &CanvasRenderingContext2d, width: f64, height: f64, dpr: f64) {
+        let dpr = if dpr.is_finite() && dpr > 0.0 {
+            dpr
+        } else {
+            1.0
+        };
+        let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+        let cluster = self.engine.cluster();
+        let views = draw::node_views(cluster);
+        let ids: Vec<(u64, bool)> = views.iter().map(|v| (v.id, !v.removed)).collect();
+        self.layout.compute(width, height, &ids);
+        draw::frame(&draw::Frame {
+            ctx,
+            layout: &self.layout,
+            cluster,
+            views: &views,
+            t: cluster.now() as f64 + self.carry,
+            hover: self.hover,
+            dashes: &self.dashes,
+        });
+    }
+
+    /// What lies under a point (CSS pixels, as last drawn): `null`,
+    /// `{kind: "node", id}` or `{kind: "link", a, b, near}` (`near`: the end
+    /// closer to the point).
     #[wasm_bindgen(js_name = hitTest)]
-    pub fn hit_test(&self, width: f64, height: f64, x: f64, y: f64) -> Option<u32> {
-        let radius = node_radius(width, height);
-        (1..=self.voters).find(|&id| {
-            let (cx, cy) = node_center(id, self.voters, width, height);
-            (x - cx).hypot(y - cy) <= radius
-        })
+    pub fn hit_test(&self, x: f64, y: f64) -> JsValue {
+        let v = match self.layout.hit(x, y) {
+            None => serde_json::Value::Null,
+            Some(Hit::Node(id)) => serde_json::json!({"kind": "node", "id": id}),
+            Some(Hit::Link { a, b, near }) => {
+                serde_json::json!({"kind": "link", "a": a, "b": b, "near": near})
+            }
+        };
+        to_js(&v)
     }
 
-    pub fn draw(&self, ctx: &CanvasRenderingContext2d, width: f64, height: f64) {
-        ctx.set_fill_style_str("#0f172a");
-        ctx.fill_rect(0.0, 0.0, width, height);
-        let radius = node_radius(width, height);
-        for id in 1..=self.voters {
-            let (x, y) = node_center(id, self.voters, width, height);
-            ctx.begin_path();
-            let _ = ctx.arc(x, y, radius, 0.0, std::f64::consts::TAU);
-            ctx.set_fill_style_str("#38bdf8");
-            ctx.fill();
-            ctx.set_fill_style_str("#0f172a");
-            ctx.set_font(&format!("bold {}px sans-serif", (radius * 0.8).round()));
-            ctx.set_text_align("center");
-            ctx.set_text_baseline("middle");
-            let _ = ctx.fill_text(&id.to_string(), x, y);
-        }
+    /// Highlights what is under the pointer; returns whether that changed
+    /// (the page redraws only then while paused).
+    pub fn hover(&mut self, x: f64, y: f64) -> bool {
+        let hit = self.layout.hit(x, y);
+        let changed = hit != self.hover;
+        self.hover = hit;
+        changed
     }
-}
 
-fn node_radius(width: f64, height: f64) -> f64 {
-    width.min(height) * 0.07
-}
+    /// Whether messages from `from` to `to` are cut off.
+    #[wasm_bindgen(js_name = isCut)]
+    pub fn is_cut(&self, from: u32, to: u32) -> bool {
+        self.engine
+            .cluster()
+            .world()
+            .network()
+            .is_cut(u64::from(from), u64::from(to))
+    }
 
-/// Nodes sit on a circle, node 1 at the top, clockwise.
-fn node_center(id: u32, count: u32, width: f64, height: f64) -> (f64, f64) {
-    let angle =
-        -std::f64::consts::FRAC_PI_2 + std::f64::consts::TAU * f64::from(id - 1) / f64::from(count);
-    let ring = width.min(height) * 0.35;
-    (
-        width / 2.0 + ring * angle.cos(),
-        height / 2.0 + ring * angle.sin(),
-    )
+    /// Where a node sits (CSS pixels, as last drawn): `[x, y, radius]`.
+    #[wasm_bindgen(js_name = nodePosition)]
+    pub fn node_position(&self, id: u32) -> Option<Vec<f64>> {
+        self.layout
+            .spot(u64::from(id))
+            .map(|s| vec![s.x, s.y, self.layout.node_r])
+    }
 }

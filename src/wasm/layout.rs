@@ -1,0 +1,166 @@
+//! Where things sit on the canvas, in CSS pixels, and what is under a point.
+//! Nodes stand on a ring (lowest id at the top, clockwise); the log strips
+//! fill a panel under the ring, one row per node.
+
+use crate::raft::NodeId;
+
+/// One node's place.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spot {
+    pub id: NodeId,
+    pub x: f64,
+    pub y: f64,
+    /// Unit vector from the ring's centre: labels go further out this way.
+    pub dx: f64,
+    pub dy: f64,
+    /// Whether links to it are drawn (a removed member has none).
+    pub linked: bool,
+}
+
+/// What a point on the canvas falls on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hit {
+    Node(NodeId),
+    /// The link between `a` and `b`; `near` is the end closer to the point.
+    Link {
+        a: NodeId,
+        b: NodeId,
+        near: NodeId,
+    },
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Layout {
+    pub width: f64,
+    pub height: f64,
+    pub cx: f64,
+    pub cy: f64,
+    pub ring: f64,
+    pub node_r: f64,
+    pub spots: Vec<Spot>,
+    /// The log panel: top-left corner, size, one row per spot.
+    pub log_x: f64,
+    pub log_y: f64,
+    pub log_w: f64,
+    pub log_h: f64,
+    pub row_h: f64,
+    pub label_w: f64,
+    pub cell_w: f64,
+    /// How many log entries each strip shows.
+    pub cells: usize,
+}
+
+/// Room at the top of the canvas for the page's legend.
+pub const TOP_INSET: f64 = 34.0;
+
+/// Nearer than this to a link (in CSS pixels) counts as on it.
+const LINK_SLOP: f64 = 7.0;
+
+impl Layout {
+    /// Recomputes every position for a canvas of `width` x `height` CSS
+    /// pixels and these nodes (id, linked), reusing the allocation.
+    pub fn compute(&mut self, width: f64, height: f64, nodes: &[(NodeId, bool)]) {
+        self.width = width;
+        self.height = height;
+        let n = nodes.len().max(1);
+        self.row_h = if height < 700.0 { 14.0 } else { 17.0 };
+        self.log_h = 22.0 + self.row_h * n as f64 + 8.0;
+        self.log_x = 8.0;
+        self.log_w = (width - 16.0).max(40.0);
+        self.log_y = height - self.log_h - 6.0;
+        self.label_w = 78.0;
+        let avail = self.log_w - self.label_w - 12.0;
+        self.cells = ((avail / 22.0) as usize).clamp(8, 30);
+        self.cell_w = (avail / self.cells as f64).min(26.0);
+
+        let top_h = (self.log_y - TOP_INSET).max(80.0);
+        self.cx = width / 2.0;
+        self.cy = TOP_INSET + top_h / 2.0;
+        // Room outside the ring for each node's labels and bars: three lines
+        // above the top node and below a bottom one, wide text at the sides.
+        self.ring = ((width / 2.0) - 160.0).min(top_h / 2.0 - 78.0).max(40.0);
+        let chord = if n > 1 {
+            2.0 * self.ring * (std::f64::consts::PI / n as f64).sin()
+        } else {
+            self.ring
+        };
+        self.node_r = (chord * 0.26).min(self.ring * 0.3).clamp(13.0, 28.0);
+
+        self.spots.clear();
+        for (k, &(id, linked)) in nodes.iter().enumerate() {
+            let angle = -std::f64::consts::FRAC_PI_2 + std::f64::consts::TAU * k as f64 / n as f64;
+            let (dy, dx) = angle.sin_cos();
+            self.spots.push(Spot {
+                id,
+                x: self.cx + self.ring * dx,
+                y: self.cy + self.ring * dy,
+                dx,
+                dy,
+                linked,
+            });
+        }
+    }
+
+    pub fn spot(&self, id: NodeId) -> Option<&Spot> {
+        self.spots.iter().find(|s| s.id == id)
+    }
+
+    /// The top of log row `i`.
+    pub fn row_y(&self, i: usize) -> f64 {
+        self.log_y + 22.0 + self.row_h * i as f64
+    }
+
+    /// A node first (anywhere on its disc, or on its log row label), then the
+    /// nearest link within a few pixels.
+    pub fn hit(&self, x: f64, y: f64) -> Option<Hit> {
+        let r = self.node_r + 3.0;
+        if let Some(s) = self.spots.iter().find(|s| (x - s.x).hypot(y - s.y) <= r) {
+            return Some(Hit::Node(s.id));
+        }
+        if x >= self.log_x && x <= self.log_x + self.label_w && y >= self.row_y(0) {
+            let i = ((y - self.row_y(0)) / self.row_h) as usize;
+            if let Some(s) = self.spots.get(i) {
+                return Some(Hit::Node(s.id));
+            }
+        }
+        let mut best: Option<(f64, Hit)> = None;
+        for (i, a) in self.spots.iter().enumerate() {
+            for b in &self.spots[i + 1..] {
+                if !a.linked || !b.linked {
+                    continue;
+                }
+                let (d, t) = segment_distance(x, y, a.x, a.y, b.x, b.y);
+                let len = (b.x - a.x).hypot(b.y - a.y);
+                // Not on the discs at either end.
+                if d > LINK_SLOP || t * len < r || (1.0 - t) * len < r {
+                    continue;
+                }
+                if best.is_none_or(|(bd, _)| d < bd) {
+                    let near = if t <= 0.5 { a.id } else { b.id };
+                    best = Some((
+                        d,
+                        Hit::Link {
+                            a: a.id,
+                            b: b.id,
+                            near,
+                        },
+                    ));
+                }
+            }
+        }
+        best.map(|(_, h)| h)
+    }
+}
+
+/// Distance from (px, py) to the segment (ax, ay)-(bx, by), and where along
+/// it (0 at a, 1 at b) the nearest point lies.
+pub fn segment_distance(px: f64, py: f64, ax: f64, ay: f64, bx: f64, by: f64) -> (f64, f64) {
+    let (vx, vy) = (bx - ax, by - ay);
+    let len2 = vx * vx + vy * vy;
+    let t = if len2 == 0.0 {
+        0.0
+    } else {
+        (((px - ax) * vx + (py - ay) * vy) / len2).clamp(0.0, 1.0)
+    };
+    ((px - (ax + t * vx)).hypot(py - (ay + t * vy)), t)
+}
