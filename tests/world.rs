@@ -1,0 +1,170 @@
+//! The simulated world as a whole: determinism, the network model, crashes,
+//! and the invariant checker catching a broken property.
+#![cfg(not(target_arch = "wasm32"))]
+
+use raftlab::raft::{bootstrap_storage, Config, EntryData, Raft, StateRole};
+use raftlab::sim::invariants::Checker;
+use raftlab::sim::{DropReason, EventKind, World, WorldConfig};
+
+fn world(voters: &[u64], cfg: WorldConfig) -> World {
+    World::new(cfg, voters)
+}
+
+fn run_to_leader(w: &mut World) -> u64 {
+    while w.leader().is_none() {
+        assert!(w.step(), "the world ran out of things to do");
+        assert!(w.now() < 60_000, "no leader within a minute");
+    }
+    w.leader().unwrap()
+}
+
+#[test]
+fn a_cloned_world_continues_identically() {
+    let mut a = world(
+        &[1, 2, 3],
+        WorldConfig {
+            seed: 42,
+            ..WorldConfig::default()
+        },
+    );
+    let leader = run_to_leader(&mut a);
+    a.propose(leader, EntryData::Empty).unwrap();
+    let mut b = a.clone();
+    a.run_until(20_000);
+    b.run_until(20_000);
+    let describe = |w: &World| {
+        w.nodes()
+            .map(|n| {
+                let r = n.raft.as_ref().unwrap();
+                (
+                    n.id,
+                    r.term(),
+                    r.commit(),
+                    r.last_index(),
+                    format!("{:?}", r.role()),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(describe(&a), describe(&b));
+    assert_eq!(a.deliveries(), b.deliveries());
+}
+
+#[test]
+fn the_first_leader_is_elected_in_term_two() {
+    // As etcd: StartNode boots every member at term 1, so the first
+    // election is for term 2.
+    let mut w = world(&[1, 2, 3], WorldConfig::default());
+    let leader = run_to_leader(&mut w);
+    assert_eq!(w.raft(leader).unwrap().term(), 2);
+    assert!(w.violations().is_empty());
+}
+
+#[test]
+fn a_cut_link_drops_messages_and_says_so() {
+    let mut w = world(&[1, 2, 3], WorldConfig::default());
+    let leader = run_to_leader(&mut w);
+    let follower = if leader == 1 { 2 } else { 1 };
+    w.take_events();
+    w.cut(leader, follower);
+    w.run_until(w.now() + 1_000);
+    let dropped = w
+        .take_events()
+        .into_iter()
+        .filter(|e| matches!(e.kind, EventKind::MessageDropped { from, to, reason: DropReason::LinkCut, .. } if from == leader && to == follower))
+        .count();
+    assert!(
+        dropped >= 5,
+        "heartbeats on the cut link are dropped, saw {dropped}"
+    );
+    assert!(w
+        .network()
+        .in_flight()
+        .all(|m| !(m.msg.from == leader && m.msg.to == follower)));
+    // The other direction still works: the follower still answers.
+    assert!(!w.network().is_cut(follower, leader));
+}
+
+#[test]
+fn bandwidth_queues_heartbeats_behind_a_large_message() {
+    let cfg = WorldConfig {
+        bandwidth: Some(10_000),
+        ..WorldConfig::default()
+    };
+    let mut w = world(&[1, 2, 3], cfg);
+    let leader = run_to_leader(&mut w);
+    // 50 KB of writes: five seconds of the leader's link to each follower.
+    for i in 0..10 {
+        let put = raftlab::raft::Put {
+            key: format!("k{i}"),
+            value: "v".into(),
+            size: 5_000,
+            request: 1_000 + i,
+        };
+        w.propose(leader, EntryData::Put(std::rc::Rc::new(put)))
+            .unwrap();
+    }
+    w.run_until(w.now() + 200);
+    let heartbeat = w
+        .network()
+        .in_flight()
+        .filter(|m| m.msg.msg_type == raftlab::raft::MessageType::Heartbeat && m.msg.from == leader)
+        .map(|m| m.departs_ms)
+        .max();
+    let now = w.now();
+    assert!(
+        heartbeat.is_some_and(|d| d > now + 1_000),
+        "a heartbeat sent now waits behind the queued appends: departs {heartbeat:?} at {now}"
+    );
+}
+
+#[test]
+fn a_crash_keeps_term_vote_commit_and_log() {
+    let mut w = world(&[1, 2, 3], WorldConfig::default());
+    let leader = run_to_leader(&mut w);
+    w.propose(leader, EntryData::Empty).unwrap();
+    w.run_until(w.now() + 500);
+    let r = w.raft(leader).unwrap();
+    let (term, vote, commit, last) = (r.term(), r.vote(), r.commit(), r.last_index());
+    assert!(w.crash(leader));
+    let d = &w.node(leader).unwrap().durable;
+    assert_eq!(
+        (d.hard_state.term, d.hard_state.vote, d.hard_state.commit),
+        (term, vote, commit)
+    );
+    assert_eq!(d.entries.last().map(|e| e.index), Some(last));
+    assert!(w.start(leader).is_ok());
+    let r = w.raft(leader).unwrap();
+    assert_eq!((r.term(), r.commit(), r.last_index()), (term, commit, last));
+    assert_eq!(r.role(), StateRole::Follower);
+}
+
+#[test]
+fn the_checker_catches_two_leaders_in_one_term() {
+    // Two single-node clusters that both call themselves node 1's peers:
+    // each elects itself in term 2, which Raft forbids within one cluster.
+    let mut a = Raft::new(&Config::new(1), bootstrap_storage(&[1]), 1);
+    let mut b = Raft::new(&Config::new(2), bootstrap_storage(&[2]), 2);
+    for r in [&mut a, &mut b] {
+        for e in r.committed_entries() {
+            if let EntryData::ConfChange(cc) = &e.data {
+                r.apply_conf_change(cc);
+            }
+            r.applied_to(e.index);
+        }
+        r.campaign();
+        assert_eq!(r.role(), StateRole::Leader);
+    }
+    let mut checker = Checker::default();
+    checker.observe(10, 1, &a);
+    assert!(checker.violations().is_empty());
+    checker.observe(11, 2, &b);
+    let v = checker.violations();
+    assert_eq!(v[0].property, "election safety", "{v:?}");
+    assert_eq!(v[0].nodes, vec![1, 2]);
+    assert_eq!(v[0].time_ms, 11);
+    // Their bootstrap entries differ too (each lists only itself), which
+    // log matching and state machine safety also catch.
+    let properties: Vec<&str> = v.iter().map(|v| v.property).collect();
+    assert!(properties.contains(&"log matching"), "{properties:?}");
+}
