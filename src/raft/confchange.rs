@@ -27,7 +27,9 @@ pub fn apply(
         let n = tracker.voters.len();
         match cc.change_type {
             ConfChangeType::AddNode => n + usize::from(!is_voter),
-            ConfChangeType::AddLearnerNode | ConfChangeType::RemoveNode => n - usize::from(is_voter),
+            ConfChangeType::AddLearnerNode | ConfChangeType::RemoveNode => {
+                n - usize::from(is_voter)
+            }
         }
     };
     if voters_after == 0 {

@@ -262,7 +262,11 @@ mod tests {
 
     /// A log with entries 1..=terms.len(), entry i at terms[i-1].
     fn log_with(terms: &[u64]) -> RaftLog {
-        let entries = terms.iter().enumerate().map(|(i, &t)| ent(i as u64 + 1, t)).collect();
+        let entries = terms
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| ent(i as u64 + 1, t))
+            .collect();
         RaftLog::new(Snapshot::default(), entries)
     }
 
@@ -280,7 +284,10 @@ mod tests {
     #[test]
     fn terms_and_bounds() {
         let log = log_with(&[1, 1, 2]);
-        assert_eq!((log.first_index(), log.last_index(), log.last_term()), (1, 3, 2));
+        assert_eq!(
+            (log.first_index(), log.last_index(), log.last_term()),
+            (1, 3, 2)
+        );
         assert_eq!(log.term(0), Some(0));
         assert_eq!(log.term(3), Some(2));
         assert_eq!(log.term(4), None);
@@ -305,7 +312,10 @@ mod tests {
         // Mismatched previous entry: refused.
         assert_eq!(log.maybe_append(3, 3, 3, vec![ent(4, 3)]), None);
         // Conflict at 3: replaced, and the commit follows the leader up to the last new entry.
-        assert_eq!(log.maybe_append(2, 2, 10, vec![ent(3, 3), ent(4, 3)]), Some(4));
+        assert_eq!(
+            log.maybe_append(2, 2, 10, vec![ent(3, 3), ent(4, 3)]),
+            Some(4)
+        );
         assert_eq!(log.term(3), Some(3));
         assert_eq!(log.last_index(), 4);
         assert_eq!(log.committed, 4);
@@ -328,7 +338,10 @@ mod tests {
     #[test]
     fn figure_8_rule_commits_only_current_term_entries() {
         let mut log = log_with(&[1, 2, 2]);
-        assert!(!log.maybe_commit(3, 4), "entry 3 is of term 2, leader is at term 4");
+        assert!(
+            !log.maybe_commit(3, 4),
+            "entry 3 is of term 2, leader is at term 4"
+        );
         assert_eq!(log.committed, 0);
         assert!(log.maybe_commit(3, 2));
         assert_eq!(log.committed, 3);
@@ -359,7 +372,10 @@ mod tests {
         assert_eq!(log.entries().len(), 3);
 
         log.restore(snap(10, 4));
-        assert_eq!((log.first_index(), log.last_index(), log.last_term()), (11, 10, 4));
+        assert_eq!(
+            (log.first_index(), log.last_index(), log.last_term()),
+            (11, 10, 4)
+        );
         assert_eq!((log.committed, log.applied), (10, 10));
         assert!(log.match_term(10, 4));
     }

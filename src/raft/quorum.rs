@@ -86,10 +86,7 @@ mod tests {
 
     #[test]
     fn majority_of_small_clusters() {
-        assert_eq!(
-            [1, 2, 3, 4, 5, 6, 7].map(majority),
-            [1, 2, 2, 3, 3, 4, 4]
-        );
+        assert_eq!([1, 2, 3, 4, 5, 6, 7].map(majority), [1, 2, 2, 3, 3, 4, 4]);
     }
 
     #[test]
@@ -120,14 +117,32 @@ mod tests {
         let votes = |pairs: &[(NodeId, bool)]| pairs.iter().copied().collect::<BTreeMap<_, _>>();
         assert_eq!(vote_result(&v, &votes(&[])), VoteResult::Pending);
         assert_eq!(vote_result(&v, &votes(&[(1, true)])), VoteResult::Pending);
-        assert_eq!(vote_result(&v, &votes(&[(1, true), (2, true)])), VoteResult::Won);
-        assert_eq!(vote_result(&v, &votes(&[(1, true), (2, false)])), VoteResult::Pending);
-        assert_eq!(vote_result(&v, &votes(&[(2, false), (3, false)])), VoteResult::Lost);
+        assert_eq!(
+            vote_result(&v, &votes(&[(1, true), (2, true)])),
+            VoteResult::Won
+        );
+        assert_eq!(
+            vote_result(&v, &votes(&[(1, true), (2, false)])),
+            VoteResult::Pending
+        );
+        assert_eq!(
+            vote_result(&v, &votes(&[(2, false), (3, false)])),
+            VoteResult::Lost
+        );
         // A learner's (non-voter's) grant never counts.
-        assert_eq!(vote_result(&v, &votes(&[(1, true), (4, true)])), VoteResult::Pending);
+        assert_eq!(
+            vote_result(&v, &votes(&[(1, true), (4, true)])),
+            VoteResult::Pending
+        );
         let four = set(&[1, 2, 3, 4]);
-        assert_eq!(vote_result(&four, &votes(&[(1, true), (2, true)])), VoteResult::Pending);
-        assert_eq!(vote_result(&four, &votes(&[(1, true), (3, false), (4, false)])), VoteResult::Lost);
+        assert_eq!(
+            vote_result(&four, &votes(&[(1, true), (2, true)])),
+            VoteResult::Pending
+        );
+        assert_eq!(
+            vote_result(&four, &votes(&[(1, true), (3, false), (4, false)])),
+            VoteResult::Lost
+        );
         assert_eq!(vote_result(&set(&[]), &votes(&[])), VoteResult::Won);
     }
 }

@@ -79,8 +79,16 @@ mod tests {
         let voters: BTreeSet<NodeId> = [1, 2, 3].into();
         let mut ro = ReadOnly::default();
         assert_eq!(ro.heartbeat_ctx(), 0);
-        ro.add_request(ReadRequest { request: 7, from: 1, index: 5 });
-        ro.add_request(ReadRequest { request: 8, from: 2, index: 5 });
+        ro.add_request(ReadRequest {
+            request: 7,
+            from: 1,
+            index: 5,
+        });
+        ro.add_request(ReadRequest {
+            request: 8,
+            from: 2,
+            index: 5,
+        });
         assert_eq!(ro.heartbeat_ctx(), 2);
         ro.recv_ack(1, 2);
         ro.recv_ack(4, 2); // a learner's ack
@@ -94,7 +102,11 @@ mod tests {
         assert_eq!(done.iter().map(|r| r.request).collect::<Vec<_>>(), vec![8]);
         assert_eq!(ro.pending(), 0);
         assert_eq!(ro.heartbeat_ctx(), 0);
-        ro.add_request(ReadRequest { request: 9, from: 1, index: 6 });
+        ro.add_request(ReadRequest {
+            request: 9,
+            from: 1,
+            index: 6,
+        });
         assert_eq!(ro.heartbeat_ctx(), 3);
     }
 }

@@ -53,7 +53,11 @@ impl ProgressTracker {
                 None => {}
             }
         }
-        (granted, rejected, quorum::vote_result(&self.voters, &self.votes))
+        (
+            granted,
+            rejected,
+            quorum::vote_result(&self.voters, &self.votes),
+        )
     }
 
     /// Voters whose votes were granted in the current election, ascending.
