@@ -68,7 +68,7 @@ impl Session {
             results: Vec::new(),
             previous: Previous::None,
             nowait: BTreeMap::new(),
-            history: vec![format!("cluster {spec}").trim_end().to_string()],
+            history: vec![spec.to_string()],
             history_ms: 0,
             narration: Vec::new(),
             lines: 1,
