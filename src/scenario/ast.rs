@@ -40,6 +40,12 @@ pub const MAX_ELECTION_TIMEOUT_MS: u64 = 50_000;
 pub const MAX_SIZE_BYTES: u64 = 1 << 30;
 /// The fastest background load a script may start.
 pub const MAX_LOAD_RATE_PER_S: u64 = 10_000;
+/// The longest a single command may let simulated time pass (`wait`,
+/// `wait-until ... within=`, `put ... timeout=`): one hour, so that no one
+/// command can keep the runner or the browser busy without end.
+pub const MAX_WAIT_MS: u64 = 3_600_000;
+/// `net loss=` is written in percent with up to four decimals: parts per million.
+pub const LOSS_PPM_PER_PERCENT: u32 = 10_000;
 
 /// A whole script: the `cluster` line, then the commands in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,6 +183,17 @@ pub enum Command {
     Partition(Vec<Vec<NodeId>>),
     /// `isolate N`
     Isolate(NodeId),
+    /// `net [loss=PERCENT] [latency=MIN..MAX] [bandwidth=SIZE/s|unlimited]`:
+    /// changes the network's fault knobs from now on; an option not named
+    /// keeps its value. At least one option.
+    Net {
+        /// Messages lost at random, in parts per million (0 ..= 1_000_000).
+        loss_ppm: Option<u32>,
+        /// One-way delay bounds `(min, max)`.
+        latency: Option<(u64, u64)>,
+        /// `Some(None)` is `bandwidth=unlimited`.
+        bandwidth: Option<Option<u64>>,
+    },
 }
 
 /// A condition of `expect` and `wait-until`.
@@ -297,6 +314,19 @@ pub fn format_duration(ms: u64) -> String {
         format!("{}s", ms / 1000)
     } else {
         format!("{ms}ms")
+    }
+}
+
+/// The canonical text of a loss rate in parts per million, in percent:
+/// `1%`, `0.5%`, `0.0001%`.
+pub fn format_percent(ppm: u32) -> String {
+    let whole = ppm / LOSS_PPM_PER_PERCENT;
+    let frac = ppm % LOSS_PPM_PER_PERCENT;
+    if frac == 0 {
+        format!("{whole}%")
+    } else {
+        let digits = format!("{frac:04}");
+        format!("{whole}.{}%", digits.trim_end_matches('0'))
     }
 }
 
@@ -487,6 +517,30 @@ impl fmt::Display for Command {
                 f.write_str(&groups.join(" | "))
             }
             Command::Isolate(n) => write!(f, "isolate {n}"),
+            Command::Net {
+                loss_ppm,
+                latency,
+                bandwidth,
+            } => {
+                f.write_str("net")?;
+                if let Some(ppm) = loss_ppm {
+                    write!(f, " loss={}", format_percent(*ppm))?;
+                }
+                if let Some((lo, hi)) = latency {
+                    write!(
+                        f,
+                        " latency={}..{}",
+                        format_duration(*lo),
+                        format_duration(*hi)
+                    )?;
+                }
+                match bandwidth {
+                    Some(Some(b)) => write!(f, " bandwidth={}/s", format_size(*b))?,
+                    Some(None) => f.write_str(" bandwidth=unlimited")?,
+                    None => {}
+                }
+                Ok(())
+            }
         }
     }
 }

@@ -362,6 +362,17 @@ impl Session {
                     }
                 }
             }
+            Command::Net {
+                loss_ppm,
+                latency,
+                bandwidth,
+            } => {
+                let cfg = c.world().config();
+                let latency = latency.unwrap_or(cfg.latency_ms);
+                let bandwidth = bandwidth.unwrap_or(cfg.bandwidth);
+                let loss = loss_ppm.unwrap_or(cfg.loss_ppm);
+                c.world_mut().set_network(latency, bandwidth, loss);
+            }
             Command::Isolate(id) => {
                 known(c, &[*id])?;
                 let others: Vec<NodeId> = c.known_ids().into_iter().filter(|o| o != id).collect();

@@ -32,7 +32,7 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// The command words, in the order error messages list them.
-pub const COMMAND_NAMES: [&str; 19] = [
+pub const COMMAND_NAMES: [&str; 20] = [
     "wait",
     "wait-until",
     "expect",
@@ -52,6 +52,7 @@ pub const COMMAND_NAMES: [&str; 19] = [
     "heal",
     "partition",
     "isolate",
+    "net",
 ];
 
 const CONDITION_FORMS: &str = "leader, leader=N, no-leader, caught-up=N, all-applied, quorum=Q, \
@@ -172,6 +173,44 @@ pub fn parse_duration(s: &str) -> Result<u64, String> {
             quote_for_message(s)
         )),
         Scaled::TooLarge => Err(format!("the duration {} is too long", quote_for_message(s))),
+    }
+}
+
+/// A duration one command may let pass: at most [`MAX_WAIT_MS`] (an hour).
+fn parse_wait(s: &str) -> Result<u64, String> {
+    let ms = parse_duration(s)?;
+    if ms > MAX_WAIT_MS {
+        return Err(format!(
+            "the duration {} is longer than the limit of {} (one command lets at most \
+             an hour of simulated time pass)",
+            quote_for_message(s),
+            format_duration(MAX_WAIT_MS)
+        ));
+    }
+    Ok(ms)
+}
+
+/// A loss rate in percent (`1%`, `0.5%`, at most four decimals, at most
+/// `100%`) in parts per million.
+fn parse_percent(s: &str) -> Result<u32, String> {
+    let generic = || {
+        format!(
+            "expected a percentage like 1% or 0.5%, found {}",
+            quote_for_message(s)
+        )
+    };
+    let Some(number) = s.strip_suffix('%') else {
+        return Err(generic());
+    };
+    match scaled(number, u128::from(LOSS_PPM_PER_PERCENT)).ok_or_else(generic)? {
+        Scaled::Whole(ppm) if ppm <= 100 * u128::from(LOSS_PPM_PER_PERCENT) => Ok(ppm as u32),
+        Scaled::Whole(_) | Scaled::TooLarge => {
+            Err(format!("the loss {} is above 100%", quote_for_message(s)))
+        }
+        Scaled::Fraction => Err(format!(
+            "the loss {} has more than four decimals",
+            quote_for_message(s)
+        )),
     }
 }
 
@@ -520,7 +559,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
     let cmd = match first.text.as_str() {
         "wait" => {
             let t = p.word("duration", "wait")?;
-            let ms = parse_duration(&t.text).map_err(|m| p.err(t.col, m))?;
+            let ms = parse_wait(&t.text).map_err(|m| p.err(t.col, m))?;
             p.finish("wait")?;
             Command::Wait(ms)
         }
@@ -528,7 +567,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
             let cond = parse_condition(&mut p, "wait-until")?;
             let found = p.options("wait-until", &[("within", Kind::Value("within=DURATION"))])?;
             let within_ms = match get(&found, "within") {
-                Some(f) => p.convert(f, parse_duration)?,
+                Some(f) => p.convert(f, parse_wait)?,
                 None => DEFAULT_WAIT_UNTIL_MS,
             };
             Command::WaitUntil { cond, within_ms }
@@ -583,7 +622,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
                     .transpose()?,
                 nowait: get(&found, "nowait").is_some(),
                 timeout_ms: get(&found, "timeout")
-                    .map(|f| p.convert(f, parse_duration))
+                    .map(|f| p.convert(f, parse_wait))
                     .transpose()?,
             }
         }
@@ -630,6 +669,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
             }
         }
         "partition" => parse_partition(&mut p)?,
+        "net" => parse_net(&mut p)?,
         other => {
             return Err(p.err(
                 first.col,
@@ -698,6 +738,35 @@ fn parse_rate(s: &str) -> Result<u64, String> {
             shorten(n)
         )),
     }
+}
+
+fn parse_net(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let found = p.options(
+        "net",
+        &[
+            ("loss", Kind::Value("loss=PERCENT")),
+            ("latency", Kind::Value("latency=MIN..MAX")),
+            ("bandwidth", Kind::Value("bandwidth=SIZE/s|unlimited")),
+        ],
+    )?;
+    if found.is_empty() {
+        return Err(p.err(
+            p.missing_col(),
+            "missing options after \"net\"; expected loss=PERCENT, latency=MIN..MAX \
+             or bandwidth=SIZE/s|unlimited",
+        ));
+    }
+    Ok(Command::Net {
+        loss_ppm: get(&found, "loss")
+            .map(|f| p.convert(f, parse_percent))
+            .transpose()?,
+        latency: get(&found, "latency")
+            .map(|f| p.convert(f, parse_latency))
+            .transpose()?,
+        bandwidth: get(&found, "bandwidth")
+            .map(|f| p.convert(f, parse_bandwidth))
+            .transpose()?,
+    })
 }
 
 fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {

@@ -34,7 +34,7 @@ fn cluster_err(line: &str) -> (usize, String) {
 }
 
 const ALL_COMMANDS: &str = "wait, wait-until, expect, status, say, pause, put, get, load, \
-     member, start, crash, campaign, transfer-leader, compact, cut, heal, partition, isolate";
+     member, start, crash, campaign, transfer-leader, compact, cut, heal, partition, isolate, net";
 
 // ---- the cluster line ------------------------------------------------------
 
@@ -1159,6 +1159,122 @@ fn never_panics_on_odd_input() {
     );
 }
 
+// ---- net, and the bound on waits ---------------------------------------------
+
+#[test]
+fn net_changes_the_fault_knobs() {
+    assert_eq!(
+        cmd("net loss=1% latency=5ms..200ms bandwidth=1MB/s"),
+        Command::Net {
+            loss_ppm: Some(10_000),
+            latency: Some((5, 200)),
+            bandwidth: Some(Some(1 << 20)),
+        }
+    );
+    assert_eq!(
+        cmd("net bandwidth=unlimited"),
+        Command::Net {
+            loss_ppm: None,
+            latency: None,
+            bandwidth: Some(None),
+        }
+    );
+    assert_eq!(
+        cmd("net latency=20ms loss=0.25%"),
+        Command::Net {
+            loss_ppm: Some(2_500),
+            latency: Some((20, 20)),
+            bandwidth: None,
+        }
+    );
+    assert_eq!(cmd("net loss=100%").to_string(), "net loss=100%");
+    assert_eq!(cmd("net loss=0.0001%").to_string(), "net loss=0.0001%");
+    assert_eq!(
+        cmd("net bandwidth=1024KB/s latency=20ms loss=1.50%").to_string(),
+        "net loss=1.5% latency=20ms..20ms bandwidth=1MB/s"
+    );
+}
+
+#[test]
+fn net_errors() {
+    assert_eq!(
+        err("net"),
+        (
+            5,
+            "missing options after \"net\"; expected loss=PERCENT, latency=MIN..MAX \
+             or bandwidth=SIZE/s|unlimited"
+                .into()
+        )
+    );
+    assert_eq!(
+        err("net loss=5"),
+        (
+            10,
+            "expected a percentage like 1% or 0.5%, found \"5\"".into()
+        )
+    );
+    assert_eq!(
+        err("net loss=101%"),
+        (10, "the loss \"101%\" is above 100%".into())
+    );
+    assert_eq!(
+        err("net loss=0.00001%"),
+        (
+            10,
+            "the loss \"0.00001%\" has more than four decimals".into()
+        )
+    );
+    assert_eq!(
+        err("net loss=-1%"),
+        (
+            10,
+            "expected a percentage like 1% or 0.5%, found \"-1%\"".into()
+        )
+    );
+    assert_eq!(
+        err("net latency=30ms..10ms"),
+        (
+            13,
+            "the latency minimum 30ms is above its maximum 10ms".into()
+        )
+    );
+    assert_eq!(
+        err("net bandwidth=0B/s"),
+        (15, "the bandwidth must be at least 1B/s".into())
+    );
+    assert_eq!(
+        err("net jitter=5ms"),
+        (
+            5,
+            "unknown option \"jitter\" for net; expected loss, latency, bandwidth".into()
+        )
+    );
+    assert_eq!(
+        err("net loss=1% loss=2%"),
+        (13, "duplicate option \"loss\"".into())
+    );
+}
+
+#[test]
+fn one_command_waits_at_most_an_hour() {
+    assert_eq!(cmd("wait 3600s"), Command::Wait(MAX_WAIT_MS));
+    assert_eq!(cmd("wait 3600000ms"), Command::Wait(3_600_000));
+    let limit = "is longer than the limit of 3600s (one command lets at most an hour of \
+                 simulated time pass)";
+    assert_eq!(
+        err("wait 100000000s"),
+        (6, format!("the duration \"100000000s\" {limit}"))
+    );
+    assert_eq!(
+        err("wait-until leader within=3601s"),
+        (26, format!("the duration \"3601s\" {limit}"))
+    );
+    assert_eq!(
+        err("put k v timeout=3600001ms"),
+        (17, format!("the duration \"3600001ms\" {limit}"))
+    );
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 mod props {
     use super::*;
@@ -1181,7 +1297,27 @@ mod props {
     }
 
     fn duration() -> impl Strategy<Value = u64> {
-        prop_oneof![0u64..5000, (0u64..100).prop_map(|s| s * 1000), any::<u64>()]
+        prop_oneof![
+            0u64..5000,
+            (0u64..100).prop_map(|s| s * 1000),
+            0..=MAX_WAIT_MS
+        ]
+    }
+
+    fn net() -> impl Strategy<Value = Command> {
+        (
+            proptest::option::of(prop_oneof![0u32..=1_000_000, Just(10_000u32)]),
+            proptest::option::of((0u64..5000, 0u64..5000)),
+            proptest::option::of(proptest::option::of(1..=MAX_SIZE_BYTES)),
+        )
+            .prop_filter("at least one option", |(l, t, b)| {
+                l.is_some() || t.is_some() || b.is_some()
+            })
+            .prop_map(|(loss_ppm, latency, bandwidth)| Command::Net {
+                loss_ppm,
+                latency: latency.map(|(a, b)| (a.min(b), a.max(b))),
+                bandwidth,
+            })
     }
 
     fn size() -> impl Strategy<Value = u64> {
@@ -1301,6 +1437,7 @@ mod props {
             proptest::option::of(link()).prop_map(|link| Command::Heal { link }),
             partition().prop_map(Command::Partition),
             id().prop_map(Command::Isolate),
+            net(),
         ]
     }
 
