@@ -3,12 +3,25 @@
 #![cfg(target_arch = "wasm32")]
 
 use raftlab::wasm::App;
-use wasm_bindgen::JsCast;
+use serde_json::Value;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn canvas(width: u32, height: u32) -> web_sys::HtmlCanvasElement {
+const THREE: &str = "cluster voters=1,2,3 seed=1\nwait-until leader\n";
+
+fn json(v: JsValue) -> Value {
+    serde_wasm_bindgen::from_value(v).expect("a JSON-like value")
+}
+
+fn canvas(
+    width: u32,
+    height: u32,
+) -> (
+    web_sys::HtmlCanvasElement,
+    web_sys::CanvasRenderingContext2d,
+) {
     let document = web_sys::window().unwrap().document().unwrap();
     let canvas: web_sys::HtmlCanvasElement = document
         .create_element("canvas")
@@ -17,40 +30,183 @@ fn canvas(width: u32, height: u32) -> web_sys::HtmlCanvasElement {
         .unwrap();
     canvas.set_width(width);
     canvas.set_height(height);
-    canvas
-}
-
-#[wasm_bindgen_test]
-fn app_refuses_an_impossible_cluster() {
-    assert!(App::new(0).is_err());
-    assert!(App::new(16).is_err());
-    assert_eq!(App::new(5).unwrap().node_count(), 5);
-}
-
-#[wasm_bindgen_test]
-fn hit_test_finds_node_one_at_the_top() {
-    let app = App::new(3).unwrap();
-    // Node 1 sits straight above the centre, 35% of the short side away.
-    assert_eq!(app.hit_test(800.0, 600.0, 400.0, 300.0 - 210.0), Some(1));
-    assert_eq!(app.hit_test(800.0, 600.0, 400.0, 300.0), None);
-}
-
-#[wasm_bindgen_test]
-fn draw_paints_a_node_where_hit_test_finds_it() {
-    let app = App::new(3).unwrap();
-    let canvas = canvas(800, 600);
-    let ctx: web_sys::CanvasRenderingContext2d = canvas
+    let ctx = canvas
         .get_context("2d")
         .unwrap()
         .unwrap()
         .dyn_into()
         .unwrap();
-    app.draw(&ctx, 800.0, 600.0);
-    let pixel = |x: f64, y: f64| ctx.get_image_data(x, y, 1.0, 1.0).unwrap().data().0;
-    let background = pixel(5.0, 5.0);
-    let node = pixel(400.0 - 30.0, 90.0);
-    assert_ne!(
-        node, background,
-        "node 1 should be painted over the background"
+    (canvas, ctx)
+}
+
+fn pixel(ctx: &web_sys::CanvasRenderingContext2d, x: f64, y: f64) -> Vec<u8> {
+    ctx.get_image_data(x, y, 1.0, 1.0).unwrap().data().0
+}
+
+#[wasm_bindgen_test]
+fn a_script_runs_and_the_status_is_the_runners_report() {
+    let app = App::new(THREE).unwrap();
+    let status = json(app.status());
+    assert!(
+        status["leader"].is_u64(),
+        "a leader after wait-until: {status}"
     );
+    assert_eq!(status["voters"], serde_json::json!([1, 2, 3]));
+    assert_eq!(status["quorum"], 2);
+    assert_eq!(status["nodes"].as_array().unwrap().len(), 3);
+    assert!(status["time_ms"].as_u64().unwrap() > 0);
+    assert!(status.get("results").is_none());
+}
+
+#[wasm_bindgen_test]
+fn a_script_that_does_not_parse_is_refused() {
+    assert!(App::new("cluster voters=1,2,3\nmembr add 4\n").is_err());
+    assert!(App::new("crash 1\n").is_err());
+    // An empty script opens the default cluster.
+    assert_eq!(App::new("").unwrap().node_count(), 3);
+}
+
+#[wasm_bindgen_test]
+fn a_learner_is_added_started_caught_up_and_promoted() {
+    let mut app = App::new(THREE).unwrap();
+    // etcd refuses member changes until the peers have been connected 5s.
+    assert_eq!(json(app.command("wait 6s"))["ok"], true);
+    let added = json(app.command("member add 4 --learner"));
+    assert_eq!(added["ok"], true, "{added}");
+    assert_eq!(json(app.status())["learners"], serde_json::json!([4]));
+    assert_eq!(json(app.command("start 4"))["ok"], true);
+    let caught = json(app.command("wait-until caught-up=4 within=10s"));
+    assert_eq!(caught["ok"], true, "{caught}");
+    let promoted = json(app.command("member promote 4"));
+    assert_eq!(promoted["ok"], true, "{promoted}");
+    let status = json(app.status());
+    assert_eq!(status["voters"], serde_json::json!([1, 2, 3, 4]));
+    assert_eq!(status["learners"], serde_json::json!([]));
+    let history = app.history();
+    assert!(history.starts_with("cluster voters=1,2,3"), "{history}");
+    assert!(
+        history.contains("member add 4 --learner\nstart 4\n"),
+        "{history}"
+    );
+    assert!(history.contains("member promote 4"), "{history}");
+}
+
+#[wasm_bindgen_test]
+fn an_error_comes_back_as_a_result_and_the_app_goes_on() {
+    let mut app = App::new(THREE).unwrap();
+    let typo = json(app.command("membr add 4"));
+    assert_eq!(typo["ok"], false);
+    assert_eq!(typo["error"], "parse");
+    assert!(typo["detail"].as_str().unwrap().contains("unknown command"));
+    let missing = json(app.command("member promote 9"));
+    assert_eq!(missing["ok"], false);
+    assert_eq!(missing["error"], "member-not-found", "{missing}");
+    let narrated = app.narration().join("\n");
+    assert!(narrated.contains("does not parse"), "{narrated}");
+    assert!(narrated.contains("member-not-found"), "{narrated}");
+    // Still alive and still answering.
+    assert_eq!(json(app.command("put k v"))["ok"], true);
+    assert_eq!(json(app.command("get k"))["value"], "v");
+}
+
+#[wasm_bindgen_test]
+fn advance_moves_simulated_time_by_real_time_times_speed() {
+    let mut app = App::new("cluster voters=1,2,3").unwrap();
+    assert_eq!(app.time_ms(), 0.0);
+    app.advance(100.0, 1.0);
+    assert_eq!(app.time_ms(), 100.0);
+    // Fractions carry over: ten frames of 16ms at 0.25x is 40ms.
+    for _ in 0..10 {
+        app.advance(16.0, 0.25);
+    }
+    assert_eq!(app.time_ms(), 140.0);
+    // Nonsense input does nothing.
+    app.advance(f64::NAN, 1.0);
+    app.advance(100.0, -1.0);
+    assert_eq!(app.time_ms(), 140.0);
+    assert!(app.step_event());
+    assert!(app.time_ms() > 140.0);
+}
+
+#[wasm_bindgen_test]
+fn draw_paints_a_node_where_hit_test_finds_it() {
+    let mut app = App::new(THREE).unwrap();
+    let (_canvas, ctx) = canvas(800, 600);
+    app.draw(&ctx, 800.0, 600.0, 1.0);
+    let background = pixel(&ctx, 2.0, 2.0);
+    assert_eq!(&background[..3], &[0x0b, 0x11, 0x20], "the dark background");
+    let p = app.node_position(1).expect("node 1 is drawn");
+    let (x, y, r) = (p[0], p[1], p[2]);
+    // A little off the centre, away from the id's text: the node's body.
+    let body = pixel(&ctx, x - r * 0.6, y);
+    assert_ne!(body, background, "node 1 is painted over the background");
+    assert_eq!(
+        json(app.hit_test(x, y)),
+        serde_json::json!({"kind": "node", "id": 1})
+    );
+    assert_eq!(json(app.hit_test(1.0, 1.0)), Value::Null);
+}
+
+#[wasm_bindgen_test]
+fn hit_test_finds_a_link_and_its_nearer_end() {
+    let mut app = App::new(THREE).unwrap();
+    let (_canvas, ctx) = canvas(900, 600);
+    app.draw(&ctx, 900.0, 600.0, 1.0);
+    let a = app.node_position(1).unwrap();
+    let b = app.node_position(2).unwrap();
+    let at = |t: f64| (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t);
+    let (x, y) = at(0.4);
+    assert_eq!(
+        json(app.hit_test(x, y)),
+        serde_json::json!({"kind": "link", "a": 1, "b": 2, "near": 1})
+    );
+    let (x, y) = at(0.7);
+    assert_eq!(json(app.hit_test(x, y))["near"], 2);
+}
+
+#[wasm_bindgen_test]
+fn a_cut_link_is_drawn_and_reported() {
+    let mut app = App::new(THREE).unwrap();
+    assert_eq!(json(app.command("cut 1->2"))["ok"], true);
+    assert!(app.is_cut(1, 2));
+    assert!(!app.is_cut(2, 1));
+    // A high-density screen: the backing store is twice the CSS size.
+    let (_canvas, ctx) = canvas(1600, 1200);
+    app.draw(&ctx, 800.0, 600.0, 2.0);
+    // At twice the pixel density, the mid-point of the link carries the red
+    // mark of the cut.
+    let a = app.node_position(1).unwrap();
+    let b = app.node_position(2).unwrap();
+    let (mx, my) = ((a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0);
+    let mut reddish = false;
+    for dx in -8..=8 {
+        for dy in -8..=8 {
+            let p = pixel(&ctx, 2.0 * mx + f64::from(dx), 2.0 * my + f64::from(dy));
+            reddish |= p[0] > 180 && p[1] < 110 && p[2] < 110;
+        }
+    }
+    assert!(reddish, "a red cut mark at the middle of link 1-2");
+}
+
+#[wasm_bindgen_test]
+fn panels_describe_the_quorum_and_the_nodes() {
+    let mut app = App::new(THREE).unwrap();
+    app.command("put greeting hello");
+    let q = json(app.quorum());
+    assert_eq!(q["quorum"], 2);
+    assert_eq!(q["can_reach_quorum"], true);
+    assert_eq!(q["max_learners"], 1);
+    assert!(q["acked"].as_array().unwrap().len() >= 2, "{q}");
+    let nodes = json(app.nodes());
+    let leader = q["leader"].as_u64().unwrap();
+    let node = nodes
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == leader)
+        .unwrap();
+    assert_eq!(node["kv"], serde_json::json!([["greeting", "hello"]]));
+    assert_eq!(app.next_id(), Some(4));
+    app.command(&format!("isolate {leader}"));
+    assert_eq!(json(app.quorum())["can_reach_quorum"], false);
 }

@@ -57,14 +57,14 @@ function run(text) {
     result = { ok: false, command: text, error: "internal", detail: String(e?.message ?? e) };
     logLine(`error: ${result.detail}`, "err");
   }
+  const bits = [];
   if (result?.ok) {
-    const bits = [];
     if ("index" in result) bits.push(`committed at index ${result.index}`);
     if ("value" in result) bits.push(`value ${result.value === null ? "(none)" : JSON.stringify(result.value)}`);
     if ("members" in result) bits.push(result.members.map((m) => `${m.id}${m.learner ? " (learner)" : ""} ${m.peer_url}${m.started ? "" : " not started"}`).join("; "));
-    if (bits.length) logLine(`ok: ${bits.join(", ")}`, "ok");
   }
   flushNarration();
+  if (result?.ok && bits.length) logLine(`  ${bits.join(", ")}`, "ok");
   refresh();
   return result;
 }
@@ -101,11 +101,20 @@ function logDrop(m) {
   drops.set(key, { li, n: 1 });
 }
 
+const RESULT = /^(t=[\d.]+s) > (.*) : (.*)$/s;
 function flushNarration() {
   for (const s of app.narration()) {
     const m = DROP.exec(s);
     if (m) { logDrop(m); continue; }
     drops.clear();
+    // A command's own result: "t=1.23s > put k v : ok" (the command itself
+    // is already in the log as it was typed or clicked).
+    const done = RESULT.exec(s);
+    if (done) {
+      const [, time, , summary] = done;
+      logLine(`${time} ${summary.startsWith("error") ? "✗" : "✓"} ${summary}`, summary.startsWith("error") ? "err" : "ok");
+      continue;
+    }
     const cls = /failed|error|refused|rejected|dropped|stepped down|crashed/.test(s) ? "err"
       : /became leader|promot|applied "/.test(s) ? "ok" : "";
     logLine(s, cls);
