@@ -4,7 +4,6 @@
 use std::rc::Rc;
 
 use crate::raft::events::{ProposeError, RaftEvent};
-use crate::raft::kv::KvStore;
 use crate::raft::node::{bootstrap_storage, Config, Raft, StateRole, Storage};
 use crate::raft::progress::ProgressState;
 use crate::raft::testnet::{conf_change, config, Network};
@@ -747,16 +746,17 @@ fn restart_from_storage_loses_nothing_committed() {
     for i in 0..5 {
         assert!(net.put(1, "k", &i.to_string()));
     }
+    // Node 2 snapshots its state, then more is written after the snapshot.
     let applied = net.node(2).applied();
-    net.node_mut(2)
-        .compact(applied - 2, Rc::new(KvStore::default()), 0);
-    // The snapshot above records an empty state: install the real one.
-    let mut storage = net.crash(2);
-    let snap_index = storage.snapshot.metadata.index;
-    let mut snap_kv = Network::new(&[1]).kv[&1].clone();
-    let _ = &mut snap_kv;
-    storage.snapshot.data = Rc::new(net.kv[&3].clone());
-    storage.snapshot.metadata.index = snap_index;
+    let data = Rc::new(net.kv[&2].clone());
+    net.node_mut(2).compact(applied, data, 0);
+    for i in 5..8 {
+        assert!(net.put(1, &format!("j{i}"), "x"));
+    }
+    let kv_before = net.kv[&2].clone();
+    let storage = net.crash(2);
+    assert_eq!(storage.snapshot.metadata.index, applied);
+    assert!(storage.entries.iter().all(|e| e.index > applied));
     let before = net.node(3).commit();
     net.start(2, storage.clone());
     let n = net.node(2);
@@ -764,6 +764,7 @@ fn restart_from_storage_loses_nothing_committed() {
     assert_eq!(n.term(), net.node(1).term());
     assert_eq!(n.role(), StateRole::Follower);
     assert_eq!(n.storage(), storage, "restart is faithful");
+    assert_eq!(net.kv[&2], kv_before, "snapshot + re-applied entries");
     // Everyone restarts at once.
     for id in 1..=3 {
         let s = net.crash(id);
