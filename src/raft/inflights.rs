@@ -26,7 +26,7 @@ impl Inflights {
     /// Records a MsgApp whose last entry is `index`.
     pub fn add(&mut self, index: u64) {
         debug_assert!(!self.full(), "add to a full inflights window");
-        debug_assert!(self.indexes.back().map_or(true, |&last| last <= index));
+        debug_assert!(self.indexes.back().is_none_or(|&last| last <= index));
         self.indexes.push_back(index);
     }
 
