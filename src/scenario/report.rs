@@ -58,6 +58,10 @@ pub struct Status {
     pub nodes: Vec<NodeStatus>,
     pub progress: Vec<ProgressStatus>,
     pub violations: Vec<ViolationStatus>,
+    /// The voters the leader (without a leader, the highest-term member) can
+    /// exchange messages with now, itself included: compare its length with
+    /// `quorum` to see whether the cluster can commit. Not in `Report`.
+    pub reachable: Vec<NodeId>,
 }
 
 /// One command's result.
@@ -278,6 +282,7 @@ pub fn status(cluster: &Cluster) -> Status {
         .max()
         .unwrap_or(0);
     let voters: Vec<NodeId> = conf.voters.iter().copied().collect();
+    let reachable = reachable_voters(cluster, &voters);
     Status {
         time_ms: world.now(),
         leader,
@@ -301,5 +306,24 @@ pub fn status(cluster: &Cluster) -> Status {
                 nodes: v.nodes.clone(),
             })
             .collect(),
+        reachable,
     }
+}
+
+/// The voters among `voters` that the report's authority (the leader, else
+/// the highest-term running member) can exchange messages with now, itself
+/// included. Empty when no member runs.
+pub fn reachable_voters(cluster: &Cluster, voters: &[NodeId]) -> Vec<NodeId> {
+    let world = cluster.world();
+    let Some(from) = cluster
+        .authority()
+        .filter(|&a| world.node(a).is_some_and(|n| n.is_running()))
+    else {
+        return Vec::new();
+    };
+    voters
+        .iter()
+        .copied()
+        .filter(|&v| v == from || world.connected_since(from, v).is_some())
+        .collect()
 }
