@@ -132,6 +132,7 @@ function resize() {
 
 function draw() {
   const r = canvas.getBoundingClientRect();
+  app.setTopInset($("legend").offsetHeight + 6);
   app.draw(ctx, r.width, r.height, window.devicePixelRatio || 1);
 }
 
@@ -154,7 +155,7 @@ function updatePanels() {
     <div class="row"><span class="k">voters</span>${chips(q.voters, (id) => (q.leader === id ? "yes" : ""))}</div>
     <div class="row"><span class="k">learners</span>${chips(q.learners, () => "learner")} <span class="none">(${q.learners.length} of max ${q.max_learners})</span></div>
     <div class="row"><span class="k">quorum</span>${q.quorum} of ${q.voters.length} voters</div>
-    <div class="row"><span class="k">acked commit ${q.commit}</span>${chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
+    <div class="row"><span class="k">acked commit ${q.commit}</span>${q.leader == null ? "<span class='none'>no leader</span>" : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
     <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>`;
   $("status").textContent = `${q.voters.length} voters, ${q.learners.length} learners, leader ${q.leader ?? "none"}`;
   const nodes = app.nodes();
@@ -180,7 +181,7 @@ function frame(now) {
   app.advance(dt, speed);
   flushNarration();
   draw();
-  if (now >= panelsDue) { updatePanels(); panelsDue = now + 200; }
+  if (now >= panelsDue) { updatePanels(); panelsDue = now + 120; }
   rafId = requestAnimationFrame(frame);
 }
 

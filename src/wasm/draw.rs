@@ -566,6 +566,60 @@ fn catchup_bar(ctx: &Ctx, x: f64, y: f64, frac: f64) {
     text(ctx, &b, x + w + 5.0, y);
 }
 
+/// The legend of the strips' marks, right of them.
+fn log_key(ctx: &Ctx, l: &Layout) {
+    let x = l.key_x;
+    let line = 13.0;
+    let mut y = l.log_y + 12.0;
+    ctx.set_font("11px system-ui, sans-serif");
+    ctx.set_text_align("left");
+    ctx.set_text_baseline("middle");
+    let items: [(&str, &str, u8); 6] = [
+        ("commit", pal::COMMIT, 0),
+        ("applied", pal::APPLIED, 1),
+        ("snapshot", pal::SNAPSHOT, 0),
+        ("member change", pal::TEXT, 2),
+        ("uncommitted", pal::TEXT_DIM, 3),
+        ("compacted", pal::GRID, 4),
+    ];
+    for (name, colour, mark) in items {
+        if y > l.log_y + l.log_h - 6.0 {
+            break;
+        }
+        ctx.set_fill_style_str(colour);
+        match mark {
+            0 => ctx.fill_rect(x + 4.0, y - 5.5, 2.0, 11.0),
+            1 => {
+                ctx.begin_path();
+                ctx.move_to(x + 1.5, y + 4.0);
+                ctx.line_to(x + 8.5, y + 4.0);
+                ctx.line_to(x + 5.0, y - 2.0);
+                ctx.close_path();
+                ctx.fill();
+            }
+            2 => {
+                ctx.begin_path();
+                ctx.move_to(x + 5.0, y - 4.5);
+                ctx.line_to(x + 9.5, y);
+                ctx.line_to(x + 5.0, y + 4.5);
+                ctx.line_to(x + 0.5, y);
+                ctx.close_path();
+                ctx.fill();
+            }
+            3 => {
+                ctx.set_global_alpha(0.45);
+                ctx.set_fill_style_str(pal::term(2));
+                ctx.fill_rect(x, y - 5.0, 10.0, 10.0);
+                ctx.set_global_alpha(1.0);
+            }
+            _ => ctx.fill_rect(x, y - 5.0, 10.0, 10.0),
+        }
+        ctx.set_fill_style_str(pal::TEXT_DIM);
+        text(ctx, name, x + 16.0, y);
+        y += line;
+    }
+}
+
 /// One node's log as the strip shows it.
 struct LogView<'a> {
     entries: &'a [crate::raft::Entry],
@@ -633,6 +687,9 @@ fn log_panel(f: &Frame) {
         }
     }
 
+    if l.key_x > 0.0 {
+        log_key(ctx, l);
+    }
     let rh = l.row_h;
     let ch = rh - 4.0;
     ctx.set_font("10px system-ui, sans-serif");

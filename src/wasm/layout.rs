@@ -48,10 +48,11 @@ pub struct Layout {
     pub cell_w: f64,
     /// How many log entries each strip shows.
     pub cells: usize,
+    /// Left edge of the log legend, right of the strips (0: no room for it).
+    pub key_x: f64,
+    /// Room at the top left free for the page's legend, in CSS pixels.
+    pub top_inset: f64,
 }
-
-/// Room at the top of the canvas for the page's legend.
-pub const TOP_INSET: f64 = 34.0;
 
 /// Nearer than this to a link (in CSS pixels) counts as on it.
 const LINK_SLOP: f64 = 7.0;
@@ -69,13 +70,20 @@ impl Layout {
         self.log_w = (width - 16.0).max(40.0);
         self.log_y = height - self.log_h - 6.0;
         self.label_w = 78.0;
-        let avail = self.log_w - self.label_w - 12.0;
+        let key_w = if self.log_w > 560.0 { 118.0 } else { 0.0 };
+        let avail = self.log_w - self.label_w - 12.0 - key_w;
         self.cells = ((avail / 22.0) as usize).clamp(8, 30);
         self.cell_w = (avail / self.cells as f64).min(26.0);
+        self.key_x = if key_w > 0.0 {
+            self.log_x + self.label_w + self.cell_w * self.cells as f64 + 16.0
+        } else {
+            0.0
+        };
 
-        let top_h = (self.log_y - TOP_INSET).max(80.0);
+        let top = self.top_inset.clamp(0.0, height / 3.0);
+        let top_h = (self.log_y - top).max(80.0);
         self.cx = width / 2.0;
-        self.cy = TOP_INSET + top_h / 2.0;
+        self.cy = top + top_h / 2.0;
         // Room outside the ring for each node's labels and bars: three lines
         // above the top node and below a bottom one, wide text at the sides.
         self.ring = ((width / 2.0) - 160.0).min(top_h / 2.0 - 78.0).max(40.0);

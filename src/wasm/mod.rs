@@ -172,6 +172,15 @@ impl App {
         });
     }
 
+    /// Keeps the top `px` CSS pixels of the canvas free (the page's legend
+    /// sits there).
+    #[wasm_bindgen(js_name = setTopInset)]
+    pub fn set_top_inset(&mut self, px: f64) {
+        if px.is_finite() {
+            self.layout.top_inset = px.max(0.0);
+        }
+    }
+
     /// What lies under a point (CSS pixels, as last drawn): `null`,
     /// `{kind: "node", id}` or `{kind: "link", a, b, near}` (`near`: the end
     /// closer to the point).

@@ -1,0 +1,176 @@
+// The page, driven like a student would: buttons, clicks on the canvas, the
+// console and the keyboard. Every check reads the app's state through
+// window.raftlab.status(), the same object as the runner's report.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { launch, openApp, SHOTS } from "./browser.mjs";
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const status = (page) => page.evaluate(() => window.raftlab.status());
+
+/** Page coordinates of a point of the canvas given in its CSS pixels. */
+async function onCanvas(page, x, y) {
+  const box = await page.locator("#cluster").boundingBox();
+  return [box.x + x, box.y + y];
+}
+
+async function clickNode(page, id) {
+  const [x, y] = await page.evaluate((n) => window.raftlab.nodePosition(n), id);
+  await page.mouse.click(...(await onCanvas(page, x, y)));
+  await page.locator("#popup").waitFor({ state: "visible" });
+}
+
+/** A point on the link a-b, a fraction `t` of the way from a. */
+async function linkPoint(page, a, b, t) {
+  const [pa, pb] = await page.evaluate(([a, b]) => [window.raftlab.nodePosition(a), window.raftlab.nodePosition(b)], [a, b]);
+  return onCanvas(page, pa[0] + (pb[0] - pa[0]) * t, pa[1] + (pb[1] - pa[1]) * t);
+}
+
+async function popupButton(page, act) {
+  await page.locator(`#popup button[data-act="${act}"]`).click();
+}
+
+test("the page loads, draws the cluster and plays without errors", async () => {
+  const { page, problems } = await openApp(browser);
+  await page.waitForFunction(() => window.raftlab.status().time_ms > 0);
+  assert.match(await page.textContent("#status"), /3 voters/);
+  const s = await status(page);
+  assert.deepEqual(s.voters, [1, 2, 3]);
+  // The canvas is painted where node 1 is, not left blank.
+  const painted = await page.evaluate(() => {
+    const c = document.getElementById("cluster");
+    const [x, y, r] = window.raftlab.nodePosition(1);
+    const k = c.width / c.getBoundingClientRect().width;
+    return Array.from(c.getContext("2d").getImageData(Math.round((x - r * 0.6) * k), Math.round(y * k), 1, 1).data);
+  });
+  assert.notDeepEqual(painted.slice(0, 3), [0x0b, 0x11, 0x20]);
+  await page.screenshot({ path: path.join(SHOTS, "page.png") });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("add a learner, start it, let it catch up, promote it: it becomes a voter", async () => {
+  const { page, problems } = await openApp(browser);
+  // etcd refuses member changes until the peers have been connected for 5s.
+  await page.evaluate(() => window.raftlab.command("wait 6s"));
+  await page.click("#add-learner");
+  assert.deepEqual((await status(page)).learners, [4]);
+  await clickNode(page, 4);
+  await page.screenshot({ path: path.join(SHOTS, "learner-popup.png") });
+  await popupButton(page, "start");
+  await page.evaluate(() => window.raftlab.setSpeed(8));
+  await page.waitForFunction(() => {
+    const s = window.raftlab.status();
+    const leader = s.nodes.find((n) => n.id === s.leader);
+    const p = s.progress.find((q) => q.id === 4);
+    return leader && p && p.match === leader.last_index;
+  }, null, { timeout: 20000 });
+  await page.screenshot({ path: path.join(SHOTS, "learner-caught-up.png") });
+  if (!(await page.locator("#popup").isVisible())) await clickNode(page, 4);
+  await popupButton(page, "promote");
+  const s = await status(page);
+  assert.deepEqual(s.voters, [1, 2, 3, 4]);
+  assert.deepEqual(s.learners, []);
+  const script = await page.evaluate(() => window.raftlab.history());
+  assert.match(script, /member add 4 --learner\n(wait \S+\n)?start 4\n/);
+  assert.match(script, /member promote 4/);
+  await page.screenshot({ path: path.join(SHOTS, "learner-promoted.png") });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("clicking a link cuts and heals it; shift-click cuts one direction", async () => {
+  const { page, problems } = await openApp(browser);
+  await page.evaluate(() => window.raftlab.pause());
+  const cutBoth = () => page.evaluate(() => [window.raftlab.app.isCut(1, 2), window.raftlab.app.isCut(2, 1)]);
+  await page.mouse.click(...(await linkPoint(page, 1, 2, 0.5)));
+  assert.deepEqual(await cutBoth(), [true, true]);
+  await page.screenshot({ path: path.join(SHOTS, "link-cut.png") });
+  await page.mouse.click(...(await linkPoint(page, 1, 2, 0.5)));
+  assert.deepEqual(await cutBoth(), [false, false]);
+  // Shift-click near node 2: only 2 -> 1 is cut.
+  await page.keyboard.down("Shift");
+  await page.mouse.click(...(await linkPoint(page, 1, 2, 0.75)));
+  await page.keyboard.up("Shift");
+  assert.deepEqual(await cutBoth(), [false, true]);
+  const script = await page.evaluate(() => window.raftlab.history());
+  assert.match(script, /cut 1 2\n(wait \S+\n)?heal 1 2\n(wait \S+\n)?cut 2->1\n/);
+  await page.screenshot({ path: path.join(SHOTS, "link-one-way.png") });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the console runs commands, fast-forwards, reports errors and keeps a history", async () => {
+  const { page, problems } = await openApp(browser);
+  await page.evaluate(() => window.raftlab.pause());
+  const input = page.locator("#console");
+  await input.fill("wait-until leader");
+  await input.press("Enter");
+  await input.fill("put greeting hello");
+  await input.press("Enter");
+  const before = (await status(page)).time_ms;
+  await input.fill("wait 2s");
+  await input.press("Enter");
+  assert.equal((await status(page)).time_ms, before + 2000);
+  await input.fill("membr add 4");
+  await input.press("Enter");
+  const log = await page.textContent("#log");
+  assert.match(log, /› put greeting hello/);
+  assert.match(log, /does not parse/);
+  await page.click("#tab-keys");
+  assert.match(await page.textContent("#keys"), /greeting\s*hello/);
+  // Up arrow brings back the last command.
+  await input.press("ArrowUp");
+  assert.equal(await input.inputValue(), "membr add 4");
+  await input.press("ArrowUp");
+  assert.equal(await input.inputValue(), "wait 2s");
+  // window.raftlab.command returns the result object of the report.
+  const r = await page.evaluate(() => window.raftlab.command("member promote 9"));
+  assert.equal(r.ok, false);
+  assert.equal(r.error, "member-not-found");
+  await page.screenshot({ path: path.join(SHOTS, "console.png") });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("keyboard: space pauses (time stops), right arrow steps, ? shows help", async () => {
+  const { page, problems } = await openApp(browser);
+  await page.waitForFunction(() => window.raftlab.status().time_ms > 0);
+  await page.keyboard.press(" ");
+  const t0 = (await status(page)).time_ms;
+  await page.waitForTimeout(300);
+  assert.equal((await status(page)).time_ms, t0, "paused: simulated time stands still");
+  await page.keyboard.press("ArrowRight");
+  assert.ok((await status(page)).time_ms > t0, "a step moves to the next event");
+  await page.keyboard.press("?");
+  assert.ok(await page.locator("#help").isVisible());
+  await page.screenshot({ path: path.join(SHOTS, "help.png") });
+  await page.keyboard.press("Escape");
+  assert.ok(!(await page.locator("#help").isVisible()));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a small screen: partition presets and the quorum panel", async () => {
+  const { page, problems } = await openApp(browser, { width: 1024, height: 600 });
+  await page.evaluate(() => { window.raftlab.pause(); window.raftlab.command("wait-until leader"); });
+  await page.click("#isolate-leader");
+  assert.match(await page.textContent("#quorum"), /reaches only 1 of 3 voters/);
+  await page.evaluate(() => window.raftlab.command("wait 3s"));
+  await page.screenshot({ path: path.join(SHOTS, "isolated-leader-1024.png") });
+  await page.click("#heal-all");
+  await page.evaluate(() => window.raftlab.command("wait-until leader"));
+  await page.click("#split-22");
+  const script = await page.evaluate(() => window.raftlab.history());
+  assert.match(script, /partition \d \| \d,\d/);
+  // Nothing may overflow the window.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth > innerWidth || document.documentElement.scrollHeight > innerHeight);
+  assert.equal(overflow, false);
+  await page.screenshot({ path: path.join(SHOTS, "split-1024.png") });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
