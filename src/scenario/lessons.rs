@@ -1,0 +1,632 @@
+//! Guided lessons: the learner design document's story, figure by figure.
+//!
+//! Each lesson is a scenario script in the top-level `lessons/` folder,
+//! embedded here at build time. A lesson starts with header comments,
+//!
+//! ```text
+//! # title: A new member overloads the leader
+//! # figure: 1
+//! # summary: One sentence.
+//! cluster voters=1,2,3 seed=1
+//! ```
+//!
+//! and its body tells the story with `say` (narration), `pause` (the reader's
+//! stopping points) and `expect` (the proof of every claim).
+//!
+//! A [`LessonPlayer`] walks a lesson for the browser: [`LessonPlayer::next`]
+//! runs up to and including the next `pause`, [`LessonPlayer::back`] and
+//! [`LessonPlayer::restart`] rebuild the run from the `cluster` line (the
+//! engine is deterministic, so replaying the script up to a pause gives
+//! exactly the state the reader saw there).
+//!
+//! Console commands between pauses ([`LessonPlayer::command`],
+//! [`LessonPlayer::advance`]) act on the same cluster: the lesson then goes
+//! on from where its script is, on whatever cluster the reader left, and its
+//! `expect` lines may fail (each [`Step`] lists them). [`LessonPlayer::rejoin`]
+//! returns to the lesson's path: it rebuilds the run to the current pause and
+//! forgets the detour.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::raft::NodeId;
+
+use super::ast::{Command, Script};
+use super::exec::Session;
+use super::parse::parse_script;
+use super::report::{CommandResult, Status};
+
+/// One lesson file, as embedded in the binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LessonSource {
+    /// The file name in `lessons/`, e.g. `01-new-member-overloads-leader.scenario`.
+    pub file: &'static str,
+    /// The whole script.
+    pub text: &'static str,
+}
+
+macro_rules! lesson {
+    ($file:literal) => {
+        LessonSource {
+            file: $file,
+            text: include_str!(concat!("../../lessons/", $file)),
+        }
+    };
+}
+
+/// Every lesson, in reading order.
+pub static LESSONS: &[LessonSource] = &[
+    lesson!("01-new-member-overloads-leader.scenario"),
+    lesson!("02-partition-leader-keeps-quorum.scenario"),
+    lesson!("03-isolated-leader-steps-down.scenario"),
+    lesson!("04-four-voters-split-3-1.scenario"),
+    lesson!("05-four-voters-split-2-2.scenario"),
+    lesson!("06-add-voter-during-partition-refused.scenario"),
+    lesson!("06b-add-voter-during-partition-unsafe.scenario"),
+    lesson!("07-one-node-cluster-adds-a-voter.scenario"),
+    lesson!("08-misconfigured-and-failed-member.scenario"),
+    lesson!("09-adding-a-learner.scenario"),
+    lesson!("10-promoting-a-learner.scenario"),
+    lesson!("11-what-a-learner-refuses.scenario"),
+    lesson!("12-learner-mistakes-are-reversible.scenario"),
+];
+
+/// Why a lesson file is not a lesson.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LessonError {
+    pub file: String,
+    pub message: String,
+}
+
+impl fmt::Display for LessonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.file, self.message)
+    }
+}
+
+impl std::error::Error for LessonError {}
+
+/// The header comments of a lesson.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LessonHeader {
+    pub title: String,
+    /// The design document's figures the lesson stands for.
+    pub figures: Vec<u32>,
+    pub summary: String,
+}
+
+/// Reads the `# title:`, `# figure:` and `# summary:` comments that come
+/// before the `cluster` line. Other comments are allowed; each of the three
+/// keys must appear exactly once, with a non-empty value.
+pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
+    let (mut title, mut figures, mut summary) = (None, None, None);
+    for (n, raw) in src.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let Some(comment) = line.strip_prefix('#') else {
+            break; // the cluster line: the header is over
+        };
+        let Some((key, value)) = comment.split_once(':') else {
+            continue;
+        };
+        let value = value.trim();
+        let slot = match key.trim() {
+            "title" => &mut title,
+            "figure" | "figures" => &mut figures,
+            "summary" => &mut summary,
+            _ => continue,
+        };
+        if value.is_empty() {
+            return Err(format!("line {}: empty {}", n + 1, key.trim()));
+        }
+        if slot.replace(value.to_string()).is_some() {
+            return Err(format!("line {}: a second {}", n + 1, key.trim()));
+        }
+    }
+    let title = title.ok_or("no '# title:' header")?;
+    let summary = summary.ok_or("no '# summary:' header")?;
+    let figures = figures
+        .ok_or("no '# figure:' header")?
+        .split(',')
+        .map(|f| {
+            f.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("figure {:?} is not a number", f.trim()))
+        })
+        .collect::<Result<Vec<u32>, String>>()?;
+    Ok(LessonHeader {
+        title,
+        figures,
+        summary,
+    })
+}
+
+/// A parsed lesson: its header, its script and where its steps end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lesson {
+    /// The file name without `.scenario`, e.g. `01-new-member-overloads-leader`.
+    pub id: String,
+    pub header: LessonHeader,
+    /// The script as written.
+    pub source: &'static str,
+    pub script: Script,
+    /// For each step, the index in `script.commands` just past its end: past
+    /// each `pause`, and the end of the script if commands follow the last
+    /// pause.
+    stops: Vec<usize>,
+}
+
+/// What the browser lists for a lesson.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LessonInfo {
+    pub id: String,
+    pub title: String,
+    pub figures: Vec<u32>,
+    pub summary: String,
+    /// How many times `next` runs before the lesson is finished.
+    pub steps: usize,
+}
+
+impl Lesson {
+    /// Parses a lesson file: its header, then its script.
+    pub fn parse(file: &str, text: &'static str) -> Result<Lesson, LessonError> {
+        let error = |message: String| LessonError {
+            file: file.to_string(),
+            message,
+        };
+        let header = parse_header(text).map_err(error)?;
+        let script = parse_script(text).map_err(|e| error(e.to_string()))?;
+        let mut stops: Vec<usize> = script
+            .commands
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| matches!(c.node, Command::Pause))
+            .map(|(i, _)| i + 1)
+            .collect();
+        if stops.last() != Some(&script.commands.len()) {
+            stops.push(script.commands.len());
+        }
+        Ok(Lesson {
+            id: file.trim_end_matches(".scenario").to_string(),
+            header,
+            source: text,
+            script,
+            stops,
+        })
+    }
+
+    pub fn info(&self) -> LessonInfo {
+        LessonInfo {
+            id: self.id.clone(),
+            title: self.header.title.clone(),
+            figures: self.header.figures.clone(),
+            summary: self.header.summary.clone(),
+            steps: self.steps(),
+        }
+    }
+
+    /// The same lesson on another seed (as if the `cluster` line said so).
+    pub fn with_seed(&self, seed: u64) -> Lesson {
+        let mut lesson = self.clone();
+        lesson.script.cluster.seed = seed;
+        lesson
+    }
+
+    /// How many `next` calls finish the lesson.
+    pub fn steps(&self) -> usize {
+        self.stops.len()
+    }
+
+    /// How many `pause` lines the script has.
+    pub fn pauses(&self) -> usize {
+        self.script
+            .commands
+            .iter()
+            .filter(|c| matches!(c.node, Command::Pause))
+            .count()
+    }
+
+    /// The `say` texts in script order.
+    pub fn says(&self) -> impl Iterator<Item = &str> {
+        self.script.commands.iter().filter_map(|c| match &c.node {
+            Command::Say(text) => Some(text.as_str()),
+            _ => None,
+        })
+    }
+
+    /// The command index just past step `position` (0 is the start).
+    fn stop(&self, position: usize) -> usize {
+        match position {
+            0 => 0,
+            p => self.stops[p.min(self.stops.len()) - 1],
+        }
+    }
+
+    /// A fresh session at the lesson's `cluster` line.
+    pub fn session(&self) -> Session {
+        Session::new(&self.script.cluster)
+    }
+
+    /// The session after running the script up to and including its
+    /// `position`-th step (0: nothing but the `cluster` line).
+    pub fn session_at(&self, position: usize) -> Session {
+        let mut session = self.session();
+        for c in &self.script.commands[..self.stop(position)] {
+            session.execute(c.line, &c.text, &c.node);
+        }
+        session
+    }
+
+    /// The whole lesson run headless.
+    pub fn run(&self) -> Session {
+        Session::run(&self.script)
+    }
+}
+
+/// Every embedded lesson, parsed, in reading order.
+pub fn lessons() -> Result<Vec<Lesson>, LessonError> {
+    LESSONS
+        .iter()
+        .map(|s| Lesson::parse(s.file, s.text))
+        .collect()
+}
+
+/// The lesson with this id (file name without `.scenario`), or file name.
+pub fn find(id: &str) -> Option<Lesson> {
+    let id = id.trim_end_matches(".scenario");
+    LESSONS
+        .iter()
+        .find(|s| s.file.trim_end_matches(".scenario") == id)
+        .and_then(|s| Lesson::parse(s.file, s.text).ok())
+}
+
+/// The list the browser shows; a lesson that does not parse is left out
+/// (the tests make sure none is).
+pub fn infos() -> Vec<LessonInfo> {
+    LESSONS
+        .iter()
+        .filter_map(|s| Lesson::parse(s.file, s.text).ok())
+        .map(|l| l.info())
+        .collect()
+}
+
+/// One line of a step's narration, in the order it happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "text", rename_all = "lowercase")]
+pub enum StepLine {
+    /// The lesson's own words (`say`).
+    Say(String),
+    /// What the cluster did: an event, or a command and its result, as the
+    /// runner's trace prints it.
+    Trace(String),
+}
+
+/// What one `next` (or `back`, `restart`) did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    /// Steps done so far (0 at the start).
+    pub position: usize,
+    /// Steps in the lesson.
+    pub steps: usize,
+    /// No step is left.
+    pub finished: bool,
+    /// The `say` texts of this step: the narration panel's text.
+    pub says: Vec<String>,
+    /// Says and trace lines, interleaved as they happened.
+    pub lines: Vec<StepLine>,
+    /// The results of this step's commands (without `say` and `pause`).
+    pub results: Vec<CommandResult>,
+    /// Commands of this step that failed without the script expecting it,
+    /// and expectations that did not hold: empty on the lesson's path.
+    pub surprises: Vec<CommandResult>,
+}
+
+/// Plays a lesson one step (one `pause`) at a time.
+#[derive(Debug, Clone)]
+pub struct LessonPlayer {
+    lesson: Lesson,
+    session: Session,
+    /// The next command of the script to run.
+    cursor: usize,
+    /// Steps done.
+    position: usize,
+    /// The `say` texts of the last step run.
+    says: Vec<String>,
+    /// Console commands and idle time since the lesson's path.
+    detours: usize,
+}
+
+impl LessonPlayer {
+    /// A player at the start of `lesson`: the cluster of its `cluster`
+    /// line, at time 0, before the first command.
+    pub fn new(lesson: Lesson) -> LessonPlayer {
+        let session = lesson.session();
+        LessonPlayer {
+            lesson,
+            session,
+            cursor: 0,
+            position: 0,
+            says: Vec::new(),
+            detours: 0,
+        }
+    }
+
+    /// A player for the embedded lesson with this id.
+    pub fn open(id: &str) -> Option<LessonPlayer> {
+        find(id).map(LessonPlayer::new)
+    }
+
+    pub fn lesson(&self) -> &Lesson {
+        &self.lesson
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Direct access to the session. Anything done through it is a detour
+    /// the player does not see; prefer [`LessonPlayer::command`].
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    pub fn status(&self) -> Status {
+        self.session.status()
+    }
+
+    /// Steps done so far: 0 at the start, [`LessonPlayer::steps`] at the end.
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    /// Steps in the lesson (one per `pause`, plus the tail after the last).
+    pub fn steps(&self) -> usize {
+        self.lesson.steps()
+    }
+
+    /// `pause` lines in the lesson.
+    pub fn pauses(&self) -> usize {
+        self.lesson.pauses()
+    }
+
+    pub fn finished(&self) -> bool {
+        self.position >= self.steps()
+    }
+
+    /// The `say` texts of the current step, for the narration panel.
+    pub fn says(&self) -> &[String] {
+        &self.says
+    }
+
+    /// The current step's narration as one text (paragraphs separated by a
+    /// blank line); empty at the start.
+    pub fn say(&self) -> String {
+        self.says.join("\n\n")
+    }
+
+    /// The script line the lesson will run next, if any.
+    pub fn next_line(&self) -> Option<usize> {
+        self.lesson.script.commands.get(self.cursor).map(|c| c.line)
+    }
+
+    /// Whether the cluster is exactly as the lesson left it at this pause
+    /// (no console command and no idle time since).
+    pub fn on_path(&self) -> bool {
+        self.detours == 0
+    }
+
+    /// Runs the lesson's commands up to and including the next `pause` (or
+    /// to the end). At the end it does nothing and says so.
+    // Named for the browser's Next button; a player is not an iterator (a
+    // finished lesson still answers).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Step {
+        let mut step = self.blank_step();
+        // Narration the browser did not collect (a console command's, say)
+        // comes first, as it happened first.
+        for line in self.session.take_narration() {
+            step.lines.push(StepLine::Trace(line));
+        }
+        if self.finished() {
+            step.finished = true;
+            return step;
+        }
+        let end = self.lesson.stop(self.position + 1);
+        self.says.clear();
+        let first = self.session.results().len();
+        while self.cursor < end {
+            let c = &self.lesson.script.commands[self.cursor];
+            self.session.execute(c.line, &c.text, &c.node);
+            if let Command::Say(text) = &c.node {
+                self.says.push(text.clone());
+                step.lines.push(StepLine::Say(text.clone()));
+            }
+            for line in self.session.take_narration() {
+                step.lines.push(StepLine::Trace(line));
+            }
+            self.cursor += 1;
+        }
+        self.position += 1;
+        let results = &self.session.results()[first..];
+        step.results = results
+            .iter()
+            .filter(|r| !is_narration(&r.command))
+            .cloned()
+            .collect();
+        step.surprises = surprises(results);
+        step.says = self.says.clone();
+        step.position = self.position;
+        step.finished = self.finished();
+        step
+    }
+
+    /// Goes back one step: rebuilds the run from the start to the previous
+    /// pause. The returned step is that pause's step, as `next` showed it.
+    pub fn back(&mut self) -> Step {
+        self.goto(self.position.saturating_sub(1))
+    }
+
+    /// Back to the start: the cluster of the `cluster` line at time 0.
+    pub fn restart(&mut self) -> Step {
+        self.goto(0)
+    }
+
+    /// Returns to the lesson's path after console commands: rebuilds the run
+    /// to the current pause, forgetting the detour.
+    pub fn rejoin(&mut self) -> Step {
+        self.goto(self.position)
+    }
+
+    /// Rebuilds the run from the start and plays `position` steps; returns
+    /// the last of them (a blank step at position 0).
+    pub fn goto(&mut self, position: usize) -> Step {
+        let position = position.min(self.steps());
+        self.session = self.lesson.session();
+        self.cursor = 0;
+        self.position = 0;
+        self.says.clear();
+        self.detours = 0;
+        let mut step = self.blank_step();
+        // Earlier steps replay unseen; the last one is returned, lines and
+        // all, exactly as `next` returned it the first time.
+        while self.position < position {
+            step = self.next();
+        }
+        step
+    }
+
+    /// Runs one console command on the lesson's cluster. The lesson goes on
+    /// from where its script is; see [`LessonPlayer::rejoin`].
+    pub fn command(&mut self, line: &str) -> Result<CommandResult, super::parse::ParseError> {
+        let result = self.session.command(line)?;
+        self.detours += 1;
+        Ok(result)
+    }
+
+    /// Lets simulated time pass outside the script (the browser's clock
+    /// running while the reader looks). This is a detour like a command.
+    pub fn advance(&mut self, ms: u64) {
+        if ms > 0 {
+            self.session.advance(ms);
+            self.detours += 1;
+        }
+    }
+
+    /// The quorum arithmetic now.
+    pub fn quorum(&self) -> QuorumView {
+        QuorumView::of(&self.session)
+    }
+
+    fn blank_step(&self) -> Step {
+        Step {
+            position: self.position,
+            steps: self.steps(),
+            finished: self.finished(),
+            says: self.says.clone(),
+            lines: Vec::new(),
+            results: Vec::new(),
+            surprises: Vec::new(),
+        }
+    }
+}
+
+fn is_narration(command: &str) -> bool {
+    command == "pause" || command.starts_with("say ") || command == "say"
+}
+
+/// Results the script did not ask for: a failed `expect`, or a command that
+/// failed when the next command is not `expect error=...`.
+pub fn surprises(results: &[CommandResult]) -> Vec<CommandResult> {
+    results
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| {
+            let expected = results
+                .get(i + 1)
+                .is_some_and(|n| n.command.starts_with("expect error="));
+            r.error == Some("expect-failed") || (!r.ok && !r.pending && !expected)
+        })
+        .map(|(_, r)| r.clone())
+        .collect()
+}
+
+/// The quorum arithmetic of the cluster now: how many voters, the quorum,
+/// and which voters can be reached from the leader (or, without one, from
+/// the member with the highest term).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QuorumView {
+    pub voters: Vec<NodeId>,
+    pub learners: Vec<NodeId>,
+    pub quorum: usize,
+    pub leader: Option<NodeId>,
+    /// The member whose view this is: the leader, else the highest-term
+    /// running member; `None` when no member runs.
+    pub from: Option<NodeId>,
+    /// The voters `from` can exchange messages with now, itself included.
+    pub reachable: Vec<NodeId>,
+    /// `reachable` holds a quorum.
+    pub has_quorum: bool,
+}
+
+impl QuorumView {
+    pub fn of(session: &Session) -> QuorumView {
+        let status = session.status();
+        let cluster = session.cluster();
+        let from = cluster
+            .authority()
+            .filter(|&a| cluster.world().node(a).is_some_and(|n| n.is_running()));
+        QuorumView {
+            has_quorum: status.quorum > 0 && status.reachable.len() >= status.quorum,
+            voters: status.voters,
+            learners: status.learners,
+            quorum: status.quorum,
+            leader: status.leader,
+            from,
+            reachable: status.reachable,
+        }
+    }
+
+    /// "Voters: 4 (1, 2, 3, 4). Quorum: 3. Leader 1 reaches 2 voters (1, 2):
+    /// 1 short of the quorum."
+    pub fn sentence(&self) -> String {
+        let list = |ids: &[NodeId]| {
+            ids.iter()
+                .map(|id| id.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut s = format!(
+            "Voters: {} ({}). Quorum: {}.",
+            self.voters.len(),
+            list(&self.voters),
+            self.quorum
+        );
+        if !self.learners.is_empty() {
+            s += &format!(" Learners (not counted): {}.", list(&self.learners));
+        }
+        let Some(from) = self.from else {
+            s += " No member is running.";
+            return s;
+        };
+        let who = if self.leader == Some(from) {
+            format!("Leader {from}")
+        } else {
+            format!("No leader; node {from} (highest term)")
+        };
+        let n = self.reachable.len();
+        s += &format!(
+            " {who} reaches {n} voter{} ({}): ",
+            if n == 1 { "" } else { "s" },
+            list(&self.reachable)
+        );
+        if self.has_quorum {
+            s += "a quorum.";
+        } else {
+            s += &format!("{} short of the quorum.", self.quorum.saturating_sub(n));
+        }
+        s
+    }
+}

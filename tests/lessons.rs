@@ -1,0 +1,298 @@
+//! The guided lessons in lessons/: every one runs headless on several seeds
+//! with every `expect` holding, carries its header, and the lesson player's
+//! next/back/restart land exactly where running the script to that pause does.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use raftlab::scenario::lessons::{self, Lesson, LessonPlayer, QuorumView, StepLine, LESSONS};
+use raftlab::scenario::Session;
+
+const SEEDS: std::ops::RangeInclusive<u64> = 1..=5;
+
+fn all() -> Vec<Lesson> {
+    lessons::lessons().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Failed expectations, commands that failed without `expect error=` right
+/// after them, and safety violations.
+fn problems(name: &str, session: &Session) -> Vec<String> {
+    let mut out: Vec<String> = lessons::surprises(session.results())
+        .into_iter()
+        .map(|r| {
+            format!(
+                "{name}:{}: {}: {} {}",
+                r.line,
+                r.command,
+                r.error.unwrap_or_default(),
+                r.detail.unwrap_or_default()
+            )
+        })
+        .collect();
+    if session.results().iter().any(|r| r.pending) {
+        out.push(format!("{name}: a write is still pending at the end"));
+    }
+    for v in session.cluster().world().violations() {
+        out.push(format!("{name}: violation {}: {}", v.property, v.text));
+    }
+    out
+}
+
+#[test]
+fn every_lesson_file_is_embedded_in_order() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lessons");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with(".scenario"))
+        .collect();
+    files.sort();
+    let embedded: Vec<String> = LESSONS.iter().map(|l| l.file.to_string()).collect();
+    assert_eq!(embedded, files);
+    for l in LESSONS {
+        let on_disk = std::fs::read_to_string(dir.join(l.file)).unwrap();
+        assert_eq!(on_disk, l.text, "{} is stale", l.file);
+    }
+}
+
+#[test]
+fn every_lesson_holds_on_several_seeds() {
+    let mut failures = Vec::new();
+    for lesson in all() {
+        for seed in SEEDS {
+            let session = lesson.with_seed(seed).run();
+            failures.extend(problems(&format!("{} seed={seed}", lesson.id), &session));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_seed_on_the_cluster_line_is_what_with_seed_rewrites() {
+    // Rewriting the text of the cluster line and with_seed give the same run.
+    let lesson = all().remove(1);
+    let text = lesson.source.replacen("seed=1", "seed=4", 1);
+    let by_text = Session::from_script(&text).unwrap();
+    let by_api = lesson.with_seed(4).run();
+    assert_eq!(by_text.report(), by_api.report());
+}
+
+#[test]
+fn every_lesson_has_a_header_narration_a_pause_and_a_check() {
+    let mut ids = BTreeSet::new();
+    for lesson in all() {
+        let h = &lesson.header;
+        let id = &lesson.id;
+        assert!(ids.insert(id.clone()), "{id} twice");
+        assert!(h.title.len() > 5, "{id}: title {:?}", h.title);
+        assert!(h.summary.len() > 20, "{id}: summary {:?}", h.summary);
+        assert!(!h.figures.is_empty(), "{id}: no figure");
+        assert!(lesson.says().count() >= 1, "{id}: no say");
+        assert!(lesson.pauses() >= 1, "{id}: no pause");
+        assert!(
+            lesson
+                .source
+                .lines()
+                .any(|l| l.trim_start().starts_with("expect ")),
+            "{id}: no expect"
+        );
+        // The narration names the figure it stands for.
+        let says: String = lesson.says().collect::<Vec<_>>().join(" ");
+        assert!(
+            h.figures
+                .iter()
+                .any(|f| says.contains(&format!("Figure {f}"))
+                    || says.contains(&format!("Figures {f}"))
+                    || says.contains(&format!("figure {f}"))),
+            "{id}: the narration does not name figure {:?}",
+            h.figures
+        );
+        // The file name starts with its reading order number.
+        assert!(id.chars().take(2).all(|c| c.is_ascii_digit()), "{id}");
+    }
+}
+
+#[test]
+fn the_lessons_cover_figures_1_to_13() {
+    let covered: BTreeSet<u32> = all()
+        .iter()
+        .flat_map(|l| l.header.figures.clone())
+        .collect();
+    let missing: Vec<u32> = (1..=13).filter(|f| !covered.contains(f)).collect();
+    assert!(missing.is_empty(), "no lesson for figures {missing:?}");
+    assert!(covered.iter().all(|f| (1..=13).contains(f)), "{covered:?}");
+}
+
+#[test]
+fn the_header_parser_refuses_incomplete_headers() {
+    assert!(lessons::parse_header("# title: t\n# figure: 1\ncluster voters=1\n").is_err());
+    assert!(lessons::parse_header("# title: t\n# summary: s\ncluster voters=1\n").is_err());
+    assert!(lessons::parse_header("# title: t\n# figure: x\n# summary: s\n").is_err());
+    assert!(lessons::parse_header("# title: a\n# title: b\n# figure: 1\n# summary: s\n").is_err());
+    let h = lessons::parse_header(
+        "# A comment.\n# title: T\n# figure: 8, 9\n# summary: S\ncluster voters=1\n# title: late\n",
+    )
+    .unwrap();
+    assert_eq!(h.title, "T");
+    assert_eq!(h.figures, vec![8, 9]);
+    assert_eq!(h.summary, "S");
+}
+
+#[test]
+fn next_stops_at_each_pause_with_the_state_of_the_script_run_to_there() {
+    for lesson in all() {
+        let mut player = LessonPlayer::new(lesson.clone());
+        assert_eq!(player.position(), 0);
+        assert_eq!(player.status(), lesson.session_at(0).status());
+        assert!(player.steps() >= lesson.pauses());
+        let mut said = Vec::new();
+        while !player.finished() {
+            let step = player.next();
+            let k = player.position();
+            assert_eq!(step.position, k);
+            assert!(
+                step.surprises.is_empty(),
+                "{}: {:?}",
+                lesson.id,
+                step.surprises
+            );
+            let at = lesson.session_at(k);
+            assert_eq!(player.status(), at.status(), "{} step {k}", lesson.id);
+            assert_eq!(player.session().results(), at.results());
+            assert_eq!(player.says(), step.says.as_slice());
+            said.extend(step.says.clone());
+            let says_in_lines: Vec<&String> = step
+                .lines
+                .iter()
+                .filter_map(|l| match l {
+                    StepLine::Say(s) => Some(s),
+                    StepLine::Trace(_) => None,
+                })
+                .collect();
+            assert_eq!(says_in_lines.len(), step.says.len());
+            assert_eq!(step.finished, k == player.steps());
+        }
+        assert_eq!(player.position(), player.steps());
+        // Every say was shown once, in order.
+        assert_eq!(said, lesson.says().map(String::from).collect::<Vec<_>>());
+        // The whole lesson equals the script run in one go.
+        assert_eq!(player.session().report(), lesson.run().report());
+        // Past the end, next does nothing.
+        let before = player.status();
+        let step = player.next();
+        assert!(step.finished && step.results.is_empty());
+        assert_eq!(player.status(), before);
+    }
+}
+
+#[test]
+fn back_and_restart_rebuild_the_same_state() {
+    for lesson in all() {
+        let mut player = LessonPlayer::new(lesson.clone());
+        let mut steps = Vec::new();
+        let mut statuses = vec![player.status()];
+        while !player.finished() {
+            steps.push(player.next());
+            statuses.push(player.status());
+        }
+        // Walk back to the start, one step at a time.
+        for k in (0..player.steps()).rev() {
+            let step = player.back();
+            assert_eq!(player.position(), k);
+            assert_eq!(player.status(), statuses[k], "{} back to {k}", lesson.id);
+            if k > 0 {
+                assert_eq!(step, steps[k - 1], "{} back to {k}", lesson.id);
+                assert_eq!(player.says(), steps[k - 1].says.as_slice());
+            } else {
+                assert!(player.says().is_empty());
+            }
+        }
+        // Forward again, then restart.
+        let step = player.next();
+        assert_eq!(step, steps[0]);
+        player.next();
+        player.restart();
+        assert_eq!(player.position(), 0);
+        assert_eq!(player.status(), statuses[0]);
+        let again = player.next();
+        assert_eq!(again, steps[0], "{}", lesson.id);
+    }
+}
+
+#[test]
+fn a_console_detour_goes_on_from_the_script_and_rejoin_returns_to_the_path() {
+    let lesson = lessons::find("09-adding-a-learner").unwrap();
+    let mut player = LessonPlayer::new(lesson.clone());
+    player.next();
+    player.next();
+    let k = player.position();
+    let on_path = player.status();
+    let line = player.next_line();
+    // The reader crashes two voters from the console.
+    player.command("crash 2").unwrap();
+    player.command("crash 3").unwrap();
+    assert!(player.command("crash 99").is_err());
+    player.advance(3000);
+    assert!(!player.on_path());
+    assert_eq!(player.position(), k);
+    assert_eq!(player.next_line(), line, "the script's place is kept");
+    assert_ne!(player.status(), on_path);
+    // Going on from there runs the script's next commands on the reader's
+    // cluster; its expectations may not hold any more, and the step says so.
+    let step = player.next();
+    assert_eq!(player.position(), k + 1);
+    assert!(!step.surprises.is_empty(), "{step:?}");
+    // rejoin rebuilds the lesson's own state at this pause.
+    player.rejoin();
+    assert!(player.on_path());
+    assert_eq!(player.position(), k + 1);
+    assert_eq!(player.status(), lesson.session_at(k + 1).status());
+}
+
+#[test]
+fn the_quorum_view_tells_the_arithmetic() {
+    // Lesson 06b: after the unsafe add, 4 voters, quorum 3, 2 reachable.
+    let lesson = lessons::find("06b-add-voter-during-partition-unsafe").unwrap();
+    let mut player = LessonPlayer::new(lesson);
+    player.next();
+    let q = player.quorum();
+    assert_eq!((q.voters.len(), q.quorum), (3, 2));
+    assert_eq!(q.reachable, vec![1, 2]);
+    assert!(q.has_quorum);
+    assert_eq!(q.leader, Some(1));
+    player.next();
+    let q: QuorumView = player.quorum();
+    assert_eq!((q.voters.len(), q.quorum), (4, 3));
+    assert_eq!(q.reachable, vec![1, 2]);
+    assert!(!q.has_quorum);
+    let s = q.sentence();
+    assert!(s.contains("Quorum: 3") && s.contains("1 short"), "{s}");
+    assert_eq!(player.status().reachable, vec![1, 2]);
+    player.next();
+    let q = player.quorum();
+    assert_eq!(q.leader, None);
+    assert!(q.from.is_some());
+    assert!(q.sentence().contains("No leader"), "{}", q.sentence());
+}
+
+#[test]
+fn the_browser_list_has_every_lesson() {
+    let infos = lessons::infos();
+    assert_eq!(infos.len(), LESSONS.len());
+    assert!(infos.iter().all(|i| i.steps >= 2));
+    let json = serde_json::to_value(&infos).unwrap();
+    assert!(json[0]["title"].is_string() && json[0]["figures"].is_array());
+    assert!(LessonPlayer::open("01-new-member-overloads-leader.scenario").is_some());
+    assert!(LessonPlayer::open("no-such-lesson").is_none());
+    let step = LessonPlayer::open("03-isolated-leader-steps-down")
+        .unwrap()
+        .next();
+    let json = serde_json::to_value(&step).unwrap();
+    assert_eq!(json["lines"][0]["kind"], "trace");
+    assert!(json["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|l| l["kind"] == "say"));
+}
