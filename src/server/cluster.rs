@@ -382,47 +382,42 @@ impl Cluster {
             .is_some_and(|p| p.waiting == *expected)
     }
 
+    /// Finishes the request an event answers, if one waits for it.
     fn observe(&mut self, e: &Event) {
-        match &e.kind {
+        let (request, expected, outcome) = match &e.kind {
             EventKind::PutApplied {
                 node,
                 index,
                 request,
-            } => {
-                if self.waits(*request, &Waiting::Put { via: *node }) {
-                    self.complete(*request, Outcome::Put { index: *index });
-                }
-            }
+            } => (
+                *request,
+                Waiting::Put { via: *node },
+                Outcome::Put { index: *index },
+            ),
             EventKind::ReadServed {
                 node,
                 request,
                 value,
-            } => {
-                if self.waits(*request, &Waiting::Read { via: *node }) {
-                    self.complete(
-                        *request,
-                        Outcome::Read {
-                            value: value.clone(),
-                        },
-                    );
-                }
-            }
+            } => (
+                *request,
+                Waiting::Read { via: *node },
+                Outcome::Read {
+                    value: value.clone(),
+                },
+            ),
             EventKind::ConfChangeApplied {
                 node,
                 change,
                 refused,
                 ..
             } => {
-                if self.waits(change.request, &Waiting::Member { via: *node }) {
-                    let outcome = match refused {
-                        None => Outcome::Done,
-                        Some(err) => Outcome::Failed(ServerError::new(
-                            ErrorCode::from(*err),
-                            err.etcd_text(),
-                        )),
-                    };
-                    self.complete(change.request, outcome);
-                }
+                let outcome = match refused {
+                    None => Outcome::Done,
+                    Some(err) => {
+                        Outcome::Failed(ServerError::new(ErrorCode::from(*err), err.etcd_text()))
+                    }
+                };
+                (change.request, Waiting::Member { via: *node }, outcome)
             }
             EventKind::Raft {
                 event: RaftEvent::ConfChangeRefused { request, reason },
@@ -433,8 +428,12 @@ impl Cluster {
                 if let Some(p) = self.pending.get_mut(request) {
                     p.note = Some(format!("raft refused the change: {reason}"));
                 }
+                return;
             }
-            _ => {}
+            _ => return,
+        };
+        if self.waits(request, &expected) {
+            self.complete(request, outcome);
         }
     }
 

@@ -211,7 +211,9 @@ impl World {
         let (from, to) = (msg.from, msg.to);
         let receiver = self.nodes.get(&to);
         if !receiver.is_some_and(SimNode::is_running) {
+            // etcd's transport notices the broken stream and tells Raft.
             self.dropped(from, to, msg.msg_type, DropReason::NodeDown);
+            self.report_failure(from, to, msg.msg_type);
             return;
         }
         if receiver.is_some_and(|n| n.state.removed.contains(&from)) {
