@@ -3,10 +3,12 @@
 //! read from the cluster; nothing here changes it. Drawing allocates little:
 //! colours are static strings and per-frame text is a handful of labels.
 
+use std::cell::{Cell, RefCell};
 use std::fmt::Write;
+use std::ops::Deref;
 
 use wasm_bindgen::JsValue;
-use web_sys::CanvasRenderingContext2d as Ctx;
+use web_sys::CanvasRenderingContext2d;
 
 use crate::raft::{EntryData, NodeId, ProgressState, Raft, StateRole};
 use crate::server::Cluster;
@@ -17,6 +19,84 @@ use super::layout::{Hit, Layout, Spot};
 use super::palette as pal;
 
 const TAU: f64 = std::f64::consts::TAU;
+
+/// The 2D context with its state remembered: every string crossing into
+/// JavaScript costs a decode, so a style already set is not set again.
+pub struct Ctx<'a> {
+    raw: &'a CanvasRenderingContext2d,
+    fill: Cell<(usize, usize)>,
+    stroke: Cell<(usize, usize)>,
+    align: Cell<(usize, usize)>,
+    baseline: Cell<(usize, usize)>,
+    font: RefCell<String>,
+    width: Cell<f64>,
+    alpha: Cell<f64>,
+}
+
+fn key(s: &str) -> (usize, usize) {
+    (s.as_ptr() as usize, s.len())
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(raw: &'a CanvasRenderingContext2d) -> Ctx<'a> {
+        // Unknown state: the first setting of each always goes through.
+        Ctx {
+            raw,
+            fill: Cell::new((0, 0)),
+            stroke: Cell::new((0, 0)),
+            align: Cell::new((0, 0)),
+            baseline: Cell::new((0, 0)),
+            font: RefCell::new(String::new()),
+            width: Cell::new(f64::NAN),
+            alpha: Cell::new(f64::NAN),
+        }
+    }
+    pub fn set_fill_style_str(&self, c: &str) {
+        if self.fill.replace(key(c)) != key(c) {
+            self.raw.set_fill_style_str(c);
+        }
+    }
+    pub fn set_stroke_style_str(&self, c: &str) {
+        if self.stroke.replace(key(c)) != key(c) {
+            self.raw.set_stroke_style_str(c);
+        }
+    }
+    pub fn set_text_align(&self, a: &str) {
+        if self.align.replace(key(a)) != key(a) {
+            self.raw.set_text_align(a);
+        }
+    }
+    pub fn set_text_baseline(&self, b: &str) {
+        if self.baseline.replace(key(b)) != key(b) {
+            self.raw.set_text_baseline(b);
+        }
+    }
+    pub fn set_font(&self, f: &str) {
+        let mut cur = self.font.borrow_mut();
+        if *cur != f {
+            cur.clear();
+            cur.push_str(f);
+            self.raw.set_font(f);
+        }
+    }
+    pub fn set_line_width(&self, w: f64) {
+        if self.width.replace(w) != w {
+            self.raw.set_line_width(w);
+        }
+    }
+    pub fn set_global_alpha(&self, a: f64) {
+        if self.alpha.replace(a) != a {
+            self.raw.set_global_alpha(a);
+        }
+    }
+}
+
+impl Deref for Ctx<'_> {
+    type Target = CanvasRenderingContext2d;
+    fn deref(&self) -> &CanvasRenderingContext2d {
+        self.raw
+    }
+}
 
 /// Line-dash patterns, made once (each is a JavaScript array).
 pub struct Dashes {
@@ -90,7 +170,7 @@ pub fn node_views(c: &Cluster) -> Vec<NodeView<'_>> {
 
 /// The frame's state shared by the drawing functions.
 pub struct Frame<'a> {
-    pub ctx: &'a Ctx,
+    pub ctx: &'a Ctx<'a>,
     pub layout: &'a Layout,
     pub cluster: &'a Cluster,
     pub views: &'a [NodeView<'a>],
@@ -278,7 +358,19 @@ fn messages(f: &Frame) {
     let ctx = f.ctx;
     let l = f.layout;
     let r = l.node_r + 2.0;
+    // Messages still queued at their sender all sit at the same spot: one
+    // dot per direction is enough (the sender's label gives the bytes).
+    let mut queued_drawn = [[false; 16]; 16];
     for m in f.cluster.world().network().in_flight() {
+        if (m.departs_ms as f64) > f.t {
+            let (from, to) = (m.msg.from as usize, m.msg.to as usize);
+            if from < 16 && to < 16 {
+                if queued_drawn[from][to] {
+                    continue;
+                }
+                queued_drawn[from][to] = true;
+            }
+        }
         let (Some(a), Some(b)) = (l.spot(m.msg.from), l.spot(m.msg.to)) else {
             continue;
         };
@@ -453,10 +545,12 @@ fn node(f: &Frame, v: &NodeView, s: &Spot, leader: Option<&Raft>) {
                 ProgressState::Replicate => ("replicate", pal::GOOD),
                 ProgressState::Snapshot => ("snapshot", pal::SNAPSHOT),
             };
-            labels.push(Label::Text(
-                format!("match {} · next {} · {state}", p.matched, p.next_idx),
-                col,
-            ));
+            let text = if f.views.len() <= 5 {
+                format!("match {} · next {} · {state}", p.matched, p.next_idx)
+            } else {
+                format!("m {} · n {} · {state}", p.matched, p.next_idx)
+            };
+            labels.push(Label::Text(text, col));
             if v.learner {
                 let lm = l
                     .tracker()
@@ -510,9 +604,9 @@ fn place_labels(ctx: &Ctx, l: &Layout, s: &Spot, labels: &[Label]) {
     let gap = l.node_r + 13.0;
     let ax = s.x + s.dx * gap;
     let ay = s.y + s.dy * gap;
-    let align = if s.dx > 0.35 {
+    let align = if s.dx > 0.2 {
         "left"
-    } else if s.dx < -0.35 {
+    } else if s.dx < -0.2 {
         "right"
     } else {
         "center"
@@ -662,7 +756,13 @@ fn log_panel(f: &Frame) {
     let logs: Vec<Option<LogView>> = f.views.iter().map(log_view).collect();
     let hi = logs.iter().flatten().map(|g| g.last).max().unwrap_or(0);
     let cells = l.cells as u64;
-    let lo = (hi + 1).saturating_sub(cells).max(1);
+    // The newest entries, unless the highest commit would fall out of view
+    // (a leader far ahead of everyone): then keep it two thirds along.
+    let commit = logs.iter().flatten().map(|g| g.commit).max().unwrap_or(0);
+    let lo = (hi + 1)
+        .saturating_sub(cells)
+        .min(commit.saturating_sub(cells * 2 / 3))
+        .max(1);
     let x0 = l.log_x + l.label_w;
     let cw = l.cell_w;
 
@@ -674,7 +774,8 @@ fn log_panel(f: &Frame) {
     ctx.set_text_align("center");
     let mut buf = String::new();
     for i in lo..lo + cells {
-        if i % 5 == 0 || i == lo {
+        // Every fifth index, and the first unless it would crowd the next.
+        if i % 5 == 0 || (i == lo && i % 5 <= 2) {
             buf.clear();
             let _ = write!(buf, "{i}");
             ctx.set_fill_style_str(pal::TEXT_FAINT);

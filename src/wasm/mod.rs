@@ -162,7 +162,7 @@ impl App {
         let ids: Vec<(u64, bool)> = views.iter().map(|v| (v.id, !v.removed)).collect();
         self.layout.compute(width, height, &ids);
         draw::frame(&draw::Frame {
-            ctx,
+            ctx: &draw::Ctx::new(ctx),
             layout: &self.layout,
             cluster,
             views: &views,
@@ -203,6 +203,12 @@ impl App {
         let changed = hit != self.hover;
         self.hover = hit;
         changed
+    }
+
+    /// Messages on the network now (queued at a sender or on the wire).
+    #[wasm_bindgen(js_name = inFlight)]
+    pub fn in_flight(&self) -> u32 {
+        self.engine.cluster().world().network().in_flight().count() as u32
     }
 
     /// Whether messages from `from` to `to` are cut off.
