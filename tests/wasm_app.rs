@@ -210,3 +210,24 @@ fn panels_describe_the_quorum_and_the_nodes() {
     app.command(&format!("isolate {leader}"));
     assert_eq!(json(app.quorum())["can_reach_quorum"], false);
 }
+
+#[wasm_bindgen_test]
+fn drawing_survives_odd_sizes_and_many_nodes() {
+    let mut app = App::new(
+        "cluster voters=1,2,3,4,5,6,7,8,9 seed=3 bandwidth=256KB/s\nwait-until leader\nload rate=50/s size=1KB\nwait 500ms\n",
+    )
+    .unwrap();
+    let (_canvas, ctx) = canvas(300, 200);
+    for (w, h) in [
+        (300.0, 200.0),
+        (40.0, 30.0),
+        (0.0, 0.0),
+        (f64::NAN, 10.0),
+        (1.0, 1.0),
+    ] {
+        app.draw(&ctx, w, h, 1.0);
+        app.advance(16.0, 1.0);
+    }
+    assert!(app.in_flight() > 0);
+    assert_eq!(app.node_count(), 9);
+}

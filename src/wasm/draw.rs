@@ -622,6 +622,20 @@ fn place_labels(ctx: &Ctx, l: &Layout, s: &Spot, labels: &[Label]) {
     ctx.set_text_align(align);
     ctx.set_text_baseline("middle");
     ctx.set_font("12px system-ui, sans-serif");
+    // Keep the widest line inside the canvas.
+    let widest = labels
+        .iter()
+        .map(|label| match label {
+            Label::Text(t, _) => ctx.measure_text(t).map_or(0.0, |m| m.width()),
+            Label::Bar(_) => BAR_W,
+        })
+        .fold(0.0, f64::max);
+    let ax = match align {
+        "right" => ax.max(widest + 4.0),
+        "left" => ax.min(l.width - widest - 4.0),
+        // Not clamp(): on a canvas narrower than the text its bounds cross.
+        _ => ax.min(l.width - widest / 2.0 - 4.0).max(widest / 2.0 + 4.0),
+    };
     for (i, label) in labels.iter().enumerate() {
         let y = top + LABEL_LINE * (i as f64 + 0.5);
         match label {

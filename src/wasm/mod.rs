@@ -151,6 +151,9 @@ impl App {
     /// Draws the cluster onto a 2D context whose canvas is `width` x
     /// `height` CSS pixels with a backing store `dpr` times larger.
     pub fn draw(&mut self, ctx: &CanvasRenderingContext2d, width: f64, height: f64, dpr: f64) {
+        if !(width.is_finite() && height.is_finite() && width >= 1.0 && height >= 1.0) {
+            return;
+        }
         let dpr = if dpr.is_finite() && dpr > 0.0 {
             dpr
         } else {
