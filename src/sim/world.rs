@@ -224,10 +224,21 @@ impl World {
             return;
         }
         self.deliveries += 1;
+        let snapshot = msg.msg_type == MessageType::Snap;
         if let Some(r) = self.nodes.get_mut(&to).and_then(|n| n.raft.as_mut()) {
             r.step(msg);
         }
         self.process(to);
+        if snapshot {
+            // etcd's snapshot sender reports the transfer finished
+            // (ReportSnapshot(SnapshotFinish)). Without it the leader waits
+            // in the snapshot state for the follower's answer, and if that
+            // answer is lost it waits forever.
+            if let Some(r) = self.nodes.get_mut(&from).and_then(|n| n.raft.as_mut()) {
+                r.report_snapshot(to, true);
+                self.process(from);
+            }
+        }
     }
 
     // ---- the effects of a step ---------------------------------------------
