@@ -187,6 +187,41 @@ fn next_stops_at_each_pause_with_the_state_of_the_script_run_to_there() {
 }
 
 #[test]
+fn each_pause_matches_the_script_text_cut_after_that_pause() {
+    // Independent of the player's own replay: the source text up to the
+    // k-th `pause` line, run by the runner's entry point.
+    for lesson in all() {
+        let pause_lines: Vec<usize> = lesson
+            .source
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim() == "pause")
+            .map(|(i, _)| i + 1)
+            .collect();
+        assert_eq!(pause_lines.len(), lesson.pauses(), "{}", lesson.id);
+        let mut player = LessonPlayer::new(lesson.clone());
+        for (k, &line) in pause_lines.iter().enumerate() {
+            player.next();
+            assert_eq!(player.position(), k + 1);
+            let text: String = lesson
+                .source
+                .lines()
+                .take(line)
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let cut = Session::from_script(&text).unwrap();
+            assert_eq!(
+                player.status(),
+                cut.status(),
+                "{} at the pause on line {line}",
+                lesson.id
+            );
+            assert_eq!(player.session().results(), cut.results());
+        }
+    }
+}
+
+#[test]
 fn back_and_restart_rebuild_the_same_state() {
     for lesson in all() {
         let mut player = LessonPlayer::new(lesson.clone());
