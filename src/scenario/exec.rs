@@ -187,6 +187,8 @@ impl Session {
 
     /// Runs one parsed command and records its result.
     pub fn execute(&mut self, line: usize, text: &str, cmd: &Command) -> CommandResult {
+        // Console commands are numbered after everything run so far.
+        self.lines = self.lines.max(line);
         let started_at = self.now();
         if started_at > self.history_ms {
             self.history

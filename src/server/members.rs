@@ -192,37 +192,19 @@ impl Cluster {
     /// etcd MemberRemove. A removed member stops itself; its id never returns.
     pub fn member_remove(&mut self, id: NodeId) -> Result<(), ServerError> {
         let (via, leads) = self.member_target()?;
+        // etcd checks only the quorum before proposing: whether the member
+        // exists is decided when the change is applied, after any change
+        // still in the log (a new leader may not have applied an add yet).
         let member = self
             .world
             .node(via)
             .and_then(|n| n.state.members.get(&id).cloned());
-        let Some(member) = member else {
-            let removed = self
-                .world
-                .node(via)
-                .is_some_and(|n| n.state.removed.contains(&id));
-            return Err(if removed {
-                ServerError::new(
-                    ErrorCode::IdRemoved,
-                    format!(
-                        "member {id} was already removed: {}",
-                        ErrorCode::IdRemoved.etcd_text()
-                    ),
-                )
-            } else {
-                ServerError::new(
-                    ErrorCode::MemberNotFound,
-                    format!(
-                        "member {id} is not in the cluster: {}",
-                        ErrorCode::MemberNotFound.etcd_text()
-                    ),
-                )
-            });
-        };
-        if leads && self.cfg.strict_reconfig && !member.learner {
+        let learner = member.as_ref().is_some_and(|m| m.learner);
+        if leads && self.cfg.strict_reconfig && !learner {
             reconfig::check_remove_voter(&self.voter_views(via), id, via)?;
         }
-        let request = self.propose_change(via, ConfChangeType::RemoveNode, id, &member.peer_url)?;
+        let url = member.map_or_else(String::new, |m| m.peer_url.to_string());
+        let request = self.propose_change(via, ConfChangeType::RemoveNode, id, &url)?;
         self.finish_change(request)
     }
 

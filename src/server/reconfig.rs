@@ -88,7 +88,8 @@ pub fn check_remove_voter(
     id: NodeId,
     leader: NodeId,
 ) -> Result<(), ServerError> {
-    let after = voters.len().saturating_sub(1);
+    // What remains: every voter but `id` (all of them if `id` is no voter).
+    let after = voters.iter().filter(|v| v.id != id).count();
     let started = voters.iter().filter(|v| v.started && v.id != id).count();
     if started < quorum(after) {
         return Err(not_enough(format!(
