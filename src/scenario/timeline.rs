@@ -1,0 +1,911 @@
+//! Time travel over one run: scrub back to any moment, step back through the
+//! narrated events, play forward again, and act in the past, which keeps the
+//! old future as a branch one can return to.
+//!
+//! A [`Timeline`] owns the live [`Session`] and the run as *timed commands*
+//! ([`Entry`]: each command of the history with the simulated times it
+//! started and ended). Because the engine is deterministic, the cluster at
+//! any moment is a pure function of the run and the moment, so travelling is
+//! replaying: [`Timeline::seek`] restores the nearest checkpoint (a clone of
+//! the session, taken every couple of simulated seconds) at or before the
+//! target and replays the commands from there.
+//!
+//! # The state at a moment
+//!
+//! `seek(t)` shows the run at `t` with every command that *starts* at or
+//! before `t` applied:
+//!
+//! - a command that takes no time (`crash 2` at 5000 ms) is included at its
+//!   own moment: `seek(5000)` shows node 2 down;
+//! - a command that lets time pass while it waits for the cluster (`put`,
+//!   `get`, the `member` commands, `transfer-leader`, `wait-until`) cannot be
+//!   shown half done: a moment inside it lands where it **ends**, and
+//!   `seek` returns that time (it is the only case where `seek(t)` does not
+//!   land at `t`); commands that start at that end are not applied;
+//! - `wait N` is plain time passing: a moment inside it lands exactly there.
+//!
+//! # Idle time is a `wait`
+//!
+//! The history writes the time that passes between commands as `wait`
+//! lines, and a script replays each of them as a command (which, like any
+//! command, sets what `expect ok` / `expect error=...` look at). The
+//! timeline runs the live edge the same way: when a command follows idle
+//! time, that time becomes a `wait` entry first. So the live run, a `seek`
+//! to any moment, and the exported script replayed by `raftlab run` all see
+//! the same states. (The narration does not show these implicit waits.)
+//!
+//! # Branches
+//!
+//! Acting (any command) while positioned in the past cuts the run at the
+//! current moment: the commands after it are saved as a branch (listed by
+//! [`Timeline::branches`], restored by [`Timeline::switch_branch`]) and a new
+//! branch continues from the moment. If nothing but idle time follows the
+//! moment, nothing is lost (idle time replays identically) and no branch is
+//! saved.
+//!
+//! Layer 4: no browser types; the wasm front end wraps this type.
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use serde::Serialize;
+
+use crate::server::Cluster;
+
+use super::ast::{ClusterSpec, Command, Script};
+use super::exec::Session;
+use super::parse::{parse_command, parse_script, ParseError};
+use super::report::CommandResult;
+
+/// Simulated time between two checkpoints.
+pub const DEFAULT_CHECKPOINT_EVERY_MS: u64 = 2_000;
+/// Checkpoints kept per branch before old ones are thinned out.
+pub const DEFAULT_MAX_CHECKPOINTS: usize = 48;
+/// Checkpoints a branch that is not the current one keeps beyond its fork.
+pub const DEFAULT_SAVED_BRANCH_CHECKPOINTS: usize = 16;
+
+/// How densely a timeline keeps checkpoints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimelineConfig {
+    /// A checkpoint is taken each time the run passes this much simulated
+    /// time since the last one.
+    pub checkpoint_every_ms: u64,
+    /// At most this many checkpoints per branch: beyond, one is removed
+    /// where they are densest (the first and the newest eighth excepted), so
+    /// the gaps stay even as the run grows. Memory is about this many
+    /// sessions: a session weighs about 10 KB per simulated second of a
+    /// 3-voter cluster under 50 writes/s (the engine's safety checker keeps
+    /// every committed entry), so 48 checkpoints of a 10-minute run weigh
+    /// about 190 MB natively.
+    pub max_checkpoints: usize,
+    /// A branch that is left keeps at most this many checkpoints of its own
+    /// (past its fork; those before are shared with its parent).
+    pub saved_branch_checkpoints: usize,
+}
+
+impl Default for TimelineConfig {
+    fn default() -> Self {
+        TimelineConfig {
+            checkpoint_every_ms: DEFAULT_CHECKPOINT_EVERY_MS,
+            max_checkpoints: DEFAULT_MAX_CHECKPOINTS,
+            saved_branch_checkpoints: DEFAULT_SAVED_BRANCH_CHECKPOINTS,
+        }
+    }
+}
+
+/// One command of the run, with when it ran.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Entry {
+    /// Simulated time the command started.
+    pub at_ms: u64,
+    /// Simulated time it ended (`at_ms` for a command that takes no time).
+    pub end_ms: u64,
+    /// Its canonical text, as the history writes it.
+    pub text: String,
+    /// A `wait` standing for idle time between two commands at the live
+    /// edge, not a command anyone typed.
+    pub idle: bool,
+    #[serde(skip)]
+    cmd: Command,
+}
+
+impl Entry {
+    pub fn command(&self) -> &Command {
+        &self.cmd
+    }
+
+    fn is_wait(&self) -> bool {
+        matches!(self.cmd, Command::Wait(_))
+    }
+}
+
+/// A session part-way along the run: the first `next` entries are done
+/// (entry `next`, if it is a `wait`, may be partly done).
+#[derive(Debug, Clone)]
+struct Checkpoint {
+    at_ms: u64,
+    next: usize,
+    session: Rc<Session>,
+}
+
+/// One line of development of the run.
+#[derive(Debug, Clone)]
+struct Branch {
+    id: u32,
+    parent: Option<u32>,
+    /// The moment it parted from its parent (0 for the first branch).
+    fork_ms: u64,
+    /// The entries it shares with its parent.
+    fork_next: usize,
+    run: Vec<Entry>,
+    /// The furthest moment reached on this branch.
+    end_ms: u64,
+    /// Events due at `end_ms` were all run (time was let pass up to it, or
+    /// a step finished there), even if the last command ended at `end_ms`.
+    tail_idle: bool,
+    /// Moments something was narrated (events between commands, and the
+    /// end of each command): where `step_back` stops.
+    marks: BTreeSet<u64>,
+    checkpoints: Vec<Checkpoint>,
+    /// Where the user was when they left it (for a saved branch).
+    left_at_ms: u64,
+}
+
+/// A branch as the page lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BranchInfo {
+    pub id: u32,
+    /// The branch it parted from.
+    pub parent: Option<u32>,
+    /// The moment it parted.
+    pub fork_ms: u64,
+    pub end_ms: u64,
+    /// Where the user left it (the current branch: where they are now).
+    pub left_at_ms: u64,
+    /// Commands on it (idle time not counted), from time 0.
+    pub commands: usize,
+    /// The first command after the fork: what makes it different.
+    pub first: Option<String>,
+    pub current: bool,
+}
+
+/// A run one can travel in. See the module documentation.
+#[derive(Debug, Clone)]
+pub struct Timeline {
+    config: TimelineConfig,
+    spec: ClusterSpec,
+    branch: Branch,
+    saved: Vec<Branch>,
+    next_branch_id: u32,
+    /// The session at the current moment.
+    session: Session,
+    /// Entries of `branch.run` done in `session`.
+    next: usize,
+    /// Narration not yet taken.
+    narration: Vec<String>,
+}
+
+impl Timeline {
+    /// A fresh cluster as the `cluster` line describes it, at time 0.
+    pub fn new(spec: &ClusterSpec) -> Timeline {
+        Timeline::with_config(spec, TimelineConfig::default())
+    }
+
+    pub fn with_config(spec: &ClusterSpec, config: TimelineConfig) -> Timeline {
+        let config = TimelineConfig {
+            checkpoint_every_ms: config.checkpoint_every_ms.max(1),
+            max_checkpoints: config.max_checkpoints.max(4),
+            saved_branch_checkpoints: config.saved_branch_checkpoints,
+        };
+        let mut session = Session::new(spec);
+        let narration = session.take_narration();
+        let mut marks = BTreeSet::new();
+        if !narration.is_empty() {
+            marks.insert(0);
+        }
+        let first = Checkpoint {
+            at_ms: 0,
+            next: 0,
+            session: Rc::new(session.clone()),
+        };
+        Timeline {
+            config,
+            spec: spec.clone(),
+            branch: Branch {
+                id: 1,
+                parent: None,
+                fork_ms: 0,
+                fork_next: 0,
+                run: Vec::new(),
+                end_ms: 0,
+                tail_idle: false,
+                marks,
+                checkpoints: vec![first],
+                left_at_ms: 0,
+            },
+            saved: Vec::new(),
+            next_branch_id: 2,
+            session,
+            next: 0,
+            narration,
+        }
+    }
+
+    /// Parses a script and runs all of it; the timeline stands at its end.
+    /// A script that does not parse runs nothing.
+    pub fn from_script(src: &str) -> Result<Timeline, ParseError> {
+        Ok(Timeline::run_script(&parse_script(src)?))
+    }
+
+    /// Runs every command of a parsed script, as if typed one after the
+    /// other at the live edge.
+    pub fn run_script(script: &Script) -> Timeline {
+        Timeline::run_script_with(script, TimelineConfig::default())
+    }
+
+    /// [`Timeline::run_script`] with checkpoints kept as `config` says.
+    pub fn run_script_with(script: &Script, config: TimelineConfig) -> Timeline {
+        let mut t = Timeline::with_config(&script.cluster, config);
+        for cmd in &script.commands {
+            t.act(&cmd.node);
+        }
+        t
+    }
+
+    // ---- reading ---------------------------------------------------------------
+
+    /// The session at the current moment (read it; act through the timeline).
+    /// Its own `history()` is not the run's: use [`Timeline::history`].
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    pub fn cluster(&self) -> &Cluster {
+        self.session.cluster()
+    }
+
+    pub fn spec(&self) -> &ClusterSpec {
+        &self.spec
+    }
+
+    pub fn config(&self) -> TimelineConfig {
+        self.config
+    }
+
+    /// The current moment.
+    pub fn now(&self) -> u64 {
+        self.session.now()
+    }
+
+    /// The furthest moment of the current branch (the live edge).
+    pub fn end(&self) -> u64 {
+        self.branch.end_ms
+    }
+
+    /// The run's length in simulated time (runs start at 0).
+    pub fn duration(&self) -> u64 {
+        self.branch.end_ms
+    }
+
+    /// At the live edge: time moves forward by running the cluster, and a
+    /// command extends the run instead of starting a branch.
+    pub fn is_live(&self) -> bool {
+        self.next == self.branch.run.len() && self.session.now() >= self.branch.end_ms
+    }
+
+    /// The current branch's commands with their times (idle time included,
+    /// as `wait` entries marked `idle`).
+    pub fn entries(&self) -> &[Entry] {
+        &self.branch.run
+    }
+
+    /// The moments `step_back` may stop at, in order.
+    pub fn marks(&self) -> Vec<u64> {
+        self.branch.marks.iter().copied().collect()
+    }
+
+    /// The times of the current branch's checkpoints, in order.
+    pub fn checkpoint_times(&self) -> Vec<u64> {
+        self.branch.checkpoints.iter().map(|c| c.at_ms).collect()
+    }
+
+    /// The current branch as a script: the `cluster` line, every command,
+    /// and a `wait` for the idle time after the last one. Replaying it (with
+    /// `Session::from_script` or `Timeline::from_script`) reaches the end of
+    /// the branch in the same state.
+    pub fn history(&self) -> Vec<String> {
+        let mut h = Vec::with_capacity(self.branch.run.len() + 2);
+        h.push(self.spec.to_string());
+        h.extend(self.branch.run.iter().map(|e| e.text.clone()));
+        let last = self.last_end();
+        if self.branch.end_ms > last || self.branch.tail_idle {
+            h.push(Command::Wait(self.branch.end_ms - last).to_string());
+        }
+        h
+    }
+
+    /// [`Timeline::history`] as one text, one line each, ending in a newline.
+    pub fn script(&self) -> String {
+        let mut s = self.history().join("\n");
+        s.push('\n');
+        s
+    }
+
+    /// The sentences narrated since the last call. Replays for `seek` and
+    /// `step_back` narrate nothing; playing forward through the past with
+    /// `advance` or `step_event` narrates as the live run did.
+    pub fn take_narration(&mut self) -> Vec<String> {
+        self.pull_narration();
+        std::mem::take(&mut self.narration)
+    }
+
+    pub fn status_json(&self) -> serde_json::Value {
+        self.session.status_json()
+    }
+
+    pub fn report_json(&self) -> serde_json::Value {
+        self.session.report_json()
+    }
+
+    /// The current branch id.
+    pub fn branch_id(&self) -> u32 {
+        self.branch.id
+    }
+
+    /// Every branch, the current one included, by id.
+    pub fn branches(&self) -> Vec<BranchInfo> {
+        let mut all: Vec<BranchInfo> = self
+            .saved
+            .iter()
+            .map(|b| branch_info(b, false))
+            .chain(std::iter::once({
+                let mut i = branch_info(&self.branch, true);
+                i.left_at_ms = self.now();
+                i
+            }))
+            .collect();
+        all.sort_by_key(|b| b.id);
+        all
+    }
+
+    /// Everything a scrubber needs in one object: `now_ms`, `end_ms`,
+    /// `live`, `branch`, `entries` (non-idle commands: `at_ms`, `end_ms`,
+    /// `text`), `marks`, `branches`.
+    pub fn timeline_json(&self) -> serde_json::Value {
+        let entries: Vec<&Entry> = self.branch.run.iter().filter(|e| !e.idle).collect();
+        serde_json::json!({
+            "now_ms": self.now(),
+            "end_ms": self.end(),
+            "live": self.is_live(),
+            "branch": self.branch.id,
+            "entries": entries,
+            "marks": self.marks(),
+            "branches": self.branches(),
+        })
+    }
+
+    // ---- acting ----------------------------------------------------------------
+
+    /// Parses and runs one console command. A line that does not parse
+    /// changes nothing. In the past, it first starts a branch (see the
+    /// module documentation).
+    pub fn command(&mut self, line: &str) -> Result<CommandResult, ParseError> {
+        let cmd = parse_command(line)?;
+        Ok(self.execute(&cmd))
+    }
+
+    /// Runs one parsed command at the current moment.
+    pub fn execute(&mut self, cmd: &Command) -> CommandResult {
+        if !self.is_live() {
+            self.fork();
+        }
+        self.act(cmd)
+    }
+
+    /// Moves time forward by `ms`. At the live edge this runs the cluster
+    /// (the browser's animation); in the past it plays the run forward (and
+    /// past the edge, runs live). Returns the new moment.
+    pub fn advance(&mut self, ms: u64) -> u64 {
+        if ms == 0 {
+            return self.now();
+        }
+        let target = self.now().saturating_add(ms);
+        if !self.is_live() {
+            let t = target.min(self.branch.end_ms);
+            self.play_to(t);
+        }
+        if self.is_live() && target > self.now() {
+            self.live_run(target, false);
+        }
+        self.now()
+    }
+
+    /// Runs to the next narrated event, at most `limit_ms` ahead. In the
+    /// past: to the next narrated moment of the run. Returns false if
+    /// nothing was narrated within the limit (time still moved to it).
+    pub fn step_event(&mut self, limit_ms: u64) -> bool {
+        let limit = self.now().saturating_add(limit_ms);
+        if !self.is_live() {
+            let now = self.now();
+            let next = self
+                .branch
+                .marks
+                .range(now + 1..)
+                .next()
+                .copied()
+                .filter(|&m| m <= limit && m <= self.branch.end_ms);
+            if let Some(m) = next {
+                self.play_to(m);
+                return true;
+            }
+            self.play_to(limit.min(self.branch.end_ms));
+            if !self.is_live() || limit <= self.now() {
+                return false;
+            }
+        }
+        self.live_run(limit, true)
+    }
+
+    /// Goes to moment `t_ms` (clamped to the run's end) and returns where it
+    /// landed: `t_ms` itself, unless a command that lets time pass spans it,
+    /// in which case the command's end. Nothing is narrated.
+    pub fn seek(&mut self, t_ms: u64) -> u64 {
+        let t = t_ms.min(self.branch.end_ms);
+        let (mut session, mut next) = self.start_for(t);
+        let mut dropped = Vec::new();
+        replay(&mut session, &mut next, &self.branch, t, &mut dropped);
+        self.pull_narration();
+        self.session = session;
+        self.next = next;
+        self.now()
+    }
+
+    /// Steps back to the latest narrated moment strictly before now that can
+    /// be shown on its own (a moment inside a command that lets time pass
+    /// lands at the command's end, so it is skipped), or to time 0 if there
+    /// is none. Returns the new moment, or `None` at the very beginning.
+    pub fn step_back(&mut self) -> Option<u64> {
+        let now = self.now();
+        let candidates = self
+            .branch
+            .marks
+            .range(..now)
+            .rev()
+            .copied()
+            .chain(std::iter::once(0));
+        for c in candidates {
+            if landing(&self.branch.run, c) < now {
+                return Some(self.seek(c));
+            }
+        }
+        None
+    }
+
+    /// Goes back to the live edge of the current branch (`seek(end)`).
+    pub fn go_live(&mut self) -> u64 {
+        self.seek(self.branch.end_ms)
+    }
+
+    /// Makes branch `id` current, at the moment it was left; the branch
+    /// being left is kept. Returns the moment, or an error naming the id.
+    pub fn switch_branch(&mut self, id: u32) -> Result<u64, String> {
+        if id == self.branch.id {
+            return Ok(self.now());
+        }
+        let Some(i) = self.saved.iter().position(|b| b.id == id) else {
+            return Err(format!("there is no branch {id}"));
+        };
+        let target = self.saved.remove(i);
+        let mut left = std::mem::replace(&mut self.branch, target);
+        left.left_at_ms = self.now();
+        thin_saved(&mut left, self.config.saved_branch_checkpoints);
+        self.saved.push(left);
+        self.pull_narration();
+        // The session belongs to the branch left: start again from time 0.
+        self.session = (*self.branch.checkpoints[0].session).clone();
+        self.next = 0;
+        let at = self.branch.left_at_ms;
+        Ok(self.seek(at))
+    }
+
+    // ---- inside ----------------------------------------------------------------
+
+    fn last_end(&self) -> u64 {
+        self.branch.run.last().map_or(0, |e| e.end_ms)
+    }
+
+    fn pull_narration(&mut self) {
+        self.narration.extend(self.session.take_narration());
+    }
+
+    fn line(&self) -> usize {
+        self.next + 2
+    }
+
+    /// Where to replay from to reach `t`: the current session when it is at
+    /// or before `t` and no checkpoint is closer, else the nearest checkpoint.
+    fn start_for(&self, t: u64) -> (Session, usize) {
+        let cps = &self.branch.checkpoints;
+        let i = cps.partition_point(|c| c.at_ms <= t).saturating_sub(1);
+        let cp = &cps[i];
+        let now = self.session.now();
+        if now <= t && now >= cp.at_ms && self.next >= cp.next {
+            (self.session.clone(), self.next)
+        } else {
+            ((*cp.session).clone(), cp.next)
+        }
+    }
+
+    /// Plays forward from the current session to `t` (not past the end),
+    /// keeping the narration.
+    fn play_to(&mut self, t: u64) {
+        self.pull_narration();
+        let mut next = self.next;
+        let mut out = Vec::new();
+        replay(&mut self.session, &mut next, &self.branch, t, &mut out);
+        self.next = next;
+        self.narration.extend(out);
+    }
+
+    /// Cuts the run at the current moment, saving the future as a branch
+    /// when it holds anything but idle time.
+    fn fork(&mut self) {
+        let now = self.now();
+        let cut = self.next;
+        let future_matters = self.branch.run[cut..].iter().any(|e| !e.idle);
+        if future_matters {
+            let mut saved = self.branch.clone();
+            saved.left_at_ms = now;
+            thin_saved(&mut saved, self.config.saved_branch_checkpoints);
+            self.saved.push(saved);
+            self.branch.parent = Some(self.branch.id);
+            self.branch.id = self.next_branch_id;
+            self.next_branch_id += 1;
+            self.branch.fork_ms = now;
+            self.branch.fork_next = cut;
+        }
+        self.branch.run.truncate(cut);
+        self.branch.end_ms = now;
+        self.branch.tail_idle = false;
+        let _ = self.branch.marks.split_off(&(now + 1));
+        self.branch
+            .checkpoints
+            .retain(|c| c.at_ms <= now && c.next <= cut);
+    }
+
+    /// Runs a command at the live edge.
+    fn act(&mut self, cmd: &Command) -> CommandResult {
+        debug_assert!(self.is_live());
+        let now = self.now();
+        let last = self.last_end();
+        if now > last || self.branch.tail_idle {
+            // The idle time since the last command becomes a `wait`.
+            let gap = now - last;
+            let entry = Entry {
+                at_ms: last,
+                end_ms: now,
+                text: Command::Wait(gap).to_string(),
+                idle: true,
+                cmd: Command::Wait(gap),
+            };
+            self.pull_narration();
+            let line = self.line();
+            finish_wait(&mut self.session, &entry, line, &mut self.narration);
+            self.branch.run.push(entry);
+            self.next += 1;
+        }
+        self.branch.tail_idle = false;
+        let text = cmd.to_string();
+        let result = if let Command::Wait(ms) = cmd {
+            let end = now.saturating_add(*ms);
+            let entry = Entry {
+                at_ms: now,
+                end_ms: end,
+                text,
+                idle: false,
+                cmd: cmd.clone(),
+            };
+            self.live_run(end, false);
+            let line = self.line();
+            let r = finish_wait(&mut self.session, &entry, line, &mut self.narration);
+            self.branch.run.push(entry);
+            r
+        } else {
+            let line = self.line();
+            let r = self.session.execute(line, &text, cmd);
+            self.branch.run.push(Entry {
+                at_ms: now,
+                end_ms: self.session.now(),
+                text,
+                idle: false,
+                cmd: cmd.clone(),
+            });
+            r
+        };
+        self.next += 1;
+        self.branch.tail_idle = false;
+        self.pull_narration();
+        let end = self.session.now();
+        if !matches!(cmd, Command::Say(_) | Command::Pause) {
+            self.branch.marks.insert(end);
+        }
+        self.branch.end_ms = end;
+        self.checkpoint_if_due();
+        result
+    }
+
+    /// At the live edge: runs to `t`, event by event (noting the moments
+    /// something is narrated) and taking checkpoints on the way. With
+    /// `stop_at_narration`, stops at the first narrated moment, after every
+    /// event due at that moment ran. Returns whether it stopped there.
+    fn live_run(&mut self, t: u64, stop_at_narration: bool) -> bool {
+        let mut stopped = false;
+        loop {
+            self.checkpoint_if_due();
+            let now = self.session.now();
+            if now >= t {
+                break;
+            }
+            let stop = t.min(self.checkpoint_due());
+            while self.session.step_event(stop - self.session.now()) {
+                self.branch.marks.insert(self.session.now());
+                if stop_at_narration {
+                    // Finish the moment: a later replay runs it whole.
+                    self.session.advance(0);
+                    stopped = true;
+                    break;
+                }
+            }
+            self.pull_narration();
+            self.branch.tail_idle = true;
+            self.branch.end_ms = self.session.now();
+            if stopped {
+                break;
+            }
+        }
+        self.checkpoint_if_due();
+        stopped
+    }
+
+    fn checkpoint_due(&self) -> u64 {
+        let last = self.branch.checkpoints.last().map_or(0, |c| c.at_ms);
+        last.saturating_add(self.config.checkpoint_every_ms)
+    }
+
+    /// Takes a checkpoint at the live edge if one is due.
+    fn checkpoint_if_due(&mut self) {
+        if self.session.now() < self.checkpoint_due() {
+            return;
+        }
+        self.pull_narration();
+        self.branch.checkpoints.push(Checkpoint {
+            at_ms: self.session.now(),
+            next: self.next,
+            session: Rc::new(self.session.clone()),
+        });
+        if self.branch.checkpoints.len() > self.config.max_checkpoints {
+            thin(
+                &mut self.branch.checkpoints,
+                self.config.max_checkpoints,
+                self.config.max_checkpoints / 8,
+            );
+        }
+    }
+}
+
+fn branch_info(b: &Branch, current: bool) -> BranchInfo {
+    BranchInfo {
+        id: b.id,
+        parent: b.parent,
+        fork_ms: b.fork_ms,
+        end_ms: b.end_ms,
+        left_at_ms: b.left_at_ms,
+        commands: b.run.iter().filter(|e| !e.idle).count(),
+        first: b
+            .run
+            .iter()
+            .skip(b.fork_next)
+            .find(|e| !e.idle)
+            .map(|e| e.text.clone()),
+        current,
+    }
+}
+
+/// Completes a `wait` entry: runs to its end, then records the `wait`
+/// command itself (which takes no more time), as a script's `wait` would.
+/// An idle entry's own narration is dropped.
+fn finish_wait(
+    session: &mut Session,
+    e: &Entry,
+    line: usize,
+    narration: &mut Vec<String>,
+) -> CommandResult {
+    session.advance(e.end_ms.saturating_sub(session.now()));
+    narration.extend(session.take_narration());
+    let r = session.execute(line, &e.text, &Command::Wait(0));
+    let said = session.take_narration();
+    if !e.idle {
+        narration.extend(said);
+    }
+    r
+}
+
+/// Replays `branch` from a session part-way along it (`next` entries done)
+/// to moment `t`: every command that starts at or before `t`, then the time
+/// up to `t`. Collects the narration in `out`.
+fn replay(session: &mut Session, next: &mut usize, branch: &Branch, t: u64, out: &mut Vec<String>) {
+    while let Some(e) = branch.run.get(*next) {
+        if e.is_wait() {
+            if t < e.end_ms {
+                break;
+            }
+            finish_wait(session, e, *next + 2, out);
+        } else {
+            if e.at_ms > t {
+                break;
+            }
+            if session.now() < e.at_ms {
+                session.advance(e.at_ms - session.now());
+            }
+            session.execute(*next + 2, &e.text, &e.cmd);
+            debug_assert_eq!(session.now(), e.end_ms, "replay diverged at {}", e.text);
+        }
+        *next += 1;
+    }
+    let now = session.now();
+    let at_tail = *next == branch.run.len() && t == branch.end_ms && branch.tail_idle;
+    if now < t || (at_tail && now == t) {
+        session.advance(t - now);
+    }
+    out.extend(session.take_narration());
+}
+
+/// Where `seek(t)` lands, without running anything.
+fn landing(run: &[Entry], t: u64) -> u64 {
+    let mut now = 0;
+    for e in run {
+        if e.is_wait() {
+            if t < e.end_ms {
+                break;
+            }
+        } else if e.at_ms > t {
+            break;
+        }
+        now = now.max(e.end_ms);
+    }
+    now.max(t)
+}
+
+/// Thins checkpoints down to `target`, keeping the first one (time 0) and
+/// the newest `recent`; among the others, repeatedly removes the one whose
+/// neighbours are closest together, so the gaps left stay even.
+fn thin(cps: &mut Vec<Checkpoint>, target: usize, recent: usize) {
+    while cps.len() > target.max(recent + 2) {
+        let last_removable = cps.len() - recent - 1;
+        let mut best: Option<(u64, usize)> = None;
+        for i in 1..=last_removable {
+            let span = cps[i + 1].at_ms - cps[i - 1].at_ms;
+            if best.is_none_or(|(s, _)| span < s) {
+                best = Some((span, i));
+            }
+        }
+        match best {
+            Some((_, i)) => {
+                cps.remove(i);
+            }
+            None => break,
+        }
+    }
+}
+
+/// A branch being left keeps its checkpoints up to its fork (shared with
+/// its parent, so free) and at most `keep` of its own after.
+fn thin_saved(b: &mut Branch, keep: usize) {
+    let start = b.checkpoints.partition_point(|c| c.at_ms <= b.fork_ms);
+    let own = b.checkpoints.split_off(start);
+    let n = own.len();
+    if n <= keep {
+        b.checkpoints.extend(own);
+        return;
+    }
+    // Evenly spaced, the newest included.
+    let picks: BTreeSet<usize> = (1..=keep).map(|j| j * n / keep - 1).collect();
+    b.checkpoints.extend(
+        own.into_iter()
+            .enumerate()
+            .filter(|(i, _)| picks.contains(i))
+            .map(|(_, c)| c),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tl(src: &str) -> Timeline {
+        Timeline::from_script(src).unwrap()
+    }
+
+    #[test]
+    fn a_script_runs_to_its_end_and_its_history_replays_it() {
+        let t =
+            tl("cluster voters=1,2,3\nwait-until leader\nput a b\nwait 2s\ncrash 2\nwait 1500ms\n");
+        assert!(t.is_live());
+        let s = Session::from_script(&t.script()).unwrap();
+        assert_eq!(s.now(), t.now());
+        assert_eq!(s.status_json(), t.status_json());
+        assert_eq!(t.history()[0], "cluster voters=1,2,3");
+    }
+
+    #[test]
+    fn seek_lands_inside_waits_and_after_spanning_commands() {
+        let mut t = tl("cluster voters=1,2,3\nwait-until leader\nwait 3s\nput a b\nwait 3s\n");
+        let put = t
+            .entries()
+            .iter()
+            .find(|e| e.text == "put a b")
+            .unwrap()
+            .clone();
+        assert!(put.end_ms > put.at_ms);
+        assert_eq!(t.seek(put.at_ms - 10), put.at_ms - 10);
+        assert_eq!(t.seek(put.at_ms), put.end_ms);
+        assert_eq!(t.seek(put.end_ms - 1), put.end_ms);
+        assert_eq!(t.seek(put.end_ms + 1), put.end_ms + 1);
+        assert_eq!(t.seek(u64::MAX), t.end());
+        assert!(t.is_live());
+    }
+
+    #[test]
+    fn landing_matches_seek() {
+        let mut t = tl("cluster voters=1,2,3\nwait-until leader\nput a b\nput c d\nwait 1s\ncrash 1\nwait-until leader\nwait 1s\n");
+        let end = t.end();
+        for x in (0..=end).step_by(37) {
+            let l = landing(&t.branch.run, x);
+            assert_eq!(t.seek(x), l, "seek({x})");
+        }
+    }
+
+    #[test]
+    fn idle_time_becomes_a_wait_that_sets_previous() {
+        let mut t = tl("cluster voters=1,2,3\nwait-until leader\n");
+        t.command("member promote 3").unwrap();
+        t.advance(700);
+        let r = t.command("expect ok").unwrap();
+        assert!(r.ok, "the idle wait succeeded, as the history replays it");
+        let s = Session::from_script(&t.script()).unwrap();
+        assert_eq!(s.results().last().unwrap().ok, r.ok);
+        assert!(t.entries().iter().any(|e| e.idle && e.text == "wait 700ms"));
+    }
+
+    #[test]
+    fn thinning_keeps_the_first_and_the_recent_and_evens_the_rest() {
+        let mut t = Timeline::with_config(
+            &parse_script("cluster voters=1").unwrap().cluster,
+            TimelineConfig {
+                checkpoint_every_ms: 100,
+                max_checkpoints: 16,
+                saved_branch_checkpoints: 4,
+            },
+        );
+        t.advance(10_000);
+        let times = t.checkpoint_times();
+        assert!(times.len() <= 16, "{times:?}");
+        assert_eq!(times[0], 0);
+        assert_eq!(*times.last().unwrap(), 10_000);
+        let gaps: Vec<u64> = times.windows(2).map(|w| w[1] - w[0]).collect();
+        let max = *gaps.iter().max().unwrap();
+        assert!(max <= 2 * 10_000 / 12, "{gaps:?}");
+    }
+
+    #[test]
+    fn step_back_walks_marks_and_stops_at_zero() {
+        let mut t = tl("cluster voters=1,2,3\nwait 3s\ncrash 1\nwait 3s\n");
+        let mut seen = vec![t.now()];
+        while let Some(m) = t.step_back() {
+            assert!(m < *seen.last().unwrap());
+            seen.push(m);
+        }
+        assert_eq!(*seen.last().unwrap(), 0);
+        assert!(seen.len() > 3, "{seen:?}");
+    }
+}
