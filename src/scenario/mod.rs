@@ -9,6 +9,7 @@ pub mod lessons;
 pub mod lexer;
 pub mod parse;
 pub mod report;
+pub mod share;
 pub mod timeline;
 
 #[cfg(test)]

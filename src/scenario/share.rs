@@ -1,0 +1,591 @@
+//! A run as a share link and as a `.scenario` file.
+//!
+//! Both hold the run's history script (the `cluster` line, with the seed and
+//! every setting, then each command, idle time as `wait` lines) and the moment
+//! the user was looking at. Opening either replays the script into a new
+//! [`Timeline`] and seeks to the moment; since the engine is deterministic,
+//! the reader sees exactly what the sender saw.
+//!
+//! # The file
+//!
+//! ```text
+//! # raftlab run, exported at t=12.34s
+//! # at: 12340ms
+//! cluster voters=1,2,3 seed=7
+//! wait-until leader
+//! ...
+//! ```
+//!
+//! It is an ordinary script (the runner and the parser ignore the comments),
+//! readable and editable by hand. The `# at:` line restores the moment; a
+//! file without one opens at its end, and a moment past the end opens at the
+//! end.
+//!
+//! # The link fragment: `#v1.<payload>`
+//!
+//! `payload` is base64url (RFC 4648 §5, no padding, canonical: unused low
+//! bits must be zero) of
+//!
+//! ```text
+//! packed text | CRC-32 (IEEE) of "raftlab/v1" + packed text, 4 bytes big-endian
+//! ```
+//!
+//! where the text is the file without its first comment (`# at: ...`, then
+//! the script), and *packing* replaces the language's most frequent words
+//! with one byte each: the 30 control bytes other than `\0` and `\n` stand
+//! for a fixed table of words ([`WORDS`]; most start with the newline before a
+//! command), and `\0` escapes the next byte so any text, control characters
+//! included, round-trips. Scripts are short, repetitive ASCII made of a small
+//! vocabulary, so a fixed dictionary packs them to about half (a general
+//! compressor would need a dependency the page does not want to carry, and
+//! gains little on texts this short). The checksum detects damaged or edited
+//! links; the version names the format, so a later format can be told apart
+//! and refused with a clear message.
+//!
+//! Decoding never panics and never half-applies: it returns a new timeline
+//! or an error saying what is wrong.
+
+use std::fmt;
+
+use super::ast::{Command, Script};
+use super::parse::{parse_duration, parse_script, ParseError};
+use super::timeline::Timeline;
+
+/// The link format this module writes and reads.
+pub const LINK_VERSION: u32 = 1;
+/// A link longer than this is refused before anything else.
+pub const MAX_LINK_CHARS: usize = 256 * 1024;
+/// A run whose commands could let more simulated time pass than this (the
+/// sum of its waits, wait-until bounds and put timeouts) is refused: opening
+/// it would keep the page busy for too long.
+pub const MAX_RUN_MS: u64 = 4 * 3_600_000;
+
+/// The words packing replaces, by code: code `c` (1..=31, skipping 10, the
+/// newline) stands for `WORDS[i]` where `i` counts the codes before it.
+pub const WORDS: [&str; 30] = [
+    "\nwait-until ",
+    "\nwait ",
+    "ms",
+    "\nmember add ",
+    "\nmember promote ",
+    "\nmember remove ",
+    " --learner",
+    "\nexpect ",
+    "\nput ",
+    "\nget ",
+    "cluster voters=",
+    " seed=",
+    "\ncrash ",
+    "\nstart ",
+    "leader",
+    " within=",
+    "caught-up=",
+    "\nload rate=",
+    "\nload stop",
+    "\nheal",
+    "\ncut ",
+    "\npartition ",
+    "\nisolate ",
+    "\ntransfer-leader ",
+    "\ncampaign ",
+    "\nstatus",
+    "\nsay \"",
+    "# at: ",
+    "error=",
+    "\nnet ",
+];
+
+const CHECKSUM_DOMAIN: &[u8] = b"raftlab/v1";
+const ESCAPE: u8 = 0;
+
+/// What is wrong with a link or a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShareErrorKind {
+    /// Not a raftlab link at all.
+    NotALink,
+    /// A raftlab link of a format this version cannot read.
+    Version,
+    /// Too long to open.
+    TooLong,
+    /// The payload is not base64url.
+    Encoding,
+    /// The payload is too short to hold a checksum.
+    Truncated,
+    /// The checksum does not match: the link was damaged or edited.
+    Checksum,
+    /// The payload unpacks to something that is not text.
+    Packing,
+    /// The script does not parse.
+    Script,
+    /// The `# at:` line is malformed.
+    Moment,
+}
+
+/// A link or file that cannot be opened, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShareError {
+    pub kind: ShareErrorKind,
+    pub message: String,
+    /// For a script that does not parse: the parser's error (line, column).
+    pub parse: Option<ParseError>,
+}
+
+impl ShareError {
+    fn new(kind: ShareErrorKind, message: impl Into<String>) -> ShareError {
+        ShareError {
+            kind,
+            message: message.into(),
+            parse: None,
+        }
+    }
+}
+
+impl fmt::Display for ShareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ShareError {}
+
+// ---- the run as text -------------------------------------------------------------
+
+/// The run's script with its moment line: `# at: 12340ms`, then the history.
+fn run_text(t: &Timeline) -> String {
+    let mut s = format!("# at: {}ms\n", t.now());
+    s.push_str(&t.script());
+    s
+}
+
+/// The current branch as a `.scenario` file, positioned at the current
+/// moment.
+pub fn export_scenario(t: &Timeline) -> String {
+    format!(
+        "# raftlab run, exported at t={:.2}s\n{}",
+        t.now() as f64 / 1000.0,
+        run_text(t)
+    )
+}
+
+/// Opens a `.scenario` file (or any script): runs it and goes to its
+/// `# at:` moment (its end without one). Parse errors carry line and column.
+pub fn import_scenario(text: &str) -> Result<Timeline, ShareError> {
+    let (script, at) = read_run(text, "the file")?;
+    Ok(open(&script, at))
+}
+
+/// Parses a run's text without running it: the script and its moment.
+pub fn read_run(text: &str, what: &str) -> Result<(Script, Option<u64>), ShareError> {
+    let at = moment(text)?;
+    let script = parse_script(text).map_err(|e| ShareError {
+        kind: ShareErrorKind::Script,
+        message: format!("{what} holds a script that does not parse: {e}"),
+        parse: Some(e),
+    })?;
+    let bound = time_bound(&script);
+    if bound > MAX_RUN_MS {
+        return Err(ShareError::new(
+            ShareErrorKind::TooLong,
+            format!(
+                "{what} holds a run too long to open: its commands may let {} of simulated \
+                 time pass, more than the limit of {}",
+                Command::Wait(bound).to_string().trim_start_matches("wait "),
+                Command::Wait(MAX_RUN_MS)
+                    .to_string()
+                    .trim_start_matches("wait ")
+            ),
+        ));
+    }
+    Ok((script, at))
+}
+
+fn open(script: &Script, at: Option<u64>) -> Timeline {
+    let mut t = Timeline::run_script(script);
+    if let Some(at) = at {
+        t.seek(at);
+    }
+    t.take_narration();
+    t
+}
+
+/// The `# at: 12340ms` line, if any (the first one counts).
+fn moment(text: &str) -> Result<Option<u64>, ShareError> {
+    for (i, line) in text.lines().enumerate() {
+        let Some(rest) = line.trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let Some(value) = rest.trim_start().strip_prefix("at:") else {
+            continue;
+        };
+        let value = value.trim();
+        return parse_duration(value).map(Some).map_err(|why| {
+            ShareError::new(
+                ShareErrorKind::Moment,
+                format!(
+                    "line {}: the moment line should read like \"# at: 12340ms\": {why}",
+                    i + 1
+                ),
+            )
+        });
+    }
+    Ok(None)
+}
+
+/// The most simulated time the script's commands can let pass.
+fn time_bound(script: &Script) -> u64 {
+    script
+        .commands
+        .iter()
+        .map(|c| match &c.node {
+            Command::Wait(ms) => *ms,
+            Command::WaitUntil { within_ms, .. } => *within_ms,
+            Command::Put { timeout_ms, .. } => timeout_ms.unwrap_or(5_000),
+            // Reads, member changes and leader moves wait at most a request
+            // timeout; count a generous one.
+            _ => 10_000,
+        })
+        .fold(0u64, u64::saturating_add)
+}
+
+// ---- links -----------------------------------------------------------------------
+
+/// The current branch and moment as a link fragment, `#v1.<payload>`.
+pub fn encode_link(t: &Timeline) -> String {
+    let packed = pack(&run_text(t));
+    let mut bytes = packed.clone();
+    bytes.extend_from_slice(&checksum(&packed).to_be_bytes());
+    format!("#v{LINK_VERSION}.{}", base64url_encode(&bytes))
+}
+
+/// Opens a link: a fragment `#v1.<payload>` (with or without the `#`) or a
+/// whole URL ending in one.
+pub fn decode_link(link: &str) -> Result<Timeline, ShareError> {
+    let text = link_text(link)?;
+    let (script, at) = read_run(&text, "the link")?;
+    Ok(open(&script, at))
+}
+
+/// A link's text (the moment line and the script) without running it.
+pub fn link_text(link: &str) -> Result<String, ShareError> {
+    if link.len() > MAX_LINK_CHARS {
+        return Err(ShareError::new(
+            ShareErrorKind::TooLong,
+            format!(
+                "the link is {} characters long, more than the {} a raftlab link may have",
+                link.len(),
+                MAX_LINK_CHARS
+            ),
+        ));
+    }
+    let link = link.trim();
+    let fragment = match link.find('#') {
+        Some(i) => &link[i + 1..],
+        None => link,
+    };
+    let not_a_link = || {
+        ShareError::new(
+            ShareErrorKind::NotALink,
+            format!(
+                "not a raftlab link: a link's fragment starts with \"#v{LINK_VERSION}.\", \
+                 found {}",
+                preview(fragment)
+            ),
+        )
+    };
+    let Some(rest) = fragment.strip_prefix('v') else {
+        return Err(not_a_link());
+    };
+    let Some((version, payload)) = rest.split_once('.') else {
+        return Err(not_a_link());
+    };
+    if version.is_empty() || !version.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(not_a_link());
+    }
+    if version != LINK_VERSION.to_string() {
+        return Err(ShareError::new(
+            ShareErrorKind::Version,
+            format!(
+                "this link is in format v{version}, which this raftlab cannot read: it reads \
+                 v{LINK_VERSION} links"
+            ),
+        ));
+    }
+    let bytes = base64url_decode(payload)?;
+    if bytes.len() < 4 {
+        return Err(ShareError::new(
+            ShareErrorKind::Truncated,
+            format!(
+                "the link is truncated: its payload holds {} bytes, too few for a script and \
+                 its checksum",
+                bytes.len()
+            ),
+        ));
+    }
+    let (packed, sum) = bytes.split_at(bytes.len() - 4);
+    let expected = u32::from_be_bytes([sum[0], sum[1], sum[2], sum[3]]);
+    let actual = checksum(packed);
+    if expected != actual {
+        return Err(ShareError::new(
+            ShareErrorKind::Checksum,
+            format!(
+                "the link is damaged or was edited: its checksum is {expected:08x} but its \
+                 content sums to {actual:08x} (a link cut short when pasted does this too)"
+            ),
+        ));
+    }
+    unpack(packed)
+}
+
+fn preview(s: &str) -> String {
+    let mut p: String = s.chars().take(12).collect();
+    if p.len() < s.len() {
+        p.push_str("...");
+    }
+    format!("{p:?}")
+}
+
+// ---- packing ---------------------------------------------------------------------
+
+fn code(i: usize) -> u8 {
+    // Codes 1..=31 without 10 (the newline).
+    let c = i as u8 + 1;
+    if c >= b'\n' {
+        c + 1
+    } else {
+        c
+    }
+}
+
+fn word(code: u8) -> Option<&'static str> {
+    let i = match code {
+        1..=9 => code - 1,
+        11..=31 => code - 2,
+        _ => return None,
+    };
+    WORDS.get(i as usize).copied()
+}
+
+/// Replaces the words of [`WORDS`] with their codes (longest first) and
+/// escapes the control bytes that are codes themselves.
+pub fn pack(text: &str) -> Vec<u8> {
+    let bytes = text.as_bytes();
+    let mut by_length: Vec<(usize, &str)> = WORDS.iter().copied().enumerate().collect();
+    by_length.sort_by_key(|(_, w)| std::cmp::Reverse(w.len()));
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    'outer: while i < bytes.len() {
+        for &(k, w) in &by_length {
+            if bytes[i..].starts_with(w.as_bytes()) {
+                out.push(code(k));
+                i += w.len();
+                continue 'outer;
+            }
+        }
+        let b = bytes[i];
+        if b < 32 && b != b'\n' {
+            out.push(ESCAPE);
+        }
+        out.push(b);
+        i += 1;
+    }
+    out
+}
+
+/// The inverse of [`pack`].
+pub fn unpack(packed: &[u8]) -> Result<String, ShareError> {
+    let mut out = Vec::with_capacity(packed.len() * 2);
+    let mut i = 0;
+    while i < packed.len() {
+        let b = packed[i];
+        if b == ESCAPE {
+            let Some(&next) = packed.get(i + 1) else {
+                return Err(ShareError::new(
+                    ShareErrorKind::Packing,
+                    "the link's script ends in the middle of an escape",
+                ));
+            };
+            out.push(next);
+            i += 2;
+            continue;
+        }
+        match word(b) {
+            Some(w) => out.extend_from_slice(w.as_bytes()),
+            None => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).map_err(|e| {
+        ShareError::new(
+            ShareErrorKind::Packing,
+            format!(
+                "the link's script is not text: invalid UTF-8 at byte {}",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+// ---- checksum and base64url ------------------------------------------------------
+
+/// CRC-32 (IEEE 802.3, the one of zip and PNG) of the domain and the bytes.
+fn checksum(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in CHECKSUM_DOMAIN.iter().chain(bytes) {
+        crc = crc32_byte(crc, b);
+    }
+    !crc
+}
+
+fn crc32_byte(mut crc: u32, b: u8) -> u32 {
+    crc ^= u32::from(b);
+    for _ in 0..8 {
+        crc = if crc & 1 != 0 {
+            (crc >> 1) ^ 0xEDB8_8320
+        } else {
+            crc >> 1
+        };
+    }
+    crc
+}
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+pub fn base64url_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for k in 0..=chunk.len() {
+            out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// Strict base64url: the URL-safe alphabet, no padding, and no stray bits
+/// (so each byte string has exactly one encoding and no edit goes unseen).
+pub fn base64url_decode(text: &str) -> Result<Vec<u8>, ShareError> {
+    let bad = |pos: usize, c: char| {
+        ShareError::new(
+            ShareErrorKind::Encoding,
+            format!(
+                "the link's payload is not base64url: {c:?} at character {} (a link holds only \
+                 letters, digits, '-' and '_' after \"#v{LINK_VERSION}.\")",
+                pos + 1
+            ),
+        )
+    };
+    let mut values = Vec::with_capacity(text.len());
+    for (pos, c) in text.chars().enumerate() {
+        let v = match c {
+            'A'..='Z' => c as u32 - 'A' as u32,
+            'a'..='z' => c as u32 - 'a' as u32 + 26,
+            '0'..='9' => c as u32 - '0' as u32 + 52,
+            '-' => 62,
+            '_' => 63,
+            _ => return Err(bad(pos, c)),
+        };
+        values.push(v);
+    }
+    if values.len() % 4 == 1 {
+        return Err(ShareError::new(
+            ShareErrorKind::Truncated,
+            format!(
+                "the link is truncated: its payload has {} characters, a length base64url \
+                 never has",
+                values.len()
+            ),
+        ));
+    }
+    let mut out = Vec::with_capacity(values.len() * 3 / 4);
+    for chunk in values.chunks(4) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &v)| n | v << (18 - 6 * i));
+        let len = chunk.len() - 1;
+        for k in 0..len {
+            out.push((n >> (16 - 8 * k)) as u8);
+        }
+        let stray = match len {
+            1 => n & 0xFFFF,
+            2 => n & 0xFF,
+            _ => 0,
+        };
+        if stray != 0 {
+            return Err(ShareError::new(
+                ShareErrorKind::Encoding,
+                "the link's payload is not canonical base64url: its last character carries \
+                 bits that belong to no byte (the link was edited)",
+            ));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crc32_matches_the_standard_check_value() {
+        let crc = !b"123456789".iter().fold(!0u32, |c, &b| crc32_byte(c, b));
+        assert_eq!(crc, 0xCBF4_3926);
+    }
+
+    #[test]
+    fn base64url_round_trips_and_matches_rfc4648_vectors() {
+        for (raw, enc) in [
+            ("", ""),
+            ("f", "Zg"),
+            ("fo", "Zm8"),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg"),
+            ("fooba", "Zm9vYmE"),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64url_encode(raw.as_bytes()), enc);
+            assert_eq!(base64url_decode(enc).unwrap(), raw.as_bytes());
+        }
+        assert_eq!(base64url_encode(&[0xfb, 0xff]), "-_8");
+        // "Zh" decodes to "f" with a stray bit set: refused.
+        assert!(base64url_decode("Zh").is_err());
+        assert!(base64url_decode("Zm9v=").is_err());
+        assert!(base64url_decode("Z").is_err());
+    }
+
+    #[test]
+    fn every_code_names_a_word_and_packing_round_trips() {
+        for (i, w) in WORDS.iter().enumerate() {
+            assert_eq!(word(code(i)), Some(*w));
+        }
+        assert_eq!(word(0), None);
+        assert_eq!(word(10), None);
+        assert_eq!(word(32), None);
+        for text in [
+            "",
+            "cluster voters=1,2,3 seed=7\nwait-until leader\nwait 1200ms\n",
+            "say \"tab\there\u{1}\u{0}\u{1f} é ✓\"\n",
+            "\nwait \nwait-until \nwai",
+        ] {
+            assert_eq!(unpack(&pack(text)).unwrap(), text);
+        }
+        assert!(unpack(&[ESCAPE]).is_err());
+        assert!(unpack(&[0xff]).is_err());
+    }
+
+    #[test]
+    fn moment_lines() {
+        assert_eq!(moment("cluster voters=1\n").unwrap(), None);
+        assert_eq!(
+            moment("# at: 1500ms\ncluster voters=1\n").unwrap(),
+            Some(1500)
+        );
+        assert_eq!(moment("  #at:2s\n").unwrap(), Some(2000));
+        let e = moment("# hello\n# at: soon\n").unwrap_err();
+        assert_eq!(e.kind, ShareErrorKind::Moment);
+        assert!(e.message.starts_with("line 2:"), "{}", e.message);
+    }
+}
