@@ -18,6 +18,8 @@ pub struct InFlight {
     pub sent_ms: u64,
     /// When its first byte left the sender (after the queue ahead of it).
     pub departs_ms: u64,
+    /// When its last byte left the sender: the sender's queue is busy until then.
+    pub sent_out_ms: u64,
     /// When it reaches the receiver.
     pub arrives_ms: u64,
 }
@@ -62,10 +64,24 @@ impl Network {
             .filter(|m| m.msg.from == from && m.msg.to == to)
             .map(|m| m.id)
             .collect();
-        let lost = lost
+        let lost: Vec<InFlight> = lost
             .into_iter()
             .filter_map(|id| self.in_flight.remove(&id))
             .collect();
+        if lost.iter().any(|m| m.sent_out_ms > now) {
+            // The lost messages no longer hold the sender's queue: it is busy
+            // only until the last message still queued has gone out. (Those
+            // keep the times they were given.)
+            let busy = self
+                .in_flight
+                .values()
+                .filter(|m| m.msg.from == from)
+                .map(|m| m.sent_out_ms)
+                .max()
+                .unwrap_or(now)
+                .max(now);
+            self.free_at.insert(from, busy);
+        }
         (true, lost)
     }
 
@@ -102,6 +118,7 @@ impl Network {
             size,
             sent_ms: now,
             departs_ms: free,
+            sent_out_ms: free + transmit,
             arrives_ms: free + transmit + latency,
             msg,
         };
@@ -161,6 +178,35 @@ mod tests {
         let f = net.send(hb, 0, 10, Some(10_000)).clone();
         assert_eq!(f.departs_ms, size.div_ceil(10));
         assert!(f.arrives_ms > a, "the heartbeat waits behind the catch-up");
+    }
+
+    #[test]
+    fn messages_lost_on_a_cut_link_free_the_senders_queue() {
+        let mut net = Network::default();
+        // 1 queues a large catch-up to 4, then a heartbeat to 2 behind it.
+        let big = net.send(msg(1, 4, 1000), 0, 10, Some(1000)).clone();
+        let hb = Message::new(MessageType::Heartbeat, 1, 2, 1);
+        let queued = net.send(hb, 0, 10, Some(1000)).clone();
+        assert!(queued.departs_ms >= big.sent_out_ms);
+        let (_, lost) = net.cut(1, 4, 5);
+        assert_eq!(lost.len(), 1);
+        // The next message waits only for the heartbeat still queued, not
+        // for the catch-up that will never go out.
+        let next = net.send(
+            Message::new(MessageType::Heartbeat, 1, 3, 1),
+            5,
+            10,
+            Some(1000),
+        );
+        assert_eq!(next.departs_ms, queued.sent_out_ms);
+        net.cut(1, 2, 6);
+        let last = net.send(
+            Message::new(MessageType::Heartbeat, 1, 3, 1),
+            6,
+            10,
+            Some(1000),
+        );
+        assert!(last.departs_ms < queued.sent_out_ms + 100);
     }
 
     #[test]
