@@ -1,6 +1,7 @@
 //! Layer 5, native: the `raftlab` command line.
 
 pub mod bench;
+pub mod fuzz;
 pub mod run;
 pub mod serve;
 
@@ -38,6 +39,20 @@ enum Command {
         #[arg(long, default_value_t = 100)]
         rate: u64,
     },
+    /// Randomised fault runs, each a scenario script, checked for safety,
+    /// linearizable reads, liveness and durability; a failure prints its
+    /// shrunk script and exits 1.
+    Fuzz {
+        /// How many seeds to run.
+        #[arg(long, default_value_t = 100)]
+        seeds: u64,
+        /// The first seed.
+        #[arg(long, default_value_t = 1)]
+        start: u64,
+        /// Simulated time of each run, like 60s.
+        #[arg(long, default_value = "60s")]
+        duration: String,
+    },
     /// Serve the browser app (www/ and the wasm build in pkg/) on a local address.
     Serve {
         /// Address to listen on.
@@ -58,6 +73,11 @@ pub fn main() -> i32 {
             run::run(&file, json, &mut out, &mut err)
         }
         Command::Bench { seconds, rate } => bench::run(seconds, rate),
+        Command::Fuzz {
+            seeds,
+            start,
+            duration,
+        } => fuzz::run(seeds, start, &duration, &mut std::io::stdout().lock()),
         Command::Serve { addr, root } => match serve::serve(&addr, &root) {
             Ok(()) => 0,
             Err(e) => {

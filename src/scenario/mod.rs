@@ -5,6 +5,7 @@
 pub mod ast;
 pub mod cond;
 pub mod exec;
+pub mod fuzz;
 pub mod lessons;
 pub mod lexer;
 pub mod parse;

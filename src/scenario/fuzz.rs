@@ -1,0 +1,898 @@
+//! Randomised fault runs: every run is a scenario script, so every failure
+//! is a script that reproduces it.
+//!
+//! For one seed, [`generate`] builds a random cluster and then picks one
+//! command at a time (faults, membership changes, client load, waits) from a
+//! generator seeded with that seed, looking at the live cluster to choose
+//! sensible targets, and runs it. The script is the commands it ran, so
+//! running the script again gives the same run. [`check`] then runs a fixed
+//! final phase (stop the load, heal every link, restore the network, start
+//! every member that can start, wait for a leader, write once more) and
+//! judges the run:
+//!
+//! - **safety**: no invariant the world checks after every event broke;
+//! - **linearizability**: a linearizable read never returned a value older
+//!   than a write acknowledged before the read was sent;
+//! - **liveness**: a leader is elected and a write commits within a bound
+//!   whenever a majority of the voters, in every running member's view of
+//!   the configuration, can run and reach each other;
+//! - **durability**: every acknowledged write is committed on the final
+//!   leader at the index it was acknowledged with, and the leader's state
+//!   holds it or a later write of the same key.
+//!
+//! [`shrink`] cuts a failing script down by delta debugging. No clap, no
+//! I/O: the browser can use it as well as `raftlab fuzz`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64;
+
+use crate::raft::{EntryData, NodeId};
+use crate::sim::membership::resolve_host;
+
+use super::ast::{ClusterSpec, Command, Condition, Script, MAX_NODE_ID, MAX_WAIT_MS};
+use super::exec::Session;
+use super::parse::{parse_command, parse_script, ParseError};
+
+/// Simulated time of one run when nothing else is asked.
+pub const DEFAULT_DURATION_MS: u64 = 60_000;
+
+/// The keys the generated client writes use (the background load writes
+/// `load/N`, which nothing checks).
+const KEYS: u64 = 6;
+
+/// A peer URL that is well formed but names no simulated host.
+const MISCONFIGURED_URL: &str = "http://10.0.0.9:2380";
+
+/// What kind of property a run broke.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FailureKind {
+    /// A safety invariant of the world, by its name.
+    Safety(&'static str),
+    Linearizability,
+    Liveness,
+    Durability,
+}
+
+impl fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FailureKind::Safety(p) => write!(f, "safety ({p})"),
+            FailureKind::Linearizability => f.write_str("linearizability"),
+            FailureKind::Liveness => f.write_str("liveness"),
+            FailureKind::Durability => f.write_str("durability"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub kind: FailureKind,
+    pub text: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind, self.text)
+    }
+}
+
+/// The verdict on one run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// Simulated time at the end, final phase included.
+    pub time_ms: u64,
+    /// Messages delivered in the whole run.
+    pub deliveries: u64,
+    /// The commands the final phase ran after the script.
+    pub final_phase: Vec<String>,
+    /// Whether a majority could run, so liveness was required.
+    pub liveness_expected: bool,
+    /// Client writes acknowledged with an index.
+    pub acked_writes: usize,
+    pub failures: Vec<Failure>,
+}
+
+impl Outcome {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+
+    /// The kind of the first failure, which shrinking keeps.
+    pub fn first_kind(&self) -> Option<&FailureKind> {
+        self.failures.first().map(|f| &f.kind)
+    }
+}
+
+/// One seed's run: its script and its verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FuzzRun {
+    pub seed: u64,
+    /// The generated script: the `cluster` line, then one command a line.
+    pub script: String,
+    pub outcome: Outcome,
+}
+
+impl FuzzRun {
+    /// The script with the final phase appended, as `raftlab run` takes it.
+    pub fn reproducer(&self) -> String {
+        reproducer(&self.script, &self.outcome)
+    }
+}
+
+/// `script`, then the final phase `check` ran after it, marked as such.
+pub fn reproducer(script: &str, outcome: &Outcome) -> String {
+    let mut out = script.trim_end().to_string();
+    out.push_str("\n# final phase, as raftlab fuzz runs it after the script:\n");
+    for line in &outcome.final_phase {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+// ---- tracking acknowledged writes and reads ---------------------------------
+
+#[derive(Debug, Clone)]
+struct Ack {
+    key: String,
+    value: String,
+    index: u64,
+    line: usize,
+}
+
+/// Watches a session's results as commands run: acknowledged writes, and
+/// linearizable reads checked against the writes acknowledged before them.
+#[derive(Debug, Default, Clone)]
+struct Tracker {
+    /// Results seen so far.
+    seen: usize,
+    /// `put ... nowait` results still pending: (result index, key, value).
+    pending: Vec<(usize, String, String)>,
+    acks: Vec<Ack>,
+    /// key -> value -> highest acknowledged index of a write of that value.
+    written: BTreeMap<String, BTreeMap<String, Option<u64>>>,
+    failures: Vec<Failure>,
+}
+
+impl Tracker {
+    /// Looks at the results of the command just run, and at writes that
+    /// finished meanwhile.
+    fn observe(&mut self, session: &Session) {
+        let results = session.results();
+        // New results first: a read is judged against the writes
+        // acknowledged before it was sent.
+        let mut new_puts = Vec::new();
+        for (i, r) in results.iter().enumerate().skip(self.seen) {
+            match parse_command(&r.command) {
+                Ok(Command::Put { key, value, .. }) => {
+                    self.written
+                        .entry(key.clone())
+                        .or_default()
+                        .entry(value.clone())
+                        .or_insert(None);
+                    new_puts.push((i, key, value));
+                }
+                Ok(Command::Get {
+                    key,
+                    serializable: false,
+                    ..
+                }) if r.ok => {
+                    if let Some(value) = &r.value {
+                        self.check_read(r.line, &key, value.as_deref());
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.seen = results.len();
+        self.pending.append(&mut new_puts);
+        let mut still = Vec::new();
+        for (i, key, value) in std::mem::take(&mut self.pending) {
+            let Some(r) = results.get(i) else { continue };
+            if r.pending {
+                still.push((i, key, value));
+                continue;
+            }
+            if let (true, Some(index)) = (r.ok, r.index) {
+                let best = self
+                    .written
+                    .entry(key.clone())
+                    .or_default()
+                    .entry(value.clone())
+                    .or_insert(None);
+                *best = Some(best.map_or(index, |b| b.max(index)));
+                self.acks.push(Ack {
+                    key,
+                    value,
+                    index,
+                    line: r.line,
+                });
+            }
+        }
+        self.pending = still;
+    }
+
+    /// The highest index acknowledged for `key` so far, with its line.
+    fn latest_ack(&self, key: &str) -> Option<&Ack> {
+        self.acks
+            .iter()
+            .filter(|a| a.key == key)
+            .max_by_key(|a| a.index)
+    }
+
+    /// A value read for `key` must be no older than the latest write of it
+    /// acknowledged before the read.
+    fn check_read(&mut self, line: usize, key: &str, value: Option<&str>) {
+        let Some(latest) = self.latest_ack(key).cloned() else {
+            return;
+        };
+        let fresh = value.is_some_and(|v| self.fresh_enough(key, v, latest.index));
+        if !fresh {
+            self.failures.push(Failure {
+                kind: FailureKind::Linearizability,
+                text: format!(
+                    "line {line}: a linearizable get of {key} returned {}, but the write of {:?} \
+                     at index {} (line {}) was acknowledged before the read",
+                    value.map_or("nothing".to_string(), |v| format!("{v:?}")),
+                    latest.value,
+                    latest.index,
+                    latest.line
+                ),
+            });
+        }
+    }
+
+    /// Whether `value` for `key` comes from a write that may follow the
+    /// acknowledged write at `index`: an unacknowledged write (its index is
+    /// unknown) or one acknowledged at `index` or later.
+    fn fresh_enough(&self, key: &str, value: &str, index: u64) -> bool {
+        match self.written.get(key).and_then(|m| m.get(value)) {
+            Some(None) => true,
+            Some(Some(i)) => *i >= index,
+            // Never written by the script: a value from nowhere.
+            None => false,
+        }
+    }
+}
+
+// ---- generating a run -----------------------------------------------------------
+
+fn pick<T: Copy>(rng: &mut Pcg64, items: &[T]) -> Option<T> {
+    if items.is_empty() {
+        None
+    } else {
+        Some(items[rng.random_range(0..items.len())])
+    }
+}
+
+/// A random `cluster` line.
+pub fn random_cluster(rng: &mut Pcg64) -> ClusterSpec {
+    let n = rng.random_range(1..=7u64);
+    let mut spec = ClusterSpec::new((1..=n).collect());
+    spec.seed = rng.random_range(1..=1_000_000u64);
+    spec.heartbeat_ms = *[20u64, 50, 100, 100]
+        .get(rng.random_range(0..4usize))
+        .unwrap_or(&100);
+    spec.election_timeout_ms = spec.heartbeat_ms * rng.random_range(5..=15u64);
+    spec.prevote = rng.random_bool(0.7);
+    spec.check_quorum = rng.random_bool(0.7);
+    spec.strict_reconfig = rng.random_bool(0.5);
+    spec.max_learners = rng.random_range(0..=3u64);
+    spec.snapshot_count = rng.random_range(3..=200u64);
+    spec.catchup_entries = rng.random_range(0..=50u64);
+    let lo = rng.random_range(1..=30u64);
+    spec.latency_min_ms = lo;
+    spec.latency_max_ms = lo + rng.random_range(0..=60u64);
+    spec.bandwidth = if rng.random_bool(0.3) {
+        Some(rng.random_range(256..=4096u64) * 1024)
+    } else {
+        None
+    };
+    spec
+}
+
+/// What the generator sees of the cluster.
+struct View {
+    known: Vec<NodeId>,
+    running: Vec<NodeId>,
+    down: Vec<NodeId>,
+    voters: Vec<NodeId>,
+    learners: Vec<NodeId>,
+    cut: Vec<(NodeId, NodeId)>,
+    /// Ids never used, for `member add`.
+    fresh: Vec<NodeId>,
+}
+
+fn view(session: &Session) -> View {
+    let cluster = session.cluster();
+    let world = cluster.world();
+    let known: Vec<NodeId> = cluster.known_ids().into_iter().collect();
+    let removed = |id: NodeId| world.node(id).is_some_and(|n| n.removed);
+    let running: Vec<NodeId> = known
+        .iter()
+        .copied()
+        .filter(|&id| world.raft(id).is_some())
+        .collect();
+    let down = known
+        .iter()
+        .copied()
+        .filter(|&id| world.raft(id).is_none() && !removed(id))
+        .collect();
+    let status = session.status();
+    let ever: BTreeSet<NodeId> = world.nodes().map(|n| n.id).chain(known.clone()).collect();
+    View {
+        fresh: (1..=MAX_NODE_ID).filter(|id| !ever.contains(id)).collect(),
+        known,
+        running,
+        down,
+        voters: status.voters,
+        learners: status.learners,
+        cut: world.network().cut_links().collect(),
+    }
+}
+
+/// One random command, chosen with the cluster as it is now.
+fn next_command(rng: &mut Pcg64, session: &Session, writes: &mut u64) -> Command {
+    let v = view(session);
+    let any_known = |rng: &mut Pcg64| pick(rng, &v.known).unwrap_or(1);
+    loop {
+        let roll = rng.random_range(0..100u32);
+        let cmd = match roll {
+            // Time.
+            0..=24 => Some(Command::Wait(match rng.random_range(0..4u32) {
+                0 => rng.random_range(10..=200u64),
+                1 | 2 => rng.random_range(200..=1500u64),
+                _ => rng.random_range(1500..=5000u64),
+            })),
+            25..=27 => Some(Command::WaitUntil {
+                cond: Condition::Leader,
+                within_ms: rng.random_range(500..=5000u64),
+            }),
+            // Client load.
+            28..=44 => {
+                *writes += 1;
+                let key = format!("k{}", rng.random_range(0..KEYS));
+                let value = format!("v{writes}");
+                let via = if rng.random_bool(0.2) {
+                    pick(rng, &v.running)
+                } else {
+                    None
+                };
+                let nowait = rng.random_bool(0.5);
+                Some(Command::Put {
+                    key,
+                    value,
+                    via,
+                    size: rng
+                        .random_bool(0.2)
+                        .then(|| rng.random_range(1..=16u64) * 1024),
+                    nowait,
+                    timeout_ms: (!nowait || rng.random_bool(0.5))
+                        .then(|| rng.random_range(100..=3000u64)),
+                })
+            }
+            45..=51 => Some(Command::Get {
+                key: format!("k{}", rng.random_range(0..KEYS)),
+                via: if rng.random_bool(0.3) {
+                    pick(rng, &v.running)
+                } else {
+                    None
+                },
+                serializable: rng.random_bool(0.25),
+            }),
+            52..=54 => Some(if rng.random_bool(0.6) {
+                Command::LoadStart {
+                    rate_per_s: rng.random_range(1..=100u64),
+                    size: rng.random_bool(0.3).then(|| rng.random_range(64..=4096u64)),
+                    via: None,
+                }
+            } else {
+                Command::LoadStop
+            }),
+            // Processes.
+            55..=58 => pick(rng, &v.running).map(Command::Crash),
+            59..=64 => pick(rng, &v.down).map(Command::Start),
+            65 => pick(rng, &v.running).map(Command::Campaign),
+            66 => pick(rng, &v.running).map(Command::Compact),
+            // The network.
+            67..=69 => {
+                let a = any_known(rng);
+                let b = any_known(rng);
+                (a != b).then(|| Command::Cut {
+                    a,
+                    b,
+                    one_way: rng.random_bool(0.4),
+                })
+            }
+            70..=73 => Some(match pick(rng, &v.cut) {
+                Some((a, b)) if rng.random_bool(0.7) => Command::Heal {
+                    link: Some((a, b, rng.random_bool(0.6))),
+                },
+                _ => Command::Heal { link: None },
+            }),
+            74..=75 => {
+                let mut groups: Vec<Vec<NodeId>> = vec![Vec::new(); rng.random_range(2..=3usize)];
+                for &id in &v.known {
+                    let g = rng.random_range(0..groups.len());
+                    groups[g].push(id);
+                }
+                groups.retain(|g| !g.is_empty());
+                (groups.len() >= 2).then_some(Command::Partition(groups))
+            }
+            76 => Some(Command::Isolate(any_known(rng))),
+            77..=78 => Some(random_net(rng, session.spec())),
+            // Membership.
+            79..=83 => pick(rng, &v.fresh).map(|id| {
+                let peer_url = match rng.random_range(0..12u32) {
+                    0 => Some(MISCONFIGURED_URL.to_string()),
+                    1 => Some(format!("http://n{id}:2380/path")),
+                    2 => Some(format!("https://n{id}:2380")),
+                    _ => None,
+                };
+                Command::MemberAdd {
+                    id,
+                    learner: rng.random_bool(0.6),
+                    peer_url,
+                }
+            }),
+            84..=87 => pick(rng, &v.learners).map(Command::MemberPromote),
+            88..=89 => pick(rng, &v.known).map(Command::MemberRemove),
+            90..=92 => pick(rng, &v.voters).map(Command::TransferLeader),
+            93 => Some(Command::MemberList),
+            94 => Some(Command::Status),
+            95 => pick(rng, &v.known).map(|id| Command::Expect(Condition::CaughtUp(id))),
+            _ => Some(Command::Heal { link: None }),
+        };
+        if let Some(cmd) = cmd {
+            return cmd;
+        }
+    }
+}
+
+fn random_net(rng: &mut Pcg64, spec: &ClusterSpec) -> Command {
+    let loss_ppm = rng
+        .random_bool(0.7)
+        .then(|| match rng.random_range(0..4u32) {
+            0 => 0,
+            1 => rng.random_range(1..=10_000u32),
+            2 => rng.random_range(10_000..=50_000u32),
+            _ => rng.random_range(50_000..=200_000u32),
+        });
+    let latency = rng.random_bool(0.5).then(|| {
+        if rng.random_bool(0.3) {
+            (spec.latency_min_ms, spec.latency_max_ms)
+        } else {
+            let lo = rng.random_range(1..=100u64);
+            (lo, lo + rng.random_range(0..=200u64))
+        }
+    });
+    let bandwidth = rng.random_bool(0.3).then(|| {
+        if rng.random_bool(0.4) {
+            None
+        } else {
+            Some(rng.random_range(256..=4096u64) * 1024)
+        }
+    });
+    if loss_ppm.is_none() && latency.is_none() && bandwidth.is_none() {
+        return Command::Net {
+            loss_ppm: Some(0),
+            latency: None,
+            bandwidth: None,
+        };
+    }
+    Command::Net {
+        loss_ppm,
+        latency,
+        bandwidth,
+    }
+}
+
+/// Runs one command as the script's next line.
+fn run_line(session: &mut Session, line: usize, cmd: &Command) {
+    let text = cmd.to_string();
+    session.execute(line, &text, cmd);
+}
+
+/// Builds and runs the random script of `seed` for `duration_ms` of simulated
+/// time. Returns the script and the session that ran it.
+pub fn generate(seed: u64, duration_ms: u64) -> (String, Session) {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let spec = random_cluster(&mut rng);
+    let mut session = Session::new(&spec);
+    let mut script = format!("{spec}\n");
+    let mut writes = 0u64;
+    let mut line = 1;
+    while session.now() < duration_ms {
+        let cmd = next_command(&mut rng, &session, &mut writes);
+        line += 1;
+        run_line(&mut session, line, &cmd);
+        script.push_str(&cmd.to_string());
+        script.push('\n');
+    }
+    let _ = session.take_narration();
+    (script, session)
+}
+
+// ---- judging a run --------------------------------------------------------------
+
+/// Runs a script the way the fuzzer does, then its final phase, and judges it.
+pub fn check(src: &str) -> Result<Outcome, ParseError> {
+    let script = parse_script(src)?;
+    Ok(check_script(&script))
+}
+
+/// [`check`] on a parsed script.
+pub fn check_script(script: &Script) -> Outcome {
+    let mut session = Session::new(&script.cluster);
+    let mut tracker = Tracker::default();
+    for cmd in &script.commands {
+        session.execute(cmd.line, &cmd.text, &cmd.node);
+        tracker.observe(&session);
+        let _ = session.take_narration();
+    }
+    let next_line = script.commands.last().map_or(1, |c| c.line) + 1;
+    finish(session, tracker, next_line)
+}
+
+/// Runs the final phase on a session whose script has run, and judges.
+fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Outcome {
+    let mut final_phase = Vec::new();
+    let mut run = |session: &mut Session, tracker: &mut Tracker, cmd: Command| {
+        run_line(session, line, &cmd);
+        line += 1;
+        tracker.observe(session);
+        let _ = session.take_narration();
+        final_phase.push(cmd.to_string());
+        session.results().last().is_some_and(|r| r.ok)
+    };
+    let spec = session.spec().clone();
+    run(&mut session, &mut tracker, Command::LoadStop);
+    run(&mut session, &mut tracker, Command::Heal { link: None });
+    let healed_at = session.now();
+    run(
+        &mut session,
+        &mut tracker,
+        Command::Net {
+            loss_ppm: Some(0),
+            latency: Some((spec.latency_min_ms, spec.latency_max_ms)),
+            // Unlimited, not the cluster's: each node sends through one FIFO
+            // queue, so with a low bandwidth a 1MB catch-up append can hold
+            // the heartbeats behind it longer than an election timeout, again
+            // and again (the bandwidth lesson). That livelock is the model's
+            // point, not a bug, so liveness is asked of a network without it.
+            bandwidth: Some(None),
+        },
+    );
+    // Start every member whose process is down and can run.
+    for id in startable(&session) {
+        run(&mut session, &mut tracker, Command::Start(id));
+    }
+    // Messages already queued behind a node's bandwidth keep their times:
+    // the network is whole only once the longest queue has drained.
+    let now = session.now();
+    let backlog = session
+        .cluster()
+        .world()
+        .network()
+        .in_flight()
+        .map(|f| f.departs_ms.saturating_sub(now))
+        .max()
+        .unwrap_or(0);
+    let et = spec.election_timeout_ms;
+    let leader_bound = ((20 * et).clamp(10_000, 60_000) + backlog).min(MAX_WAIT_MS);
+    let write_bound = ((5 * et).clamp(5_000, 30_000) + backlog).min(MAX_WAIT_MS);
+    let mut wrote = false;
+    for _ in 0..3 {
+        if !run(
+            &mut session,
+            &mut tracker,
+            Command::WaitUntil {
+                cond: Condition::Leader,
+                within_ms: leader_bound,
+            },
+        ) {
+            break;
+        }
+        if run(
+            &mut session,
+            &mut tracker,
+            Command::Put {
+                key: "fuzz/final".to_string(),
+                value: "done".to_string(),
+                via: None,
+                size: None,
+                nowait: false,
+                timeout_ms: Some(write_bound),
+            },
+        ) {
+            wrote = true;
+            break;
+        }
+    }
+
+    let world = session.cluster().world();
+    let mut failures: Vec<Failure> = world
+        .violations()
+        .iter()
+        .map(|v| Failure {
+            kind: FailureKind::Safety(v.property),
+            text: format!("t={}ms: {}", v.time_ms, v.text),
+        })
+        .collect();
+    failures.append(&mut tracker.failures);
+    let liveness_expected = quorum_can_run(&session);
+    if !wrote && liveness_expected {
+        let status = session.status();
+        failures.push(Failure {
+            kind: FailureKind::Liveness,
+            text: format!(
+                "with every link healed and every member that can run started, a majority of \
+                 the voters {:?} runs, yet no leader committed a write within {}ms of the heal \
+                 (leader: {:?}, term {})",
+                status.voters,
+                session.now() - healed_at,
+                status.leader,
+                status.term
+            ),
+        });
+    }
+    if wrote {
+        failures.extend(durability(&session, &tracker));
+    }
+    Outcome {
+        time_ms: session.now(),
+        deliveries: session.cluster().world().deliveries(),
+        final_phase,
+        liveness_expected,
+        acked_writes: tracker.acks.len(),
+        failures,
+    }
+}
+
+/// Members whose process is down, not removed, and whose peer URL (in the
+/// cluster's view) names their own host.
+fn startable(session: &Session) -> Vec<NodeId> {
+    let cluster = session.cluster();
+    let world = cluster.world();
+    let authority = cluster.authority().and_then(|a| world.node(a));
+    cluster
+        .known_ids()
+        .into_iter()
+        .filter(|&id| world.raft(id).is_none())
+        .filter(|&id| !world.node(id).is_some_and(|n| n.removed))
+        .filter(|&id| !authority.is_some_and(|a| a.state.removed.contains(&id)))
+        .filter(|&id| {
+            world.has_node(id)
+                || authority
+                    .and_then(|a| a.state.members.get(&id))
+                    .is_some_and(|m| resolve_host(&m.peer_url) == Some(id))
+        })
+        .collect()
+}
+
+/// Whether, in every running member's view of the configuration, a majority
+/// of the voters is running and reachable: only then must a leader appear.
+fn quorum_can_run(session: &Session) -> bool {
+    let world = session.cluster().world();
+    let running: Vec<_> = world.nodes().filter(|n| n.raft.is_some()).collect();
+    let reachable = |id: NodeId| {
+        world.raft(id).is_some()
+            && running.iter().all(|n| {
+                n.state
+                    .members
+                    .get(&id)
+                    .is_none_or(|m| resolve_host(&m.peer_url) == Some(id))
+            })
+    };
+    let mut any = false;
+    for n in &running {
+        let Some(r) = n.raft.as_ref() else { continue };
+        let voters = r.conf_state().voters;
+        if voters.is_empty() {
+            continue;
+        }
+        any = true;
+        let up = voters.iter().filter(|&&v| reachable(v)).count();
+        if up <= voters.len() / 2 {
+            return false;
+        }
+    }
+    any
+}
+
+/// Every acknowledged write is on the final leader, committed, at its index,
+/// and the leader's state holds it or a later write of its key.
+fn durability(session: &Session, tracker: &Tracker) -> Vec<Failure> {
+    let mut failures = Vec::new();
+    let cluster = session.cluster();
+    let Some(leader) = cluster.leader() else {
+        return failures;
+    };
+    let world = cluster.world();
+    let (Some(raft), Some(node)) = (world.raft(leader), world.node(leader)) else {
+        return failures;
+    };
+    let commit = raft.commit();
+    let entries = raft.entries();
+    let first = entries.first().map_or(u64::MAX, |e| e.index);
+    let mut fail = |text: String| {
+        failures.push(Failure {
+            kind: FailureKind::Durability,
+            text,
+        })
+    };
+    for a in &tracker.acks {
+        if a.index > commit {
+            fail(format!(
+                "the write {}={} acknowledged at index {} (line {}) is beyond leader {leader}'s \
+                 commit index {commit}",
+                a.key, a.value, a.index, a.line
+            ));
+            continue;
+        }
+        if a.index >= first {
+            let entry = entries.get((a.index - first) as usize);
+            let same = entry.is_some_and(
+                |e| matches!(&e.data, EntryData::Put(p) if p.key == a.key && p.value == a.value),
+            );
+            if !same {
+                fail(format!(
+                    "the write {}={} acknowledged at index {} (line {}) is not the entry at that \
+                     index on leader {leader}",
+                    a.key, a.value, a.index, a.line
+                ));
+            }
+        }
+    }
+    let keys: BTreeSet<&str> = tracker.acks.iter().map(|a| a.key.as_str()).collect();
+    for key in keys {
+        let Some(latest) = tracker.latest_ack(key) else {
+            continue;
+        };
+        let value = node.state.get(key);
+        if !value.is_some_and(|v| tracker.fresh_enough(key, v, latest.index)) {
+            fail(format!(
+                "leader {leader}'s state holds {key}={} but {key}={} was acknowledged at index {} \
+                 (line {})",
+                value.unwrap_or("(nothing)"),
+                latest.value,
+                latest.index,
+                latest.line
+            ));
+        }
+    }
+    failures
+}
+
+/// Generates and judges the run of one seed.
+pub fn run_seed(seed: u64, duration_ms: u64) -> FuzzRun {
+    let (script, _) = generate(seed, duration_ms);
+    // Judge the script as text, exactly as a reproduction would run it.
+    let outcome = match check(&script) {
+        Ok(o) => o,
+        Err(e) => Outcome {
+            time_ms: 0,
+            deliveries: 0,
+            final_phase: Vec::new(),
+            liveness_expected: false,
+            acked_writes: 0,
+            failures: vec![Failure {
+                kind: FailureKind::Safety("generated script parses"),
+                text: e.to_string(),
+            }],
+        },
+    };
+    FuzzRun {
+        seed,
+        script,
+        outcome,
+    }
+}
+
+// ---- shrinking ------------------------------------------------------------------
+
+/// Removes command lines from `script` while `still_fails` holds: chunks
+/// first, halving their size, then single lines, until no single line can
+/// go (delta debugging). The first line (the `cluster` line) always stays.
+/// Returns a script on which `still_fails` holds, or `script` itself if it
+/// does not hold there.
+pub fn shrink(script: &str, mut still_fails: impl FnMut(&str) -> bool) -> String {
+    let mut lines: Vec<&str> = script.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() {
+        return script.to_string();
+    }
+    let head = lines.remove(0);
+    let render = |body: &[&str]| {
+        let mut s = String::from(head);
+        s.push('\n');
+        for l in body {
+            s.push_str(l);
+            s.push('\n');
+        }
+        s
+    };
+    if !still_fails(&render(&lines)) {
+        return script.to_string();
+    }
+    let mut chunk = lines.len().div_ceil(2).max(1);
+    loop {
+        let mut removed_any = false;
+        let mut start = 0;
+        while start < lines.len() {
+            let end = (start + chunk).min(lines.len());
+            let candidate: Vec<&str> = lines[..start]
+                .iter()
+                .chain(&lines[end..])
+                .copied()
+                .collect();
+            if still_fails(&render(&candidate)) {
+                lines = candidate;
+                removed_any = true;
+            } else {
+                start = end;
+            }
+        }
+        if chunk == 1 {
+            if !removed_any {
+                break;
+            }
+        } else {
+            chunk = chunk.div_ceil(2);
+        }
+    }
+    render(&lines)
+}
+
+/// Shrinks a failing script, keeping the kind of its first failure.
+pub fn shrink_failure(script: &str, kind: &FailureKind) -> String {
+    shrink(script, |s| {
+        check(s).is_ok_and(|o| o.failures.iter().any(|f| &f.kind == kind))
+    })
+}
+
+/// The totals of a fuzz campaign.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub seeds: u64,
+    pub simulated_ms: u64,
+    pub deliveries: u64,
+    pub acked_writes: u64,
+    /// Runs in which liveness was required (and so checked).
+    pub liveness_checked: u64,
+    pub violations: u64,
+    pub failed_seeds: Vec<u64>,
+}
+
+impl Summary {
+    pub fn add(&mut self, run: &FuzzRun) {
+        self.seeds += 1;
+        self.simulated_ms += run.outcome.time_ms;
+        self.deliveries += run.outcome.deliveries;
+        self.acked_writes += run.outcome.acked_writes as u64;
+        self.liveness_checked += u64::from(run.outcome.liveness_expected);
+        self.violations += run.outcome.failures.len() as u64;
+        if !run.outcome.passed() {
+            self.failed_seeds.push(run.seed);
+        }
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "fuzz: {} seeds, {:.1}s simulated, {} message deliveries, {} acknowledged writes \
+             checked, liveness required in {} runs, {} violations in {} seeds",
+            self.seeds,
+            self.simulated_ms as f64 / 1000.0,
+            self.deliveries,
+            self.acked_writes,
+            self.liveness_checked,
+            self.violations,
+            self.failed_seeds.len()
+        )
+    }
+}
