@@ -8,6 +8,14 @@ use crate::scenario::Session;
 
 /// The standard workload, as a scenario script.
 pub fn workload(simulated_s: u64, rate_per_s: u64) -> String {
+    // One command waits at most an hour: longer runs wait in hour steps.
+    let mut waits = String::new();
+    let mut left = simulated_s;
+    while left > 0 {
+        let step = left.min(3600);
+        waits.push_str(&format!("wait {step}s\n"));
+        left -= step;
+    }
     format!(
         "cluster voters=1,2,3,4,5 seed=1\n\
          wait-until leader\n\
@@ -15,7 +23,7 @@ pub fn workload(simulated_s: u64, rate_per_s: u64) -> String {
          member add 6 --learner\n\
          start 6\n\
          load rate={rate_per_s}/s size=256B\n\
-         wait {simulated_s}s\n\
+         {waits}\
          load stop\n"
     )
 }
