@@ -234,6 +234,12 @@ impl Checker {
         }
     }
 
+    /// Forgets entries below `index`, which every node has compacted away.
+    pub fn forget_below(&mut self, index: u64) {
+        self.seen = self.seen.split_off(&(index, 0));
+        self.committed = self.committed.split_off(&index);
+    }
+
     /// A node applied `entry`: it must be the entry committed at its index.
     pub fn observe_applied(&mut self, now: u64, id: NodeId, entry: &Entry) {
         let fp = fingerprint(entry);

@@ -334,6 +334,7 @@ impl World {
         let messages = r.take_messages();
         let raft_events = r.take_events();
         self.checker.observe(now, id, r);
+        let mut compacted = false;
 
         if applied >= r.snapshot_index() + self.cfg.snapshot_count.max(1) {
             r.compact(
@@ -345,6 +346,7 @@ impl World {
                 node: id,
                 index: applied,
             });
+            compacted = true;
         }
 
         for event in raft_events {
@@ -358,6 +360,9 @@ impl World {
         }
         if removed_self {
             self.stop_removed(id);
+        }
+        if compacted {
+            self.forget_compacted();
         }
     }
 
@@ -428,6 +433,24 @@ impl World {
             _ => return,
         }
         self.process(from);
+    }
+
+    /// The checker's memory of entries every log has compacted away is
+    /// of no further use: no node can hold or apply them again (a node that
+    /// restarts replays from its own snapshot; a new one gets the leader's log
+    /// or snapshot). Forgetting them keeps the world, and so each time-travel
+    /// checkpoint, small.
+    fn forget_compacted(&mut self) {
+        let bound = self
+            .nodes
+            .values()
+            .map(|n| match &n.raft {
+                Some(r) => r.first_index(),
+                None => n.durable.snapshot.metadata.index + 1,
+            })
+            .min()
+            .unwrap_or(0);
+        self.checker.forget_below(bound);
     }
 
     // ---- commands ------------------------------------------------------------
