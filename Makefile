@@ -1,5 +1,5 @@
 # The two entry points of raftlab. Everything else is in tools/.
-.PHONY: serve test pkg
+.PHONY: serve test pkg bench
 
 # Build the release wasm into pkg/ and serve the app on http://127.0.0.1:8000/.
 serve:
@@ -12,3 +12,7 @@ test:
 # Only build the wasm module into pkg/.
 pkg:
 	@tools/build-pkg.sh
+
+# Measure the engine, the timeline and the page; README records the figures.
+bench:
+	@tools/bench.sh

@@ -60,7 +60,7 @@ pub struct Status {
     pub violations: Vec<ViolationStatus>,
     /// The voters the leader (without a leader, the highest-term member) can
     /// exchange messages with now, itself included: compare its length with
-    /// `quorum` to see whether the cluster can commit. Not in `Report`.
+    /// `quorum` to see whether the cluster can commit.
     pub reachable: Vec<NodeId>,
 }
 
@@ -154,6 +154,7 @@ pub struct Report {
     pub progress: Vec<ProgressStatus>,
     pub results: Vec<CommandResult>,
     pub violations: Vec<ViolationStatus>,
+    pub reachable: Vec<NodeId>,
 }
 
 impl Report {
@@ -169,6 +170,7 @@ impl Report {
             progress: status.progress,
             results,
             violations: status.violations,
+            reachable: status.reachable,
         }
     }
 }
