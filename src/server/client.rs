@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use crate::raft::{EntryData, ProposeError, Put};
+use crate::raft::{EntryData, Put};
 
 use super::cluster::{Cluster, Outcome, RequestId, Waiting};
 use super::error::{ErrorCode, ServerError};
@@ -11,22 +11,6 @@ use crate::raft::NodeId;
 
 /// Bytes a write weighs when the script does not say.
 pub const DEFAULT_PUT_SIZE: u64 = 64;
-
-fn dropped(via: NodeId, e: ProposeError) -> ServerError {
-    match e {
-        ProposeError::NotLeaderNoLeader => ServerError::new(
-            ErrorCode::NoLeader,
-            format!(
-                "member {via} knows no leader: {}",
-                ErrorCode::NoLeader.etcd_text()
-            ),
-        ),
-        other => ServerError::new(
-            ErrorCode::Timeout,
-            format!("{other}: {}", ErrorCode::Timeout.etcd_text()),
-        ),
-    }
-}
 
 impl Cluster {
     /// A learner serves only serializable reads (etcd v3.4 learners).
@@ -66,7 +50,7 @@ impl Cluster {
         };
         self.world
             .propose(via, EntryData::Put(Rc::new(put)))
-            .map_err(|e| dropped(via, e))?;
+            .map_err(|e| ServerError::dropped(via, e))?;
         self.wait_for(request, Waiting::Put { via }, timeout_ms);
         Ok(request)
     }
@@ -111,7 +95,7 @@ impl Cluster {
         let request = self.new_request();
         self.world
             .read_index(via, request, key)
-            .map_err(|e| dropped(via, e))?;
+            .map_err(|e| ServerError::dropped(via, e))?;
         self.wait_for(request, Waiting::Read { via }, timeout_ms);
         match self.finish(request) {
             Outcome::Read { value } => Ok(value),

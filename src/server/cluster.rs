@@ -209,13 +209,7 @@ impl Cluster {
     pub(crate) fn known_leader(&self, via: NodeId) -> Result<NodeId, ServerError> {
         let lead = self.world.raft(via).map_or(NONE, |r| r.leader_id());
         if lead == NONE {
-            Err(ServerError::new(
-                ErrorCode::NoLeader,
-                format!(
-                    "member {via} knows no leader: {}",
-                    ErrorCode::NoLeader.etcd_text()
-                ),
-            ))
+            Err(ServerError::no_leader(via))
         } else {
             Ok(lead)
         }

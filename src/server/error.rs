@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::raft::{NodeId, ProposeError};
 use crate::sim::membership::MemberError;
 
 /// The stable error codes of the scenario language, one per etcd error.
@@ -141,6 +142,31 @@ impl ServerError {
         ServerError {
             code,
             detail: detail.into(),
+        }
+    }
+}
+
+impl ServerError {
+    /// etcd's ErrNoLeader from member `via`, which knows of no leader.
+    pub fn no_leader(via: NodeId) -> ServerError {
+        ServerError::new(
+            ErrorCode::NoLeader,
+            format!(
+                "member {via} knows no leader: {}",
+                ErrorCode::NoLeader.etcd_text()
+            ),
+        )
+    }
+
+    /// Raft dropped a proposal made through `via`: no leader to forward it
+    /// to, or a leader that cannot take it now (the client would time out).
+    pub fn dropped(via: NodeId, e: ProposeError) -> ServerError {
+        match e {
+            ProposeError::NotLeaderNoLeader => ServerError::no_leader(via),
+            other => ServerError::new(
+                ErrorCode::Timeout,
+                format!("{other}: {}", ErrorCode::Timeout.etcd_text()),
+            ),
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use crate::raft::{ConfChange, ConfChangeType, EntryData, NodeId, ProposeError, StateRole};
+use crate::raft::{ConfChange, ConfChangeType, EntryData, NodeId, StateRole};
 use crate::sim::membership::default_peer_url;
 
 use super::cluster::{Cluster, Outcome, RequestId, Waiting};
@@ -85,19 +85,7 @@ impl Cluster {
         };
         self.world
             .propose(via, EntryData::ConfChange(Rc::new(cc)))
-            .map_err(|e| match e {
-                ProposeError::NotLeaderNoLeader => ServerError::new(
-                    ErrorCode::NoLeader,
-                    format!(
-                        "member {via} knows no leader: {}",
-                        ErrorCode::NoLeader.etcd_text()
-                    ),
-                ),
-                other => ServerError::new(
-                    ErrorCode::Timeout,
-                    format!("{other}: {}", ErrorCode::Timeout.etcd_text()),
-                ),
-            })?;
+            .map_err(|e| ServerError::dropped(via, e))?;
         let timeout = self.request_timeout_ms();
         self.wait_for(request, Waiting::Member { via }, timeout);
         Ok(request)
