@@ -12,6 +12,7 @@ use crate::raft::node::{bootstrap_storage, Config, Raft, StateRole, Storage};
 use crate::raft::types::{
     ConfChange, ConfChangeType, EntryData, Message, MessageType, NodeId, Put,
 };
+use crate::sim::invariants::Checker;
 
 type DropFn = Box<dyn Fn(&Message) -> bool>;
 
@@ -30,6 +31,23 @@ pub struct Network {
     pub events: Vec<(NodeId, RaftEvent)>,
     pub config: Config,
     next_request: u64,
+    /// Raft's safety properties, checked after every step. The checker
+    /// belongs to the simulated world; the core's tests borrow it so that
+    /// every one of them runs the same checks.
+    pub checker: Checker,
+    /// Set by tests that build impossible histories on purpose.
+    pub unchecked: bool,
+    /// Steps so far: the checker's clock.
+    steps: u64,
+}
+
+impl Drop for Network {
+    fn drop(&mut self) {
+        if !self.unchecked && !std::thread::panicking() {
+            let v = self.checker.violations();
+            assert!(v.is_empty(), "safety violated: {v:#?}");
+        }
+    }
 }
 
 pub fn config(id: NodeId) -> Config {
@@ -72,6 +90,9 @@ impl Network {
             events: Vec::new(),
             config: template,
             next_request: 1,
+            checker: Checker::default(),
+            unchecked: false,
+            steps: 0,
         };
         for &v in voters {
             net.start(v, bootstrap_storage(voters));
@@ -148,6 +169,7 @@ impl Network {
                 break;
             };
             for e in &entries {
+                self.checker.observe_applied(self.steps, id, e);
                 match &e.data {
                     EntryData::Put(p) => kv.apply_put(p),
                     EntryData::ConfChange(cc) => {
@@ -158,6 +180,8 @@ impl Network {
             }
             node.applied_to(last);
         }
+        self.steps += 1;
+        self.checker.observe(self.steps, id, node);
         for ev in node.take_events() {
             self.events.push((id, ev));
         }
