@@ -515,6 +515,19 @@ impl LessonPlayer {
         }
     }
 
+    /// Runs to the next narrated event outside the script (the page's Step
+    /// button), at most `limit_ms` ahead: a detour like
+    /// [`LessonPlayer::advance`] when time moved. Returns whether something
+    /// was narrated.
+    pub fn step_event(&mut self, limit_ms: u64) -> bool {
+        let before = self.session.now();
+        let narrated = self.session.step_event(limit_ms);
+        if narrated || self.session.now() > before {
+            self.detours += 1;
+        }
+        narrated
+    }
+
     /// The quorum arithmetic now.
     pub fn quorum(&self) -> QuorumView {
         QuorumView::of(&self.session)

@@ -45,11 +45,12 @@
 //!
 //! Layer 4: no browser types; the wasm front end wraps this type.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use serde::Serialize;
 
+use crate::raft::NodeId;
 use crate::server::Cluster;
 
 use super::ast::{ClusterSpec, Command, Script};
@@ -149,6 +150,9 @@ struct Branch {
     checkpoints: Vec<Checkpoint>,
     /// Where the user was when they left it (for a saved branch).
     left_at_ms: u64,
+    /// For the page's scrubber: the moments a new leader was first seen
+    /// (leader id, term), noted at narrated moments of the live edge.
+    leaders: BTreeMap<u64, (NodeId, u64)>,
 }
 
 /// A branch as the page lists it.
@@ -222,6 +226,7 @@ impl Timeline {
                 marks,
                 checkpoints: vec![first],
                 left_at_ms: 0,
+                leaders: BTreeMap::new(),
             },
             saved: Vec::new(),
             next_branch_id: 2,
@@ -381,6 +386,9 @@ impl Timeline {
             "entries": entries,
             "marks": self.marks(),
             "branches": self.branches(),
+            "leaders": self.leader_changes().iter().map(|&(at_ms, id, term)| {
+                serde_json::json!({"at_ms": at_ms, "id": id, "term": term})
+            }).collect::<Vec<_>>(),
         })
     }
 
@@ -508,6 +516,34 @@ impl Timeline {
         Ok(self.seek(at))
     }
 
+    // ---- elections, for the page's scrubber ------------------------------------
+
+    /// The current branch's elections: each moment a new leader was first
+    /// seen at the live edge, as (time, leader, term), in order. Noted at
+    /// narrated moments, so an election inside a command that lets time pass
+    /// (`wait-until leader`) shows at the command's end.
+    pub fn leader_changes(&self) -> Vec<(u64, NodeId, u64)> {
+        self.branch
+            .leaders
+            .iter()
+            .map(|(&t, &(id, term))| (t, id, term))
+            .collect()
+    }
+
+    /// Notes the leader at the live edge if it is new (another node, or
+    /// the same node in a later term).
+    fn note_leader(&mut self) {
+        let cluster = self.session.cluster();
+        let Some(id) = cluster.leader() else {
+            return;
+        };
+        let term = cluster.world().raft(id).map_or(0, |r| r.term());
+        let last = self.branch.leaders.values().next_back().copied();
+        if last != Some((id, term)) {
+            self.branch.leaders.insert(self.session.now(), (id, term));
+        }
+    }
+
     // ---- inside ----------------------------------------------------------------
 
     fn last_end(&self) -> u64 {
@@ -568,6 +604,7 @@ impl Timeline {
         self.branch.end_ms = now;
         self.branch.tail_idle = false;
         let _ = self.branch.marks.split_off(&(now + 1));
+        let _ = self.branch.leaders.split_off(&(now + 1));
         self.branch
             .checkpoints
             .retain(|c| c.at_ms <= now && c.next <= cut);
@@ -628,6 +665,7 @@ impl Timeline {
         let end = self.session.now();
         if !matches!(cmd, Command::Say(_) | Command::Pause) {
             self.branch.marks.insert(end);
+            self.note_leader();
         }
         self.branch.end_ms = end;
         self.checkpoint_if_due();
@@ -649,6 +687,7 @@ impl Timeline {
             let stop = t.min(self.checkpoint_due());
             while self.session.step_event(stop - self.session.now()) {
                 self.branch.marks.insert(self.session.now());
+                self.note_leader();
                 if stop_at_narration {
                     // Finish the moment: a later replay runs it whole.
                     self.session.advance(0);
@@ -895,6 +934,24 @@ mod tests {
         let gaps: Vec<u64> = times.windows(2).map(|w| w[1] - w[0]).collect();
         let max = *gaps.iter().max().unwrap();
         assert!(max <= 2 * 10_000 / 12, "{gaps:?}");
+    }
+
+    #[test]
+    fn elections_are_noted_for_the_scrubber_and_cut_by_a_fork() {
+        let mut t = tl("cluster voters=1,2,3\nwait-until leader\nwait 2s\n");
+        let first = t.leader_changes();
+        assert_eq!(first.len(), 1, "{first:?}");
+        let (at, leader, _) = first[0];
+        t.command(&format!("crash {leader}")).unwrap();
+        t.advance(5_000);
+        let both = t.leader_changes();
+        assert_eq!(both.len(), 2, "{both:?}");
+        assert_ne!(both[1].1, leader);
+        assert_eq!(t.timeline_json()["leaders"].as_array().unwrap().len(), 2);
+        // Acting before the second election forgets it on the new branch.
+        t.seek(at + 500);
+        t.command("put a b").unwrap();
+        assert_eq!(t.leader_changes(), first);
     }
 
     #[test]
