@@ -414,7 +414,13 @@ impl Session {
         for e in self.cluster.take_events() {
             // Dropped messages repeat every heartbeat on a cut link; the
             // drawing shows them, the narration would drown in them.
-            if matches!(e.kind, EventKind::MessageDropped { .. }) {
+            // Link changes are what the command just said.
+            if matches!(
+                e.kind,
+                EventKind::MessageDropped { .. }
+                    | EventKind::LinkCut { .. }
+                    | EventKind::LinkHealed { .. }
+            ) {
                 continue;
             }
             if let Some(s) = e.sentence() {
