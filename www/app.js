@@ -1,7 +1,11 @@
 // Wires the page to the wasm app. All simulation state and all drawing live
 // in Rust; this file only turns DOM events into scenario commands and runs
 // the animation loop (only while playing: a paused page uses no CPU).
-import init, { App } from "./pkg/raftlab.js";
+//
+// Two modes, both held by the wasm app: the sandbox (a timeline one can
+// travel in, branch and share) and a lesson (a player walking a lesson pause
+// by pause; the sandbox waits aside and comes back when the lesson is left).
+import init, { App, lessons as lessonInfos } from "./pkg/raftlab.js";
 
 await init();
 
@@ -20,7 +24,10 @@ let speed = DEFAULT_SPEED;
 let lastFrame = 0;
 let rafId = 0;
 let panelsDue = 0;
-let loadOn = false;
+let lessonOnPath = true; // the lesson's path, as last shown (to say when it is left)
+let lastStep = null; // the lesson step last shown: its surprises
+
+const sec = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
 // ---- the app and its commands --------------------------------------------
 
@@ -29,20 +36,32 @@ function scriptFromHash() {
   return m ? decodeURIComponent(m[1]) : null;
 }
 
-function create(script) {
-  try {
-    app?.free();
-    app = new App(script);
-  } catch (e) {
-    logLine(`error: ${e.message ?? e}`, "err");
-    app = new App(defaultScript(1));
-  }
+/** A share link's fragment: `#v1.<payload>`. */
+const isLink = (hash) => /^#v\d+\./.test(hash);
+
+/** Makes `next` the app, the old one freed; the page starts afresh on it. */
+function adopt(next) {
+  if (app && app !== next) app.free();
+  app = next;
   logEl.replaceChildren();
   closePopup();
-  loadOn = false;
-  $("load").setAttribute("aria-pressed", "false");
+  lastStep = null;
+  lessonOnPath = true;
   flushNarration();
   refresh();
+}
+
+function create(script) {
+  let next;
+  try {
+    next = new App(script);
+  } catch (e) {
+    next = new App(defaultScript(1));
+    adopt(next);
+    logLine(`error: ${e.message ?? e}`, "err");
+    return;
+  }
+  adopt(next);
 }
 
 /** Runs one scenario command, logs it, and returns its result object. */
@@ -50,6 +69,7 @@ function run(text) {
   text = String(text).trim();
   if (!text) return { ok: false, error: "parse", detail: "empty command" };
   logLine(`› ${text}`, "cmd");
+  const before = app.timeline();
   let result;
   try {
     result = app.command(text);
@@ -65,6 +85,12 @@ function run(text) {
   }
   flushNarration();
   if (result?.ok && bits.length) logLine(`  ${bits.join(", ")}`, "ok");
+  const after = app.timeline();
+  if (before && after && after.branch !== before.branch) {
+    const left = before.branch;
+    logLine(`↪ You acted in the past, at t = ${sec(after.branches.find((b) => b.current).fork_ms)}: branch ${after.branch} starts here. ` +
+      `The run you left is kept as branch ${left}: pick it in the branch list under the cluster.`, "branch");
+  }
   refresh();
   return result;
 }
@@ -72,8 +98,13 @@ function run(text) {
 // ---- the event log -------------------------------------------------------
 
 const MAX_LOG = 400;
+// The log follows its newest line unless the reader scrolled up; it keeps
+// following when panels around it change size.
+let logStuck = true;
+logEl.addEventListener("scroll", () => { logStuck = logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 30; });
+new ResizeObserver(() => { if (logStuck) logEl.scrollTop = logEl.scrollHeight; }).observe(logEl);
 function logLine(text, cls = "") {
-  const stick = logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 30;
+  const stick = logStuck || logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 30;
   const li = document.createElement("li");
   li.textContent = text;
   if (cls) li.className = cls;
@@ -102,23 +133,33 @@ function logDrop(m) {
 }
 
 const RESULT = /^(t=[\d.]+s) > (.*) : (.*)$/s;
-function flushNarration() {
-  for (const s of app.narration()) {
-    const m = DROP.exec(s);
-    if (m) { logDrop(m); continue; }
-    drops.clear();
-    // A command's own result: "t=1.23s > put k v : ok" (the command itself
-    // is already in the log as it was typed or clicked).
-    const done = RESULT.exec(s);
-    if (done) {
-      const [, time, , summary] = done;
-      logLine(`${time} ${summary.startsWith("error") ? "✗" : "✓"} ${summary}`, summary.startsWith("error") ? "err" : "ok");
-      continue;
+/** Logs one narrated sentence. `withCommand`: a command's result names the
+ * command (a lesson's own commands were not typed, so they are not in the log). */
+function logNarration(s, withCommand = false, expected = () => false) {
+  const m = DROP.exec(s);
+  if (m) { logDrop(m); return; }
+  drops.clear();
+  // A command's own result: "t=1.23s > put k v : ok" (the command itself
+  // is already in the log as it was typed or clicked).
+  const done = RESULT.exec(s);
+  if (done) {
+    const [, time, command, summary] = done;
+    if (withCommand && /^(say|pause)\b/.test(command)) return;
+    const bad = summary.startsWith("error");
+    const what = withCommand ? `${command}: ` : "";
+    if (bad && expected(command)) {
+      logLine(`${time} ✗ ${what}${summary} (as the lesson expects)`, "expected");
+      return;
     }
-    const cls = /failed|error|refused|rejected|dropped|stepped down|crashed/.test(s) ? "err"
-      : /became leader|promot|applied "/.test(s) ? "ok" : "";
-    logLine(s, cls);
+    logLine(`${time} ${bad ? "✗" : "✓"} ${what}${summary}`, bad ? "err" : withCommand && command.startsWith("expect") ? "check" : "ok");
+    return;
   }
+  const cls = /failed|error|refused|rejected|dropped|stepped down|crashed/.test(s) ? "err"
+    : /became leader|promot|applied "/.test(s) ? "ok" : "";
+  logLine(s, cls);
+}
+function flushNarration() {
+  for (const s of app.narration()) logNarration(s);
 }
 
 // ---- drawing and panels ----------------------------------------------------
@@ -141,20 +182,40 @@ function refresh() {
   updatePanels();
 }
 
+/** Shows a short message over the page for a few seconds (and to screen readers). */
+let toastTimer = 0;
+function toast(text, cls = "") {
+  const t = $("toast");
+  t.textContent = text;
+  t.className = `toast ${cls}`;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
+}
+
 function chips(ids, cls = () => "") {
   return ids.length ? ids.map((id) => `<span class="chip ${cls(id)}">${id}</span>`).join(" ") : `<span class="none">none</span>`;
 }
 
 function updatePanels() {
   const t = app.timeMs();
-  $("clock").textContent = `t = ${(t / 1000).toFixed(2)} s`;
+  const tl = app.timeline();
+  const lesson = app.lesson();
+  $("clock").textContent = `t = ${(t / 1000).toFixed(2)} s${tl && !tl.live ? " ⟲" : ""}`;
+  $("clock").title = tl && !tl.live ? "in the past of the run: the timeline's live button returns to its end" : "";
+  updateTimeline(tl);
+  updateLesson(lesson);
+  $("load").setAttribute("aria-pressed", String(loadRunning(tl)));
+  app.renderSafety($("safety"));
   const q = app.quorum();
   const acked = new Set(q.acked);
+  const reach = new Set(q.reachable);
   $("quorum").innerHTML = `
     <div class="row"><span class="k">leader</span>${q.leader ?? "<span class='chip no'>none</span>"}</div>
     <div class="row"><span class="k">voters</span>${chips(q.voters, (id) => (q.leader === id ? "yes" : ""))}</div>
     <div class="row"><span class="k">learners</span>${chips(q.learners, () => "learner")} <span class="none">(${q.learners.length} of max ${q.max_learners})</span></div>
     <div class="row"><span class="k">quorum</span>${q.quorum} of ${q.voters.length} voters</div>
+    <div class="row"><span class="k">reachable</span>${q.leader == null ? "<span class='none'>no leader</span>" : `${chips(q.voters, (id) => (reach.has(id) ? "yes" : "no"))} <span class="none">${q.reachable.length} ${q.reachable.length >= q.quorum ? "≥" : "<"} ${q.quorum}</span>`}</div>
     <div class="row"><span class="k">acked commit ${q.commit}</span>${q.leader == null ? "<span class='none'>no leader</span>" : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
     <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>`;
   $("status").textContent = `${q.voters.length} voters, ${q.learners.length} learners, leader ${q.leader ?? "none"}`;
@@ -186,6 +247,10 @@ function frame(now) {
 }
 
 function setPlaying(on) {
+  if (on && !playing) {
+    const lesson = app.lesson();
+    if (lesson?.on_path) logLine("The clock runs: this leaves the lesson's path (the lesson's next step may not go as it says). “Return to the lesson” puts it back.", "say");
+  }
   playing = on;
   $("play").textContent = on ? "Pause" : "Play";
   $("play").setAttribute("aria-pressed", String(on));
@@ -197,6 +262,13 @@ function step() {
   setPlaying(false);
   if (!app.stepEvent()) logLine("nothing more happens within a minute", "");
   flushNarration();
+  refresh();
+}
+
+function stepBack() {
+  setPlaying(false);
+  if (app.lesson()) { lessonMove("lessonBack"); return; }
+  if (app.stepBack() === undefined) logLine("this is the beginning of the run", "");
   refresh();
 }
 
@@ -251,11 +323,13 @@ $("split-22").onclick = () => split((n) => Math.floor(n / 2));
 $("heal-all").onclick = () => run("heal");
 let putCount = 0;
 $("put-one").onclick = () => run(`put key${++putCount} value${putCount}`);
-$("load").onclick = () => {
-  loadOn = !loadOn;
-  $("load").setAttribute("aria-pressed", String(loadOn));
-  run(loadOn ? "load rate=20/s size=1KB" : "load stop");
-};
+/** Whether a write load runs now: the last `load` command at or before now. */
+function loadRunning(tl) {
+  const texts = tl ? tl.entries.filter((e) => e.at_ms <= tl.now_ms).map((e) => e.text) : app.history().split("\n");
+  const last = texts.filter((t) => t.startsWith("load ")).pop();
+  return !!last && !last.startsWith("load stop");
+}
+$("load").onclick = () => run(loadRunning(app.timeline()) ? "load stop" : "load rate=20/s size=1KB");
 
 // ---- the canvas: hover, node popup, links ----------------------------------------
 
@@ -365,35 +439,420 @@ consoleInput.addEventListener("keydown", (e) => {
 
 // ---- tabs, help, keyboard ------------------------------------------------------------
 
+const TABS = [["tab-log", "log-box"], ["tab-keys", "keys"], ["tab-script", "script-box"]];
 function selectTab(which) {
-  for (const [tab, panel] of [["tab-keys", "keys"], ["tab-script", "script-box"]]) {
+  for (const [tab, panel] of TABS) {
     const on = tab === which;
     $(tab).setAttribute("aria-selected", String(on));
+    $(tab).tabIndex = on ? 0 : -1;
     $(panel).hidden = !on;
   }
+  if (which === "tab-log") logEl.scrollTop = logEl.scrollHeight;
 }
-$("tab-keys").onclick = () => selectTab("tab-keys");
-$("tab-script").onclick = () => selectTab("tab-script");
+for (const [tab] of TABS) {
+  $(tab).onclick = () => selectTab(tab);
+  $(tab).addEventListener("keydown", (e) => {
+    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+    e.preventDefault();
+    e.stopPropagation();
+    const i = TABS.findIndex(([t]) => t === tab);
+    const next = TABS[(i + (e.key === "ArrowRight" ? 1 : TABS.length - 1)) % TABS.length][0];
+    selectTab(next);
+    $(next).focus();
+  });
+}
 $("copy-script").onclick = () => navigator.clipboard?.writeText(app.history());
 
-const help = $("help");
-const toggleHelp = (on = help.hidden) => { help.hidden = !on; if (on) $("help-close").focus(); };
+/** A modal dialog: shown with focus inside, closed by Escape, its × or a
+ * click outside; focus goes back where it was. */
+function dialog(id, closeId, first) {
+  const el = $(id);
+  let back = null;
+  const show = (on = el.hidden) => {
+    if (on === !el.hidden) return;
+    if (on) { back = document.activeElement; el.hidden = false; (first?.() ?? $(closeId)).focus(); }
+    else { el.hidden = true; back?.focus?.({ preventScroll: true }); }
+  };
+  $(closeId).onclick = () => show(false);
+  el.addEventListener("click", (e) => { if (e.target === el) show(false); });
+  return show;
+}
+const toggleHelp = dialog("help", "help-close");
 $("help-button").onclick = () => toggleHelp(true);
-$("help-close").onclick = () => toggleHelp(false);
-help.addEventListener("click", (e) => { if (e.target === help) toggleHelp(false); });
+const toggleLessons = dialog("lessons", "lessons-close", () => $("lesson-list").querySelector("button"));
+const toggleShareBox = dialog("share-box", "share-close", () => $("share-link"));
+
+function closeAll() {
+  toggleHelp(false); toggleLessons(false); toggleShareBox(false); closePopup(); showSafetyList(false);
+}
 
 document.addEventListener("keydown", (e) => {
-  const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement;
-  if (e.key === "Escape") { toggleHelp(false); closePopup(); if (typing) e.target.blur(); return; }
+  const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
+  if (e.key === "Escape") { closeAll(); if (typing) e.target.blur(); return; }
   if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (!$("lessons").hidden || !$("help").hidden || !$("share-box").hidden) return;
+  const lesson = app.lesson();
   if (e.key === " " && !(e.target instanceof HTMLButtonElement)) { e.preventDefault(); setPlaying(!playing); }
-  else if (e.key === "ArrowRight") { e.preventDefault(); step(); }
+  else if (e.key === "ArrowRight") { e.preventDefault(); if (lesson) lessonMove("lessonNext"); else step(); }
+  else if (e.key === "ArrowLeft") { e.preventDefault(); stepBack(); }
   else if (e.key === "?") { e.preventDefault(); toggleHelp(); }
   else if (e.key === "/") { e.preventDefault(); consoleInput.focus(); }
 });
 
 new ResizeObserver(() => { resize(); if (!playing) draw(); }).observe(canvas);
 matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.("change", () => { resize(); draw(); });
+
+// ---- the timeline under the canvas (the sandbox) ----------------------------------------
+
+const scrub = $("scrub");
+let scrubbing = false; // the pointer holds the scrubber: do not move it under the finger
+let pendingSeek = null;
+let seekRaf = 0;
+let marksKey = "";
+
+function updateTimeline(tl) {
+  $("timeline").hidden = !tl;
+  if (!tl) return;
+  const end = tl.end_ms, now = tl.now_ms, span = Math.max(end, 1);
+  scrub.max = String(end);
+  if (!scrubbing) scrub.value = String(now);
+  scrub.setAttribute("aria-valuetext", `t = ${sec(now)} of ${sec(end)}${tl.live ? ", the live edge" : ", in the past"}`);
+  $("timeline").classList.toggle("past", !tl.live);
+  $("scrub-played").style.width = `${(100 * now) / span}%`;
+  $("scrub-time").textContent = tl.live ? `${sec(now)} · live` : `${sec(now)} of ${sec(end)}`;
+  $("live").disabled = tl.live;
+  $("live").setAttribute("aria-pressed", String(tl.live));
+  $("back").disabled = now === 0;
+  // Ticks for commands, triangles for elections; dimmed in the future.
+  const key = `${tl.branch}:${tl.entries.length}:${tl.leaders.length}:${end}:${tl.live ? end : now}`;
+  if (key !== marksKey) {
+    marksKey = key;
+    const at = (ms) => `${(100 * ms) / span}%`;
+    $("scrub-marks").replaceChildren(
+      ...tl.entries.map((e) => mark("tick", e.at_ms, at, now)),
+      ...tl.leaders.map((l) => mark("elect", l.at_ms, at, now)),
+    );
+  }
+  const box = $("branch-box");
+  box.hidden = tl.branches.length < 2;
+  if (!box.hidden) {
+    const sel = $("branch");
+    const opts = tl.branches.map((b) => {
+      const what = b.parent == null ? "the first run" : `from ${sec(b.fork_ms)}${b.first ? `: ${b.first}` : ""}`;
+      return [String(b.id), `${b.id} · ${what}${b.current ? " (here)" : ""}`];
+    });
+    const sig = JSON.stringify(opts);
+    if (sel.dataset.sig !== sig) {
+      sel.dataset.sig = sig;
+      sel.replaceChildren(...opts.map(([v, label]) => Object.assign(document.createElement("option"), { value: v, textContent: label })));
+    }
+    sel.value = String(tl.branch);
+  }
+}
+
+function mark(cls, ms, at, now) {
+  const m = document.createElement("span");
+  m.className = ms > now ? `${cls} future` : cls;
+  m.style.left = at(ms);
+  return m;
+}
+
+function seekTo(t) {
+  setPlaying(false);
+  pendingSeek = t;
+  if (!seekRaf) seekRaf = requestAnimationFrame(doSeek);
+}
+function doSeek() {
+  seekRaf = 0;
+  if (pendingSeek == null) return;
+  const t = pendingSeek;
+  pendingSeek = null;
+  app.seek(t);
+  flushNarration();
+  refresh();
+}
+scrub.addEventListener("pointerdown", () => { scrubbing = true; setPlaying(false); });
+window.addEventListener("pointerup", () => { if (scrubbing) { scrubbing = false; updateTimeline(app.timeline()); } });
+scrub.addEventListener("input", () => seekTo(Number(scrub.value)));
+scrub.addEventListener("keydown", (e) => {
+  // Arrow keys move by 1% of the run (at least 100 ms), page keys by 10%.
+  const end = Number(scrub.max), now = app.timeMs();
+  const small = Math.max(100, end / 100), big = Math.max(1000, end / 10);
+  const to = { ArrowLeft: now - small, ArrowDown: now - small, ArrowRight: now + small, ArrowUp: now + small,
+    PageDown: now - big, PageUp: now + big, Home: 0, End: end }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  seekTo(Math.max(0, Math.min(end, Math.round(to))));
+});
+// A tip naming the command or election under the pointer.
+$("timeline").querySelector(".scrub").addEventListener("pointermove", (e) => {
+  const tl = app.timeline();
+  if (!tl) return;
+  const r = scrub.getBoundingClientRect();
+  const x = Math.max(0, Math.min(1, (e.clientX - r.left - 7) / Math.max(1, r.width - 14)));
+  const t = x * tl.end_ms;
+  const near = (ms) => Math.abs(ms - t) / Math.max(1, tl.end_ms) * (r.width - 14) < 5;
+  const bits = [
+    ...tl.entries.filter((en) => near(en.at_ms)).map((en) => en.text),
+    ...tl.leaders.filter((l) => near(l.at_ms)).map((l) => `node ${l.id} leads (term ${l.term})`),
+  ];
+  const tip = $("scrub-tip");
+  tip.textContent = `t = ${sec(t)}${bits.length ? ` · ${bits.slice(0, 3).join(" · ")}` : ""}`;
+  tip.style.left = `${e.clientX - r.left}px`;
+  tip.hidden = false;
+});
+$("timeline").querySelector(".scrub").addEventListener("pointerleave", () => { $("scrub-tip").hidden = true; });
+$("back").onclick = stepBack;
+$("live").onclick = () => { app.goLive(); flushNarration(); refresh(); };
+$("branch").addEventListener("change", (e) => {
+  const id = Number(e.target.value);
+  setPlaying(false);
+  const r = app.switchBranch(id);
+  if (r.ok) logLine(`↪ Back on branch ${id}, at t = ${sec(r.at_ms)}, where you left it.`, "branch");
+  else logLine(`error: ${r.error}`, "err");
+  flushNarration();
+  refresh();
+});
+
+// ---- lessons ------------------------------------------------------------------------------
+
+const lessonNumber = (id) => id.replace(/^0*(\d+[a-z]?)-.*$/, "$1");
+const figuresText = (f) => `figure${f.length > 1 ? "s" : ""} ${f.join(", ")}`;
+
+function fillLessonList() {
+  const list = $("lesson-list");
+  if (list.childElementCount) return;
+  for (const l of lessonInfos()) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.id = l.id;
+    b.innerHTML = `<span class="fig">${escapeHtml(lessonNumber(l.id))} · fig. ${escapeHtml(l.figures.join(", "))}</span>
+      <span class="t">${escapeHtml(l.title)}</span><span class="s">${escapeHtml(l.summary)} <i>(${l.steps} steps)</i></span>`;
+    b.onclick = () => startLesson(l.id);
+    const li = document.createElement("li");
+    li.append(b);
+    list.append(li);
+  }
+}
+$("lessons-button").onclick = () => { fillLessonList(); toggleLessons(true); };
+
+function startLesson(id) {
+  const r = app.openLesson(id);
+  toggleLessons(false);
+  if (!r.ok) { logLine(`error: ${r.error}`, "err"); return; }
+  setPlaying(false);
+  logEl.replaceChildren();
+  closePopup();
+  lastStep = null;
+  lessonOnPath = true;
+  const l = app.lesson();
+  logLine(`Lesson ${lessonNumber(l.id)}: ${l.title}. Press Next (or →) to begin; the clock stands still between steps.`, "say");
+  refresh();
+  $("lesson-next").focus({ preventScroll: true });
+}
+
+/** Next, back, restart, rejoin or goto: the clock stops; the step's lines go to the log. */
+function lessonMove(fn, arg) {
+  setPlaying(false);
+  const rebuilt = fn !== "lessonNext";
+  const step = arg === undefined ? app[fn]() : app[fn](arg);
+  if (!step) return null;
+  if (rebuilt) {
+    logEl.replaceChildren();
+    if (step.position === 0) logLine("The lesson's start: press Next to begin.", "say");
+  }
+  // A failed command the script expects (`expect error=...` follows) is
+  // part of the story, not a surprise.
+  const surprising = new Set(step.surprises.map((r) => r.command));
+  for (const line of step.lines) {
+    if (line.kind === "say") logLine(line.text, "say");
+    else logNarration(line.text, true, (command) => !surprising.has(command));
+  }
+  if (step.finished && fn === "lessonNext" && step.position === step.steps && step.lines.length === 0) {
+    logLine("The lesson is over: Restart it, pick another, or leave it.", "say");
+  }
+  lastStep = step;
+  lessonOnPath = true;
+  refresh();
+  logEl.scrollTop = logEl.scrollHeight;
+  return step;
+}
+$("lesson-next").onclick = () => lessonMove("lessonNext");
+$("lesson-back").onclick = () => lessonMove("lessonBack");
+$("lesson-restart").onclick = () => lessonMove("lessonRestart");
+$("lesson-rejoin").onclick = () => { lessonMove("lessonRejoin"); logLine("↩ Back on the lesson's path.", "say"); };
+$("lesson-leave").onclick = leaveLesson;
+
+function leaveLesson() {
+  if (!app.leaveLesson()) return;
+  setPlaying(false);
+  logEl.replaceChildren();
+  lastStep = null;
+  logLine("You left the lesson: this is your sandbox run, as you left it.", "say");
+  refresh();
+}
+
+let lessonKey = "";
+function updateLesson(l) {
+  $("main").classList.toggle("in-lesson", !!l);
+  $("lesson").hidden = !l;
+  $("lesson-strip").hidden = !l;
+  $("play").title = l ? "Play or pause (space). In a lesson, letting the clock run leaves the lesson's path" : "Play or pause (space)";
+  if (!l) { lessonKey = ""; return; }
+  if (!l.on_path && lessonOnPath) lessonOnPath = false;
+  const key = `${l.id}:${l.position}:${lastStep?.position ?? -1}`;
+  if (key !== lessonKey) {
+    lessonKey = key;
+    $("lesson-figure").textContent = `Lesson ${lessonNumber(l.id)} · ${figuresText(l.figures)}`;
+    $("lesson-title").textContent = l.title;
+    const paras = l.position === 0
+      ? [`<p>${escapeHtml(l.summary)}</p>`, `<p class="hint">Press Next to begin.</p>`]
+      : l.says.map((t) => `<p>${escapeHtml(t)}</p>`);
+    if (l.finished) paras.push(`<p class="hint">The end of the lesson.</p>`);
+    $("lesson-says").innerHTML = paras.join("");
+    $("lesson-count").textContent = `${l.position} / ${l.steps}`;
+    $("lesson-count").title = `step ${l.position} of ${l.steps}`;
+    $("lesson-back").disabled = l.position === 0;
+    $("lesson-next").disabled = l.finished;
+    $("lesson-next").textContent = l.position === 0 ? "Begin ▸" : "Next ▸";
+    $("lesson-where").textContent = l.finished ? "finished" : `step ${l.position} of ${l.steps}`;
+    const dots = [];
+    for (let k = 0; k <= l.steps; k++) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = k === 0 ? "⟲" : String(k);
+      b.title = k === 0 ? "the lesson's start" : `after step ${k}`;
+      b.setAttribute("aria-label", k === 0 ? "go to the lesson's start" : `go to step ${k} of ${l.steps}`);
+      if (k < l.position) b.className = "done";
+      if (k === l.position) b.setAttribute("aria-current", "step");
+      b.onclick = () => lessonMove("lessonGoto", k);
+      const li = document.createElement("li");
+      li.append(b);
+      dots.push(li);
+    }
+    $("lesson-dots").replaceChildren(...dots);
+    const surprises = lastStep?.surprises ?? [];
+    $("lesson-surprises").hidden = surprises.length === 0;
+    $("lesson-surprises").textContent = surprises.length
+      ? `Not as the lesson says: ${surprises.map((r) => `${r.command}: ${r.error}${r.detail ? ` (${r.detail})` : ""}`).join("; ")}`
+      : "";
+  }
+  $("lesson-off").hidden = l.on_path;
+  const q = l.quorum;
+  const n = q.reachable.length;
+  $("lesson-quorum").innerHTML = `<div class="arith"><span>voters <b>${q.voters.length}</b></span><span>quorum <b>${q.quorum}</b></span>
+    <span class="${q.has_quorum ? "ok" : "bad"}">reachable <b>${n}</b> ${q.has_quorum ? "≥" : "<"} ${q.quorum} ${q.has_quorum ? "✓" : "✗"}</span></div>
+    <div>${escapeHtml(l.sentence)}</div>`;
+}
+
+// ---- share links, files -------------------------------------------------------------------
+
+const fullLink = () => `${location.origin}${location.pathname}${app.shareLink()}`;
+
+async function share() {
+  const link = fullLink();
+  const at = sec(app.timeMs());
+  try {
+    if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(link);
+    toast(`Link copied: it opens this run at t = ${at}.`);
+    logLine(`A link to this run at t = ${at} is on the clipboard.`, "ok");
+  } catch {
+    $("share-why").textContent = `The clipboard is not available here: copy the link below (it is selected). It opens this run at t = ${at}.`;
+    $("share-link").value = link;
+    toggleShareBox(true);
+    $("share-link").select();
+    logLine(`A link to this run at t = ${at} is shown to copy.`, "ok");
+  }
+  return link;
+}
+$("share").onclick = share;
+
+/** Replaces the run with an opened one, or refuses and changes nothing. */
+function opened(r, what) {
+  if (!r.ok) {
+    logLine(`✗ ${what} was refused: ${r.error}`, "err");
+    toast(`${what} was refused: ${r.error}`, "err");
+    return { ok: false, error: r.error };
+  }
+  setPlaying(false);
+  adopt(app);
+  const tl = app.timeline();
+  logLine(`${what} opened: the same run, at t = ${sec(app.timeMs())}${tl && !tl.live ? ` of ${sec(tl.end_ms)}` : ""}. Press Play to run on from here.`, "say");
+  return { ok: true };
+}
+
+function openLink(link) {
+  let r;
+  try { r = app.openLink(String(link ?? "")); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
+  return opened(r, "The link");
+}
+
+const MAX_FILE = 1 << 20;
+async function importFile(file) {
+  if (!file) return { ok: false, error: "no file" };
+  if (file.size > MAX_FILE) return opened({ ok: false, error: `${file.name} is ${file.size} bytes, more than the 1 MB a .scenario file may have` }, "The file");
+  return importText(await file.text(), file.name);
+}
+function importText(text, name = "the file") {
+  let r;
+  try { r = app.importScenario(String(text)); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
+  return opened(r, `The file ${name}`.replace("The file the file", "The file"));
+}
+$("import").onclick = () => $("import-file").click();
+$("import-file").addEventListener("change", async (e) => {
+  const file = e.target.files?.[0];
+  e.target.value = "";
+  if (file) await importFile(file);
+});
+
+$("export").onclick = () => {
+  const blob = new Blob([app.exportScenario()], { type: "text/plain" });
+  const url = URL.createObjectURL(blob);
+  const a = Object.assign(document.createElement("a"), { href: url, download: "raftlab-run.scenario" });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  logLine(`↓ raftlab-run.scenario: this run, at t = ${sec(app.timeMs())}.`, "ok");
+};
+
+// Drag and drop a .scenario file anywhere on the page.
+let dragDepth = 0;
+const hasFiles = (e) => Array.from(e.dataTransfer?.types ?? []).includes("Files");
+document.addEventListener("dragenter", (e) => { if (!hasFiles(e)) return; e.preventDefault(); dragDepth++; $("drop").hidden = false; });
+document.addEventListener("dragover", (e) => { if (hasFiles(e)) e.preventDefault(); });
+document.addEventListener("dragleave", () => { if (--dragDepth <= 0) { dragDepth = 0; $("drop").hidden = true; } });
+document.addEventListener("drop", (e) => {
+  if (!hasFiles(e)) return;
+  e.preventDefault();
+  dragDepth = 0;
+  $("drop").hidden = true;
+  importFile(e.dataTransfer.files[0]);
+});
+
+window.addEventListener("hashchange", () => { if (isLink(location.hash)) openLink(location.hash); });
+
+// ---- the safety indicator and the side panel ------------------------------------------------
+
+function showSafetyList(on) {
+  const b = $("safety").querySelector(".safety-button");
+  const list = $("safety").querySelector(".safety-list");
+  if (!b || !list) return;
+  on ??= list.hidden;
+  list.hidden = !on;
+  b.setAttribute("aria-expanded", String(on));
+}
+$("safety").addEventListener("click", (e) => { if (e.target.closest(".safety-button")) showSafetyList(); });
+
+$("toggle-aside").onclick = () => {
+  const hide = !$("main").classList.contains("no-aside");
+  $("main").classList.toggle("no-aside", hide);
+  $("toggle-aside").setAttribute("aria-expanded", String(!hide));
+  $("toggle-aside").textContent = hide ? "⇤" : "⇥";
+  resize();
+  draw();
+};
 
 // ---- start -------------------------------------------------------------------------
 
@@ -405,10 +864,41 @@ window.raftlab = {
   play: () => setPlaying(true),
   pause: () => setPlaying(false),
   setSpeed: (s) => { speed = Math.min(SPEED_MAX, Math.max(SPEED_MIN, s)); $("speed").value = String(Math.round(speedToSlider(speed))); showSpeed(); },
+  // Time travel: where `seek` landed; `stepBack` is undefined at the start.
+  seek: (t) => { setPlaying(false); const at = app.seek(t); refresh(); return at; },
+  stepBack: () => { setPlaying(false); const at = app.stepBack(); refresh(); return at; },
+  goLive: () => { const at = app.goLive(); refresh(); return at; },
+  timeline: () => app.timeline(),
+  // Sharing: the link to this run at this moment; open one ({ok} or {ok: false, error}).
+  share: () => fullLink(),
+  open: (link) => openLink(link),
+  exportScenario: () => app.exportScenario(),
+  importScenario: (text) => importText(text),
+  // Lessons.
+  lessons: () => lessonInfos(),
+  openLesson: (id) => { startLesson(id); return app.lesson(); },
+  lesson: () => app.lesson(),
+  next: () => lessonMove("lessonNext"),
+  leaveLesson: () => leaveLesson(),
   get app() { return app; },
 };
 
 resize();
-create(scriptFromHash() ?? defaultScript(1));
-logLine("Welcome. The three voters are waiting for their election timers (the rings). Click a node or a link, or type a command below. Press ? for help.", "say");
-setPlaying(true);
+if (isLink(location.hash)) {
+  let opening;
+  try {
+    opening = App.fromLink(location.hash);
+  } catch (e) {
+    create(defaultScript(1));
+    logLine(`✗ The link in this page's address was refused: ${e.message ?? e}. Here is a fresh cluster instead.`, "err");
+  }
+  if (opening) {
+    adopt(opening);
+    logLine(`A shared run, opened at t = ${sec(app.timeMs())}. Press Play to run on from here, or drag the timeline.`, "say");
+  }
+  setPlaying(false);
+} else {
+  create(scriptFromHash() ?? defaultScript(1));
+  logLine("Welcome. The three voters are waiting for their election timers (the rings). Click a node or a link, or type a command below. Press ? for help, or open the Lessons.", "say");
+  setPlaying(true);
+}

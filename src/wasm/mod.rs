@@ -1,22 +1,25 @@
 //! Layer 5, browser: the one type the page talks to, and the canvas drawing.
 //! Only this module knows about wasm-bindgen and web-sys.
 //!
-//! - `engine`: the running scenario; every action is a command text;
+//! - `engine`: the running scenario (a timeline in the sandbox, or a
+//!   lesson); every action is a command text;
 //! - `layout`: where nodes, links and log strips sit, and hit-testing;
 //! - `draw`: the canvas; `palette`: its colours;
-//! - `panels`: the JSON behind the page's text panels.
+//! - `panels`: the JSON behind the page's text panels;
+//! - `safety`: the safety indicator, rendered into the page's DOM.
 
 mod draw;
 mod engine;
 pub mod layout;
 pub mod palette;
 mod panels;
+pub mod safety;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use web_sys::CanvasRenderingContext2d;
+use web_sys::{CanvasRenderingContext2d, Element};
 
-use engine::Engine;
+use engine::{step_json, Engine, LessonMove};
 use layout::{Hit, Layout};
 
 #[wasm_bindgen(start)]
@@ -35,6 +38,26 @@ const MAX_FRAME_MS: f64 = 250.0;
 fn to_js(v: &serde_json::Value) -> JsValue {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or(JsValue::NULL)
+}
+
+fn refused(message: &str) -> JsValue {
+    to_js(&serde_json::json!({"ok": false, "error": message}))
+}
+
+/// Renders the safety indicator for a status object (`App::status`) into
+/// `el`: green while `violations` is empty, red with the first broken
+/// property, its time and nodes, and the list of all. See `safety`.
+#[wasm_bindgen(js_name = renderSafety)]
+pub fn render_safety(el: &Element, status: JsValue) -> Result<(), JsError> {
+    let status: serde_json::Value = serde_wasm_bindgen::from_value(status)
+        .map_err(|e| JsError::new(&format!("not a status object: {e}")))?;
+    safety::render(el, &status).map_err(|e| JsError::new(&format!("{e:?}")))
+}
+
+/// The lessons, in reading order: `[{id, title, figures, summary, steps}]`.
+#[wasm_bindgen]
+pub fn lessons() -> JsValue {
+    to_js(&serde_json::to_value(crate::scenario::lessons::infos()).unwrap_or_default())
 }
 
 /// The app the page drives: one simulated cluster, its drawing, and the
@@ -62,13 +85,15 @@ impl App {
             script
         };
         let engine = Engine::from_script(script).map_err(|e| JsError::new(&e))?;
-        Ok(App {
-            engine,
-            layout: Layout::default(),
-            dashes: draw::Dashes::new(),
-            carry: 0.0,
-            hover: None,
-        })
+        Ok(App::with(engine))
+    }
+
+    /// An app opening a share link (`#v1.…`, or a whole URL ending in one).
+    /// A malformed or tampered link is an error saying what is wrong.
+    #[wasm_bindgen(js_name = fromLink)]
+    pub fn from_link(link: &str) -> Result<App, JsError> {
+        let engine = Engine::from_link(link).map_err(|e| JsError::new(&e.message))?;
+        Ok(App::with(engine))
     }
 
     /// Lets `real_ms` of wall-clock time pass at `speed` (simulated ms per
@@ -230,5 +255,194 @@ impl App {
         self.layout
             .spot(u64::from(id))
             .map(|s| vec![s.x, s.y, self.layout.node_r])
+    }
+}
+
+impl App {
+    fn with(engine: Engine) -> App {
+        App {
+            engine,
+            layout: Layout::default(),
+            dashes: draw::Dashes::new(),
+            carry: 0.0,
+            hover: None,
+        }
+    }
+
+    /// Swaps in a new run (an opened link or file), keeping the drawing's
+    /// layout.
+    fn replace(&mut self, engine: Engine) {
+        self.engine = engine;
+        self.carry = 0.0;
+        self.hover = None;
+    }
+
+    fn lesson_move(&mut self, what: LessonMove) -> JsValue {
+        self.carry = 0.0;
+        match self.engine.lesson_step(what) {
+            Some(step) => to_js(&step_json(&step)),
+            None => JsValue::NULL,
+        }
+    }
+}
+
+/// Time travel, sharing, lessons and the safety indicator.
+#[wasm_bindgen]
+impl App {
+    // ---- time travel (the sandbox) ----------------------------------------------------
+
+    /// Goes to simulated moment `t_ms` of the run (clamped to its live
+    /// edge) and returns where it landed: `t_ms`, unless a command that lets
+    /// time pass spans it (then the command's end). Nothing is narrated. In a
+    /// lesson, which has no timeline: NaN, nothing changes.
+    pub fn seek(&mut self, t_ms: f64) -> f64 {
+        if !t_ms.is_finite() {
+            return f64::NAN;
+        }
+        self.carry = 0.0;
+        let t = t_ms.max(0.0) as u64;
+        self.engine.seek(t).map_or(f64::NAN, |x| x as f64)
+    }
+
+    /// Steps back to the previous narrated moment; its time, or undefined
+    /// at the very beginning (and in a lesson).
+    #[wasm_bindgen(js_name = stepBack)]
+    pub fn step_back(&mut self) -> Option<f64> {
+        self.carry = 0.0;
+        self.engine.step_back().map(|x| x as f64)
+    }
+
+    /// Back to the live edge of the current branch; its time.
+    #[wasm_bindgen(js_name = goLive)]
+    pub fn go_live(&mut self) -> Option<f64> {
+        self.carry = 0.0;
+        self.engine.go_live().map(|x| x as f64)
+    }
+
+    /// Everything the scrubber draws: `{now_ms, end_ms, live, branch,
+    /// entries: [{at_ms, end_ms, text}], leaders: [{at_ms, id, term}],
+    /// branches: [{id, parent, fork_ms, end_ms, left_at_ms, commands, first,
+    /// current}]}`; null in a lesson.
+    pub fn timeline(&self) -> JsValue {
+        to_js(&self.engine.timeline_json())
+    }
+
+    /// Makes branch `id` current, at the moment it was left: `{ok, at_ms}`
+    /// or `{ok: false, error}`.
+    #[wasm_bindgen(js_name = switchBranch)]
+    pub fn switch_branch(&mut self, id: u32) -> JsValue {
+        self.carry = 0.0;
+        match self.engine.switch_branch(id) {
+            Ok(at) => to_js(&serde_json::json!({"ok": true, "at_ms": at})),
+            Err(e) => refused(&e),
+        }
+    }
+
+    // ---- share links and files --------------------------------------------------------
+
+    /// The share-link fragment (`#v1.…`) of the run at the current moment.
+    #[wasm_bindgen(js_name = shareLink)]
+    pub fn share_link(&self) -> String {
+        self.engine.share_link()
+    }
+
+    /// Opens a share link in place of the current run: `{ok: true}`, or
+    /// `{ok: false, error}` with the app exactly as it was.
+    #[wasm_bindgen(js_name = openLink)]
+    pub fn open_link(&mut self, link: &str) -> JsValue {
+        match Engine::from_link(link) {
+            Ok(engine) => {
+                self.replace(engine);
+                to_js(&serde_json::json!({"ok": true}))
+            }
+            Err(e) => refused(&e.message),
+        }
+    }
+
+    /// The run as a `.scenario` file, at the current moment.
+    #[wasm_bindgen(js_name = exportScenario)]
+    pub fn export_scenario(&self) -> String {
+        self.engine.export_scenario()
+    }
+
+    /// Opens a `.scenario` file in place of the current run: `{ok: true}`,
+    /// or `{ok: false, error}` with the app exactly as it was.
+    #[wasm_bindgen(js_name = importScenario)]
+    pub fn import_scenario(&mut self, text: &str) -> JsValue {
+        match Engine::from_file(text) {
+            Ok(engine) => {
+                self.replace(engine);
+                to_js(&serde_json::json!({"ok": true}))
+            }
+            Err(e) => refused(&e.message),
+        }
+    }
+
+    // ---- lessons --------------------------------------------------------------------------
+
+    /// Opens a lesson (an id of `lessons()`) at its start; the sandbox waits
+    /// aside. `{ok: true}` or `{ok: false, error}`.
+    #[wasm_bindgen(js_name = openLesson)]
+    pub fn open_lesson(&mut self, id: &str) -> JsValue {
+        self.carry = 0.0;
+        match self.engine.open_lesson(id) {
+            Ok(()) => to_js(&serde_json::json!({"ok": true})),
+            Err(e) => refused(&e),
+        }
+    }
+
+    /// Leaves the lesson for the sandbox as it was; false if none was open.
+    #[wasm_bindgen(js_name = leaveLesson)]
+    pub fn leave_lesson(&mut self) -> bool {
+        self.carry = 0.0;
+        self.engine.leave_lesson()
+    }
+
+    /// Runs the lesson to its next pause. The step: `{position, steps,
+    /// finished, says, lines: [{kind: "say"|"trace", text}], results,
+    /// surprises}`; null outside a lesson.
+    #[wasm_bindgen(js_name = lessonNext)]
+    pub fn lesson_next(&mut self) -> JsValue {
+        self.lesson_move(LessonMove::Next)
+    }
+
+    /// Back one pause (the run rebuilt to it); the step shown there.
+    #[wasm_bindgen(js_name = lessonBack)]
+    pub fn lesson_back(&mut self) -> JsValue {
+        self.lesson_move(LessonMove::Back)
+    }
+
+    /// Back to the lesson's start.
+    #[wasm_bindgen(js_name = lessonRestart)]
+    pub fn lesson_restart(&mut self) -> JsValue {
+        self.lesson_move(LessonMove::Restart)
+    }
+
+    /// Back on the lesson's path at the current pause, forgetting the
+    /// reader's own commands and the time they let pass.
+    #[wasm_bindgen(js_name = lessonRejoin)]
+    pub fn lesson_rejoin(&mut self) -> JsValue {
+        self.lesson_move(LessonMove::Rejoin)
+    }
+
+    /// To pause `k` (0: the start), rebuilt from the start.
+    #[wasm_bindgen(js_name = lessonGoto)]
+    pub fn lesson_goto(&mut self, k: u32) -> JsValue {
+        self.lesson_move(LessonMove::Goto(k as usize))
+    }
+
+    /// The lesson panel: `{id, title, figures, summary, position, steps,
+    /// finished, on_path, says, quorum: {voters, learners, quorum, leader,
+    /// from, reachable, has_quorum}, sentence}`; null in the sandbox.
+    pub fn lesson(&self) -> JsValue {
+        to_js(&self.engine.lesson_json())
+    }
+
+    // ---- safety ----------------------------------------------------------------------------
+
+    /// Renders the safety indicator for the current status into `el`.
+    #[wasm_bindgen(js_name = renderSafety)]
+    pub fn render_safety(&self, el: &Element) -> Result<(), JsError> {
+        safety::render(el, &self.engine.status()).map_err(|e| JsError::new(&format!("{e:?}")))
     }
 }
