@@ -15,6 +15,9 @@ use crate::raft::types::{NodeId, Put};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MemberRecord {
     pub peer_url: Rc<str>,
+    /// The host the peer URL reaches, resolved once when the member is
+    /// added (the simulated network routes by it on every message).
+    pub host: Option<NodeId>,
     pub learner: bool,
     /// The member's process has published itself (etcd: it has a name).
     pub started: bool,

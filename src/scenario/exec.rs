@@ -494,7 +494,7 @@ fn start(c: &mut Cluster, id: NodeId) -> Result<(), ServerError> {
                 format!("node {id} is not a member: add it with `member add {id}` first"),
             ));
         }
-        (Some(m), false) if crate::sim::membership::resolve_host(&m.peer_url) != Some(id) => {
+        (Some(m), false) if m.host != Some(id) => {
             return Err(failed(
                 ErrorCode::BadUrl,
                 format!("member {id}'s peer URL {} does not name its host n{id}: its process cannot start with it", m.peer_url),

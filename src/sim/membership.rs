@@ -89,6 +89,7 @@ pub fn apply(state: &mut KvStore, cc: &ConfChange) {
                     id,
                     MemberRecord {
                         peer_url: cc.peer_url.clone(),
+                        host: resolve_host(&cc.peer_url),
                         learner: false,
                         started: false,
                     },
@@ -100,6 +101,7 @@ pub fn apply(state: &mut KvStore, cc: &ConfChange) {
                 id,
                 MemberRecord {
                     peer_url: cc.peer_url.clone(),
+                    host: resolve_host(&cc.peer_url),
                     learner: true,
                     started: false,
                 },

@@ -15,7 +15,7 @@ use crate::raft::{
 use crate::sim::config::WorldConfig;
 use crate::sim::event::{DropReason, Event, EventKind};
 use crate::sim::invariants::{Checker, Violation};
-use crate::sim::membership::{self, resolve_host};
+use crate::sim::membership;
 use crate::sim::network::Network;
 use crate::sim::node::SimNode;
 
@@ -388,7 +388,7 @@ impl World {
             return false;
         };
         match sender.state.members.get(&to) {
-            Some(m) => resolve_host(&m.peer_url) == Some(to),
+            Some(m) => m.host == Some(to),
             // Not a member in the sender's view: it answers whoever wrote to it.
             None => true,
         }
