@@ -399,6 +399,9 @@ fn the_lesson_player_through_the_boundary() {
         .any(|x| x["kind"] == "say"));
     assert_eq!(first["surprises"], serde_json::json!([]));
     let after_one = json(app.status());
+    // A lesson's run is shared as a sandbox run at the same moment.
+    let shared = App::from_link(&app.share_link()).unwrap();
+    assert_eq!(json(shared.status()), after_one);
     let second = json(app.lesson_next());
     assert_eq!(second["position"], 2);
     // Back: the run rebuilt to the first pause, as it was.

@@ -547,6 +547,7 @@ function updateTimeline(tl) {
       sel.replaceChildren(...opts.map(([v, label]) => Object.assign(document.createElement("option"), { value: v, textContent: label })));
     }
     sel.value = String(tl.branch);
+    sel.title = opts.find(([v]) => v === String(tl.branch))?.[1] ?? "";
   }
 }
 

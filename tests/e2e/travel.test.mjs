@@ -136,9 +136,13 @@ test("the timeline: scrub back by keyboard and mouse, step back, act in the past
   const three = (await status(page)).time_ms;
   assert.ok(Math.abs(three - (end * 3) / 4) < end / 20, `${three} is near ${(end * 3) / 4}`);
 
-  // Step back one event.
+  // Step back one event, and forward again to the next one.
   await page.click("#back");
-  assert.ok((await status(page)).time_ms < three);
+  const stepped = (await status(page)).time_ms;
+  assert.ok(stepped < three);
+  await page.click("#step");
+  assert.ok((await status(page)).time_ms > stepped);
+  await page.click("#back");
   await page.screenshot({ path: path.join(SHOTS, "timeline-past.png") });
 
   // Seeking back then forward reproduces the same status.
