@@ -75,6 +75,8 @@ pub struct Cluster {
     pub(crate) cfg: ServerConfig,
     next_request: RequestId,
     pub(crate) pending: BTreeMap<RequestId, Pending>,
+    /// The pending requests by deadline, soonest first.
+    deadlines: BTreeSet<(u64, RequestId)>,
     finished: Vec<(RequestId, Outcome)>,
     pub(crate) load: Option<Load>,
     /// World events since the last `take_events`, for narration.
@@ -88,6 +90,7 @@ impl Cluster {
             cfg,
             next_request: 1,
             pending: BTreeMap::new(),
+            deadlines: BTreeSet::new(),
             finished: Vec::new(),
             load: None,
             events: Vec::new(),
@@ -138,6 +141,7 @@ impl Cluster {
 
     pub(crate) fn wait_for(&mut self, request: RequestId, waiting: Waiting, timeout_ms: u64) {
         let deadline = self.now().saturating_add(timeout_ms);
+        self.deadlines.insert((deadline, request));
         self.pending.insert(
             request,
             Pending {
@@ -220,7 +224,7 @@ impl Cluster {
     /// The time of the next thing that will happen: a world action, a load
     /// write, or a request deadline.
     fn next_time(&self) -> Option<u64> {
-        let deadline = self.pending.values().map(|p| p.deadline).min();
+        let deadline = self.deadlines.first().map(|(t, _)| *t);
         let load = self.load.as_ref().map(Load::next_ms);
         [self.world.next_time(), deadline, load]
             .into_iter()
@@ -274,6 +278,7 @@ impl Cluster {
 
     fn complete(&mut self, request: RequestId, outcome: Outcome) {
         if let Some(p) = self.pending.remove(&request) {
+            self.deadlines.remove(&(p.deadline, request));
             if !p.quiet {
                 self.finished.push((request, outcome));
             }
@@ -321,10 +326,14 @@ impl Cluster {
     fn expire(&mut self) {
         let now = self.now();
         let expired: Vec<(RequestId, Option<String>, Waiting)> = self
-            .pending
+            .deadlines
             .iter()
-            .filter(|(_, p)| p.deadline <= now)
-            .map(|(r, p)| (*r, p.note.clone(), p.waiting.clone()))
+            .take_while(|(deadline, _)| *deadline <= now)
+            .filter_map(|(_, r)| {
+                self.pending
+                    .get(r)
+                    .map(|p| (*r, p.note.clone(), p.waiting.clone()))
+            })
             .collect();
         for (request, note, waiting) in expired {
             let what = match waiting {

@@ -31,7 +31,8 @@ pub struct Network {
     /// When each directed link last changed state (cut or healed).
     changed_at: BTreeMap<(NodeId, NodeId), u64>,
     /// Messages in flight by id; ids grow, so iteration follows send order.
-    in_flight: BTreeMap<u64, InFlight>,
+    /// Boxed: a message is large, and the map moves its values around.
+    in_flight: BTreeMap<u64, Box<InFlight>>,
     /// When each node's outbound queue is next free.
     free_at: BTreeMap<NodeId, u64>,
     next_id: u64,
@@ -66,7 +67,7 @@ impl Network {
             .collect();
         let lost: Vec<InFlight> = lost
             .into_iter()
-            .filter_map(|id| self.in_flight.remove(&id))
+            .filter_map(|id| self.in_flight.remove(&id).map(|f| *f))
             .collect();
         if lost.iter().any(|m| m.sent_out_ms > now) {
             // The lost messages no longer hold the sender's queue: it is busy
@@ -122,16 +123,16 @@ impl Network {
             arrives_ms: free + transmit + latency,
             msg,
         };
-        self.in_flight.entry(id).or_insert(flight)
+        self.in_flight.entry(id).or_insert(Box::new(flight))
     }
 
     /// Takes a message out of the network when it arrives.
     pub fn take(&mut self, id: u64) -> Option<InFlight> {
-        self.in_flight.remove(&id)
+        self.in_flight.remove(&id).map(|f| *f)
     }
 
     pub fn in_flight(&self) -> impl Iterator<Item = &InFlight> {
-        self.in_flight.values()
+        self.in_flight.values().map(|f| &**f)
     }
 
     /// A crashed process loses what it had not yet put on the wire.
