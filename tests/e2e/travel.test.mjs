@@ -184,6 +184,8 @@ test("seeking in 10 simulated minutes under 50 writes/s is instant", async (t) =
     for (const c of ["wait-until leader", "load rate=50/s", "wait 600s"]) window.raftlab.command(c);
     return performance.now() - t0;
   });
+  const commit = await page.evaluate(() => window.raftlab.status().nodes[0].commit);
+  assert.ok(commit > 25_000, `the load committed ${commit} entries`);
   const m = await page.evaluate(() => {
     const app = window.raftlab.app;
     const end = app.timeline().end_ms;
