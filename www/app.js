@@ -108,6 +108,8 @@ function logLine(text, cls = "") {
   const li = document.createElement("li");
   li.textContent = text;
   if (cls) li.className = cls;
+  const t = /^t=([\d.]+)s/.exec(text);
+  if (t) li.dataset.t = String(Math.round(Number(t[1]) * 1000));
   logEl.append(li);
   while (logEl.childElementCount > MAX_LOG) logEl.firstElementChild.remove();
   if (stick) logEl.scrollTop = logEl.scrollHeight;
@@ -512,6 +514,7 @@ let marksKey = "";
 
 function updateTimeline(tl) {
   $("timeline").hidden = !tl;
+  dimLog(tl && !tl.live ? tl.now_ms : null);
   if (!tl) return;
   const end = tl.end_ms, now = tl.now_ms, span = Math.max(end, 1);
   scrub.max = String(end);
@@ -548,6 +551,17 @@ function updateTimeline(tl) {
     }
     sel.value = String(tl.branch);
     sel.title = opts.find(([v]) => v === String(tl.branch))?.[1] ?? "";
+  }
+}
+
+/** In the past, the log's lines after the moment shown are dimmed. */
+let logDimmed = false;
+function dimLog(now) {
+  if (now == null && !logDimmed) return;
+  logDimmed = now != null;
+  for (const li of logEl.children) {
+    // The log's times are rounded to 10 ms.
+    if (li.dataset.t !== undefined) li.classList.toggle("future", now != null && Number(li.dataset.t) > now + 5);
   }
 }
 
