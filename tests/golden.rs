@@ -12,12 +12,18 @@ fn the_golden_run_is_reproduced_byte_for_byte() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let script = std::fs::read_to_string(dir.join("determinism.scenario")).unwrap();
     let session = Session::from_script(&script).unwrap();
-    assert!(session.passed(), "the golden run must hold its expectations");
+    assert!(
+        session.passed(),
+        "the golden run must hold its expectations"
+    );
     let report = serde_json::to_string_pretty(&session.report()).unwrap() + "\n";
     let path = dir.join("determinism.json");
     if std::env::var_os("RAFTLAB_BLESS").is_some() {
         std::fs::write(&path, &report).unwrap();
     }
     let golden = std::fs::read_to_string(&path).unwrap();
-    assert!(report == golden, "the run differs from tests/golden/determinism.json");
+    assert!(
+        report == golden,
+        "the run differs from tests/golden/determinism.json"
+    );
 }

@@ -13,5 +13,8 @@ fn the_golden_run_is_the_same_in_wasm() {
     let golden = include_str!("golden/determinism.json");
     let session = Session::from_script(script).unwrap();
     let report = serde_json::to_string_pretty(&session.report()).unwrap() + "\n";
-    assert!(report == golden, "wasm run differs from the native golden report");
+    assert!(
+        report == golden,
+        "wasm run differs from the native golden report"
+    );
 }
