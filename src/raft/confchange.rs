@@ -112,6 +112,7 @@ mod tests {
             node_id,
             request: 0,
             peer_url: Rc::from(""),
+            promote: false,
         }
     }
 

@@ -87,6 +87,7 @@ pub fn bootstrap_storage(voters: &[NodeId]) -> Storage {
                 node_id: v,
                 request: 0,
                 peer_url: Rc::from(format!("http://n{v}:2380")),
+                promote: false,
             })),
         })
         .collect();

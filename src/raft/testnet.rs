@@ -61,6 +61,7 @@ pub fn conf_change(change_type: ConfChangeType, node_id: NodeId) -> EntryData {
         node_id,
         request: 1000 + node_id,
         peer_url: Rc::from(format!("http://n{node_id}:2380")),
+        promote: false,
     }))
 }
 

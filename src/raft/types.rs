@@ -44,6 +44,10 @@ pub struct ConfChange {
     pub request: u64,
     /// The member's peer URL, carried so every member learns it on apply.
     pub peer_url: Rc<str>,
+    /// An AddNode that promotes a learner (etcd's IsPromote in the change's
+    /// context): the server checks at apply time that the member is a
+    /// learner, where a plain add checks that the id is new.
+    pub promote: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -75,6 +75,7 @@ impl Cluster {
         change_type: ConfChangeType,
         id: NodeId,
         peer_url: &str,
+        promote: bool,
     ) -> Result<RequestId, ServerError> {
         let request = self.new_request();
         let cc = ConfChange {
@@ -82,6 +83,7 @@ impl Cluster {
             node_id: id,
             request,
             peer_url: Rc::from(peer_url),
+            promote,
         };
         self.world
             .propose(via, EntryData::ConfChange(Rc::new(cc)))
@@ -126,7 +128,7 @@ impl Cluster {
         } else {
             ConfChangeType::AddNode
         };
-        let request = self.propose_change(via, kind, id, &url)?;
+        let request = self.propose_change(via, kind, id, &url, false)?;
         self.finish_change(request)
     }
 
@@ -134,28 +136,6 @@ impl Cluster {
     /// (its match at least 90% of the leader's).
     pub fn member_promote(&mut self, id: NodeId) -> Result<(), ServerError> {
         let (via, leads) = self.member_target()?;
-        let member = self
-            .world
-            .node(via)
-            .and_then(|n| n.state.members.get(&id).cloned());
-        let Some(member) = member else {
-            return Err(ServerError::new(
-                ErrorCode::MemberNotFound,
-                format!(
-                    "member {id} is not in the cluster: {}",
-                    ErrorCode::MemberNotFound.etcd_text()
-                ),
-            ));
-        };
-        if !member.learner {
-            return Err(ServerError::new(
-                ErrorCode::MemberNotLearner,
-                format!(
-                    "member {id} is already a voter: {}",
-                    ErrorCode::MemberNotLearner.etcd_text()
-                ),
-            ));
-        }
         if leads {
             if let Some(r) = self.world.raft(via) {
                 let progress = r.tracker().progress.get(&id).map(|p| p.matched);
@@ -164,7 +144,8 @@ impl Cluster {
                     .progress
                     .get(&via)
                     .map_or(r.last_index(), |p| p.matched);
-                // etcd finds no progress for an unknown learner and lets it pass.
+                // etcd finds no progress for an unknown member and lets it
+                // pass: whether it is a learner at all is decided at apply.
                 if let Some(learner_match) = progress {
                     reconfig::check_learner_ready(id, learner_match, leader_match)?;
                 }
@@ -173,7 +154,12 @@ impl Cluster {
                 reconfig::check_promote(&self.voter_views(via))?;
             }
         }
-        let request = self.propose_change(via, ConfChangeType::AddNode, id, &member.peer_url)?;
+        let url = self
+            .world
+            .node(via)
+            .and_then(|n| n.state.members.get(&id))
+            .map_or_else(String::new, |m| m.peer_url.to_string());
+        let request = self.propose_change(via, ConfChangeType::AddNode, id, &url, true)?;
         self.finish_change(request)
     }
 
@@ -192,7 +178,7 @@ impl Cluster {
             reconfig::check_remove_voter(&self.voter_views(via), id, via)?;
         }
         let url = member.map_or_else(String::new, |m| m.peer_url.to_string());
-        let request = self.propose_change(via, ConfChangeType::RemoveNode, id, &url)?;
+        let request = self.propose_change(via, ConfChangeType::RemoveNode, id, &url, false)?;
         self.finish_change(request)
     }
 

@@ -53,9 +53,9 @@ pub fn validate(state: &KvStore, cc: &ConfChange, max_learners: usize) -> Result
         ConfChangeType::AddNode | ConfChangeType::AddLearnerNode => {
             let learner = cc.change_type == ConfChangeType::AddLearnerNode;
             match state.members.get(&id) {
-                // A second AddNode on a learner is a promotion.
-                Some(m) if !learner && m.learner => Ok(()),
-                Some(_) if !learner => Err(MemberError::IdExists),
+                Some(m) if cc.promote && m.learner => Ok(()),
+                Some(_) if cc.promote => Err(MemberError::MemberNotLearner),
+                None if cc.promote => Err(MemberError::MemberNotFound),
                 Some(_) => Err(MemberError::IdExists),
                 None => {
                     if state.members.values().any(|m| m.peer_url == cc.peer_url) {
@@ -139,6 +139,7 @@ mod tests {
             node_id,
             request: 0,
             peer_url: Rc::from(url),
+            promote: false,
         }
     }
 
@@ -163,11 +164,28 @@ mod tests {
         assert_eq!(validate(&s, &add5, 2), Ok(()));
         let same_url = cc(ConfChangeType::AddNode, 6, "http://n4:2380");
         assert_eq!(validate(&s, &same_url, 1), Err(MemberError::PeerUrlExists));
-        // Promotion: AddNode on a learner.
-        let promote = cc(ConfChangeType::AddNode, 4, "http://n4:2380");
+        // A plain add of a learner's id is refused; a promotion is not.
+        let add_again = cc(ConfChangeType::AddNode, 4, "http://n4:2380");
+        assert_eq!(validate(&s, &add_again, 1), Err(MemberError::IdExists));
+        let promote = ConfChange {
+            promote: true,
+            ..add_again
+        };
         assert_eq!(validate(&s, &promote, 1), Ok(()));
+        let promote_unknown = ConfChange {
+            node_id: 7,
+            ..promote.clone()
+        };
+        assert_eq!(
+            validate(&s, &promote_unknown, 1),
+            Err(MemberError::MemberNotFound)
+        );
         apply(&mut s, &promote);
         assert!(!s.members[&4].learner);
+        assert_eq!(
+            validate(&s, &promote, 1),
+            Err(MemberError::MemberNotLearner)
+        );
         let remove = cc(ConfChangeType::RemoveNode, 4, "");
         apply(&mut s, &remove);
         assert_eq!(validate(&s, &add4, 1), Err(MemberError::IdRemoved));
