@@ -157,7 +157,13 @@ test("keyboard: space pauses (time stops), right arrow steps, ? shows help", asy
 
 test("a small screen: partition presets and the quorum panel", async () => {
   const { page, problems } = await openApp(browser, { width: 1024, height: 600 });
+  // The top bar keeps to one line whether the button says Play or Pause.
+  const barHeight = () => page.evaluate(() => document.querySelector("header.bar").getBoundingClientRect().height);
+  await page.evaluate(() => window.raftlab.play());
+  const playing = await barHeight();
   await page.evaluate(() => { window.raftlab.pause(); window.raftlab.command("wait-until leader"); });
+  assert.equal(await barHeight(), playing);
+  assert.ok(playing < 48, `the top bar wrapped: ${playing}px high`);
   await page.click("#isolate-leader");
   assert.match(await page.textContent("#quorum"), /reaches only 1 of 3 voters/);
   await page.evaluate(() => window.raftlab.command("wait 3s"));
