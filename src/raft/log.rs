@@ -7,6 +7,7 @@
 //! so slow followers can still catch up from the log, etcd's
 //! SnapshotCatchUpEntries); `entries[i].index == offset + i`.
 
+use crate::raft::chunked::Entries;
 use crate::raft::types::{Entry, Snapshot};
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -17,7 +18,7 @@ pub struct RaftLog {
     offset: u64,
     /// Term of the entry at `offset - 1`, the compaction point.
     prev_term: u64,
-    entries: Vec<Entry>,
+    entries: Entries,
     /// Highest index known to be committed.
     pub committed: u64,
     /// Highest index the state machine applied.
@@ -30,7 +31,7 @@ impl RaftLog {
     /// and a gap ends the log).
     pub fn new(snapshot: Snapshot, entries: Vec<Entry>) -> RaftLog {
         let sindex = snapshot.metadata.index;
-        let mut kept: Vec<Entry> = Vec::with_capacity(entries.len());
+        let mut kept = Entries::default();
         for e in entries {
             if e.index <= sindex {
                 continue;
@@ -64,8 +65,20 @@ impl RaftLog {
     }
 
     /// The retained entries, from `first_index()` to `last_index()`.
-    pub fn entries(&self) -> &[Entry] {
+    pub fn entries(&self) -> &Entries {
         &self.entries
+    }
+
+    /// Entry `i`, if it is still in the log.
+    pub fn entry(&self, i: u64) -> Option<&Entry> {
+        let pos = i.checked_sub(self.offset)?;
+        self.entries.get(usize::try_from(pos).ok()?)
+    }
+
+    /// The retained entries with index in `[lo, hi)`.
+    pub fn range(&self, lo: u64, hi: u64) -> impl Iterator<Item = &Entry> + '_ {
+        let pos = |i: u64| usize::try_from(i.saturating_sub(self.offset)).unwrap_or(usize::MAX);
+        self.entries.range(pos(lo), pos(hi))
     }
 
     /// The term of entry `i`, if it is still known (not compacted, not beyond the end).
@@ -76,7 +89,7 @@ impl RaftLog {
         if i < self.offset {
             return None;
         }
-        self.entries.get((i - self.offset) as usize).map(|e| e.term)
+        self.entry(i).map(|e| e.term)
     }
 
     pub fn match_term(&self, i: u64, term: u64) -> bool {
@@ -174,15 +187,15 @@ impl RaftLog {
         let from = (lo - self.offset) as usize;
         let to = (hi - self.offset) as usize;
         let mut size = 0;
-        let mut n = 0;
-        for e in &self.entries[from..to] {
+        let mut out = Vec::new();
+        for e in self.entries.range(from, to) {
             size += e.size();
-            if n > 0 && size > max_size {
+            if !out.is_empty() && size > max_size {
                 break;
             }
-            n += 1;
+            out.push(e.clone());
         }
-        Some(self.entries[from..from + n].to_vec())
+        Some(out)
     }
 
     /// Entries from `lo` to the end, limited by `max_size` (see [`RaftLog::slice`]).
@@ -241,7 +254,7 @@ impl RaftLog {
             return;
         };
         let drop = (compact_index + 1 - self.offset) as usize;
-        self.entries.drain(..drop);
+        self.entries.drop_front(drop);
         self.offset = compact_index + 1;
         self.prev_term = term;
     }

@@ -4,6 +4,7 @@
 //! collects the messages it wants sent. No clock, no I/O; its only source of
 //! randomness is a generator handed in by the world, seeded from the run's seed.
 
+pub mod chunked;
 pub mod confchange;
 pub mod events;
 pub mod inflights;

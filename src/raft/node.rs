@@ -13,6 +13,7 @@ use std::rc::Rc;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg32;
 
+use crate::raft::chunked::Entries;
 use crate::raft::confchange;
 use crate::raft::events::{ProposeError, RaftEvent};
 use crate::raft::kv::KvStore;
@@ -434,12 +435,10 @@ impl Raft {
     /// Costs a copy of the log (entries share their payloads).
     pub fn storage(&self) -> Storage {
         let sindex = self.log.snapshot.metadata.index;
-        let entries = self.log.entries();
-        let skip = entries.iter().take_while(|e| e.index <= sindex).count();
         Storage {
             hard_state: self.hard_state(),
             snapshot: self.log.snapshot.clone(),
-            entries: entries[skip..].to_vec(),
+            entries: self.log.range(sindex + 1, u64::MAX).cloned().collect(),
         }
     }
 
@@ -483,8 +482,16 @@ impl Raft {
     }
     /// The retained log entries, `first_index()..=last_index()` (they may
     /// start before the snapshot index: catch-up entries kept by `compact`).
-    pub fn entries(&self) -> &[Entry] {
+    pub fn entries(&self) -> &Entries {
         self.log.entries()
+    }
+    /// Entry `index`, if it is still in the log.
+    pub fn entry(&self, index: u64) -> Option<&Entry> {
+        self.log.entry(index)
+    }
+    /// The retained entries with index in `[lo, hi)`.
+    pub fn entries_in(&self, lo: u64, hi: u64) -> impl Iterator<Item = &Entry> + '_ {
+        self.log.range(lo, hi)
     }
     pub fn term_at(&self, index: u64) -> Option<u64> {
         self.log.term(index)
@@ -686,12 +693,8 @@ impl Raft {
         if lo >= hi {
             return false;
         }
-        let first = self.log.first_index();
         self.log
-            .entries()
-            .iter()
-            .skip(lo.saturating_sub(first) as usize)
-            .take_while(|e| e.index < hi)
+            .range(lo, hi)
             .any(|e| matches!(e.data, EntryData::ConfChange(_)))
     }
 

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::raft::chunked::Chunked;
 use crate::raft::{Entry, EntryData, NodeId, Raft, StateRole};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,18 +28,57 @@ fn fingerprint(e: &Entry) -> Fingerprint {
     }
 }
 
-/// The retained entries with index in [lo, hi], found by offset, not by scan.
-fn entries_between(raft: &Raft, lo: u64, hi: u64) -> &[Entry] {
-    let entries = raft.entries();
-    let Some(first) = entries.first().map(|e| e.index) else {
-        return &[];
-    };
-    if hi < first {
-        return &[];
+/// A record per log index from `base` on, kept in shared chunks so that
+/// cloning the checker with the world stays cheap.
+#[derive(Debug, Clone)]
+struct ByIndex {
+    base: u64,
+    items: Chunked<Option<Fingerprint>>,
+}
+
+impl Default for ByIndex {
+    fn default() -> Self {
+        // Log indexes start at 1.
+        ByIndex {
+            base: 1,
+            items: Chunked::default(),
+        }
     }
-    let start = lo.saturating_sub(first).min(entries.len() as u64) as usize;
-    let end = (hi.saturating_sub(first).saturating_add(1)).min(entries.len() as u64) as usize;
-    &entries[start..end.max(start)]
+}
+
+impl ByIndex {
+    fn get(&self, index: u64) -> Option<&Fingerprint> {
+        let pos = usize::try_from(index.checked_sub(self.base)?).ok()?;
+        self.items.get(pos)?.as_ref()
+    }
+
+    fn set(&mut self, index: u64, fp: Fingerprint) {
+        let Some(pos) = index
+            .checked_sub(self.base)
+            .and_then(|p| usize::try_from(p).ok())
+        else {
+            return; // forgotten already
+        };
+        while self.items.len() <= pos {
+            self.items.push(None);
+        }
+        if let Some(slot) = self.items.get_mut(pos) {
+            *slot = Some(fp);
+        }
+    }
+
+    fn last(&self) -> Option<(u64, &Fingerprint)> {
+        let pos = self.items.len().checked_sub(1)?;
+        let fp = self.items.get(pos)?.as_ref()?;
+        Some((self.base + pos as u64, fp))
+    }
+
+    fn forget_below(&mut self, index: u64) {
+        if index > self.base {
+            self.items.drop_front((index - self.base) as usize);
+            self.base = index;
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -56,10 +96,13 @@ pub struct Checker {
     nodes: BTreeMap<NodeId, NodeWatch>,
     /// Who led each term.
     leaders: BTreeMap<u64, NodeId>,
-    /// Content of every (index, term) seen in any log: log matching.
-    seen: BTreeMap<(u64, u64), Fingerprint>,
+    /// Content of the first (index, term) seen at each index in any log:
+    /// log matching. Its term is the fingerprint's first field.
+    seen: ByIndex,
+    /// The rarer other terms seen at an index (entries that were replaced).
+    seen_other_terms: BTreeMap<(u64, u64), Fingerprint>,
     /// Content of every committed index: state machine safety.
-    committed: BTreeMap<u64, Fingerprint>,
+    committed: ByIndex,
     violations: Vec<Violation>,
 }
 
@@ -153,7 +196,7 @@ impl Checker {
 
     /// A new leader holds every entry committed before its term.
     fn check_leader_completeness(&mut self, now: u64, id: NodeId, raft: &Raft) {
-        let Some((&index, fp)) = self.committed.iter().next_back() else {
+        let Some((index, &fp)) = self.committed.last() else {
             return;
         };
         if index <= raft.snapshot_index() {
@@ -188,10 +231,10 @@ impl Checker {
             from = from.min(commit).min(raft.last_index());
         }
         let start = from.max(raft.snapshot_index()) + 1;
-        for e in entries_between(raft, start, u64::MAX) {
+        for e in raft.entries_in(start, u64::MAX) {
             let fp = fingerprint(e);
-            match self.seen.get(&(e.index, e.term)) {
-                Some(other) if *other != fp => {
+            match self.seen_at(e.index, e.term) {
+                Some(other) if other != fp => {
                     self.violate(
                         now,
                         "log matching",
@@ -200,9 +243,7 @@ impl Checker {
                     );
                 }
                 Some(_) => {}
-                None => {
-                    self.seen.insert((e.index, e.term), fp);
-                }
+                None => self.record_seen(e.index, fp),
             }
         }
         let last = raft.last_index();
@@ -212,9 +253,9 @@ impl Checker {
     /// Once committed, an index holds the same entry on every node forever.
     fn check_commit(&mut self, now: u64, id: NodeId, raft: &Raft, before: u64, commit: u64) {
         let from = before.max(raft.snapshot_index()) + 1;
-        for e in entries_between(raft, from, commit) {
+        for e in raft.entries_in(from, commit.saturating_add(1)) {
             let fp = fingerprint(e);
-            match self.committed.get(&e.index) {
+            match self.committed.get(e.index) {
                 Some(other) if *other != fp => {
                     self.violate(
                         now,
@@ -227,23 +268,38 @@ impl Checker {
                     );
                 }
                 Some(_) => {}
-                None => {
-                    self.committed.insert(e.index, fp);
-                }
+                None => self.committed.set(e.index, fp),
             }
+        }
+    }
+
+    /// What was seen at `index` in `term`, if anything.
+    fn seen_at(&self, index: u64, term: u64) -> Option<Fingerprint> {
+        match self.seen.get(index) {
+            Some(fp) if fp.0 == term => Some(*fp),
+            _ => self.seen_other_terms.get(&(index, term)).copied(),
+        }
+    }
+
+    fn record_seen(&mut self, index: u64, fp: Fingerprint) {
+        if self.seen.get(index).is_none() {
+            self.seen.set(index, fp);
+        } else {
+            self.seen_other_terms.insert((index, fp.0), fp);
         }
     }
 
     /// Forgets entries below `index`, which every node has compacted away.
     pub fn forget_below(&mut self, index: u64) {
-        self.seen = self.seen.split_off(&(index, 0));
-        self.committed = self.committed.split_off(&index);
+        self.seen.forget_below(index);
+        self.seen_other_terms = self.seen_other_terms.split_off(&(index, 0));
+        self.committed.forget_below(index);
     }
 
     /// A node applied `entry`: it must be the entry committed at its index.
     pub fn observe_applied(&mut self, now: u64, id: NodeId, entry: &Entry) {
         let fp = fingerprint(entry);
-        match self.committed.get(&entry.index) {
+        match self.committed.get(entry.index) {
             Some(other) if *other != fp => self.violate(
                 now,
                 "state machine safety",
@@ -254,9 +310,7 @@ impl Checker {
                 vec![id],
             ),
             Some(_) => {}
-            None => {
-                self.committed.insert(entry.index, fp);
-            }
+            None => self.committed.set(entry.index, fp),
         }
     }
 }

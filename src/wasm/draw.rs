@@ -728,19 +728,40 @@ fn log_key(ctx: &Ctx, l: &Layout) {
     }
 }
 
+/// Where a log strip reads its entries: a running node's log, or what a
+/// crashed one kept on disk.
+enum LogSource<'a> {
+    Running(&'a crate::raft::Raft),
+    Stored(&'a [crate::raft::Entry]),
+}
+
 /// One node's log as the strip shows it.
 struct LogView<'a> {
-    entries: &'a [crate::raft::Entry],
+    source: LogSource<'a>,
+    /// The first entry still in the log.
+    first: u64,
     snapshot: u64,
     commit: u64,
     applied: Option<u64>,
     last: u64,
 }
 
+impl LogView<'_> {
+    fn entry(&self, index: u64) -> Option<&crate::raft::Entry> {
+        match self.source {
+            LogSource::Running(r) => r.entry(index),
+            LogSource::Stored(entries) => {
+                entries.get(usize::try_from(index.checked_sub(self.first)?).ok()?)
+            }
+        }
+    }
+}
+
 fn log_view<'a>(v: &'a NodeView) -> Option<LogView<'a>> {
     if let Some(r) = v.raft {
         return Some(LogView {
-            entries: r.entries(),
+            source: LogSource::Running(r),
+            first: r.first_index(),
             snapshot: r.snapshot_index(),
             commit: r.commit(),
             applied: Some(r.applied()),
@@ -751,7 +772,8 @@ fn log_view<'a>(v: &'a NodeView) -> Option<LogView<'a>> {
     let d = &s.durable;
     let snapshot = d.snapshot.metadata.index;
     Some(LogView {
-        entries: &d.entries,
+        source: LogSource::Stored(&d.entries),
+        first: d.entries.first().map_or(snapshot + 1, |e| e.index),
         snapshot,
         commit: d.hard_state.commit,
         applied: None,
@@ -831,7 +853,7 @@ fn log_panel(f: &Frame) {
             text(ctx, "no log yet", x0 + 2.0, y + rh / 2.0);
             continue;
         };
-        let first = g.entries.first().map_or(g.snapshot + 1, |e| e.index);
+        let first = g.first;
         for i in lo..lo + cells {
             let x = x0 + (i - lo) as f64 * cw;
             if i > g.last {
@@ -846,7 +868,7 @@ fn log_panel(f: &Frame) {
                 ctx.fill_rect(x + 1.0, y + 2.0, cw - 2.0, ch);
                 continue;
             }
-            let e = &g.entries[(i - first) as usize];
+            let Some(e) = g.entry(i) else { continue };
             ctx.set_global_alpha(if i <= g.commit { 1.0 } else { 0.45 });
             ctx.set_fill_style_str(pal::term(e.term));
             ctx.fill_rect(x + 1.0, y + 2.0, cw - 2.0, ch);
