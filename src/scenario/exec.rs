@@ -9,7 +9,7 @@ use crate::server::client::DEFAULT_PUT_SIZE;
 use crate::server::{Cluster, ErrorCode, Outcome, RequestId, ServerConfig, ServerError};
 use crate::sim::{EventKind, WorldConfig};
 
-use super::ast::{ClusterSpec, Command, Script};
+use super::ast::{format_duration, ClusterSpec, Command, Script};
 use super::cond::{self, Previous};
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::{self, CommandResult, MemberJson, Report, Status};
@@ -200,9 +200,15 @@ impl Session {
             result.error = Some(e.code.as_str());
             result.detail = Some(e.detail);
         }
+        // `ok` and `error=` look at the last command that can fail: a plain
+        // `wait` (also the idle time the browser records) never does.
         if !matches!(
             cmd,
-            Command::Expect(_) | Command::Say(_) | Command::Pause | Command::Status
+            Command::Expect(_)
+                | Command::Say(_)
+                | Command::Pause
+                | Command::Status
+                | Command::Wait(_)
         ) {
             self.previous = match result.error {
                 Some(code) => Previous::Error(code),
@@ -248,9 +254,7 @@ impl Session {
                         ErrorCode::Timeout,
                         format!(
                             "{cond} did not hold within {}: {why}",
-                            Command::Wait(*within_ms)
-                                .to_string()
-                                .trim_start_matches("wait ")
+                            format_duration(*within_ms)
                         ),
                     )),
                 };
