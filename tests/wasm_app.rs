@@ -98,12 +98,12 @@ fn an_error_comes_back_as_a_result_and_the_app_goes_on() {
     assert_eq!(typo["ok"], false);
     assert_eq!(typo["error"], "parse");
     assert!(typo["detail"].as_str().unwrap().contains("unknown command"));
-    let missing = json(app.command("member promote 9"));
+    let missing = json(app.command("transfer-leader 9"));
     assert_eq!(missing["ok"], false);
-    assert_eq!(missing["error"], "member-not-found", "{missing}");
+    assert_eq!(missing["error"], "bad-leader-transferee", "{missing}");
     let narrated = app.narration().join("\n");
     assert!(narrated.contains("does not parse"), "{narrated}");
-    assert!(narrated.contains("member-not-found"), "{narrated}");
+    assert!(narrated.contains("bad-leader-transferee"), "{narrated}");
     // Still alive and still answering.
     assert_eq!(json(app.command("put k v"))["ok"], true);
     assert_eq!(json(app.command("get k"))["value"], "v");

@@ -129,9 +129,9 @@ test("the console runs commands, fast-forwards, reports errors and keeps a histo
   await input.press("ArrowUp");
   assert.equal(await input.inputValue(), "wait 2s");
   // window.raftlab.command returns the result object of the report.
-  const r = await page.evaluate(() => window.raftlab.command("member promote 9"));
+  const r = await page.evaluate(() => window.raftlab.command("transfer-leader 9"));
   assert.equal(r.ok, false);
-  assert.equal(r.error, "member-not-found");
+  assert.equal(r.error, "bad-leader-transferee");
   await page.screenshot({ path: path.join(SHOTS, "console.png") });
   assert.deepEqual(problems, []);
   await page.close();
