@@ -495,7 +495,7 @@ document.addEventListener("keydown", (e) => {
   if (!$("lessons").hidden || !$("help").hidden || !$("share-box").hidden) return;
   const lesson = app.lesson();
   if (e.key === " " && !(e.target instanceof HTMLButtonElement)) { e.preventDefault(); setPlaying(!playing); }
-  else if (e.key === "ArrowRight") { e.preventDefault(); if (lesson) lessonMove("lessonNext"); else step(); }
+  else if (e.key === "ArrowRight") { e.preventDefault(); if (lesson) lessonForward(); else step(); }
   else if (e.key === "ArrowLeft") { e.preventDefault(); stepBack(); }
   else if (e.key === "?") { e.preventDefault(); toggleHelp(); }
   else if (e.key === "/") { e.preventDefault(); consoleInput.focus(); }
@@ -692,7 +692,21 @@ function lessonMove(fn, arg) {
   logEl.scrollTop = logEl.scrollHeight;
   return step;
 }
-$("lesson-next").onclick = () => lessonMove("lessonNext");
+/** The lesson after `id` in the list, if there is one. */
+function followingLesson(id) {
+  const all = lessonInfos();
+  const i = all.findIndex((l) => l.id === id);
+  return i >= 0 ? all[i + 1] : undefined;
+}
+
+/** Next: the next step, or at a lesson's end the next lesson. */
+function lessonForward() {
+  const l = app.lesson();
+  const following = l?.finished ? followingLesson(l.id) : undefined;
+  if (following) startLesson(following.id);
+  else lessonMove("lessonNext");
+}
+$("lesson-next").onclick = lessonForward;
 $("lesson-back").onclick = () => lessonMove("lessonBack");
 $("lesson-restart").onclick = () => lessonMove("lessonRestart");
 $("lesson-rejoin").onclick = () => { lessonMove("lessonRejoin"); logLine("↩ Back on the lesson's path.", "say"); };
@@ -728,8 +742,10 @@ function updateLesson(l) {
     $("lesson-count").textContent = `${l.position} / ${l.steps}`;
     $("lesson-count").title = `step ${l.position} of ${l.steps}`;
     $("lesson-back").disabled = l.position === 0;
-    $("lesson-next").disabled = l.finished;
-    $("lesson-next").textContent = l.position === 0 ? "Begin ▸" : "Next ▸";
+    const following = l.finished ? followingLesson(l.id) : undefined;
+    $("lesson-next").disabled = l.finished && !following;
+    $("lesson-next").textContent = l.position === 0 ? "Begin ▸" : following ? "Next lesson ▸" : "Next ▸";
+    $("lesson-next").title = following ? `Lesson ${lessonNumber(following.id)}: ${following.title}` : "Run to the next pause (→)";
     $("lesson-where").textContent = l.finished ? "finished" : `step ${l.position} of ${l.steps}`;
     const dots = [];
     for (let k = 0; k <= l.steps; k++) {

@@ -34,7 +34,7 @@ for (const [width, height] of [[1280, 800], [1024, 600]]) {
     if (width === 1280) await page.screenshot({ path: path.join(SHOTS, "lesson-start.png") });
 
     let steps = 0;
-    while (await page.locator("#lesson-next").isEnabled()) {
+    while (!(await lesson(page)).finished) {
       await page.click("#lesson-next");
       steps += 1;
       assert.ok(steps <= 10, "the lesson ends");
@@ -58,6 +58,7 @@ for (const [width, height] of [[1280, 800], [1024, 600]]) {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > innerWidth || document.documentElement.scrollHeight > innerHeight);
     assert.equal(overflow, false);
     await page.screenshot({ path: path.join(SHOTS, `lesson-10-end-${width}.png`) });
+    assert.equal((await page.textContent("#lesson-next")).trim(), "Next lesson ▸");
 
     // Back one step, then Restart.
     await page.click("#lesson-back");
@@ -65,6 +66,16 @@ for (const [width, height] of [[1280, 800], [1024, 600]]) {
     await page.click("#lesson-restart");
     assert.equal((await lesson(page)).position, 0);
     assert.equal((await status(page)).time_ms, 0);
+
+    // Jump to the end with the last step dot: Next now leads on to the
+    // following lesson.
+    await page.click("#lesson-dots li:last-child button");
+    assert.equal((await lesson(page)).finished, true);
+    await page.click("#lesson-next");
+    const following = await lesson(page);
+    assert.equal(following.id, "11-what-a-learner-refuses");
+    assert.equal(following.position, 0);
+    assert.match(await page.textContent("#lesson-title"), /What a learner refuses/);
     assert.deepEqual(problems, []);
     await page.close();
   });
