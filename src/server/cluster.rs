@@ -129,10 +129,6 @@ impl Cluster {
         std::mem::take(&mut self.finished)
     }
 
-    pub fn is_pending(&self, request: RequestId) -> bool {
-        self.pending.contains_key(&request)
-    }
-
     pub(crate) fn new_request(&mut self) -> RequestId {
         let id = self.next_request;
         self.next_request += 1;
@@ -170,7 +166,7 @@ impl Cluster {
             .filter(|n| {
                 n.raft
                     .as_ref()
-                    .is_some_and(|r| !r.is_learner() && r.conf_state().voters.contains(&n.id))
+                    .is_some_and(|r| r.tracker().voters.contains(&n.id))
             })
             .map(|n| n.id)
     }
@@ -295,10 +291,6 @@ impl Cluster {
     /// Stops the load; returns it, with its counts, if one ran.
     pub fn stop_load(&mut self) -> Option<Load> {
         self.load.take()
-    }
-
-    pub fn load(&self) -> Option<&Load> {
-        self.load.as_ref()
     }
 
     fn issue_load(&mut self) {
