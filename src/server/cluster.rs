@@ -141,7 +141,7 @@ impl Cluster {
         self.pending.insert(
             request,
             Pending {
-                waiting,
+                waiting: waiting.clone(),
                 deadline,
                 note: None,
                 quiet: false,
@@ -150,6 +150,16 @@ impl Cluster {
         // The answer may already be in the world's events (a one-node cluster
         // commits as it proposes).
         self.absorb();
+        // A leader move may find its node leading already.
+        if let Waiting::Leader { to } = waiting {
+            if self
+                .world
+                .raft(to)
+                .is_some_and(|r| r.role() == StateRole::Leader)
+            {
+                self.leader_arrived(to);
+            }
+        }
     }
 
     // ---- targets -------------------------------------------------------------
@@ -349,26 +359,20 @@ impl Cluster {
         for e in &events {
             self.observe(e);
         }
-        if !self.pending.is_empty() {
-            let moved: Vec<(RequestId, NodeId)> = self
-                .pending
-                .iter()
-                .filter_map(|(r, p)| match p.waiting {
-                    Waiting::Leader { to } => Some((*r, to)),
-                    _ => None,
-                })
-                .collect();
-            for (request, to) in moved {
-                let leads = self
-                    .world
-                    .raft(to)
-                    .is_some_and(|r| r.role() == StateRole::Leader);
-                if leads {
-                    self.complete(request, Outcome::Done);
-                }
-            }
-        }
         self.events.extend(events);
+    }
+
+    /// Finishes every leader move waiting for `node` to lead.
+    fn leader_arrived(&mut self, node: NodeId) {
+        let done: Vec<RequestId> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.waiting == Waiting::Leader { to: node })
+            .map(|(r, _)| *r)
+            .collect();
+        for request in done {
+            self.complete(request, Outcome::Done);
+        }
     }
 
     fn waits(&self, request: RequestId, expected: &Waiting) -> bool {
@@ -413,6 +417,13 @@ impl Cluster {
                     }
                 };
                 (change.request, Waiting::Member { via: *node }, outcome)
+            }
+            EventKind::Raft {
+                node,
+                event: RaftEvent::BecameLeader { .. },
+            } => {
+                self.leader_arrived(*node);
+                return;
             }
             EventKind::Raft {
                 event: RaftEvent::ConfChangeRefused { request, reason },
