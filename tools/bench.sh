@@ -18,4 +18,5 @@ SERVER=$!
 trap 'kill $SERVER 2>/dev/null; rm -f "$LOG"' EXIT
 for _ in $(seq 50); do grep -q 'served at' "$LOG" && break; sleep 0.1; done
 URL=$(sed -n 's/^raftlab is served at \(http:[^ ]*\)$/\1/p' "$LOG")
+[ -n "$URL" ] || die "raftlab serve did not start: $(cat "$LOG")"
 RAFTLAB_URL="$URL" node tests/e2e/bench-page.mjs

@@ -1,25 +1,65 @@
-# Shared by the tools: install what is missing, nothing else, and only once.
+# Shared by the tools: install what is missing or at the wrong version,
+# nothing else, and stop with one clear line when something cannot be done.
 # shellcheck shell=bash
+#
+# Every probe of a tool that may be absent is written so that it cannot end
+# the script under `set -euo pipefail`: a missing command's status 127 (or a
+# pipeline's failure) must mean "not installed", never a silent exit.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT" || exit 1
 
 step() { printf '\n==> %s\n' "$*"; }
 
+# One line on standard error that says what failed and what to do; exit 1.
+die() {
+    printf 'raftlab: %s\n' "$*" >&2
+    exit 1
+}
+
+# Prints a command's `--version` line, or nothing when the command is
+# missing or fails.
+version_of() {
+    local out
+    out=$("$@" --version 2>/dev/null) || return 0
+    printf '%s\n' "${out%%$'\n'*}"
+}
+
 as_root() {
-    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+    if [ "$(id -u)" = 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        return 126
+    fi
 }
 
 apt_install() {
     step "installing Debian packages: $*"
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+    command -v apt-get >/dev/null 2>&1 ||
+        die "cannot install $* without apt-get: install them with your system's package manager and run this again"
+    as_root apt-get update -qq ||
+        die "apt-get update failed (run as root or with sudo, with network access to Debian's package archive), then run this again"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" ||
+        die "apt-get install $* failed: install them yourself (sudo apt-get install $*) and run this again"
+}
+
+ensure_rust() {
+    command -v cargo >/dev/null 2>&1 ||
+        die "cargo is not on PATH: install Rust with rustup, open a new shell, and run this again"
+    command -v rustup >/dev/null 2>&1 ||
+        die "rustup is not on PATH: raftlab needs it to add the wasm32-unknown-unknown target; install Rust with rustup and run this again"
 }
 
 ensure_wasm_target() {
-    if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    ensure_rust
+    local installed
+    installed=$(rustup target list --installed 2>/dev/null) || installed=""
+    if ! grep -qx wasm32-unknown-unknown <<<"$installed"; then
         step "installing the wasm32-unknown-unknown target"
-        rustup target add wasm32-unknown-unknown
+        rustup target add wasm32-unknown-unknown ||
+            die "rustup target add wasm32-unknown-unknown failed: check network access, run it yourself, then run this again"
     fi
 }
 
@@ -28,31 +68,82 @@ wasm_bindgen_version() {
     awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock
 }
 
+# Where `cargo install` puts binaries: $CARGO_INSTALL_ROOT/bin, else
+# $CARGO_HOME/bin (by default ~/.cargo/bin).
+cargo_bin_dir() {
+    if [ -n "${CARGO_INSTALL_ROOT:-}" ]; then
+        printf '%s/bin\n' "$CARGO_INSTALL_ROOT"
+    else
+        printf '%s/bin\n' "${CARGO_HOME:-$HOME/.cargo}"
+    fi
+}
+
+# Both wasm-bindgen and its test runner come from wasm-bindgen-cli and must
+# print exactly the pinned version.
+wasm_bindgen_ready() {
+    local want=$1
+    [ "$(version_of wasm-bindgen)" = "wasm-bindgen $want" ] &&
+        [ "$(version_of wasm-bindgen-test-runner)" = "wasm-bindgen-test-runner $want" ]
+}
+
 ensure_wasm_bindgen() {
-    local want have
+    ensure_rust
+    local want bin
     want=$(wasm_bindgen_version)
-    have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')
-    if [ "$have" != "$want" ] || ! command -v wasm-bindgen-test-runner >/dev/null; then
-        step "installing wasm-bindgen-cli $want"
-        cargo install --locked wasm-bindgen-cli --version "$want"
+    [ -n "$want" ] || die "Cargo.lock names no wasm-bindgen version: run cargo generate-lockfile and run this again"
+    # A binary installed by an earlier run may sit in cargo's bin folder
+    # without that folder being on PATH.
+    bin=$(cargo_bin_dir)
+    case ":$PATH:" in *":$bin:"*) ;; *) PATH="$bin:$PATH" ;; esac
+    export PATH
+    if ! wasm_bindgen_ready "$want"; then
+        step "installing wasm-bindgen-cli $want (the version pinned in Cargo.lock; takes a few minutes)"
+        cargo install --locked --force wasm-bindgen-cli --version "$want" ||
+            die "cargo install wasm-bindgen-cli --version $want failed (see above): check network access to the Rust package registry and that gcc is installed, then run this again"
+        wasm_bindgen_ready "$want" ||
+            die "wasm-bindgen-cli $want was installed into $bin but does not answer with that version there: put $bin first on PATH and run this again"
     fi
 }
 
 ensure_chromium() {
-    if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
         apt_install chromium chromium-driver
+        command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 ||
+            die "chromium and chromedriver are still not on PATH after apt-get install: add /usr/bin to PATH and run this again"
     fi
 }
 
 ensure_node() {
-    if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
         apt_install nodejs npm
+        command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 ||
+            die "node and npm are still not on PATH after apt-get install: add /usr/bin to PATH and run this again"
     fi
     # The end-to-end tests drive Debian's chromium through playwright-core
     # (it never downloads a browser of its own).
     if [ ! -d tests/e2e/node_modules/playwright-core ] ||
         [ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.package-lock.json ]; then
         step "installing the end-to-end test packages"
-        (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
+        (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error) ||
+            die "npm ci in tests/e2e failed (see above): check network access to the npm registry and run this again"
     fi
+}
+
+# Prints "PASSED FAILED": the sum of what the runners wrote into the logs in
+# folder $1 so far: cargo's "test result:" lines (cargo-*.txt) and node's TAP
+# summary (e2e.txt). Missing logs count nothing.
+count_tests() {
+    local passed=0 failed=0 p f
+    while read -r p f; do
+        passed=$((passed + p))
+        failed=$((failed + f))
+    done < <(cat "$1"/cargo-*.txt 2>/dev/null |
+        sed -n 's/^test result: [a-zA-Z]*\. \([0-9]*\) passed; \([0-9]*\) failed.*/\1 \2/p')
+    if [ -f "$1/e2e.txt" ]; then
+        p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$1/e2e.txt" | tail -n 1)
+        f=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$1/e2e.txt" | tail -n 1)
+        passed=$((passed + ${p:-0}))
+        failed=$((failed + ${f:-0}))
+    fi
+    echo "$passed $failed"
 }

@@ -1,60 +1,89 @@
 #!/usr/bin/env bash
 # Runs every check and test of raftlab in order, stopping at the first
-# failure, and ends with the number of tests passed and failed.
+# failing step, and ends with the number of tests passed and failed, whether
+# the run passed or not. Each check (fmt, clippy) counts as one test; the
+# test runners' own counts are added up.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 LOG=$(mktemp -d)
-trap 'rm -rf "$LOG"; [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null || true' EXIT
+CHECKS_PASSED=0
+CHECKS_FAILED=0
 
+summary() {
+    local status=$? passed=$CHECKS_PASSED failed=$CHECKS_FAILED p f
+    set +e
+    [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null
+    read -r p f < <(count_tests "$LOG")
+    passed=$((passed + p))
+    failed=$((failed + f))
+    # A step that failed without a test count of its own (a build error, a
+    # runner that did not start) still counts as a failure.
+    if [ "$status" != 0 ] && [ "$failed" = 0 ]; then
+        failed=1
+    fi
+    rm -rf "$LOG"
+    echo
+    if [ "$status" = 0 ]; then
+        echo "native, wasm and browser tests all ran"
+    else
+        echo "stopped at the first failing step: ${CURRENT_STEP:-set-up}"
+    fi
+    echo "tests: $passed passed, $failed failed"
+    exit "$status"
+}
+trap summary EXIT
+
+# A check that passes or fails as a whole.
+check() {
+    CURRENT_STEP=$1
+    shift
+    step "$CURRENT_STEP"
+    if "$@"; then
+        CHECKS_PASSED=$((CHECKS_PASSED + 1))
+    else
+        CHECKS_FAILED=$((CHECKS_FAILED + 1))
+        return 1
+    fi
+}
+
+# A runner whose output holds its own counts.
+runner() {
+    CURRENT_STEP=$1
+    local log=$2
+    shift 2
+    step "$CURRENT_STEP"
+    "$@" 2>&1 | tee "$LOG/$log"
+}
+
+CURRENT_STEP="installing what is missing"
 ensure_wasm_target
 ensure_wasm_bindgen
 ensure_chromium
 ensure_node
 
-step "cargo fmt --check"
-cargo fmt --all -- --check
+check "cargo fmt --check" cargo fmt --all -- --check
+check "cargo clippy (native)" cargo clippy --all-targets -- -D warnings
+check "cargo clippy (wasm32)" cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
 
-step "cargo clippy (native)"
-cargo clippy --all-targets -- -D warnings
+runner "cargo test (native)" cargo-native.txt cargo test --no-fail-fast
 
-step "cargo clippy (wasm32)"
-cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
-
-step "cargo test (native)"
-cargo test 2>&1 | tee "$LOG/native.txt"
-
-step "wasm-bindgen tests in headless Chromium"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 CHROMEDRIVER=$(command -v chromedriver) \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
-    cargo test --target wasm32-unknown-unknown --test 'wasm_*' 2>&1 | tee "$LOG/wasm.txt"
+    runner "wasm-bindgen tests in headless Chromium" cargo-wasm.txt \
+    cargo test --no-fail-fast --target wasm32-unknown-unknown --test 'wasm_*'
 
-step "browser end-to-end tests"
+CURRENT_STEP="browser end-to-end tests"
 tools/build-pkg.sh
 cargo build --quiet --release --bin raftlab
 target/release/raftlab serve --addr 127.0.0.1:0 > "$LOG/serve.txt" &
 SERVER_PID=$!
-for _ in $(seq 50); do
+for _ in $(seq 100); do
     grep -q 'served at' "$LOG/serve.txt" 2>/dev/null && break
     sleep 0.1
 done
 RAFTLAB_URL=$(sed -n 's/^raftlab is served at \(http:[^ ]*\)$/\1/p' "$LOG/serve.txt")
-[ -n "$RAFTLAB_URL" ] || { echo "the server did not start"; exit 1; }
-RAFTLAB_URL="$RAFTLAB_URL" node --test --test-reporter=tap tests/e2e/ 2>&1 | tee "$LOG/e2e.txt"
-
-# Sum the counts every runner printed.
-passed=0
-failed=0
-while read -r p f; do
-    passed=$((passed + p))
-    failed=$((failed + f))
-done < <(sed -n 's/^test result: [a-zA-Z]*\. \([0-9]*\) passed; \([0-9]*\) failed.*/\1 \2/p' "$LOG/native.txt" "$LOG/wasm.txt")
-e2e_pass=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$LOG/e2e.txt" | tail -1)
-e2e_fail=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$LOG/e2e.txt" | tail -1)
-passed=$((passed + ${e2e_pass:-0}))
-failed=$((failed + ${e2e_fail:-0}))
-
-printf '\nnative, wasm and browser tests all ran\n'
-echo "tests: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+[ -n "$RAFTLAB_URL" ] || die "raftlab serve did not start: $(cat "$LOG/serve.txt")"
+export RAFTLAB_URL
+runner "browser end-to-end tests" e2e.txt node --test --test-reporter=tap tests/e2e/
