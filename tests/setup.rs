@@ -210,7 +210,8 @@ impl Drop for Machine {
 const ALL: &str = "ensure_wasm_target; ensure_wasm_bindgen; ensure_chromium; ensure_node";
 
 fn pinned_wasm_bindgen() -> String {
-    let lock = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.lock")).unwrap();
+    let lock =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.lock")).unwrap();
     let at = lock.find("name = \"wasm-bindgen\"\n").unwrap();
     let version_line = lock[at..].lines().nth(1).unwrap();
     version_line
@@ -263,7 +264,10 @@ fn a_wasm_bindgen_at_another_version_is_replaced() {
     let m = Machine::new("stale");
     let want = pinned_wasm_bindgen();
     m.preinstall("wasm-bindgen", "wasm-bindgen 0.2.80");
-    m.preinstall("wasm-bindgen-test-runner", "wasm-bindgen-test-runner 0.2.80");
+    m.preinstall(
+        "wasm-bindgen-test-runner",
+        "wasm-bindgen-test-runner 0.2.80",
+    );
     let out = m.run("ensure_wasm_bindgen", None);
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(
