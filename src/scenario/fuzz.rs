@@ -81,7 +81,7 @@ impl fmt::Display for Failure {
 
 /// The verdict on one run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
+pub struct Verdict {
     /// Simulated time at the end, final phase included.
     pub time_ms: u64,
     /// Messages delivered in the whole run.
@@ -95,7 +95,7 @@ pub struct Outcome {
     pub failures: Vec<Failure>,
 }
 
-impl Outcome {
+impl Verdict {
     pub fn passed(&self) -> bool {
         self.failures.is_empty()
     }
@@ -112,7 +112,7 @@ pub struct FuzzRun {
     pub seed: u64,
     /// The generated script: the `cluster` line, then one command a line.
     pub script: String,
-    pub outcome: Outcome,
+    pub outcome: Verdict,
 }
 
 impl FuzzRun {
@@ -123,7 +123,7 @@ impl FuzzRun {
 }
 
 /// `script`, then the final phase `check` ran after it, marked as such.
-pub fn reproducer(script: &str, outcome: &Outcome) -> String {
+pub fn reproducer(script: &str, outcome: &Verdict) -> String {
     let mut out = script.trim_end().to_string();
     out.push_str("\n# final phase, as raftlab fuzz runs it after the script:\n");
     for line in &outcome.final_phase {
@@ -519,13 +519,13 @@ pub fn generate(seed: u64, duration_ms: u64) -> (String, Session) {
 // ---- judging a run --------------------------------------------------------------
 
 /// Runs a script the way the fuzzer does, then its final phase, and judges it.
-pub fn check(src: &str) -> Result<Outcome, ParseError> {
+pub fn check(src: &str) -> Result<Verdict, ParseError> {
     let script = parse_script(src)?;
     Ok(check_script(&script))
 }
 
 /// [`check`] on a parsed script.
-pub fn check_script(script: &Script) -> Outcome {
+pub fn check_script(script: &Script) -> Verdict {
     let mut session = Session::new(&script.cluster);
     let mut tracker = Tracker::default();
     for cmd in &script.commands {
@@ -538,7 +538,7 @@ pub fn check_script(script: &Script) -> Outcome {
 }
 
 /// Runs the final phase on a session whose script has run, and judges.
-fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Outcome {
+fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Verdict {
     let mut final_phase = Vec::new();
     let mut run = |session: &mut Session, tracker: &mut Tracker, cmd: Command| {
         run_line(session, line, &cmd);
@@ -642,7 +642,7 @@ fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Outcom
     if wrote {
         failures.extend(durability(&session, &tracker));
     }
-    Outcome {
+    Verdict {
         time_ms: session.now(),
         deliveries: session.cluster().world().deliveries(),
         final_phase,
@@ -773,7 +773,7 @@ pub fn run_seed(seed: u64, duration_ms: u64) -> FuzzRun {
     // Judge the script as text, exactly as a reproduction would run it.
     let outcome = match check(&script) {
         Ok(o) => o,
-        Err(e) => Outcome {
+        Err(e) => Verdict {
             time_ms: 0,
             deliveries: 0,
             final_phase: Vec::new(),
