@@ -6,7 +6,10 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use raftlab::scenario::lessons::{self, Lesson, LessonPlayer, QuorumView, StepLine, LESSONS};
+use raftlab::scenario::lessons::{self, Lesson, LessonPlayer, StepLine, LESSONS};
+use raftlab::scenario::narrate::Renderer;
+use raftlab::scenario::text_en::English;
+use raftlab::scenario::view::QuorumView;
 use raftlab::scenario::Session;
 
 const SEEDS: std::ops::RangeInclusive<u64> = 1..=5;
@@ -301,14 +304,15 @@ fn the_quorum_view_tells_the_arithmetic() {
     assert_eq!((q.voters.len(), q.quorum), (4, 3));
     assert_eq!(q.reachable, vec![1, 2]);
     assert!(!q.has_quorum);
-    let s = q.sentence();
+    let s = English.quorum_sentence(&q);
     assert!(s.contains("Quorum: 3") && s.contains("1 short"), "{s}");
     assert_eq!(player.status().reachable, vec![1, 2]);
     player.next();
     let q = player.quorum();
     assert_eq!(q.leader, None);
     assert!(q.from.is_some());
-    assert!(q.sentence().contains("No leader"), "{}", q.sentence());
+    let s = English.quorum_sentence(&q);
+    assert!(s.contains("No leader"), "{s}");
 }
 
 #[test]

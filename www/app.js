@@ -207,7 +207,7 @@ function updatePanels() {
   $("clock").title = tl && !tl.live ? "in the past of the run: the timeline's live button returns to its end" : "";
   updateTimeline(tl);
   updateLesson(lesson);
-  $("load").setAttribute("aria-pressed", String(loadRunning(tl)));
+  $("load").setAttribute("aria-pressed", String(loadRunning()));
   app.renderSafety($("safety"));
   const q = app.quorum();
   const acked = new Set(q.acked);
@@ -325,13 +325,9 @@ $("split-22").onclick = () => split((n) => Math.floor(n / 2));
 $("heal-all").onclick = () => run("heal");
 let putCount = 0;
 $("put-one").onclick = () => run(`put key${++putCount} value${putCount}`);
-/** Whether a write load runs now: the last `load` command at or before now. */
-function loadRunning(tl) {
-  const texts = tl ? tl.entries.filter((e) => e.at_ms <= tl.now_ms).map((e) => e.text) : app.history().split("\n");
-  const last = texts.filter((t) => t.startsWith("load ")).pop();
-  return !!last && !last.startsWith("load stop");
-}
-$("load").onclick = () => run(loadRunning(app.timeline()) ? "load stop" : "load rate=20/s size=1KB");
+/** Whether a write load runs now (at the moment shown). */
+const loadRunning = () => app.status().load != null;
+$("load").onclick = () => run(loadRunning() ? "load stop" : "load rate=20/s size=1KB");
 
 // ---- the canvas: hover, node popup, links ----------------------------------------
 

@@ -4,11 +4,10 @@
 
 use std::collections::BTreeSet;
 
-use crate::raft::NodeId;
+use crate::raft::{NodeId, StateRole};
 use crate::server::Cluster;
 
 use super::ast::{Condition, RoleName};
-use super::report::{self, Status};
 
 /// The result of the previous command, for `ok` and `error=CODE`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,7 +19,6 @@ pub enum Previous {
 
 /// Whether `cond` holds now; on false, a sentence saying what is true instead.
 pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<(), String> {
-    let status = || report::status(cluster);
     let leader = cluster.leader();
     let leader_text = |l: Option<NodeId>| {
         l.map_or("there is no leader".to_string(), |l| {
@@ -33,7 +31,7 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<
         Condition::LeaderIs(n) => holds(leader == Some(*n), leader_text(leader)),
         Condition::NoLeader => holds(leader.is_none(), leader_text(leader)),
         Condition::CaughtUp(n) => {
-            let Some(r) = leader.and_then(|l| cluster.world().raft(l)) else {
+            let Some(r) = cluster.leader_raft() else {
                 return Err("there is no leader".into());
             };
             let last = r.last_index();
@@ -64,17 +62,23 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<
             )
         }
         Condition::Quorum(q) => {
-            let s = status();
-            holds(s.quorum as u64 == *q, format!("the quorum is {}", s.quorum))
+            let quorum = cluster.majority();
+            holds(quorum as u64 == *q, format!("the quorum is {quorum}"))
         }
-        Condition::Voters(list) => same_set(list, &status().voters, "voters"),
-        Condition::Learners(list) => same_set(list, &status().learners, "learners"),
+        Condition::Voters(list) => {
+            let voters: Vec<NodeId> = cluster.configuration().voters.into_iter().collect();
+            same_set(list, &voters, "voters")
+        }
+        Condition::Learners(list) => {
+            let learners: Vec<NodeId> = cluster.configuration().learners.into_iter().collect();
+            same_set(list, &learners, "learners")
+        }
         Condition::Term(t) => {
-            let s = status();
-            holds(s.term == *t, format!("the term is {}", s.term))
+            let term = cluster.highest_term();
+            holds(term == *t, format!("the term is {term}"))
         }
         Condition::CommitAtLeast(i) => {
-            let Some(r) = leader.and_then(|l| cluster.world().raft(l)) else {
+            let Some(r) = cluster.leader_raft() else {
                 return Err("there is no leader".into());
             };
             holds(
@@ -83,7 +87,9 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<
             )
         }
         Condition::Role { id, role } => {
-            let actual = role_of(&status(), *id);
+            let actual = cluster
+                .role(*id)
+                .map_or(RoleName::Down.as_str(), StateRole::name);
             holds(actual == role.as_str(), format!("node {id} is {actual}"))
         }
         Condition::Ok => match previous {
@@ -98,14 +104,6 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<
             Previous::None => Err("there is no previous command".into()),
         },
     }
-}
-
-fn role_of(status: &Status, id: NodeId) -> &'static str {
-    status
-        .nodes
-        .iter()
-        .find(|n| n.id == id)
-        .map_or(RoleName::Down.as_str(), |n| n.role)
 }
 
 fn same_set(expected: &[NodeId], actual: &[NodeId], what: &str) -> Result<(), String> {

@@ -30,12 +30,11 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::raft::NodeId;
-
 use super::ast::{Command, Script};
 use super::exec::Session;
 use super::parse::parse_script;
 use super::report::{CommandResult, Status};
+use super::view::QuorumView;
 
 /// One lesson file, as embedded in the binary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -530,7 +529,7 @@ impl LessonPlayer {
 
     /// The quorum arithmetic now.
     pub fn quorum(&self) -> QuorumView {
-        QuorumView::of(&self.session)
+        QuorumView::of(self.session.cluster())
     }
 
     fn blank_step(&self) -> Step {
@@ -564,82 +563,4 @@ pub fn surprises(results: &[CommandResult]) -> Vec<CommandResult> {
         })
         .map(|(_, r)| r.clone())
         .collect()
-}
-
-/// The quorum arithmetic of the cluster now: how many voters, the quorum,
-/// and which voters can be reached from the leader (or, without one, from
-/// the member with the highest term).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct QuorumView {
-    pub voters: Vec<NodeId>,
-    pub learners: Vec<NodeId>,
-    pub quorum: usize,
-    pub leader: Option<NodeId>,
-    /// The member whose view this is: the leader, else the highest-term
-    /// running member; `None` when no member runs.
-    pub from: Option<NodeId>,
-    /// The voters `from` can exchange messages with now, itself included.
-    pub reachable: Vec<NodeId>,
-    /// `reachable` holds a quorum.
-    pub has_quorum: bool,
-}
-
-impl QuorumView {
-    pub fn of(session: &Session) -> QuorumView {
-        let status = session.status();
-        let cluster = session.cluster();
-        let from = cluster
-            .authority()
-            .filter(|&a| cluster.world().node(a).is_some_and(|n| n.is_running()));
-        QuorumView {
-            has_quorum: status.quorum > 0 && status.reachable.len() >= status.quorum,
-            voters: status.voters,
-            learners: status.learners,
-            quorum: status.quorum,
-            leader: status.leader,
-            from,
-            reachable: status.reachable,
-        }
-    }
-
-    /// "Voters: 4 (1, 2, 3, 4). Quorum: 3. Leader 1 reaches 2 voters (1, 2):
-    /// 1 short of the quorum."
-    pub fn sentence(&self) -> String {
-        let list = |ids: &[NodeId]| {
-            ids.iter()
-                .map(|id| id.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let mut s = format!(
-            "Voters: {} ({}). Quorum: {}.",
-            self.voters.len(),
-            list(&self.voters),
-            self.quorum
-        );
-        if !self.learners.is_empty() {
-            s += &format!(" Learners (not counted): {}.", list(&self.learners));
-        }
-        let Some(from) = self.from else {
-            s += " No member is running.";
-            return s;
-        };
-        let who = if self.leader == Some(from) {
-            format!("Leader {from}")
-        } else {
-            format!("No leader; node {from} (highest term)")
-        };
-        let n = self.reachable.len();
-        s += &format!(
-            " {who} reaches {n} voter{} ({}): ",
-            if n == 1 { "" } else { "s" },
-            list(&self.reachable)
-        );
-        if self.has_quorum {
-            s += "a quorum.";
-        } else {
-            s += &format!("{} short of the quorum.", self.quorum.saturating_sub(n));
-        }
-        s
-    }
 }

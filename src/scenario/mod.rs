@@ -8,10 +8,13 @@ pub mod exec;
 pub mod fuzz;
 pub mod lessons;
 pub mod lexer;
+pub mod narrate;
 pub mod parse;
 pub mod report;
 pub mod share;
+pub mod text_en;
 pub mod timeline;
+pub mod view;
 
 #[cfg(test)]
 mod parse_tests;

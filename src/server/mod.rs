@@ -10,9 +10,11 @@
 pub mod client;
 pub mod cluster;
 pub mod error;
+pub mod facts;
 pub mod load;
 pub mod members;
 pub mod reconfig;
 
 pub use cluster::{Cluster, Outcome, RequestId, ServerConfig};
 pub use error::{ErrorCode, ServerError};
+pub use facts::CatchUp;

@@ -11,8 +11,9 @@ use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
 
 use crate::raft::{EntryData, NodeId, ProgressState, Raft, StateRole};
+use crate::scenario::view::{self, CatchUpView};
+use crate::server::reconfig::READINESS_RATIO;
 use crate::server::Cluster;
-use crate::sim::membership::resolve_host;
 use crate::sim::SimNode;
 
 use super::layout::{Hit, Layout, Spot};
@@ -122,9 +123,11 @@ impl Dashes {
     }
 }
 
-/// What the drawing needs to know about one node, gathered once a frame.
+/// What the drawing needs to know about one node, gathered once a frame:
+/// its view, and its Raft node and stored state for the timer and the log.
 pub struct NodeView<'a> {
     pub id: NodeId,
+    pub view: view::NodeView,
     pub sim: Option<&'a SimNode>,
     pub raft: Option<&'a Raft>,
     pub learner: bool,
@@ -135,34 +138,21 @@ pub struct NodeView<'a> {
     pub bad_url: Option<String>,
 }
 
-/// Everyone the cluster knows of, lowest id first, with the authority's view
-/// of who is a learner.
+/// Everyone the cluster knows of, lowest id first.
 pub fn node_views(c: &Cluster) -> Vec<NodeView<'_>> {
-    let w = c.world();
-    let auth = c.authority().and_then(|a| w.node(a));
-    c.known_ids()
+    view::nodes(c)
         .into_iter()
-        .map(|id| {
-            let sim = w.node(id);
-            let record = auth.and_then(|a| a.state.members.get(&id));
-            let learner = match (record, sim) {
-                (Some(m), _) => m.learner,
-                (None, Some(s)) => s.is_learner(),
-                _ => false,
-            };
-            let removed = sim.is_some_and(|s| s.removed)
-                || auth.is_some_and(|a| a.state.removed.contains(&id));
-            let bad_url = record
-                .filter(|m| resolve_host(&m.peer_url) != Some(id))
-                .map(|m| m.peer_url.to_string());
+        .map(|v| {
+            let sim = c.world().node(v.id);
             NodeView {
-                id,
+                id: v.id,
                 sim,
                 raft: sim.and_then(|s| s.raft.as_ref()),
-                learner,
-                removed,
-                never_started: sim.is_none_or(|s| s.raft.is_none() && s.epoch == 0),
-                bad_url,
+                learner: v.learner,
+                removed: v.removed,
+                never_started: v.never_started,
+                bad_url: v.bad_url.clone(),
+                view: v,
             }
         })
         .collect()
@@ -188,9 +178,8 @@ pub fn frame(f: &Frame) {
     ctx.set_line_cap("round");
     links(f);
     messages(f);
-    let leader = f.cluster.leader().and_then(|id| f.cluster.world().raft(id));
     for (v, s) in f.views.iter().zip(&l.spots) {
-        node(f, v, s, leader);
+        node(f, v, s);
     }
     log_panel(f);
 }
@@ -244,14 +233,13 @@ fn lane(a: &Spot, b: &Spot, r: f64) -> Option<(f64, f64, f64, f64)> {
 fn links(f: &Frame) {
     let ctx = f.ctx;
     let l = f.layout;
-    let net = f.cluster.world().network();
     let r = l.node_r + 2.0;
     for (i, a) in l.spots.iter().enumerate() {
         for (j, b) in l.spots.iter().enumerate().skip(i + 1) {
             if !a.linked || !b.linked {
                 continue;
             }
-            let (ab, ba) = (net.is_cut(a.id, b.id), net.is_cut(b.id, a.id));
+            let (ab, ba) = (f.cluster.is_cut(a.id, b.id), f.cluster.is_cut(b.id, a.id));
             let hovered = matches!(f.hover, Some(Hit::Link { a: ha, b: hb, .. })
                 if (ha, hb) == (a.id, b.id) || (ha, hb) == (b.id, a.id));
             // A member whose peer URL reaches no host: nobody gets through.
@@ -361,7 +349,7 @@ fn messages(f: &Frame) {
     // Messages still queued at their sender all sit at the same spot: one
     // dot per direction is enough (the sender's label gives the bytes).
     let mut queued_drawn = [[false; 16]; 16];
-    for m in f.cluster.world().network().in_flight() {
+    for m in f.cluster.in_flight() {
         if (m.departs_ms as f64) > f.t {
             let (from, to) = (m.msg.from as usize, m.msg.to as usize);
             if from < 16 && to < 16 {
@@ -397,11 +385,11 @@ fn messages(f: &Frame) {
 /// One line of the labels stacked outside a node.
 enum Label {
     Text(String, &'static str),
-    /// A learner's catch-up: match / leader match, with etcd's 90% line.
-    Bar(f64),
+    /// A learner's catch-up: match / leader match, with etcd's readiness line.
+    Bar(CatchUpView),
 }
 
-fn node(f: &Frame, v: &NodeView, s: &Spot, leader: Option<&Raft>) {
+fn node(f: &Frame, v: &NodeView, s: &Spot) {
     let ctx = f.ctx;
     let r = f.layout.node_r;
     let role = v.raft.map(Raft::role);
@@ -538,38 +526,23 @@ fn node(f: &Frame, v: &NodeView, s: &Spot, leader: Option<&Raft>) {
     if let Some(url) = &v.bad_url {
         labels.push(Label::Text(format!("unreachable URL {url}"), pal::BAD));
     }
-    if let Some(l) = leader.filter(|l| l.id() != v.id) {
-        if let Some(p) = l.tracker().progress.get(&v.id) {
-            let (state, col) = match p.state {
-                ProgressState::Probe => ("probe", pal::TEXT_DIM),
-                ProgressState::Replicate => ("replicate", pal::GOOD),
-                ProgressState::Snapshot => ("snapshot", pal::SNAPSHOT),
-            };
-            let text = if f.views.len() <= 5 {
-                format!("match {} · next {} · {state}", p.matched, p.next_idx)
-            } else {
-                format!("m {} · n {} · {state}", p.matched, p.next_idx)
-            };
-            labels.push(Label::Text(text, col));
-            if v.learner {
-                let lm = l
-                    .tracker()
-                    .progress
-                    .get(&l.id())
-                    .map_or(l.last_index(), |p| p.matched)
-                    .max(1);
-                labels.push(Label::Bar(p.matched as f64 / lm as f64));
-            }
+    if let Some(p) = v.view.progress {
+        let (state, col) = match p.state {
+            ProgressState::Probe => ("probe", pal::TEXT_DIM),
+            ProgressState::Replicate => ("replicate", pal::GOOD),
+            ProgressState::Snapshot => ("snapshot", pal::SNAPSHOT),
+        };
+        let text = if f.views.len() <= 5 {
+            format!("match {} · next {} · {state}", p.matched, p.next)
+        } else {
+            format!("m {} · n {} · {state}", p.matched, p.next)
+        };
+        labels.push(Label::Text(text, col));
+        if let Some(c) = v.view.catch_up {
+            labels.push(Label::Bar(c));
         }
     }
-    let queued: u64 = f
-        .cluster
-        .world()
-        .network()
-        .in_flight()
-        .filter(|m| m.msg.from == v.id && m.departs_ms as f64 > f.t)
-        .map(|m| m.size)
-        .sum();
+    let queued = f.cluster.queued_bytes(v.id, f.t);
     if queued >= 4096 {
         labels.push(Label::Text(
             format!("send queue {}", bytes_text(queued)),
@@ -643,28 +616,33 @@ fn place_labels(ctx: &Ctx, l: &Layout, s: &Spot, labels: &[Label]) {
                 ctx.set_fill_style_str(c);
                 text(ctx, t, ax, y);
             }
-            Label::Bar(frac) => {
+            Label::Bar(c) => {
                 let x = match align {
                     "left" => ax,
                     "right" => ax - BAR_W,
                     _ => ax - BAR_W / 2.0,
                 };
-                catchup_bar(ctx, x, y, *frac);
+                catchup_bar(ctx, x, y, c);
             }
         }
     }
 }
 
-fn catchup_bar(ctx: &Ctx, x: f64, y: f64, frac: f64) {
+fn catchup_bar(ctx: &Ctx, x: f64, y: f64, c: &CatchUpView) {
     let (w, h) = (BAR_W - 34.0, 7.0);
-    let frac = frac.clamp(0.0, 1.0);
+    let frac = c.ratio;
     ctx.set_fill_style_str(pal::GRID);
     ctx.fill_rect(x, y - h / 2.0, w, h);
-    ctx.set_fill_style_str(if frac >= 0.9 { pal::GOOD } else { pal::LEADER });
+    ctx.set_fill_style_str(if c.ready { pal::GOOD } else { pal::LEADER });
     ctx.fill_rect(x, y - h / 2.0, w * frac, h);
     // etcd promotes a learner only once its match is 90% of the leader's.
     ctx.set_fill_style_str(pal::TEXT);
-    ctx.fill_rect(x + w * 0.9 - 0.75, y - h / 2.0 - 3.0, 1.5, h + 6.0);
+    ctx.fill_rect(
+        x + w * READINESS_RATIO - 0.75,
+        y - h / 2.0 - 3.0,
+        1.5,
+        h + 6.0,
+    );
     ctx.set_text_align("left");
     ctx.set_fill_style_str(pal::TEXT_DIM);
     ctx.set_font("11px system-ui, sans-serif");

@@ -10,11 +10,15 @@
 //!   The sandbox is kept aside meanwhile; leaving the lesson returns to it
 //!   as it was.
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::scenario::lessons::{LessonPlayer, Step};
+use crate::scenario::narrate::Renderer;
+use crate::scenario::report::CommandResult;
 use crate::scenario::share::{self, ShareError};
+use crate::scenario::text_en::English;
 use crate::scenario::timeline::Timeline;
+use crate::scenario::view::{LessonView, LoadView, PageStatus, QuorumView, TimelineView};
 use crate::server::Cluster;
 
 /// How far "step" looks for the next event before giving up.
@@ -70,20 +74,25 @@ impl Engine {
     /// One console command; its result object. A line that does not parse
     /// changes nothing and comes back as `ok: false, error: "parse"`. In the
     /// sandbox's past it starts a branch; in a lesson it is a detour.
-    pub fn command(&mut self, line: &str) -> Value {
+    pub fn command(&mut self, line: &str) -> Reply {
         let text = line.trim();
         let outcome = match &mut self.lesson {
             Some(p) => p.command(text),
             None => self.sandbox.command(text),
         };
         match outcome {
-            Ok(result) => result.to_json(),
+            Ok(result) => Reply::Ran(result),
             Err(e) => {
                 let detail = e.to_string();
                 self.notes
                     .push(format!("error: \"{text}\" does not parse: {detail}"));
-                json!({"line": Value::Null, "command": text, "ok": false,
-                       "error": "parse", "detail": detail})
+                Reply::Unparsed(Unparsed {
+                    line: None,
+                    command: text.to_string(),
+                    ok: false,
+                    error: "parse",
+                    detail,
+                })
             }
         }
     }
@@ -123,10 +132,24 @@ impl Engine {
         }
     }
 
-    pub fn status(&self) -> Value {
-        match &self.lesson {
-            Some(p) => p.session().status_json(),
-            None => self.sandbox.status_json(),
+    /// The runner's status of the run now, and the load running.
+    pub fn status(&self) -> PageStatus {
+        let status = match &self.lesson {
+            Some(p) => p.session().status(),
+            None => self.sandbox.session().status(),
+        };
+        PageStatus {
+            status,
+            load: LoadView::of(self.cluster()),
+        }
+    }
+
+    /// The quorum panel.
+    pub fn quorum(&self) -> QuorumPanel {
+        let quorum = QuorumView::of(self.cluster());
+        QuorumPanel {
+            summary: English.quorum_verdict(&quorum),
+            quorum,
         }
     }
 
@@ -166,34 +189,9 @@ impl Engine {
         self.sandbox.switch_branch(id)
     }
 
-    /// The scrubber's object, or null in a lesson: `Timeline::timeline_json`
-    /// without `marks` (every narrated moment: thousands in a long run, and
-    /// the page asks several times a second).
-    pub fn timeline_json(&self) -> Value {
-        if self.in_lesson() {
-            return Value::Null;
-        }
-        let t = &self.sandbox;
-        let entries: Vec<Value> = t
-            .entries()
-            .iter()
-            .filter(|e| !e.idle)
-            .map(|e| json!({"at_ms": e.at_ms, "end_ms": e.end_ms, "text": e.text}))
-            .collect();
-        let leaders: Vec<Value> = t
-            .leader_changes()
-            .into_iter()
-            .map(|(at_ms, id, term)| json!({"at_ms": at_ms, "id": id, "term": term}))
-            .collect();
-        json!({
-            "now_ms": t.now(),
-            "end_ms": t.end(),
-            "live": t.is_live(),
-            "branch": t.branch_id(),
-            "entries": entries,
-            "leaders": leaders,
-            "branches": t.branches(),
-        })
+    /// The scrubber's view, or `None` in a lesson.
+    pub fn timeline(&self) -> Option<TimelineView> {
+        (!self.in_lesson()).then(|| TimelineView::of(&self.sandbox))
     }
 
     // ---- sharing ------------------------------------------------------------------------
@@ -253,25 +251,12 @@ impl Engine {
         })
     }
 
-    /// The lesson panel's object, or null in the sandbox.
-    pub fn lesson_json(&self) -> Value {
-        let Some(p) = &self.lesson else {
-            return Value::Null;
-        };
-        let l = p.lesson();
-        let q = p.quorum();
-        json!({
-            "id": l.id,
-            "title": l.header.title,
-            "figures": l.header.figures,
-            "summary": l.header.summary,
-            "position": p.position(),
-            "steps": p.steps(),
-            "finished": p.finished(),
-            "on_path": p.on_path(),
-            "says": p.says(),
-            "quorum": q,
-            "sentence": q.sentence(),
+    /// The lesson panel, or `None` in the sandbox.
+    pub fn lesson(&self) -> Option<LessonPanel> {
+        let lesson = LessonView::of(self.lesson.as_deref()?);
+        Some(LessonPanel {
+            sentence: English.quorum_sentence(&lesson.quorum),
+            lesson,
         })
     }
 }
@@ -286,7 +271,42 @@ pub enum LessonMove {
     Goto(usize),
 }
 
-/// A step as the page shows it.
-pub fn step_json(step: &Step) -> Value {
-    serde_json::to_value(step).unwrap_or(Value::Null)
+/// What a console command comes back as.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Reply {
+    /// It ran: its result, as the runner's report has it.
+    Ran(CommandResult),
+    /// It did not parse; nothing changed.
+    Unparsed(Unparsed),
+}
+
+/// A console line that does not parse.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Unparsed {
+    /// Always `None`: it never became a line of the run.
+    pub line: Option<usize>,
+    pub command: String,
+    pub ok: bool,
+    /// Always "parse".
+    pub error: &'static str,
+    /// The parser's message, with the column.
+    pub detail: String,
+}
+
+/// The quorum panel: the arithmetic and its verdict in words.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct QuorumPanel {
+    #[serde(flatten)]
+    pub quorum: QuorumView,
+    /// The verdict, rendered.
+    pub summary: String,
+}
+
+/// The lesson panel: the lesson and its quorum sentence in words.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LessonPanel {
+    #[serde(flatten)]
+    pub lesson: LessonView,
+    pub sentence: String,
 }

@@ -5,21 +5,20 @@
 //!   lesson); every action is a command text;
 //! - `layout`: where nodes, links and log strips sit, and hit-testing;
 //! - `draw`: the canvas; `palette`: its colours;
-//! - `panels`: the JSON behind the page's text panels;
 //! - `safety`: the safety indicator, rendered into the page's DOM.
 
 mod draw;
 mod engine;
 pub mod layout;
 pub mod palette;
-mod panels;
 pub mod safety;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, Element};
 
-use engine::{step_json, Engine, LessonMove};
+use crate::scenario::view;
+use engine::{Engine, LessonMove};
 use layout::{Hit, Layout};
 
 #[wasm_bindgen(start)]
@@ -35,29 +34,70 @@ pub const DEFAULT_SCRIPT: &str = "cluster voters=1,2,3 seed=1 bandwidth=1MB/s\n"
 /// that was hidden for a while does not jump ahead by minutes.
 const MAX_FRAME_MS: f64 = 250.0;
 
-fn to_js(v: &serde_json::Value) -> JsValue {
+/// A typed value as a plain JavaScript object (maps as objects, 64-bit
+/// integers as numbers).
+fn to_js<T: Serialize + ?Sized>(v: &T) -> JsValue {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or(JsValue::NULL)
 }
 
-fn refused(message: &str) -> JsValue {
-    to_js(&serde_json::json!({"ok": false, "error": message}))
+/// The answer of an action that either works or is refused with a reason:
+/// `{ok: true}` (with `at_ms` where it lands somewhere), or `{ok: false,
+/// error}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+struct Answer {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    at_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+impl Answer {
+    fn done() -> JsValue {
+        Answer::at(None)
+    }
+    fn at(at_ms: Option<u64>) -> JsValue {
+        to_js(&Answer {
+            ok: true,
+            at_ms,
+            error: None,
+        })
+    }
+    fn refused(message: &str) -> JsValue {
+        to_js(&Answer {
+            ok: false,
+            at_ms: None,
+            error: Some(message.to_string()),
+        })
+    }
+}
+
+/// What lies under a point of the canvas, as the page reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum HitView {
+    Node { id: u64 },
+    Link { a: u64, b: u64, near: u64 },
 }
 
 /// Renders the safety indicator for a status object (`App::status`) into
 /// `el`: green while `violations` is empty, red with the first broken
-/// property, its time and nodes, and the list of all. See `safety`.
+/// property, its time and nodes, and the list of all. See `safety`. Any
+/// other value reads as a status without violations.
 #[wasm_bindgen(js_name = renderSafety)]
 pub fn render_safety(el: &Element, status: JsValue) -> Result<(), JsError> {
-    let status: serde_json::Value = serde_wasm_bindgen::from_value(status)
-        .map_err(|e| JsError::new(&format!("not a status object: {e}")))?;
+    let status: safety::SafetyStatus = serde_wasm_bindgen::from_value::<serde_json::Value>(status)
+        .ok()
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
     safety::render(el, &status).map_err(|e| JsError::new(&format!("{e:?}")))
 }
 
 /// The lessons, in reading order: `[{id, title, figures, summary, steps}]`.
 #[wasm_bindgen]
 pub fn lessons() -> JsValue {
-    to_js(&serde_json::to_value(crate::scenario::lessons::infos()).unwrap_or_default())
+    to_js(&crate::scenario::lessons::infos())
 }
 
 /// The app the page drives: one simulated cluster, its drawing, and the
@@ -154,18 +194,18 @@ impl App {
     /// which voters acknowledged the latest commit, whether the leader can
     /// reach a quorum now.
     pub fn quorum(&self) -> JsValue {
-        to_js(&panels::quorum(self.engine.cluster()))
+        to_js(&self.engine.quorum())
     }
 
     /// Every node: role, learner, running, indexes, peer URL, keys.
     pub fn nodes(&self) -> JsValue {
-        to_js(&panels::nodes(self.engine.cluster()))
+        to_js(&view::node_details(self.engine.cluster()))
     }
 
     /// The lowest id a new member can take.
     #[wasm_bindgen(js_name = nextId)]
     pub fn next_id(&self) -> Option<u32> {
-        panels::next_id(self.engine.cluster()).map(|id| id as u32)
+        view::next_id(self.engine.cluster()).map(|id| id as u32)
     }
 
     #[wasm_bindgen(js_name = nodeCount)]
@@ -214,13 +254,10 @@ impl App {
     /// closer to the point).
     #[wasm_bindgen(js_name = hitTest)]
     pub fn hit_test(&self, x: f64, y: f64) -> JsValue {
-        let v = match self.layout.hit(x, y) {
-            None => serde_json::Value::Null,
-            Some(Hit::Node(id)) => serde_json::json!({"kind": "node", "id": id}),
-            Some(Hit::Link { a, b, near }) => {
-                serde_json::json!({"kind": "link", "a": a, "b": b, "near": near})
-            }
-        };
+        let v = self.layout.hit(x, y).map(|hit| match hit {
+            Hit::Node(id) => HitView::Node { id },
+            Hit::Link { a, b, near } => HitView::Link { a, b, near },
+        });
         to_js(&v)
     }
 
@@ -236,17 +273,13 @@ impl App {
     /// Messages on the network now (queued at a sender or on the wire).
     #[wasm_bindgen(js_name = inFlight)]
     pub fn in_flight(&self) -> u32 {
-        self.engine.cluster().world().network().in_flight().count() as u32
+        self.engine.cluster().in_flight().count() as u32
     }
 
     /// Whether messages from `from` to `to` are cut off.
     #[wasm_bindgen(js_name = isCut)]
     pub fn is_cut(&self, from: u32, to: u32) -> bool {
-        self.engine
-            .cluster()
-            .world()
-            .network()
-            .is_cut(u64::from(from), u64::from(to))
+        self.engine.cluster().is_cut(u64::from(from), u64::from(to))
     }
 
     /// Where a node sits (CSS pixels, as last drawn): `[x, y, radius]`.
@@ -280,7 +313,7 @@ impl App {
     fn lesson_move(&mut self, what: LessonMove) -> JsValue {
         self.carry = 0.0;
         match self.engine.lesson_step(what) {
-            Some(step) => to_js(&step_json(&step)),
+            Some(step) => to_js(&step),
             None => JsValue::NULL,
         }
     }
@@ -324,7 +357,7 @@ impl App {
     /// branches: [{id, parent, fork_ms, end_ms, left_at_ms, commands, first,
     /// current}]}`; null in a lesson.
     pub fn timeline(&self) -> JsValue {
-        to_js(&self.engine.timeline_json())
+        to_js(&self.engine.timeline())
     }
 
     /// Makes branch `id` current, at the moment it was left: `{ok, at_ms}`
@@ -333,8 +366,8 @@ impl App {
     pub fn switch_branch(&mut self, id: u32) -> JsValue {
         self.carry = 0.0;
         match self.engine.switch_branch(id) {
-            Ok(at) => to_js(&serde_json::json!({"ok": true, "at_ms": at})),
-            Err(e) => refused(&e),
+            Ok(at) => Answer::at(Some(at)),
+            Err(e) => Answer::refused(&e),
         }
     }
 
@@ -353,9 +386,9 @@ impl App {
         match Engine::from_link(link) {
             Ok(engine) => {
                 self.replace(engine);
-                to_js(&serde_json::json!({"ok": true}))
+                Answer::done()
             }
-            Err(e) => refused(&e.message),
+            Err(e) => Answer::refused(&e.message),
         }
     }
 
@@ -372,9 +405,9 @@ impl App {
         match Engine::from_file(text) {
             Ok(engine) => {
                 self.replace(engine);
-                to_js(&serde_json::json!({"ok": true}))
+                Answer::done()
             }
-            Err(e) => refused(&e.message),
+            Err(e) => Answer::refused(&e.message),
         }
     }
 
@@ -386,8 +419,8 @@ impl App {
     pub fn open_lesson(&mut self, id: &str) -> JsValue {
         self.carry = 0.0;
         match self.engine.open_lesson(id) {
-            Ok(()) => to_js(&serde_json::json!({"ok": true})),
-            Err(e) => refused(&e),
+            Ok(()) => Answer::done(),
+            Err(e) => Answer::refused(&e),
         }
     }
 
@@ -435,7 +468,7 @@ impl App {
     /// finished, on_path, says, quorum: {voters, learners, quorum, leader,
     /// from, reachable, has_quorum}, sentence}`; null in the sandbox.
     pub fn lesson(&self) -> JsValue {
-        to_js(&self.engine.lesson_json())
+        to_js(&self.engine.lesson())
     }
 
     // ---- safety ----------------------------------------------------------------------------
@@ -443,6 +476,7 @@ impl App {
     /// Renders the safety indicator for the current status into `el`.
     #[wasm_bindgen(js_name = renderSafety)]
     pub fn render_safety(&self, el: &Element) -> Result<(), JsError> {
-        safety::render(el, &self.engine.status()).map_err(|e| JsError::new(&format!("{e:?}")))
+        let status = safety::SafetyStatus::of(&self.engine.status().status);
+        safety::render(el, &status).map_err(|e| JsError::new(&format!("{e:?}")))
     }
 }

@@ -1,19 +1,47 @@
 //! The safety indicator: always visible, green while every Raft safety
 //! property holds, red with the broken property, its time and its nodes as
 //! soon as the world's checker records a violation. The panel is rendered
-//! here, from the status JSON, so a test can feed it a synthetic violation
+//! here, from the status object, so a test can feed it a synthetic violation
 //! (the simulated cluster never breaks one through the page).
 
-use serde_json::Value;
+use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
+
+use crate::scenario::report::Status;
 
 /// What the world checks after every event.
 pub const CHECKED: &str = "election safety, log matching, leader completeness, \
      state machine safety, term and commit monotonicity, learners never campaign";
 
+/// The part of a status object the indicator reads. Read leniently: a
+/// missing or malformed field is empty, so anything the page passes renders.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct SafetyStatus {
+    pub violations: Vec<Item>,
+}
+
+impl SafetyStatus {
+    pub fn of(status: &Status) -> SafetyStatus {
+        SafetyStatus {
+            violations: status
+                .violations
+                .iter()
+                .map(|v| Item {
+                    time_ms: v.time_ms,
+                    property: v.property.to_string(),
+                    nodes: v.nodes.clone(),
+                    text: v.text.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// One violation as the list shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default)]
 pub struct Item {
     pub time_ms: u64,
     pub property: String,
@@ -21,22 +49,18 @@ pub struct Item {
     pub text: String,
 }
 
-impl Item {
-    fn of(v: &Value) -> Item {
+impl Default for Item {
+    fn default() -> Item {
         Item {
-            time_ms: v["time_ms"].as_u64().unwrap_or(0),
-            property: v["property"]
-                .as_str()
-                .unwrap_or("a safety property")
-                .to_string(),
-            nodes: v["nodes"]
-                .as_array()
-                .map(|a| a.iter().filter_map(Value::as_u64).collect())
-                .unwrap_or_default(),
-            text: v["text"].as_str().unwrap_or("").to_string(),
+            time_ms: 0,
+            property: "a safety property".to_string(),
+            nodes: Vec::new(),
+            text: String::new(),
         }
     }
+}
 
+impl Item {
     /// "t=12.34s, nodes 1 and 2" (no nodes: just the time).
     fn when_who(&self) -> String {
         let t = format!("t={:.2}s", self.time_ms as f64 / 1000.0);
@@ -68,11 +92,8 @@ pub struct View {
     pub items: Vec<Item>,
 }
 
-pub fn view(status: &Value) -> View {
-    let items: Vec<Item> = status["violations"]
-        .as_array()
-        .map(|a| a.iter().map(Item::of).collect())
-        .unwrap_or_default();
+pub fn view(status: &SafetyStatus) -> View {
+    let items = status.violations.clone();
     let headline = match items.first() {
         None => "Raft safety: all invariants hold".to_string(),
         Some(first) => {
@@ -108,7 +129,7 @@ fn child(doc: &Document, parent: &Element, tag: &str, class: &str) -> Result<Ele
 /// toggles the list, which the page does) and the list of violations. Builds
 /// what is missing the first time; afterwards touches the DOM only when the
 /// number of violations changed.
-pub fn render(el: &Element, status: &Value) -> Result<(), JsValue> {
+pub fn render(el: &Element, status: &SafetyStatus) -> Result<(), JsValue> {
     let v = view(status);
     let count = v.items.len().to_string();
     if el.get_attribute("data-violations").as_deref() == Some(count.as_str())
