@@ -16,8 +16,8 @@ use crate::server::reconfig::READINESS_RATIO;
 use crate::server::Cluster;
 use crate::sim::SimNode;
 
-use super::layout::{Hit, Layout, Spot};
-use super::palette as pal;
+use crate::app::layout::{Hit, Layout, Spot};
+use crate::app::palette as pal;
 
 const TAU: f64 = std::f64::consts::TAU;
 

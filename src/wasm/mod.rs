@@ -1,16 +1,11 @@
 //! Layer 5, browser: the one type the page talks to, and the canvas drawing.
 //! Only this module knows about wasm-bindgen and web-sys.
 //!
-//! - `engine`: the running scenario (a timeline in the sandbox, or a
-//!   lesson); every action is a command text;
-//! - `layout`: where nodes, links and log strips sit, and hit-testing;
-//! - `draw`: the canvas; `palette`: its colours;
+//! - `draw`: the canvas (its colours and layout are `app::palette` and
+//!   `app::layout`);
 //! - `safety`: the safety indicator, rendered into the page's DOM.
 
 mod draw;
-mod engine;
-pub mod layout;
-pub mod palette;
 pub mod safety;
 
 use serde::Serialize;
@@ -18,8 +13,8 @@ use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, Element};
 
 use crate::scenario::view;
-use engine::{Engine, LessonMove};
-use layout::{Hit, Layout};
+use crate::app::engine::{Engine, LessonMove};
+use crate::app::layout::{Hit, Layout};
 
 #[wasm_bindgen(start)]
 pub fn start() {
