@@ -101,9 +101,30 @@ fn an_error_comes_back_as_a_result_and_the_app_goes_on() {
     let missing = json(app.command("transfer-leader 9"));
     assert_eq!(missing["ok"], false);
     assert_eq!(missing["error"], "bad-leader-transferee", "{missing}");
-    let narrated = app.narration().join("\n");
-    assert!(narrated.contains("does not parse"), "{narrated}");
-    assert!(narrated.contains("bad-leader-transferee"), "{narrated}");
+    let lines = json(app.narration());
+    let text = |kind: &str| -> Vec<String> {
+        lines
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["kind"] == kind)
+            .map(|l| l["text"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(text("command"), ["› membr add 4", "› transfer-leader 9"]);
+    let errors = text("error").join("\n");
+    assert!(errors.contains("does not parse"), "{errors}");
+    let results = text("result").join("\n");
+    assert!(
+        results.contains("✗ error bad-leader-transferee"),
+        "{results}"
+    );
+    assert!(lines
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["kind"] != "command")
+        .all(|l| l["tone"] == "err"));
     // Still alive and still answering.
     assert_eq!(json(app.command("put k v"))["ok"], true);
     assert_eq!(json(app.command("get k"))["value"], "v");
@@ -453,7 +474,10 @@ fn the_safety_indicator_is_green_then_renders_a_synthetic_violation() {
         {"time_ms": 13000, "property": "log matching",
          "text": "index 7 differs", "nodes": [2, 3]}
     ]);
-    let js = serde_wasm_bindgen::to_value(&status).unwrap();
+    // As the page has it: a plain object, as `status()` returns it.
+    let js =
+        serde::Serialize::serialize(&status, &serde_wasm_bindgen::Serializer::json_compatible())
+            .unwrap();
     raftlab::wasm::render_safety(&el, js).unwrap();
     assert!(el.class_list().contains("broken"));
     assert!(!el.class_list().contains("ok"));

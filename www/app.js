@@ -1,11 +1,12 @@
-// Wires the page to the wasm app. All simulation state and all drawing live
-// in Rust; this file only turns DOM events into scenario commands and runs
-// the animation loop (only while playing: a paused page uses no CPU).
+// Wires the page to the wasm app. All simulation state, all drawing and
+// every sentence about the run live in Rust; this file only turns DOM events
+// into calls of the app, shows what it returns, and runs the animation loop
+// (only while playing: a paused page uses no CPU).
 //
 // Two modes, both held by the wasm app: the sandbox (a timeline one can
 // travel in, branch and share) and a lesson (a player walking a lesson pause
 // by pause; the sandbox waits aside and comes back when the lesson is left).
-import init, { App, lessons as lessonInfos } from "./pkg/raftlab.js";
+import init, { App, lessons as lessonInfos, defaultScript, quoteWord } from "./pkg/raftlab.js";
 
 await init();
 
@@ -16,7 +17,6 @@ const logEl = $("log");
 
 const DEFAULT_SPEED = 0.2;
 const SPEED_MIN = 0.01, SPEED_MAX = 8;
-const defaultScript = (seed) => `cluster voters=1,2,3 seed=${seed} bandwidth=1MB/s\n`;
 
 let app;
 let playing = true;
@@ -24,7 +24,6 @@ let speed = DEFAULT_SPEED;
 let lastFrame = 0;
 let rafId = 0;
 let panelsDue = 0;
-let lessonOnPath = true; // the lesson's path, as last shown (to say when it is left)
 let lastStep = null; // the lesson step last shown: its surprises
 
 const sec = (ms) => `${(ms / 1000).toFixed(2)} s`;
@@ -46,7 +45,6 @@ function adopt(next) {
   logEl.replaceChildren();
   closePopup();
   lastStep = null;
-  lessonOnPath = true;
   flushNarration();
   refresh();
 }
@@ -64,12 +62,11 @@ function create(script) {
   adopt(next);
 }
 
-/** Runs one scenario command, logs it, and returns its result object. */
+/** Runs one scenario command and returns its result object; the app's log
+ * lines (the command, what happened, the result) go to the log. */
 function run(text) {
   text = String(text).trim();
   if (!text) return { ok: false, error: "parse", detail: "empty command" };
-  logLine(`› ${text}`, "cmd");
-  const before = app.timeline();
   let result;
   try {
     result = app.command(text);
@@ -77,22 +74,17 @@ function run(text) {
     result = { ok: false, command: text, error: "internal", detail: String(e?.message ?? e) };
     logLine(`error: ${result.detail}`, "err");
   }
-  const bits = [];
-  if (result?.ok) {
-    if ("index" in result) bits.push(`committed at index ${result.index}`);
-    if ("value" in result) bits.push(`value ${result.value === null ? "(none)" : JSON.stringify(result.value)}`);
-    if ("members" in result) bits.push(result.members.map((m) => `${m.id}${m.learner ? " (learner)" : ""} ${m.peer_url}${m.started ? "" : " not started"}`).join("; "));
-  }
   flushNarration();
-  if (result?.ok && bits.length) logLine(`  ${bits.join(", ")}`, "ok");
-  const after = app.timeline();
-  if (before && after && after.branch !== before.branch) {
-    const left = before.branch;
-    logLine(`↪ You acted in the past, at t = ${sec(after.branches.find((b) => b.current).fork_ms)}: branch ${after.branch} starts here. ` +
-      `The run you left is kept as branch ${left}: pick it in the branch list under the cluster.`, "branch");
-  }
   refresh();
   return result;
+}
+
+/** A page button: the command it stands for now, run; or, when it cannot
+ * apply, the app's reason in the log. */
+function preset(name) {
+  const command = app.preset(name);
+  flushNarration();
+  if (command) run(command);
 }
 
 // ---- the event log -------------------------------------------------------
@@ -103,65 +95,45 @@ const MAX_LOG = 400;
 let logStuck = true;
 logEl.addEventListener("scroll", () => { logStuck = logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 30; });
 new ResizeObserver(() => { if (logStuck) logEl.scrollTop = logEl.scrollHeight; }).observe(logEl);
-function logLine(text, cls = "") {
+function logLine(text, cls = "", t = null, id = null) {
   const stick = logStuck || logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 30;
   const li = document.createElement("li");
   li.textContent = text;
-  if (cls) li.className = cls;
-  const t = /^t=([\d.]+)s/.exec(text);
-  if (t) li.dataset.t = String(Math.round(Number(t[1]) * 1000));
+  if (cls && cls !== "plain") li.className = cls;
+  if (t != null) li.dataset.t = String(t);
+  if (id != null) li.dataset.id = String(id);
   logEl.append(li);
   while (logEl.childElementCount > MAX_LOG) logEl.firstElementChild.remove();
   if (stick) logEl.scrollTop = logEl.scrollHeight;
   return li;
 }
 
-// Dropped messages come in bursts (every heartbeat over a cut link): one
-// line per link and reason, with a count, instead of a flood.
-const drops = new Map();
-const DROP = /^(t=[\d.]+s) (\S+) from (\d+) to (\d+) was dropped: (.*)$/;
-function logDrop(m) {
-  const [, time, , from, to, reason] = m;
-  const key = `${from}>${to}:${reason}`;
-  const seen = drops.get(key);
-  const text = (n) => `${time} messages from ${from} to ${to} are dropped: ${reason}${n > 1 ? ` (×${n})` : ""}`;
-  if (seen && seen.li.isConnected && logEl.lastElementChild && seen.li.parentNode === logEl) {
-    seen.n += 1;
-    seen.li.textContent = text(seen.n);
+/** Shows one of the app's log lines. A line that folds into an earlier one
+ * updates that line's words and joins the trace kept under it (a
+ * disclosure: one click shows every line it stands for). */
+function showLine(line) {
+  const into = line.fold && logEl.querySelector(`li[data-id="${line.fold.into}"]`);
+  if (!into) {
+    logLine(line.fold ? line.fold.summary : line.text, line.tone, line.time_ms, line.id);
     return;
   }
-  const li = logLine(text(1), "err");
-  drops.set(key, { li, n: 1 });
-}
-
-const RESULT = /^(t=[\d.]+s) > (.*) : (.*)$/s;
-/** Logs one narrated sentence. `withCommand`: a command's result names the
- * command (a lesson's own commands were not typed, so they are not in the log). */
-function logNarration(s, withCommand = false, expected = () => false) {
-  const m = DROP.exec(s);
-  if (m) { logDrop(m); return; }
-  drops.clear();
-  // A command's own result: "t=1.23s > put k v : ok" (the command itself
-  // is already in the log as it was typed or clicked).
-  const done = RESULT.exec(s);
-  if (done) {
-    const [, time, command, summary] = done;
-    if (withCommand && /^(say|pause)\b/.test(command)) return;
-    const bad = summary.startsWith("error");
-    const what = withCommand ? `${command}: ` : "";
-    if (bad && expected(command)) {
-      logLine(`${time} ✗ ${what}${summary} (as the lesson expects)`, "expected");
-      return;
-    }
-    logLine(`${time} ${bad ? "✗" : "✓"} ${what}${summary}`, bad ? "err" : withCommand && command.startsWith("expect") ? "check" : "ok");
-    return;
+  let trace = into.querySelector("ol.trace");
+  if (!trace) {
+    const first = document.createElement("li");
+    first.textContent = into.textContent;
+    const details = document.createElement("details");
+    details.append(document.createElement("summary"), trace = document.createElement("ol"));
+    trace.className = "trace";
+    trace.append(first);
+    into.replaceChildren(details);
   }
-  const cls = /failed|error|refused|rejected|dropped|stepped down|crashed/.test(s) ? "err"
-    : /became leader|promot|applied "/.test(s) ? "ok" : "";
-  logLine(s, cls);
+  into.querySelector("summary").textContent = line.fold.summary;
+  const li = document.createElement("li");
+  li.textContent = line.text;
+  trace.append(li);
 }
 function flushNarration() {
-  for (const s of app.narration()) logNarration(s);
+  for (const line of app.narration()) showLine(line);
 }
 
 // ---- drawing and panels ----------------------------------------------------
@@ -207,7 +179,7 @@ function updatePanels() {
   $("clock").title = tl && !tl.live ? "in the past of the run: the timeline's live button returns to its end" : "";
   updateTimeline(tl);
   updateLesson(lesson);
-  $("load").setAttribute("aria-pressed", String(loadRunning()));
+  $("load").setAttribute("aria-pressed", String(app.status().load != null));
   app.renderSafety($("safety"));
   const q = app.quorum();
   const acked = new Set(q.acked);
@@ -262,7 +234,7 @@ function setPlaying(on) {
 
 function step() {
   setPlaying(false);
-  if (!app.stepEvent()) logLine("nothing more happens within a minute", "");
+  app.stepEvent();
   flushNarration();
   refresh();
 }
@@ -270,7 +242,8 @@ function step() {
 function stepBack() {
   setPlaying(false);
   if (app.lesson()) { lessonMove("lessonBack"); return; }
-  if (app.stepBack() === undefined) logLine("this is the beginning of the run", "");
+  app.stepBack();
+  flushNarration();
   refresh();
 }
 
@@ -290,44 +263,13 @@ $("speed").addEventListener("input", (e) => { speed = sliderToSpeed(Number(e.tar
 $("play").onclick = () => setPlaying(!playing);
 $("step").onclick = step;
 $("reset").onclick = () => create(defaultScript(Math.max(0, Math.floor(Number($("seed").value) || 0))));
-$("clear-log").onclick = () => logEl.replaceChildren();
+$("clear-log").onclick = () => { logEl.replaceChildren(); app.clearLog(); };
 
-const members = () => app.nodes().filter((n) => !n.removed);
-function addMember(kind) {
-  const id = app.nextId();
-  if (id == null) { logLine("error: every id from 1 to 15 is taken", "err"); return; }
-  if (kind === "voter") run(`member add ${id}`);
-  else if (kind === "learner") run(`member add ${id} --learner`);
-  else run(`member add ${id} --peer-url=http://10.0.0.9:2380`);
+for (const name of ["add-voter", "add-learner", "add-bad", "isolate-leader", "split-31", "split-22", "heal-all", "load"]) {
+  $(name).onclick = () => preset(name);
 }
-$("add-voter").onclick = () => addMember("voter");
-$("add-learner").onclick = () => addMember("learner");
-$("add-bad").onclick = () => addMember("bad");
-
-function leaderFirst() {
-  const leader = app.status().leader;
-  const ids = members().map((n) => n.id);
-  return leader == null ? ids : [leader, ...ids.filter((id) => id !== leader)];
-}
-$("isolate-leader").onclick = () => {
-  const leader = app.status().leader;
-  if (leader == null) logLine("error: there is no leader to isolate (no-leader)", "err");
-  else run(`isolate ${leader}`);
-};
-function split(first) {
-  const ids = leaderFirst();
-  if (ids.length < 2) { logLine("error: a partition needs at least two nodes", "err"); return; }
-  const k = Math.min(Math.max(1, first(ids.length)), ids.length - 1);
-  run(`partition ${ids.slice(0, k).join(",")} | ${ids.slice(k).join(",")}`);
-}
-$("split-31").onclick = () => split((n) => n - 1);
-$("split-22").onclick = () => split((n) => Math.floor(n / 2));
-$("heal-all").onclick = () => run("heal");
 let putCount = 0;
 $("put-one").onclick = () => run(`put key${++putCount} value${putCount}`);
-/** Whether a write load runs now (at the moment shown). */
-const loadRunning = () => app.status().load != null;
-$("load").onclick = () => run(loadRunning() ? "load stop" : "load rate=20/s size=1KB");
 
 // ---- the canvas: hover, node popup, links ----------------------------------------
 
@@ -411,10 +353,6 @@ $("popup-put").addEventListener("submit", (e) => {
   run(`put ${quoteWord(f.key.value)} ${quoteWord(f.value.value)} via=${popupId}`);
 });
 $("popup-close").onclick = closePopup;
-function quoteWord(s) {
-  s = String(s);
-  return s !== "" && /^[^\s#="\\]+$/.test(s) ? s : `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-}
 
 // ---- the console ------------------------------------------------------------------
 
@@ -556,8 +494,7 @@ function dimLog(now) {
   if (now == null && !logDimmed) return;
   logDimmed = now != null;
   for (const li of logEl.children) {
-    // The log's times are rounded to 10 ms.
-    if (li.dataset.t !== undefined) li.classList.toggle("future", now != null && Number(li.dataset.t) > now + 5);
+    if (li.dataset.t !== undefined) li.classList.toggle("future", now != null && Number(li.dataset.t) > now);
   }
 }
 
@@ -618,16 +555,13 @@ $("live").onclick = () => { app.goLive(); flushNarration(); refresh(); };
 $("branch").addEventListener("change", (e) => {
   const id = Number(e.target.value);
   setPlaying(false);
-  const r = app.switchBranch(id);
-  if (r.ok) logLine(`↪ Back on branch ${id}, at t = ${sec(r.at_ms)}, where you left it.`, "branch");
-  else logLine(`error: ${r.error}`, "err");
+  app.switchBranch(id);
   flushNarration();
   refresh();
 });
 
 // ---- lessons ------------------------------------------------------------------------------
 
-const lessonNumber = (id) => id.replace(/^0*(\d+[a-z]?)-.*$/, "$1");
 const figuresText = (f) => `figure${f.length > 1 ? "s" : ""} ${f.join(", ")}`;
 
 function fillLessonList() {
@@ -637,7 +571,7 @@ function fillLessonList() {
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.id = l.id;
-    b.innerHTML = `<span class="fig">${escapeHtml(lessonNumber(l.id))} · fig. ${escapeHtml(l.figures.join(", "))}</span>
+    b.innerHTML = `<span class="fig">${escapeHtml(l.number)} · fig. ${escapeHtml(l.figures.join(", "))}</span>
       <span class="t">${escapeHtml(l.title)}</span><span class="s">${escapeHtml(l.summary)} <i>(${l.steps} steps)</i></span>`;
     b.onclick = () => startLesson(l.id);
     const li = document.createElement("li");
@@ -655,9 +589,8 @@ function startLesson(id) {
   logEl.replaceChildren();
   closePopup();
   lastStep = null;
-  lessonOnPath = true;
   const l = app.lesson();
-  logLine(`Lesson ${lessonNumber(l.id)}: ${l.title}. Press Next (or →) to begin; the clock stands still between steps.`, "say");
+  logLine(`Lesson ${l.number}: ${l.title}. Press Next (or →) to begin; the clock stands still between steps.`, "say");
   refresh();
   $("lesson-next").focus({ preventScroll: true });
 }
@@ -672,18 +605,11 @@ function lessonMove(fn, arg) {
     logEl.replaceChildren();
     if (step.position === 0) logLine("The lesson's start: press Next to begin.", "say");
   }
-  // A failed command the script expects (`expect error=...` follows) is
-  // part of the story, not a surprise.
-  const surprising = new Set(step.surprises.map((r) => r.command));
-  for (const line of step.lines) {
-    if (line.kind === "say") logLine(line.text, "say");
-    else logNarration(line.text, true, (command) => !surprising.has(command));
-  }
+  for (const line of step.lines) showLine(line);
   if (step.finished && fn === "lessonNext" && step.position === step.steps && step.lines.length === 0) {
     logLine("The lesson is over: Restart it, pick another, or leave it.", "say");
   }
   lastStep = step;
-  lessonOnPath = true;
   refresh();
   logEl.scrollTop = logEl.scrollHeight;
   return step;
@@ -724,11 +650,10 @@ function updateLesson(l) {
   $("lesson-strip").hidden = !l;
   $("play").title = l ? "Play or pause (space). In a lesson, letting the clock run leaves the lesson's path" : "Play or pause (space)";
   if (!l) { lessonKey = ""; return; }
-  if (!l.on_path && lessonOnPath) lessonOnPath = false;
   const key = `${l.id}:${l.position}:${lastStep?.position ?? -1}`;
   if (key !== lessonKey) {
     lessonKey = key;
-    $("lesson-figure").textContent = `Lesson ${lessonNumber(l.id)} · ${figuresText(l.figures)}`;
+    $("lesson-figure").textContent = `Lesson ${l.number} · ${figuresText(l.figures)}`;
     $("lesson-title").textContent = l.title;
     const paras = l.position === 0
       ? [`<p>${escapeHtml(l.summary)}</p>`, `<p class="hint">Press Next to begin.</p>`]
@@ -741,7 +666,7 @@ function updateLesson(l) {
     const following = l.finished ? followingLesson(l.id) : undefined;
     $("lesson-next").disabled = l.finished && !following;
     $("lesson-next").textContent = l.position === 0 ? "Begin ▸" : following ? "Next lesson ▸" : "Next ▸";
-    $("lesson-next").title = following ? `Lesson ${lessonNumber(following.id)}: ${following.title}` : "Run to the next pause (→)";
+    $("lesson-next").title = following ? `Lesson ${following.number}: ${following.title}` : "Run to the next pause (→)";
     $("lesson-where").textContent = l.finished ? "finished" : `step ${l.position} of ${l.steps}`;
     const dots = [];
     for (let k = 0; k <= l.steps; k++) {
@@ -758,11 +683,8 @@ function updateLesson(l) {
       dots.push(li);
     }
     $("lesson-dots").replaceChildren(...dots);
-    const surprises = lastStep?.surprises ?? [];
-    $("lesson-surprises").hidden = surprises.length === 0;
-    $("lesson-surprises").textContent = surprises.length
-      ? `Not as the lesson says: ${surprises.map((r) => `${r.command}: ${r.error}${r.detail ? ` (${r.detail})` : ""}`).join("; ")}`
-      : "";
+    $("lesson-surprises").hidden = !lastStep?.surprise;
+    $("lesson-surprises").textContent = lastStep?.surprise ?? "";
   }
   $("lesson-off").hidden = l.on_path;
   const q = l.quorum;

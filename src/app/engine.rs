@@ -1,7 +1,9 @@
 //! The page's handle on a running scenario: every user action arrives here as
 //! one command of the scenario language (so the history replays it), and
 //! simulated time moves only through here. Nothing the user types can throw:
-//! every outcome, parse errors included, is a result object.
+//! every outcome, parse errors included, is a result object, and everything
+//! the page tells the reader comes out of [`Engine::take_narration`] as
+//! [`LogLine`]s, in words made by the engine's [`Renderer`].
 //!
 //! Two modes:
 //! - the **sandbox**: a [`Timeline`], so the page can travel in time, act
@@ -12,8 +14,8 @@
 
 use serde::Serialize;
 
-use crate::scenario::lessons::{LessonPlayer, Step};
-use crate::scenario::narrate::Renderer;
+use crate::scenario::lessons::LessonPlayer;
+use crate::scenario::narrate::{Line, Refusal, Renderer, Tone};
 use crate::scenario::report::CommandResult;
 use crate::scenario::share::{self, ShareError};
 use crate::scenario::text_en::English;
@@ -21,14 +23,20 @@ use crate::scenario::timeline::Timeline;
 use crate::scenario::view::{LessonView, LoadView, PageStatus, QuorumView, TimelineView};
 use crate::server::Cluster;
 
+use super::log::{Log, LogKind, LogLine};
+use super::presets::{self, Preset};
+
 /// How far "step" looks for the next event before giving up.
 const STEP_LIMIT_MS: u64 = 60_000;
 
 pub struct Engine {
     sandbox: Timeline,
     lesson: Option<Box<LessonPlayer>>,
-    /// What the page says beyond the run's narration (parse errors).
-    notes: Vec<String>,
+    /// The words of everything the page shows.
+    renderer: &'static dyn Renderer,
+    log: Log,
+    /// Lines made and not yet taken by the page.
+    out: Vec<LogLine>,
 }
 
 impl Engine {
@@ -46,7 +54,9 @@ impl Engine {
         Engine {
             sandbox: timeline,
             lesson: None,
-            notes: Vec::new(),
+            renderer: &English,
+            log: Log::default(),
+            out: Vec::new(),
         }
     }
 
@@ -71,21 +81,39 @@ impl Engine {
         self.cluster().now()
     }
 
-    /// One console command; its result object. A line that does not parse
+    pub fn renderer(&self) -> &dyn Renderer {
+        self.renderer
+    }
+
+    /// One console command; its result object. The log gets the command as
+    /// typed, what happened, and the result. A line that does not parse
     /// changes nothing and comes back as `ok: false, error: "parse"`. In the
     /// sandbox's past it starts a branch; in a lesson it is a detour.
     pub fn command(&mut self, line: &str) -> Reply {
         let text = line.trim();
+        let echo = self.log.echo(self.renderer, text);
+        self.out.push(echo);
+        let branch = self.sandbox.branch_id();
         let outcome = match &mut self.lesson {
             Some(p) => p.command(text),
             None => self.sandbox.command(text),
         };
         match outcome {
-            Ok(result) => Reply::Ran(result),
+            Ok(result) => {
+                self.pull();
+                if let Some(details) = self.log.details(self.renderer, &result) {
+                    self.out.push(details);
+                }
+                if self.lesson.is_none() && self.sandbox.branch_id() != branch {
+                    self.branch_started(branch);
+                }
+                Reply::Ran(result)
+            }
             Err(e) => {
                 let detail = e.to_string();
-                self.notes
-                    .push(format!("error: \"{text}\" does not parse: {detail}"));
+                let said = self.renderer.unparsed(text, &detail);
+                let line = self.log.plain(LogKind::Error, Tone::Bad, said);
+                self.out.push(line);
                 Reply::Unparsed(Unparsed {
                     line: None,
                     command: text.to_string(),
@@ -93,6 +121,33 @@ impl Engine {
                     error: "parse",
                     detail,
                 })
+            }
+        }
+    }
+
+    /// Says that acting in the past started a branch.
+    fn branch_started(&mut self, left: u32) {
+        let now = self.sandbox.branch_id();
+        let fork = self
+            .sandbox
+            .branches()
+            .into_iter()
+            .find(|b| b.current)
+            .map_or(0, |b| b.fork_ms);
+        let said = self.renderer.branch_started(fork, now, left);
+        let line = self.log.plain(LogKind::Notice, Tone::Branch, said);
+        self.out.push(line);
+    }
+
+    /// The command a page button stands for, or `None` (the log says why)
+    /// when it cannot apply now.
+    pub fn preset(&mut self, p: Preset) -> Option<String> {
+        match presets::command(p, self.cluster()) {
+            Ok(command) => Some(command),
+            Err(why) => {
+                let line = self.log.refusal(self.renderer, &why);
+                self.out.push(line);
+                None
             }
         }
     }
@@ -106,22 +161,46 @@ impl Engine {
         }
     }
 
-    /// Runs to the next narrated event; false if nothing happens within a
-    /// minute of simulated time.
+    /// Runs to the next narrated event; false (and the log says so) if
+    /// nothing happens within a minute of simulated time.
     pub fn step_event(&mut self) -> bool {
-        match &mut self.lesson {
+        let stepped = match &mut self.lesson {
             Some(p) => p.step_event(STEP_LIMIT_MS),
             None => self.sandbox.step_event(STEP_LIMIT_MS),
+        };
+        if !stepped {
+            self.pull();
+            let said = self.renderer.nothing_happens();
+            let line = self.log.plain(LogKind::Notice, Tone::Plain, said);
+            self.out.push(line);
+        }
+        stepped
+    }
+
+    /// Moves the run's narration into the log.
+    fn pull(&mut self) {
+        let lines: Vec<Line> = match &mut self.lesson {
+            Some(p) => p.session_mut().take_narration(),
+            None => self.sandbox.take_narration(),
+        };
+        for l in &lines {
+            let line = self.log.narrated(self.renderer, l, false, |_| true);
+            self.out.push(line);
         }
     }
 
-    pub fn take_narration(&mut self) -> Vec<String> {
-        let mut out = std::mem::take(&mut self.notes);
-        match &mut self.lesson {
-            Some(p) => out.extend(p.session_mut().take_narration()),
-            None => out.extend(self.sandbox.take_narration()),
-        }
-        out
+    /// Everything the log should show since the last call, in order.
+    pub fn take_narration(&mut self) -> Vec<LogLine> {
+        self.pull();
+        std::mem::take(&mut self.out)
+    }
+
+    /// Forgets lines not yet taken and starts folding afresh: the page
+    /// cleared its log.
+    pub fn clear_log(&mut self) {
+        self.pull();
+        self.out.clear();
+        self.log.reset();
     }
 
     /// The script of the run: replaying it gives the state at its end.
@@ -148,7 +227,7 @@ impl Engine {
     pub fn quorum(&self) -> QuorumPanel {
         let quorum = QuorumView::of(self.cluster());
         QuorumPanel {
-            summary: English.quorum_verdict(&quorum),
+            summary: self.renderer.quorum_verdict(&quorum),
             quorum,
         }
     }
@@ -168,11 +247,19 @@ impl Engine {
         Some(self.sandbox.seek(t))
     }
 
+    /// Back to the previous narrated moment; `None` (the log says so) at
+    /// the very beginning, and in a lesson.
     pub fn step_back(&mut self) -> Option<u64> {
         if self.in_lesson() {
             return None;
         }
-        self.sandbox.step_back()
+        let at = self.sandbox.step_back();
+        if at.is_none() {
+            let said = self.renderer.at_the_beginning();
+            let line = self.log.plain(LogKind::Notice, Tone::Plain, said);
+            self.out.push(line);
+        }
+        at
     }
 
     pub fn go_live(&mut self) -> Option<u64> {
@@ -182,11 +269,24 @@ impl Engine {
         Some(self.sandbox.go_live())
     }
 
+    /// Makes branch `id` current where it was left; the log says where, or
+    /// why not.
     pub fn switch_branch(&mut self, id: u32) -> Result<u64, String> {
-        if self.in_lesson() {
-            return Err("a lesson has no branches: leave it first".to_string());
-        }
-        self.sandbox.switch_branch(id)
+        let switched = if self.in_lesson() {
+            Err("a lesson has no branches: leave it first".to_string())
+        } else {
+            self.sandbox.switch_branch(id)
+        };
+        let line = match &switched {
+            Ok(at) => {
+                let said = self.renderer.branch_resumed(id, *at);
+                self.log.plain(LogKind::Notice, Tone::Branch, said)
+            }
+            Err(e) => self.log.refusal(self.renderer, &Refusal::Branch(e.clone())),
+        };
+        self.pull();
+        self.out.push(line);
+        switched
     }
 
     /// The scrubber's view, or `None` in a lesson.
@@ -228,7 +328,8 @@ impl Engine {
     pub fn open_lesson(&mut self, id: &str) -> Result<(), String> {
         let player = LessonPlayer::open(id).ok_or_else(|| format!("there is no lesson {id:?}"))?;
         self.lesson = Some(Box::new(player));
-        self.notes.clear();
+        self.out.clear();
+        self.log.reset();
         Ok(())
     }
 
@@ -236,18 +337,36 @@ impl Engine {
     pub fn leave_lesson(&mut self) -> bool {
         let was = self.lesson.take().is_some();
         self.sandbox.take_narration();
+        self.out.clear();
+        self.log.reset();
         was
     }
 
-    /// The lesson's next, back, restart or rejoin; `None` outside a lesson.
-    pub fn lesson_step(&mut self, what: LessonMove) -> Option<Step> {
+    /// The lesson's next, back, restart, rejoin or goto; `None` outside a
+    /// lesson. A move that rebuilds the run starts the log afresh.
+    pub fn lesson_step(&mut self, what: LessonMove) -> Option<PageStep> {
         let p = self.lesson.as_mut()?;
-        Some(match what {
+        let step = match what {
             LessonMove::Next => p.next(),
             LessonMove::Back => p.back(),
             LessonMove::Restart => p.restart(),
             LessonMove::Rejoin => p.rejoin(),
             LessonMove::Goto(k) => p.goto(k),
+        };
+        if what != LessonMove::Next {
+            self.out.clear();
+            self.log.reset();
+        }
+        Some(PageStep {
+            lines: self.log.step(self.renderer, &step),
+            surprise: (!step.surprises.is_empty())
+                .then(|| self.renderer.surprises(&step.surprises)),
+            position: step.position,
+            steps: step.steps,
+            finished: step.finished,
+            says: step.says,
+            results: step.results,
+            surprises: step.surprises,
         })
     }
 
@@ -255,7 +374,7 @@ impl Engine {
     pub fn lesson(&self) -> Option<LessonPanel> {
         let lesson = LessonView::of(self.lesson.as_deref()?);
         Some(LessonPanel {
-            sentence: English.quorum_sentence(&lesson.quorum),
+            sentence: self.renderer.quorum_sentence(&lesson.quorum),
             lesson,
         })
     }
@@ -309,4 +428,20 @@ pub struct LessonPanel {
     #[serde(flatten)]
     pub lesson: LessonView,
     pub sentence: String,
+}
+
+/// A lesson step as the page shows it (see `lessons::Step`), its lines ready for
+/// the log and its surprises in words.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PageStep {
+    pub position: usize,
+    pub steps: usize,
+    pub finished: bool,
+    pub says: Vec<String>,
+    /// The step's says and trace, as log lines.
+    pub lines: Vec<LogLine>,
+    pub results: Vec<CommandResult>,
+    pub surprises: Vec<CommandResult>,
+    /// The surprises in words; `None` on the lesson's path.
+    pub surprise: Option<String>,
 }

@@ -4,11 +4,15 @@
 //!
 //! - `engine`: the running scenario (a timeline in the sandbox, or a
 //!   lesson); every action is a command text;
+//! - `log`: the event log's lines, with repeats folded;
+//! - `presets`: what the page's buttons stand for;
 //! - `layout`: where nodes, links and log strips sit, and hit-testing;
 //! - `palette`: the canvas's colours.
 
 pub mod engine;
 pub mod layout;
+pub mod log;
 pub mod palette;
+pub mod presets;
 
 pub use engine::Engine;

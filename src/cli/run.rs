@@ -4,6 +4,8 @@
 
 use std::io::{Read, Write};
 
+use crate::scenario::narrate::Renderer;
+use crate::scenario::text_en::English;
 use crate::scenario::{parse_script, Session};
 
 /// Runs the script at `path` (`-` is standard input), writing the trace or
@@ -42,14 +44,14 @@ pub fn run_source(
     let mut session = Session::new(&script.cluster);
     if !json {
         for line in session.take_narration() {
-            let _ = writeln!(out, "{line}");
+            let _ = writeln!(out, "{}", English.trace(&line));
         }
     }
     for cmd in &script.commands {
         session.execute(cmd.line, &cmd.text, &cmd.node);
         if !json {
             for line in session.take_narration() {
-                let _ = writeln!(out, "{line}");
+                let _ = writeln!(out, "{}", English.trace(&line));
             }
         }
     }

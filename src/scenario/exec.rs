@@ -7,10 +7,11 @@ use std::collections::BTreeMap;
 use crate::raft::NodeId;
 use crate::server::client::DEFAULT_PUT_SIZE;
 use crate::server::{Cluster, ErrorCode, Outcome, RequestId, ServerConfig, ServerError};
-use crate::sim::{EventKind, WorldConfig};
+use crate::sim::WorldConfig;
 
 use super::ast::{format_duration, ClusterSpec, Command, Script};
 use super::cond::{self, Previous};
+use super::narrate::{self, Line};
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::{self, CommandResult, MemberJson, Report, Status};
 
@@ -27,7 +28,7 @@ pub struct Session {
     history: Vec<String>,
     /// Simulated time the history accounts for.
     history_ms: u64,
-    narration: Vec<String>,
+    narration: Vec<Line>,
     /// Lines run so far, numbering console commands after the script.
     lines: usize,
 }
@@ -142,8 +143,8 @@ impl Session {
         true
     }
 
-    /// The sentences narrated since the last call.
-    pub fn take_narration(&mut self) -> Vec<String> {
+    /// The lines narrated since the last call.
+    pub fn take_narration(&mut self) -> Vec<Line> {
         std::mem::take(&mut self.narration)
     }
 
@@ -219,12 +220,8 @@ impl Session {
         self.after_time();
         self.history_ms = self.now();
         if !matches!(cmd, Command::Say(_) | Command::Pause) {
-            self.narration.push(format!(
-                "t={:.2}s > {} : {}",
-                self.now() as f64 / 1000.0,
-                text,
-                result.summary()
-            ));
+            self.narration
+                .push(Line::result(self.now(), result.clone()));
         }
         self.results.push(result.clone());
         result
@@ -416,19 +413,8 @@ impl Session {
 
     fn narrate_events(&mut self) {
         for e in self.cluster.take_events() {
-            // Dropped messages repeat every heartbeat on a cut link; the
-            // drawing shows them, the narration would drown in them.
-            // Link changes are what the command just said.
-            if matches!(
-                e.kind,
-                EventKind::MessageDropped { .. }
-                    | EventKind::LinkCut { .. }
-                    | EventKind::LinkHealed { .. }
-            ) {
-                continue;
-            }
-            if let Some(s) = e.sentence() {
-                self.narration.push(s);
+            if narrate::is_narrated(&e) {
+                self.narration.push(Line::event(e));
             }
         }
     }

@@ -32,6 +32,7 @@ use serde::Serialize;
 
 use super::ast::{Command, Script};
 use super::exec::Session;
+use super::narrate::Line;
 use super::parse::parse_script;
 use super::report::{CommandResult, Status};
 use super::view::QuorumView;
@@ -162,6 +163,8 @@ pub struct Lesson {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LessonInfo {
     pub id: String,
+    /// Its number in the list, as the page shows it ("6b" for `06b-…`).
+    pub number: String,
     pub title: String,
     pub figures: Vec<u32>,
     pub summary: String,
@@ -200,11 +203,20 @@ impl Lesson {
     pub fn info(&self) -> LessonInfo {
         LessonInfo {
             id: self.id.clone(),
+            number: self.number(),
             title: self.header.title.clone(),
             figures: self.header.figures.clone(),
             summary: self.header.summary.clone(),
             steps: self.steps(),
         }
+    }
+
+    /// Its number in the list: the id's prefix without leading zeros
+    /// ("6b" for `06b-add-voter-during-partition-unsafe`).
+    pub fn number(&self) -> String {
+        let prefix = self.id.split('-').next().unwrap_or("");
+        let trimmed = prefix.trim_start_matches('0');
+        if trimmed.is_empty() { prefix } else { trimmed }.to_string()
     }
 
     /// The same lesson on another seed (as if the `cluster` line said so).
@@ -293,14 +305,13 @@ pub fn infos() -> Vec<LessonInfo> {
 }
 
 /// One line of a step's narration, in the order it happened.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", content = "text", rename_all = "lowercase")]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", content = "line", rename_all = "lowercase")]
 pub enum StepLine {
     /// The lesson's own words (`say`).
     Say(String),
-    /// What the cluster did: an event, or a command and its result, as the
-    /// runner's trace prints it.
-    Trace(String),
+    /// What the cluster did: an event, or a command's result.
+    Trace(Line),
 }
 
 /// What one `next` (or `back`, `restart`) did.

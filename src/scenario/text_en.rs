@@ -1,11 +1,19 @@
 //! The English renderer: every sentence a reader of raftlab reads in
-//! English (panel verdicts, and soon event sentences and command results)
-//! is made here, from structured data, at the last moment. A second
-//! language is one more module implementing [`Renderer`] beside this one.
+//! English about a run (event sentences, command results, the page's log,
+//! panel verdicts) is made here, from structured data, at the last moment.
+//! A second language is one more module implementing [`Renderer`] beside
+//! this one.
+//!
+//! etcd's own error texts ("membership: ID exists") and Raft's message
+//! names ("MsgApp") are quoted as etcd writes them, in every language.
 
-use crate::raft::NodeId;
+use std::fmt::Write;
 
-use super::narrate::Renderer;
+use crate::raft::{ConfChange, ConfChangeType, NodeId, RaftEvent};
+use crate::sim::{DropReason, Event, EventKind};
+
+use super::narrate::{Refusal, Renderer};
+use super::report::CommandResult;
 use super::view::QuorumView;
 
 /// raftlab in English.
@@ -20,7 +28,296 @@ fn list(ids: &[NodeId]) -> String {
         .join(", ")
 }
 
+/// "1, 2 and 3".
+fn and_list(ids: &[NodeId]) -> String {
+    let mut s = String::new();
+    for (i, id) in ids.iter().enumerate() {
+        if i > 0 {
+            s.push_str(if i + 1 == ids.len() { " and " } else { ", " });
+        }
+        let _ = write!(s, "{id}");
+    }
+    s
+}
+
+/// "2.31 s": a moment in running text.
+pub fn seconds(ms: u64) -> String {
+    format!("{:.2} s", ms as f64 / 1000.0)
+}
+
+fn change_text(c: &ConfChange) -> String {
+    match c.change_type {
+        ConfChangeType::AddNode => format!("add voter {}", c.node_id),
+        ConfChangeType::AddLearnerNode => format!("add learner {}", c.node_id),
+        ConfChangeType::RemoveNode => format!("remove member {}", c.node_id),
+    }
+}
+
+fn drop_reason(r: DropReason) -> &'static str {
+    match r {
+        DropReason::LinkCut => "the link is cut",
+        DropReason::NodeDown => "the receiver is down",
+        DropReason::NoRoute => "its peer URL names no host",
+        DropReason::SenderRemoved => "the sender was removed from the cluster",
+        DropReason::Lost => "it was lost on the network",
+    }
+}
+
+fn pre(pre_vote: bool) -> &'static str {
+    if pre_vote {
+        "pre-"
+    } else {
+        ""
+    }
+}
+
+fn raft_sentence(node: NodeId, event: &RaftEvent) -> String {
+    use RaftEvent::*;
+    match event {
+        BecameFollower { term, leader } if *leader != 0 => {
+            format!("node {node} became follower of {leader} in term {term}")
+        }
+        BecameFollower { term, .. } => format!("node {node} became follower in term {term}"),
+        BecamePreCandidate { term } => format!(
+            "node {node} became pre-candidate and asks for pre-votes for term {}",
+            term + 1
+        ),
+        BecameCandidate { term } => format!("node {node} became candidate for term {term}"),
+        BecameLeader { term, votes } => format!(
+            "node {node} became leader for term {term} with votes from {}",
+            and_list(votes)
+        ),
+        VoteGranted {
+            candidate,
+            term,
+            pre_vote,
+        } => format!(
+            "node {node} granted its {}vote to {candidate} for term {term}",
+            pre(*pre_vote)
+        ),
+        VoteRejected {
+            candidate,
+            term,
+            pre_vote,
+            reason,
+        } => format!(
+            "node {node} rejected the {}vote of {candidate} for term {term}: {reason}",
+            pre(*pre_vote)
+        ),
+        StepDownNoQuorum { term } => format!(
+            "node {node} stepped down in term {term}: it cannot reach a quorum of voters (check-quorum)"
+        ),
+        Committed { index } => format!("node {node} committed up to index {index}"),
+        SnapshotSent { to, index } => {
+            format!("node {node} sent a snapshot at index {index} to {to}")
+        }
+        SnapshotRestored { index } => format!("node {node} installed a snapshot at index {index}"),
+        ConfChangeRefused { reason, .. } => {
+            format!("node {node} refused a membership change: {reason}")
+        }
+        ProposalDropped { reason } => format!("node {node} dropped a proposal: {reason}"),
+        TransferStarted { to } => format!("node {node} is transferring leadership to {to}"),
+        TransferIgnored { to, reason } => {
+            format!("node {node} ignored a leadership transfer to {to}: {reason}")
+        }
+        TransferAborted { to } => format!("node {node} gave up transferring leadership to {to}"),
+        IgnoredTimeoutNow { reason } => format!("node {node} ignored MsgTimeoutNow: {reason}"),
+        CampaignIgnored { reason } => format!("node {node} will not campaign: {reason}"),
+    }
+}
+
 impl Renderer for English {
+    fn time(&self, ms: u64) -> String {
+        format!("t={:.2}s", ms as f64 / 1000.0)
+    }
+
+    fn time_span(&self, from_ms: u64, to_ms: u64) -> String {
+        format!(
+            "t={:.2}–{:.2}s",
+            from_ms as f64 / 1000.0,
+            to_ms as f64 / 1000.0
+        )
+    }
+
+    fn event(&self, e: &Event) -> String {
+        use EventKind::*;
+        match &e.kind {
+            Raft { node, event } => raft_sentence(*node, event),
+            PutApplied { node, index, .. } => {
+                format!("node {node} applied a write at index {index}")
+            }
+            PublishApplied { node, member } => {
+                format!("node {node} applied member {member}'s announcement of itself")
+            }
+            ConfChangeApplied {
+                node,
+                index,
+                change,
+                refused,
+            } => match refused {
+                None => format!(
+                    "node {node} applied \"{}\" at index {index}",
+                    change_text(change)
+                ),
+                Some(err) => format!(
+                    "node {node} refused \"{}\" at index {index}: {}",
+                    change_text(change),
+                    err.etcd_text()
+                ),
+            },
+            ReadServed { node, value, .. } => match value {
+                Some(v) => format!("node {node} served a linearizable read: {v:?}"),
+                None => format!("node {node} served a linearizable read: no such key"),
+            },
+            Compacted { node, index } => {
+                format!("node {node} took a snapshot at index {index} and compacted its log")
+            }
+            MessageDropped {
+                from,
+                to,
+                kind,
+                reason,
+            } => format!(
+                "{} from {from} to {to} was dropped: {}",
+                kind.name(),
+                drop_reason(*reason)
+            ),
+            Crashed { node } => format!("node {node} crashed"),
+            Started { node } => format!("node {node} started"),
+            StoppedRemoved { node } => {
+                format!("node {node} found it was removed from the cluster and stopped")
+            }
+            LinkCut { from, to } => format!("link {from}->{to} cut"),
+            LinkHealed { from, to } => format!("link {from}->{to} healed"),
+        }
+    }
+
+    fn result_summary(&self, r: &CommandResult) -> String {
+        match (r.error, &r.detail) {
+            (Some(code), Some(d)) => format!("error {code}: {d}"),
+            (Some(code), None) => format!("error {code}"),
+            (None, _) if r.pending => "sent, not waited for".to_string(),
+            (None, Some(d)) => format!("ok: {d}"),
+            (None, None) => "ok".to_string(),
+        }
+    }
+
+    fn result_details(&self, r: &CommandResult) -> Option<String> {
+        if !r.ok {
+            return None;
+        }
+        let mut bits = Vec::new();
+        if let Some(index) = r.index {
+            bits.push(format!("committed at index {index}"));
+        }
+        if let Some(value) = &r.value {
+            bits.push(match value {
+                Some(v) => format!("value {}", json_string(v)),
+                None => "value (none)".to_string(),
+            });
+        }
+        if let Some(members) = &r.members {
+            let text: Vec<String> = members
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{}{} {}{}",
+                        m.id,
+                        if m.learner { " (learner)" } else { "" },
+                        m.peer_url,
+                        if m.started { "" } else { " not started" }
+                    )
+                })
+                .collect();
+            bits.push(text.join("; "));
+        }
+        (!bits.is_empty()).then(|| format!("  {}", bits.join(", ")))
+    }
+
+    fn echo(&self, command: &str) -> String {
+        format!("› {command}")
+    }
+
+    fn logged_result(
+        &self,
+        time_ms: u64,
+        r: &CommandResult,
+        named: bool,
+        expected: bool,
+    ) -> String {
+        let summary = self.result_summary(r);
+        let what = if named {
+            format!("{}: ", r.command)
+        } else {
+            String::new()
+        };
+        let bad = r.error.is_some();
+        if bad && expected {
+            return format!(
+                "{} ✗ {what}{summary} (as the lesson expects)",
+                self.time(time_ms)
+            );
+        }
+        let mark = if bad { "✗" } else { "✓" };
+        format!("{} {mark} {what}{summary}", self.time(time_ms))
+    }
+
+    fn unparsed(&self, command: &str, detail: &str) -> String {
+        format!("error: \"{command}\" does not parse: {detail}")
+    }
+
+    fn folded(&self, first_ms: u64, last_ms: u64, latest: &str, count: usize) -> String {
+        format!("{} {latest} (×{count})", self.time_span(first_ms, last_ms))
+    }
+
+    fn branch_started(&self, fork_ms: u64, branch: u32, left: u32) -> String {
+        format!(
+            "↪ You acted in the past, at t = {}: branch {branch} starts here. \
+             The run you left is kept as branch {left}: pick it in the branch list under the cluster.",
+            seconds(fork_ms)
+        )
+    }
+
+    fn branch_resumed(&self, branch: u32, at_ms: u64) -> String {
+        format!(
+            "↪ Back on branch {branch}, at t = {}, where you left it.",
+            seconds(at_ms)
+        )
+    }
+
+    fn refusal(&self, why: &Refusal) -> String {
+        match why {
+            Refusal::NoFreeId { max } => format!("error: every id from 1 to {max} is taken"),
+            Refusal::NoLeaderToIsolate => {
+                "error: there is no leader to isolate (no-leader)".to_string()
+            }
+            Refusal::TooFewToPartition => "error: a partition needs at least two nodes".to_string(),
+            Refusal::Branch(why) => format!("error: {why}"),
+        }
+    }
+
+    fn nothing_happens(&self) -> String {
+        "nothing more happens within a minute".to_string()
+    }
+
+    fn at_the_beginning(&self) -> String {
+        "this is the beginning of the run".to_string()
+    }
+
+    fn surprises(&self, results: &[CommandResult]) -> String {
+        let each: Vec<String> = results
+            .iter()
+            .map(|r| {
+                let error = r.error.unwrap_or("");
+                match &r.detail {
+                    Some(d) if !d.is_empty() => format!("{}: {error} ({d})", r.command),
+                    _ => format!("{}: {error}", r.command),
+                }
+            })
+            .collect();
+        format!("Not as the lesson says: {}", each.join("; "))
+    }
+
     fn quorum_verdict(&self, q: &QuorumView) -> String {
         let Some(leader) = q.leader else {
             return "no leader: no write can commit until an election is won".to_string();
@@ -70,5 +367,47 @@ impl Renderer for English {
             s += &format!("{} short of the quorum.", q.quorum.saturating_sub(n));
         }
         s
+    }
+}
+
+/// A value as JavaScript's `JSON.stringify` writes a string (the page
+/// showed values that way): double-quoted, with `"`, `\` and control
+/// characters escaped.
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_quoted_as_javascript_quotes_them() {
+        for s in [
+            "plain",
+            "with \"quotes\" and \\",
+            "tab\tnew\nline\u{1}",
+            "ünï ✓",
+        ] {
+            assert_eq!(json_string(s), serde_json::to_string(s).unwrap(), "{s:?}");
+        }
     }
 }

@@ -55,6 +55,7 @@ use crate::server::Cluster;
 
 use super::ast::{ClusterSpec, Command, Script};
 use super::exec::Session;
+use super::narrate::Line;
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::CommandResult;
 use super::view::LeaderChange;
@@ -187,7 +188,7 @@ pub struct Timeline {
     /// Entries of `branch.run` done in `session`.
     next: usize,
     /// Narration not yet taken.
-    narration: Vec<String>,
+    narration: Vec<Line>,
 }
 
 impl Timeline {
@@ -337,10 +338,10 @@ impl Timeline {
         s
     }
 
-    /// The sentences narrated since the last call. Replays for `seek` and
+    /// The lines narrated since the last call. Replays for `seek` and
     /// `step_back` narrate nothing; playing forward through the past with
     /// `advance` or `step_event` narrates as the live run did.
-    pub fn take_narration(&mut self) -> Vec<String> {
+    pub fn take_narration(&mut self) -> Vec<Line> {
         self.pull_narration();
         std::mem::take(&mut self.narration)
     }
@@ -739,7 +740,7 @@ fn finish_wait(
     session: &mut Session,
     e: &TimedCommand,
     line: usize,
-    narration: &mut Vec<String>,
+    narration: &mut Vec<Line>,
 ) -> CommandResult {
     session.advance(e.end_ms.saturating_sub(session.now()));
     narration.extend(session.take_narration());
@@ -754,7 +755,7 @@ fn finish_wait(
 /// Replays `branch` from a session part-way along it (`next` entries done)
 /// to moment `t`: every command that starts at or before `t`, then the time
 /// up to `t`. Collects the narration in `out`.
-fn replay(session: &mut Session, next: &mut usize, branch: &Branch, t: u64, out: &mut Vec<String>) {
+fn replay(session: &mut Session, next: &mut usize, branch: &Branch, t: u64, out: &mut Vec<Line>) {
     while let Some(e) = branch.run.get(*next) {
         if e.is_wait() {
             if t < e.end_ms {

@@ -339,6 +339,8 @@ impl ClusterView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LessonView {
     pub id: String,
+    /// Its number in the list ("6b").
+    pub number: String,
     pub title: String,
     /// The design document's figures it stands for.
     pub figures: Vec<u32>,
@@ -359,6 +361,7 @@ impl LessonView {
         let l = p.lesson();
         LessonView {
             id: l.id.clone(),
+            number: l.number(),
             title: l.header.title.clone(),
             figures: l.header.figures.clone(),
             summary: l.header.summary.clone(),

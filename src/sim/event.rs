@@ -1,9 +1,8 @@
-//! The world's event stream: what happened, when, structured for drawing and
-//! tests, and rendered as plain sentences for the narrated log.
+//! The world's event stream: what happened, when, structured for drawing,
+//! narration and tests. The sentences are made by the front end's renderer
+//! (`scenario::text_en` in English), never here.
 
-use std::fmt::Write;
-
-use crate::raft::{ConfChange, ConfChangeType, MessageType, NodeId, RaftEvent};
+use crate::raft::{ConfChange, MessageType, NodeId, RaftEvent};
 use crate::sim::membership::MemberError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,18 +17,6 @@ pub enum DropReason {
     SenderRemoved,
     /// Lost at random (a fault injected by the scenario).
     Lost,
-}
-
-impl DropReason {
-    pub fn text(self) -> &'static str {
-        match self {
-            DropReason::LinkCut => "the link is cut",
-            DropReason::NodeDown => "the receiver is down",
-            DropReason::NoRoute => "its peer URL names no host",
-            DropReason::SenderRemoved => "the sender was removed from the cluster",
-            DropReason::Lost => "it was lost on the network",
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -98,132 +85,4 @@ pub enum EventKind {
 pub struct Event {
     pub time_ms: u64,
     pub kind: EventKind,
-}
-
-fn ids(list: &[NodeId]) -> String {
-    let mut s = String::new();
-    for (i, id) in list.iter().enumerate() {
-        if i > 0 {
-            s.push_str(if i + 1 == list.len() { " and " } else { ", " });
-        }
-        let _ = write!(s, "{id}");
-    }
-    s
-}
-
-fn change_text(c: &ConfChange) -> String {
-    match c.change_type {
-        ConfChangeType::AddNode => format!("add voter {}", c.node_id),
-        ConfChangeType::AddLearnerNode => format!("add learner {}", c.node_id),
-        ConfChangeType::RemoveNode => format!("remove member {}", c.node_id),
-    }
-}
-
-impl Event {
-    /// `t=2.31s`: the time prefix of every sentence.
-    pub fn time_text(&self) -> String {
-        format!("t={:.2}s", self.time_ms as f64 / 1000.0)
-    }
-
-    /// The event as one plain sentence, or `None` for events too fine-grained
-    /// to narrate (every applied write on every node).
-    pub fn sentence(&self) -> Option<String> {
-        use EventKind::*;
-        let text = match &self.kind {
-            Raft { node, event } => raft_sentence(*node, event)?,
-            PutApplied { .. } | PublishApplied { .. } => return None,
-            // The bootstrap configuration (request 0) is applied by every
-            // member as it starts; it is the cluster line, not news.
-            ConfChangeApplied { change, .. } if change.request == 0 => return None,
-            ConfChangeApplied {
-                node,
-                index,
-                change,
-                refused,
-            } => match refused {
-                None => format!(
-                    "node {node} applied \"{}\" at index {index}",
-                    change_text(change)
-                ),
-                Some(e) => format!(
-                    "node {node} refused \"{}\" at index {index}: {}",
-                    change_text(change),
-                    e.etcd_text()
-                ),
-            },
-            ReadServed { node, value, .. } => match value {
-                Some(v) => format!("node {node} served a linearizable read: {v:?}"),
-                None => format!("node {node} served a linearizable read: no such key"),
-            },
-            Compacted { node, index } => {
-                format!("node {node} took a snapshot at index {index} and compacted its log")
-            }
-            MessageDropped {
-                from,
-                to,
-                kind,
-                reason,
-            } => {
-                format!(
-                    "{} from {from} to {to} was dropped: {}",
-                    kind.name(),
-                    reason.text()
-                )
-            }
-            Crashed { node } => format!("node {node} crashed"),
-            Started { node } => format!("node {node} started"),
-            StoppedRemoved { node } => {
-                format!("node {node} found it was removed from the cluster and stopped")
-            }
-            LinkCut { from, to } => format!("link {from}->{to} cut"),
-            LinkHealed { from, to } => format!("link {from}->{to} healed"),
-        };
-        Some(format!("{} {}", self.time_text(), text))
-    }
-}
-
-fn raft_sentence(node: NodeId, event: &RaftEvent) -> Option<String> {
-    use RaftEvent::*;
-    Some(match event {
-        BecameFollower { term, leader } if *leader != 0 => {
-            format!("node {node} became follower of {leader} in term {term}")
-        }
-        BecameFollower { term, .. } => format!("node {node} became follower in term {term}"),
-        BecamePreCandidate { term } => {
-            format!("node {node} became pre-candidate and asks for pre-votes for term {}", term + 1)
-        }
-        BecameCandidate { term } => format!("node {node} became candidate for term {term}"),
-        BecameLeader { term, votes } => format!(
-            "node {node} became leader for term {term} with votes from {}",
-            ids(votes)
-        ),
-        VoteGranted { candidate, term, pre_vote } => format!(
-            "node {node} granted its {}vote to {candidate} for term {term}",
-            if *pre_vote { "pre-" } else { "" }
-        ),
-        VoteRejected { candidate, term, pre_vote, reason } => format!(
-            "node {node} rejected the {}vote of {candidate} for term {term}: {reason}",
-            if *pre_vote { "pre-" } else { "" }
-        ),
-        StepDownNoQuorum { term } => format!(
-            "node {node} stepped down in term {term}: it cannot reach a quorum of voters (check-quorum)"
-        ),
-        // Commits on every node would drown the log; the leader's are enough.
-        Committed { .. } => return None,
-        SnapshotSent { to, index } => format!("node {node} sent a snapshot at index {index} to {to}"),
-        SnapshotRestored { index } => format!("node {node} installed a snapshot at index {index}"),
-        ConfChangeRefused { reason, .. } => {
-            format!("node {node} refused a membership change: {reason}")
-        }
-        ProposalDropped { reason } => format!("node {node} dropped a proposal: {reason}"),
-        TransferStarted { to } => format!("node {node} is transferring leadership to {to}"),
-        TransferIgnored { to, reason } => {
-            format!("node {node} ignored a leadership transfer to {to}: {reason}")
-        }
-        TransferAborted { to } => {
-            format!("node {node} gave up transferring leadership to {to}")
-        }
-        IgnoredTimeoutNow { reason } => format!("node {node} ignored MsgTimeoutNow: {reason}"),
-        CampaignIgnored { reason } => format!("node {node} will not campaign: {reason}"),
-    })
 }

@@ -12,18 +12,16 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, Element};
 
-use crate::scenario::view;
 use crate::app::engine::{Engine, LessonMove};
 use crate::app::layout::{Hit, Layout};
+use crate::app::presets::{self, Preset};
+use crate::scenario::view;
 
 #[wasm_bindgen(start)]
 pub fn start() {
     // Turn a Rust panic into a readable console error instead of "unreachable".
     console_error_panic_hook::set_once();
 }
-
-/// The cluster a page opens with when it is given no script.
-pub const DEFAULT_SCRIPT: &str = "cluster voters=1,2,3 seed=1 bandwidth=1MB/s\n";
 
 /// Real milliseconds one animation frame may advance at most, so a tab
 /// that was hidden for a while does not jump ahead by minutes.
@@ -82,11 +80,28 @@ enum HitView {
 /// other value reads as a status without violations.
 #[wasm_bindgen(js_name = renderSafety)]
 pub fn render_safety(el: &Element, status: JsValue) -> Result<(), JsError> {
-    let status: safety::SafetyStatus = serde_wasm_bindgen::from_value::<serde_json::Value>(status)
-        .ok()
-        .and_then(|v| serde_json::from_value(v).ok())
-        .unwrap_or_default();
+    let status: safety::SafetyStatus = serde_wasm_bindgen::from_value(status).unwrap_or_default();
     safety::render(el, &status).map_err(|e| JsError::new(&format!("{e:?}")))
+}
+
+/// The script of the cluster a page opens with, on `seed` (the Reset
+/// button's).
+#[wasm_bindgen(js_name = defaultScript)]
+pub fn default_script(seed: f64) -> String {
+    let seed = if seed.is_finite() && seed >= 0.0 {
+        seed.floor() as u64
+    } else {
+        0
+    };
+    presets::default_script(seed)
+}
+
+/// A key, value or URL written as the scenario language reads it back:
+/// bare when that is unambiguous, else double-quoted with `\"` and `\\`
+/// escaped.
+#[wasm_bindgen(js_name = quoteWord)]
+pub fn quote_word(s: &str) -> String {
+    crate::scenario::ast::format_text(s)
 }
 
 /// The lessons, in reading order: `[{id, title, figures, summary, steps}]`.
@@ -114,12 +129,12 @@ impl App {
     /// column.
     #[wasm_bindgen(constructor)]
     pub fn new(script: &str) -> Result<App, JsError> {
-        let script = if script.trim().is_empty() {
-            DEFAULT_SCRIPT
+        let engine = if script.trim().is_empty() {
+            Engine::from_script(&presets::default_script(1))
         } else {
-            script
-        };
-        let engine = Engine::from_script(script).map_err(|e| JsError::new(&e))?;
+            Engine::from_script(script)
+        }
+        .map_err(|e| JsError::new(&e))?;
         Ok(App::with(engine))
     }
 
@@ -149,9 +164,18 @@ impl App {
     /// Runs one scenario command (what every button does). Returns its
     /// result object `{line, command, ok, error, detail, ...}`; a command
     /// that does not parse comes back with `ok: false` and changes nothing.
+    /// The log gets the command, what happened and the result.
     pub fn command(&mut self, text: &str) -> JsValue {
         let result = self.engine.command(text);
         to_js(&result)
+    }
+
+    /// The command the page button `name` stands for now (`add-voter`,
+    /// `add-learner`, `add-bad`, `isolate-leader`, `split-31`, `split-22`,
+    /// `heal-all`, `load`), or undefined when it cannot apply (the log says
+    /// why) or there is no such button.
+    pub fn preset(&mut self, name: &str) -> Option<String> {
+        self.engine.preset(Preset::named(name)?)
     }
 
     /// The runner's report object (without `results`).
@@ -159,7 +183,8 @@ impl App {
         to_js(&self.engine.status())
     }
 
-    /// Runs to the next narrated event. False when nothing more will happen.
+    /// Runs to the next narrated event. False when nothing happens within a
+    /// minute (the log says so).
     #[wasm_bindgen(js_name = stepEvent)]
     pub fn step_event(&mut self) -> bool {
         self.carry = 0.0;
@@ -172,10 +197,19 @@ impl App {
         self.engine.now() as f64
     }
 
-    /// Sentences narrated since the last call (events, command results,
-    /// errors with etcd's error names).
-    pub fn narration(&mut self) -> Vec<String> {
-        self.engine.take_narration()
+    /// The log's lines since the last call: `[{id, time_ms, kind, tone,
+    /// event, command, text, fold}]` (events, commands and their results,
+    /// errors with etcd's error names, notices). A line with `fold` updates
+    /// the line `fold.into` instead of standing on its own.
+    pub fn narration(&mut self) -> JsValue {
+        to_js(&self.engine.take_narration())
+    }
+
+    /// The page cleared its log: lines not yet taken are dropped, and no
+    /// later line folds into one it no longer shows.
+    #[wasm_bindgen(js_name = clearLog)]
+    pub fn clear_log(&mut self) {
+        self.engine.clear_log();
     }
 
     /// The script of everything done so far: replaying it gives this state.
@@ -333,7 +367,7 @@ impl App {
     }
 
     /// Steps back to the previous narrated moment; its time, or undefined
-    /// at the very beginning (and in a lesson).
+    /// at the very beginning (the log says so) and in a lesson.
     #[wasm_bindgen(js_name = stepBack)]
     pub fn step_back(&mut self) -> Option<f64> {
         self.carry = 0.0;
@@ -356,7 +390,7 @@ impl App {
     }
 
     /// Makes branch `id` current, at the moment it was left: `{ok, at_ms}`
-    /// or `{ok: false, error}`.
+    /// or `{ok: false, error}`; the log says which.
     #[wasm_bindgen(js_name = switchBranch)]
     pub fn switch_branch(&mut self, id: u32) -> JsValue {
         self.carry = 0.0;
@@ -427,8 +461,9 @@ impl App {
     }
 
     /// Runs the lesson to its next pause. The step: `{position, steps,
-    /// finished, says, lines: [{kind: "say"|"trace", text}], results,
-    /// surprises}`; null outside a lesson.
+    /// finished, says, lines, results, surprises, surprise}` (`lines`: the
+    /// log's lines, as `narration` gives them; `surprise`: what did not go
+    /// as the lesson says, in words); null outside a lesson.
     #[wasm_bindgen(js_name = lessonNext)]
     pub fn lesson_next(&mut self) -> JsValue {
         self.lesson_move(LessonMove::Next)

@@ -180,3 +180,24 @@ test("a small screen: partition presets and the quorum panel", async () => {
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("repeated events fold into one line of the log, and one click shows each of them", async () => {
+  const { page, problems } = await openApp(browser);
+  await page.evaluate(() => { window.raftlab.pause(); window.raftlab.command("wait-until leader"); });
+  await page.click("#isolate-leader");
+  await page.evaluate(() => window.raftlab.command("wait 10s"));
+  // The cut-off leader campaigns again and again: one line says how often.
+  const folded = page.locator("#log li details").first();
+  await folded.waitFor({ state: "attached" });
+  const summary = await folded.locator("summary").textContent();
+  assert.match(summary, /became pre-candidate .*\(×\d+\)$/);
+  const count = Number(summary.match(/×(\d+)/)[1]);
+  assert.ok(count >= 3, summary);
+  assert.equal(await folded.locator("ol.trace li").count(), count);
+  assert.equal(await folded.locator("ol.trace").isVisible(), false);
+  await folded.locator("summary").click();
+  assert.equal(await folded.locator("ol.trace").isVisible(), true);
+  await page.screenshot({ path: path.join(SHOTS, "log-folded.png") });
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -1,0 +1,460 @@
+//! The page's event log: the run's narration, the commands the reader typed
+//! or clicked and what the page did about them, as lines ready to show, with
+//! repeated events folded into one.
+//!
+//! Every line carries its structure (kind, tone, the event it tells, its
+//! time) beside its words; the words come from a [`Renderer`] at the moment
+//! the line is made. The page only appends the lines: it decides nothing.
+//!
+//! # Folding
+//!
+//! While a fault lasts, the same events come back every election timeout: an
+//! isolated node asks for pre-votes, its peers refuse them. A line whose
+//! [`FoldKey`] matches a line shown since the last line that cannot fold
+//! (a leader elected, a command's result, anything that changes the
+//! cluster) does not become a new line: it folds into that one, which then
+//! says how many times it happened and between which moments. The folded
+//! line's own sentence still comes with it, so the whole trace stays one
+//! click away.
+
+use serde::Serialize;
+
+use crate::scenario::lessons::{Step, StepLine};
+use crate::scenario::narrate::{EventSummary, FoldKey, Line, Refusal, Renderer, Said, Tone};
+use crate::scenario::report::CommandResult;
+
+/// What a log line is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogKind {
+    /// Something happened in the cluster.
+    Event,
+    /// A command's result.
+    Result,
+    /// What a command that worked returned (an index, a value, members).
+    Details,
+    /// A command as the reader typed or clicked it.
+    Command,
+    /// A lesson's own words.
+    Say,
+    /// Something the reader asked for could not be done.
+    Error,
+    /// The page telling what it did (a branch started, nothing happens).
+    Notice,
+}
+
+/// One line of the log.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LogLine {
+    /// Unique in its engine: a fold names the line it folds into.
+    pub id: u64,
+    /// Simulated time it happened, for lines that happened at a moment.
+    pub time_ms: Option<u64>,
+    pub kind: LogKind,
+    pub tone: Tone,
+    /// The event a [`LogKind::Event`] line tells.
+    pub event: Option<EventSummary>,
+    /// The command a result or an echo is about.
+    pub command: Option<String>,
+    /// The line in words.
+    pub text: String,
+    /// Set when this line folds into an earlier one instead of standing on
+    /// its own: the page updates that line and keeps this one as detail.
+    pub fold: Option<Fold>,
+}
+
+/// A line folding into an earlier one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fold {
+    /// The id of the line it folds into.
+    pub into: u64,
+    /// How many lines that line now stands for.
+    pub count: usize,
+    /// That line's new words.
+    pub summary: String,
+}
+
+/// A line shown since the last line that cannot fold.
+#[derive(Debug, Clone)]
+struct Open {
+    id: u64,
+    key: FoldKey,
+    first_ms: u64,
+    count: usize,
+}
+
+/// How many foldable lines a fold window remembers.
+const WINDOW: usize = 32;
+
+/// Makes log lines: numbers them, folds repeats, renders their words.
+#[derive(Debug, Clone, Default)]
+pub struct Log {
+    next_id: u64,
+    window: Vec<Open>,
+}
+
+impl Log {
+    /// Starts afresh: nothing folds into a line made before (the page
+    /// cleared its log).
+    pub fn reset(&mut self) {
+        self.window.clear();
+    }
+
+    fn id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// A line of the page's own: an echo, a notice, an error, a lesson's words.
+    pub fn plain(&mut self, kind: LogKind, tone: Tone, text: String) -> LogLine {
+        self.window.clear();
+        LogLine {
+            id: self.id(),
+            time_ms: None,
+            kind,
+            tone,
+            event: None,
+            command: None,
+            text,
+            fold: None,
+        }
+    }
+
+    /// The echo of a command the reader typed or clicked.
+    pub fn echo(&mut self, r: &dyn Renderer, command: &str) -> LogLine {
+        let mut line = self.plain(LogKind::Command, Tone::Command, r.echo(command));
+        line.command = Some(command.to_string());
+        line
+    }
+
+    /// A refused page action.
+    pub fn refusal(&mut self, r: &dyn Renderer, why: &Refusal) -> LogLine {
+        self.plain(LogKind::Error, Tone::Bad, r.refusal(why))
+    }
+
+    /// A narrated line of the run. `named`: a command's result names its
+    /// command (it was not echoed: a lesson's own). `surprise`: whether a
+    /// failed result is one the lesson did not expect.
+    pub fn narrated(
+        &mut self,
+        r: &dyn Renderer,
+        line: &Line,
+        named: bool,
+        surprise: impl Fn(&CommandResult) -> bool,
+    ) -> LogLine {
+        match &line.said {
+            Said::Event(e) => {
+                let text = format!("{} {}", r.time(line.time_ms), r.event(e));
+                let fold = self.fold(r, line, &text);
+                LogLine {
+                    id: self.id(),
+                    time_ms: Some(line.time_ms),
+                    kind: LogKind::Event,
+                    tone: line.tone(),
+                    event: Some(EventSummary::of(e)),
+                    command: None,
+                    text,
+                    fold,
+                }
+            }
+            Said::Result(res) => {
+                self.window.clear();
+                let bad = res.error.is_some();
+                let expected = named && bad && !surprise(res);
+                let tone = if expected {
+                    Tone::Expected
+                } else if bad {
+                    Tone::Bad
+                } else if named && res.command.starts_with("expect") {
+                    Tone::Check
+                } else {
+                    Tone::Good
+                };
+                LogLine {
+                    id: self.id(),
+                    time_ms: Some(line.time_ms),
+                    kind: LogKind::Result,
+                    tone,
+                    event: None,
+                    command: Some(res.command.clone()),
+                    text: r.logged_result(line.time_ms, res, named, expected),
+                    fold: None,
+                }
+            }
+        }
+    }
+
+    /// Where `line` folds, if it does; remembers it as foldable if not.
+    fn fold(&mut self, r: &dyn Renderer, line: &Line, text: &str) -> Option<Fold> {
+        let Some(key) = line.fold_key() else {
+            self.window.clear();
+            return None;
+        };
+        if let Some(open) = self.window.iter_mut().find(|o| o.key == key) {
+            open.count += 1;
+            return Some(Fold {
+                into: open.id,
+                count: open.count,
+                summary: r.folded(
+                    open.first_ms,
+                    line.time_ms,
+                    strip_time(r, line, text),
+                    open.count,
+                ),
+            });
+        }
+        if self.window.len() == WINDOW {
+            self.window.remove(0);
+        }
+        self.window.push(Open {
+            id: self.next_id + 1,
+            key,
+            first_ms: line.time_ms,
+            count: 1,
+        });
+        None
+    }
+
+    /// What a command that worked returned, if anything, as a line.
+    pub fn details(&mut self, r: &dyn Renderer, res: &CommandResult) -> Option<LogLine> {
+        let text = r.result_details(res)?;
+        let mut line = self.plain(LogKind::Details, Tone::Good, text);
+        line.command = Some(res.command.clone());
+        Some(line)
+    }
+
+    /// A lesson step's lines: its `say`s and what the cluster did, each
+    /// command's result naming its command; a failed command the lesson
+    /// expects (an `expect error=...` follows it) is not a surprise.
+    pub fn step(&mut self, r: &dyn Renderer, step: &Step) -> Vec<LogLine> {
+        let surprise = |res: &CommandResult| {
+            step.surprises
+                .iter()
+                .any(|s| s.line == res.line && s.command == res.command)
+        };
+        step.lines
+            .iter()
+            .map(|l| match l {
+                StepLine::Say(text) => self.plain(LogKind::Say, Tone::Say, text.clone()),
+                StepLine::Trace(line) => self.narrated(r, line, true, surprise),
+            })
+            .collect()
+    }
+}
+
+/// The sentence of an event line without its time prefix.
+fn strip_time<'a>(r: &dyn Renderer, line: &Line, text: &'a str) -> &'a str {
+    let prefix = r.time(line.time_ms);
+    text.strip_prefix(&prefix)
+        .map_or(text, |rest| rest.trim_start())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raft::RaftEvent;
+    use crate::scenario::narrate::Refusal;
+    use crate::scenario::text_en::English;
+    use crate::sim::{Event, EventKind};
+
+    fn raft(t: u64, node: u64, event: RaftEvent) -> Line {
+        Line::event(Event {
+            time_ms: t,
+            kind: EventKind::Raft { node, event },
+        })
+    }
+
+    fn pre_campaign(t: u64) -> Line {
+        raft(t, 1, RaftEvent::BecamePreCandidate { term: 2 })
+    }
+
+    fn lease(t: u64, node: u64) -> Line {
+        raft(
+            t,
+            node,
+            RaftEvent::VoteRejected {
+                candidate: 1,
+                term: 3,
+                pre_vote: true,
+                reason: "lease",
+            },
+        )
+    }
+
+    fn show(log: &mut Log, lines: &[Line]) -> Vec<LogLine> {
+        lines
+            .iter()
+            .map(|l| log.narrated(&English, l, false, |_| true))
+            .collect()
+    }
+
+    #[test]
+    fn an_isolated_nodes_campaigns_fold_into_one_line_per_kind() {
+        let mut log = Log::default();
+        let lines = show(
+            &mut log,
+            &[
+                pre_campaign(1000),
+                lease(1010, 2),
+                lease(1012, 3),
+                pre_campaign(2000),
+                lease(2010, 2),
+                lease(2011, 3),
+                pre_campaign(3000),
+            ],
+        );
+        let standing: Vec<&LogLine> = lines.iter().filter(|l| l.fold.is_none()).collect();
+        assert_eq!(standing.len(), 3, "{lines:#?}");
+        let last = lines.last().unwrap().fold.as_ref().unwrap();
+        assert_eq!((last.into, last.count), (lines[0].id, 3));
+        assert_eq!(
+            last.summary,
+            "t=1.00–3.00s node 1 became pre-candidate and asks for pre-votes for term 3 (×3)"
+        );
+        // The folded line keeps its own full sentence.
+        assert_eq!(
+            lines[6].text,
+            "t=3.00s node 1 became pre-candidate and asks for pre-votes for term 3"
+        );
+        let node3 = lines[5].fold.as_ref().unwrap();
+        assert_eq!((node3.into, node3.count), (lines[2].id, 2));
+    }
+
+    /// English, every sentence reworded: the words change, nothing else may.
+    struct Reworded;
+
+    fn reword(s: String) -> String {
+        // Words the page once coloured by: no longer anything but words.
+        format!("became leader, failed and refused: {}", s.to_uppercase())
+    }
+
+    impl Renderer for Reworded {
+        fn time(&self, ms: u64) -> String {
+            format!("[{ms} ms]")
+        }
+        fn time_span(&self, a: u64, b: u64) -> String {
+            format!("[{a}..{b} ms]")
+        }
+        fn event(&self, e: &Event) -> String {
+            reword(English.event(e))
+        }
+        fn result_summary(&self, r: &CommandResult) -> String {
+            reword(English.result_summary(r))
+        }
+        fn result_details(&self, r: &CommandResult) -> Option<String> {
+            English.result_details(r).map(reword)
+        }
+        fn echo(&self, c: &str) -> String {
+            reword(English.echo(c))
+        }
+        fn logged_result(&self, t: u64, r: &CommandResult, named: bool, expected: bool) -> String {
+            reword(English.logged_result(t, r, named, expected))
+        }
+        fn unparsed(&self, c: &str, d: &str) -> String {
+            reword(English.unparsed(c, d))
+        }
+        fn folded(&self, a: u64, b: u64, latest: &str, n: usize) -> String {
+            reword(English.folded(a, b, latest, n))
+        }
+        fn branch_started(&self, f: u64, b: u32, l: u32) -> String {
+            reword(English.branch_started(f, b, l))
+        }
+        fn branch_resumed(&self, b: u32, t: u64) -> String {
+            reword(English.branch_resumed(b, t))
+        }
+        fn refusal(&self, why: &Refusal) -> String {
+            reword(English.refusal(why))
+        }
+        fn nothing_happens(&self) -> String {
+            reword(English.nothing_happens())
+        }
+        fn at_the_beginning(&self) -> String {
+            reword(English.at_the_beginning())
+        }
+        fn surprises(&self, r: &[CommandResult]) -> String {
+            reword(English.surprises(r))
+        }
+        fn quorum_verdict(&self, q: &crate::scenario::view::QuorumView) -> String {
+            reword(English.quorum_verdict(q))
+        }
+        fn quorum_sentence(&self, q: &crate::scenario::view::QuorumView) -> String {
+            reword(English.quorum_sentence(q))
+        }
+    }
+
+    /// A lesson's whole log, step by step, in one wording.
+    fn lesson_log(r: &dyn Renderer, id: &str) -> Vec<LogLine> {
+        let mut player = crate::scenario::lessons::LessonPlayer::open(id).unwrap();
+        let mut log = Log::default();
+        let mut all = Vec::new();
+        while !player.finished() {
+            all.extend(log.step(r, &player.next()));
+        }
+        all
+    }
+
+    #[test]
+    fn another_wording_keeps_every_colour_and_every_fold() {
+        // The 2-2 split: both halves campaign in vain, again and again.
+        let id = "05-four-voters-split-2-2";
+        let english = lesson_log(&English, id);
+        let reworded = lesson_log(&Reworded, id);
+        assert_eq!(english.len(), reworded.len());
+        let shape = |l: &LogLine| {
+            (
+                l.id,
+                l.kind,
+                l.tone,
+                l.time_ms,
+                l.event.clone(),
+                l.fold.as_ref().map(|f| (f.into, f.count)),
+            )
+        };
+        for (a, b) in english.iter().zip(&reworded) {
+            assert_eq!(shape(a), shape(b), "{} / {}", a.text, b.text);
+            // A lesson's own words are the lesson's, in any renderer.
+            assert!(a.kind == LogKind::Say || a.text != b.text, "{}", a.text);
+        }
+        let folds = english.iter().filter(|l| l.fold.is_some()).count();
+        assert!(folds >= 10, "the split's campaigns fold: {folds}");
+        let tones: std::collections::BTreeSet<&str> = english
+            .iter()
+            .map(|l| match l.tone {
+                Tone::Good => "good",
+                Tone::Bad => "bad",
+                Tone::Say => "say",
+                Tone::Check => "check",
+                Tone::Plain => "plain",
+                _ => "other",
+            })
+            .collect();
+        assert!(tones.len() >= 5, "{tones:?}");
+    }
+
+    #[test]
+    fn a_line_that_changes_the_cluster_ends_the_fold() {
+        let mut log = Log::default();
+        let leader = raft(
+            1500,
+            2,
+            RaftEvent::BecameLeader {
+                term: 3,
+                votes: vec![2, 3],
+            },
+        );
+        let lines = show(&mut log, &[pre_campaign(1000), leader, pre_campaign(2000)]);
+        assert!(lines.iter().all(|l| l.fold.is_none()), "{lines:#?}");
+        assert_eq!(lines[1].tone, Tone::Good);
+        // So does a line of the page's own, and a reset (the page cleared
+        // its log).
+        let mut log = Log::default();
+        let first = show(&mut log, &[pre_campaign(1000), pre_campaign(1500)]);
+        assert_eq!(first[1].fold.as_ref().map(|f| f.count), Some(2));
+        let _ = log.echo(&English, "crash 2");
+        let again = show(&mut log, &[pre_campaign(2000)]);
+        assert!(again[0].fold.is_none());
+        log.reset();
+        let after = show(&mut log, &[pre_campaign(3000)]);
+        assert!(after[0].fold.is_none());
+    }
+}
