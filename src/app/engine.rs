@@ -445,3 +445,176 @@ pub struct PageStep {
     /// The surprises in words; `None` on the lesson's path.
     pub surprise: Option<String>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RUN: &str =
+        "cluster voters=1,2,3 seed=2\nwait-until leader\nput a 1\nwait 2s\ncrash 2\nwait 1500ms\n";
+
+    fn texts(lines: &[LogLine], kind: LogKind) -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| l.kind == kind)
+            .map(|l| l.text.clone())
+            .collect()
+    }
+
+    #[test]
+    fn a_command_is_logged_as_typed_then_what_happened_then_its_result() {
+        let mut e = Engine::from_script(RUN).unwrap();
+        assert!(e.take_narration().is_empty(), "opening replays: old news");
+        let Reply::Ran(r) = e.command(" get a ") else {
+            panic!("it parses")
+        };
+        assert_eq!(r.value, Some(Some("1".to_string())));
+        let lines = e.take_narration();
+        let kinds: Vec<LogKind> = lines.iter().map(|l| l.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                LogKind::Command,
+                LogKind::Event,
+                LogKind::Result,
+                LogKind::Details
+            ]
+        );
+        assert_eq!(lines[0].text, "› get a");
+        assert!(lines[2].text.ends_with("✓ ok") && lines[2].tone == Tone::Good);
+        assert_eq!(lines[3].text, "  value \"1\"");
+        assert!(lines.windows(2).all(|w| w[0].id < w[1].id));
+    }
+
+    #[test]
+    fn a_line_that_does_not_parse_changes_nothing_and_says_why() {
+        let mut e = Engine::from_script(RUN).unwrap();
+        let before = e.status();
+        let Reply::Unparsed(u) = e.command("membr add 4") else {
+            panic!("it does not parse")
+        };
+        assert_eq!((u.ok, u.error, u.line), (false, "parse", None));
+        assert_eq!(e.status(), before);
+        let lines = e.take_narration();
+        assert_eq!(texts(&lines, LogKind::Command), ["› membr add 4"]);
+        let error = &texts(&lines, LogKind::Error)[0];
+        assert!(
+            error.starts_with("error: \"membr add 4\" does not parse: line 1, column 1"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn acting_in_the_past_says_a_branch_started_and_switching_back_says_where() {
+        let mut e = Engine::from_script(RUN).unwrap();
+        let end = e.now();
+        e.seek(end - 1000);
+        e.command("put b 2");
+        let notice = texts(&e.take_narration(), LogKind::Notice);
+        assert_eq!(notice.len(), 1);
+        assert!(
+            notice[0].contains("branch 2 starts here") && notice[0].contains("kept as branch 1")
+        );
+        assert_eq!(e.switch_branch(1), Ok(end - 1000));
+        assert_eq!(
+            texts(&e.take_narration(), LogKind::Notice),
+            [format!(
+                "↪ Back on branch 1, at t = {}, where you left it.",
+                crate::scenario::text_en::seconds(end - 1000)
+            )]
+        );
+        assert!(e.switch_branch(9).is_err());
+        assert_eq!(
+            texts(&e.take_narration(), LogKind::Error),
+            ["error: there is no branch 9"]
+        );
+    }
+
+    #[test]
+    fn stepping_says_when_nothing_happens_and_when_the_run_begins() {
+        let mut e = Engine::from_script("cluster voters=1\nwait-until leader\n").unwrap();
+        e.take_narration();
+        assert!(!e.step_event(), "a lone leader: nothing happens");
+        assert_eq!(
+            texts(&e.take_narration(), LogKind::Notice),
+            ["nothing more happens within a minute"]
+        );
+        e.seek(0);
+        while e.step_back().is_some() {}
+        assert_eq!(
+            texts(&e.take_narration(), LogKind::Notice),
+            ["this is the beginning of the run"]
+        );
+    }
+
+    #[test]
+    fn a_preset_that_cannot_apply_is_logged_and_runs_nothing() {
+        let mut e = Engine::from_script("cluster voters=1\ncrash 1\n").unwrap();
+        assert_eq!(e.preset(Preset::IsolateLeader), None);
+        assert_eq!(
+            texts(&e.take_narration(), LogKind::Error),
+            ["error: there is no leader to isolate (no-leader)"]
+        );
+        assert_eq!(e.preset(Preset::HealAll).as_deref(), Some("heal"));
+    }
+
+    #[test]
+    fn a_lesson_step_names_its_commands_and_marks_what_it_expects() {
+        let mut e = Engine::from_script(RUN).unwrap();
+        e.open_lesson("10-promoting-a-learner").unwrap();
+        assert!(e.timeline().is_none() && e.seek(5).is_none());
+        let first = e.lesson_step(LessonMove::Next).unwrap();
+        let second = e.lesson_step(LessonMove::Next).unwrap();
+        assert_eq!((first.position, second.position), (1, 2));
+        assert_eq!(second.surprise, None);
+        let tones = |kind: LogKind, tone: Tone| {
+            second
+                .lines
+                .iter()
+                .filter(|l| l.kind == kind && l.tone == tone)
+                .map(|l| l.text.clone())
+                .collect::<Vec<_>>()
+        };
+        // The refused promotion is what the lesson shows: expected, not red.
+        let expected = tones(LogKind::Result, Tone::Expected);
+        assert_eq!(expected.len(), 1, "{:?}", second.lines);
+        assert!(expected[0].contains("member promote 4: error learner-not-ready"));
+        assert!(expected[0].ends_with("(as the lesson expects)"));
+        assert!(tones(LogKind::Result, Tone::Check)
+            .iter()
+            .any(|t| t.contains("expect learners=4: ok")));
+        assert!(!tones(LogKind::Say, Tone::Say).is_empty());
+        let panel = e.lesson().unwrap();
+        assert_eq!(
+            (panel.lesson.number.as_str(), panel.lesson.position),
+            ("10", 2)
+        );
+        assert!(panel
+            .sentence
+            .starts_with("Voters: 3 (1, 2, 3). Quorum: 2."));
+        // After a detour the lesson's own commands may fail: a surprise,
+        // in words.
+        e.command("member remove 4");
+        let step = e.lesson_step(LessonMove::Next).unwrap();
+        let surprise = step.surprise.expect("the lesson's next step fails");
+        assert!(
+            surprise.starts_with("Not as the lesson says: wait-until caught-up=4"),
+            "{surprise}"
+        );
+        assert!(e.leave_lesson());
+        assert!(e.timeline().is_some());
+    }
+
+    #[test]
+    fn the_quorum_panel_and_the_status_read_the_same_cluster() {
+        let mut e = Engine::from_script(RUN).unwrap();
+        let q = e.quorum();
+        let status = e.status();
+        assert_eq!(q.quorum.quorum, status.status.quorum);
+        assert_eq!(q.quorum.reachable, status.status.reachable);
+        assert!(q.summary.contains("quorum 2 holds"), "{}", q.summary);
+        assert_eq!(status.load, None);
+        e.command(presets::LOAD);
+        assert!(e.status().load.is_some());
+    }
+}

@@ -250,11 +250,12 @@ fn strip_time<'a>(r: &dyn Renderer, line: &Line, text: &'a str) -> &'a str {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::raft::RaftEvent;
     use crate::scenario::narrate::Refusal;
     use crate::scenario::text_en::English;
+    use crate::scenario::view;
     use crate::sim::{Event, EventKind};
 
     fn raft(t: u64, node: u64, event: RaftEvent) -> Line {
@@ -321,9 +322,9 @@ mod tests {
     }
 
     /// English, every sentence reworded: the words change, nothing else may.
-    struct Reworded;
+    pub(crate) struct Reworded;
 
-    fn reword(s: String) -> String {
+    pub(crate) fn reword(s: String) -> String {
         // Words the page once coloured by: no longer anything but words.
         format!("became leader, failed and refused: {}", s.to_uppercase())
     }
@@ -374,11 +375,47 @@ mod tests {
         fn surprises(&self, r: &[CommandResult]) -> String {
             reword(English.surprises(r))
         }
-        fn quorum_verdict(&self, q: &crate::scenario::view::QuorumView) -> String {
+        fn quorum_verdict(&self, q: &view::QuorumView) -> String {
             reword(English.quorum_verdict(q))
         }
-        fn quorum_sentence(&self, q: &crate::scenario::view::QuorumView) -> String {
+        fn quorum_sentence(&self, q: &view::QuorumView) -> String {
             reword(English.quorum_sentence(q))
+        }
+        fn node_head(&self, learner: bool, state: view::NodeState) -> String {
+            reword(English.node_head(learner, state))
+        }
+        fn unreachable_url(&self, url: &str) -> String {
+            reword(English.unreachable_url(url))
+        }
+        fn progress(&self, p: &view::ProgressView, compact: bool) -> String {
+            reword(English.progress(p, compact))
+        }
+        fn send_queue(&self, bytes: u64) -> String {
+            reword(English.send_queue(bytes))
+        }
+        fn log_title(&self) -> String {
+            reword(English.log_title())
+        }
+        fn log_row(&self, id: u64, learner: bool) -> String {
+            reword(English.log_row(id, learner))
+        }
+        fn no_log(&self) -> String {
+            reword(English.no_log())
+        }
+        fn log_mark(&self, mark: view::LogMark) -> String {
+            reword(English.log_mark(mark))
+        }
+        fn safety_headline(&self, v: &[view::ViolationView]) -> String {
+            reword(English.safety_headline(v))
+        }
+        fn violation(&self, v: &view::ViolationView) -> String {
+            reword(English.violation(v))
+        }
+        fn safety_list_head(&self, count: usize) -> String {
+            reword(English.safety_list_head(count))
+        }
+        fn safety_tip(&self, ok: bool) -> String {
+            reword(English.safety_tip(ok))
         }
     }
 

@@ -6,6 +6,8 @@
 //!   lesson); every action is a command text;
 //! - `log`: the event log's lines, with repeats folded;
 //! - `presets`: what the page's buttons stand for;
+//! - `safety`: what the safety indicator says;
+//! - `scene`: how each node and log strip looks, and where labels go;
 //! - `layout`: where nodes, links and log strips sit, and hit-testing;
 //! - `palette`: the canvas's colours.
 
@@ -14,5 +16,7 @@ pub mod layout;
 pub mod log;
 pub mod palette;
 pub mod presets;
+pub mod safety;
+pub mod scene;
 
 pub use engine::Engine;

@@ -15,7 +15,7 @@ use crate::raft::{MessageType, NodeId, RaftEvent};
 use crate::sim::{DropReason, Event, EventKind};
 
 use super::report::CommandResult;
-use super::view::QuorumView;
+use super::view::{LogMark, NodeState, ProgressView, QuorumView, ViolationView};
 
 /// One narrated line of a run.
 #[derive(Debug, Clone, PartialEq)]
@@ -417,6 +417,35 @@ pub trait Renderer {
     fn quorum_verdict(&self, q: &QuorumView) -> String;
     /// The lesson panel's sentence: the quorum arithmetic spelled out.
     fn quorum_sentence(&self, q: &QuorumView) -> String;
+
+    // ---- the canvas ----
+
+    /// A node's first label: what it is ("learner · follower").
+    fn node_head(&self, learner: bool, state: NodeState) -> String;
+    /// A member whose peer URL reaches no host.
+    fn unreachable_url(&self, url: &str) -> String;
+    /// The leader's view of a peer; `compact` when many nodes share the ring.
+    fn progress(&self, p: &ProgressView, compact: bool) -> String;
+    /// Bytes waiting in a node's send queue.
+    fn send_queue(&self, bytes: u64) -> String;
+    /// The log strips' title, a strip's row label, and a strip with no log.
+    fn log_title(&self) -> String;
+    fn log_row(&self, id: NodeId, learner: bool) -> String;
+    fn no_log(&self) -> String;
+    /// A mark in the strips' key.
+    fn log_mark(&self, mark: LogMark) -> String;
+
+    // ---- the safety indicator ----
+
+    /// Its headline: all holds, or the first broken property and how many
+    /// more.
+    fn safety_headline(&self, violations: &[ViolationView]) -> String;
+    /// One violation in the list.
+    fn violation(&self, v: &ViolationView) -> String;
+    /// The list's heading.
+    fn safety_list_head(&self, count: usize) -> String;
+    /// The button's tooltip.
+    fn safety_tip(&self, ok: bool) -> String;
 }
 
 /// Why a page action did nothing: each says what the reader can do instead.

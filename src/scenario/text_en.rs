@@ -14,7 +14,7 @@ use crate::sim::{DropReason, Event, EventKind};
 
 use super::narrate::{Refusal, Renderer};
 use super::report::CommandResult;
-use super::view::QuorumView;
+use super::view::{LogMark, NodeState, ProgressView, QuorumView, ViolationView};
 
 /// raftlab in English.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -367,6 +367,124 @@ impl Renderer for English {
             s += &format!("{} short of the quorum.", q.quorum.saturating_sub(n));
         }
         s
+    }
+
+    fn node_head(&self, learner: bool, state: NodeState) -> String {
+        let what = state.code();
+        if learner {
+            format!("learner · {what}")
+        } else {
+            what.to_string()
+        }
+    }
+
+    fn unreachable_url(&self, url: &str) -> String {
+        format!("unreachable URL {url}")
+    }
+
+    fn progress(&self, p: &ProgressView, compact: bool) -> String {
+        let state = p.state.name();
+        if compact {
+            format!("m {} · n {} · {state}", p.matched, p.next)
+        } else {
+            format!("match {} · next {} · {state}", p.matched, p.next)
+        }
+    }
+
+    fn send_queue(&self, bytes: u64) -> String {
+        let size = if bytes >= 1 << 20 {
+            format!("{:.1} MB", bytes as f64 / (1u64 << 20) as f64)
+        } else if bytes >= 1 << 10 {
+            format!("{:.0} KB", bytes as f64 / 1024.0)
+        } else {
+            format!("{bytes} B")
+        };
+        format!("send queue {size}")
+    }
+
+    fn log_title(&self) -> String {
+        "log".to_string()
+    }
+
+    fn log_row(&self, id: NodeId, learner: bool) -> String {
+        if learner {
+            format!("node {id} (L)")
+        } else {
+            format!("node {id}")
+        }
+    }
+
+    fn no_log(&self) -> String {
+        "no log yet".to_string()
+    }
+
+    fn log_mark(&self, mark: LogMark) -> String {
+        match mark {
+            LogMark::Commit => "commit",
+            LogMark::Applied => "applied",
+            LogMark::Snapshot => "snapshot",
+            LogMark::MemberChange => "member change",
+            LogMark::Uncommitted => "uncommitted",
+            LogMark::Compacted => "compacted",
+        }
+        .to_string()
+    }
+
+    fn safety_headline(&self, violations: &[ViolationView]) -> String {
+        let Some(first) = violations.first() else {
+            return "Raft safety: all invariants hold".to_string();
+        };
+        let more = match violations.len() {
+            1 => String::new(),
+            n => format!(" (+{} more)", n - 1),
+        };
+        format!(
+            "Raft safety broken: {} at {}{more}",
+            first.property,
+            when_who(first)
+        )
+    }
+
+    fn violation(&self, v: &ViolationView) -> String {
+        if v.text.is_empty() {
+            format!("{} · {}", when_who(v), v.property)
+        } else {
+            format!("{} · {}: {}", when_who(v), v.property, v.text)
+        }
+    }
+
+    fn safety_list_head(&self, count: usize) -> String {
+        if count == 0 {
+            format!("No violation. Checked after every event: {CHECKED}.")
+        } else {
+            format!(
+                "{count} violation{} of Raft's safety properties (checked after every event):",
+                if count == 1 { "" } else { "s" }
+            )
+        }
+    }
+
+    fn safety_tip(&self, ok: bool) -> String {
+        if ok {
+            "Every Raft safety property is checked after every event; click for the list"
+        } else {
+            "A safety property was broken; click for every violation"
+        }
+        .to_string()
+    }
+}
+
+/// What the world checks after every event.
+const CHECKED: &str = "election safety, log matching, leader completeness, \
+     state machine safety, term and commit monotonicity, learners never campaign";
+
+/// "t=12.34s, nodes 1 and 2" (no nodes: just the time).
+fn when_who(v: &ViolationView) -> String {
+    let t = format!("t={:.2}s", v.time_ms as f64 / 1000.0);
+    match v.nodes.as_slice() {
+        [] => t,
+        [one] => format!("{t}, node {one}"),
+        many => format!("{t}, nodes {}", and_list(many)),
     }
 }
 

@@ -10,7 +10,7 @@
 //! One cluster's view is one value ([`ClusterView`]), so a page showing two
 //! clusters side by side holds two of them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::raft::{NodeId, ProgressState, Raft, StateRole};
 use crate::server::{CatchUp, Cluster};
@@ -179,6 +179,13 @@ pub struct NodeView {
     /// The term it is in, or was in when it stopped (`None` if it never ran).
     #[serde(skip)]
     pub shown_term: Option<u64>,
+    /// What its Raft is doing while its process runs (also when removed).
+    #[serde(skip)]
+    pub raft_role: Option<StateRole>,
+    /// Its election timer while it runs: ticks elapsed, and the randomised
+    /// timeout at which it campaigns.
+    #[serde(skip)]
+    pub election: Option<(u32, u32)>,
     /// The leader's view of it (not for the leader itself).
     pub progress: Option<ProgressView>,
     /// A learner's catch-up, while there is a leader.
@@ -226,6 +233,8 @@ impl NodeView {
             peer_url: member.map(|m| m.peer_url.to_string()),
             bad_url,
             shown_term,
+            raft_role: raft.map(Raft::role),
+            election: raft.map(|r| (r.election_elapsed(), r.randomized_election_timeout())),
             progress: c.progress(id).map(|p| ProgressView {
                 matched: p.matched,
                 next: p.next_idx,
@@ -311,6 +320,51 @@ pub struct PageStatus {
     pub status: Status,
     /// The load running now, if any.
     pub load: Option<LoadView>,
+}
+
+/// One broken safety property, as the safety indicator lists it. Read
+/// leniently (a missing field is empty) because a test may hand the page a
+/// status object of its own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ViolationView {
+    pub time_ms: u64,
+    pub property: String,
+    pub nodes: Vec<NodeId>,
+    pub text: String,
+}
+
+impl Default for ViolationView {
+    fn default() -> ViolationView {
+        ViolationView {
+            time_ms: 0,
+            property: "a safety property".to_string(),
+            nodes: Vec::new(),
+            text: String::new(),
+        }
+    }
+}
+
+/// The marks of the canvas's log strips, for their key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogMark {
+    Commit,
+    Applied,
+    Snapshot,
+    MemberChange,
+    Uncommitted,
+    Compacted,
+}
+
+impl LogMark {
+    pub const ALL: [LogMark; 6] = [
+        LogMark::Commit,
+        LogMark::Applied,
+        LogMark::Snapshot,
+        LogMark::MemberChange,
+        LogMark::Uncommitted,
+        LogMark::Compacted,
+    ];
 }
 
 /// One cluster as a front end shows it.

@@ -15,6 +15,8 @@ use web_sys::{CanvasRenderingContext2d, Element};
 use crate::app::engine::{Engine, LessonMove};
 use crate::app::layout::{Hit, Layout};
 use crate::app::presets::{self, Preset};
+use crate::app::safety::SafetyStatus;
+use crate::scenario::text_en::English;
 use crate::scenario::view;
 
 #[wasm_bindgen(start)]
@@ -80,8 +82,8 @@ enum HitView {
 /// other value reads as a status without violations.
 #[wasm_bindgen(js_name = renderSafety)]
 pub fn render_safety(el: &Element, status: JsValue) -> Result<(), JsError> {
-    let status: safety::SafetyStatus = serde_wasm_bindgen::from_value(status).unwrap_or_default();
-    safety::render(el, &status).map_err(|e| JsError::new(&format!("{e:?}")))
+    let status: SafetyStatus = serde_wasm_bindgen::from_value(status).unwrap_or_default();
+    safety::render(el, &status, &English).map_err(|e| JsError::new(&format!("{e:?}")))
 }
 
 /// The script of the cluster a page opens with, on `seed` (the Reset
@@ -255,14 +257,15 @@ impl App {
         };
         let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         let cluster = self.engine.cluster();
-        let views = draw::node_views(cluster);
-        let ids: Vec<(u64, bool)> = views.iter().map(|v| (v.id, !v.removed)).collect();
+        let nodes = draw::drawn(cluster);
+        let ids: Vec<(u64, bool)> = nodes.iter().map(|d| (d.view.id, !d.view.removed)).collect();
         self.layout.compute(width, height, &ids);
         draw::frame(&draw::Frame {
             ctx: &draw::Ctx::new(ctx),
             layout: &self.layout,
             cluster,
-            views: &views,
+            nodes: &nodes,
+            words: self.engine.renderer(),
             t: cluster.now() as f64 + self.carry,
             hover: self.hover,
             dashes: &self.dashes,
@@ -506,7 +509,8 @@ impl App {
     /// Renders the safety indicator for the current status into `el`.
     #[wasm_bindgen(js_name = renderSafety)]
     pub fn render_safety(&self, el: &Element) -> Result<(), JsError> {
-        let status = safety::SafetyStatus::of(&self.engine.status().status);
-        safety::render(el, &status).map_err(|e| JsError::new(&format!("{e:?}")))
+        let status = SafetyStatus::of(&self.engine.status().status);
+        safety::render(el, &status, self.engine.renderer())
+            .map_err(|e| JsError::new(&format!("{e:?}")))
     }
 }
