@@ -158,12 +158,14 @@ impl Cluster {
     /// does not know). A node that has not yet applied its own promotion is
     /// a voter here: the cluster already counts it.
     pub fn is_learner(&self, id: NodeId) -> bool {
-        let conf = self.configuration();
-        if conf.voters.contains(&id) {
-            return false;
-        }
-        if conf.learners.contains(&id) {
-            return true;
+        // Read in place: the canvas asks for every node every frame.
+        if let Some(t) = self.authority_raft().map(Raft::tracker) {
+            if t.voters.contains(&id) {
+                return false;
+            }
+            if t.learners.contains(&id) {
+                return true;
+            }
         }
         match self.member(id) {
             Some(m) => m.learner,
