@@ -38,7 +38,7 @@
 //! included, round-trips. Scripts are short, repetitive ASCII made of a small
 //! vocabulary, so a fixed dictionary packs them to about half. Deflate on top
 //! would shorten a ten-minute run's link by half again, but its code would
-//! add 16 KB gzipped to the page, more than the page's size budget has left
+//! add 16.5 KB gzipped to the page, more than the page's size budget has left
 //! (`docs/crates.md` has the measurements); links already stay a few
 //! kilobytes long, which browsers and chat tools carry without trouble. The
 //! checksum detects damaged or edited links; the version names the format,
