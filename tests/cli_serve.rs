@@ -281,3 +281,31 @@ fn a_taken_port_gets_a_one_line_message_and_a_failing_status() {
     // The first server is unharmed.
     assert_eq!(get(&server.addr, "/").status, 200);
 }
+
+#[test]
+fn a_missing_wasm_build_is_pointed_out() {
+    let root = site("serve-no-pkg");
+    std::fs::remove_dir_all(root.join("pkg")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_raftlab"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--root"])
+        .arg(&root)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first_line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first_line)
+        .unwrap();
+    let mut warning = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut warning)
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(first_line.starts_with("raftlab is served at http://"));
+    assert!(
+        warning.contains("pkg/raftlab_bg.wasm is missing") && warning.contains("make pkg"),
+        "{warning}"
+    );
+}

@@ -63,7 +63,11 @@ enum Command {
         root: std::path::PathBuf,
         /// Seconds a connection may stay silent (sending its request or
         /// taking the response) before the server closes it.
-        #[arg(long, default_value_t = serve::DEFAULT_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=3600))]
+        #[arg(
+            long,
+            default_value_t = serve::DEFAULT_TIMEOUT.as_secs(),
+            value_parser = clap::value_parser!(u64).range(1..=3600)
+        )]
         timeout: u64,
     },
 }

@@ -27,6 +27,8 @@ use oxhttp::Server;
 /// How long a connection may stay silent, while the server waits for a
 /// request or for the client to take a response, by default.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(20);
+/// The module wasm-bindgen writes into `pkg/`.
+const WASM_MODULE: &str = "raftlab_bg.wasm";
 /// At most this many connections are served at once (a thread each); more
 /// wait in the listen queue until one closes or times out.
 const MAX_CONNECTIONS: usize = 128;
@@ -109,6 +111,12 @@ pub fn serve(addr: &str, root: &Path, timeout: Duration) -> Result<(), ServeErro
         }
     };
     println!("raftlab is served at http://{local}/");
+    if !root.join("pkg").join(WASM_MODULE).is_file() {
+        eprintln!(
+            "raftlab serve: warning: pkg/{WASM_MODULE} is missing, so the page cannot start; \
+             build it with make pkg (make serve does)"
+        );
+    }
     server.join().map_err(ServeError::Stopped)
 }
 
