@@ -22,9 +22,9 @@ mod testnet;
 #[cfg(test)]
 mod tests;
 
-pub use events::{ProposeError, RaftEvent};
+pub use events::{ProposeError, RaftEvent, StepError};
 pub use kv::{KvStore, MemberRecord};
-pub use node::{bootstrap_storage, Config, Raft, StateRole, Storage};
+pub use node::{bootstrap_storage, Config, Raft, ReadOnlyOption, StateRole, Storage};
 pub use progress::{Progress, ProgressState};
-pub use tracker::ProgressTracker;
+pub use tracker::{ProgressTracker, TrackerConfig};
 pub use types::*;

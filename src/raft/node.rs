@@ -3,9 +3,12 @@
 //! orchestrates: the arithmetic lives in `quorum`, the per-peer bookkeeping
 //! in `progress`/`tracker`, membership in `confchange`, the log in `log`.
 //!
-//! Everything a step changes is durable at once (the world persists
-//! `storage()` as etcd persists its WAL before sending), so the self-acks
-//! etcd routes through storage callbacks happen inline here.
+//! The caller drives it as etcd's RawNode in its synchronous mode: after a
+//! step it persists `storage()`, applies `committed_entries()`, sends
+//! `take_messages()`, then calls `advance()`. A node's own acknowledgements
+//! (its vote for itself, a leader's ack of what it appended) count only in
+//! `advance()`, once what they vouch for is durable, as etcd's
+//! `msgsAfterAppend` do.
 
 use std::ops::Bound::{Excluded, Unbounded};
 use std::rc::Rc;
@@ -14,21 +17,33 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg32;
 
 use crate::raft::chunked::Entries;
-use crate::raft::confchange;
-use crate::raft::events::{ProposeError, RaftEvent};
+use crate::raft::confchange::{self, Changer, ConfChangeError};
+use crate::raft::events::{ProposeError, RaftEvent, StepError};
 use crate::raft::kv::KvStore;
 use crate::raft::log::RaftLog;
 use crate::raft::progress::ProgressState;
 use crate::raft::quorum::VoteResult;
 use crate::raft::read_only::{ReadOnly, ReadRequest};
-use crate::raft::tracker::ProgressTracker;
+use crate::raft::tracker::{ProgressMap, ProgressTracker, TrackerConfig};
 use crate::raft::types::{
-    ConfChange, ConfChangeType, ConfState, Entry, EntryData, HardState, Message, MessageType,
-    NodeId, ReadState, Snapshot, SnapshotMetadata, CAMPAIGN_TRANSFER, NONE,
+    ConfChange, ConfChangeType, ConfChangeV2, ConfState, Entry, EntryData, HardState, Message,
+    MessageType, NodeId, ReadState, Snapshot, SnapshotMetadata, CAMPAIGN_TRANSFER, NONE,
 };
 
 /// Most committed entries handed out by one `committed_entries` call.
 const MAX_COMMITTED_BATCH: u64 = 1024;
+
+/// How the leader confirms a linearizable read (etcd's `ReadOnlyOption`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReadOnlyOption {
+    /// A heartbeat round confirms that no other leader took over (etcd's
+    /// default, and the only one etcd's server uses).
+    #[default]
+    Safe,
+    /// Trust the CheckQuorum lease: answer at once. Safe only with bounded
+    /// clock drift; needs CheckQuorum.
+    LeaseBased,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -45,6 +60,18 @@ pub struct Config {
     pub max_inflight_msgs: usize,
     /// Bytes of entries per MsgApp, measured with `Entry::size` (etcd: 1 MiB).
     pub max_size_per_msg: u64,
+    /// Bytes of committed entries handed out by one `committed_entries`
+    /// call (always at least one entry; etcd's MaxCommittedSizePerReady,
+    /// which defaults to MaxSizePerMsg).
+    pub max_committed_size_per_ready: u64,
+    /// A leader removed from (or demoted in) the configuration steps down
+    /// when it applies the change (etcd's StepDownOnRemoval; off by
+    /// default, so a removed leader keeps leading until it is stopped).
+    pub step_down_on_removal: bool,
+    /// Accept proposed configuration changes without checking them against
+    /// the active configuration (etcd's DisableConfChangeValidation).
+    pub disable_conf_change_validation: bool,
+    pub read_only: ReadOnlyOption,
 }
 
 impl Config {
@@ -58,6 +85,10 @@ impl Config {
             check_quorum: true,
             max_inflight_msgs: 512,
             max_size_per_msg: 1024 * 1024,
+            max_committed_size_per_ready: 1024 * 1024,
+            step_down_on_removal: false,
+            disable_conf_change_validation: false,
+            read_only: ReadOnlyOption::Safe,
         }
     }
 }
@@ -140,6 +171,10 @@ pub struct Raft {
     pre_vote: bool,
     check_quorum: bool,
     max_size_per_msg: u64,
+    max_committed_size_per_ready: u64,
+    step_down_on_removal: bool,
+    disable_conf_change_validation: bool,
+    read_only_option: ReadOnlyOption,
 
     term: u64,
     /// Who we voted for in `term` (NONE: nobody).
@@ -170,7 +205,16 @@ pub struct Raft {
     /// Reads received before this leader committed an entry of its term.
     pending_read_index: Vec<ReadRequest>,
 
+    /// Messages to send now.
     msgs: Vec<Message>,
+    /// Acknowledgements (MsgAppResp, MsgVoteResp, MsgPreVoteResp) that may
+    /// only leave once the state they vouch for is durable: sent, or for
+    /// the node's own ones stepped, after the caller persisted (etcd's
+    /// msgsAfterAppend).
+    msgs_after_append: Vec<Message>,
+    /// This node's own acknowledgements taken with the last messages,
+    /// stepped by `advance` (etcd's RawNode.stepsOnAdvance).
+    steps_on_advance: Vec<Message>,
     read_states: Vec<ReadState>,
     events: Vec<RaftEvent>,
     /// A snapshot restored from the leader that the state machine must install.
@@ -195,7 +239,11 @@ impl Raft {
         let conf_state = snapshot.metadata.conf_state.clone();
         let mut log = RaftLog::new(snapshot, entries);
         log.commit_to(hard_state.commit.min(log.last_index()));
-        let tracker = confchange::restore(&conf_state, config.max_inflight_msgs, log.last_index());
+        let tracker = restore_tracker(&conf_state, config.max_inflight_msgs, log.last_index());
+        debug_assert!(
+            config.read_only == ReadOnlyOption::Safe || config.check_quorum,
+            "lease-based reads need CheckQuorum"
+        );
         let mut r = Raft {
             id: config.id,
             election_tick: config.election_tick.max(1),
@@ -203,6 +251,10 @@ impl Raft {
             pre_vote: config.pre_vote,
             check_quorum: config.check_quorum,
             max_size_per_msg: config.max_size_per_msg,
+            max_committed_size_per_ready: config.max_committed_size_per_ready,
+            step_down_on_removal: config.step_down_on_removal,
+            disable_conf_change_validation: config.disable_conf_change_validation,
+            read_only_option: config.read_only,
             term: hard_state.term,
             vote: hard_state.vote,
             lead: NONE,
@@ -218,6 +270,8 @@ impl Raft {
             read_only: ReadOnly::default(),
             pending_read_index: Vec::new(),
             msgs: Vec::new(),
+            msgs_after_append: Vec::new(),
+            steps_on_advance: Vec::new(),
             read_states: Vec::new(),
             events: Vec::new(),
             restored_snapshot: None,
@@ -239,9 +293,23 @@ impl Raft {
         self.note_commit(before);
     }
 
-    /// Handles one message from the network (or a local one). Stale,
-    /// duplicated or unexpected messages are ignored as etcd ignores them.
-    pub fn step(&mut self, m: Message) {
+    /// Handles one message from the network. Stale, duplicated or
+    /// unexpected messages are ignored as etcd ignores them; a local message
+    /// type or a response from an untracked peer is refused (etcd's
+    /// RawNode.Step).
+    pub fn step(&mut self, m: Message) -> Result<(), StepError> {
+        if m.msg_type.is_local() {
+            return Err(StepError::LocalMessage);
+        }
+        if m.msg_type.is_response() && !self.tracker.progress.contains_key(&m.from) {
+            return Err(StepError::PeerNotFound);
+        }
+        self.step_local(m);
+        Ok(())
+    }
+
+    /// Steps a message without RawNode's checks.
+    fn step_local(&mut self, m: Message) {
         let before = self.log.committed;
         self.step_inner(m);
         self.note_commit(before);
@@ -283,7 +351,7 @@ impl Raft {
             StateRole::Follower if self.lead != NONE => {
                 let mut m = Message::new(MessageType::ReadIndex, self.id, self.lead, 0);
                 m.context = request;
-                self.msgs.push(m);
+                self.send(m);
                 Ok(())
             }
             _ => Err(ProposeError::NotLeaderNoLeader),
@@ -298,11 +366,57 @@ impl Raft {
     pub fn transfer_leader(&mut self, to: NodeId) {
         let mut m = Message::new(MessageType::TransferLeader, self.id, self.id, 0);
         m.context = to;
-        self.step(m);
+        self.step_local(m);
     }
 
+    /// A follower forgets its leader, as if it had not heard from it (etcd's
+    /// ForgetLeader): it will grant (pre-)votes at once rather than after
+    /// the lease. Ignored by leaders and candidates, and under lease-based
+    /// reads, which rely on followers keeping the lease.
+    pub fn forget_leader(&mut self) {
+        if self.role != StateRole::Follower {
+            return;
+        }
+        if self.read_only_option == ReadOnlyOption::LeaseBased {
+            self.events.push(RaftEvent::ForgetLeaderIgnored);
+            return;
+        }
+        self.lead = NONE;
+    }
+
+    /// The messages to send, as etcd's Ready hands them out: first those
+    /// sendable at once, then the acknowledgements that wait for the state
+    /// to be durable. Call it after persisting `storage()`; the node's own
+    /// acknowledgements are kept for `advance`.
     pub fn take_messages(&mut self) -> Vec<Message> {
-        std::mem::take(&mut self.msgs)
+        let mut out = std::mem::take(&mut self.msgs);
+        for m in std::mem::take(&mut self.msgs_after_append) {
+            if m.to == self.id {
+                self.steps_on_advance.push(m);
+            } else {
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    /// The caller has persisted, applied and sent what it took: the node's
+    /// own acknowledgements count now (etcd's RawNode.Advance), which may
+    /// win an election or commit entries. Returns whether it stepped any;
+    /// if so, there may be new work (entries, messages) to take.
+    pub fn advance(&mut self) -> bool {
+        if self.steps_on_advance.is_empty() {
+            return false;
+        }
+        for m in std::mem::take(&mut self.steps_on_advance) {
+            self.step_local(m);
+        }
+        true
+    }
+
+    /// Whether messages wait to be taken (etcd's HasReady, for messages).
+    pub fn has_pending_messages(&self) -> bool {
+        !self.msgs.is_empty() || !self.msgs_after_append.is_empty()
     }
 
     pub fn take_read_states(&mut self) -> Vec<ReadState> {
@@ -321,45 +435,113 @@ impl Raft {
         }
         let lo = self.log.applied + 1;
         let hi = (self.log.committed + 1).min(lo + MAX_COMMITTED_BATCH);
-        self.log.slice(lo, hi, u64::MAX).unwrap_or_default()
+        self.log
+            .slice(lo, hi, self.max_committed_size_per_ready)
+            .unwrap_or_default()
     }
 
-    /// The state machine applied everything up to `index`.
+    /// The state machine applied everything up to `index` (etcd's
+    /// appliedTo). A leader whose joint configuration is to be left
+    /// automatically proposes the leaving change once it has applied the
+    /// change that entered it (and anything proposed after: the pending
+    /// configuration index).
     pub fn applied_to(&mut self, index: u64) {
         self.log.applied_to(index);
+        let cfg = &self.tracker.config;
+        if cfg.auto_leave
+            && self.log.applied >= self.pending_conf_index
+            && self.role == StateRole::Leader
+        {
+            self.propose_auto_leave();
+        }
     }
 
-    /// Apply a committed configuration change: it takes effect now. Returns
-    /// the new configuration. A change that would leave no voter is refused
-    /// (ConfChangeRefused) and the configuration stays as it was. A removed
-    /// leader keeps leading (etcd's default, StepDownOnRemoval off).
-    pub fn apply_conf_change(&mut self, cc: &ConfChange) -> ConfState {
+    /// Proposes the empty ConfChangeV2 that leaves the joint configuration.
+    /// A leadership transfer in progress drops it; the next applied entry
+    /// tries again.
+    fn propose_auto_leave(&mut self) {
         let before = self.log.committed;
-        if let Err(reason) = confchange::apply(&mut self.tracker, cc, self.log.last_index()) {
-            self.events.push(RaftEvent::ConfChangeRefused {
-                request: cc.request,
-                reason,
-            });
-            return self.tracker.conf_state();
+        let leave = Entry {
+            term: 0,
+            index: 0,
+            data: EntryData::ConfChangeV2(Rc::new(ConfChangeV2::default())),
+        };
+        if self.handle_prop(vec![leave]).is_ok() {
+            self.events.push(RaftEvent::AutoLeaveProposed);
         }
+        self.note_commit(before);
+    }
+
+    /// Apply a committed single-member change (etcd's ApplyConfChange of a
+    /// ConfChange): see `apply_conf_change_v2`.
+    pub fn apply_conf_change(&mut self, cc: &ConfChange) -> ConfState {
+        let _ = self.apply_conf_change_v2(&cc.as_v2());
+        self.tracker.conf_state()
+    }
+
+    /// Apply a committed configuration change: it takes effect now (etcd's
+    /// applyConfChange). The empty change leaves a joint configuration; a
+    /// joint change enters one; anything else is a simple change. Returns
+    /// the new configuration. A change the configuration cannot take (no
+    /// voter left, a second joint change...) is refused (ConfChangeRefused
+    /// and an error) and the configuration stays as it was, where etcd would
+    /// panic.
+    pub fn apply_conf_change_v2(
+        &mut self,
+        cc: &ConfChangeV2,
+    ) -> Result<ConfState, ConfChangeError> {
+        let changer = Changer {
+            tracker: &self.tracker,
+            last_index: self.log.last_index(),
+        };
+        let changed = if cc.leave_joint() {
+            changer.leave_joint()
+        } else if let Some(auto_leave) = cc.enter_joint() {
+            changer.enter_joint(auto_leave, &cc.changes)
+        } else {
+            changer.simple(&cc.changes)
+        };
+        match changed {
+            Ok((cfg, progress)) => Ok(self.switch_to_config(cfg, progress)),
+            Err(e) => {
+                self.events.push(RaftEvent::ConfChangeRefused {
+                    request: cc.request,
+                    reason: e.reason(),
+                });
+                Err(e)
+            }
+        }
+    }
+
+    /// Make `cfg` the configuration (etcd's switchToConfig). A leader that
+    /// is no longer a voter steps down only with StepDownOnRemoval;
+    /// otherwise a leader commits what the new voters allow and probes new
+    /// peers at once rather than at the next heartbeat.
+    fn switch_to_config(&mut self, cfg: TrackerConfig, progress: ProgressMap) -> ConfState {
+        let before = self.log.committed;
+        self.tracker.config = cfg;
+        self.tracker.progress = progress;
         let cs = self.tracker.conf_state();
         let member = self.tracker.progress.contains_key(&self.id);
-        if self.role != StateRole::Leader || !member || self.is_learner() || cs.voters.is_empty() {
+        if self.role == StateRole::Leader && (!member || self.is_learner()) {
+            if self.step_down_on_removal {
+                self.become_follower(self.term, NONE);
+            }
             return cs;
         }
-        // The voter set changed: the majority may now be satisfied.
+        if self.role != StateRole::Leader || cs.voters.is_empty() {
+            return cs;
+        }
         if self.maybe_commit() {
-            self.release_pending_read_index();
             self.bcast_append();
         } else {
-            // Probe new peers now rather than at the next heartbeat.
             let mut cur = 0;
             while let Some(id) = self.peer_after(cur) {
                 self.maybe_send_append(id, false);
                 cur = id;
             }
         }
-        if self.lead_transferee != NONE && !self.tracker.voters.contains(&self.lead_transferee) {
+        if self.lead_transferee != NONE && !self.tracker.is_voter(self.lead_transferee) {
             self.abort_leader_transfer_event();
         }
         self.note_commit(before);
@@ -379,22 +561,39 @@ impl Raft {
     /// so slow followers can catch up from the log (etcd's SnapshotCatchUpEntries).
     pub fn compact(&mut self, index: u64, data: Rc<KvStore>, keep_entries: u64) {
         let index = index.min(self.log.applied);
-        if index <= self.log.snapshot.metadata.index {
-            return;
+        if self.create_snapshot(index, data) {
+            self.compact_log(index.saturating_sub(keep_entries));
+        }
+    }
+
+    /// The application holds its state at `index`, which it has applied
+    /// (<= committed), with the current configuration: from now on a peer
+    /// that needs entries the log no longer has is sent this snapshot
+    /// (etcd's MemoryStorage.CreateSnapshot). Returns false if `index` is
+    /// not newer than the last snapshot or not in the log.
+    pub fn create_snapshot(&mut self, index: u64, data: Rc<KvStore>) -> bool {
+        if index <= self.log.snapshot.metadata.index || index > self.log.committed {
+            return false;
         }
         let Some(term) = self.log.term(index) else {
-            return;
+            return false;
         };
-        let snapshot = Snapshot {
+        self.log.set_snapshot(Snapshot {
             metadata: SnapshotMetadata {
                 index,
                 term,
                 conf_state: self.tracker.conf_state(),
             },
             data,
-        };
-        self.log
-            .compact(snapshot, index.saturating_sub(keep_entries));
+        });
+        true
+    }
+
+    /// Drops the log's entries up to `compact_index`, at most up to the
+    /// last snapshot (etcd's MemoryStorage.Compact). Returns whether any
+    /// entry was dropped.
+    pub fn compact_log(&mut self, compact_index: u64) -> bool {
+        self.log.compact_to(compact_index)
     }
 
     /// Leader: messages to `to` are being lost (etcd's ReportUnreachable):
@@ -519,6 +718,12 @@ impl Raft {
     pub fn randomized_election_timeout(&self) -> u32 {
         self.randomized_election_timeout
     }
+    /// Overrides the drawn election timeout until the next reset (etcd's
+    /// test hook SetRandomizedElectionTimeout), for tests that need a
+    /// follower to campaign after an exact number of ticks.
+    pub fn set_randomized_election_timeout(&mut self, ticks: u32) {
+        self.randomized_election_timeout = ticks;
+    }
     pub fn heartbeat_elapsed(&self) -> u32 {
         self.heartbeat_elapsed
     }
@@ -636,7 +841,8 @@ impl Raft {
         }
         // Whatever is in the log may hold a conf change: refuse new ones
         // until everything we have now is applied (etcd; also the fix to the
-        // single-server membership change bug).
+        // single-server membership change bug). A joint configuration to be
+        // left automatically is left once that much is applied.
         self.pending_conf_index = self.log.last_index();
         self.events.push(RaftEvent::BecameLeader {
             term: self.term,
@@ -693,9 +899,7 @@ impl Raft {
         if lo >= hi {
             return false;
         }
-        self.log
-            .range(lo, hi)
-            .any(|e| matches!(e.data, EntryData::ConfChange(_)))
+        self.log.range(lo, hi).any(|e| e.data.is_conf_change())
     }
 
     /// Become (pre-)candidate and ask every other voter; then count our own vote.
@@ -714,19 +918,23 @@ impl Raft {
         } else {
             0
         };
-        // Learners are never asked: they are not in `voters`.
-        for &id in &self.tracker.voters {
+        // Learners are never asked: they are not voters. Our own vote
+        // counts once it is durable, in `advance`.
+        let resp_type = if vote_type == MessageType::PreVote {
+            MessageType::PreVoteResp
+        } else {
+            MessageType::VoteResp
+        };
+        for id in self.tracker.voter_nodes() {
             if id == self.id {
+                self.send(Message::new(resp_type, self.id, id, term));
                 continue;
             }
             let mut m = Message::new(vote_type, self.id, id, term);
             m.index = last_index;
             m.log_term = last_term;
             m.context = context;
-            self.msgs.push(m);
-        }
-        if self.tracker.voters.contains(&self.id) {
-            self.poll(self.id, true);
+            self.send(m);
         }
     }
 
@@ -836,12 +1044,12 @@ impl Raft {
                 // down. With CheckQuorum/PreVote our higher term could not
                 // otherwise reach it (its followers ignore our votes).
                 let resp = Message::new(MessageType::AppResp, self.id, m.from, self.term);
-                self.msgs.push(resp);
+                self.send(resp);
             } else if m.msg_type == MessageType::PreVote {
                 // Reject so that an old-term pre-candidate learns our term.
                 let mut resp = Message::new(MessageType::PreVoteResp, self.id, m.from, self.term);
                 resp.reject = true;
-                self.msgs.push(resp);
+                self.send(resp);
             }
             // Anything else from an older term is stale: ignored.
             return;
@@ -878,8 +1086,7 @@ impl Raft {
         if can_vote && up_to_date {
             // Answer at the request's term, so a pre-candidate (whose own
             // term is lower) does not discard the grant as stale.
-            self.msgs
-                .push(Message::new(resp_type, self.id, m.from, m.term));
+            self.send(Message::new(resp_type, self.id, m.from, m.term));
             if !pre_vote {
                 self.election_elapsed = 0;
                 self.vote = m.from;
@@ -892,7 +1099,7 @@ impl Raft {
         } else {
             let mut resp = Message::new(resp_type, self.id, m.from, self.term);
             resp.reject = true;
-            self.msgs.push(resp);
+            self.send(resp);
             let reason = if !can_vote && self.vote != NONE {
                 "already voted"
             } else if !can_vote {
@@ -918,7 +1125,7 @@ impl Raft {
             StateRole::Follower if self.lead != NONE => {
                 let mut m = Message::new(MessageType::Prop, self.id, self.lead, 0);
                 m.entries = entries;
-                self.msgs.push(m);
+                self.send(m);
                 Ok(())
             }
             _ => Err(ProposeError::NotLeaderNoLeader),
@@ -939,17 +1146,19 @@ impl Raft {
         }
         let last = self.log.last_index();
         for (i, e) in entries.iter_mut().enumerate() {
-            if let EntryData::ConfChange(cc) = &e.data {
-                if self.pending_conf_index > self.log.applied {
-                    // One change at a time: it becomes an empty entry.
-                    self.events.push(RaftEvent::ConfChangeRefused {
-                        request: cc.request,
-                        reason: "possible unapplied conf change",
-                    });
+            let request = match &e.data {
+                EntryData::ConfChange(cc) => cc.request,
+                EntryData::ConfChangeV2(cc) => cc.request,
+                _ => continue,
+            };
+            match self.conf_change_refusal(&e.data) {
+                // Refused changes become empty entries, keeping the batch's indexes.
+                Some(reason) if !self.disable_conf_change_validation => {
+                    self.events
+                        .push(RaftEvent::ConfChangeRefused { request, reason });
                     e.data = EntryData::Empty;
-                } else {
-                    self.pending_conf_index = last + 1 + i as u64;
                 }
+                _ => self.pending_conf_index = last + 1 + i as u64,
             }
         }
         self.append_entry(entries);
@@ -957,7 +1166,29 @@ impl Raft {
         Ok(())
     }
 
-    /// Leader: stamp and append entries, acknowledging them for ourselves.
+    /// Why the leader refuses to propose a configuration change now (etcd's
+    /// checks in stepLeader): one change at a time (an earlier one may not
+    /// be applied yet), a joint configuration must be left before any other
+    /// change, and only a joint configuration can be left.
+    fn conf_change_refusal(&self, data: &EntryData) -> Option<&'static str> {
+        let wants_leave_joint = match data {
+            EntryData::ConfChangeV2(cc) => cc.changes.is_empty(),
+            _ => false,
+        };
+        let joint = self.tracker.voters().is_joint();
+        if self.pending_conf_index > self.log.applied {
+            Some("possible unapplied conf change")
+        } else if joint && !wants_leave_joint {
+            Some("must transition out of joint config first")
+        } else if !joint && wants_leave_joint {
+            Some("not in joint state; refusing empty conf change")
+        } else {
+            None
+        }
+    }
+
+    /// Leader: stamp and append entries. Our own acknowledgement of them
+    /// counts in `advance`, once they are durable.
     fn append_entry(&mut self, mut entries: Vec<Entry>) {
         let last = self.log.last_index();
         for (i, e) in entries.iter_mut().enumerate() {
@@ -965,11 +1196,35 @@ impl Raft {
             e.index = last + 1 + i as u64;
         }
         let last = self.log.append(entries);
-        if let Some(pr) = self.tracker.progress.get_mut(&self.id) {
-            pr.maybe_update(last);
+        let mut ack = Message::new(MessageType::AppResp, self.id, self.id, self.term);
+        ack.index = last;
+        self.send(ack);
+    }
+
+    /// Queues `m` as etcd's raft.send does: acknowledgements wait for the
+    /// state they vouch for to be durable; everything but votes and
+    /// forwarded proposals and reads carries our term.
+    fn send(&mut self, mut m: Message) {
+        if m.from == NONE {
+            m.from = self.id;
         }
-        if self.maybe_commit() {
-            self.release_pending_read_index();
+        let keeps_term = matches!(
+            m.msg_type,
+            MessageType::Vote
+                | MessageType::VoteResp
+                | MessageType::PreVote
+                | MessageType::PreVoteResp
+                | MessageType::Prop
+                | MessageType::ReadIndex
+        );
+        if !keeps_term {
+            m.term = self.term;
+        }
+        match m.msg_type {
+            MessageType::AppResp | MessageType::VoteResp | MessageType::PreVoteResp => {
+                self.msgs_after_append.push(m)
+            }
+            _ => self.msgs.push(m),
         }
     }
 
@@ -1087,11 +1342,11 @@ impl Raft {
         if pr.matched < last || pr.state == ProgressState::Probe {
             self.send_append(m.from);
         }
-        if m.context == 0 {
+        if self.read_only_option != ReadOnlyOption::Safe || m.context == 0 {
             return;
         }
         self.read_only.recv_ack(m.from, m.context);
-        for req in self.read_only.maybe_advance(&self.tracker.voters) {
+        for req in self.read_only.maybe_advance(self.tracker.voters()) {
             self.answer_read(req, req.index);
         }
     }
@@ -1136,7 +1391,7 @@ impl Raft {
     }
 
     fn send_timeout_now(&mut self, to: NodeId) {
-        self.msgs.push(Message::new(
+        self.send(Message::new(
             MessageType::TimeoutNow,
             self.id,
             to,
@@ -1206,7 +1461,7 @@ impl Raft {
                     let mut fwd =
                         Message::new(MessageType::TransferLeader, self.id, self.lead, self.term);
                     fwd.context = to;
-                    self.msgs.push(fwd);
+                    self.send(fwd);
                 }
             }
             MessageType::TimeoutNow => match self.unpromotable_reason() {
@@ -1218,7 +1473,7 @@ impl Raft {
             MessageType::ReadIndex if self.lead != NONE => {
                 let mut fwd = Message::new(MessageType::ReadIndex, self.id, self.lead, 0);
                 fwd.context = m.context;
-                self.msgs.push(fwd);
+                self.send(fwd);
             }
             MessageType::ReadIndexResp => self.read_states.push(ReadState {
                 index: m.index,
@@ -1236,7 +1491,7 @@ impl Raft {
             // Already have (and committed) all of that: say how far we are.
             let mut resp = Message::new(MessageType::AppResp, self.id, from, self.term);
             resp.index = self.log.committed;
-            self.msgs.push(resp);
+            self.send(resp);
             return;
         }
         let well_formed = match (m.entries.first(), m.entries.last()) {
@@ -1265,7 +1520,7 @@ impl Raft {
                 resp.log_term = hint_term;
             }
         }
-        self.msgs.push(resp);
+        self.send(resp);
     }
 
     fn handle_heartbeat(&mut self, m: Message) {
@@ -1273,7 +1528,7 @@ impl Raft {
         self.log.commit_to(m.commit.min(self.log.last_index()));
         let mut resp = Message::new(MessageType::HeartbeatResp, self.id, m.from, self.term);
         resp.context = m.context;
-        self.msgs.push(resp);
+        self.send(resp);
     }
 
     fn handle_snapshot(&mut self, m: Message) {
@@ -1285,7 +1540,7 @@ impl Raft {
         } else {
             self.log.committed
         };
-        self.msgs.push(resp);
+        self.send(resp);
     }
 
     /// Install a leader's snapshot: the log is replaced and the configuration
@@ -1312,7 +1567,7 @@ impl Raft {
         }
         let conf_state = s.metadata.conf_state.clone();
         self.log.restore(s.clone());
-        self.tracker = confchange::restore(
+        self.tracker = restore_tracker(
             &conf_state,
             self.tracker.max_inflight,
             self.log.last_index(),
@@ -1363,7 +1618,7 @@ impl Raft {
         let mut m = Message::new(MessageType::Heartbeat, self.id, to, self.term);
         m.commit = commit;
         m.context = ctx;
-        self.msgs.push(m);
+        self.send(m);
     }
 
     fn send_append(&mut self, to: NodeId) {
@@ -1405,7 +1660,7 @@ impl Raft {
         m.log_term = prev_term;
         m.entries = entries;
         m.commit = committed;
-        self.msgs.push(m);
+        self.send(m);
         if let Some(pr) = self.tracker.progress.get_mut(&to) {
             pr.sent_entries(n);
             pr.sent_commit(committed);
@@ -1426,7 +1681,7 @@ impl Raft {
         pr.become_snapshot(sindex);
         let mut m = Message::new(MessageType::Snap, self.id, to, self.term);
         m.snapshot = Some(self.log.snapshot.clone());
-        self.msgs.push(m);
+        self.send(m);
         self.events
             .push(RaftEvent::SnapshotSent { to, index: sindex });
         true
@@ -1453,8 +1708,12 @@ impl Raft {
     }
 
     /// Record the read at the current commit index and confirm leadership
-    /// with a heartbeat round carrying its position.
+    /// with a heartbeat round carrying its position; under lease-based reads,
+    /// answer at once.
     fn start_read_round(&mut self, mut req: ReadRequest) {
+        if self.read_only_option == ReadOnlyOption::LeaseBased {
+            return self.answer_read(req, self.log.committed);
+        }
         req.index = self.log.committed;
         self.read_only.add_request(req);
         let ctx = self.read_only.heartbeat_ctx();
@@ -1481,9 +1740,20 @@ impl Raft {
             let mut m = Message::new(MessageType::ReadIndexResp, self.id, req.from, self.term);
             m.index = index;
             m.context = req.request;
-            self.msgs.push(m);
+            self.send(m);
         }
     }
+}
+
+/// The configuration of `cs` with every peer fresh (etcd's
+/// confchange.Restore). Every ConfState comes from a tracker, so it is
+/// valid; an invalid one would give the empty configuration, where etcd
+/// panics.
+fn restore_tracker(cs: &ConfState, max_inflight: usize, last_index: u64) -> ProgressTracker {
+    confchange::restore(cs, max_inflight, last_index).unwrap_or_else(|e: ConfChangeError| {
+        debug_assert!(false, "invalid ConfState {cs:?}: {e}");
+        ProgressTracker::new(max_inflight)
+    })
 }
 
 /// Who a MsgTransferLeader asks leadership to move to. etcd uses `from`, so

@@ -173,11 +173,7 @@ impl Cluster {
     pub fn running_voters(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.world
             .nodes()
-            .filter(|n| {
-                n.raft
-                    .as_ref()
-                    .is_some_and(|r| r.tracker().voters.contains(&n.id))
-            })
+            .filter(|n| n.raft.as_ref().is_some_and(|r| r.tracker().is_voter(n.id)))
             .map(|n| n.id)
     }
 

@@ -3,7 +3,13 @@
 //! simulated hosts. Every member runs the same checks on the same applied
 //! state, so they all reach the same verdict.
 
-use crate::raft::{ConfChange, ConfChangeType, KvStore, MemberRecord, NodeId};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::raft::{
+    ConfChange, ConfChangeSingle, ConfChangeType, ConfChangeV2, ConfState, KvStore, MemberRecord,
+    NodeId,
+};
 
 /// Why an applied membership change was refused. Names mirror etcd's errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,7 +74,7 @@ pub fn validate(state: &KvStore, cc: &ConfChange, max_learners: usize) -> Result
                 }
             }
         }
-        ConfChangeType::RemoveNode => {
+        ConfChangeType::RemoveNode | ConfChangeType::UpdateNode => {
             if state.members.contains_key(&id) {
                 Ok(())
             } else {
@@ -111,6 +117,119 @@ pub fn apply(state: &mut KvStore, cc: &ConfChange) {
             state.members.remove(&id);
             state.removed.insert(id);
         }
+        ConfChangeType::UpdateNode => update_url(&mut state.members, id, &cc.peer_url),
+    }
+}
+
+fn update_url(members: &mut BTreeMap<NodeId, MemberRecord>, id: NodeId, url: &Rc<str>) {
+    if let Some(m) = members.get_mut(&id) {
+        m.peer_url = url.clone();
+        m.host = resolve_host(url);
+    }
+}
+
+/// The checks for a joint change (a ConfChangeV2). etcd's server never
+/// proposes one, so it has none: raftlab checks each change as etcd checks
+/// a single one, in order, each against the members the earlier ones leave,
+/// and allows the two moves a joint change can make on an existing member:
+/// promoting a learner (AddNode) and demoting a voter (AddLearnerNode).
+pub fn validate_v2(
+    state: &KvStore,
+    cc: &ConfChangeV2,
+    max_learners: usize,
+) -> Result<(), MemberError> {
+    let mut members = state.members.clone();
+    for c in &cc.changes {
+        if state.removed.contains(&c.node_id) {
+            return Err(MemberError::IdRemoved);
+        }
+        check_single(&members, c, &peer_url_of(cc, c.node_id), max_learners)?;
+        apply_single(&mut members, c, &peer_url_of(cc, c.node_id));
+    }
+    Ok(())
+}
+
+fn check_single(
+    members: &BTreeMap<NodeId, MemberRecord>,
+    c: &ConfChangeSingle,
+    url: &Rc<str>,
+    max_learners: usize,
+) -> Result<(), MemberError> {
+    let learners = members.values().filter(|m| m.learner).count();
+    match (c.change_type, members.get(&c.node_id)) {
+        (ConfChangeType::AddNode, Some(m)) if m.learner => Ok(()),
+        (ConfChangeType::AddLearnerNode, Some(m)) if !m.learner => Ok(()),
+        (ConfChangeType::AddNode | ConfChangeType::AddLearnerNode, Some(_)) => {
+            Err(MemberError::IdExists)
+        }
+        (ConfChangeType::AddNode | ConfChangeType::AddLearnerNode, None) => {
+            if members.values().any(|m| m.peer_url == *url) {
+                Err(MemberError::PeerUrlExists)
+            } else if c.change_type == ConfChangeType::AddLearnerNode && learners + 1 > max_learners
+            {
+                Err(MemberError::TooManyLearners)
+            } else {
+                Ok(())
+            }
+        }
+        (ConfChangeType::RemoveNode | ConfChangeType::UpdateNode, None) => {
+            Err(MemberError::MemberNotFound)
+        }
+        (ConfChangeType::RemoveNode | ConfChangeType::UpdateNode, Some(_)) => Ok(()),
+    }
+}
+
+/// The peer URL a change gives member `id`: the one it carries, else the default.
+fn peer_url_of(cc: &ConfChangeV2, id: NodeId) -> Rc<str> {
+    cc.peer_urls
+        .iter()
+        .find(|(n, _)| *n == id)
+        .map_or_else(|| Rc::from(default_peer_url(id)), |(_, u)| u.clone())
+}
+
+/// Applies one change of a joint change to the member list; removals are
+/// left to `apply_v2`.
+fn apply_single(members: &mut BTreeMap<NodeId, MemberRecord>, c: &ConfChangeSingle, url: &Rc<str>) {
+    let learner = c.change_type == ConfChangeType::AddLearnerNode;
+    match c.change_type {
+        ConfChangeType::AddNode | ConfChangeType::AddLearnerNode => {
+            let record = members.entry(c.node_id).or_insert_with(|| MemberRecord {
+                peer_url: url.clone(),
+                host: resolve_host(url),
+                learner,
+                started: false,
+            });
+            record.learner = learner;
+        }
+        ConfChangeType::RemoveNode => {
+            members.remove(&c.node_id);
+        }
+        ConfChangeType::UpdateNode => update_url(members, c.node_id, url),
+    }
+}
+
+/// Applies a validated joint change, given the Raft configuration `conf` it
+/// produced. A removed voter stays a member while the joint configuration
+/// still counts it (it votes in the outgoing half); it is removed for good
+/// when the configuration no longer holds it, which for a joint change is
+/// when the joint configuration is left.
+pub fn apply_v2(state: &mut KvStore, cc: &ConfChangeV2, conf: &ConfState) {
+    for c in cc
+        .changes
+        .iter()
+        .filter(|c| c.change_type != ConfChangeType::RemoveNode)
+    {
+        apply_single(&mut state.members, c, &peer_url_of(cc, c.node_id));
+    }
+    let gone: Vec<NodeId> = state
+        .members
+        .keys()
+        .copied()
+        .filter(|&id| !conf.contains(id))
+        .collect();
+    for id in gone {
+        state.members.remove(&id);
+        state.removed.insert(id);
     }
 }
 
