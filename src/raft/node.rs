@@ -548,6 +548,11 @@ impl Raft {
         cs
     }
 
+    /// The snapshot restored from the leader that waits to be taken, if any.
+    pub fn restored_snapshot(&self) -> Option<&Snapshot> {
+        self.restored_snapshot.as_ref()
+    }
+
     /// A snapshot this follower restored from the leader: the caller
     /// replaces its state machine by `snapshot.data` (applied is already the
     /// snapshot index).
