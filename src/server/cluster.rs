@@ -414,6 +414,20 @@ impl Cluster {
                 };
                 (change.request, Waiting::Member { via: *node }, outcome)
             }
+            EventKind::JointChangeApplied {
+                node,
+                change,
+                refused,
+                ..
+            } => {
+                let outcome = match refused {
+                    None => Outcome::Done,
+                    Some(err) => {
+                        Outcome::Failed(ServerError::new(ErrorCode::from(*err), err.etcd_text()))
+                    }
+                };
+                (change.request, Waiting::Member { via: *node }, outcome)
+            }
             EventKind::Raft {
                 node,
                 event: RaftEvent::BecameLeader { .. },
