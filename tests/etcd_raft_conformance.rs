@@ -32,3 +32,23 @@ fn etcd_raft_test_files_pass() {
         assert!(listed, "the skip of {path} names no file");
     }
 }
+
+/// README's front section states the result; it must be this run's.
+#[test]
+fn readme_states_the_pass_count() {
+    let report = run_all(&data_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let claim = format!(
+        "passes {} of etcd-raft's {} own test files",
+        report.passed(""),
+        report.total("")
+    );
+    assert!(readme.contains(&claim), "README.md should say \"{claim}\"");
+    for (path, _) in SKIPS {
+        assert!(
+            readme.contains(path),
+            "README.md should name the skipped {path}"
+        );
+    }
+}
