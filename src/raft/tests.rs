@@ -3,12 +3,13 @@
 
 use std::rc::Rc;
 
-use crate::raft::events::{ProposeError, RaftEvent};
-use crate::raft::node::{bootstrap_storage, Config, Raft, StateRole, Storage};
+use crate::raft::events::{ProposeError, RaftEvent, StepError};
+use crate::raft::node::{bootstrap_storage, Config, Raft, ReadOnlyOption, StateRole, Storage};
 use crate::raft::progress::ProgressState;
 use crate::raft::testnet::{conf_change, config, Network};
 use crate::raft::types::{
-    ConfChangeType, EntryData, Message, MessageType, NodeId, CAMPAIGN_TRANSFER,
+    ConfChangeSingle, ConfChangeTransition, ConfChangeType, ConfChangeV2, EntryData, Message,
+    MessageType, NodeId, CAMPAIGN_TRANSFER,
 };
 
 use ConfChangeType::{AddLearnerNode, AddNode, RemoveNode};
@@ -519,6 +520,198 @@ fn a_removed_leader_keeps_leading_until_stopped() {
     assert_eq!(leaders.len(), 1);
     assert!(net.put(leaders[0], "after", "removal"));
     assert_same_logs(&net, &[2, 3]);
+}
+
+// ----- joint consensus (ConfChangeV2) -----
+
+fn joint(transition: ConfChangeTransition, changes: &[(ConfChangeType, NodeId)]) -> EntryData {
+    let changes = changes
+        .iter()
+        .map(|&(change_type, node_id)| ConfChangeSingle {
+            change_type,
+            node_id,
+        })
+        .collect();
+    EntryData::ConfChangeV2(Rc::new(ConfChangeV2 {
+        transition,
+        changes,
+        request: 77,
+        peer_urls: Vec::new(),
+    }))
+}
+
+fn voters(net: &Network, id: NodeId) -> (Vec<NodeId>, Vec<NodeId>) {
+    let cs = net.node(id).conf_state();
+    (
+        cs.voters.into_iter().collect(),
+        cs.voters_outgoing.into_iter().collect(),
+    )
+}
+
+#[test]
+fn a_joint_change_needs_both_majorities_until_it_is_left() {
+    let mut net = cluster(&[1, 2, 3]);
+    net.start(4, Storage::default());
+    net.start(5, Storage::default());
+    let change = joint(
+        ConfChangeTransition::JointExplicit,
+        &[(AddNode, 4), (AddNode, 5), (RemoveNode, 3)],
+    );
+    net.node_mut(1).propose(change).unwrap();
+    net.drain();
+    for id in 1..=5 {
+        assert_eq!(
+            voters(&net, id),
+            (vec![1, 2, 4, 5], vec![1, 2, 3]),
+            "on {id}"
+        );
+    }
+    // (1 2) is a majority of (1 2 3) but not of (1 2 4 5).
+    net.isolate(4);
+    net.isolate(5);
+    let commit = net.node(1).commit();
+    assert!(net.put(1, "a", "1"));
+    assert_eq!(net.node(1).commit(), commit, "no majority of (1 2 4 5)");
+    net.heal();
+    net.tick_all(2);
+    assert!(net.node(1).commit() > commit);
+    // No other change until the joint configuration is left.
+    assert!(net.propose_conf(1, AddLearnerNode, 6));
+    assert!(
+        net.events_of(1, |e| matches!(
+            e,
+            RaftEvent::ConfChangeRefused {
+                reason: "must transition out of joint config first",
+                ..
+            }
+        ))
+        .len()
+            == 1
+    );
+    net.node_mut(1)
+        .propose(EntryData::ConfChangeV2(Rc::new(ConfChangeV2::default())))
+        .unwrap();
+    net.drain();
+    assert_eq!(voters(&net, 1), (vec![1, 2, 4, 5], vec![]));
+    assert!(!net.node(1).tracker().progress.contains_key(&3));
+}
+
+#[test]
+fn an_auto_joint_change_is_left_by_the_leader_and_stages_demoted_voters() {
+    let mut net = cluster(&[1, 2, 3]);
+    net.start(4, Storage::default());
+    let change = joint(
+        ConfChangeTransition::Auto,
+        &[(AddNode, 4), (AddLearnerNode, 3)],
+    );
+    net.node_mut(1).propose(change).unwrap();
+    // Entering: 3 still votes in the outgoing half, staged as a learner.
+    net.drain();
+    assert_eq!(
+        net.events_of(1, |e| *e == RaftEvent::AutoLeaveProposed)
+            .len(),
+        1
+    );
+    for id in 1..=4 {
+        let cs = net.node(id).conf_state();
+        assert_eq!(cs.voters, [1, 2, 4].into(), "on {id}");
+        assert_eq!(cs.learners, [3].into(), "on {id}");
+        assert!(cs.voters_outgoing.is_empty() && cs.learners_next.is_empty());
+    }
+    assert!(net.node(3).is_learner());
+    assert_same_logs(&net, &[1, 2, 3, 4]);
+}
+
+#[test]
+fn joint_configurations_survive_a_restart() {
+    let mut net = cluster(&[1, 2, 3]);
+    net.start(4, Storage::default());
+    let change = joint(ConfChangeTransition::JointExplicit, &[(AddNode, 4)]);
+    net.node_mut(1).propose(change).unwrap();
+    net.drain();
+    let applied = net.node(2).applied();
+    net.node_mut(2)
+        .compact(applied, Rc::new(Default::default()), 0);
+    let storage = net.crash(2);
+    assert!(storage.snapshot.metadata.conf_state.is_joint());
+    net.start(2, storage);
+    assert_eq!(voters(&net, 2), (vec![1, 2, 3, 4], vec![1, 2, 3]));
+}
+
+// ----- the Ready/Advance cycle and RawNode's checks -----
+
+#[test]
+fn a_nodes_own_acks_count_only_in_advance() {
+    let mut r = Raft::new(&config(1), bootstrap_storage(&[1]), 1);
+    for e in r.committed_entries() {
+        if let EntryData::ConfChange(cc) = &e.data {
+            r.apply_conf_change(cc);
+        }
+        r.applied_to(e.index);
+    }
+    r.campaign();
+    assert_eq!(
+        r.role(),
+        StateRole::PreCandidate,
+        "its pre-vote is not durable yet"
+    );
+    while {
+        r.take_messages();
+        r.advance()
+    } {}
+    assert_eq!(r.role(), StateRole::Leader);
+    let last = r.last_index();
+    assert_eq!(r.commit(), last);
+    r.propose(EntryData::Empty).unwrap();
+    assert_eq!(r.commit(), last, "appended, not yet acknowledged");
+    r.take_messages();
+    assert!(r.advance());
+    assert_eq!(r.commit(), last + 1);
+    assert!(!r.advance(), "nothing left to step");
+}
+
+#[test]
+fn step_refuses_local_messages_and_answers_from_strangers() {
+    let mut net = cluster(&[1, 2, 3]);
+    let hup = Message::new(MessageType::Hup, 2, 1, 0);
+    assert_eq!(net.node_mut(1).step(hup), Err(StepError::LocalMessage));
+    let resp = Message::new(MessageType::AppResp, 9, 1, 50);
+    assert_eq!(net.node_mut(1).step(resp), Err(StepError::PeerNotFound));
+    assert_eq!(net.node(1).term(), 2, "the stranger's term was not taken");
+}
+
+#[test]
+fn a_leader_removed_with_step_down_on_removal_steps_down() {
+    let template = Config {
+        step_down_on_removal: true,
+        ..config(0)
+    };
+    let mut net = Network::with_config(&[1, 2, 3], template);
+    net.campaign(1);
+    assert!(net.propose_conf(1, RemoveNode, 1));
+    assert_eq!(net.node(1).role(), StateRole::Follower);
+}
+
+#[test]
+fn forget_leader_lets_a_follower_vote_within_the_lease() {
+    let mut net = cluster(&[1, 2, 3]);
+    assert_eq!(net.node(2).leader_id(), 1);
+    net.node_mut(2).forget_leader();
+    assert_eq!(net.node(2).leader_id(), 0);
+    // Lease-based reads rely on the followers' lease: no forgetting.
+    let template = Config {
+        read_only: ReadOnlyOption::LeaseBased,
+        ..config(0)
+    };
+    let mut net = Network::with_config(&[1, 2, 3], template);
+    net.campaign(1);
+    net.node_mut(2).forget_leader();
+    assert_eq!(net.node(2).leader_id(), 1);
+    // The leader answers a read at once, without a heartbeat round.
+    net.node_mut(1).read_index(5).unwrap();
+    let states = net.node_mut(1).take_read_states();
+    assert_eq!(states.len(), 1);
+    assert_eq!(states[0].index, net.node(1).commit());
 }
 
 // ----- leadership transfer -----
