@@ -204,37 +204,6 @@ pub enum Command {
     },
 }
 
-/// The changes of one `member change`, each list ascending; no id is in
-/// two lists, and at least one list is not empty.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct JointChange {
-    /// New voters.
-    pub add: Vec<NodeId>,
-    /// New learners.
-    pub add_learner: Vec<NodeId>,
-    /// Learners made voters.
-    pub promote: Vec<NodeId>,
-    /// Voters made learners.
-    pub demote: Vec<NodeId>,
-    pub remove: Vec<NodeId>,
-    /// Stay in the joint configuration until `member leave-joint`, rather
-    /// than leave it as soon as it is applied.
-    pub explicit_leave: bool,
-}
-
-impl JointChange {
-    /// The option names, in canonical order, with their lists.
-    pub fn lists(&self) -> [(&'static str, &Vec<NodeId>); 5] {
-        [
-            ("add", &self.add),
-            ("add-learner", &self.add_learner),
-            ("promote", &self.promote),
-            ("demote", &self.demote),
-            ("remove", &self.remove),
-        ]
-    }
-}
-
 impl fmt::Display for JointChange {
     /// The options after `member change`, each with a leading space.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -338,6 +307,7 @@ impl FromStr for RoleName {
 }
 
 /// The stable error codes live with etcd's errors in the server layer.
+pub use crate::server::joint::JointChange;
 pub use crate::server::ErrorCode;
 
 pub(crate) fn join_names<'a>(names: impl Iterator<Item = &'a str>) -> String {

@@ -4,12 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::raft::{ConfChangeSingle, ConfChangeType, NodeId};
+use crate::raft::NodeId;
 use crate::server::client::DEFAULT_PUT_SIZE;
 use crate::server::{Cluster, ErrorCode, Outcome, RequestId, ServerConfig, ServerError};
 use crate::sim::{EventKind, WorldConfig};
 
-use super::ast::{format_duration, ClusterSpec, Command, JointChange, Script};
+use super::ast::{format_duration, ClusterSpec, Command, Script};
 use super::cond::{self, Previous};
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::{self, CommandResult, MemberJson, Report, Status};
@@ -323,9 +323,7 @@ impl Session {
             Command::MemberList => {
                 result.members = Some(c.member_list()?.into_iter().map(MemberJson::from).collect());
             }
-            Command::MemberChange(change) => {
-                c.member_change(&joint_changes(change), change.explicit_leave)?
-            }
+            Command::MemberChange(change) => c.member_change(change)?,
             Command::MemberLeaveJoint => c.member_leave_joint()?,
             Command::Start(id) => start(c, *id)?,
             Command::Crash(id) => {
@@ -439,26 +437,6 @@ impl Session {
 }
 
 /// The command needs `id`'s process running.
-/// The changes of a `member change` as Raft's: a voter is added or
-/// promoted with AddNode, a learner added or demoted with AddLearnerNode.
-fn joint_changes(change: &JointChange) -> Vec<ConfChangeSingle> {
-    let kinds = [
-        ConfChangeType::AddNode,
-        ConfChangeType::AddLearnerNode,
-        ConfChangeType::AddNode,
-        ConfChangeType::AddLearnerNode,
-        ConfChangeType::RemoveNode,
-    ];
-    let mut out = Vec::new();
-    for ((_, ids), change_type) in change.lists().into_iter().zip(kinds) {
-        out.extend(ids.iter().map(|&node_id| ConfChangeSingle {
-            change_type,
-            node_id,
-        }));
-    }
-    out
-}
-
 fn running(c: &Cluster, id: NodeId) -> Result<(), ServerError> {
     if c.world().raft(id).is_some() {
         return Ok(());

@@ -1059,6 +1059,7 @@ fn error_codes_round_trip() {
         "too-many-learners",
         "member-not-found",
         "member-not-learner",
+        "member-not-voter",
         "learner-not-ready",
         "not-enough-started-members",
         "unhealthy",

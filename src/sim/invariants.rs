@@ -147,7 +147,11 @@ impl Checker {
                 vec![id],
             );
         }
-        if raft.is_learner() && role != StateRole::Follower {
+        // A leader demoted to learner by a joint change keeps leading (etcd-raft
+        // without StepDownOnRemoval, etcd's default): it did not campaign.
+        let demoted_leader =
+            role == StateRole::Leader && watch.leading.is_some_and(|(t, _)| t == term);
+        if raft.is_learner() && role != StateRole::Follower && !demoted_leader {
             self.violate(
                 now,
                 "learners never campaign",
