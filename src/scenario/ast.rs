@@ -163,6 +163,14 @@ pub enum Command {
     MemberRemove(NodeId),
     /// `member list`
     MemberList,
+    /// `member change [add=IDS] [add-learner=IDS] [promote=IDS] [demote=IDS]
+    /// [remove=IDS] [leave=explicit]`: several changes at once, through a
+    /// joint configuration (etcd-raft's ConfChangeV2; etcd's server never
+    /// does this).
+    MemberChange(JointChange),
+    /// `member leave-joint`: leave a joint configuration entered with
+    /// `leave=explicit`.
+    MemberLeaveJoint,
     /// `start N`
     Start(NodeId),
     /// `crash N`
@@ -196,6 +204,21 @@ pub enum Command {
     },
 }
 
+impl fmt::Display for JointChange {
+    /// The options after `member change`, each with a leading space.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, ids) in self.lists() {
+            if !ids.is_empty() {
+                write!(f, " {name}={}", format_list(ids))?;
+            }
+        }
+        if self.explicit_leave {
+            f.write_str(" leave=explicit")?;
+        }
+        Ok(())
+    }
+}
+
 /// A condition of `expect` and `wait-until`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Condition {
@@ -215,6 +238,9 @@ pub enum Condition {
     Voters(Vec<NodeId>),
     /// `learners=LIST`, possibly empty (`learners=`)
     Learners(Vec<NodeId>),
+    /// `voters-outgoing=LIST`: the outgoing voters of a joint
+    /// configuration; empty (`voters-outgoing=`) when not joint
+    VotersOutgoing(Vec<NodeId>),
     /// `term=T`
     Term(u64),
     /// `commit>=I`
@@ -281,6 +307,7 @@ impl FromStr for RoleName {
 }
 
 /// The stable error codes live with etcd's errors in the server layer.
+pub use crate::server::joint::JointChange;
 pub use crate::server::ErrorCode;
 
 pub(crate) fn join_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
@@ -402,6 +429,7 @@ impl fmt::Display for Condition {
             Condition::Quorum(q) => write!(f, "quorum={q}"),
             Condition::Voters(v) => write!(f, "voters={}", format_list(v)),
             Condition::Learners(v) => write!(f, "learners={}", format_list(v)),
+            Condition::VotersOutgoing(v) => write!(f, "voters-outgoing={}", format_list(v)),
             Condition::Term(t) => write!(f, "term={t}"),
             Condition::CommitAtLeast(i) => write!(f, "commit>={i}"),
             Condition::Role { id, role } => write!(f, "role {id}={role}"),
@@ -495,6 +523,8 @@ impl fmt::Display for Command {
             Command::MemberPromote(n) => write!(f, "member promote {n}"),
             Command::MemberRemove(n) => write!(f, "member remove {n}"),
             Command::MemberList => f.write_str("member list"),
+            Command::MemberChange(change) => write!(f, "member change{change}"),
+            Command::MemberLeaveJoint => f.write_str("member leave-joint"),
             Command::Start(n) => write!(f, "start {n}"),
             Command::Crash(n) => write!(f, "crash {n}"),
             Command::Campaign(n) => write!(f, "campaign {n}"),

@@ -69,6 +69,9 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<
         }
         Condition::Voters(list) => same_set(list, &status().voters, "voters"),
         Condition::Learners(list) => same_set(list, &status().learners, "learners"),
+        Condition::VotersOutgoing(list) => {
+            same_set(list, &status().voters_outgoing, "outgoing voters")
+        }
         Condition::Term(t) => {
             let s = status();
             holds(s.term == *t, format!("the term is {}", s.term))

@@ -323,6 +323,8 @@ impl Session {
             Command::MemberList => {
                 result.members = Some(c.member_list()?.into_iter().map(MemberJson::from).collect());
             }
+            Command::MemberChange(change) => c.member_change(change)?,
+            Command::MemberLeaveJoint => c.member_leave_joint()?,
             Command::Start(id) => start(c, *id)?,
             Command::Crash(id) => {
                 running(c, *id)?;

@@ -56,7 +56,8 @@ pub const COMMAND_NAMES: [&str; 20] = [
 ];
 
 const CONDITION_FORMS: &str = "leader, leader=N, no-leader, caught-up=N, all-applied, quorum=Q, \
-     voters=LIST, learners=LIST, term=T, commit>=I, role N=ROLE, ok, error=CODE";
+     voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, commit>=I, role N=ROLE, ok, \
+     error=CODE";
 
 /// Parses a whole script. The first line that is neither blank nor a comment
 /// must be the `cluster` line; no other line may be one.
@@ -771,7 +772,7 @@ fn parse_net(p: &mut Words<'_>) -> Result<Command, ParseError> {
 
 fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
     let sub = p.word(
-        "a member subcommand (add, promote, remove or list)",
+        "a member subcommand (add, promote, remove, list, change or leave-joint)",
         "member",
     )?;
     let cmd = match (sub.quoted, sub.text.as_str()) {
@@ -804,17 +805,71 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
             p.finish("member list")?;
             Command::MemberList
         }
+        (false, "change") => Command::MemberChange(parse_joint_change(p)?),
+        (false, "leave-joint") => {
+            p.finish("member leave-joint")?;
+            Command::MemberLeaveJoint
+        }
         (_, other) => {
             return Err(p.err(
                 sub.col,
                 format!(
-                    "unknown member subcommand {}; expected one of: add, promote, remove, list",
+                    "unknown member subcommand {}; expected one of: add, promote, remove, list, \
+                     change, leave-joint",
                     quote_for_message(other)
                 ),
             ))
         }
     };
     Ok(cmd)
+}
+
+/// `member change [add=IDS] [add-learner=IDS] [promote=IDS] [demote=IDS]
+/// [remove=IDS] [leave=auto|explicit]`: at least one change, no id twice.
+fn parse_joint_change(p: &mut Words<'_>) -> Result<JointChange, ParseError> {
+    const LISTS: [&str; 5] = ["add", "add-learner", "promote", "demote", "remove"];
+    let mut allowed: Vec<(&'static str, Kind)> =
+        LISTS.iter().map(|&n| (n, Kind::Value("LIST"))).collect();
+    allowed.push(("leave", Kind::Value("leave=auto|explicit")));
+    let found = p.options("member change", &allowed)?;
+    let mut change = JointChange::default();
+    let mut seen: Vec<NodeId> = Vec::new();
+    for f in found.iter().filter(|f| f.name != "leave") {
+        let mut ids = parse_id_list(p, f.value(), f.value_col(), false)?;
+        if let Some(id) = ids.iter().find(|id| seen.contains(id)) {
+            return Err(p.err(
+                f.value_col(),
+                format!("node {id} appears in two changes of member change"),
+            ));
+        }
+        seen.extend(&ids);
+        ids.sort_unstable();
+        *match f.name {
+            "add" => &mut change.add,
+            "add-learner" => &mut change.add_learner,
+            "promote" => &mut change.promote,
+            "demote" => &mut change.demote,
+            _ => &mut change.remove,
+        } = ids;
+    }
+    if let Some(f) = get(&found, "leave") {
+        change.explicit_leave = p.convert(f, |v| match v {
+            "auto" => Ok(false),
+            "explicit" => Ok(true),
+            other => Err(format!(
+                "expected leave=auto or leave=explicit, found {}",
+                quote_for_message(other)
+            )),
+        })?;
+    }
+    if seen.is_empty() {
+        return Err(p.err(
+            p.missing_col(),
+            "missing changes after \"member change\"; expected add=, add-learner=, promote=, \
+             demote= or remove= with node ids",
+        ));
+    }
+    Ok(change)
 }
 
 /// `A B` or `A->B`, then the end of the line.
@@ -1010,6 +1065,7 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
         "quorum" => Condition::Quorum(number(v)?),
         "voters" => Condition::Voters(parse_id_list(p, v, vcol, false)?),
         "learners" => Condition::Learners(parse_id_list(p, v, vcol, true)?),
+        "voters-outgoing" => Condition::VotersOutgoing(parse_id_list(p, v, vcol, true)?),
         "term" => Condition::Term(number(v)?),
         "commit>" => Condition::CommitAtLeast(number(v)?),
         "error" => {

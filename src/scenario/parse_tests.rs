@@ -594,6 +594,89 @@ fn quoted_text_errors() {
 }
 
 #[test]
+fn joint_change_commands() {
+    assert_eq!(
+        cmd("member change remove=3 add=5,4 leave=explicit"),
+        Command::MemberChange(JointChange {
+            add: vec![4, 5],
+            remove: vec![3],
+            explicit_leave: true,
+            ..Default::default()
+        })
+    );
+    assert_eq!(
+        cmd("member change promote=6 demote=2 leave=auto").to_string(),
+        "member change promote=6 demote=2"
+    );
+    assert_eq!(
+        cmd("member change add-learner=7").to_string(),
+        "member change add-learner=7"
+    );
+    assert_eq!(cmd("member leave-joint"), Command::MemberLeaveJoint);
+    assert_eq!(
+        err("member change"),
+        (
+            15,
+            "missing changes after \"member change\"; expected add=, add-learner=, promote=, \
+             demote= or remove= with node ids"
+                .into()
+        )
+    );
+    assert_eq!(
+        err("member change leave=explicit"),
+        (
+            30,
+            "missing changes after \"member change\"; expected add=, add-learner=, promote=, \
+             demote= or remove= with node ids"
+                .into()
+        )
+    );
+    assert_eq!(
+        err("member change add=4 remove=2,4"),
+        (28, "node 4 appears in two changes of member change".into())
+    );
+    assert_eq!(
+        err("member change add=4,4"),
+        (21, "node 4 appears twice in the list".into())
+    );
+    assert_eq!(
+        err("member change add=4 leave=later"),
+        (
+            27,
+            "expected leave=auto or leave=explicit, found \"later\"".into()
+        )
+    );
+    assert_eq!(
+        err("member change join=4"),
+        (
+            15,
+            "unknown option \"join\" for member change; expected add, add-learner, promote, \
+             demote, remove, leave"
+                .into()
+        )
+    );
+    assert_eq!(
+        err("member change add="),
+        (15, "missing value for option \"add\"; expected LIST".into())
+    );
+    assert_eq!(
+        err("member leave-joint now"),
+        (
+            20,
+            "unexpected extra word \"now\" after member leave-joint".into()
+        )
+    );
+    assert_eq!(
+        cmd("expect voters-outgoing=3,1"),
+        Command::Expect(Condition::VotersOutgoing(vec![3, 1]))
+    );
+    assert_eq!(
+        cmd("expect voters-outgoing="),
+        Command::Expect(Condition::VotersOutgoing(vec![]))
+    );
+}
+
+#[test]
 fn member_commands() {
     assert_eq!(
         cmd("member add 4 --learner --peer-url=http://10.0.0.9:2380"),
@@ -645,14 +728,15 @@ fn member_commands() {
         err("member"),
         (
             8,
-            "missing a member subcommand (add, promote, remove or list) after \"member\"".into()
+            "missing a member subcommand (add, promote, remove, list, change or leave-joint) after \"member\"".into()
         )
     );
     assert_eq!(
         err("member join 4"),
         (
             8,
-            "unknown member subcommand \"join\"; expected one of: add, promote, remove, list"
+            "unknown member subcommand \"join\"; expected one of: add, promote, remove, list, \
+             change, leave-joint"
                 .into()
         )
     );
@@ -869,7 +953,7 @@ fn conditions() {
 #[test]
 fn condition_errors() {
     let forms = "leader, leader=N, no-leader, caught-up=N, all-applied, quorum=Q, \
-                 voters=LIST, learners=LIST, term=T, commit>=I, role N=ROLE, ok, error=CODE";
+                 voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, commit>=I, role N=ROLE, ok, error=CODE";
     assert_eq!(
         err("expect leeder"),
         (
@@ -975,6 +1059,7 @@ fn error_codes_round_trip() {
         "too-many-learners",
         "member-not-found",
         "member-not-learner",
+        "member-not-voter",
         "learner-not-ready",
         "not-enough-started-members",
         "unhealthy",
@@ -1042,6 +1127,11 @@ const CANONICAL: &[&str] = &[
     "member promote 4",
     "member remove 2",
     "member list",
+    "member change add=4,5 remove=3 leave=explicit",
+    "member change add-learner=6 promote=4 demote=2",
+    "member leave-joint",
+    "expect voters-outgoing=1,2,3",
+    "expect voters-outgoing=",
     "start 4",
     "crash 1",
     "campaign 2",
@@ -1346,12 +1436,40 @@ mod props {
             any::<u64>().prop_map(Condition::Quorum),
             ids(1).prop_map(Condition::Voters),
             ids(0).prop_map(Condition::Learners),
+            ids(0).prop_map(Condition::VotersOutgoing),
             any::<u64>().prop_map(Condition::Term),
             any::<u64>().prop_map(Condition::CommitAtLeast),
             (id(), role()).prop_map(|(id, role)| Condition::Role { id, role }),
             Just(Condition::Ok),
             code().prop_map(Condition::Error),
         ]
+    }
+
+    /// Distinct ids dealt into the five lists, each list ascending.
+    fn joint_change() -> impl Strategy<Value = JointChange> {
+        (
+            ids(1),
+            proptest::collection::vec(0usize..5, 15),
+            any::<bool>(),
+        )
+            .prop_map(|(all, slots, explicit_leave)| {
+                let mut lists: [Vec<NodeId>; 5] = Default::default();
+                for (id, slot) in all.into_iter().zip(slots) {
+                    lists[slot].push(id);
+                }
+                for l in &mut lists {
+                    l.sort_unstable();
+                }
+                let [add, add_learner, promote, demote, remove] = lists;
+                JointChange {
+                    add,
+                    add_learner,
+                    promote,
+                    demote,
+                    remove,
+                    explicit_leave,
+                }
+            })
     }
 
     fn link() -> impl Strategy<Value = (NodeId, NodeId, bool)> {
@@ -1428,6 +1546,8 @@ mod props {
             id().prop_map(Command::MemberPromote),
             id().prop_map(Command::MemberRemove),
             Just(Command::MemberList),
+            joint_change().prop_map(Command::MemberChange),
+            Just(Command::MemberLeaveJoint),
             id().prop_map(Command::Start),
             id().prop_map(Command::Crash),
             id().prop_map(Command::Campaign),

@@ -55,6 +55,11 @@ pub struct Status {
     pub quorum: usize,
     pub voters: Vec<NodeId>,
     pub learners: Vec<NodeId>,
+    /// While a joint change is in progress, the voters of the configuration
+    /// being left (`voters` are those of the one being entered); omitted
+    /// otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub voters_outgoing: Vec<NodeId>,
     pub nodes: Vec<NodeStatus>,
     pub progress: Vec<ProgressStatus>,
     pub violations: Vec<ViolationStatus>,
@@ -150,6 +155,8 @@ pub struct Report {
     pub quorum: usize,
     pub voters: Vec<NodeId>,
     pub learners: Vec<NodeId>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub voters_outgoing: Vec<NodeId>,
     pub nodes: Vec<NodeStatus>,
     pub progress: Vec<ProgressStatus>,
     pub results: Vec<CommandResult>,
@@ -166,6 +173,7 @@ impl Report {
             quorum: status.quorum,
             voters: status.voters,
             learners: status.learners,
+            voters_outgoing: status.voters_outgoing,
             nodes: status.nodes,
             progress: status.progress,
             results,
@@ -295,6 +303,7 @@ pub fn status(cluster: &Cluster) -> Status {
             voters.len() / 2 + 1
         },
         learners: conf.learners.iter().copied().collect(),
+        voters_outgoing: conf.voters_outgoing.iter().copied().collect(),
         voters,
         nodes,
         progress,

@@ -173,11 +173,7 @@ impl Cluster {
     pub fn running_voters(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.world
             .nodes()
-            .filter(|n| {
-                n.raft
-                    .as_ref()
-                    .is_some_and(|r| r.tracker().voters.contains(&n.id))
-            })
+            .filter(|n| n.raft.as_ref().is_some_and(|r| r.tracker().is_voter(n.id)))
             .map(|n| n.id)
     }
 
@@ -405,6 +401,20 @@ impl Cluster {
                 },
             ),
             EventKind::ConfChangeApplied {
+                node,
+                change,
+                refused,
+                ..
+            } => {
+                let outcome = match refused {
+                    None => Outcome::Done,
+                    Some(err) => {
+                        Outcome::Failed(ServerError::new(ErrorCode::from(*err), err.etcd_text()))
+                    }
+                };
+                (change.request, Waiting::Member { via: *node }, outcome)
+            }
+            EventKind::JointChangeApplied {
                 node,
                 change,
                 refused,

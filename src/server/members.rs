@@ -32,7 +32,7 @@ impl Cluster {
     /// Where a membership request goes: the leader if there is one; else the
     /// lowest running voter, which fails with `no-leader` if it knows none.
     /// Returns (the member taking the request, whether it leads).
-    fn member_target(&self) -> Result<(NodeId, bool), ServerError> {
+    pub(super) fn member_target(&self) -> Result<(NodeId, bool), ServerError> {
         let via = self.target(None)?;
         let leads = self
             .world
@@ -93,7 +93,7 @@ impl Cluster {
         Ok(request)
     }
 
-    fn finish_change(&mut self, request: RequestId) -> Result<(), ServerError> {
+    pub(super) fn finish_change(&mut self, request: RequestId) -> Result<(), ServerError> {
         match self.finish(request) {
             Outcome::Done => Ok(()),
             Outcome::Failed(e) => Err(e),

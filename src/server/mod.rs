@@ -10,6 +10,7 @@
 pub mod client;
 pub mod cluster;
 pub mod error;
+pub mod joint;
 pub mod load;
 pub mod members;
 pub mod reconfig;

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::raft::{ConfChange, ConfChangeType, MessageType, NodeId, RaftEvent};
+use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, MessageType, NodeId, RaftEvent};
 use crate::sim::membership::MemberError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +50,14 @@ pub enum EventKind {
         node: NodeId,
         index: u64,
         change: ConfChange,
+        refused: Option<MemberError>,
+    },
+    /// A joint membership change (several members at once) was applied on
+    /// `node`, or refused there by the membership checks.
+    JointChangeApplied {
+        node: NodeId,
+        index: u64,
+        change: ConfChangeV2,
         refused: Option<MemberError>,
     },
     /// A member's announcement of itself was applied on `node`.
@@ -112,10 +120,30 @@ fn ids(list: &[NodeId]) -> String {
 }
 
 fn change_text(c: &ConfChange) -> String {
-    match c.change_type {
-        ConfChangeType::AddNode => format!("add voter {}", c.node_id),
-        ConfChangeType::AddLearnerNode => format!("add learner {}", c.node_id),
-        ConfChangeType::RemoveNode => format!("remove member {}", c.node_id),
+    single_text(c.change_type, c.node_id)
+}
+
+fn single_text(change_type: ConfChangeType, id: NodeId) -> String {
+    match change_type {
+        ConfChangeType::AddNode => format!("add voter {id}"),
+        ConfChangeType::AddLearnerNode => format!("add learner {id}"),
+        ConfChangeType::RemoveNode => format!("remove member {id}"),
+        ConfChangeType::UpdateNode => format!("update member {id}"),
+    }
+}
+
+fn joint_text(c: &ConfChangeV2) -> String {
+    if c.leave_joint() {
+        return "leave the joint configuration".to_string();
+    }
+    let changes: Vec<String> = c
+        .changes
+        .iter()
+        .map(|s| single_text(s.change_type, s.node_id))
+        .collect();
+    match c.enter_joint() {
+        Some(_) => format!("enter a joint configuration: {}", changes.join(", ")),
+        None => changes.join(", "),
     }
 }
 
@@ -148,6 +176,22 @@ impl Event {
                 Some(e) => format!(
                     "node {node} refused \"{}\" at index {index}: {}",
                     change_text(change),
+                    e.etcd_text()
+                ),
+            },
+            JointChangeApplied {
+                node,
+                index,
+                change,
+                refused,
+            } => match refused {
+                None => format!(
+                    "node {node} applied \"{}\" at index {index}",
+                    joint_text(change)
+                ),
+                Some(e) => format!(
+                    "node {node} refused \"{}\" at index {index}: {}",
+                    joint_text(change),
                     e.etcd_text()
                 ),
             },
@@ -225,5 +269,7 @@ fn raft_sentence(node: NodeId, event: &RaftEvent) -> Option<String> {
         }
         IgnoredTimeoutNow { reason } => format!("node {node} ignored MsgTimeoutNow: {reason}"),
         CampaignIgnored { reason } => format!("node {node} will not campaign: {reason}"),
+        ForgetLeaderIgnored => format!("node {node} ignored ForgetLeader: reads rely on the lease"),
+        AutoLeaveProposed => format!("node {node} proposed leaving the joint configuration"),
     })
 }

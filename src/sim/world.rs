@@ -189,8 +189,15 @@ impl World {
         }
         let Some(r) = node.raft.as_mut() else { return };
         r.tick();
+        self.schedule(now + heartbeat, Action::Tick { node: id, epoch });
+        self.process(id);
         // A started member announces itself until its announcement is applied
-        // (etcd's publish), retrying every election timeout.
+        // (etcd's publish), retrying every election timeout. It needs a
+        // leader, which the tick may just have elected.
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        let Some(r) = node.raft.as_mut() else { return };
         let unpublished = node.state.members.get(&id).is_some_and(|m| !m.started);
         if unpublished
             && r.leader_id() != raft::NONE
@@ -198,9 +205,8 @@ impl World {
         {
             node.last_publish_ms = Some(now);
             let _ = r.propose(EntryData::Publish(id));
+            self.process(id);
         }
-        self.schedule(now + heartbeat, Action::Tick { node: id, epoch });
-        self.process(id);
     }
 
     fn deliver(&mut self, msg_id: u64) {
@@ -226,7 +232,9 @@ impl World {
         self.deliveries += 1;
         let snapshot = msg.msg_type == MessageType::Snap;
         if let Some(r) = self.nodes.get_mut(&to).and_then(|n| n.raft.as_mut()) {
-            r.step(msg);
+            // A response from a peer it does not track is refused, as
+            // etcd's RawNode refuses it: it answers nothing it asked.
+            let _ = r.step(msg);
         }
         self.process(to);
         if snapshot {
@@ -243,10 +251,25 @@ impl World {
 
     // ---- the effects of a step ---------------------------------------------
 
+    /// Handles what node `id` produced, as etcd's server handles a Ready,
+    /// then lets the node count its own acknowledgements (etcd's Advance),
+    /// which may produce more: until nothing is left.
+    fn process(&mut self, id: NodeId) {
+        loop {
+            self.handle_ready(id);
+            let Some(r) = self.nodes.get_mut(&id).and_then(|n| n.raft.as_mut()) else {
+                return;
+            };
+            if !r.advance() {
+                return;
+            }
+        }
+    }
+
     /// Collects everything node `id` produced: installs a restored snapshot,
     /// applies committed entries, serves reads, sends messages, narrates,
     /// checks invariants, and snapshots when the log has grown enough.
-    fn process(&mut self, id: NodeId) {
+    fn handle_ready(&mut self, id: NodeId) {
         let now = self.now;
         let max_learners = self.cfg.max_learners;
         let Some(node) = self.nodes.get_mut(&id) else {
@@ -296,6 +319,23 @@ impl World {
                             }
                         }
                         applied_events.push(EventKind::ConfChangeApplied {
+                            node: id,
+                            index: e.index,
+                            change: (**cc).clone(),
+                            refused,
+                        });
+                    }
+                    EntryData::ConfChangeV2(cc) => {
+                        let refused = membership::validate_v2(&node.state, cc, max_learners).err();
+                        if refused.is_none() {
+                            // Raft may refuse it too (ConfChangeRefused): then
+                            // the member list stays as it is.
+                            if let Ok(conf) = r.apply_conf_change_v2(cc) {
+                                membership::apply_v2(&mut node.state, cc, &conf);
+                                removed_self |= node.state.removed.contains(&id);
+                            }
+                        }
+                        applied_events.push(EventKind::JointChangeApplied {
                             node: id,
                             index: e.index,
                             change: (**cc).clone(),
@@ -495,6 +535,7 @@ impl World {
             check_quorum: self.cfg.check_quorum,
             max_inflight_msgs: self.cfg.max_inflight_msgs,
             max_size_per_msg: self.cfg.max_size_per_msg,
+            ..raft::Config::new(id)
         }
     }
 

@@ -874,7 +874,7 @@ fn log_panel(f: &Frame) {
             ctx.fill_rect(x + 1.0, y + 2.0, cw - 2.0, ch);
             ctx.set_global_alpha(1.0);
             match &e.data {
-                EntryData::ConfChange(_) => {
+                EntryData::ConfChange(_) | EntryData::ConfChangeV2(_) => {
                     // A membership change: a white diamond.
                     let (mx, my) = (x + cw / 2.0, y + 2.0 + ch / 2.0);
                     let d = (ch / 2.0 - 1.5).max(2.0);
