@@ -659,11 +659,22 @@ impl World {
             return Err(ProposeError::NotLeaderNoLeader);
         };
         let result = r.read_index(request);
-        if result.is_ok() {
+        // Sent again (a retry): the read waits once.
+        if result.is_ok() && !node.pending_reads.iter().any(|(req, _, _)| *req == request) {
             node.pending_reads.push((request, 0, key.to_string()));
         }
         self.process(via);
         result
+    }
+
+    /// Whether the leader confirmed read `request` through `via` (a read
+    /// index arrived); it then only waits for `via` to apply that far.
+    pub fn read_confirmed(&self, via: NodeId, request: u64) -> bool {
+        self.nodes.get(&via).is_some_and(|n| {
+            n.pending_reads
+                .iter()
+                .any(|(req, index, _)| *req == request && *index > 0)
+        })
     }
 
     /// Node `id` snapshots its applied state and compacts its log now.
