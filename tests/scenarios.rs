@@ -434,3 +434,25 @@ fn a_learner_answers_the_member_status_request() {
     assert!(st.leader.is_some() && st.errors.is_empty());
     assert!(st.raft_applied_index > 0);
 }
+
+#[test]
+fn v3_6_snapshots_every_100_entries_in_memory_earlier_releases_do_not() {
+    let src = scenario("release_snapshots.scenario");
+    let leader_snapshot = |release: &str| {
+        let text = src.replacen("seed=9", &format!("seed=9 etcd={release}"), 1);
+        let s = Session::from_script(&text).unwrap();
+        let status = s.status();
+        let leader = status.leader.unwrap();
+        let n = status.nodes.iter().find(|n| n.id == leader).unwrap();
+        (n.snapshot_index, n.applied)
+    };
+    let (snap, applied) = leader_snapshot("3.6");
+    assert!(applied > 300, "{applied}");
+    assert!(
+        snap > 200 && snap + 101 > applied,
+        "3.6: {snap} of {applied}"
+    );
+    for old in ["3.4", "3.5"] {
+        assert_eq!(leader_snapshot(old).0, 0, "{old}");
+    }
+}

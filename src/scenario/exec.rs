@@ -43,6 +43,7 @@ pub fn configs(spec: &ClusterSpec) -> (WorldConfig, ServerConfig) {
         check_quorum: spec.check_quorum,
         max_learners: spec.max_learners as usize,
         snapshot_count: spec.snapshot_count,
+        memory_snapshot_count: spec.etcd.memory_snapshot_count(),
         catchup_entries: spec.catchup_entries,
         latency_ms: (spec.latency_min_ms, spec.latency_max_ms),
         bandwidth: spec.bandwidth,

@@ -36,6 +36,13 @@ impl Release {
         }
     }
 
+    /// v3.6 snapshots the raft log in memory and compacts it every 100
+    /// applied entries (etcdserver `shouldSnapshotToMemory`,
+    /// `memorySnapshotCount`); before, only every snapshot-count entries.
+    pub fn memory_snapshot_count(self) -> Option<u64> {
+        (self == Release::V3_6).then_some(100)
+    }
+
     /// Whether `--max-learners` exists: v3.4 and v3.5 hard-code one learner
     /// (membership `maxLearners = 1`); v3.6 added the flag.
     pub fn max_learners_settable(self) -> bool {

@@ -16,6 +16,10 @@ pub struct WorldConfig {
     pub max_learners: usize,
     /// Applied entries between automatic snapshots (etcd `--snapshot-count`).
     pub snapshot_count: u64,
+    /// etcd v3.6 also snapshots its raft log in memory, and compacts it,
+    /// every this many applied entries (`memorySnapshotCount`, 100);
+    /// `None` before v3.6.
+    pub memory_snapshot_count: Option<u64>,
     /// Entries kept behind a snapshot so slow followers can catch up from the log.
     pub catchup_entries: u64,
     /// One-way latency of every message, drawn uniformly in this range.
@@ -47,6 +51,7 @@ impl Default for WorldConfig {
             check_quorum: true,
             max_learners: 1,
             snapshot_count: 10_000,
+            memory_snapshot_count: Some(100),
             catchup_entries: 5_000,
             latency_ms: (10, 30),
             bandwidth: None,

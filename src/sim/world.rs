@@ -415,8 +415,14 @@ impl World {
         let mut compacted = false;
 
         // etcd's triggerSnapshot: once more than snapshot-count entries were
-        // applied since the last snapshot.
-        if applied > r.snapshot_index() + self.cfg.snapshot_count.max(1) {
+        // applied since the last snapshot; v3.6 also every 100 entries in
+        // memory (snapshotIfNeededAndCompactRaftLog, shouldSnapshotToMemory).
+        // Either way the raft log is compacted down to catchup-entries.
+        let every = self
+            .cfg
+            .memory_snapshot_count
+            .map_or(self.cfg.snapshot_count, |m| m.min(self.cfg.snapshot_count));
+        if applied > r.snapshot_index() + every.max(1) {
             r.compact(
                 applied,
                 Rc::new(node.state.clone()),
