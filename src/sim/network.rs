@@ -136,6 +136,14 @@ impl Network {
         std::mem::take(&mut self.wakes)
     }
 
+    /// The next thing the world must schedule, oldest first (no allocation).
+    pub fn next_wake(&mut self) -> Option<Wake> {
+        if self.wakes.is_empty() {
+            return None;
+        }
+        Some(self.wakes.remove(0))
+    }
+
     /// Cuts one direction. Returns the messages lost on it, and whether the
     /// link was up before.
     pub fn cut(
@@ -234,6 +242,23 @@ impl Network {
         };
         let id = self.next_id;
         self.next_id += 1;
+        let bps = bandwidth.filter(|&b| b > 0);
+        // When it leaves, if that is known now: (first byte, last byte).
+        let leaves = match (self.transport, bps) {
+            (Transport::Shared, _) => {
+                let free = self.free_at.get(&from).copied().unwrap_or(0).max(now);
+                // Whole milliseconds, rounded up: even a heartbeat takes its turn.
+                let transmit = bps.map_or(0, |b| (size * 1000).div_ceil(b));
+                self.free_at.insert(from, free + transmit);
+                Some((free, free + transmit))
+            }
+            (Transport::Streams, None) => Some((now, now)),
+            (Transport::Streams, Some(_)) => None,
+        };
+        let (departs, out, arrives) = match leaves {
+            Some((departs, out)) => (departs, out, self.arrival(from, to, stream, out, latency)),
+            None => (UNKNOWN_MS, UNKNOWN_MS, UNKNOWN_MS),
+        };
         self.in_flight.insert(
             id,
             Box::new(InFlight {
@@ -243,22 +268,14 @@ impl Network {
                 stream,
                 latency_ms: latency,
                 sent_ms: now,
-                departs_ms: UNKNOWN_MS,
-                sent_out_ms: UNKNOWN_MS,
-                arrives_ms: UNKNOWN_MS,
+                departs_ms: departs,
+                sent_out_ms: out,
+                arrives_ms: arrives,
             }),
         );
-        let bps = bandwidth.filter(|&b| b > 0);
-        match (self.transport, bps) {
-            (Transport::Shared, _) => {
-                let free = self.free_at.get(&from).copied().unwrap_or(0).max(now);
-                // Whole milliseconds, rounded up: even a heartbeat takes its turn.
-                let transmit = bps.map_or(0, |b| (size * 1000).div_ceil(b));
-                self.free_at.insert(from, free + transmit);
-                self.depart(id, free, free + transmit);
-            }
-            (Transport::Streams, None) => self.depart(id, now, now),
-            (Transport::Streams, Some(bps)) => {
+        match bps.filter(|_| leaves.is_none()) {
+            None => self.wakes.push(Wake::Deliver { id, at: arrives }),
+            Some(bps) => {
                 let link = self.links.entry(from).or_default();
                 let done = link.push(to, stream, id, size, now, bps);
                 self.departed(done);
@@ -266,6 +283,15 @@ impl Network {
             }
         }
         id
+    }
+
+    /// When a message whose last byte is out at `out` arrives: a latency
+    /// later, but never before the one sent before it on its connection.
+    fn arrival(&mut self, from: NodeId, to: NodeId, stream: Stream, out: u64, latency: u64) -> u64 {
+        let last = self.last_arrival.entry((from, to, stream)).or_insert(0);
+        let arrives = out.saturating_add(latency).max(*last);
+        *last = arrives;
+        arrives
     }
 
     /// The wake-up `gen` of `node`'s fair link fired at `now`.
@@ -324,20 +350,22 @@ impl Network {
         }
     }
 
-    /// Message `id` starts leaving at `departs` and is out at `out`: it
-    /// arrives a latency later, but never before the one sent before it on
-    /// its connection.
+    /// Message `id`, waiting in a stream, starts leaving at `departs` and
+    /// is out at `out`.
     fn depart(&mut self, id: u64, departs: u64, out: u64) {
-        let Some(f) = self.in_flight.get_mut(&id) else {
+        let Some((from, to, stream, latency)) = self
+            .in_flight
+            .get(&id)
+            .map(|f| (f.msg.from, f.msg.to, f.stream, f.latency_ms))
+        else {
             return;
         };
-        let key = (f.msg.from, f.msg.to, f.stream);
-        let after = self.last_arrival.get(&key).copied().unwrap_or(0);
-        let arrives = out.saturating_add(f.latency_ms).max(after);
-        f.departs_ms = departs;
-        f.sent_out_ms = out;
-        f.arrives_ms = arrives;
-        self.last_arrival.insert(key, arrives);
+        let arrives = self.arrival(from, to, stream, out, latency);
+        if let Some(f) = self.in_flight.get_mut(&id) {
+            f.departs_ms = departs;
+            f.sent_out_ms = out;
+            f.arrives_ms = arrives;
+        }
         self.wakes.push(Wake::Deliver { id, at: arrives });
     }
 

@@ -218,7 +218,7 @@ impl World {
     /// Schedules what the network asked for: arrivals, and the moments a
     /// shared link finishes a message.
     fn schedule_wakes(&mut self) {
-        for wake in self.net.take_wakes() {
+        while let Some(wake) = self.net.next_wake() {
             match wake {
                 Wake::Deliver { id, at } => self.schedule(at.max(self.now), Action::Deliver { id }),
                 Wake::Transmit { node, gen, at } => {
