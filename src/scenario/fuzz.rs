@@ -617,7 +617,14 @@ fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Outcom
     let leader_bound = ((20 * et).clamp(10_000, 60_000) + backlog).min(MAX_WAIT_MS);
     let write_bound = ((5 * et).clamp(5_000, 30_000) + backlog).min(MAX_WAIT_MS);
     let mut wrote = false;
-    for _ in 0..3 {
+    // A write ends at etcd's server request timeout (5s plus two election
+    // timeouts) however long the client waits, so a backlog longer than that
+    // needs several tries: keep trying until the write bound has passed.
+    let give_up = session.now() + leader_bound + write_bound;
+    for attempt in 0..64 {
+        if attempt >= 3 && session.now() >= give_up {
+            break;
+        }
         if !run(
             &mut session,
             &mut tracker,
