@@ -41,7 +41,12 @@ pub fn configs(spec: &ClusterSpec) -> (WorldConfig, ServerConfig) {
         election_timeout_ms: spec.election_timeout_ms,
         pre_vote: spec.prevote,
         check_quorum: spec.check_quorum,
-        max_learners: spec.max_learners as usize,
+        // v3.4 and v3.5 hard-code one learner (membership `maxLearners`).
+        max_learners: if spec.etcd.max_learners_settable() {
+            spec.max_learners as usize
+        } else {
+            1
+        },
         snapshot_count: spec.snapshot_count,
         memory_snapshot_count: spec.etcd.memory_snapshot_count(),
         catchup_entries: spec.catchup_entries,
