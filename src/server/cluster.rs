@@ -18,6 +18,7 @@ use super::error::{ErrorCode, ServerError};
 use super::load::Load;
 use super::members::MemberInfo;
 use super::release::Release;
+use crate::sim::vecmap::VecMap;
 
 /// Settings of the server layer (etcd flags).
 #[derive(Debug, Clone, PartialEq)]
@@ -142,9 +143,9 @@ pub struct Cluster {
     /// World events since the last `take_events`, for narration.
     events: Vec<Event>,
     /// The parked requests that can go on, by the member holding them.
-    parked: BTreeMap<NodeId, BTreeSet<RequestId>>,
+    parked: BTreeSet<(NodeId, RequestId)>,
     /// Linearizable reads sent and not yet confirmed by a leader.
-    reads: BTreeMap<RequestId, ReadIndexSent>,
+    reads: VecMap<RequestId, ReadIndexSent>,
 }
 
 impl Cluster {
@@ -158,8 +159,8 @@ impl Cluster {
             finished: Vec::new(),
             load: None,
             events: Vec::new(),
-            parked: BTreeMap::new(),
-            reads: BTreeMap::new(),
+            parked: BTreeSet::new(),
+            reads: VecMap::default(),
         };
         cluster.absorb();
         cluster
@@ -215,7 +216,7 @@ impl Cluster {
         let deadline = client_deadline.min(now.saturating_add(self.request_timeout_ms()));
         self.deadlines.insert((deadline, request));
         if let Waiting::Parked { via: Some(via), .. } = waiting {
-            self.parked.entry(via).or_default().insert(request);
+            self.parked.insert((via, request));
         }
         self.pending.insert(
             request,
@@ -417,12 +418,7 @@ impl Cluster {
     }
 
     fn unpark(&mut self, via: NodeId, request: RequestId) {
-        if let Some(set) = self.parked.get_mut(&via) {
-            set.remove(&request);
-            if set.is_empty() {
-                self.parked.remove(&via);
-            }
-        }
+        self.parked.remove(&(via, request));
     }
 
     /// Sends again the ReadIndex of every read no leader confirmed within
@@ -434,7 +430,7 @@ impl Cluster {
         let now = self.now();
         let mut confirmed = Vec::new();
         let mut again = Vec::new();
-        for (&request, read) in &self.reads {
+        for (&request, read) in self.reads.iter() {
             if self.world.read_confirmed(read.via, request) {
                 confirmed.push(request);
                 continue;
@@ -469,13 +465,22 @@ impl Cluster {
         if self.parked.is_empty() {
             return;
         }
-        let ready: Vec<RequestId> = self
-            .parked
-            .iter()
-            .filter(|(&via, _)| self.knows_leader(via))
-            .flat_map(|(_, requests)| requests.iter().copied())
-            .filter(|&r| self.can_go_on(r))
-            .collect();
+        // One member at a time: the requests of a member that knows no
+        // leader are skipped without looking at each.
+        let mut ready: Vec<RequestId> = Vec::new();
+        let mut next = self.parked.first().map(|&(via, _)| via);
+        while let Some(via) = next {
+            let held = self
+                .parked
+                .range((via, 0)..=(via, RequestId::MAX))
+                .map(|&(_, r)| r);
+            if self.knows_leader(via) {
+                ready.extend(held.filter(|&r| self.can_go_on(r)));
+            }
+            next = (via < NodeId::MAX)
+                .then(|| self.parked.range((via + 1, 0)..).next().map(|&(v, _)| v))
+                .flatten();
+        }
         for request in ready {
             self.go_on(request);
         }

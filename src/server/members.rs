@@ -52,8 +52,11 @@ pub struct MemberStatus {
 pub fn peer_listener_failure(id: NodeId, peer_url: &str) -> ServerError {
     let authority = url_authority(peer_url).unwrap_or(peer_url);
     let host = url_host(peer_url).unwrap_or("");
-    let bare = host.trim_start_matches('[').trim_end_matches(']');
-    let resolvable = bare.parse::<std::net::IpAddr>().is_ok() || resolve_host(peer_url).is_some();
+    // An address literal (IPv4 digits and dots, or IPv6 in brackets) or a
+    // simulated host name resolves; any other name is looked up in vain.
+    let literal = host.starts_with('[')
+        || (!host.is_empty() && host.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
+    let resolvable = literal || resolve_host(peer_url).is_some();
     let why = if resolvable {
         format!("listen tcp {authority}: bind: cannot assign requested address")
     } else {

@@ -152,61 +152,58 @@ pub fn check_learner_ready(
 /// query or a fragment passes. Since v3.5 unix URLs are not checked further.
 pub fn check_peer_url(url: &str, release: Release) -> Result<(), ServerError> {
     let input = url.trim();
-    let bad = |why: String| {
-        ServerError::new(
+    let why = match parse_url(input) {
+        Err(why) => Some(format!("parse {input:?}: {why}")),
+        Ok(u) => {
+            let is = |names: [&str; 2]| names.iter().any(|n| u.scheme.eq_ignore_ascii_case(n));
+            let http = is(["http", "https"]);
+            let checked = http || (is(["unix", "unixs"]) && release.unix_urls_checked());
+            let rule = if !http && !is(["unix", "unixs"]) {
+                Some("URL scheme must be http, https, unix, or unixs")
+            } else if checked && !split_host_port(u.host) {
+                Some("URL address does not have the form \"host:port\"")
+            } else if checked && !u.path.is_empty() {
+                Some("URL must not contain a path")
+            } else {
+                None
+            };
+            rule.map(|r| format!("{r}: {input}"))
+        }
+    };
+    match why {
+        None => Ok(()),
+        Some(why) => Err(ServerError::new(
             ErrorCode::BadUrl,
             format!(
                 "peer URL {url:?}: {why} ({})",
                 ErrorCode::BadUrl.etcd_text()
             ),
-        )
-    };
-    let parsed = parse_url(input).map_err(|why| bad(format!("parse {input:?}: {why}")))?;
-    let checked = match parsed.scheme.as_str() {
-        "http" | "https" => true,
-        "unix" | "unixs" => release.unix_urls_checked(),
-        _ => {
-            return Err(bad(format!(
-                "URL scheme must be http, https, unix, or unixs: {input}"
-            )))
-        }
-    };
-    if checked {
-        if !split_host_port(&parsed.host) {
-            return Err(bad(format!(
-                "URL address does not have the form \"host:port\": {input}"
-            )));
-        }
-        if !parsed.path.is_empty() {
-            return Err(bad(format!("URL must not contain a path: {input}")));
-        }
+        )),
     }
-    Ok(())
 }
 
 /// The parts of a URL `check_peer_url` needs, as Go's `url.Parse` splits them.
-struct ParsedUrl {
-    scheme: String,
-    host: String,
-    path: String,
+struct ParsedUrl<'a> {
+    scheme: &'a str,
+    host: &'a str,
+    path: &'a str,
 }
 
-fn parse_url(input: &str) -> Result<ParsedUrl, String> {
+fn parse_url(input: &str) -> Result<ParsedUrl<'_>, String> {
     if input.bytes().any(|b| b < 0x20 || b == 0x7f) {
-        return Err("net/url: invalid control character in URL".to_string());
+        return Err("net/url: invalid control character in URL".into());
     }
     // The fragment, then the scheme.
     let without_fragment = input.split('#').next().unwrap_or("");
-    let mut scheme = String::new();
+    let mut scheme = "";
     let mut rest = without_fragment;
     for (i, c) in without_fragment.char_indices() {
         match c {
             'a'..='z' | 'A'..='Z' => {}
             '0'..='9' | '+' | '-' | '.' if i > 0 => {}
-            ':' if i == 0 => return Err("missing protocol scheme".to_string()),
+            ':' if i == 0 => return Err("missing protocol scheme".into()),
             ':' => {
-                scheme = without_fragment[..i].to_ascii_lowercase();
-                rest = &without_fragment[i + 1..];
+                (scheme, rest) = (&without_fragment[..i], &without_fragment[i + 1..]);
                 break;
             }
             _ => break,
@@ -217,58 +214,43 @@ fn parse_url(input: &str) -> Result<ParsedUrl, String> {
         // Opaque or relative: no host. A relative path whose first segment
         // holds a colon is a parse error.
         if scheme.is_empty() && rest.split('/').next().unwrap_or("").contains(':') {
-            return Err("first path segment in URL cannot contain colon".to_string());
+            return Err("first path segment in URL cannot contain colon".into());
         }
         let path = if rest.starts_with('/') { rest } else { "" };
         return Ok(ParsedUrl {
             scheme,
-            host: String::new(),
-            path: path.to_string(),
+            host: "",
+            path,
         });
     };
-    let (authority, path) = match after.find('/') {
-        Some(i) => (&after[..i], &after[i..]),
-        None => (after, ""),
-    };
+    let (authority, path) = after.split_at(after.find('/').unwrap_or(after.len()));
     let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let port = if let Some(v6) = host.strip_prefix('[') {
-        let Some(end) = v6.find(']') else {
-            return Err("missing ']' in host".to_string());
-        };
-        &v6[end + 1..]
-    } else {
-        host.rfind(':').map_or("", |i| &host[i..])
+    let port = match host.strip_prefix('[') {
+        Some(v6) => match v6.find(']') {
+            Some(end) => &v6[end + 1..],
+            None => return Err("missing ']' in host".into()),
+        },
+        None => host.rfind(':').map_or("", |i| &host[i..]),
     };
-    let valid_port = port.is_empty()
-        || port
-            .strip_prefix(':')
-            .is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit()));
-    if !valid_port {
+    if !port.is_empty() && !port[1..].bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("invalid port {port:?} after host"));
     }
-    if let Some(c) = host.chars().find(|c| {
-        c.is_ascii() && !c.is_ascii_alphanumeric() && !"-_.~!$&'()*+,;=:[]<>\"%".contains(*c)
-    }) {
-        return Err(format!(
-            "invalid character {:?} in host name",
-            c.to_string()
-        ));
+    let allowed = |c: char| {
+        !c.is_ascii() || c.is_ascii_alphanumeric() || "-_.~!$&'()*+,;=:[]<>\"%".contains(c)
+    };
+    if let Some(c) = host.chars().find(|&c| !allowed(c)) {
+        return Err(format!("invalid character \"{c}\" in host name"));
     }
-    Ok(ParsedUrl {
-        scheme,
-        host: host.to_string(),
-        path: path.to_string(),
-    })
+    Ok(ParsedUrl { scheme, host, path })
 }
 
 /// Whether Go's `net.SplitHostPort` accepts `hostport` (the port may be
 /// empty or any text; the host may be empty).
 fn split_host_port(hostport: &str) -> bool {
     if let Some(v6) = hostport.strip_prefix('[') {
-        let Some(end) = v6.find(']') else {
-            return false;
-        };
-        return v6[end + 1..].starts_with(':');
+        return v6
+            .find(']')
+            .is_some_and(|end| v6[end + 1..].starts_with(':'));
     }
     match hostport.rfind(':') {
         Some(i) => !hostport[..i].contains(':') && !hostport.contains(['[', ']']),

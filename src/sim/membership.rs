@@ -122,7 +122,8 @@ pub fn default_peer_url(id: NodeId) -> String {
 /// The `host:port` a peer URL names: what follows `scheme://`, up to the
 /// path, query or fragment, without user information.
 pub fn url_authority(url: &str) -> Option<&str> {
-    let rest = url.trim().split_once("://")?.1;
+    let url = url.trim();
+    let rest = url[url.find(':')?..].strip_prefix("://")?;
     let authority = rest.split(['/', '?', '#']).next()?;
     Some(authority.rsplit_once('@').map_or(authority, |(_, h)| h))
 }

@@ -11,6 +11,7 @@ pub mod membership;
 pub mod network;
 pub mod node;
 pub mod streams;
+pub mod vecmap;
 pub mod world;
 
 pub use config::WorldConfig;

@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::raft::{Message, NodeId};
 
 use super::streams::{FairLink, Stream};
+use super::vecmap::VecMap;
 
 /// How nodes send to each other (the cluster's `transport=` option).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -83,16 +84,16 @@ pub struct Network {
     /// When each directed link last changed state (cut or healed).
     changed_at: BTreeMap<(NodeId, NodeId), u64>,
     /// Each pair of peers (lower id first) as etcd's transport sees it.
-    peers: BTreeMap<(NodeId, NodeId), PeerLink>,
+    peers: VecMap<(NodeId, NodeId), PeerLink>,
     /// Messages in flight by id; ids grow, so iteration follows send order.
     /// Boxed: a message is large, and the map moves its values around.
     in_flight: BTreeMap<u64, Box<InFlight>>,
     /// `shared`: when each node's outbound queue is next free.
     free_at: BTreeMap<NodeId, u64>,
     /// `streams` with a bandwidth: each node's fairly shared link.
-    links: BTreeMap<NodeId, FairLink>,
+    links: VecMap<NodeId, FairLink>,
     /// The latest arrival time on each connection, so none overtakes.
-    last_arrival: BTreeMap<(NodeId, NodeId, Stream), u64>,
+    last_arrival: VecMap<(NodeId, NodeId, Stream), u64>,
     next_id: u64,
     wakes: Vec<Wake>,
 }
@@ -157,7 +158,9 @@ impl Network {
             return (false, Vec::new());
         }
         self.changed_at.insert((from, to), now);
-        let peer = self.peers.entry(pair(from, to)).or_default();
+        let peer = self
+            .peers
+            .get_or_insert_with(pair(from, to), PeerLink::default);
         if peer.cut_since.is_none() {
             peer.cut_since = Some(now);
         }
@@ -220,7 +223,9 @@ impl Network {
         }
         self.changed_at.insert((from, to), now);
         if !self.cut.contains(&(to, from)) {
-            let peer = self.peers.entry(pair(from, to)).or_default();
+            let peer = self
+                .peers
+                .get_or_insert_with(pair(from, to), PeerLink::default);
             if let Some(c) = peer.cut_since.take() {
                 if noticed || now >= c.saturating_add(read_timeout_ms) {
                     peer.back_since = now;
@@ -276,7 +281,7 @@ impl Network {
         match bps.filter(|_| leaves.is_none()) {
             None => self.wakes.push(Wake::Deliver { id, at: arrives }),
             Some(bps) => {
-                let link = self.links.entry(from).or_default();
+                let link = self.links.get_or_insert_with(from, FairLink::default);
                 let done = link.push(to, stream, id, size, now, bps);
                 self.departed(done);
                 self.reschedule(from, bps);
@@ -288,7 +293,9 @@ impl Network {
     /// When a message whose last byte is out at `out` arrives: a latency
     /// later, but never before the one sent before it on its connection.
     fn arrival(&mut self, from: NodeId, to: NodeId, stream: Stream, out: u64, latency: u64) -> u64 {
-        let last = self.last_arrival.entry((from, to, stream)).or_insert(0);
+        let last = self
+            .last_arrival
+            .get_or_insert_with((from, to, stream), || 0);
         let arrives = out.saturating_add(latency).max(*last);
         *last = arrives;
         arrives

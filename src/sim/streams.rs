@@ -10,9 +10,11 @@
 //! moves exactly B units a millisecond. Times are whole milliseconds; a
 //! message finishes at the first whole millisecond its last byte is out.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use crate::raft::{Message, MessageType, NodeId};
+
+use super::vecmap::VecMap;
 
 /// The stream a message travels on: one queue, one TCP connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -53,7 +55,7 @@ struct Queued {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FairLink {
     /// Messages waiting, by (peer, stream); only the front one is sending.
-    queues: BTreeMap<(NodeId, Stream), VecDeque<Queued>>,
+    queues: VecMap<(NodeId, Stream), VecDeque<Queued>>,
     /// The time up to which the fronts' progress is accounted for.
     updated_ms: u64,
     /// Bumped whenever the next completion is rescheduled: a wake-up with
@@ -81,8 +83,7 @@ impl FairLink {
     ) -> Vec<(u64, u64)> {
         let done = self.advance(now, bps);
         self.queues
-            .entry((to, stream))
-            .or_default()
+            .get_or_insert_with((to, stream), VecDeque::new)
             .push_back(Queued {
                 id,
                 left: u128::from(size.max(1)) * MILLI,
