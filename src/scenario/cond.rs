@@ -89,6 +89,21 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<
             let actual = role_of(&status(), *id);
             holds(actual == role.as_str(), format!("node {id} is {actual}"))
         }
+        Condition::Progress { id, state } => {
+            let Some(r) = leader.and_then(|l| cluster.world().raft(l)) else {
+                return Err("there is no leader".into());
+            };
+            match r.tracker().progress.get(id).filter(|_| *id != r.id()) {
+                Some(p) => {
+                    let actual = report::progress_state_name(p.state);
+                    holds(
+                        actual == state.as_str(),
+                        format!("the leader's progress for {id} is {actual}"),
+                    )
+                }
+                None => Err(format!("the leader tracks no progress for {id}")),
+            }
+        }
         Condition::Ok => match previous {
             Previous::Ok => Ok(()),
             Previous::Error(code) => Err(format!("the previous command failed with {code}")),

@@ -57,6 +57,8 @@ fn cluster_defaults_follow_etcd() {
             latency_min_ms: 10,
             latency_max_ms: 30,
             bandwidth: None,
+            transport: Transport::Shared,
+            etcd: Release::V3_6,
         }
     );
     assert_eq!(c.election_tick(), 10);
@@ -86,6 +88,8 @@ fn cluster_every_option() {
             latency_min_ms: 0,
             latency_max_ms: 2000,
             bandwidth: Some(64 * 1024),
+            transport: Transport::Shared,
+            etcd: Release::V3_6,
         }
     );
     assert_eq!(c.election_tick(), 30);
@@ -138,7 +142,7 @@ fn cluster_errors() {
             18,
             "unknown option \"foo\" for cluster; expected voters, seed, heartbeat, \
              election-timeout, prevote, check-quorum, strict-reconfig, max-learners, \
-             snapshot-count, catchup-entries, latency, bandwidth"
+             snapshot-count, catchup-entries, latency, bandwidth, transport, etcd"
                 .into()
         )
     );
@@ -476,14 +480,16 @@ fn option_errors() {
         err("put k v foo=1"),
         (
             9,
-            "unknown option \"foo\" for put; expected via, size, nowait, timeout".into()
+            "unknown option \"foo\" for put; expected via, size, nowait, timeout, require-leader"
+                .into()
         )
     );
     assert_eq!(
         err("put k v fast"),
         (
             9,
-            "unknown option \"fast\" for put; expected via, size, nowait, timeout".into()
+            "unknown option \"fast\" for put; expected via, size, nowait, timeout, require-leader"
+                .into()
         )
     );
     assert_eq!(
@@ -502,14 +508,16 @@ fn option_errors() {
         err("put k v \"x\""),
         (
             9,
-            "unexpected quoted text \"x\" for put; expected via, size, nowait, timeout".into()
+            "unexpected quoted text \"x\" for put; expected via, size, nowait, timeout, require-leader".into()
         )
     );
     assert_eq!(
         err("get k nowait"),
         (
             7,
-            "unknown option \"nowait\" for get; expected via, serializable".into()
+            "unknown option \"nowait\" for get; expected via, serializable, timeout, \
+             require-leader"
+                .into()
         )
     );
     assert_eq!(
@@ -549,6 +557,7 @@ fn put_and_get_positionals() {
             size: None,
             nowait: true,
             timeout_ms: None,
+            require_leader: false,
         }
     );
     assert_eq!(
@@ -560,6 +569,7 @@ fn put_and_get_positionals() {
             size: None,
             nowait: false,
             timeout_ms: None,
+            require_leader: false,
         }
     );
     assert_eq!(
@@ -571,6 +581,7 @@ fn put_and_get_positionals() {
             size: None,
             nowait: false,
             timeout_ms: None,
+            require_leader: false,
         }
     );
 }
@@ -597,12 +608,20 @@ fn quoted_text_errors() {
 fn joint_change_commands() {
     assert_eq!(
         cmd("member change remove=3 add=5,4 leave=explicit"),
-        Command::MemberChange(JointChange {
-            add: vec![4, 5],
-            remove: vec![3],
-            explicit_leave: true,
-            ..Default::default()
-        })
+        Command::MemberChange {
+            change: JointChange {
+                add: vec![4, 5],
+                remove: vec![3],
+                explicit_leave: true,
+                ..Default::default()
+            },
+            timeout_ms: None,
+            require_leader: false,
+        }
+    );
+    assert_eq!(
+        cmd("member change add=4 timeout=2s require-leader").to_string(),
+        "member change add=4 timeout=2s require-leader"
     );
     assert_eq!(
         cmd("member change promote=6 demote=2 leave=auto").to_string(),
@@ -612,7 +631,17 @@ fn joint_change_commands() {
         cmd("member change add-learner=7").to_string(),
         "member change add-learner=7"
     );
-    assert_eq!(cmd("member leave-joint"), Command::MemberLeaveJoint);
+    assert_eq!(
+        cmd("member leave-joint"),
+        Command::MemberLeaveJoint {
+            timeout_ms: None,
+            require_leader: false
+        }
+    );
+    assert_eq!(
+        cmd("member leave-joint require-leader").to_string(),
+        "member leave-joint require-leader"
+    );
     assert_eq!(
         err("member change"),
         (
@@ -651,7 +680,7 @@ fn joint_change_commands() {
         (
             15,
             "unknown option \"join\" for member change; expected add, add-learner, promote, \
-             demote, remove, leave"
+             demote, remove, leave, timeout, require-leader"
                 .into()
         )
     );
@@ -663,7 +692,8 @@ fn joint_change_commands() {
         err("member leave-joint now"),
         (
             20,
-            "unexpected extra word \"now\" after member leave-joint".into()
+            "unknown option \"now\" for member leave-joint; expected timeout, require-leader"
+                .into()
         )
     );
     assert_eq!(
@@ -684,6 +714,8 @@ fn member_commands() {
             id: 4,
             learner: true,
             peer_url: Some("http://10.0.0.9:2380".into()),
+            timeout_ms: None,
+            require_leader: false,
         }
     );
     // URL syntax is checked when the command runs (bad-url), not here.
@@ -693,6 +725,8 @@ fn member_commands() {
             id: 5,
             learner: false,
             peer_url: Some("ftp:/nonsense".into()),
+            timeout_ms: None,
+            require_leader: false,
         }
     );
     assert_eq!(
@@ -701,6 +735,8 @@ fn member_commands() {
             id: 5,
             learner: false,
             peer_url: Some(String::new()),
+            timeout_ms: None,
+            require_leader: false,
         }
     );
     assert_eq!(
@@ -721,7 +757,7 @@ fn member_commands() {
         err("member add 4 learner"),
         (
             14,
-            "unknown option \"learner\" for member add; expected --learner, --peer-url".into()
+            "unknown option \"learner\" for member add; expected --learner, --peer-url, timeout, require-leader".into()
         )
     );
     assert_eq!(
@@ -742,7 +778,155 @@ fn member_commands() {
     );
     assert_eq!(
         err("member list 2"),
-        (13, "unexpected extra word \"2\" after member list".into())
+        (
+            13,
+            "unknown option \"2\" for member list; expected serializable, timeout, \
+             require-leader"
+                .into()
+        )
+    );
+    assert_eq!(
+        err("member promote 4 now"),
+        (
+            18,
+            "unknown option \"now\" for member promote; expected timeout, require-leader".into()
+        )
+    );
+}
+
+#[test]
+fn client_options_wait_and_require_a_leader() {
+    assert_eq!(
+        cmd("member promote 4 timeout=2s require-leader"),
+        Command::MemberPromote {
+            id: 4,
+            timeout_ms: Some(2000),
+            require_leader: true,
+        }
+    );
+    assert_eq!(
+        cmd("member remove 3 require-leader"),
+        Command::MemberRemove {
+            id: 3,
+            timeout_ms: None,
+            require_leader: true,
+        }
+    );
+    assert_eq!(
+        cmd("member list serializable"),
+        Command::MemberList {
+            serializable: true,
+            timeout_ms: None,
+            require_leader: false,
+        }
+    );
+    assert_eq!(
+        cmd("get k require-leader timeout=500ms"),
+        Command::Get {
+            key: "k".into(),
+            via: None,
+            serializable: false,
+            timeout_ms: Some(500),
+            require_leader: true,
+        }
+    );
+    // Canonical order: timeout, then require-leader.
+    assert_eq!(
+        cmd("put k v require-leader timeout=1s").to_string(),
+        "put k v timeout=1s require-leader"
+    );
+    assert_eq!(
+        cmd("member add 4 require-leader --learner").to_string(),
+        "member add 4 --learner require-leader"
+    );
+    assert_eq!(
+        err("get k require-leader=yes"),
+        (7, "option \"require-leader\" takes no value".into())
+    );
+    assert_eq!(
+        err("member remove 3 timeout=2h"),
+        (
+            25,
+            "expected a duration like 250ms or 2s, found \"2h\"".into()
+        )
+    );
+}
+
+#[test]
+fn status_of_one_member_and_progress_conditions() {
+    assert_eq!(cmd("status"), Command::Status { via: None });
+    assert_eq!(cmd("status via=4"), Command::Status { via: Some(4) });
+    assert_eq!(cmd("status via=4").to_string(), "status via=4");
+    assert_eq!(
+        err("status 4"),
+        (8, "unknown option \"4\" for status; expected via".into())
+    );
+    assert_eq!(
+        cmd("wait-until progress 2=replicate within=1s"),
+        Command::WaitUntil {
+            cond: Condition::Progress {
+                id: 2,
+                state: ProgressName::Replicate
+            },
+            within_ms: 1000
+        }
+    );
+    assert_eq!(
+        err("expect progress 2=fast"),
+        (
+            19,
+            "unknown progress state \"fast\"; expected one of: probe, replicate, snapshot".into()
+        )
+    );
+    assert_eq!(
+        err("expect progress 2"),
+        (17, "expected N=STATE like 2=replicate, found \"2\"".into())
+    );
+}
+
+#[test]
+fn release_profiles_and_transports_on_the_cluster_line() {
+    let c = cluster("cluster voters=1,2,3 etcd=3.4 transport=streams");
+    assert_eq!(c.etcd, Release::V3_4);
+    assert_eq!(c.transport, Transport::Streams);
+    // etcd's DefaultSnapshotCount of that release.
+    assert_eq!(c.snapshot_count, 100_000);
+    assert_eq!(
+        c.to_string(),
+        "cluster voters=1,2,3 etcd=3.4 transport=streams"
+    );
+    let c = cluster("cluster voters=1 snapshot-count=500 etcd=3.5");
+    assert_eq!(c.snapshot_count, 500);
+    assert_eq!(
+        c.to_string(),
+        "cluster voters=1 etcd=3.5 snapshot-count=500"
+    );
+    let c = cluster("cluster voters=1 etcd=3.6 max-learners=2");
+    assert_eq!((c.etcd, c.max_learners), (Release::V3_6, 2));
+    assert_eq!(c.to_string(), "cluster voters=1 max-learners=2");
+    // v3.4 and v3.5 fix one learner: the option does not exist there,
+    // wherever it is written.
+    for line in [
+        "cluster voters=1 etcd=3.4 max-learners=2",
+        "cluster voters=1 max-learners=1 etcd=3.5",
+    ] {
+        let (col, msg) = cluster_err(line);
+        assert!(
+            msg.starts_with("max-learners cannot be set with etcd=3."),
+            "{msg}"
+        );
+        assert_eq!(line[col - 1..].split('=').next(), Some("max-learners"));
+    }
+    assert_eq!(
+        cluster_err("cluster voters=1 etcd=3.7"),
+        (
+            23,
+            "unknown etcd release \"3.7\"; expected 3.4, 3.5 or 3.6".into()
+        )
+    );
+    assert_eq!(
+        cluster_err("cluster voters=1 transport=tcp"),
+        (28, "expected shared or streams, found \"tcp\"".into())
     );
 }
 
@@ -953,7 +1137,8 @@ fn conditions() {
 #[test]
 fn condition_errors() {
     let forms = "leader, leader=N, no-leader, caught-up=N, all-applied, quorum=Q, \
-                 voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, commit>=I, role N=ROLE, ok, error=CODE";
+                 voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, commit>=I, role N=ROLE, \
+                 progress N=STATE, ok, error=CODE";
     assert_eq!(
         err("expect leeder"),
         (
@@ -1440,6 +1625,8 @@ mod props {
             any::<u64>().prop_map(Condition::Term),
             any::<u64>().prop_map(Condition::CommitAtLeast),
             (id(), role()).prop_map(|(id, role)| Condition::Role { id, role }),
+            (id(), proptest::sample::select(ProgressName::ALL.to_vec()))
+                .prop_map(|(id, state)| Condition::Progress { id, state }),
             Just(Condition::Ok),
             code().prop_map(Condition::Error),
         ]
@@ -1493,13 +1680,18 @@ mod props {
         })
     }
 
+    /// A client's `timeout=` and `require-leader`.
+    fn client() -> impl Strategy<Value = (Option<u64>, bool)> {
+        (proptest::option::of(duration()), any::<bool>())
+    }
+
     fn command() -> impl Strategy<Value = Command> {
         prop_oneof![
             duration().prop_map(Command::Wait),
             (condition(), duration())
                 .prop_map(|(cond, within_ms)| Command::WaitUntil { cond, within_ms }),
             condition().prop_map(Command::Expect),
-            Just(Command::Status),
+            proptest::option::of(id()).prop_map(|via| Command::Status { via }),
             any::<String>().prop_map(Command::Say),
             Just(Command::Pause),
             (
@@ -1508,21 +1700,26 @@ mod props {
                 proptest::option::of(id()),
                 proptest::option::of(size()),
                 any::<bool>(),
-                proptest::option::of(duration())
+                client()
             )
-                .prop_map(|(key, value, via, size, nowait, timeout_ms)| Command::Put {
+                .prop_map(
+                    |(key, value, via, size, nowait, (timeout_ms, require_leader))| Command::Put {
+                        key,
+                        value,
+                        via,
+                        size,
+                        nowait,
+                        timeout_ms,
+                        require_leader
+                    }
+                ),
+            (text(), proptest::option::of(id()), any::<bool>(), client()).prop_map(
+                |(key, via, serializable, (timeout_ms, require_leader))| Command::Get {
                     key,
-                    value,
                     via,
-                    size,
-                    nowait,
-                    timeout_ms
-                }),
-            (text(), proptest::option::of(id()), any::<bool>()).prop_map(
-                |(key, via, serializable)| Command::Get {
-                    key,
-                    via,
-                    serializable
+                    serializable,
+                    timeout_ms,
+                    require_leader
                 }
             ),
             (
@@ -1536,18 +1733,47 @@ mod props {
                     via
                 }),
             Just(Command::LoadStop),
-            (id(), any::<bool>(), proptest::option::of(text())).prop_map(
-                |(id, learner, peer_url)| Command::MemberAdd {
+            (id(), any::<bool>(), proptest::option::of(text()), client()).prop_map(
+                |(id, learner, peer_url, (timeout_ms, require_leader))| Command::MemberAdd {
                     id,
                     learner,
-                    peer_url
+                    peer_url,
+                    timeout_ms,
+                    require_leader
                 }
             ),
-            id().prop_map(Command::MemberPromote),
-            id().prop_map(Command::MemberRemove),
-            Just(Command::MemberList),
-            joint_change().prop_map(Command::MemberChange),
-            Just(Command::MemberLeaveJoint),
+            (joint_change(), client()).prop_map(|(change, (timeout_ms, require_leader))| {
+                Command::MemberChange {
+                    change,
+                    timeout_ms,
+                    require_leader,
+                }
+            }),
+            client().prop_map(|(timeout_ms, require_leader)| Command::MemberLeaveJoint {
+                timeout_ms,
+                require_leader,
+            }),
+            (id(), client()).prop_map(|(id, (timeout_ms, require_leader))| {
+                Command::MemberPromote {
+                    id,
+                    timeout_ms,
+                    require_leader,
+                }
+            }),
+            (id(), client()).prop_map(|(id, (timeout_ms, require_leader))| {
+                Command::MemberRemove {
+                    id,
+                    timeout_ms,
+                    require_leader,
+                }
+            }),
+            (any::<bool>(), client()).prop_map(|(serializable, (timeout_ms, require_leader))| {
+                Command::MemberList {
+                    serializable,
+                    timeout_ms,
+                    require_leader,
+                }
+            }),
             id().prop_map(Command::Start),
             id().prop_map(Command::Crash),
             id().prop_map(Command::Campaign),
@@ -1571,22 +1797,45 @@ mod props {
             any::<(u64, u64, u64)>(),
             (0u64..500, 0u64..500),
             proptest::option::of(1..=MAX_SIZE_BYTES),
+            (
+                proptest::sample::select(Release::ALL.to_vec()),
+                any::<bool>(),
+            ),
         )
             .prop_map(
-                |(voters, seed, hb, extra, (pv, cq, sr), (ml, sc, ce), (l1, l2), bw)| ClusterSpec {
+                |(
                     voters,
                     seed,
-                    heartbeat_ms: hb,
-                    election_timeout_ms: (hb * 5 + extra).min(MAX_ELECTION_TIMEOUT_MS),
-                    prevote: pv,
-                    check_quorum: cq,
-                    strict_reconfig: sr,
-                    max_learners: ml,
-                    snapshot_count: sc.max(1),
-                    catchup_entries: ce,
-                    latency_min_ms: l1.min(l2),
-                    latency_max_ms: l1.max(l2),
-                    bandwidth: bw,
+                    hb,
+                    extra,
+                    (pv, cq, sr),
+                    (ml, sc, ce),
+                    (l1, l2),
+                    bw,
+                    (etcd, st),
+                )| {
+                    ClusterSpec {
+                        voters,
+                        seed,
+                        heartbeat_ms: hb,
+                        election_timeout_ms: (hb * 5 + extra).min(MAX_ELECTION_TIMEOUT_MS),
+                        prevote: pv,
+                        check_quorum: cq,
+                        strict_reconfig: sr,
+                        // Only v3.6 lets it be set.
+                        max_learners: if etcd.max_learners_settable() { ml } else { 1 },
+                        snapshot_count: sc.max(1),
+                        catchup_entries: ce,
+                        latency_min_ms: l1.min(l2),
+                        latency_max_ms: l1.max(l2),
+                        bandwidth: bw,
+                        transport: if st {
+                            Transport::Streams
+                        } else {
+                            Transport::Shared
+                        },
+                        etcd,
+                    }
                 },
             )
     }

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::raft::{NodeId, ProgressState, StateRole};
 use crate::server::members::MemberInfo;
-use crate::server::Cluster;
+use crate::server::{Cluster, MemberStatus};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NodeStatus {
@@ -25,6 +25,8 @@ pub struct NodeStatus {
     pub removed: bool,
     /// Published itself at least once (etcd's "started" member).
     pub started: bool,
+    /// Bytes waiting in its outgoing queues now.
+    pub queued_bytes: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -67,6 +69,8 @@ pub struct Status {
     /// exchange messages with now, itself included: compare its length with
     /// `quorum` to see whether the cluster can commit.
     pub reachable: Vec<NodeId>,
+    /// The etcd release profile (`3.4`, `3.5` or `3.6`).
+    pub etcd: &'static str,
 }
 
 /// One command's result.
@@ -92,6 +96,9 @@ pub struct CommandResult {
     pub status: Option<Box<Status>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub members: Option<Vec<MemberJson>>,
+    /// A `status via=N`: member N's own status.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member_status: Option<MemberStatus>,
 }
 
 impl CommandResult {
@@ -107,6 +114,7 @@ impl CommandResult {
             pending: false,
             status: None,
             members: None,
+            member_status: None,
         }
     }
 
@@ -162,6 +170,7 @@ pub struct Report {
     pub results: Vec<CommandResult>,
     pub violations: Vec<ViolationStatus>,
     pub reachable: Vec<NodeId>,
+    pub etcd: &'static str,
 }
 
 impl Report {
@@ -179,6 +188,7 @@ impl Report {
             results,
             violations: status.violations,
             reachable: status.reachable,
+            etcd: status.etcd,
         }
     }
 }
@@ -234,6 +244,11 @@ pub fn status(cluster: &Cluster) -> Status {
                 snapshot_index: 0,
                 removed: node.is_some_and(|n| n.removed),
                 started: member.is_some_and(|m| m.started),
+                queued_bytes: world.network().queued_bytes(
+                    id,
+                    world.now(),
+                    world.config().bandwidth,
+                ),
             };
             match node {
                 Some(n) => match &n.raft {
@@ -318,6 +333,7 @@ pub fn status(cluster: &Cluster) -> Status {
             })
             .collect(),
         reachable,
+        etcd: cluster.config().release.as_str(),
     }
 }
 

@@ -246,9 +246,13 @@ fn time_bound(script: &Script) -> u64 {
         .map(|c| match &c.node {
             Command::Wait(ms) => *ms,
             Command::WaitUntil { within_ms, .. } => *within_ms,
-            Command::Put { timeout_ms, .. } => timeout_ms.unwrap_or(5_000),
-            // Reads, member changes and leader moves wait at most a request
-            // timeout; count a generous one.
+            Command::Put { timeout_ms, .. }
+            | Command::Get { timeout_ms, .. }
+            | Command::MemberAdd { timeout_ms, .. }
+            | Command::MemberPromote { timeout_ms, .. }
+            | Command::MemberRemove { timeout_ms, .. }
+            | Command::MemberList { timeout_ms, .. } => timeout_ms.unwrap_or(5_000),
+            // Leader moves wait at most a request timeout; count a generous one.
             _ => 10_000,
         })
         .fold(0u64, u64::saturating_add)

@@ -76,7 +76,7 @@ impl ErrorCode {
     /// etcd's own text for the error, shown beside the code.
     pub fn etcd_text(self) -> &'static str {
         match self {
-            ErrorCode::BadUrl => "URL address does not have the form \"host:port\"",
+            ErrorCode::BadUrl => "etcdserver: given member URLs are invalid",
             ErrorCode::IdExists => "etcdserver: member ID already exist",
             ErrorCode::IdRemoved => "etcdserver: member ID removed",
             ErrorCode::PeerUrlExists => "etcdserver: Peer URLs already exists",

@@ -7,12 +7,10 @@
 
 use std::rc::Rc;
 
-use crate::raft::{
-    ConfChangeSingle, ConfChangeTransition, ConfChangeType, ConfChangeV2, EntryData, NodeId,
-};
+use crate::raft::{ConfChangeSingle, ConfChangeTransition, ConfChangeType, ConfChangeV2, NodeId};
 use crate::sim::membership::default_peer_url;
 
-use super::cluster::{Cluster, Waiting};
+use super::cluster::{Cluster, Deferred};
 use super::error::ServerError;
 use super::reconfig;
 
@@ -78,29 +76,71 @@ impl JointChange {
 }
 
 impl Cluster {
-    /// Proposes `change` as one joint change and waits until it is applied.
-    /// A promoted learner must be in sync, as for MemberPromote; every
-    /// change is checked when applied (`membership::validate_v2`). Raft
-    /// refuses a change while another is pending or a joint configuration
-    /// is not yet left: the request then times out, saying why.
-    pub fn member_change(&mut self, change: &JointChange) -> Result<(), ServerError> {
-        let (via, leads) = self.member_target()?;
-        if leads {
-            self.check_promotions(via, &change.promote)?;
-        }
-        self.propose_joint(via, change.to_conf_change())
+    /// Proposes `change` as one joint change and waits until it is applied,
+    /// waiting for a leader first as every member request does (etcd's
+    /// `processInternalRaftRequestOnce`). A promoted learner must be in
+    /// sync, as for MemberPromote (checked by the leader when it takes the
+    /// request); every change is checked when applied
+    /// (`membership::validate_v2`). Raft refuses a change while another is
+    /// pending or a joint configuration is not yet left: the request then
+    /// times out, saying why.
+    pub fn member_change(
+        &mut self,
+        change: &JointChange,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<(), ServerError> {
+        self.send_joint(
+            change.to_conf_change(),
+            change.promote.clone(),
+            timeout_ms,
+            require_leader,
+        )
     }
 
     /// Leaves the joint configuration a `leave=explicit` change entered:
     /// proposes the empty change.
-    pub fn member_leave_joint(&mut self) -> Result<(), ServerError> {
-        let (via, _) = self.member_target()?;
-        self.propose_joint(via, ConfChangeV2::default())
+    pub fn member_leave_joint(
+        &mut self,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<(), ServerError> {
+        self.send_joint(
+            ConfChangeV2::default(),
+            Vec::new(),
+            timeout_ms,
+            require_leader,
+        )
+    }
+
+    fn send_joint(
+        &mut self,
+        mut cc: ConfChangeV2,
+        promote: Vec<NodeId>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<(), ServerError> {
+        let via = self.route(None)?;
+        if require_leader {
+            self.require_leader(via)?;
+        }
+        let request = self.new_request();
+        cc.request = request;
+        let then = Deferred::ChangeV2 {
+            cc: Rc::new(cc),
+            promote,
+        };
+        self.send(request, via, then, timeout_ms);
+        self.finish_change(request)
     }
 
     /// A learner made a voter must be in sync with the leader, as etcd's
     /// MemberPromote requires.
-    fn check_promotions(&self, leader: NodeId, promote: &[NodeId]) -> Result<(), ServerError> {
+    pub(crate) fn check_promotions(
+        &self,
+        leader: NodeId,
+        promote: &[NodeId],
+    ) -> Result<(), ServerError> {
         let Some(r) = self.world.raft(leader) else {
             return Ok(());
         };
@@ -115,16 +155,5 @@ impl Cluster {
             }
         }
         Ok(())
-    }
-
-    fn propose_joint(&mut self, via: NodeId, mut cc: ConfChangeV2) -> Result<(), ServerError> {
-        let request = self.new_request();
-        cc.request = request;
-        self.world
-            .propose(via, EntryData::ConfChangeV2(Rc::new(cc)))
-            .map_err(|e| ServerError::dropped(via, e))?;
-        let timeout = self.request_timeout_ms();
-        self.wait_for(request, Waiting::Member { via }, timeout);
-        self.finish_change(request)
     }
 }

@@ -14,6 +14,11 @@ pub mod joint;
 pub mod load;
 pub mod members;
 pub mod reconfig;
+pub mod release;
 
-pub use cluster::{Cluster, Outcome, RequestId, ServerConfig};
+pub use cluster::{
+    Cluster, Outcome, RequestId, ServerConfig, CLIENT_TIMEOUT_MS, DEADLINE_EXCEEDED,
+};
 pub use error::{ErrorCode, ServerError};
+pub use members::MemberStatus;
+pub use release::Release;

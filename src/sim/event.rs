@@ -88,9 +88,12 @@ pub enum EventKind {
     Started {
         node: NodeId,
     },
-    /// `node` learned it was removed and stopped itself for good.
+    /// `node` learned it was removed and stopped itself for good: a peer
+    /// refused it as removed, or (`delayed`) the moment after it applied its
+    /// own removal ran out (etcd's `stopWithDelay`).
     StoppedRemoved {
         node: NodeId,
+        delayed: bool,
     },
     LinkCut {
         from: NodeId,
@@ -216,9 +219,16 @@ impl Event {
             }
             Crashed { node } => format!("node {node} crashed"),
             Started { node } => format!("node {node} started"),
-            StoppedRemoved { node } => {
-                format!("node {node} found it was removed from the cluster and stopped")
-            }
+            StoppedRemoved {
+                node,
+                delayed: false,
+            } => format!("node {node} found it was removed from the cluster and stopped"),
+            StoppedRemoved {
+                node,
+                delayed: true,
+            } => format!(
+                "node {node} stopped: it applied its own removal from the cluster a moment ago"
+            ),
             LinkCut { from, to } => format!("link {from}->{to} cut"),
             LinkHealed { from, to } => format!("link {from}->{to} healed"),
         };

@@ -251,11 +251,28 @@ pub fn default_peer_url(id: NodeId) -> String {
     format!("http://n{id}:2380")
 }
 
+/// The `host:port` a peer URL names: what follows `scheme://`, up to the
+/// path, query or fragment, without user information.
+pub fn url_authority(url: &str) -> Option<&str> {
+    let url = url.trim();
+    let rest = url[url.find(':')?..].strip_prefix("://")?;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    Some(authority.rsplit_once('@').map_or(authority, |(_, h)| h))
+}
+
+/// The host part of a peer URL (an IPv6 literal keeps its brackets).
+pub fn url_host(url: &str) -> Option<&str> {
+    let authority = url_authority(url)?;
+    if authority.starts_with('[') {
+        return authority.find(']').map(|i| &authority[..=i]);
+    }
+    authority.split(':').next()
+}
+
 /// The simulated host a peer URL reaches: `nK` is node K's host; any other
 /// host name or address reaches nobody (the misconfigured member).
 pub fn resolve_host(url: &str) -> Option<NodeId> {
-    let rest = url.split_once("://")?.1;
-    let host = rest.split(['/', ':']).next()?;
+    let host = url_host(url)?;
     let id: NodeId = host.strip_prefix('n')?.parse().ok()?;
     (1..=15).contains(&id).then_some(id)
 }
@@ -348,6 +365,13 @@ mod tests {
         assert_eq!(resolve_host("http://10.0.0.9:2380"), None);
         assert_eq!(resolve_host("http://n16:2380"), None);
         assert_eq!(resolve_host("garbage"), None);
+        assert_eq!(resolve_host("http://n4:2380?name=n4"), Some(4));
+        assert_eq!(resolve_host("http://user@n5:2380/"), Some(5));
+        assert_eq!(
+            url_authority("http://10.0.0.9:2380/x"),
+            Some("10.0.0.9:2380")
+        );
+        assert_eq!(url_host("http://[::1]:2380"), Some("[::1]"));
     }
 
     #[test]

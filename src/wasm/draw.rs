@@ -562,14 +562,11 @@ fn node(f: &Frame, v: &NodeView, s: &Spot, leader: Option<&Raft>) {
             }
         }
     }
-    let queued: u64 = f
-        .cluster
-        .world()
+    // Bytes waiting in the node's outgoing queues (the report's queued_bytes).
+    let world = f.cluster.world();
+    let queued = world
         .network()
-        .in_flight()
-        .filter(|m| m.msg.from == v.id && m.departs_ms as f64 > f.t)
-        .map(|m| m.size)
-        .sum();
+        .queued_bytes(v.id, f.t.max(0.0) as u64, world.config().bandwidth);
     if queued >= 4096 {
         labels.push(Label::Text(
             format!("send queue {}", bytes_text(queued)),

@@ -76,11 +76,12 @@ impl Raft {
             self.become_follower(self.term + 1, NONE);
             return false;
         }
-        // etcd also refuses a snapshot whose configuration lacks this node;
-        // etcd's server never sends one (it sends a snapshot of its current,
-        // applied state), but raftlab's leader sends its last compaction,
-        // which may predate this node's addition. Installing it is safe: the
-        // entries after it, including the change that adds us, follow.
+        // etcd also refuses a snapshot whose configuration lacks this node.
+        // The world sends the leader's applied state, as etcd's server does
+        // (createMergedSnapshotMessage), so that does not happen there; a
+        // caller of this library alone may send an older snapshot. Installing
+        // it is safe: the entries after it, including the change that adds
+        // us, follow.
         if self.log.match_term(index, term) {
             // We already have that entry: just move the commit index.
             self.log.commit_to(index);
