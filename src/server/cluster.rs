@@ -12,8 +12,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use crate::raft::{
-    ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, Put, RaftEvent, StateRole, NONE,
+    ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, RaftEvent, StateRole, NONE,
 };
+use crate::sim::kv::{Put, Request};
 use crate::sim::{Event, EventKind, World, WorldConfig};
 
 use super::error::{ErrorCode, ServerError};
@@ -372,7 +373,7 @@ impl Cluster {
         let sent = match then.clone() {
             Deferred::Put(put) => self
                 .world
-                .propose(via, EntryData::Put(Rc::new(put)))
+                .propose(via, Request::Put(put).entry())
                 .map(|()| Waiting::Put { via }),
             Deferred::Read { key, members } => {
                 let sent = self.world.read_index(via, request, &key);

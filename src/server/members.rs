@@ -5,11 +5,10 @@
 //! the change is applied on the member that took the request. A member that
 //! knows no leader holds the request until it knows one (see `cluster.rs`).
 
-use std::rc::Rc;
-
 use serde::Serialize;
 
 use crate::raft::{ConfChange, ConfChangeType, NodeId, StateRole, NONE};
+use crate::sim::kv::PeerUrls;
 use crate::sim::membership::{default_peer_url, resolve_host, url_authority, url_host};
 
 use super::cluster::{Cluster, Deferred, Outcome, RequestId, Waiting};
@@ -138,7 +137,7 @@ impl Cluster {
             change_type,
             node_id: id,
             request: self.new_request(),
-            peer_url: Rc::from(peer_url),
+            context: PeerUrls::one(id, peer_url),
             promote,
         }
     }
@@ -226,7 +225,7 @@ impl Cluster {
             change_type: ConfChangeType::AddNode,
             node_id: id,
             request,
-            peer_url: Rc::from(url.as_str()),
+            context: PeerUrls::one(id, &url),
             promote: true,
         })
     }
