@@ -179,8 +179,9 @@ impl Cluster {
         &self.world
     }
 
-    /// Direct access to the world for faults that bypass the API (links,
-    /// crashes).
+    /// Direct access to the world for the faults a scenario injects past
+    /// etcd's API (links, crashes, campaigns, compactions): the one allowed
+    /// shortcut past this layer (README, Layout).
     pub fn world_mut(&mut self) -> &mut World {
         &mut self.world
     }

@@ -14,6 +14,7 @@ pub mod facts;
 pub mod joint;
 pub mod load;
 pub mod members;
+pub mod process;
 pub mod reconfig;
 pub mod release;
 
