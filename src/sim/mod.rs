@@ -8,6 +8,7 @@ pub mod config;
 pub mod event;
 pub mod invariants;
 pub mod kv;
+pub mod linearizability;
 pub mod membership;
 pub mod network;
 pub mod node;
