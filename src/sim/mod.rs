@@ -7,6 +7,7 @@
 pub mod config;
 pub mod event;
 pub mod invariants;
+pub mod linearizability;
 pub mod membership;
 pub mod network;
 pub mod node;
