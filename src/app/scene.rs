@@ -343,7 +343,7 @@ impl<'a> Strip<'a> {
                 term: e.term,
                 committed: index <= self.commit,
                 mark: match &e.data {
-                    EntryData::ConfChange(_) => Mark::Diamond,
+                    EntryData::ConfChange(_) | EntryData::ConfChangeV2(_) => Mark::Diamond,
                     EntryData::Empty | EntryData::Publish(_) => Mark::Dot,
                     EntryData::Put(_) => Mark::None,
                 },

@@ -168,6 +168,9 @@ impl Network {
                     EntryData::ConfChange(cc) => {
                         node.apply_conf_change(cc);
                     }
+                    EntryData::ConfChangeV2(cc) => {
+                        let _ = node.apply_conf_change_v2(cc);
+                    }
                     EntryData::Empty | EntryData::Publish(_) => {}
                 }
             }
@@ -189,8 +192,7 @@ impl Network {
             assert!(budget > 0, "the network never quiets down");
             let ids: Vec<NodeId> = self.nodes.keys().copied().collect();
             for id in ids {
-                self.apply(id);
-                queue.extend(self.node_mut(id).take_messages());
+                self.ready(id, &mut queue);
             }
             let Some(m) = queue.pop_front() else {
                 break;
@@ -201,8 +203,20 @@ impl Network {
             self.delivered.push(m.clone());
             let to = m.to;
             if let Some(node) = self.nodes.get_mut(&to) {
-                node.step(m);
+                let _ = node.step(m);
                 self.apply(to);
+            }
+        }
+    }
+
+    /// One etcd Ready/Advance cycle of node `id`, repeated while advancing
+    /// produces more: apply, queue its messages, count its own acks.
+    fn ready(&mut self, id: NodeId, queue: &mut VecDeque<Message>) {
+        loop {
+            self.apply(id);
+            queue.extend(self.node_mut(id).take_messages());
+            if !self.node_mut(id).advance() {
+                return;
             }
         }
     }

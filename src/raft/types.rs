@@ -30,12 +30,18 @@ pub struct Put {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ConfChangeType {
+    /// Add a voter, or promote a learner.
     AddNode,
+    /// Add a learner, or demote a voter.
     AddLearnerNode,
     RemoveNode,
+    /// Changes nothing in Raft's configuration: etcd uses it to carry a
+    /// member's new attributes (its peer URLs) through the log.
+    UpdateNode,
 }
 
-/// A single-server membership change (etcd's `ConfChange`, never joint).
+/// A single-server membership change (etcd's `ConfChange`, the "v1" change
+/// etcd's server proposes: one member at a time).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfChange {
     pub change_type: ConfChangeType,
@@ -50,12 +56,85 @@ pub struct ConfChange {
     pub promote: bool,
 }
 
+impl ConfChange {
+    /// The same change as a ConfChangeV2 (etcd's `ConfChange.AsV2`): one
+    /// simple change, no joint configuration.
+    pub fn as_v2(&self) -> ConfChangeV2 {
+        ConfChangeV2 {
+            transition: ConfChangeTransition::Auto,
+            changes: vec![ConfChangeSingle {
+                change_type: self.change_type,
+                node_id: self.node_id,
+            }],
+            request: self.request,
+            peer_urls: vec![(self.node_id, self.peer_url.clone())],
+        }
+    }
+}
+
+/// One operation of a ConfChangeV2 (etcd's `ConfChangeSingle`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConfChangeSingle {
+    pub change_type: ConfChangeType,
+    pub node_id: NodeId,
+}
+
+/// How a ConfChangeV2 uses joint consensus (etcd's `ConfChangeTransition`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ConfChangeTransition {
+    /// Joint consensus only if needed (more than one change), left
+    /// automatically; a single change is applied directly.
+    #[default]
+    Auto,
+    /// Always joint, left automatically.
+    JointImplicit,
+    /// Always joint, left only when the application proposes the empty
+    /// change.
+    JointExplicit,
+}
+
+/// Several membership changes applied together (etcd's `ConfChangeV2`),
+/// through a joint configuration C_old,new (the Raft dissertation's §4.3)
+/// when more than one voter may change. The empty change, with the Auto
+/// transition, leaves a joint configuration.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConfChangeV2 {
+    pub transition: ConfChangeTransition,
+    pub changes: Vec<ConfChangeSingle>,
+    /// The server layer's request id (0 for the leader's own leave).
+    pub request: u64,
+    /// The peer URL of each member the change names (etcd carries them in
+    /// the change's context), so every member learns them on apply.
+    pub peer_urls: Vec<(NodeId, Rc<str>)>,
+}
+
+impl ConfChangeV2 {
+    /// `Some(auto_leave)` if this change enters a joint configuration
+    /// (etcd's `EnterJoint`): always with an explicit joint transition,
+    /// and with Auto when it holds more than one change.
+    pub fn enter_joint(&self) -> Option<bool> {
+        match self.transition {
+            ConfChangeTransition::Auto if self.changes.len() <= 1 => None,
+            ConfChangeTransition::Auto | ConfChangeTransition::JointImplicit => Some(true),
+            ConfChangeTransition::JointExplicit => Some(false),
+        }
+    }
+
+    /// Whether this is the empty change that leaves a joint configuration
+    /// (etcd's `LeaveJoint`).
+    pub fn leave_joint(&self) -> bool {
+        self.transition == ConfChangeTransition::Auto && self.changes.is_empty()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EntryData {
     /// The empty entry a new leader appends to commit entries of earlier terms.
     Empty,
     Put(Rc<Put>),
     ConfChange(Rc<ConfChange>),
+    /// A joint (or multi-member) change; etcd's server never proposes one.
+    ConfChangeV2(Rc<ConfChangeV2>),
     /// A started member announcing itself (etcd's publish of its attributes):
     /// once applied, the member counts as "started".
     Publish(NodeId),
@@ -76,21 +155,49 @@ impl Entry {
                 EntryData::Empty => 0,
                 EntryData::Put(p) => p.size,
                 EntryData::ConfChange(c) => 16 + c.peer_url.len() as u64,
+                EntryData::ConfChangeV2(c) => {
+                    let urls: usize = c.peer_urls.iter().map(|(_, u)| u.len()).sum();
+                    16 + 8 * c.changes.len() as u64 + urls as u64
+                }
                 EntryData::Publish(_) => 32,
             }
     }
 }
 
-/// Which members vote and which only learn. The two sets never overlap.
+impl EntryData {
+    /// Whether the entry changes the configuration (etcd's EntryConfChange
+    /// and EntryConfChangeV2).
+    pub fn is_conf_change(&self) -> bool {
+        matches!(self, EntryData::ConfChange(_) | EntryData::ConfChangeV2(_))
+    }
+}
+
+/// Which members vote and which only learn (etcd's `raftpb.ConfState`).
+/// Learners never vote: they are in neither voter set.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ConfState {
+    /// The voters (of the incoming configuration, while joint).
     pub voters: BTreeSet<NodeId>,
     pub learners: BTreeSet<NodeId>,
+    /// The outgoing configuration's voters; empty unless joint.
+    pub voters_outgoing: BTreeSet<NodeId>,
+    /// Outgoing voters that become learners when the joint configuration is left.
+    pub learners_next: BTreeSet<NodeId>,
+    /// The joint configuration is left automatically.
+    pub auto_leave: bool,
 }
 
 impl ConfState {
+    /// Whether `id` is a member: a voter of either configuration or a learner.
     pub fn contains(&self, id: NodeId) -> bool {
-        self.voters.contains(&id) || self.learners.contains(&id)
+        self.voters.contains(&id)
+            || self.learners.contains(&id)
+            || self.voters_outgoing.contains(&id)
+    }
+
+    /// Whether a joint change is in progress.
+    pub fn is_joint(&self) -> bool {
+        !self.voters_outgoing.is_empty()
     }
 }
 

@@ -24,6 +24,7 @@ fn fingerprint(e: &Entry) -> Fingerprint {
         EntryData::Empty => (e.term, 0, 0, 0),
         EntryData::Put(p) => (e.term, 1, p.request, p.size),
         EntryData::ConfChange(c) => (e.term, 2, c.request, c.node_id),
+        EntryData::ConfChangeV2(c) => (e.term, 4, c.request, c.changes.len() as u64),
         EntryData::Publish(id) => (e.term, 3, *id, 0),
     }
 }
@@ -146,7 +147,11 @@ impl Checker {
                 vec![id],
             );
         }
-        if raft.is_learner() && role != StateRole::Follower {
+        // A leader demoted to learner by a joint change keeps leading (etcd-raft
+        // without StepDownOnRemoval, etcd's default): it did not campaign.
+        let demoted_leader =
+            role == StateRole::Leader && watch.leading.is_some_and(|(t, _)| t == term);
+        if raft.is_learner() && role != StateRole::Follower && !demoted_leader {
             self.violate(
                 now,
                 "learners never campaign",
