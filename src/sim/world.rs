@@ -18,6 +18,7 @@ use crate::sim::invariants::{Checker, Violation};
 use crate::sim::membership;
 use crate::sim::network::{Network, Wake};
 use crate::sim::node::SimNode;
+use crate::sim::vecmap::VecMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Action {
@@ -50,6 +51,11 @@ pub struct World {
     events: Vec<Event>,
     checker: Checker,
     deliveries: u64,
+    /// When each node last received an answer to its replication from a
+    /// peer (MsgAppResp or MsgHeartbeatResp): `(receiver, sender)` to time.
+    /// etcd-raft marks a peer `RecentActive` on exactly these
+    /// (`stepLeader`); the server's modes read it as "heard from".
+    acks: VecMap<(NodeId, NodeId), u64>,
 }
 
 impl World {
@@ -68,6 +74,7 @@ impl World {
             events: Vec::new(),
             checker: Checker::default(),
             deliveries: 0,
+            acks: VecMap::default(),
         };
         let storage = raft::bootstrap_storage(voters);
         for &id in voters {
@@ -122,6 +129,12 @@ impl World {
             .filter(|r| r.role() == raft::StateRole::Leader)
             .max_by_key(|r| (r.term(), Reverse(r.id())))
             .map(|r| r.id())
+    }
+
+    /// When node `at` last received an answer to its replication (MsgAppResp
+    /// or MsgHeartbeatResp) from `from`, if ever.
+    pub fn last_ack(&self, at: NodeId, from: NodeId) -> Option<u64> {
+        self.acks.get(&(at, from)).copied()
     }
 
     /// Drains the events since the last call.
@@ -281,6 +294,12 @@ impl World {
             return;
         }
         self.deliveries += 1;
+        if matches!(
+            msg.msg_type,
+            MessageType::AppResp | MessageType::HeartbeatResp
+        ) {
+            self.acks.insert((to, from), self.now);
+        }
         let snapshot = msg.msg_type == MessageType::Snap;
         if let Some(r) = self.nodes.get_mut(&to).and_then(|n| n.raft.as_mut()) {
             // A response from a peer it does not track is refused, as
