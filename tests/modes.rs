@@ -33,17 +33,6 @@ fn run(script: &str) -> (Session, Vec<String>) {
     (session, said)
 }
 
-/// The value the `get` of `line` (1-based) read.
-fn value_at(session: &Session, line: usize) -> Option<String> {
-    let r = session
-        .results()
-        .iter()
-        .find(|r| r.line == line)
-        .unwrap_or_else(|| panic!("no command on line {line}"));
-    assert!(r.ok, "line {line}: {:?} {:?}", r.error, r.detail);
-    r.value.clone().expect("a get").clone()
-}
-
 const READ_ONLY: &str = "\
 cluster voters=1,2,3 max-learners=2
 wait-until leader
