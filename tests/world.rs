@@ -95,13 +95,13 @@ fn bandwidth_queues_heartbeats_behind_a_large_message() {
     let leader = run_to_leader(&mut w);
     // 50 KB of writes: five seconds of the leader's link to each follower.
     for i in 0..10 {
-        let put = raftlab::raft::Put {
+        let put = raftlab::sim::Put {
             key: format!("k{i}"),
             value: "v".into(),
             size: 5_000,
             request: 1_000 + i,
         };
-        w.propose(leader, EntryData::Put(std::rc::Rc::new(put)))
+        w.propose(leader, raftlab::sim::Request::Put(put).entry())
             .unwrap();
     }
     w.run_until(w.now() + 200);

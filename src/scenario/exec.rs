@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::raft::NodeId;
 use crate::server::client::DEFAULT_PUT_SIZE;
-use crate::server::members::peer_listener_failure;
+use crate::server::cluster::Finished;
 use crate::server::{
     Cluster, ErrorCode, MemberKind, ModesConfig, NewMembers, Outcome, RequestId, ServerConfig,
     ServerError,
@@ -402,18 +402,18 @@ impl Session {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
                 c.member_leave_joint(timeout, *require_leader)?
             }
-            Command::Start(id) => start(c, *id)?,
+            Command::Start(id) => c.start_process(*id)?,
             Command::Crash(id) => {
-                running(c, *id)?;
+                c.check_running(*id)?;
                 c.world_mut().crash(*id);
             }
             Command::Campaign(id) => {
-                running(c, *id)?;
+                c.check_running(*id)?;
                 c.world_mut().campaign(*id);
             }
             Command::TransferLeader(id) => c.move_leader(*id)?,
             Command::Compact(id) => {
-                running(c, *id)?;
+                c.check_running(*id)?;
                 c.world_mut().compact(*id);
             }
             Command::Cut { a, b, one_way } => {
@@ -472,7 +472,7 @@ impl Session {
 
     /// After time passed: fill in finished `nowait` writes and narrate.
     fn after_time(&mut self) {
-        for (request, outcome) in self.cluster.take_finished() {
+        for Finished { request, outcome } in self.cluster.take_finished() {
             let Some(i) = self.nowait.remove(&request) else {
                 continue;
             };
@@ -502,27 +502,6 @@ impl Session {
     }
 }
 
-/// The command needs `id`'s process running.
-fn running(c: &Cluster, id: NodeId) -> Result<(), ServerError> {
-    if c.world().raft(id).is_some() {
-        return Ok(());
-    }
-    match c.world().node(id) {
-        Some(n) if n.removed => Err(failed(
-            ErrorCode::IdRemoved,
-            format!("member {id} was removed; its process stopped for good"),
-        )),
-        Some(_) => Err(failed(
-            ErrorCode::NotStarted,
-            format!("node {id}'s process is not running"),
-        )),
-        None => Err(failed(
-            ErrorCode::MemberNotFound,
-            format!("there is no node {id}"),
-        )),
-    }
-}
-
 /// The command names only nodes the cluster knows.
 fn known(c: &Cluster, ids: &[NodeId]) -> Result<(), ServerError> {
     let known = c.known_ids();
@@ -533,50 +512,6 @@ fn known(c: &Cluster, ids: &[NodeId]) -> Result<(), ServerError> {
         )),
         None => Ok(()),
     }
-}
-
-/// `start N`: the second step of adding a member, or a restart after a crash.
-fn start(c: &mut Cluster, id: NodeId) -> Result<(), ServerError> {
-    if c.world().raft(id).is_some() {
-        return Err(failed(
-            ErrorCode::IdExists,
-            format!("node {id}'s process is already running"),
-        ));
-    }
-    if c.world().node(id).is_some_and(|n| n.removed) {
-        return Err(failed(
-            ErrorCode::IdRemoved,
-            format!("member {id} was removed from the cluster; it cannot come back"),
-        ));
-    }
-    let authority = c.authority().and_then(|a| c.world().node(a));
-    if authority.is_some_and(|n| n.state.removed.contains(&id)) {
-        // etcd's peers answer a removed member's process with "removed",
-        // and it stops at once.
-        return Err(failed(
-            ErrorCode::IdRemoved,
-            format!("member {id} was removed from the cluster; it cannot come back"),
-        ));
-    }
-    let member = authority.and_then(|n| n.state.members.get(&id).cloned());
-    match (member, c.world().has_node(id)) {
-        (None, false) => {
-            return Err(failed(
-                ErrorCode::MemberNotFound,
-                format!("node {id} is not a member: add it with `member add {id}` first"),
-            ));
-        }
-        (Some(m), false) if m.host != Some(id) => {
-            return Err(peer_listener_failure(id, &m.peer_url));
-        }
-        _ => {}
-    }
-    c.world_mut().start(id).map_err(|e| {
-        failed(
-            ErrorCode::NotStarted,
-            format!("node {id} cannot start: {e:?}"),
-        )
-    })
 }
 
 #[cfg(test)]

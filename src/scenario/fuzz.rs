@@ -29,7 +29,8 @@ use std::fmt;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
-use crate::raft::{EntryData, NodeId};
+use crate::raft::NodeId;
+use crate::sim::kv::Request;
 use crate::sim::membership::resolve_host;
 
 use super::ast::{ClusterSpec, Command, Condition, Release, Script, MAX_NODE_ID, MAX_WAIT_MS};
@@ -779,7 +780,7 @@ fn durability(session: &Session, tracker: &Tracker) -> Vec<Failure> {
         if a.index >= first {
             let entry = entries.get((a.index - first) as usize);
             let same = entry.is_some_and(
-                |e| matches!(&e.data, EntryData::Put(p) if p.key == a.key && p.value == a.value),
+                |e| matches!(Request::of(&e.data), Some(Request::Put(p)) if p.key == a.key && p.value == a.value),
             );
             if !same {
                 fail(format!(

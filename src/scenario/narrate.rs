@@ -506,7 +506,6 @@ pub enum Refusal {
 
 #[cfg(test)]
 mod tests {
-    use std::rc::Rc;
 
     use super::*;
     use crate::raft::{ConfChange, ConfChangeSingle, ConfChangeType, ConfChangeV2};
@@ -528,7 +527,7 @@ mod tests {
             change_type: ConfChangeType::AddLearnerNode,
             node_id: 4,
             request,
-            peer_url: Rc::from("http://n4:2380"),
+            context: crate::sim::PeerUrls::one(4, "http://n4:2380"),
             promote: false,
         }
     }

@@ -1,7 +1,7 @@
 //! etcd's key-value API: Put and Range. Writes go through Raft; reads are
 //! linearizable (ReadIndex through the leader) or serializable (local).
 
-use crate::raft::Put;
+use crate::sim::kv::Put;
 
 use super::cluster::{Cluster, Deferred, Outcome, RequestId};
 use super::error::{ErrorCode, ServerError};

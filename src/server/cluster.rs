@@ -12,8 +12,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use crate::raft::{
-    ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, Put, RaftEvent, StateRole, NONE,
+    ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, RaftEvent, StateRole, NONE,
 };
+use crate::sim::kv::{Put, Request};
 use crate::sim::{Event, EventKind, World, WorldConfig};
 
 use super::error::{ErrorCode, ServerError};
@@ -56,6 +57,13 @@ pub type RequestId = u64;
 /// What a client sees when its context ends before the answer (gRPC's
 /// DeadlineExceeded, as etcdctl prints it).
 pub const DEADLINE_EXCEEDED: &str = "context deadline exceeded";
+
+/// A request that finished, with what it returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finished {
+    pub request: RequestId,
+    pub outcome: Outcome,
+}
 
 /// What a finished request returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,7 +158,7 @@ pub struct Cluster {
     pub(crate) pending: BTreeMap<RequestId, Pending>,
     /// The pending requests by deadline, soonest first.
     deadlines: BTreeSet<(u64, RequestId)>,
-    finished: Vec<(RequestId, Outcome)>,
+    finished: Vec<Finished>,
     pub(crate) load: Option<Load>,
     /// World events since the last `take_events`, for narration.
     events: Vec<Event>,
@@ -185,8 +193,9 @@ impl Cluster {
         &self.world
     }
 
-    /// Direct access to the world for faults that bypass the API (links,
-    /// crashes).
+    /// Direct access to the world for the faults a scenario injects past
+    /// etcd's API (links, crashes, campaigns, compactions): the one allowed
+    /// shortcut past this layer (README, Layout).
     pub fn world_mut(&mut self) -> &mut World {
         &mut self.world
     }
@@ -207,7 +216,7 @@ impl Cluster {
 
     /// Requests that finished since the last call (those started with
     /// `nowait`, and any other the caller stopped waiting for).
-    pub fn take_finished(&mut self) -> Vec<(RequestId, Outcome)> {
+    pub fn take_finished(&mut self) -> Vec<Finished> {
         std::mem::take(&mut self.finished)
     }
 
@@ -379,7 +388,7 @@ impl Cluster {
         let sent = match then.clone() {
             Deferred::Put(put) => self
                 .world
-                .propose(via, EntryData::Put(Rc::new(put)))
+                .propose(via, Request::Put(put).entry())
                 .map(|()| Waiting::Put { via }),
             Deferred::Read { key, members } => {
                 let sent = self.world.read_index(via, request, &key);
@@ -571,8 +580,8 @@ impl Cluster {
                 break;
             }
         }
-        match self.finished.iter().position(|(r, _)| *r == request) {
-            Some(i) => self.finished.remove(i).1,
+        match self.finished.iter().position(|f| f.request == request) {
+            Some(i) => self.finished.remove(i).outcome,
             None => Outcome::Failed(ServerError::new(
                 ErrorCode::Timeout,
                 ErrorCode::Timeout.etcd_text(),
@@ -588,7 +597,7 @@ impl Cluster {
             self.reads.remove(&request);
             self.deadlines.remove(&(p.deadline, request));
             if !p.quiet {
-                self.finished.push((request, outcome));
+                self.finished.push(Finished { request, outcome });
             }
         }
     }
@@ -616,7 +625,7 @@ impl Cluster {
                 if let Some(p) = self.pending.get_mut(&request) {
                     p.quiet = true;
                 } else {
-                    self.finished.retain(|(r, _)| *r != request);
+                    self.finished.retain(|f| f.request != request);
                 }
             }
             Err(_) => {
@@ -674,7 +683,7 @@ impl Cluster {
 
     /// Forgets the outcome of a request nobody waits for.
     pub(crate) fn take_finished_request(&mut self, request: RequestId) {
-        self.finished.retain(|(r, _)| *r != request);
+        self.finished.retain(|f| f.request != request);
     }
 
     /// Reads the world's new events: they finish requests and feed the narration.

@@ -13,7 +13,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::raft::{quorum, ConfState, MemberRecord, NodeId, Progress, Raft, StateRole};
+use crate::raft::{quorum, ConfState, NodeId, Progress, Raft, StateRole};
+use crate::sim::kv::MemberRecord;
 use crate::sim::{InFlight, SimNode};
 
 use super::cluster::Cluster;

@@ -8,6 +8,7 @@
 use std::rc::Rc;
 
 use crate::raft::{ConfChangeSingle, ConfChangeTransition, ConfChangeType, ConfChangeV2, NodeId};
+use crate::sim::kv::PeerUrls;
 use crate::sim::membership::default_peer_url;
 
 use super::cluster::{Cluster, Deferred};
@@ -68,9 +69,11 @@ impl JointChange {
             },
             changes,
             request: 0,
-            peer_urls: new_members
-                .map(|&id| (id, Rc::from(default_peer_url(id))))
-                .collect(),
+            context: PeerUrls::context(
+                new_members
+                    .map(|&id| (id, Rc::from(default_peer_url(id))))
+                    .collect(),
+            ),
         }
     }
 }

@@ -5,12 +5,11 @@
 //! the change is applied on the member that took the request. A member that
 //! knows no leader holds the request until it knows one (see `cluster.rs`).
 
-use std::rc::Rc;
-
 use serde::Serialize;
 
 use crate::raft::{ConfChange, ConfChangeType, NodeId, StateRole, NONE};
-use crate::sim::membership::{default_peer_url, resolve_host, url_authority, url_host};
+use crate::sim::kv::PeerUrls;
+use crate::sim::membership::default_peer_url;
 
 use super::cluster::{Cluster, Deferred, Outcome, RequestId, Waiting};
 use super::error::{ErrorCode, ServerError};
@@ -45,31 +44,6 @@ pub struct MemberStatus {
     pub db_size: u64,
     /// etcd's `Errors`: "etcdserver: no leader" when it knows none.
     pub errors: Vec<&'static str>,
-}
-
-/// What etcd prints when member `id`'s process, on host `nID`, starts with
-/// a peer URL naming another host: listening on it fails (embed
-/// `configurePeerListeners`: "creating peer listener failed"), and etcd exits.
-pub fn peer_listener_failure(id: NodeId, peer_url: &str) -> ServerError {
-    let authority = url_authority(peer_url).unwrap_or(peer_url);
-    let host = url_host(peer_url).unwrap_or("");
-    // An address literal (IPv4 digits and dots, or IPv6 in brackets) or a
-    // simulated host name resolves; any other name is looked up in vain.
-    let literal = host.starts_with('[')
-        || (!host.is_empty() && host.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
-    let resolvable = literal || resolve_host(peer_url).is_some();
-    let why = if resolvable {
-        format!("listen tcp {authority}: bind: cannot assign requested address")
-    } else {
-        format!("listen tcp: lookup {host}: no such host")
-    };
-    ServerError::new(
-        ErrorCode::BadUrl,
-        format!(
-            "member {id}'s process on host n{id} cannot listen on its peer URL {peer_url}: \
-             etcd exits at start-up with \"creating peer listener failed\": {why}"
-        ),
-    )
 }
 
 impl Cluster {
@@ -128,7 +102,7 @@ impl Cluster {
         })
     }
 
-    fn conf_change(
+    pub(super) fn conf_change(
         &mut self,
         change_type: ConfChangeType,
         id: NodeId,
@@ -139,7 +113,7 @@ impl Cluster {
             change_type,
             node_id: id,
             request: self.new_request(),
-            peer_url: Rc::from(peer_url),
+            context: PeerUrls::one(id, peer_url),
             promote,
         }
     }
@@ -252,7 +226,7 @@ impl Cluster {
             change_type: ConfChangeType::AddNode,
             node_id: id,
             request,
-            peer_url: Rc::from(url.as_str()),
+            context: PeerUrls::one(id, &url),
             promote: true,
         })
     }

@@ -15,6 +15,7 @@ pub mod joint;
 pub mod load;
 pub mod members;
 pub mod modes;
+pub mod process;
 pub mod reconfig;
 pub mod release;
 

@@ -29,7 +29,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::rc::Rc;
 use std::str::FromStr;
 
 use crate::raft::{ConfChange, ConfChangeType, NodeId, ProgressState};
@@ -446,37 +445,28 @@ impl Cluster {
     /// Proposes promoting `learner` through the leader, as `member promote`
     /// does, with nobody waiting for the answer.
     fn propose_promotion(&mut self, leader: NodeId, learner: NodeId) {
-        let url = self
-            .world
-            .node(leader)
-            .and_then(|n| n.state.members.get(&learner))
-            .map_or_else(String::new, |m| m.peer_url.to_string());
-        let request = self.new_request();
-        let cc = ConfChange {
-            change_type: ConfChangeType::AddNode,
-            node_id: learner,
-            request,
-            peer_url: Rc::from(url.as_str()),
-            promote: true,
-        };
-        self.send_quiet(request, leader, Deferred::Change(cc));
+        self.propose_quiet(leader, ConfChangeType::AddNode, learner, true);
     }
 
+    /// Proposes removing `voter`, as `member remove` does.
     fn propose_removal(&mut self, leader: NodeId, voter: NodeId) {
+        self.propose_quiet(leader, ConfChangeType::RemoveNode, voter, false);
+    }
+
+    fn propose_quiet(
+        &mut self,
+        leader: NodeId,
+        change_type: ConfChangeType,
+        id: NodeId,
+        promote: bool,
+    ) {
         let url = self
             .world
             .node(leader)
-            .and_then(|n| n.state.members.get(&voter))
+            .and_then(|n| n.state.members.get(&id))
             .map_or_else(String::new, |m| m.peer_url.to_string());
-        let request = self.new_request();
-        let cc = ConfChange {
-            change_type: ConfChangeType::RemoveNode,
-            node_id: voter,
-            request,
-            peer_url: Rc::from(url.as_str()),
-            promote: false,
-        };
-        self.send_quiet(request, leader, Deferred::Change(cc));
+        let cc = self.conf_change(change_type, id, &url, promote);
+        self.send_quiet(cc.request, leader, Deferred::Change(cc));
     }
 
     fn send_quiet(&mut self, request: RequestId, leader: NodeId, then: Deferred) {

@@ -7,6 +7,7 @@
 pub mod config;
 pub mod event;
 pub mod invariants;
+pub mod kv;
 pub mod linearizability;
 pub mod membership;
 pub mod network;
@@ -18,6 +19,7 @@ pub mod world;
 pub use config::WorldConfig;
 pub use event::{DropReason, Event, EventKind, ModeDecision, NotYet};
 pub use invariants::Violation;
+pub use kv::{KvStore, MemberRecord, PeerUrls, Put, Request};
 pub use network::{InFlight, Transport};
 pub use node::SimNode;
 pub use streams::Stream;

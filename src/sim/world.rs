@@ -15,6 +15,7 @@ use crate::raft::{
 use crate::sim::config::WorldConfig;
 use crate::sim::event::{DropReason, Event, EventKind};
 use crate::sim::invariants::{Checker, Violation};
+use crate::sim::kv::{KvStore, PeerUrls, Request};
 use crate::sim::membership;
 use crate::sim::network::{Network, Wake};
 use crate::sim::node::SimNode;
@@ -76,7 +77,16 @@ impl World {
             deliveries: 0,
             acks: VecMap::default(),
         };
-        let storage = raft::bootstrap_storage(voters);
+        // etcd's StartNode: each founding member's change carries its peer
+        // URL, so every member learns the others' as it applies them.
+        let peers: Vec<raft::Peer> = voters
+            .iter()
+            .map(|&id| raft::Peer {
+                id,
+                context: PeerUrls::one(id, &membership::default_peer_url(id)),
+            })
+            .collect();
+        let storage = raft::bootstrap_peers(&peers);
         for &id in voters {
             world.nodes.insert(id, SimNode::new(id, storage.clone()));
             // Infallible: the node is new and not removed.
@@ -268,7 +278,7 @@ impl World {
             && node.last_publish_ms.is_none_or(|t| now >= t + election)
         {
             node.last_publish_ms = Some(now);
-            let _ = r.propose(EntryData::Publish(id));
+            let _ = r.propose(Request::Publish(id).entry());
             self.process(id);
         }
     }
@@ -348,7 +358,7 @@ impl World {
         let Some(r) = node.raft.as_mut() else { return };
 
         if let Some(snap) = r.take_restored_snapshot() {
-            node.state = (*snap.data).clone();
+            node.state = KvStore::of_snapshot(&snap);
         }
 
         let mut applied_events = Vec::new();
@@ -362,23 +372,27 @@ impl World {
                 self.checker.observe_applied(now, id, e);
                 match &e.data {
                     EntryData::Empty => {}
-                    EntryData::Put(p) => {
-                        node.state.apply_put(p);
-                        applied_events.push(EventKind::PutApplied {
-                            node: id,
-                            index: e.index,
-                            request: p.request,
-                        });
-                    }
-                    EntryData::Publish(member) => {
-                        if let Some(m) = node.state.members.get_mut(member) {
-                            m.started = true;
+                    EntryData::Normal(data) => match data.get::<Request>() {
+                        Some(Request::Put(p)) => {
+                            node.state.apply_put(p);
+                            applied_events.push(EventKind::PutApplied {
+                                node: id,
+                                index: e.index,
+                                request: p.request,
+                            });
                         }
-                        applied_events.push(EventKind::PublishApplied {
-                            node: id,
-                            member: *member,
-                        });
-                    }
+                        Some(Request::Publish(member)) => {
+                            if let Some(m) = node.state.members.get_mut(member) {
+                                m.started = true;
+                            }
+                            applied_events.push(EventKind::PublishApplied {
+                                node: id,
+                                member: *member,
+                            });
+                        }
+                        // Only the server's requests are proposed here.
+                        None => {}
+                    },
                     EntryData::ConfChange(cc) => {
                         let refused = membership::validate(&node.state, cc, max_learners).err();
                         if refused.is_none() {
@@ -460,7 +474,7 @@ impl World {
                     term,
                     conf_state: r.conf_state(),
                 },
-                data: Rc::new(node.state.clone()),
+                data: KvStore::snapshot_data(Rc::new(node.state.clone())),
             });
             for e in &mut raft_events {
                 if let raft::RaftEvent::SnapshotSent { to, index: sent } = e {
@@ -484,7 +498,7 @@ impl World {
         if applied > r.snapshot_index() + every.max(1) {
             r.compact(
                 applied,
-                Rc::new(node.state.clone()),
+                KvStore::snapshot_data(Rc::new(node.state.clone())),
                 self.cfg.catchup_entries,
             );
             applied_events.push(EventKind::Compacted {
@@ -622,7 +636,7 @@ impl World {
             return Err(StartError::AlreadyRunning);
         }
         let storage = std::mem::take(&mut node.durable);
-        node.state = (*storage.snapshot.data).clone();
+        node.state = KvStore::of_snapshot(&storage.snapshot);
         node.raft = Some(Raft::new(&raft_cfg, storage, seed));
         node.started_at = Some(now);
         node.epoch += 1;
@@ -754,7 +768,11 @@ impl World {
             return false;
         };
         let applied = r.applied();
-        r.compact(applied, Rc::new(node.state.clone()), keep);
+        r.compact(
+            applied,
+            KvStore::snapshot_data(Rc::new(node.state.clone())),
+            keep,
+        );
         self.events.push(Event {
             time_ms: now,
             kind: EventKind::Compacted {
