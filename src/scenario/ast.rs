@@ -9,7 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use crate::raft::types::NodeId;
-pub use crate::server::Release;
+pub use crate::server::{Failover, NewMembers, ReadMode, Release};
 pub use crate::sim::Transport;
 
 /// The lowest and highest node id a script may name.
@@ -18,6 +18,8 @@ pub const MAX_NODE_ID: NodeId = 15;
 
 /// `cluster` defaults. They follow etcd where etcd has one.
 pub const DEFAULT_SEED: u64 = 1;
+/// `failover-after` (the standby mode; raftlab's own, etcd has none).
+pub const DEFAULT_FAILOVER_AFTER_MS: u64 = crate::server::modes::DEFAULT_FAILOVER_AFTER_MS;
 /// etcd `--heartbeat-interval`.
 pub const DEFAULT_HEARTBEAT_MS: u64 = 100;
 /// etcd `--election-timeout`.
@@ -92,6 +94,17 @@ pub struct ClusterSpec {
     pub transport: Transport,
     /// The etcd release whose rules apply (`etcd=3.4|3.5|3.6`).
     pub etcd: Release,
+    /// What `member add N` adds without `--learner` or `--voter`
+    /// (`new-members=learner|voter`; the document's learner by default).
+    pub new_members: NewMembers,
+    /// `auto-promote=PERCENT`: the leader promotes caught-up learners;
+    /// `None` is `off`.
+    pub auto_promote: Option<u8>,
+    /// `failover-after=DURATION`: how long a voter is silent before a
+    /// standby takes over.
+    pub failover_after_ms: u64,
+    /// `failover=replace|grow`.
+    pub failover: Failover,
 }
 
 impl ClusterSpec {
@@ -113,6 +126,10 @@ impl ClusterSpec {
             bandwidth: None,
             transport: Transport::Shared,
             etcd: Release::V3_6,
+            new_members: NewMembers::Voter,
+            auto_promote: None,
+            failover_after_ms: DEFAULT_FAILOVER_AFTER_MS,
+            failover: Failover::Replace,
         }
     }
 
@@ -164,10 +181,19 @@ pub enum Command {
     },
     /// `load stop`
     LoadStop,
-    /// `member add N [--learner] [--peer-url=URL] [timeout=DURATION] [require-leader]`
+    /// `member add N [--learner|--voter] [--standby] [--read-only=weak|strong]
+    /// [--peer-url=URL] [timeout=DURATION] [require-leader]`
     MemberAdd {
         id: NodeId,
+        /// `--learner` (also when `--standby` or `--read-only` is given: both
+        /// are kinds of learner).
         learner: bool,
+        /// `--voter`: a voter even with `new-members=learner`.
+        voter: bool,
+        /// `--standby`: a learner kept for failover (the document's §3).
+        standby: bool,
+        /// `--read-only=MODE`: a learner never promoted, serving reads (§4).
+        read_only: Option<ReadMode>,
         /// As written; its syntax is checked when the command runs (`bad-url`).
         peer_url: Option<String>,
         timeout_ms: Option<u64>,
@@ -609,6 +635,9 @@ impl fmt::Display for Command {
             Command::MemberAdd {
                 id,
                 learner,
+                voter,
+                standby,
+                read_only,
                 peer_url,
                 timeout_ms,
                 require_leader,
@@ -616,6 +645,15 @@ impl fmt::Display for Command {
                 write!(f, "member add {id}")?;
                 if *learner {
                     f.write_str(" --learner")?;
+                }
+                if *voter {
+                    f.write_str(" --voter")?;
+                }
+                if *standby {
+                    f.write_str(" --standby")?;
+                }
+                if let Some(mode) = read_only {
+                    write!(f, " --read-only={mode}")?;
                 }
                 if let Some(url) = peer_url {
                     write!(f, " --peer-url={}", format_text(url))?;
@@ -764,6 +802,19 @@ impl fmt::Display for ClusterSpec {
         }
         if self.transport == Transport::Streams {
             f.write_str(" transport=streams")?;
+        }
+        if self.new_members != d.new_members {
+            write!(f, " new-members={}", self.new_members)?;
+        }
+        if let Some(p) = self.auto_promote {
+            write!(f, " auto-promote={p}%")?;
+        }
+        if self.failover_after_ms != d.failover_after_ms {
+            let t = format_duration(self.failover_after_ms);
+            write!(f, " failover-after={t}")?;
+        }
+        if self.failover != d.failover {
+            write!(f, " failover={}", self.failover)?;
         }
         Ok(())
     }

@@ -7,7 +7,10 @@ use std::collections::BTreeMap;
 use crate::raft::NodeId;
 use crate::server::client::DEFAULT_PUT_SIZE;
 use crate::server::cluster::Finished;
-use crate::server::{Cluster, ErrorCode, Outcome, RequestId, ServerConfig, ServerError};
+use crate::server::{
+    Cluster, ErrorCode, MemberKind, ModesConfig, NewMembers, Outcome, RequestId, ServerConfig,
+    ServerError,
+};
 use crate::sim::WorldConfig;
 
 use super::ast::{format_duration, ClusterSpec, Command, Script, DEFAULT_CLIENT_TIMEOUT_MS};
@@ -59,6 +62,12 @@ pub fn configs(spec: &ClusterSpec) -> (WorldConfig, ServerConfig) {
     let server = ServerConfig {
         strict_reconfig: spec.strict_reconfig,
         release: spec.etcd,
+        modes: ModesConfig {
+            new_members: spec.new_members,
+            auto_promote: spec.auto_promote,
+            failover_after_ms: spec.failover_after_ms,
+            failover: spec.failover,
+        },
         ..ServerConfig::default()
     };
     (world, server)
@@ -329,12 +338,29 @@ impl Session {
             Command::MemberAdd {
                 id,
                 learner,
+                voter,
+                standby,
+                read_only,
                 peer_url,
                 timeout_ms,
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                c.member_add(*id, *learner, peer_url.as_deref(), timeout, *require_leader)?
+                // The learner-by-default mode decides what a bare add adds.
+                let by_default = c.config().modes.new_members == NewMembers::Learner;
+                let learner = *learner || (by_default && !*voter);
+                let kind = MemberKind {
+                    standby: *standby,
+                    read_only: *read_only,
+                };
+                c.member_add_as(
+                    *id,
+                    learner,
+                    kind,
+                    peer_url.as_deref(),
+                    timeout,
+                    *require_leader,
+                )?
             }
             Command::MemberPromote {
                 id,

@@ -453,6 +453,9 @@ fn next_command(rng: &mut Pcg64, session: &Session, writes: &mut u64) -> Command
                 Command::MemberAdd {
                     id,
                     learner: rng.random_bool(0.6),
+                    voter: false,
+                    standby: false,
+                    read_only: None,
                     peer_url,
                     timeout_ms: client_timeout(rng),
                     require_leader: rng.random_bool(0.1),

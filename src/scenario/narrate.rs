@@ -12,7 +12,7 @@ use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
 use crate::raft::{MessageType, NodeId, RaftEvent};
-use crate::sim::{DropReason, Event, EventKind};
+use crate::sim::{DropReason, Event, EventKind, ModeDecision};
 
 use super::report::CommandResult;
 use super::view::{LogMark, NodeState, ProgressView, QuorumView, ViolationView};
@@ -137,6 +137,15 @@ pub fn event_tone(kind: &EventKind) -> Tone {
             refused: Some(_), ..
         } => Tone::Bad,
         MessageDropped { .. } | Crashed { .. } => Tone::Bad,
+        Mode { decision, .. } => match decision {
+            ModeDecision::Promote { .. }
+            | ModeDecision::FailoverRemove { .. }
+            | ModeDecision::FailoverPromote { .. } => Tone::Good,
+            ModeDecision::FailoverCountdown { .. } | ModeDecision::FailoverBlocked { .. } => {
+                Tone::Bad
+            }
+            _ => Tone::Plain,
+        },
         _ => Tone::Plain,
     }
 }
@@ -289,6 +298,15 @@ pub fn event_code(kind: &EventKind) -> &'static str {
         EventKind::StoppedRemoved { .. } => "stopped-removed",
         EventKind::LinkCut { .. } => "link-cut",
         EventKind::LinkHealed { .. } => "link-healed",
+        EventKind::Mode { decision, .. } => match decision {
+            ModeDecision::Promote { .. } => "auto-promote",
+            ModeDecision::NotYet { .. } => "auto-promote-not-yet",
+            ModeDecision::FailoverCountdown { .. } => "failover-countdown",
+            ModeDecision::FailoverCancelled { .. } => "failover-cancelled",
+            ModeDecision::FailoverRemove { .. } => "failover-remove",
+            ModeDecision::FailoverPromote { .. } => "failover-promote",
+            ModeDecision::FailoverBlocked { .. } => "failover-blocked",
+        },
     }
 }
 
@@ -322,6 +340,19 @@ pub fn event_nodes(kind: &EventKind) -> Vec<NodeId> {
         EventKind::MessageDropped { from, to, .. }
         | EventKind::LinkCut { from, to }
         | EventKind::LinkHealed { from, to } => vec![*from, *to],
+        EventKind::Mode { leader, decision } => {
+            let other = match decision {
+                ModeDecision::Promote { learner, .. } | ModeDecision::NotYet { learner, .. } => {
+                    vec![*learner]
+                }
+                ModeDecision::FailoverCountdown { voter, .. }
+                | ModeDecision::FailoverCancelled { voter }
+                | ModeDecision::FailoverBlocked { voter, .. } => vec![*voter],
+                ModeDecision::FailoverRemove { voter, standby, .. }
+                | ModeDecision::FailoverPromote { voter, standby, .. } => vec![*voter, *standby],
+            };
+            std::iter::once(*leader).chain(other).collect()
+        }
     }
 }
 

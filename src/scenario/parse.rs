@@ -810,15 +810,46 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
                 "member add",
                 &[
                     ("--learner", Kind::Flag),
+                    ("--voter", Kind::Flag),
+                    ("--standby", Kind::Flag),
+                    ("--read-only", Kind::Value("--read-only=weak|strong")),
                     ("--peer-url", Kind::Value("--peer-url=URL")),
                     CLIENT_OPTIONS[0],
                     CLIENT_OPTIONS[1],
                 ],
             )?;
             let (timeout_ms, require_leader) = client_options(p, &found)?;
+            let learner = get(&found, "--learner");
+            let voter = get(&found, "--voter");
+            let standby = get(&found, "--standby");
+            let read_only = get(&found, "--read-only");
+            // Whichever of two clashing options comes second is the error.
+            let later = |a: &Found<'_>, b: &Found<'_>| a.tok.col.max(b.tok.col);
+            if let (Some(l), Some(v)) = (learner, voter) {
+                return Err(p.err(later(l, v), "--learner and --voter cannot both be given"));
+            }
+            if let (Some(v), Some(k)) = (voter, standby.or(read_only)) {
+                return Err(p.err(
+                    later(v, k),
+                    format!("{} adds a learner; it cannot be given with --voter", k.name),
+                ));
+            }
+            if let (Some(a), Some(b)) = (standby, read_only) {
+                return Err(p.err(
+                    later(a, b),
+                    "--standby and --read-only cannot both be given: a read-only learner \
+                     is never promoted, so it cannot stand by for failover",
+                ));
+            }
+            let read_only = read_only
+                .map(|f| p.convert(f, parse_read_mode))
+                .transpose()?;
             Command::MemberAdd {
                 id,
-                learner: get(&found, "--learner").is_some(),
+                learner: learner.is_some() || standby.is_some() || read_only.is_some(),
+                voter: voter.is_some(),
+                standby: standby.is_some(),
+                read_only,
                 peer_url: get(&found, "--peer-url").map(|f| f.value().to_string()),
                 timeout_ms,
                 require_leader,
@@ -1203,6 +1234,63 @@ fn parse_transport(s: &str) -> Result<Transport, String> {
     }
 }
 
+fn parse_read_mode(s: &str) -> Result<ReadMode, String> {
+    match s {
+        "weak" => Ok(ReadMode::Weak),
+        "strong" => Ok(ReadMode::Strong),
+        _ => Err(format!(
+            "expected weak or strong, found {}",
+            quote_for_message(s)
+        )),
+    }
+}
+
+fn parse_new_members(s: &str) -> Result<NewMembers, String> {
+    match s {
+        "learner" => Ok(NewMembers::Learner),
+        "voter" => Ok(NewMembers::Voter),
+        _ => Err(format!(
+            "expected learner or voter, found {}",
+            quote_for_message(s)
+        )),
+    }
+}
+
+fn parse_failover(s: &str) -> Result<Failover, String> {
+    match s {
+        "replace" => Ok(Failover::Replace),
+        "grow" => Ok(Failover::Grow),
+        _ => Err(format!(
+            "expected replace or grow, found {}",
+            quote_for_message(s)
+        )),
+    }
+}
+
+/// `auto-promote=off|PERCENT`: a whole percentage from 1% to 100%.
+fn parse_auto_promote(s: &str) -> Result<Option<u8>, String> {
+    if s == "off" {
+        return Ok(None);
+    }
+    let generic = || {
+        format!(
+            "expected off or a whole percentage from 1% to 100% (like 90%), found {}",
+            quote_for_message(s)
+        )
+    };
+    let number = s.strip_suffix('%').ok_or_else(generic)?;
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(generic());
+    }
+    match number.parse::<u64>() {
+        Ok(p @ 1..=100) => Ok(Some(p as u8)),
+        _ => Err(format!(
+            "auto-promote {} is out of range; expected 1% to 100%",
+            quote_for_message(s)
+        )),
+    }
+}
+
 fn parse_on_off(s: &str) -> Result<bool, String> {
     match s {
         "on" => Ok(true),
@@ -1255,7 +1343,7 @@ fn parse_bandwidth(s: &str) -> Result<Option<u64>, String> {
     }
 }
 
-const CLUSTER_OPTIONS: [(&str, Kind); 14] = [
+const CLUSTER_OPTIONS: [(&str, Kind); 18] = [
     ("voters", Kind::Value("voters=1,2,3")),
     ("seed", Kind::Value("seed=N")),
     ("heartbeat", Kind::Value("heartbeat=DURATION")),
@@ -1270,6 +1358,10 @@ const CLUSTER_OPTIONS: [(&str, Kind); 14] = [
     ("bandwidth", Kind::Value("bandwidth=SIZE/s|unlimited")),
     ("transport", Kind::Value("transport=shared|streams")),
     ("etcd", Kind::Value("etcd=3.4|3.5|3.6")),
+    ("new-members", Kind::Value("new-members=learner|voter")),
+    ("auto-promote", Kind::Value("auto-promote=off|PERCENT")),
+    ("failover-after", Kind::Value("failover-after=DURATION")),
+    ("failover", Kind::Value("failover=replace|grow")),
 ];
 
 /// The options of the `cluster` line (the word `cluster` already consumed).
@@ -1315,6 +1407,10 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
             }
             "bandwidth" => spec.bandwidth = p.convert(f, parse_bandwidth)?,
             "transport" => spec.transport = p.convert(f, parse_transport)?,
+            "new-members" => spec.new_members = p.convert(f, parse_new_members)?,
+            "auto-promote" => spec.auto_promote = p.convert(f, parse_auto_promote)?,
+            "failover-after" => spec.failover_after_ms = p.convert(f, parse_duration)?,
+            "failover" => spec.failover = p.convert(f, parse_failover)?,
             _ => {}
         }
     }
@@ -1345,6 +1441,18 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
                 "election-timeout {} is too long; etcd allows at most {}",
                 format_duration(spec.election_timeout_ms),
                 format_duration(MAX_ELECTION_TIMEOUT_MS)
+            ),
+        ));
+    }
+    let failover_after = get(&found, "failover-after");
+    if let Some(f) = failover_after.filter(|_| spec.failover_after_ms < spec.election_timeout_ms) {
+        return Err(p.err(
+            f.value_col(),
+            format!(
+                "failover-after {} must be at least the election timeout {}: a voter \
+                 counts as silent only after an election timeout without an answer",
+                format_duration(spec.failover_after_ms),
+                format_duration(spec.election_timeout_ms)
             ),
         ));
     }

@@ -30,6 +30,7 @@ fn error_codes_round_trip() {
         "member-not-learner",
         "member-not-voter",
         "learner-not-ready",
+        "member-read-only",
         "not-enough-started-members",
         "unhealthy",
         "bad-leader-transferee",
@@ -303,10 +304,19 @@ mod props {
                     via
                 }),
             Just(Command::LoadStop),
-            (id(), any::<bool>(), proptest::option::of(text()), client()).prop_map(
-                |(id, learner, peer_url, (timeout_ms, require_leader))| Command::MemberAdd {
+            (id(), 0u8..6, proptest::option::of(text()), client()).prop_map(
+                |(id, how, peer_url, (timeout_ms, require_leader))| Command::MemberAdd {
                     id,
-                    learner,
+                    // Nothing, --learner, --voter, --standby (a learner),
+                    // --read-only=weak or =strong (learners too).
+                    learner: matches!(how, 1 | 3 | 4 | 5),
+                    voter: how == 2,
+                    standby: how == 3,
+                    read_only: match how {
+                        4 => Some(ReadMode::Weak),
+                        5 => Some(ReadMode::Strong),
+                        _ => None,
+                    },
                     peer_url,
                     timeout_ms,
                     require_leader
@@ -371,6 +381,12 @@ mod props {
                 proptest::sample::select(Release::ALL.to_vec()),
                 any::<bool>(),
             ),
+            (
+                any::<bool>(),
+                proptest::option::of(1u8..=100),
+                proptest::option::of(0u64..100_000),
+                any::<bool>(),
+            ),
         )
             .prop_map(
                 |(
@@ -383,12 +399,14 @@ mod props {
                     (l1, l2),
                     bw,
                     (etcd, st),
+                    (nm, ap, fa, grow),
                 )| {
+                    let election_timeout_ms = (hb * 5 + extra).min(MAX_ELECTION_TIMEOUT_MS);
                     ClusterSpec {
                         voters,
                         seed,
                         heartbeat_ms: hb,
-                        election_timeout_ms: (hb * 5 + extra).min(MAX_ELECTION_TIMEOUT_MS),
+                        election_timeout_ms,
                         prevote: pv,
                         check_quorum: cq,
                         strict_reconfig: sr,
@@ -405,6 +423,21 @@ mod props {
                             Transport::Shared
                         },
                         etcd,
+                        new_members: if nm {
+                            NewMembers::Learner
+                        } else {
+                            NewMembers::Voter
+                        },
+                        auto_promote: ap,
+                        // Named only at or above the election timeout.
+                        failover_after_ms: fa.map_or(DEFAULT_FAILOVER_AFTER_MS, |extra| {
+                            election_timeout_ms + extra
+                        }),
+                        failover: if grow {
+                            Failover::Grow
+                        } else {
+                            Failover::Replace
+                        },
                     }
                 },
             )

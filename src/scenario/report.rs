@@ -27,6 +27,11 @@ pub struct NodeStatus {
     pub started: bool,
     /// Bytes waiting in its outgoing queues now.
     pub queued_bytes: u64,
+    /// A read-only learner's read mode (`"weak"` or `"strong"`), else null
+    /// (the document's read-only mode; etcd has none).
+    pub read_only: Option<&'static str>,
+    /// A standby learner, kept for failover (the document's standby mode).
+    pub standby: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -262,6 +267,8 @@ fn node_status(cluster: &Cluster, id: NodeId) -> NodeStatus {
         removed: node.is_some_and(|n| n.removed),
         started: cluster.member(id).is_some_and(|m| m.started),
         queued_bytes: cluster.queued_bytes(id, cluster.world().now()),
+        read_only: cluster.member_kind(id).read_only.map(|m| m.as_str()),
+        standby: cluster.member_kind(id).standby,
     };
     let Some(n) = node else {
         return base;

@@ -10,7 +10,7 @@
 use std::fmt::Write;
 
 use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
-use crate::sim::{DropReason, Event, EventKind};
+use crate::sim::{DropReason, Event, EventKind, ModeDecision, NotYet};
 
 use super::narrate::{Refusal, Renderer};
 use super::report::CommandResult;
@@ -43,6 +43,100 @@ fn and_list(ids: &[NodeId]) -> String {
 /// "2.31 s": a moment in running text.
 pub fn seconds(ms: u64) -> String {
     format!("{:.2} s", ms as f64 / 1000.0)
+}
+
+/// "2.0s": a duration in a mode's sentence.
+fn span(ms: u64) -> String {
+    format!("{:.1}s", ms as f64 / 1000.0)
+}
+
+/// Why a learner is not promoted yet, after "not yet: ".
+fn not_yet_text(reason: &NotYet) -> String {
+    match reason {
+        NotYet::Behind {
+            matched,
+            last,
+            percent_now,
+            percent,
+        } => format!("{percent_now}% < {percent}% (match {matched} of {last})"),
+        NotYet::NotHeard { silent_ms: None } => "the leader has never heard from it".to_string(),
+        NotYet::NotHeard {
+            silent_ms: Some(ms),
+        } => format!(
+            "the leader has not heard from it for {} (more than an election timeout)",
+            span(*ms)
+        ),
+        NotYet::Snapshot => "the leader is still sending it a snapshot".to_string(),
+        NotYet::Strict { detail } => format!("the strict reconfiguration check refuses: {detail}"),
+        NotYet::NotTracked => "the leader tracks no progress for it".to_string(),
+        NotYet::NoStandby => "there is no standby learner".to_string(),
+    }
+}
+
+/// A decision of the server's modes (the design document's proposals).
+fn mode_sentence(leader: NodeId, d: &ModeDecision) -> String {
+    match d {
+        ModeDecision::Promote {
+            learner,
+            matched,
+            last,
+            percent,
+        } => format!(
+            "leader {leader} promotes learner {learner}: match {matched} of {last} ≥ {percent}%"
+        ),
+        ModeDecision::NotYet { learner, reason } => format!(
+            "leader {leader} does not promote learner {learner}, not yet: {}",
+            not_yet_text(reason)
+        ),
+        ModeDecision::FailoverCountdown {
+            voter,
+            silent_ms,
+            left_ms,
+        } => format!(
+            "leader {leader} has not heard from voter {voter} for {}: failover to a standby in {} unless it answers",
+            span(*silent_ms),
+            span(*left_ms)
+        ),
+        ModeDecision::FailoverCancelled { voter } => {
+            format!("leader {leader} hears from voter {voter} again: no failover")
+        }
+        ModeDecision::FailoverRemove {
+            voter,
+            standby,
+            silent_ms,
+        } => format!(
+            "leader {leader} fails over: voter {voter} silent for {}; it removes voter {voter} first, then promotes standby {standby}",
+            span(*silent_ms)
+        ),
+        ModeDecision::FailoverPromote {
+            standby,
+            voter,
+            grow: false,
+        } => format!("leader {leader} promotes standby {standby} to replace voter {voter}"),
+        ModeDecision::FailoverPromote {
+            standby,
+            voter,
+            grow: true,
+        } => format!(
+            "leader {leader} fails over: promotes standby {standby} beside silent voter {voter} (failover=grow)"
+        ),
+        ModeDecision::FailoverBlocked {
+            voter,
+            standby: Some(s),
+            reason,
+        } => format!(
+            "leader {leader} cannot fail over voter {voter} yet: standby {s}, not yet: {}",
+            not_yet_text(reason)
+        ),
+        ModeDecision::FailoverBlocked {
+            voter,
+            standby: None,
+            reason,
+        } => format!(
+            "leader {leader} cannot fail over voter {voter}: {}",
+            not_yet_text(reason)
+        ),
+    }
 }
 
 fn change_text(c: &ConfChange) -> String {
@@ -234,6 +328,7 @@ impl Renderer for English {
             ),
             LinkCut { from, to } => format!("link {from}->{to} cut"),
             LinkHealed { from, to } => format!("link {from}->{to} healed"),
+            Mode { leader, decision } => mode_sentence(*leader, decision),
         }
     }
 

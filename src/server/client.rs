@@ -5,6 +5,7 @@ use crate::sim::kv::Put;
 
 use super::cluster::{Cluster, Deferred, Outcome, RequestId};
 use super::error::{ErrorCode, ServerError};
+use super::modes::ReadMode;
 use crate::raft::NodeId;
 
 /// Bytes a write weighs when the script does not say.
@@ -89,13 +90,21 @@ impl Cluster {
         require_leader: bool,
     ) -> Result<Option<String>, ServerError> {
         let via = self.route(via)?;
-        if let Some(v) = via.filter(|_| !serializable) {
+        // A read-only learner (the document's §4, `modes.rs`; etcd has none)
+        // serves every read: `weak` from its applied state, with no message
+        // to anyone (possibly stale); `strong` through a ReadIndex, which
+        // etcd-raft's follower forwards to the leader for a learner too
+        // (`stepFollower`), confirmed by a quorum of voters, and answered
+        // once it has applied that far, as any linearizable read.
+        let read_only = via.and_then(|v| self.member_kind(v).read_only);
+        let local = serializable || read_only == Some(ReadMode::Weak);
+        if let Some(v) = via.filter(|_| !local && read_only.is_none()) {
             self.refuse_learner(v)?;
         }
         if require_leader {
             self.require_leader(via)?;
         }
-        if let Some(v) = via.filter(|_| serializable) {
+        if let Some(v) = via.filter(|_| local) {
             return Ok(self
                 .world
                 .node(v)

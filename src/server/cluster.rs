@@ -20,6 +20,7 @@ use crate::sim::{Event, EventKind, World, WorldConfig};
 use super::error::{ErrorCode, ServerError};
 use super::load::Load;
 use super::members::MemberInfo;
+use super::modes::{ModeState, ModesConfig};
 use super::release::Release;
 use crate::sim::vecmap::VecMap;
 
@@ -33,6 +34,8 @@ pub struct ServerConfig {
     pub health_interval_ms: u64,
     /// The etcd release whose server rules apply.
     pub release: Release,
+    /// The design document's modes (`modes.rs`), all off by default.
+    pub modes: ModesConfig,
 }
 
 impl Default for ServerConfig {
@@ -41,6 +44,7 @@ impl Default for ServerConfig {
             strict_reconfig: true,
             health_interval_ms: 5_000,
             release: Release::default(),
+            modes: ModesConfig::default(),
         }
     }
 }
@@ -162,6 +166,8 @@ pub struct Cluster {
     parked: BTreeSet<(NodeId, RequestId)>,
     /// Linearizable reads sent and not yet confirmed by a leader.
     reads: VecMap<RequestId, ReadIndexSent>,
+    /// What the modes remember between the leader's looks.
+    pub(crate) modes: ModeState,
 }
 
 impl Cluster {
@@ -177,6 +183,7 @@ impl Cluster {
             events: Vec::new(),
             parked: BTreeSet::new(),
             reads: VecMap::default(),
+            modes: ModeState::default(),
         };
         cluster.absorb();
         cluster
@@ -527,7 +534,8 @@ impl Cluster {
     fn next_time(&self) -> Option<u64> {
         let deadline = self.deadlines.first().map(|(t, _)| *t);
         let load = self.load.as_ref().map(Load::next_ms);
-        [self.world.next_time(), deadline, load]
+        let modes = self.next_mode_check();
+        [self.world.next_time(), deadline, load, modes]
             .into_iter()
             .flatten()
             .min()
@@ -551,6 +559,7 @@ impl Cluster {
         self.absorb();
         self.expire();
         self.release_parked();
+        self.check_modes();
         true
     }
 
@@ -561,6 +570,7 @@ impl Cluster {
         self.absorb();
         self.expire();
         self.release_parked();
+        self.check_modes();
     }
 
     /// Runs until `request` finishes (it always does: it has a deadline).
@@ -664,6 +674,18 @@ impl Cluster {
         }
     }
 
+    /// Adds an event of the server's own (a mode's decision) after the
+    /// world's events so far.
+    pub(crate) fn push_event(&mut self, e: Event) {
+        self.absorb();
+        self.events.push(e);
+    }
+
+    /// Forgets the outcome of a request nobody waits for.
+    pub(crate) fn take_finished_request(&mut self, request: RequestId) {
+        self.finished.retain(|f| f.request != request);
+    }
+
     /// Reads the world's new events: they finish requests and feed the narration.
     fn absorb(&mut self) {
         let events = self.world.take_events();
@@ -735,6 +757,9 @@ impl Cluster {
                 refused,
                 ..
             } => {
+                if refused.is_none() {
+                    self.kind_applied(change);
+                }
                 let outcome = match refused {
                     None => Outcome::Done,
                     Some(err) => {

@@ -20,6 +20,9 @@ pub enum ErrorCode {
     /// (etcd's server never demotes).
     MemberNotVoter,
     LearnerNotReady,
+    /// raftlab's own (the read-only mode, `server::modes`): a read-only
+    /// learner is never promoted.
+    MemberReadOnly,
     NotEnoughStartedMembers,
     Unhealthy,
     BadLeaderTransferee,
@@ -31,7 +34,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 17] = [
+    pub const ALL: [ErrorCode; 18] = [
         ErrorCode::BadUrl,
         ErrorCode::IdExists,
         ErrorCode::IdRemoved,
@@ -41,6 +44,7 @@ impl ErrorCode {
         ErrorCode::MemberNotLearner,
         ErrorCode::MemberNotVoter,
         ErrorCode::LearnerNotReady,
+        ErrorCode::MemberReadOnly,
         ErrorCode::NotEnoughStartedMembers,
         ErrorCode::Unhealthy,
         ErrorCode::BadLeaderTransferee,
@@ -62,6 +66,7 @@ impl ErrorCode {
             ErrorCode::MemberNotLearner => "member-not-learner",
             ErrorCode::MemberNotVoter => "member-not-voter",
             ErrorCode::LearnerNotReady => "learner-not-ready",
+            ErrorCode::MemberReadOnly => "member-read-only",
             ErrorCode::NotEnoughStartedMembers => "not-enough-started-members",
             ErrorCode::Unhealthy => "unhealthy",
             ErrorCode::BadLeaderTransferee => "bad-leader-transferee",
@@ -87,6 +92,8 @@ impl ErrorCode {
             ErrorCode::LearnerNotReady => {
                 "etcdserver: can only promote a learner member which is in sync with leader"
             }
+            // No etcd text: etcd has no read-only learners.
+            ErrorCode::MemberReadOnly => "a read-only learner is never promoted",
             ErrorCode::NotEnoughStartedMembers => {
                 "etcdserver: re-configuration failed due to not enough started members"
             }

@@ -153,6 +153,7 @@ impl Cluster {
             .get(&leader)
             .map_or(r.last_index(), |p| p.matched);
         for &id in promote {
+            self.refuse_read_only(id)?;
             if let Some(p) = tracker.progress.get(&id).filter(|p| p.is_learner) {
                 reconfig::check_learner_ready(id, p.matched, leader_match)?;
             }

@@ -13,6 +13,7 @@ use crate::sim::membership::default_peer_url;
 
 use super::cluster::{Cluster, Deferred, Outcome, RequestId, Waiting};
 use super::error::{ErrorCode, ServerError};
+use super::modes::MemberKind;
 use super::reconfig::{self, VoterView};
 
 /// One member in a MemberList answer.
@@ -63,7 +64,7 @@ impl Cluster {
     /// The voting members as member `local` sees them, for the strict
     /// checks: its applied membership, and what its transport has noticed
     /// of each peer (etcd `isConnectedSince`, `ActiveSince`).
-    fn voter_views(&self, local: NodeId) -> Vec<VoterView> {
+    pub(super) fn voter_views(&self, local: NodeId) -> Vec<VoterView> {
         let Some(node) = self.world.node(local) else {
             return Vec::new();
         };
@@ -101,7 +102,7 @@ impl Cluster {
         })
     }
 
-    fn conf_change(
+    pub(super) fn conf_change(
         &mut self,
         change_type: ConfChangeType,
         id: NodeId,
@@ -138,6 +139,29 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<(), ServerError> {
+        self.member_add_as(
+            id,
+            learner,
+            MemberKind::default(),
+            peer_url,
+            timeout_ms,
+            require_leader,
+        )
+    }
+
+    /// MemberAdd of a learner of a given kind (a standby or a read-only
+    /// learner, the modes of `modes.rs`; etcd has neither): the same checks
+    /// and the same single change, the kind remembered once it is applied.
+    pub fn member_add_as(
+        &mut self,
+        id: NodeId,
+        learner: bool,
+        kind: MemberKind,
+        peer_url: Option<&str>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<(), ServerError> {
+        let learner = learner || !kind.is_plain();
         let via = self.route(None)?;
         if require_leader {
             self.require_leader(via)?;
@@ -147,13 +171,14 @@ impl Cluster {
         if let Some(local) = via.filter(|_| self.cfg.strict_reconfig) {
             reconfig::check_add(&self.voter_views(local), learner, self.cfg.release)?;
         }
-        let kind = if learner {
+        let change_type = if learner {
             ConfChangeType::AddLearnerNode
         } else {
             ConfChangeType::AddNode
         };
-        let cc = self.conf_change(kind, id, &url, false);
+        let cc = self.conf_change(change_type, id, &url, false);
         let request = cc.request;
+        self.remember_kind(request, id, kind);
         self.send(request, via, Deferred::Change(cc), timeout_ms);
         self.finish_change(request)
     }
@@ -171,6 +196,7 @@ impl Cluster {
         let Some(r) = self.world.raft(leader) else {
             return Err(ServerError::no_leader(leader));
         };
+        self.refuse_read_only(id)?;
         // isLearnerReady answers "not found" for an id the leader tracks no
         // progress for, before anything reaches raft.
         let Some(learner_match) = r.tracker().progress.get(&id).map(|p| p.matched) else {
@@ -218,6 +244,9 @@ impl Cluster {
         if require_leader {
             self.require_leader(via)?;
         }
+        // Every member knows a read-only learner for one (its kind was
+        // applied with its add): refused before anything is sent on.
+        self.refuse_read_only(id)?;
         let request = self.new_request();
         let leads = via.is_some_and(|v| {
             self.world

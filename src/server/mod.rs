@@ -14,6 +14,7 @@ pub mod facts;
 pub mod joint;
 pub mod load;
 pub mod members;
+pub mod modes;
 pub mod process;
 pub mod reconfig;
 pub mod release;
@@ -24,4 +25,5 @@ pub use cluster::{
 pub use error::{ErrorCode, ServerError};
 pub use facts::CatchUp;
 pub use members::MemberStatus;
+pub use modes::{Failover, MemberKind, ModesConfig, NewMembers, ReadMode};
 pub use release::Release;

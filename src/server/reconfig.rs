@@ -32,7 +32,7 @@ pub struct VoterView {
 pub const READINESS_RATIO: f64 = 0.9;
 
 /// Majority of `n` voters (Raft's own arithmetic, in `raft::quorum`).
-fn quorum(n: usize) -> usize {
+pub fn quorum(n: usize) -> usize {
     crate::raft::quorum::majority(n)
 }
 

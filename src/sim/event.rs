@@ -21,6 +21,11 @@ pub enum DropReason {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum EventKind {
+    /// The server's modes decided something on `leader` (`server::modes`).
+    Mode {
+        leader: NodeId,
+        decision: ModeDecision,
+    },
     /// Something inside one node's Raft.
     Raft {
         node: NodeId,
@@ -90,6 +95,74 @@ pub enum EventKind {
         from: NodeId,
         to: NodeId,
     },
+}
+
+/// A decision of the server's modes (`server::modes`), made for the leader:
+/// the design document's proposals, which etcd does not ship. Recorded in
+/// this stream so that the narration tells it in order with the rest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModeDecision {
+    /// Automatic promotion: `learner`'s match reached `percent` of the
+    /// leader's last index, and it is healthy; its promotion is proposed.
+    Promote {
+        learner: NodeId,
+        matched: u64,
+        last: u64,
+        percent: u8,
+    },
+    /// `learner` is not promoted yet, and why (said when the why changes).
+    NotYet { learner: NodeId, reason: NotYet },
+    /// The leader has not heard from `voter` for `silent_ms`: failover to a
+    /// standby in `left_ms` unless it is heard again.
+    FailoverCountdown {
+        voter: NodeId,
+        silent_ms: u64,
+        left_ms: u64,
+    },
+    /// `voter` was heard again before its failover.
+    FailoverCancelled { voter: NodeId },
+    /// Failover by replacement, first step: `voter`, silent for
+    /// `silent_ms`, is removed; `standby` is promoted next.
+    FailoverRemove {
+        voter: NodeId,
+        standby: NodeId,
+        silent_ms: u64,
+    },
+    /// Failover: `standby` is promoted in place of `voter` (`grow`: beside it).
+    FailoverPromote {
+        standby: NodeId,
+        voter: NodeId,
+        grow: bool,
+    },
+    /// `voter` is due for failover but no standby can take over.
+    FailoverBlocked {
+        voter: NodeId,
+        standby: Option<NodeId>,
+        reason: NotYet,
+    },
+}
+
+/// Why a learner is not promoted (or a standby cannot take over) yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotYet {
+    /// Its match is `percent_now`% of the leader's last index, below `percent`.
+    Behind {
+        matched: u64,
+        last: u64,
+        percent_now: u64,
+        percent: u8,
+    },
+    /// The leader has not heard from it within an election timeout
+    /// (`None`: never).
+    NotHeard { silent_ms: Option<u64> },
+    /// The leader is sending it a snapshot.
+    Snapshot,
+    /// The strict reconfiguration check refuses the promotion.
+    Strict { detail: String },
+    /// The leader tracks no progress for it.
+    NotTracked,
+    /// There is no standby at all.
+    NoStandby,
 }
 
 #[derive(Debug, Clone, PartialEq)]

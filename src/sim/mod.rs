@@ -17,7 +17,7 @@ pub mod vecmap;
 pub mod world;
 
 pub use config::WorldConfig;
-pub use event::{DropReason, Event, EventKind};
+pub use event::{DropReason, Event, EventKind, ModeDecision, NotYet};
 pub use invariants::Violation;
 pub use kv::{KvStore, MemberRecord, PeerUrls, Put, Request};
 pub use network::{InFlight, Transport};

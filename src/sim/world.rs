@@ -19,6 +19,7 @@ use crate::sim::kv::{KvStore, PeerUrls, Request};
 use crate::sim::membership;
 use crate::sim::network::{Network, Wake};
 use crate::sim::node::SimNode;
+use crate::sim::vecmap::VecMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Action {
@@ -51,6 +52,11 @@ pub struct World {
     events: Vec<Event>,
     checker: Checker,
     deliveries: u64,
+    /// When each node last received an answer to its replication from a
+    /// peer (MsgAppResp or MsgHeartbeatResp): `(receiver, sender)` to time.
+    /// etcd-raft marks a peer `RecentActive` on exactly these
+    /// (`stepLeader`); the server's modes read it as "heard from".
+    acks: VecMap<(NodeId, NodeId), u64>,
 }
 
 impl World {
@@ -69,6 +75,7 @@ impl World {
             events: Vec::new(),
             checker: Checker::default(),
             deliveries: 0,
+            acks: VecMap::default(),
         };
         // etcd's StartNode: each founding member's change carries its peer
         // URL, so every member learns the others' as it applies them.
@@ -132,6 +139,12 @@ impl World {
             .filter(|r| r.role() == raft::StateRole::Leader)
             .max_by_key(|r| (r.term(), Reverse(r.id())))
             .map(|r| r.id())
+    }
+
+    /// When node `at` last received an answer to its replication (MsgAppResp
+    /// or MsgHeartbeatResp) from `from`, if ever.
+    pub fn last_ack(&self, at: NodeId, from: NodeId) -> Option<u64> {
+        self.acks.get(&(at, from)).copied()
     }
 
     /// Drains the events since the last call.
@@ -291,6 +304,12 @@ impl World {
             return;
         }
         self.deliveries += 1;
+        if matches!(
+            msg.msg_type,
+            MessageType::AppResp | MessageType::HeartbeatResp
+        ) {
+            self.acks.insert((to, from), self.now);
+        }
         let snapshot = msg.msg_type == MessageType::Snap;
         if let Some(r) = self.nodes.get_mut(&to).and_then(|n| n.raft.as_mut()) {
             // A response from a peer it does not track is refused, as
