@@ -346,7 +346,7 @@ fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
     let ctx = f.ctx;
     let r = f.layout.node_r;
     let hovered = f.hover == Some(Hit::Node(v.id));
-    let queued = f.cluster.queued_bytes(v.id, f.t);
+    let queued = f.cluster.queued_bytes(v.id, f.t.max(0.0) as u64);
     let look = scene::node_look(v, f.words, hovered, f.nodes.len(), queued);
     let colour = look.colour;
     if look.faded {
