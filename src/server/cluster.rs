@@ -18,6 +18,7 @@ use crate::sim::kv::{Put, Request};
 use crate::sim::{Event, EventKind, World, WorldConfig};
 
 use super::error::{ErrorCode, ServerError};
+use super::history::{History, LOAD_CLIENT};
 use super::load::Load;
 use super::members::MemberInfo;
 use super::release::Release;
@@ -155,6 +156,8 @@ pub struct Cluster {
     parked: BTreeSet<(NodeId, RequestId)>,
     /// Linearizable reads sent and not yet confirmed by a leader.
     reads: VecMap<RequestId, ReadIndexSent>,
+    /// Every client read and write, for the linearizability checker.
+    pub(crate) history: History,
 }
 
 impl Cluster {
@@ -170,6 +173,7 @@ impl Cluster {
             events: Vec::new(),
             parked: BTreeSet::new(),
             reads: VecMap::default(),
+            history: History::default(),
         };
         cluster.absorb();
         cluster
@@ -574,6 +578,17 @@ impl Cluster {
 
     fn complete(&mut self, request: RequestId, outcome: Outcome) {
         if let Some(p) = self.pending.remove(&request) {
+            let now = self.now();
+            match &outcome {
+                Outcome::Put { .. } => self.history.answered(request, None, now),
+                Outcome::Read { value } => self.history.answered(request, Some(value.clone()), now),
+                // Still held by its member, it never reached Raft.
+                Outcome::Failed(_) => {
+                    let proposed = !matches!(p.waiting, Waiting::Parked { .. });
+                    self.history.failed(request, proposed);
+                }
+                Outcome::Members(_) | Outcome::Done => {}
+            }
             if let Waiting::Parked { via: Some(via), .. } = p.waiting {
                 self.unpark(via, request);
             }
@@ -603,7 +618,16 @@ impl Cluster {
         };
         let (key, value) = load.next_write();
         let (size, via) = (load.size, load.via);
-        match self.start_put(&key, &value, via, Some(size), CLIENT_TIMEOUT_MS, false) {
+        let sent = self.put_as(
+            LOAD_CLIENT,
+            &key,
+            &value,
+            via,
+            Some(size),
+            CLIENT_TIMEOUT_MS,
+            false,
+        );
+        match sent {
             Ok(request) => {
                 if let Some(p) = self.pending.get_mut(&request) {
                     p.quiet = true;

@@ -291,6 +291,7 @@ impl World {
             return;
         }
         self.deliveries += 1;
+        self.net.count_received(to);
         let snapshot = msg.msg_type == MessageType::Snap;
         if let Some(r) = self.nodes.get_mut(&to).and_then(|n| n.raft.as_mut()) {
             // A response from a peer it does not track is refused, as
@@ -541,6 +542,7 @@ impl World {
 
     fn send(&mut self, m: Message) {
         let (from, to, kind) = (m.from, m.to, m.msg_type);
+        self.net.count_sent(from);
         let reason = if !self.routes(from, to) {
             Some(DropReason::NoRoute)
         } else if self.net.is_cut(from, to) {
