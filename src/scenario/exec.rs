@@ -172,7 +172,11 @@ impl Session {
     }
 
     pub fn report(&self) -> Report {
-        Report::new(self.status(), self.results.clone())
+        Report::new(
+            self.status(),
+            self.results.clone(),
+            self.cluster.linearizability(),
+        )
     }
 
     pub fn status_json(&self) -> serde_json::Value {
@@ -219,9 +223,10 @@ impl Session {
                 | Command::Status { via: None }
                 | Command::Wait(_)
         ) {
-            self.previous = match result.error {
-                Some(code) => Previous::Error(code),
-                None => Previous::Ok,
+            self.previous = match (result.error, &result.value) {
+                (Some(code), _) => Previous::Error(code),
+                (None, Some(value)) => Previous::Read(value.clone()),
+                (None, None) => Previous::Ok,
             };
         }
         self.history.push(cmd.to_string());
@@ -245,7 +250,7 @@ impl Session {
             Command::WaitUntil { cond, within_ms } => {
                 let deadline = c.now().saturating_add(*within_ms);
                 loop {
-                    if cond::check(cond, c, self.previous).is_ok() {
+                    if cond::check(cond, c, &self.previous).is_ok() {
                         return Ok(());
                     }
                     if !c.step(deadline) {
@@ -253,7 +258,7 @@ impl Session {
                     }
                 }
                 c.run_until(deadline);
-                return match cond::check(cond, c, self.previous) {
+                return match cond::check(cond, c, &self.previous) {
                     Ok(()) => Ok(()),
                     Err(why) => Err(failed(
                         ErrorCode::Timeout,
@@ -265,7 +270,7 @@ impl Session {
                 };
             }
             Command::Expect(cond) => {
-                if let Err(why) = cond::check(cond, c, self.previous) {
+                if let Err(why) = cond::check(cond, c, &self.previous) {
                     return Err(failed(
                         ErrorCode::ExpectFailed,
                         format!("expected {cond}, but {why}"),

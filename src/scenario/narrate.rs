@@ -377,8 +377,8 @@ pub trait Renderer {
     fn event(&self, e: &Event) -> String;
     /// A command's outcome in a few words ("ok", "error no-leader: ...").
     fn result_summary(&self, r: &CommandResult) -> String;
-    /// What a command that worked returned (the index of a write, a value
-    /// read, the member list), if anything.
+    /// What a command that worked returned (the index of a write, the
+    /// member list), if anything; a value read is in its summary.
     fn result_details(&self, r: &CommandResult) -> Option<String>;
     /// A line as `raftlab run` prints it: "t=1.23s node 2 crashed", or
     /// "t=1.23s > crash 2 : ok" for a command's result.

@@ -199,6 +199,18 @@ mod props {
                 .prop_map(|(id, state)| Condition::Progress { id, state }),
             Just(Condition::Ok),
             code().prop_map(Condition::Error),
+            text().prop_map(Condition::Value),
+            Just(String::new()).prop_map(Condition::Value),
+            Just(Condition::Absent),
+            Just(Condition::Linearizable),
+            Just(Condition::NotLinearizable),
+            (proptest::option::of(id()), any::<bool>(), size()).prop_map(|(id, least, bytes)| {
+                Condition::Queued {
+                    id,
+                    bound: if least { Bound::AtLeast } else { Bound::AtMost },
+                    bytes,
+                }
+            }),
         ]
     }
 
