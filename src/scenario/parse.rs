@@ -618,6 +618,9 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
                     ),
                 ));
             }
+            if let Err(e) = super::say::pieces(&t.text) {
+                return Err(p.err(text_column(t, e.at), e.message));
+            }
             Command::Say(t.text.clone())
         }
         "put" => {
@@ -1164,6 +1167,22 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
         }
         _ => return Err(unknown()),
     })
+}
+
+/// The column of the `at`-th character of a word's text. Quoted text
+/// starts after its quote, and each `\"` or `\\` in it is two characters
+/// of the line for one of the text.
+fn text_column(t: &Token, at: usize) -> usize {
+    if !t.quoted {
+        return t.col + at;
+    }
+    let escapes = t
+        .text
+        .chars()
+        .take(at)
+        .filter(|c| matches!(c, '"' | '\\'))
+        .count();
+    t.col + 1 + at + escapes
 }
 
 /// `>=` or `<=`, from an option name ending in `>` or `<` (the lexer splits

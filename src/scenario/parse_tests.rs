@@ -214,6 +214,15 @@ mod props {
         ]
     }
 
+    /// `say` text: anything, its braces doubled, or words around placeholders.
+    fn say_text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            any::<String>().prop_map(|s| s.replace('{', "{{").replace('}', "}}")),
+            "[a-z {}]{0,6}".prop_map(|s| s.replace('{', "{{").replace('}', "}}")),
+            "[a-z ]{0,6}\\{(leader|term|quorum|voters|learners|commit|value|error|time)\\}[a-z ]{0,6}",
+        ]
+    }
+
     /// Distinct ids dealt into the five lists, each list ascending.
     fn joint_change() -> impl Strategy<Value = JointChange> {
         (
@@ -274,7 +283,7 @@ mod props {
                 .prop_map(|(cond, within_ms)| Command::WaitUntil { cond, within_ms }),
             condition().prop_map(Command::Expect),
             proptest::option::of(id()).prop_map(|via| Command::Status { via }),
-            any::<String>().prop_map(Command::Say),
+            say_text().prop_map(Command::Say),
             Just(Command::Pause),
             (
                 text(),
