@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::raft::NodeId;
 use crate::server::client::DEFAULT_PUT_SIZE;
+use crate::server::cluster::Finished;
 use crate::server::{Cluster, ErrorCode, Outcome, RequestId, ServerConfig, ServerError};
 use crate::sim::WorldConfig;
 
@@ -481,7 +482,7 @@ impl Session {
 
     /// After time passed: fill in finished `nowait` writes and narrate.
     fn after_time(&mut self) {
-        for (request, outcome) in self.cluster.take_finished() {
+        for Finished { request, outcome } in self.cluster.take_finished() {
             let Some(i) = self.nowait.remove(&request) else {
                 continue;
             };

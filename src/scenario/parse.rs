@@ -1058,8 +1058,9 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
     }
     groups.push(current);
     if groups.len() < 2 {
+        let (_, first_col) = items[0];
         return Err(p.err(
-            items[0].1,
+            first_col,
             "a partition needs at least two groups separated by \"|\", like 1,2 | 3",
         ));
     }

@@ -55,6 +55,13 @@ pub type RequestId = u64;
 /// DeadlineExceeded, as etcdctl prints it).
 pub const DEADLINE_EXCEEDED: &str = "context deadline exceeded";
 
+/// A request that finished, with what it returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finished {
+    pub request: RequestId,
+    pub outcome: Outcome,
+}
+
 /// What a finished request returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
@@ -148,7 +155,7 @@ pub struct Cluster {
     pub(crate) pending: BTreeMap<RequestId, Pending>,
     /// The pending requests by deadline, soonest first.
     deadlines: BTreeSet<(u64, RequestId)>,
-    finished: Vec<(RequestId, Outcome)>,
+    finished: Vec<Finished>,
     pub(crate) load: Option<Load>,
     /// World events since the last `take_events`, for narration.
     events: Vec<Event>,
@@ -206,7 +213,7 @@ impl Cluster {
 
     /// Requests that finished since the last call (those started with
     /// `nowait`, and any other the caller stopped waiting for).
-    pub fn take_finished(&mut self) -> Vec<(RequestId, Outcome)> {
+    pub fn take_finished(&mut self) -> Vec<Finished> {
         std::mem::take(&mut self.finished)
     }
 
@@ -567,8 +574,8 @@ impl Cluster {
                 break;
             }
         }
-        match self.finished.iter().position(|(r, _)| *r == request) {
-            Some(i) => self.finished.remove(i).1,
+        match self.finished.iter().position(|f| f.request == request) {
+            Some(i) => self.finished.remove(i).outcome,
             None => Outcome::Failed(ServerError::new(
                 ErrorCode::Timeout,
                 ErrorCode::Timeout.etcd_text(),
@@ -595,7 +602,7 @@ impl Cluster {
             self.reads.remove(&request);
             self.deadlines.remove(&(p.deadline, request));
             if !p.quiet {
-                self.finished.push((request, outcome));
+                self.finished.push(Finished { request, outcome });
             }
         }
     }
@@ -632,7 +639,7 @@ impl Cluster {
                 if let Some(p) = self.pending.get_mut(&request) {
                     p.quiet = true;
                 } else {
-                    self.finished.retain(|(r, _)| *r != request);
+                    self.finished.retain(|f| f.request != request);
                 }
             }
             Err(_) => {

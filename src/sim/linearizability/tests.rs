@@ -470,6 +470,8 @@ impl Operation {
 
 /// Brute force, for small histories: tries every order. `call: None` is
 /// "any time", `ret: None` is "never answered" (may also have no effect).
+// Only the property tests (native) use it.
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Debug, Clone, Copy)]
 struct Brute {
     call: Option<u64>,
@@ -478,6 +480,8 @@ struct Brute {
     value: u32,
 }
 
+// Only the property tests (native) use it.
+#[cfg(not(target_arch = "wasm32"))]
 fn brute_linearizable(ops: &[Brute]) -> bool {
     fn go(ops: &[Brute], placed: &mut [bool], state: u32) -> bool {
         if ops
@@ -508,6 +512,7 @@ fn brute_linearizable(ops: &[Brute]) -> bool {
 
 /// The brute-force reading of "the operations at `chosen` contradict each
 /// other whatever the other writes did".
+#[cfg(not(target_arch = "wasm32"))]
 fn brute_contradicts(history: &[Operation], chosen: &[usize]) -> bool {
     let value = |v: Option<&str>| v.map_or(0, |v| v.as_bytes()[0] as u32);
     let ops: Vec<Brute> = history
