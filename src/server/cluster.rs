@@ -589,7 +589,8 @@ impl Cluster {
             match &outcome {
                 Outcome::Put { .. } => self.history.answered(request, None, now),
                 Outcome::Read { value } => self.history.answered(request, Some(value.clone()), now),
-                // Still held by its member, it never reached Raft.
+                // A write that failed while its member still held it
+                // (parked) never reached Raft: it took no effect.
                 Outcome::Failed(_) => {
                     let proposed = !matches!(p.waiting, Waiting::Parked { .. });
                     self.history.failed(request, proposed);
