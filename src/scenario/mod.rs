@@ -4,6 +4,7 @@
 
 pub mod ast;
 pub mod cond;
+pub mod etcdctl;
 pub mod exec;
 pub mod fuzz;
 pub mod lessons;
