@@ -8,7 +8,9 @@
 // by pause; the sandbox waits aside and comes back when the lesson is left).
 import init, { App, lessons as lessonInfos, defaultScript, quoteWord } from "./pkg/raftlab.js";
 
-await init();
+// The one-file build (make dist) hands the module over inlined; served, the
+// glue fetches pkg/raftlab_bg.wasm.
+await init(globalThis.raftlabWasm);
 
 const $ = (id) => document.getElementById(id);
 const canvas = $("cluster");
@@ -696,7 +698,7 @@ function updateLesson(l) {
 
 // ---- share links, files -------------------------------------------------------------------
 
-const fullLink = () => `${location.origin}${location.pathname}${app.shareLink()}`;
+const fullLink = () => `${location.href.split("#")[0]}${app.shareLink()}`;
 
 async function share() {
   const link = fullLink();
