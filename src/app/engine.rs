@@ -15,6 +15,7 @@
 use serde::Serialize;
 
 use crate::scenario::etcdctl;
+use crate::scenario::lang::Language;
 use crate::scenario::lessons::LessonPlayer;
 use crate::scenario::narrate::{Line, Refusal, Renderer, Tone};
 use crate::scenario::report::CommandResult;
@@ -84,6 +85,13 @@ impl Engine {
 
     pub fn renderer(&self) -> &dyn Renderer {
         self.renderer
+    }
+
+    /// Speaks `lang` from now on: lines made from now, the panels and the
+    /// canvas. The run is untouched; lines already made keep their words.
+    pub fn set_language(&mut self, lang: Language) {
+        self.pull();
+        self.renderer = lang.renderer();
     }
 
     /// One console command; its result object. The log gets the command as

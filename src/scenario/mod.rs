@@ -7,6 +7,7 @@ pub mod cond;
 pub mod etcdctl;
 pub mod exec;
 pub mod fuzz;
+pub mod lang;
 pub mod lessons;
 pub mod lexer;
 pub mod narrate;
@@ -14,6 +15,7 @@ pub mod parse;
 pub mod report;
 pub mod share;
 pub mod text_en;
+pub mod text_ja;
 pub mod timeline;
 pub mod view;
 

@@ -664,7 +664,7 @@ fn when_who(v: &ViolationView) -> String {
 /// A value as JavaScript's `JSON.stringify` writes a string (the page
 /// showed values that way): double-quoted, with `"`, `\` and control
 /// characters escaped.
-fn json_string(s: &str) -> String {
+pub(crate) fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
