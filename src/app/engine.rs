@@ -34,8 +34,9 @@ const STEP_LIMIT_MS: u64 = 60_000;
 pub struct Engine {
     sandbox: Timeline,
     lesson: Option<Box<LessonPlayer>>,
-    /// The words of everything the page shows.
+    /// The words of everything the page shows, in `language`.
     renderer: &'static dyn Renderer,
+    language: Language,
     log: Log,
     /// Lines made and not yet taken by the page.
     out: Vec<LogLine>,
@@ -57,6 +58,7 @@ impl Engine {
             sandbox: timeline,
             lesson: None,
             renderer: &English,
+            language: Language::English,
             log: Log::default(),
             out: Vec::new(),
         }
@@ -92,6 +94,11 @@ impl Engine {
     pub fn set_language(&mut self, lang: Language) {
         self.pull();
         self.renderer = lang.renderer();
+        self.language = lang;
+    }
+
+    pub fn language(&self) -> Language {
+        self.language
     }
 
     /// One console command; its result object. The log gets the command as

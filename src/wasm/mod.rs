@@ -350,7 +350,8 @@ impl App {
 
     /// Swaps in a new run (an opened link or file), keeping the drawing's
     /// layout.
-    fn replace(&mut self, engine: Engine) {
+    fn replace(&mut self, mut engine: Engine) {
+        engine.set_language(self.engine.language());
         self.engine = engine;
         self.carry = 0.0;
         self.hover = None;
