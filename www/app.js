@@ -833,7 +833,10 @@ $("lang").addEventListener("change", (e) => setLanguage(e.target.value));
 // ---- start -------------------------------------------------------------------------
 
 window.raftlab = {
-  status: () => app.status(),
+  // The report's object without its results; the history's verdict is
+  // computed for the console only (never for a frame).
+  status: () => ({ ...app.status(), linearizability: app.linearizability() }),
+  linearizability: () => app.linearizability(),
   command: (text) => run(text),
   history: () => app.history(),
   nodePosition: (id) => app.nodePosition(id),
