@@ -436,6 +436,11 @@ impl Renderer for Japanese {
             (Some(code), Some(d)) => format!("エラー {}: {d}", code_text(code)),
             (Some(code), None) => format!("エラー {}", code_text(code)),
             (None, _) if r.pending => "送信済み、完了を待たない".to_string(),
+            // A read shows what it read, as in English.
+            (None, _) if r.value.is_some() => match r.value.as_ref().and_then(Option::as_ref) {
+                Some(v) => format!("成功: 値 {}", json_string(v)),
+                None => "成功: キーなし".to_string(),
+            },
             (None, Some(d)) => format!("成功: {d}"),
             (None, None) => "成功".to_string(),
         }
@@ -448,12 +453,6 @@ impl Renderer for Japanese {
         let mut bits = Vec::new();
         if let Some(index) = r.index {
             bits.push(format!("インデックス {index} でコミット"));
-        }
-        if let Some(value) = &r.value {
-            bits.push(match value {
-                Some(v) => format!("値 {}", json_string(v)),
-                None => "値なし".to_string(),
-            });
         }
         if let Some(members) = &r.members {
             let text: Vec<String> = members
@@ -1059,8 +1058,11 @@ mod tests {
         let mut r = CommandResult::new(1, "member promote 4".into());
         let mut texts = vec![Japanese.result_summary(&r)];
         r.index = Some(3);
-        r.value = Some(Some("v".into()));
         texts.push(Japanese.result_details(&r).unwrap());
+        r.value = Some(Some("v".into()));
+        texts.push(Japanese.result_summary(&r));
+        r.value = Some(None);
+        texts.push(Japanese.result_summary(&r));
         r.pending = true;
         texts.push(Japanese.result_summary(&r));
         for code in ErrorCode::ALL {

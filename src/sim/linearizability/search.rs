@@ -101,27 +101,8 @@ pub fn linearizable(ops: &mut [SearchOp], values: usize) -> bool {
     // Index the operations in the order of their calls: the memo's window
     // then starts at the first one not yet linearized.
     ops.sort_by_key(|o| o.call);
-    let t = std::time::Instant::now();
     let mut s = Search::new(ops, values);
-    let r = s.run();
-    if s.seen.len() > 10000 {
-        eprintln!(
-            "search n={} result={} seen={} {:?}",
-            ops.len(),
-            r,
-            s.seen.len(),
-            t.elapsed()
-        );
-        let mut top: Vec<(u64, usize)> = s.hist.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-        top.sort_unstable_by(|a, b| b.cmp(a));
-        for &(c, i) in top.iter().take(25) {
-            eprintln!(
-                "  op {i} lifted {c} times: {:?} forced {}",
-                ops[i], s.fhist[i]
-            );
-        }
-    }
-    r
+    s.run()
 }
 
 struct Search<'a> {
