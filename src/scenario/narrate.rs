@@ -14,6 +14,7 @@ use serde::{Serialize, Serializer};
 use crate::raft::{MessageType, NodeId, RaftEvent};
 use crate::sim::{DropReason, Event, EventKind, ModeDecision};
 
+use super::etcdctl::EtcdctlError;
 use super::report::CommandResult;
 use super::view::{LogMark, NodeState, ProgressView, QuorumView, ViolationView};
 
@@ -469,6 +470,13 @@ pub trait Renderer {
 
     /// Commands of a lesson step that did not go as the lesson says.
     fn surprises(&self, results: &[CommandResult]) -> String;
+
+    // ---- etcdctl in the console ----
+
+    /// An etcdctl line that ran nothing, and why.
+    fn etcdctl_refusal(&self, e: &EtcdctlError) -> String;
+    /// The scenario command an etcdctl line was recorded as.
+    fn etcdctl_recorded(&self, command: &str) -> String;
 
     // ---- panels ----
 

@@ -12,6 +12,7 @@ use std::fmt::Write;
 use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::sim::{DropReason, Event, EventKind, ModeDecision, NotYet};
 
+use super::etcdctl::{self, EtcdctlError};
 use super::narrate::{Refusal, Renderer};
 use super::report::CommandResult;
 use super::view::{LogMark, NodeState, ProgressView, QuorumView, ViolationView};
@@ -458,6 +459,38 @@ impl Renderer for English {
         format!("Not as the lesson says: {}", each.join("; "))
     }
 
+    fn etcdctl_refusal(&self, e: &EtcdctlError) -> String {
+        match e {
+            EtcdctlError::Etcdctl(msg) => format!("Error: {msg}"),
+            EtcdctlError::Server { code, member_id } => format!(
+                "Error: {} (no member has the id {member_id:x}: etcdctl member list shows the ids)",
+                code.etcd_text()
+            ),
+            EtcdctlError::Unmodelled { command } => format!(
+                "raftlab does not model \"{}\": the console understands etcdctl {}; or type raftlab's own commands",
+                etcdctl::full_name(command),
+                etcdctl::MODELLED.join(", ")
+            ),
+            EtcdctlError::UnmodelledFlag { command, flag } => {
+                format!(
+                    "raftlab does not model the flag {flag} of \"{}\"",
+                    etcdctl::full_name(command)
+                )
+            }
+            EtcdctlError::BadName { name } => format!(
+                "raftlab cannot add a member named {name:?}: its members are named n1 to n15 (member N runs on host nN), \
+                 as in etcdctl member add n4 --peer-urls=http://n4:2380"
+            ),
+            EtcdctlError::SeveralUrls => {
+                "raftlab's members have one peer URL each: give --peer-urls a single URL".to_string()
+            }
+        }
+    }
+
+    fn etcdctl_recorded(&self, command: &str) -> String {
+        format!("recorded as: {command}")
+    }
+
     fn quorum_verdict(&self, q: &QuorumView) -> String {
         let Some(leader) = q.leader else {
             return "no leader: no write can commit until an election is won".to_string();
@@ -631,7 +664,7 @@ fn when_who(v: &ViolationView) -> String {
 /// A value as JavaScript's `JSON.stringify` writes a string (the page
 /// showed values that way): double-quoted, with `"`, `\` and control
 /// characters escaped.
-fn json_string(s: &str) -> String {
+pub(crate) fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
