@@ -1,7 +1,9 @@
 //! The configuration and the leader's bookkeeping of every peer's progress
 //! and of the votes of the current election (etcd's `tracker/tracker.go`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
+
+use crate::raft::vecmap::VecMap;
 use std::fmt;
 
 use crate::raft::progress::Progress;
@@ -50,7 +52,7 @@ impl fmt::Display for TrackerConfig {
 }
 
 /// Every tracked peer's progress, by id (etcd's `ProgressMap`).
-pub type ProgressMap = BTreeMap<NodeId, Progress>;
+pub type ProgressMap = VecMap<NodeId, Progress>;
 
 /// Invariant: every id in `config` (either half of the voters, learners,
 /// learners_next) has an entry in `progress` and nothing else does; an
@@ -60,7 +62,7 @@ pub struct ProgressTracker {
     pub config: TrackerConfig,
     pub progress: ProgressMap,
     /// Votes received in the current (pre-)election: id -> granted.
-    pub votes: BTreeMap<NodeId, bool>,
+    pub votes: VecMap<NodeId, bool>,
     /// Capacity of each new progress's in-flight window.
     pub max_inflight: usize,
 }
@@ -155,7 +157,7 @@ impl ProgressTracker {
     /// Whether a quorum of voters was recently active (CheckQuorum).
     /// Learners are skipped: their activity keeps no leader in office.
     pub fn quorum_active(&self) -> bool {
-        let active: BTreeMap<NodeId, bool> = self
+        let active: VecMap<NodeId, bool> = self
             .progress
             .iter()
             .filter(|(_, pr)| !pr.is_learner)

@@ -45,7 +45,9 @@
 //!
 //! Layer 4: no browser types; the wasm front end wraps this type.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
+
+use crate::raft::vecmap::VecMap;
 use std::rc::Rc;
 
 use serde::Serialize;
@@ -154,7 +156,7 @@ struct Branch {
     left_at_ms: u64,
     /// For the page's scrubber: the moments a new leader was first seen
     /// (leader id, term), noted at narrated moments of the live edge.
-    leaders: BTreeMap<u64, (NodeId, u64)>,
+    leaders: VecMap<u64, (NodeId, u64)>,
 }
 
 /// A branch as the page lists it.
@@ -228,7 +230,7 @@ impl Timeline {
                 marks,
                 checkpoints: vec![first],
                 left_at_ms: 0,
-                leaders: BTreeMap::new(),
+                leaders: VecMap::new(),
             },
             saved: Vec::new(),
             next_branch_id: 2,

@@ -2,7 +2,7 @@
 //! A broken property is recorded with its time, its text and the nodes
 //! involved; it never stops the run, so the user can see what follows.
 
-use std::collections::BTreeMap;
+use crate::raft::vecmap::VecMap;
 
 use crate::raft::chunked::Chunked;
 use crate::raft::{Entry, EntryData, NodeId, Raft, StateRole};
@@ -99,14 +99,14 @@ struct NodeWatch {
 
 #[derive(Debug, Clone, Default)]
 pub struct Checker {
-    nodes: BTreeMap<NodeId, NodeWatch>,
+    nodes: VecMap<NodeId, NodeWatch>,
     /// Who led each term.
-    leaders: BTreeMap<u64, NodeId>,
+    leaders: VecMap<u64, NodeId>,
     /// Content of the first (index, term) seen at each index in any log:
     /// log matching. Its term is the fingerprint's first field.
     seen: ByIndex,
     /// The rarer other terms seen at an index (entries that were replaced).
-    seen_other_terms: BTreeMap<(u64, u64), Fingerprint>,
+    seen_other_terms: VecMap<(u64, u64), Fingerprint>,
     /// Content of every committed index: state machine safety.
     committed: ByIndex,
     violations: Vec<Violation>,

@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+use crate::raft::vecmap::VecMap;
 use crate::raft::{ConfChange, ConfChangeV2, EntryData, NodeId, Opaque, Snapshot};
 
 /// A client write replicated through the log.
@@ -116,7 +117,7 @@ pub struct KvStore {
     map: BTreeMap<String, (String, u64)>,
     bytes: u64,
     /// The members bucket: every current member.
-    pub members: BTreeMap<NodeId, MemberRecord>,
+    pub members: VecMap<NodeId, MemberRecord>,
     /// The members_removed bucket: ids that can never come back.
     pub removed: BTreeSet<NodeId>,
 }
