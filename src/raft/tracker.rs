@@ -1,9 +1,7 @@
 //! The configuration and the leader's bookkeeping of every peer's progress
 //! and of the votes of the current election (etcd's `tracker/tracker.go`).
 
-use std::collections::BTreeSet;
-
-use crate::raft::vecmap::VecMap;
+use crate::raft::vecmap::{VecMap, VecSet};
 use std::fmt;
 
 use crate::raft::progress::Progress;
@@ -23,10 +21,10 @@ pub struct TrackerConfig {
     /// proposes the empty change itself) rather than on the application's
     /// request.
     pub auto_leave: bool,
-    pub learners: BTreeSet<NodeId>,
+    pub learners: VecSet<NodeId>,
     /// Voters demoted in a joint change: they keep voting in the outgoing
     /// half and turn learners on leaving it (a peer is never both).
-    pub learners_next: BTreeSet<NodeId>,
+    pub learners_next: VecSet<NodeId>,
 }
 
 impl fmt::Display for TrackerConfig {

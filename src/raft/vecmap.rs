@@ -472,6 +472,26 @@ impl<T: Ord> VecSet<T> {
         self.items[a..b].iter()
     }
 
+    /// Removes and returns the items from `item` on.
+    pub fn split_off<Q: Ord + ?Sized>(&mut self, item: &Q) -> Self
+    where
+        T: Borrow<Q>,
+    {
+        let at = self.find(item).unwrap_or_else(|i| i);
+        VecSet {
+            items: self.items.split_off(at),
+        }
+    }
+
+    /// The items in one set only, in order.
+    pub fn symmetric_difference<'a>(
+        &'a self,
+        other: &'a VecSet<T>,
+    ) -> impl Iterator<Item = &'a T> + 'a {
+        self.union(other)
+            .filter(move |t| !(self.contains(*t) && other.contains(*t)))
+    }
+
     pub fn is_subset(&self, other: &VecSet<T>) -> bool {
         self.items.iter().all(|t| other.contains(t))
     }
@@ -607,6 +627,10 @@ mod tests {
         assert!(a.union(&b).eq(sa.union(&sb)));
         assert!(a.difference(&b).eq(sa.difference(&sb)));
         assert!(a.intersection(&b).eq(sa.intersection(&sb)));
+        assert!(a.symmetric_difference(&b).eq(sa.symmetric_difference(&sb)));
+        let (mut a2, mut sa2) = (a.clone(), sa.clone());
+        assert!(a2.split_off(&4).iter().eq(sa2.split_off(&4).iter()));
+        assert!(a2.iter().eq(sa2.iter()));
         assert!(a.range(2..=5).eq(sa.range(2..=5)));
         assert_eq!(format!("{a:?}"), format!("{sa:?}"));
         let mut c = a.clone();

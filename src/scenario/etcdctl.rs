@@ -719,7 +719,7 @@ mod tests {
 
     #[test]
     fn member_ids_are_distinct_nonzero_and_map_back() {
-        let ids: std::collections::BTreeSet<u64> =
+        let ids: crate::raft::vecmap::VecSet<u64> =
             (MIN_NODE_ID..=MAX_NODE_ID).map(member_id).collect();
         assert_eq!(ids.len(), 15);
         for n in MIN_NODE_ID..=MAX_NODE_ID {

@@ -45,9 +45,7 @@
 //!
 //! Layer 4: no browser types; the wasm front end wraps this type.
 
-use std::collections::BTreeSet;
-
-use crate::raft::vecmap::VecMap;
+use crate::raft::vecmap::{VecMap, VecSet};
 use std::rc::Rc;
 
 use serde::Serialize;
@@ -150,7 +148,7 @@ struct Branch {
     tail_idle: bool,
     /// Moments something was narrated (events between commands, and the
     /// end of each command): where `step_back` stops.
-    marks: BTreeSet<u64>,
+    marks: VecSet<u64>,
     checkpoints: Vec<Checkpoint>,
     /// Where the user was when they left it (for a saved branch).
     left_at_ms: u64,
@@ -207,7 +205,7 @@ impl Timeline {
         };
         let mut session = Session::new(spec);
         let narration = session.take_narration();
-        let mut marks = BTreeSet::new();
+        let mut marks = VecSet::new();
         if !narration.is_empty() {
             marks.insert(0);
         }
@@ -833,7 +831,7 @@ fn thin_saved(b: &mut Branch, keep: usize) {
         return;
     }
     // Evenly spaced, the newest included.
-    let picks: BTreeSet<usize> = (1..=keep).map(|j| j * n / keep - 1).collect();
+    let picks: VecSet<usize> = (1..=keep).map(|j| j * n / keep - 1).collect();
     b.checkpoints.extend(
         own.into_iter()
             .enumerate()

@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+use crate::raft::vecmap::VecSet;
 use crate::raft::{
     ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, RaftEvent, StateRole, NONE,
 };
@@ -848,8 +849,8 @@ impl Cluster {
 
     /// Every id the cluster knows of: processes that ever ran, and members
     /// in the authority's view (added but never started).
-    pub fn known_ids(&self) -> BTreeSet<NodeId> {
-        let mut ids: BTreeSet<NodeId> = self.world.nodes().map(|n| n.id).collect();
+    pub fn known_ids(&self) -> VecSet<NodeId> {
+        let mut ids: VecSet<NodeId> = self.world.nodes().map(|n| n.id).collect();
         if let Some(a) = self.authority().and_then(|a| self.world.node(a)) {
             ids.extend(a.state.members.keys().copied());
         }

@@ -27,9 +27,7 @@
 //! at a time. Every decision, and every "not yet" whose reason changed, is
 //! an event ([`ModeDecision`]) the narration puts into words.
 
-use std::collections::BTreeSet;
-
-use crate::raft::vecmap::VecMap;
+use crate::raft::vecmap::{VecMap, VecSet};
 use std::fmt;
 use std::str::FromStr;
 
@@ -233,9 +231,9 @@ pub(crate) struct ModeState {
     /// Replace, second step: after voter `.0` is removed, promote standby `.1`.
     owed: Option<(NodeId, NodeId)>,
     /// Voters already failed over for with `grow` (they stay voters).
-    grown_for: BTreeSet<NodeId>,
+    grown_for: VecSet<NodeId>,
     /// Voters whose countdown was announced.
-    counting: BTreeSet<NodeId>,
+    counting: VecSet<NodeId>,
     /// The last "not yet" said for each learner (or voter, for failover).
     said: VecMap<NodeId, SaidKey>,
 }

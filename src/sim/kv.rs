@@ -9,10 +9,10 @@
 //! snapshot carries both and a member that catches up by snapshot learns who
 //! its peers are.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::raft::vecmap::VecMap;
+use crate::raft::vecmap::{VecMap, VecSet};
 use crate::raft::{ConfChange, ConfChangeV2, EntryData, NodeId, Opaque, Snapshot};
 
 /// A client write replicated through the log.
@@ -119,7 +119,7 @@ pub struct KvStore {
     /// The members bucket: every current member.
     pub members: VecMap<NodeId, MemberRecord>,
     /// The members_removed bucket: ids that can never come back.
-    pub removed: BTreeSet<NodeId>,
+    pub removed: VecSet<NodeId>,
 }
 
 impl KvStore {

@@ -3,9 +3,7 @@
 //! both majorities; outside a joint change the outgoing half is empty, and
 //! the empty majority agrees to everything, so the incoming half decides.
 
-use std::collections::BTreeSet;
-
-use crate::raft::vecmap::VecMap;
+use crate::raft::vecmap::{VecMap, VecSet};
 use std::fmt;
 
 use super::{MajorityConfig, VoteResult};
@@ -28,7 +26,7 @@ impl JointConfig {
     }
 
     /// Every voter of either half, ascending.
-    pub fn ids(&self) -> BTreeSet<NodeId> {
+    pub fn ids(&self) -> VecSet<NodeId> {
         self.incoming.iter().chain(self.outgoing.iter()).collect()
     }
 

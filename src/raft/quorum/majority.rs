@@ -1,8 +1,6 @@
 //! One majority of voters (etcd's `quorum/majority.go`).
 
-use std::collections::BTreeSet;
-
-use crate::raft::vecmap::VecMap;
+use crate::raft::vecmap::{VecMap, VecSet};
 use std::fmt;
 
 use super::{majority, VoteResult, INFINITY};
@@ -13,14 +11,14 @@ const STACK_VOTERS: usize = 16;
 
 /// A set of voters deciding by simple majority.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MajorityConfig(BTreeSet<NodeId>);
+pub struct MajorityConfig(VecSet<NodeId>);
 
 impl MajorityConfig {
     pub fn new(ids: impl IntoIterator<Item = NodeId>) -> MajorityConfig {
         MajorityConfig(ids.into_iter().collect())
     }
 
-    pub fn ids(&self) -> &BTreeSet<NodeId> {
+    pub fn ids(&self) -> &VecSet<NodeId> {
         &self.0
     }
 
