@@ -18,5 +18,6 @@ pub mod palette;
 pub mod presets;
 pub mod safety;
 pub mod scene;
+pub mod trig;
 
 pub use engine::Engine;
