@@ -9,10 +9,13 @@
 //! those a sorted vector is as fast (one binary search, a short move on
 //! insert and remove) and its code is a few hundred bytes per type. Maps
 //! that can hold thousands of entries (the messages in flight, the key-value
-//! store, the cluster's pending requests) stay `BTreeMap`s.
+//! store) are [`VecMap`]s too where new keys are rare; the messages in
+//! flight and the cluster's pending requests, whose ids only grow, are
+//! [`IdMap`]s: appended at the end, removed in any order.
 
 use std::borrow::Borrow;
 use std::cmp::Ordering;
+use std::collections::VecDeque;
 use std::fmt;
 use std::ops::{Bound, RangeBounds};
 
@@ -562,6 +565,114 @@ impl<T: Ord, const N: usize> From<[T; N]> for VecSet<T> {
     }
 }
 
+/// An ordered map from ids that mostly arrive in increasing order (a new
+/// message, a new request) and leave in any order: an insert at the end is
+/// a push, a removal leaves a hole that is dropped once it reaches either
+/// end, or when holes outnumber the entries. Lookups are binary searches.
+#[derive(Clone, PartialEq, Eq)]
+pub struct IdMap<V> {
+    slots: VecDeque<(u64, Option<V>)>,
+    live: usize,
+}
+
+impl<V> Default for IdMap<V> {
+    fn default() -> Self {
+        IdMap {
+            slots: VecDeque::new(),
+            live: 0,
+        }
+    }
+}
+
+impl<V: fmt::Debug> fmt::Debug for IdMap<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<V> IdMap<V> {
+    pub fn new() -> Self {
+        IdMap::default()
+    }
+
+    fn find(&self, id: u64) -> Result<usize, usize> {
+        self.slots.binary_search_by(|(k, _)| k.cmp(&id))
+    }
+
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    pub fn get(&self, id: &u64) -> Option<&V> {
+        self.find(*id).ok().and_then(|i| self.slots[i].1.as_ref())
+    }
+
+    pub fn get_mut(&mut self, id: &u64) -> Option<&mut V> {
+        match self.find(*id) {
+            Ok(i) => self.slots[i].1.as_mut(),
+            Err(_) => None,
+        }
+    }
+
+    pub fn contains_key(&self, id: &u64) -> bool {
+        self.get(id).is_some()
+    }
+
+    /// Sets `id`'s value; returns the value it replaced.
+    pub fn insert(&mut self, id: u64, value: V) -> Option<V> {
+        if self.slots.back().is_none_or(|(last, _)| *last < id) {
+            self.slots.push_back((id, Some(value)));
+            self.live += 1;
+            return None;
+        }
+        match self.find(id) {
+            Ok(i) => {
+                let old = self.slots[i].1.replace(value);
+                if old.is_none() {
+                    self.live += 1;
+                }
+                old
+            }
+            Err(i) => {
+                self.slots.insert(i, (id, Some(value)));
+                self.live += 1;
+                None
+            }
+        }
+    }
+
+    pub fn remove(&mut self, id: &u64) -> Option<V> {
+        let i = self.find(*id).ok()?;
+        let old = self.slots[i].1.take()?;
+        self.live -= 1;
+        while self.slots.front().is_some_and(|(_, v)| v.is_none()) {
+            self.slots.pop_front();
+        }
+        while self.slots.back().is_some_and(|(_, v)| v.is_none()) {
+            self.slots.pop_back();
+        }
+        if self.slots.len() > 2 * self.live + 64 {
+            self.slots.retain(|(_, v)| v.is_some());
+        }
+        Some(old)
+    }
+
+    /// The entries in id order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&u64, &V)> + Clone {
+        self.slots
+            .iter()
+            .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
+    }
+
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + Clone {
+        self.slots.iter().filter_map(|(_, v)| v.as_ref())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -616,6 +727,45 @@ mod tests {
         let v: VecMap<_, _> = pairs.into_iter().collect();
         let b: BTreeMap<_, _> = pairs.into_iter().collect();
         assert!(v.iter().eq(b.iter()));
+    }
+
+    #[test]
+    fn id_map_behaves_as_a_btree_map() {
+        let mut v = IdMap::new();
+        let mut b = BTreeMap::new();
+        let mut x: u64 = 3;
+        let mut next = 0;
+        for step in 0..20_000u64 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let r = x >> 33;
+            match r % 7 {
+                // Mostly new ids at the end, sometimes an old or a skipped one.
+                0..=2 => {
+                    next += 1 + r % 3;
+                    assert_eq!(v.insert(next, step), b.insert(next, step));
+                }
+                3 => {
+                    let k = r % (next + 1);
+                    assert_eq!(v.insert(k, step), b.insert(k, step));
+                }
+                _ => {
+                    let k = next.saturating_sub(r % 200);
+                    assert_eq!(v.remove(&k), b.remove(&k));
+                    assert_eq!(v.remove(&k), None);
+                }
+            }
+            let k = r % (next + 2);
+            assert_eq!(v.get(&k), b.get(&k));
+            assert_eq!(v.len(), b.len());
+            if step % 97 == 0 {
+                assert!(v.iter().eq(b.iter()));
+                assert!(v.values().rev().eq(b.values().rev()));
+                assert!(v.slots.len() <= 2 * v.live + 64);
+            }
+        }
+        assert_eq!(format!("{v:?}"), format!("{b:?}"));
     }
 
     #[test]

@@ -9,7 +9,6 @@
 //! snapshot carries both and a member that catches up by snapshot learns who
 //! its peers are.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::raft::vecmap::{VecMap, VecSet};
@@ -114,7 +113,7 @@ const KEY_OVERHEAD_BYTES: u64 = 16;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KvStore {
     /// key -> (value, size in bytes of the write that set it)
-    map: BTreeMap<String, (String, u64)>,
+    map: VecMap<String, (String, u64)>,
     bytes: u64,
     /// The members bucket: every current member.
     pub members: VecMap<NodeId, MemberRecord>,
