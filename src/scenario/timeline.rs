@@ -371,7 +371,7 @@ impl Timeline {
                 i
             }))
             .collect();
-        all.sort_by_key(|b| b.id);
+        crate::raft::vecmap::sort_by_u32_key(&mut all, |b| b.id);
         all
     }
 
