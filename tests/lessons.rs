@@ -42,6 +42,54 @@ fn problems(name: &str, session: &Session) -> Vec<String> {
     out
 }
 
+/// Whether `shown` is `template` with each `{placeholder}` replaced by some
+/// text without a brace (and `{{`, `}}` by a brace).
+fn fills(template: &str, shown: &str) -> bool {
+    // The literal pieces between placeholders must appear in order.
+    let mut pieces = vec![String::new()];
+    let mut rest = template;
+    while let Some(c) = rest.chars().next() {
+        if let Some(r) = rest.strip_prefix("{{") {
+            pieces.last_mut().unwrap().push('{');
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("}}") {
+            pieces.last_mut().unwrap().push('}');
+            rest = r;
+        } else if c == '{' {
+            let end = rest.find('}').expect("a closed placeholder");
+            rest = &rest[end + 1..];
+            pieces.push(String::new());
+        } else {
+            pieces.last_mut().unwrap().push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    let (first, last) = (&pieces[0], &pieces[pieces.len() - 1]);
+    if !shown.starts_with(first.as_str()) || !shown.ends_with(last.as_str()) {
+        return false;
+    }
+    if pieces.len() == 1 {
+        return shown == first;
+    }
+    let mut at = first.len();
+    for piece in &pieces[1..] {
+        match shown[at..].find(piece.as_str()) {
+            Some(i) => at += i + piece.len(),
+            None => return false,
+        }
+    }
+    true
+}
+
+#[test]
+fn fills_matches_a_say_with_its_placeholders_filled_in() {
+    assert!(fills("node {leader} leads", "node 3 leads"));
+    assert!(fills("term {term}.", "term 12."));
+    assert!(fills("{leader} and {{x}}", "none and {x}"));
+    assert!(!fills("node {leader} leads", "node 3 led"));
+    assert!(!fills("plain", "plain text"));
+}
+
 #[test]
 fn every_lesson_file_is_embedded_in_order() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lessons");
@@ -200,8 +248,16 @@ fn next_stops_at_each_pause_with_the_state_of_the_script_run_to_there() {
             assert_eq!(step.finished, k == player.steps());
         }
         assert_eq!(player.position(), player.steps());
-        // Every say was shown once, in order.
-        assert_eq!(said, lesson.says().map(String::from).collect::<Vec<_>>());
+        // Every say was shown once, in order, its placeholders filled in.
+        let written: Vec<&str> = lesson.says().collect();
+        assert_eq!(said.len(), written.len(), "{}", lesson.id);
+        for (shown, template) in said.iter().zip(&written) {
+            assert!(
+                fills(template, shown),
+                "{}: {shown:?} is not {template:?}",
+                lesson.id
+            );
+        }
         // The whole lesson equals the script run in one go.
         assert_eq!(player.session().report(), lesson.run().report());
         // Past the end, next does nothing.
