@@ -59,6 +59,7 @@ macro_rules! lesson {
 pub static LESSONS: &[LessonSource] = &[
     lesson!("01-new-member-overloads-leader.scenario"),
     lesson!("01b-the-same-join-on-etcds-streams.scenario"),
+    lesson!("01c-the-same-join-as-a-learner.scenario"),
     lesson!("02-partition-leader-keeps-quorum.scenario"),
     lesson!("03-isolated-leader-steps-down.scenario"),
     lesson!("04-four-voters-split-3-1.scenario"),
