@@ -67,6 +67,7 @@ pub static LESSONS: &[LessonSource] = &[
     lesson!("06-add-voter-during-partition-refused.scenario"),
     lesson!("06b-add-voter-during-partition-unsafe.scenario"),
     lesson!("07-one-node-cluster-adds-a-voter.scenario"),
+    lesson!("07b-one-node-cluster-misconfigured-member.scenario"),
     lesson!("08-misconfigured-and-failed-member.scenario"),
     lesson!("09-adding-a-learner.scenario"),
     lesson!("10-promoting-a-learner.scenario"),
