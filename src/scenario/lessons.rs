@@ -71,6 +71,7 @@ pub static LESSONS: &[LessonSource] = &[
     lesson!("08-misconfigured-and-failed-member.scenario"),
     lesson!("09-adding-a-learner.scenario"),
     lesson!("10-promoting-a-learner.scenario"),
+    lesson!("10b-the-ninety-percent-line.scenario"),
     lesson!("11-what-a-learner-refuses.scenario"),
     lesson!("12-learner-mistakes-are-reversible.scenario"),
 ];
