@@ -70,6 +70,7 @@ pub static LESSONS: &[LessonSource] = &[
     lesson!("07b-one-node-cluster-misconfigured-member.scenario"),
     lesson!("08-misconfigured-and-failed-member.scenario"),
     lesson!("09-adding-a-learner.scenario"),
+    lesson!("09b-adding-a-learner-during-a-partition.scenario"),
     lesson!("10-promoting-a-learner.scenario"),
     lesson!("10b-the-ninety-percent-line.scenario"),
     lesson!("11-what-a-learner-refuses.scenario"),
