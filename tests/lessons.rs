@@ -161,7 +161,10 @@ fn every_lesson_has_a_header_narration_a_pause_and_a_check() {
         assert!(ids.insert(id.clone()), "{id} twice");
         assert!(h.title.len() > 5, "{id}: title {:?}", h.title);
         assert!(h.summary.len() > 20, "{id}: summary {:?}", h.summary);
-        assert!(!h.figures.is_empty(), "{id}: no figure");
+        assert!(
+            !h.figures.is_empty() || h.proposal.is_some(),
+            "{id}: no figure and no proposal"
+        );
         assert!(lesson.says().count() >= 1, "{id}: no say");
         assert!(lesson.pauses() >= 1, "{id}: no pause");
         assert!(
@@ -174,14 +177,29 @@ fn every_lesson_has_a_header_narration_a_pause_and_a_check() {
         // The narration names the figure it stands for.
         let says: String = lesson.says().collect::<Vec<_>>().join(" ");
         assert!(
-            h.figures
-                .iter()
-                .any(|f| says.contains(&format!("Figure {f}"))
-                    || says.contains(&format!("Figures {f}"))
-                    || says.contains(&format!("figure {f}"))),
+            h.figures.is_empty()
+                || h.figures
+                    .iter()
+                    .any(|f| says.contains(&format!("Figure {f}"))
+                        || says.contains(&format!("Figures {f}"))
+                        || says.contains(&format!("figure {f}"))),
             "{id}: the narration does not name figure {:?}",
             h.figures
         );
+        // A proposal's lesson says which of the document's proposals it is,
+        // by its place in the document, and that etcd has not shipped it.
+        if let Some(p) = &h.proposal {
+            let k = lessons::PROPOSALS
+                .iter()
+                .position(|(name, _)| name == p)
+                .unwrap();
+            let nth = ["first", "second", "third", "fourth"][k];
+            assert!(
+                says.contains(&format!("design document's {nth} proposal")),
+                "{id}: the narration does not name the {nth} proposal"
+            );
+            assert!(says.contains("etcd has not shipped it"), "{id}");
+        }
         // The file name starts with its reading order number.
         assert!(id.chars().take(2).all(|c| c.is_ascii_digit()), "{id}");
     }
@@ -211,6 +229,31 @@ fn the_header_parser_refuses_incomplete_headers() {
     assert_eq!(h.title, "T");
     assert_eq!(h.figures, vec![8, 9]);
     assert_eq!(h.summary, "S");
+    assert_eq!(h.proposal, None);
+    // A proposal instead of figures; an unknown proposal, or a second one,
+    // is refused.
+    let h = lessons::parse_header("# title: T\n# proposal: failover\n# summary: S\n").unwrap();
+    assert_eq!(
+        (h.figures.len(), h.proposal.as_deref()),
+        (0, Some("failover"))
+    );
+    let h = lessons::parse_header("# title: T\n# figure: 9\n# proposal: read-only\n# summary: S\n")
+        .unwrap();
+    assert_eq!(
+        (h.figures, h.proposal.as_deref()),
+        (vec![9], Some("read-only"))
+    );
+    let e = lessons::parse_header("# title: T\n# proposal: teleport\n# summary: S\n").unwrap_err();
+    assert!(
+        e.contains("learner-by-default, auto-promotion, failover, read-only"),
+        "{e}"
+    );
+    assert!(lessons::parse_header(
+        "# title: T\n# proposal: failover\n# proposal: failover\n# summary: S\n"
+    )
+    .is_err());
+    let e = lessons::parse_header("# title: T\n# summary: S\ncluster voters=1\n").unwrap_err();
+    assert!(e.contains("figure") && e.contains("proposal"), "{e}");
 }
 
 #[test]
@@ -401,6 +444,15 @@ fn the_browser_list_has_every_lesson() {
     assert!(infos.iter().all(|i| i.steps >= 2));
     let json = serde_json::to_value(&infos).unwrap();
     assert!(json[0]["title"].is_string() && json[0]["figures"].is_array());
+    // The page reads `figures` for every lesson; a proposal's lesson has an
+    // empty list and names its proposal, the others have `proposal: null`.
+    assert!(json[0]["proposal"].is_null());
+    let by_default = infos
+        .iter()
+        .position(|i| i.proposal.as_deref() == Some("learner-by-default"))
+        .unwrap();
+    assert_eq!(json[by_default]["proposal"], "learner-by-default");
+    assert!(json[by_default]["figures"].as_array().unwrap().is_empty());
     assert!(LessonPlayer::open("01-new-member-overloads-leader.scenario").is_some());
     assert!(LessonPlayer::open("no-such-lesson").is_none());
     let step = LessonPlayer::open("03-isolated-leader-steps-down")
