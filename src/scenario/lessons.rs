@@ -81,6 +81,7 @@ pub static LESSONS: &[LessonSource] = &[
     lesson!("11-what-a-learner-refuses.scenario"),
     lesson!("12-learner-mistakes-are-reversible.scenario"),
     lesson!("13-learner-by-default.scenario"),
+    lesson!("14-automatic-promotion.scenario"),
 ];
 
 /// The design document's proposals for future releases ("今後のリリースに向けた
