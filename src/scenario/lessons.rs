@@ -82,6 +82,7 @@ pub static LESSONS: &[LessonSource] = &[
     lesson!("12-learner-mistakes-are-reversible.scenario"),
     lesson!("13-learner-by-default.scenario"),
     lesson!("14-automatic-promotion.scenario"),
+    lesson!("15-standby-failover.scenario"),
 ];
 
 /// The design document's proposals for future releases ("今後のリリースに向けた
