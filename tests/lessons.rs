@@ -217,6 +217,22 @@ fn the_lessons_cover_figures_1_to_13() {
 }
 
 #[test]
+fn the_lessons_cover_every_proposal_once() {
+    let named: Vec<String> = all()
+        .iter()
+        .filter_map(|l| l.header.proposal.clone())
+        .collect();
+    let expected: Vec<String> = lessons::PROPOSALS
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    assert_eq!(
+        named, expected,
+        "one lesson per proposal, in the document's order"
+    );
+}
+
+#[test]
 fn the_header_parser_refuses_incomplete_headers() {
     assert!(lessons::parse_header("# title: t\n# figure: 1\ncluster voters=1\n").is_err());
     assert!(lessons::parse_header("# title: t\n# summary: s\ncluster voters=1\n").is_err());

@@ -83,6 +83,7 @@ pub static LESSONS: &[LessonSource] = &[
     lesson!("13-learner-by-default.scenario"),
     lesson!("14-automatic-promotion.scenario"),
     lesson!("15-standby-failover.scenario"),
+    lesson!("16-read-only-learners.scenario"),
 ];
 
 /// The design document's proposals for future releases ("今後のリリースに向けた
