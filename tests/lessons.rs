@@ -10,7 +10,7 @@ use raftlab::scenario::lessons::{self, Lesson, LessonPlayer, StepLine, LESSONS};
 use raftlab::scenario::narrate::Renderer;
 use raftlab::scenario::text_en::English;
 use raftlab::scenario::view::QuorumView;
-use raftlab::scenario::Session;
+use raftlab::scenario::{Command, Session};
 
 const SEEDS: std::ops::RangeInclusive<u64> = 1..=20;
 
@@ -202,6 +202,39 @@ fn every_lesson_has_a_header_narration_a_pause_and_a_check() {
         }
         // The file name starts with its reading order number.
         assert!(id.chars().take(2).all(|c| c.is_ascii_digit()), "{id}");
+    }
+}
+
+#[test]
+fn every_step_says_one_short_thing() {
+    // Issue 13: one idea a step, in short sentences. Every step (up to and
+    // including its pause) has narration, at most 40 words as written (a
+    // placeholder counts as one word).
+    for lesson in all() {
+        let mut step: Vec<&str> = Vec::new();
+        let mut k = 1;
+        let mut check = |step: &mut Vec<&str>, k: usize| {
+            let words = step
+                .iter()
+                .map(|s| s.split_whitespace().count())
+                .sum::<usize>();
+            assert!(!step.is_empty(), "{} step {k}: no say", lesson.id);
+            assert!(words <= 40, "{} step {k}: {words} words", lesson.id);
+            step.clear();
+        };
+        for c in &lesson.script.commands {
+            match &c.node {
+                Command::Say(text) => step.push(text),
+                Command::Pause => {
+                    check(&mut step, k);
+                    k += 1;
+                }
+                _ => {}
+            }
+        }
+        if k <= lesson.steps() {
+            check(&mut step, k);
+        }
     }
 }
 
