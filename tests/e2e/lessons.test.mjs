@@ -73,9 +73,9 @@ for (const [width, height] of [[1280, 800], [1024, 600]]) {
     assert.equal((await lesson(page)).finished, true);
     await page.click("#lesson-next");
     const following = await lesson(page);
-    assert.equal(following.id, "11-what-a-learner-refuses");
+    assert.equal(following.id, "10b-the-ninety-percent-line");
     assert.equal(following.position, 0);
-    assert.match(await page.textContent("#lesson-title"), /What a learner refuses/);
+    assert.match(await page.textContent("#lesson-title"), /The 90% line/);
     assert.deepEqual(problems, []);
     await page.close();
   });
