@@ -213,7 +213,7 @@ fn every_step_says_one_short_thing() {
     for lesson in all() {
         let mut step: Vec<&str> = Vec::new();
         let mut k = 1;
-        let mut check = |step: &mut Vec<&str>, k: usize| {
+        let check = |step: &mut Vec<&str>, k: usize| {
             let words = step
                 .iter()
                 .map(|s| s.split_whitespace().count())
