@@ -13,6 +13,7 @@ pub mod error;
 pub mod facts;
 pub mod load;
 pub mod members;
+pub mod mvcc;
 pub mod reconfig;
 
 pub use cluster::{Cluster, Outcome, RequestId, ServerConfig};
