@@ -126,7 +126,12 @@ fn slow(cmd: &Command) -> bool {
     match cmd {
         Command::Wait(ms) => *ms > 5_000,
         Command::WaitUntil { within_ms, .. } => *within_ms > 5_000,
-        Command::Put { timeout_ms, .. } => timeout_ms.is_some_and(|t| t > 5_000),
+        Command::Put { timeout_ms, .. }
+        | Command::Get { timeout_ms, .. }
+        | Command::MemberAdd { timeout_ms, .. }
+        | Command::MemberPromote { timeout_ms, .. }
+        | Command::MemberRemove { timeout_ms, .. }
+        | Command::MemberList { timeout_ms, .. } => timeout_ms.is_some_and(|t| t > 5_000),
         Command::LoadStart { rate_per_s, .. } => *rate_per_s > 200,
         _ => false,
     }

@@ -247,3 +247,212 @@ fn runner_exit_codes_follow_the_contract() {
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");
 }
+
+fn scenario(name: &str) -> String {
+    std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/scenarios")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// The session after the script's lines up to (and without) the first line
+/// that starts with `stop_at`.
+fn run_until_line(name: &str, stop_at: &str) -> Session {
+    let src = scenario(name);
+    let head: String = src
+        .lines()
+        .take_while(|l| !l.starts_with(stop_at))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    Session::from_script(&head).unwrap()
+}
+
+#[test]
+fn a_request_without_a_leader_waits_the_client_timeout() {
+    // etcdserver processInternalRaftRequestOnce: the proposal waits; the
+    // client's context ends first (etcdctl --command-timeout 5s).
+    let mut s = run_until_line("no_leader_and_timeouts.scenario", "put a 1 via=1");
+    for (line, waited) in [
+        ("put a 1 via=1", 5_000),
+        ("get a", 5_000),
+        ("put a 1 timeout=1500ms", 1_500),
+        ("member remove 3", 5_000),
+        ("get a via=1 serializable", 0),
+        ("put a 1 require-leader", 0),
+        ("member list require-leader", 0),
+    ] {
+        let before = s.now();
+        let r = s.command(line).unwrap();
+        assert_eq!(s.now() - before, waited, "{line}");
+        if waited > 0 {
+            assert_eq!(r.error, Some("timeout"), "{line}");
+            let detail = r.detail.unwrap();
+            assert!(
+                detail.starts_with("context deadline exceeded"),
+                "{line}: {detail}"
+            );
+        }
+    }
+    let r = s.command("put a 1 via=1 require-leader").unwrap();
+    assert_eq!(r.error, Some("no-leader"));
+    assert_eq!(
+        r.detail.as_deref(),
+        Some("member 1 knows no leader: etcdserver: no leader")
+    );
+}
+
+#[test]
+fn a_held_write_goes_on_once_a_leader_appears() {
+    let s =
+        Session::from_script(&scenario("requests_go_on_once_a_leader_appears.scenario")).unwrap();
+    let put = s
+        .results()
+        .iter()
+        .find(|r| r.command.starts_with("put early"))
+        .unwrap();
+    assert!(put.ok && !put.pending, "{put:?}");
+    assert!(put.index.is_some());
+    let get = s
+        .results()
+        .iter()
+        .find(|r| r.command.starts_with("get early"))
+        .unwrap();
+    assert_eq!(get.value, Some(Some("1".to_string())));
+}
+
+#[test]
+fn the_snapshot_sent_is_the_leaders_applied_state() {
+    // createMergedSnapshotMessage: metadata index = the leader's applied
+    // index, past its last saved snapshot, and the configuration includes
+    // the learner being caught up.
+    let s = Session::from_script(&scenario("snapshot_is_the_applied_state.scenario")).unwrap();
+    let status = s.status();
+    let node = |id| status.nodes.iter().find(|n| n.id == id).unwrap();
+    let leader = node(status.leader.unwrap());
+    let learner = node(4);
+    assert!(learner.snapshot_index > 0, "{learner:?}");
+    assert!(
+        learner.snapshot_index > leader.snapshot_index,
+        "learner {learner:?} leader {leader:?}"
+    );
+}
+
+#[test]
+fn a_misconfigured_member_fails_with_etcds_start_up_text() {
+    let s = Session::from_script(&scenario("start_misconfigured_member.scenario")).unwrap();
+    let starts: Vec<&str> = s
+        .results()
+        .iter()
+        .filter(|r| r.command.starts_with("start"))
+        .map(|r| r.detail.as_deref().unwrap())
+        .collect();
+    assert!(
+        starts[0].contains(
+            "creating peer listener failed\": listen tcp 10.0.0.9:2380: bind: cannot assign requested address"
+        ),
+        "{}",
+        starts[0]
+    );
+    assert!(
+        starts[1].contains("listen tcp n6:2380: bind"),
+        "{}",
+        starts[1]
+    );
+}
+
+#[test]
+fn under_load_every_follower_stays_in_replicate_for_30s() {
+    // rafthttp peer.pick: MsgApp travels one ordered stream per peer, so a
+    // follower on a healthy link never rejects an append. Checked every
+    // 10ms, for every follower, for both transports.
+    for transport in ["", " transport=streams"] {
+        let src = format!(
+            "cluster voters=1,2,3,4,5 seed=3 latency=5ms..80ms{transport}\n\
+             wait-until leader\nwait 2s\nload rate=100/s size=1KB\nwait 1s\n"
+        );
+        let mut s = Session::from_script(&src).unwrap();
+        let leader = s.status().leader.unwrap();
+        for _ in 0..3_000 {
+            s.advance(10);
+            let status = s.status();
+            assert_eq!(status.leader, Some(leader), "{transport}");
+            assert_eq!(status.progress.len(), 4);
+            for p in &status.progress {
+                assert_eq!(
+                    p.state, "replicate",
+                    "{transport}: at {}ms the leader's progress for {} is {}",
+                    status.time_ms, p.id, p.state
+                );
+            }
+        }
+        assert!(s.status().nodes.iter().all(|n| n.commit > 2_500));
+    }
+}
+
+#[test]
+fn the_report_names_the_release_and_each_nodes_queue() {
+    let s = Session::from_script(&scenario("release_3_5_member_list.scenario")).unwrap();
+    let v = serde_json::to_value(s.report()).unwrap();
+    assert_eq!(v["etcd"], "3.5");
+    let status = s.results().last().unwrap().status.as_ref().unwrap();
+    assert_eq!(status.etcd, "3.5");
+    assert!(v["nodes"][0]["queued_bytes"].is_u64());
+    let s = Session::from_script("cluster voters=1,2\nwait 1s\n").unwrap();
+    assert_eq!(serde_json::to_value(s.report()).unwrap()["etcd"], "3.6");
+    // A large write queued behind a slow link shows in queued_bytes.
+    let mut s =
+        Session::from_script("cluster voters=1,2,3 bandwidth=64KB/s\nwait-until leader\n").unwrap();
+    let leader = s.status().leader.unwrap();
+    s.command("put big x size=512KB nowait").unwrap();
+    s.advance(100);
+    let queued = s
+        .status()
+        .nodes
+        .iter()
+        .find(|n| n.id == leader)
+        .unwrap()
+        .queued_bytes;
+    assert!(
+        queued > 512 * 1024,
+        "two copies of 512KB, 100ms sent: {queued}"
+    );
+}
+
+#[test]
+fn a_learner_answers_the_member_status_request() {
+    let s = Session::from_script(&scenario("learner_serves_status.scenario")).unwrap();
+    let r = s
+        .results()
+        .iter()
+        .find(|r| r.command == "status via=4")
+        .unwrap();
+    let st = r.member_status.as_ref().unwrap();
+    assert!(st.is_learner);
+    assert_eq!(st.version, "3.6");
+    assert!(st.leader.is_some() && st.errors.is_empty());
+    assert!(st.raft_applied_index > 0);
+}
+
+#[test]
+fn v3_6_snapshots_every_100_entries_in_memory_earlier_releases_do_not() {
+    let src = scenario("release_snapshots.scenario");
+    let leader_snapshot = |release: &str| {
+        let text = src.replacen("seed=9", &format!("seed=9 etcd={release}"), 1);
+        let s = Session::from_script(&text).unwrap();
+        let status = s.status();
+        let leader = status.leader.unwrap();
+        let n = status.nodes.iter().find(|n| n.id == leader).unwrap();
+        (n.snapshot_index, n.applied)
+    };
+    let (snap, applied) = leader_snapshot("3.6");
+    assert!(applied > 300, "{applied}");
+    assert!(
+        snap > 200 && snap + 101 > applied,
+        "3.6: {snap} of {applied}"
+    );
+    for old in ["3.4", "3.5"] {
+        assert_eq!(leader_snapshot(old).0, 0, "{old}");
+    }
+}

@@ -162,9 +162,9 @@ impl Layout {
 
 /// Each direction of a link has its own lane, a little to its right, so
 /// messages going both ways and one-way cuts can be told apart: the lane
-/// from `a` to `b`, stopping `r` short of each centre, as `(x0, y0, x1,
-/// y1)`; `None` when the nodes are too close for one.
-pub fn lane(a: &Spot, b: &Spot, r: f64) -> Option<(f64, f64, f64, f64)> {
+/// from `a` to `b`, stopping `r` short of each centre; `None` when the
+/// nodes are too close for one.
+pub fn lane(a: &Spot, b: &Spot, r: f64) -> Option<Segment> {
     let (vx, vy) = (b.x - a.x, b.y - a.y);
     let len = vx.hypot(vy);
     if len < 2.0 * r + 1.0 {
@@ -173,12 +173,21 @@ pub fn lane(a: &Spot, b: &Spot, r: f64) -> Option<(f64, f64, f64, f64)> {
     let (ux, uy) = (vx / len, vy / len);
     let off = 3.5;
     let (nx, ny) = (-uy * off, ux * off);
-    Some((
-        a.x + ux * r + nx,
-        a.y + uy * r + ny,
-        b.x - ux * r + nx,
-        b.y - uy * r + ny,
-    ))
+    Some(Segment {
+        x0: a.x + ux * r + nx,
+        y0: a.y + uy * r + ny,
+        x1: b.x - ux * r + nx,
+        y1: b.y - uy * r + ny,
+    })
+}
+
+/// A straight stretch from (x0, y0) to (x1, y1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Segment {
+    pub x0: f64,
+    pub y0: f64,
+    pub x1: f64,
+    pub y1: f64,
 }
 
 /// Distance from (px, py) to the segment (ax, ay)-(bx, by), and where along
@@ -259,7 +268,7 @@ mod tests {
         assert_eq!(l.hit(mid.0, mid.1), None);
         let there = lane(&a, &b, l.node_r).unwrap();
         let back = lane(&b, &a, l.node_r).unwrap();
-        assert!((there.0 - back.2).abs() > 1.0, "the lanes are apart");
+        assert!((there.x0 - back.x1).abs() > 1.0, "the lanes are apart");
         assert_eq!(lane(&a, &a, l.node_r), None);
     }
 }

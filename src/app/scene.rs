@@ -6,7 +6,7 @@
 use crate::raft::{Entry, EntryData, Raft, StateRole};
 use crate::scenario::narrate::Renderer;
 use crate::scenario::view::{CatchUpView, NodeState, NodeView};
-use crate::sim::SimNode;
+use crate::sim::{Request, SimNode};
 
 use super::layout::{Layout, Spot};
 use super::palette as pal;
@@ -343,9 +343,12 @@ impl<'a> Strip<'a> {
                 term: e.term,
                 committed: index <= self.commit,
                 mark: match &e.data {
-                    EntryData::ConfChange(_) => Mark::Diamond,
-                    EntryData::Empty | EntryData::Publish(_) => Mark::Dot,
-                    EntryData::Put(_) => Mark::None,
+                    EntryData::ConfChange(_) | EntryData::ConfChangeV2(_) => Mark::Diamond,
+                    EntryData::Empty => Mark::Dot,
+                    EntryData::Normal(data) => match data.get::<Request>() {
+                        Some(Request::Publish(_)) => Mark::Dot,
+                        _ => Mark::None,
+                    },
                 },
             },
         }

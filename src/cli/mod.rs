@@ -61,6 +61,14 @@ enum Command {
         /// Folder holding the crate (with www/ and pkg/).
         #[arg(long, default_value = ".")]
         root: std::path::PathBuf,
+        /// Seconds a connection may stay silent (sending its request or
+        /// taking the response) before the server closes it.
+        #[arg(
+            long,
+            default_value_t = serve::DEFAULT_TIMEOUT.as_secs(),
+            value_parser = clap::value_parser!(u64).range(1..=3600)
+        )]
+        timeout: u64,
     },
 }
 
@@ -78,7 +86,11 @@ pub fn main() -> i32 {
             start,
             duration,
         } => fuzz::run(seeds, start, &duration, &mut std::io::stdout().lock()),
-        Command::Serve { addr, root } => match serve::serve(&addr, &root) {
+        Command::Serve {
+            addr,
+            root,
+            timeout,
+        } => match serve::serve(&addr, &root, std::time::Duration::from_secs(timeout)) {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("raftlab serve: {e}");

@@ -1,31 +1,153 @@
 //! A small static file server for the app: `/` is `www/`, `/pkg/` is the
-//! wasm-bindgen output. Local use only; it serves GET and HEAD of files
+//! wasm-bindgen output. Local use only; it answers GET and HEAD of files
 //! under those two folders and nothing else.
+//!
+//! HTTP itself (parsing requests, framing responses, keep-alive) is the
+//! `oxhttp` crate's: one thread per connection, so an idle or stalled
+//! client never delays another, and read and write timeouts, so it does not
+//! hold its thread for ever. `docs/crates.md` says why oxhttp rather than
+//! tiny_http. Every response says `Cache-Control: no-cache` and carries an
+//! `ETag`: the browser asks again each time (a rebuilt module is never
+//! stale) and gets `304 Not Modified` while the file is unchanged.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::fmt;
+use std::fs;
+use std::io;
+use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, UNIX_EPOCH};
 
-pub fn serve(addr: &str, root: &Path) -> std::io::Result<()> {
-    let listener = TcpListener::bind(addr)?;
-    println!("raftlab is served at http://{}/", listener.local_addr()?);
-    for stream in listener.incoming() {
-        match stream {
-            // One request at a time is plenty for one local browser, and keeps
-            // the server free of threads.
-            Ok(stream) => {
-                if let Err(e) = handle(stream, root) {
-                    eprintln!("raftlab serve: {e}");
-                }
+use oxhttp::model::header::{
+    ALLOW, CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH, X_CONTENT_TYPE_OPTIONS,
+};
+use oxhttp::model::{Body, HeaderValue, Method, Request, Response, StatusCode};
+use oxhttp::Server;
+
+/// How long a connection may stay silent, while the server waits for a
+/// request or for the client to take a response, by default.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(20);
+/// The module wasm-bindgen writes into `pkg/`.
+const WASM_MODULE: &str = "raftlab_bg.wasm";
+/// At most this many connections are served at once (a thread each); more
+/// wait in the listen queue until one closes or times out.
+const MAX_CONNECTIONS: usize = 128;
+
+/// Why the server could not start.
+#[derive(Debug)]
+pub enum ServeError {
+    /// The address does not parse or resolve.
+    BadAddress { addr: String, why: String },
+    /// Another program listens there already.
+    InUse { addr: SocketAddr },
+    /// Any other reason the address cannot be listened on.
+    Listen { addr: SocketAddr, error: io::Error },
+    /// The root folder has no `www/`.
+    NoPage { root: PathBuf },
+    /// The server stopped.
+    Stopped(io::Error),
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServeError::BadAddress { addr, why } => write!(
+                f,
+                "{addr:?} is not an address to listen on ({why}); give one like 127.0.0.1:8000"
+            ),
+            ServeError::InUse { addr } => {
+                let mut next = *addr;
+                next.set_port(addr.port().checked_add(1).unwrap_or(8000));
+                write!(
+                    f,
+                    "{addr} is already in use; set RAFTLAB_ADDR={next} (or another free address) \
+                     and run make serve again"
+                )
             }
-            Err(e) => eprintln!("raftlab serve: {e}"),
+            ServeError::Listen { addr, error } => write!(f, "cannot listen on {addr}: {error}"),
+            ServeError::NoPage { root } => write!(
+                f,
+                "{} has no www/ folder: run raftlab serve in the raftlab folder, or give it with \
+                 --root",
+                root.display()
+            ),
+            ServeError::Stopped(e) => write!(f, "the server stopped: {e}"),
         }
     }
-    Ok(())
+}
+
+impl std::error::Error for ServeError {}
+
+/// Serves `root`'s `www/` and `pkg/` on `addr` until the process ends. The
+/// first line on standard output is `raftlab is served at http://ADDR/`,
+/// with the port the system chose if `addr` asked for port 0.
+pub fn serve(addr: &str, root: &Path, timeout: Duration) -> Result<(), ServeError> {
+    if !root.join("www").is_dir() {
+        return Err(ServeError::NoPage {
+            root: root.to_path_buf(),
+        });
+    }
+    let asked = resolve_addr(addr)?;
+    let root = Arc::new(root.to_path_buf());
+    // oxhttp binds the address itself and does not say which port it got,
+    // so the port is found (and a taken address reported) by binding here
+    // first. Port 0 hands out a fresh port each time: should another
+    // program take it in the instant between, try another.
+    let mut tries = 0;
+    let (local, server) = loop {
+        let local = probe(asked)?;
+        let root = Arc::clone(&root);
+        let spawned = Server::new(move |request| respond(&root, request))
+            .bind(local)
+            .with_global_timeout(timeout)
+            .with_max_concurrent_connections(MAX_CONNECTIONS)
+            .spawn();
+        match spawned {
+            Ok(server) => break (local, server),
+            Err(e) if e.kind() == io::ErrorKind::AddrInUse && asked.port() == 0 && tries < 5 => {
+                tries += 1;
+            }
+            Err(e) => return Err(listen_error(local, e)),
+        }
+    };
+    println!("raftlab is served at http://{local}/");
+    if !root.join("pkg").join(WASM_MODULE).is_file() {
+        eprintln!(
+            "raftlab serve: warning: pkg/{WASM_MODULE} is missing, so the page cannot start; \
+             build it with make pkg (make serve does)"
+        );
+    }
+    server.join().map_err(ServeError::Stopped)
+}
+
+fn resolve_addr(addr: &str) -> Result<SocketAddr, ServeError> {
+    let bad = |why: String| ServeError::BadAddress {
+        addr: addr.to_string(),
+        why,
+    };
+    addr.to_socket_addrs()
+        .map_err(|e| bad(e.to_string()))?
+        .next()
+        .ok_or_else(|| bad("it names no address".to_string()))
+}
+
+/// Binds `addr` and lets it go again: the address the server will use.
+fn probe(addr: SocketAddr) -> Result<SocketAddr, ServeError> {
+    let listener = TcpListener::bind(addr).map_err(|e| listen_error(addr, e))?;
+    listener.local_addr().map_err(|e| listen_error(addr, e))
+}
+
+fn listen_error(addr: SocketAddr, error: io::Error) -> ServeError {
+    if error.kind() == io::ErrorKind::AddrInUse {
+        ServeError::InUse { addr }
+    } else {
+        ServeError::Listen { addr, error }
+    }
 }
 
 /// Maps a request path onto a file, refusing anything that climbs out of the
-/// served folders.
+/// served folders. The path is taken literally: an escaped `%2e%2e` is a
+/// file name, which the folders do not hold.
 pub fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
     let path = url_path.split(['?', '#']).next().unwrap_or("/");
     let (base, rest) = match path.strip_prefix("/pkg/") {
@@ -43,10 +165,21 @@ pub fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
     Some(base.join(relative))
 }
 
+/// The file a request names, if it is a regular file that really lies in
+/// `www/` or `pkg/` (a symbolic link pointing out of them is refused too).
+fn served_file(root: &Path, url_path: &str) -> Option<PathBuf> {
+    let file = resolve(root, url_path)?.canonicalize().ok()?;
+    let inside = ["www", "pkg"]
+        .iter()
+        .filter_map(|dir| root.join(dir).canonicalize().ok())
+        .any(|dir| file.starts_with(dir));
+    (inside && file.is_file()).then_some(file)
+}
+
 pub fn content_type(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()) {
         Some("html") => "text/html; charset=utf-8",
-        Some("js") => "text/javascript; charset=utf-8",
+        Some("js") | Some("mjs") => "text/javascript; charset=utf-8",
         Some("css") => "text/css; charset=utf-8",
         Some("wasm") => "application/wasm",
         Some("json") => "application/json",
@@ -58,64 +191,97 @@ pub fn content_type(path: &Path) -> &'static str {
     }
 }
 
-fn handle(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
-    let mut line = String::new();
-    let mut reader = BufReader::new(stream.try_clone()?);
-    reader.read_line(&mut line)?;
-    // Drain the headers; the server needs none of them.
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
-            break;
-        }
-    }
-    let mut parts = line.split_whitespace();
-    let method = parts.next().unwrap_or("");
-    let target = parts.next().unwrap_or("/");
-    if method != "GET" && method != "HEAD" {
-        return respond(
-            &mut stream,
-            "405 Method Not Allowed",
-            "text/plain",
-            b"",
-            false,
-        );
-    }
-    let file = resolve(root, target).and_then(|p| std::fs::read(&p).ok().map(|b| (p, b)));
-    match file {
-        Some((path, body)) => respond(
-            &mut stream,
-            "200 OK",
-            content_type(&path),
-            &body,
-            method == "HEAD",
-        ),
-        None => respond(
-            &mut stream,
-            "404 Not Found",
-            "text/plain; charset=utf-8",
-            b"not found\n",
-            method == "HEAD",
-        ),
-    }
+/// A validator that changes whenever the file does: its size and
+/// modification time, as most static servers make it.
+fn etag(meta: &fs::Metadata) -> String {
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    format!("\"{:x}-{:x}\"", meta.len(), modified)
 }
 
-fn respond(
-    stream: &mut TcpStream,
-    status: &str,
-    kind: &str,
-    body: &[u8],
-    head: bool,
-) -> std::io::Result<()> {
-    write!(
-        stream,
-        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n",
-        body.len()
-    )?;
-    if !head {
-        stream.write_all(body)?;
+/// Whether the client's `If-None-Match` names `tag` (or `*`); weak tags
+/// match too, as RFC 9110 asks for this header.
+fn matches(if_none_match: &str, tag: &str) -> bool {
+    if_none_match
+        .split(',')
+        .map(|t| t.trim().trim_start_matches("W/"))
+        .any(|t| t == "*" || t == tag)
+}
+
+fn respond(root: &Path, request: &mut Request<Body>) -> Response<Body> {
+    let head_only = request.method() == Method::HEAD;
+    if request.method() != Method::GET && !head_only {
+        let mut response = plain(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "raftlab serve answers GET and HEAD only\n",
+            false,
+        );
+        response
+            .headers_mut()
+            .insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return response;
     }
-    stream.flush()
+    let found = served_file(root, request.uri().path())
+        .and_then(|path| fs::metadata(&path).ok().map(|meta| (path, meta)));
+    let Some((path, meta)) = found else {
+        return plain(
+            StatusCode::NOT_FOUND,
+            "not found (raftlab serves www/ at / and pkg/ at /pkg/)\n",
+            head_only,
+        );
+    };
+    let tag = etag(&meta);
+    let revalidated = request
+        .headers()
+        .get(IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| matches(v, &tag));
+    let (status, body) = if revalidated {
+        (StatusCode::NOT_MODIFIED, Vec::new())
+    } else if head_only {
+        // oxhttp frames a HEAD answer like any other, so it gets no body
+        // (and hence says Content-Length: 0; docs/crates.md notes it).
+        (StatusCode::OK, Vec::new())
+    } else {
+        match fs::read(&path) {
+            Ok(bytes) => (StatusCode::OK, bytes),
+            Err(_) => {
+                return plain(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the file could not be read\n",
+                    false,
+                )
+            }
+        }
+    };
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    if let Ok(tag) = HeaderValue::from_str(&tag) {
+        headers.insert(ETAG, tag);
+    }
+    if status == StatusCode::OK {
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type(&path)));
+    }
+    response
+}
+
+/// A short plain-text answer (an error); without its text for HEAD.
+fn plain(status: StatusCode, text: &'static str, head_only: bool) -> Response<Body> {
+    let mut response = Response::new(Body::from(if head_only { "" } else { text }));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
 }
 
 #[cfg(test)]
@@ -136,6 +302,7 @@ mod tests {
         );
         assert_eq!(resolve(root, "/../Cargo.toml"), None);
         assert_eq!(resolve(root, "/pkg/../../etc/passwd"), None);
+        assert_eq!(resolve(root, "/./index.html"), None);
     }
 
     #[test]
@@ -148,6 +315,31 @@ mod tests {
         assert_eq!(
             content_type(Path::new("index.html")),
             "text/html; charset=utf-8"
+        );
+    }
+
+    #[test]
+    fn if_none_match_lists_and_weak_tags() {
+        assert!(matches("\"a-1\"", "\"a-1\""));
+        assert!(matches("\"x\", W/\"a-1\"", "\"a-1\""));
+        assert!(matches("*", "\"a-1\""));
+        assert!(!matches("\"a-2\"", "\"a-1\""));
+    }
+
+    #[test]
+    fn a_taken_address_says_what_to_do() {
+        let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = taken.local_addr().unwrap();
+        let e = probe(addr).unwrap_err();
+        let message = e.to_string();
+        assert!(matches!(e, ServeError::InUse { .. }), "{message}");
+        assert_eq!(
+            message,
+            format!(
+                "{addr} is already in use; set RAFTLAB_ADDR=127.0.0.1:{} (or another free \
+                 address) and run make serve again",
+                addr.port() + 1
+            )
         );
     }
 }

@@ -81,6 +81,11 @@ pub enum RaftEvent {
     CampaignIgnored {
         reason: &'static str,
     },
+    /// ForgetLeader was ignored: lease-based reads rely on the lease.
+    ForgetLeaderIgnored,
+    /// A leader in a joint configuration that leaves it automatically
+    /// proposed the empty change that leaves it.
+    AutoLeaveProposed,
 }
 
 /// Why a proposal (or a read) was not accepted. Every variant is etcd's
@@ -112,3 +117,26 @@ impl fmt::Display for ProposeError {
 }
 
 impl std::error::Error for ProposeError {}
+
+/// Why a message was not stepped (etcd's RawNode.Step errors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepError {
+    /// A message only the node itself makes (MsgHup, MsgBeat) came from the
+    /// network (etcd's ErrStepLocalMsg).
+    LocalMessage,
+    /// A response from a peer this node does not track (etcd's
+    /// ErrStepPeerNotFound): it answers nothing we asked.
+    PeerNotFound,
+}
+
+impl fmt::Display for StepError {
+    /// etcd's error text.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StepError::LocalMessage => "raft: cannot step raft local message",
+            StepError::PeerNotFound => "raft: cannot step as peer not found",
+        })
+    }
+}
+
+impl std::error::Error for StepError {}

@@ -239,24 +239,33 @@ impl RaftLog {
     }
 
     /// The application snapshotted its state at `snapshot.metadata.index`
-    /// (<= applied): keep the snapshot, and drop entries up to and including
-    /// `compact_index` (<= the snapshot index).
-    pub fn compact(&mut self, snapshot: Snapshot, compact_index: u64) {
+    /// (<= committed): the snapshot a lagging follower is sent from now on
+    /// (etcd's `MemoryStorage.CreateSnapshot`). Entries stay.
+    pub fn set_snapshot(&mut self, snapshot: Snapshot) {
         let sindex = snapshot.metadata.index;
-        debug_assert!(sindex <= self.applied && compact_index <= sindex);
+        debug_assert!(sindex <= self.committed && sindex + 1 >= self.offset);
         if sindex > self.snapshot.metadata.index {
             self.snapshot = snapshot;
         }
+    }
+
+    /// Drops the entries up to and including `compact_index` (etcd's
+    /// `MemoryStorage.Compact`). Only entries the snapshot covers may go, so
+    /// `compact_index` is capped at the snapshot index. Returns whether any
+    /// entry was dropped.
+    pub fn compact_to(&mut self, compact_index: u64) -> bool {
+        let compact_index = compact_index.min(self.snapshot.metadata.index);
         if compact_index < self.offset {
-            return;
+            return false;
         }
         let Some(term) = self.term(compact_index) else {
-            return;
+            return false;
         };
         let drop = (compact_index + 1 - self.offset) as usize;
         self.entries.drop_front(drop);
         self.offset = compact_index + 1;
         self.prev_term = term;
+        true
     }
 }
 
@@ -376,7 +385,9 @@ mod tests {
         let mut log = log_with(&[1, 1, 2, 2, 2, 3]);
         log.commit_to(6);
         log.applied_to(6);
-        log.compact(snap(5, 2), 3);
+        log.set_snapshot(snap(5, 2));
+        assert!(log.compact_to(3));
+        assert!(!log.compact_to(3), "already compacted");
         assert_eq!(log.first_index(), 4);
         assert_eq!(log.term(3), Some(2));
         assert_eq!(log.term(2), None);

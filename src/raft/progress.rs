@@ -17,6 +17,15 @@ pub enum ProgressState {
 }
 
 impl ProgressState {
+    /// etcd's name for the state, as `tracker.StateType` prints it.
+    pub fn etcd_name(self) -> &'static str {
+        match self {
+            ProgressState::Probe => "StateProbe",
+            ProgressState::Replicate => "StateReplicate",
+            ProgressState::Snapshot => "StateSnapshot",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             ProgressState::Probe => "probe",
@@ -180,11 +189,12 @@ impl Progress {
         }
     }
 
-    /// Compact text, like etcd's `Progress.String`: "replicate match=5 next=6".
+    /// etcd's `Progress.String`: "StateReplicate match=5 next=6", then the
+    /// flags that apply (learner, paused, pendingSnap, inactive, inflight).
     pub fn describe(&self) -> String {
         let mut s = format!(
             "{} match={} next={}",
-            self.state.name(),
+            self.state.etcd_name(),
             self.matched,
             self.next_idx
         );
@@ -202,6 +212,9 @@ impl Progress {
         }
         if self.inflights.count() > 0 {
             s.push_str(&format!(" inflight={}", self.inflights.count()));
+            if self.inflights.full() {
+                s.push_str("[full]");
+            }
         }
         s
     }
@@ -310,9 +323,20 @@ mod tests {
     fn describe_is_compact() {
         let mut pr = progress(ProgressState::Replicate, 5, 6);
         pr.recent_active = true;
-        assert_eq!(pr.describe(), "replicate match=5 next=6");
+        assert_eq!(pr.describe(), "StateReplicate match=5 next=6");
         pr.is_learner = true;
         pr.recent_active = false;
-        assert_eq!(pr.describe(), "replicate match=5 next=6 learner inactive");
+        assert_eq!(
+            pr.describe(),
+            "StateReplicate match=5 next=6 learner inactive"
+        );
+        for i in 0..4 {
+            pr.sent_entries(1);
+            assert_eq!(pr.inflights.count(), i + 1);
+        }
+        assert_eq!(
+            pr.describe(),
+            "StateReplicate match=5 next=10 learner paused inactive inflight=4[full]"
+        );
     }
 }

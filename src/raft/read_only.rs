@@ -8,9 +8,9 @@
 //! with the commit index recorded when each arrived: the leader was still
 //! the leader after they arrived.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
-use crate::raft::quorum;
+use crate::raft::quorum::JointConfig;
 use crate::raft::types::NodeId;
 
 /// A read waiting for its heartbeat round.
@@ -46,8 +46,8 @@ impl ReadOnly {
     }
 
     /// The reads a majority of `voters` has now confirmed, oldest first.
-    pub fn maybe_advance(&mut self, voters: &BTreeSet<NodeId>) -> Vec<ReadRequest> {
-        let now = quorum::committed_index(voters, |id| self.acks.get(&id).copied());
+    pub fn maybe_advance(&mut self, voters: &JointConfig) -> Vec<ReadRequest> {
+        let now = voters.committed_index(|id| self.acks.get(&id).copied());
         if now <= self.confirmed {
             return Vec::new();
         }
@@ -76,7 +76,10 @@ mod tests {
 
     #[test]
     fn reads_are_confirmed_by_a_majority_of_voters_only() {
-        let voters: BTreeSet<NodeId> = [1, 2, 3].into();
+        let voters = JointConfig {
+            incoming: [1, 2, 3].into_iter().collect(),
+            ..Default::default()
+        };
         let mut ro = ReadOnly::default();
         assert_eq!(ro.heartbeat_ctx(), 0);
         ro.add_request(ReadRequest {

@@ -3,12 +3,13 @@
 
 use std::rc::Rc;
 
-use crate::raft::events::{ProposeError, RaftEvent};
-use crate::raft::node::{bootstrap_storage, Config, Raft, StateRole, Storage};
+use crate::raft::events::{ProposeError, RaftEvent, StepError};
+use crate::raft::node::{bootstrap_storage, Config, Raft, ReadOnlyOption, StateRole, Storage};
 use crate::raft::progress::ProgressState;
 use crate::raft::testnet::{conf_change, config, Network};
 use crate::raft::types::{
-    ConfChangeType, EntryData, Message, MessageType, NodeId, CAMPAIGN_TRANSFER,
+    ConfChangeSingle, ConfChangeTransition, ConfChangeType, ConfChangeV2, EntryData, Message,
+    MessageType, NodeId, Opaque, CAMPAIGN_TRANSFER,
 };
 
 use ConfChangeType::{AddLearnerNode, AddNode, RemoveNode};
@@ -53,7 +54,7 @@ fn assert_same_logs(net: &Network, ids: &[NodeId]) {
         for i in n.first_index().max(first.first_index())..=n.last_index() {
             assert_eq!(n.term_at(i), first.term_at(i), "term of entry {i} on {id}");
         }
-        assert_eq!(net.kv[&id], net.kv[&ids[0]], "state machine of {id}");
+        assert_eq!(net.state[&id], net.state[&ids[0]], "state machine of {id}");
     }
 }
 
@@ -70,7 +71,7 @@ fn single_voter_elects_itself_and_commits_alone() {
     assert_eq!((n.last_index(), n.commit()), (2, 2));
     assert!(net.put(1, "a", "1"));
     assert_eq!(net.node(1).commit(), 3);
-    assert_eq!(net.kv[&1].get("a"), Some("1"));
+    assert_eq!(net.state[&1].get("a"), Some("1"));
 }
 
 #[test]
@@ -205,7 +206,7 @@ fn conflicting_logs_are_repaired_by_the_new_leader() {
     assert_eq!(net.node(1).leader_id(), l);
     assert_eq!(net.node(1).last_index(), leader_last);
     assert_same_logs(&net, &[1, 2, 3, 4, 5]);
-    assert_eq!(net.kv[&1].get("k"), Some("v3"));
+    assert_eq!(net.state[&1].get("k"), Some("v3"));
 }
 
 #[test]
@@ -277,7 +278,7 @@ fn figure_8_entries_of_earlier_terms_are_not_committed_by_counting() {
     for from in [2, 3] {
         let mut ack = Message::new(MessageType::AppResp, from, 1, term_b);
         ack.index = x;
-        net.node_mut(1).step(ack);
+        net.node_mut(1).step(ack).unwrap();
     }
     assert!(net.node(1).commit() < x, "X committed by counting replicas");
     // Once an entry of the leader's own term is replicated, both commit.
@@ -352,7 +353,7 @@ fn a_learner_never_campaigns_and_keeps_its_term() {
         .is_empty());
     // And so is MsgTimeoutNow.
     let m = Message::new(MessageType::TimeoutNow, 1, 4, term);
-    net.node_mut(4).step(m);
+    net.node_mut(4).step(m).unwrap();
     assert_eq!(net.node(4).role(), StateRole::Follower);
     assert!(matches!(
         net.node_mut(4).take_events().as_slice(),
@@ -372,7 +373,7 @@ fn a_learner_grants_a_vote_when_asked() {
     let mut vote = Message::new(MessageType::Vote, 2, 4, term + 1);
     vote.index = n.last_index();
     vote.log_term = n.last_term();
-    n.step(vote);
+    n.step(vote).unwrap();
     let resp = n.take_messages();
     assert_eq!(resp.len(), 1);
     assert_eq!(resp[0].msg_type, MessageType::VoteResp);
@@ -414,7 +415,7 @@ fn promotion_makes_the_learner_count() {
     let matched = net.node(1).tracker().progress[&2].matched;
     assert!(net.propose_conf(1, AddNode, 2));
     assert!(!net.node(2).is_learner());
-    assert!(net.node(1).tracker().voters.contains(&2));
+    assert!(net.node(1).tracker().is_voter(2));
     // Promotion kept its progress.
     assert!(net.node(1).tracker().progress[&2].matched >= matched);
     // Now 2 of 2 voters are needed.
@@ -450,7 +451,7 @@ fn a_joining_member_starts_empty_and_is_caught_up_from_index_1() {
     assert_same_logs(&net, &[1, 2, 3, 4]);
     assert!(net.node(4).promotable());
     assert_eq!(net.node(4).conf_state().voters.len(), 4);
-    assert_eq!(net.kv[&4].get("a"), Some("1"));
+    assert_eq!(net.state[&4].get("a"), Some("1"));
 }
 
 // ----- membership changes -----
@@ -521,6 +522,197 @@ fn a_removed_leader_keeps_leading_until_stopped() {
     assert_same_logs(&net, &[2, 3]);
 }
 
+// ----- joint consensus (ConfChangeV2) -----
+
+fn joint(transition: ConfChangeTransition, changes: &[(ConfChangeType, NodeId)]) -> EntryData {
+    let changes = changes
+        .iter()
+        .map(|&(change_type, node_id)| ConfChangeSingle {
+            change_type,
+            node_id,
+        })
+        .collect();
+    EntryData::ConfChangeV2(Rc::new(ConfChangeV2 {
+        transition,
+        changes,
+        request: 77,
+        context: Opaque::default(),
+    }))
+}
+
+fn voters(net: &Network, id: NodeId) -> (Vec<NodeId>, Vec<NodeId>) {
+    let cs = net.node(id).conf_state();
+    (
+        cs.voters.into_iter().collect(),
+        cs.voters_outgoing.into_iter().collect(),
+    )
+}
+
+#[test]
+fn a_joint_change_needs_both_majorities_until_it_is_left() {
+    let mut net = cluster(&[1, 2, 3]);
+    net.start(4, Storage::default());
+    net.start(5, Storage::default());
+    let change = joint(
+        ConfChangeTransition::JointExplicit,
+        &[(AddNode, 4), (AddNode, 5), (RemoveNode, 3)],
+    );
+    net.node_mut(1).propose(change).unwrap();
+    net.drain();
+    for id in 1..=5 {
+        assert_eq!(
+            voters(&net, id),
+            (vec![1, 2, 4, 5], vec![1, 2, 3]),
+            "on {id}"
+        );
+    }
+    // (1 2) is a majority of (1 2 3) but not of (1 2 4 5).
+    net.isolate(4);
+    net.isolate(5);
+    let commit = net.node(1).commit();
+    assert!(net.put(1, "a", "1"));
+    assert_eq!(net.node(1).commit(), commit, "no majority of (1 2 4 5)");
+    net.heal();
+    net.tick_all(2);
+    assert!(net.node(1).commit() > commit);
+    // No other change until the joint configuration is left.
+    assert!(net.propose_conf(1, AddLearnerNode, 6));
+    assert!(
+        net.events_of(1, |e| matches!(
+            e,
+            RaftEvent::ConfChangeRefused {
+                reason: "must transition out of joint config first",
+                ..
+            }
+        ))
+        .len()
+            == 1
+    );
+    net.node_mut(1)
+        .propose(EntryData::ConfChangeV2(Rc::new(ConfChangeV2::default())))
+        .unwrap();
+    net.drain();
+    assert_eq!(voters(&net, 1), (vec![1, 2, 4, 5], vec![]));
+    assert!(!net.node(1).tracker().progress.contains_key(&3));
+}
+
+#[test]
+fn an_auto_joint_change_is_left_by_the_leader_and_stages_demoted_voters() {
+    let mut net = cluster(&[1, 2, 3]);
+    net.start(4, Storage::default());
+    let change = joint(
+        ConfChangeTransition::Auto,
+        &[(AddNode, 4), (AddLearnerNode, 3)],
+    );
+    net.node_mut(1).propose(change).unwrap();
+    // Entering: 3 still votes in the outgoing half, staged as a learner.
+    net.drain();
+    assert_eq!(
+        net.events_of(1, |e| *e == RaftEvent::AutoLeaveProposed)
+            .len(),
+        1
+    );
+    for id in 1..=4 {
+        let cs = net.node(id).conf_state();
+        assert_eq!(cs.voters, [1, 2, 4].into(), "on {id}");
+        assert_eq!(cs.learners, [3].into(), "on {id}");
+        assert!(cs.voters_outgoing.is_empty() && cs.learners_next.is_empty());
+    }
+    assert!(net.node(3).is_learner());
+    assert_same_logs(&net, &[1, 2, 3, 4]);
+}
+
+#[test]
+fn joint_configurations_survive_a_restart() {
+    let mut net = cluster(&[1, 2, 3]);
+    net.start(4, Storage::default());
+    let change = joint(ConfChangeTransition::JointExplicit, &[(AddNode, 4)]);
+    net.node_mut(1).propose(change).unwrap();
+    net.drain();
+    let applied = net.node(2).applied();
+    net.node_mut(2).compact(applied, Opaque::default(), 0);
+    let storage = net.crash(2);
+    assert!(storage.snapshot.metadata.conf_state.is_joint());
+    net.start(2, storage);
+    assert_eq!(voters(&net, 2), (vec![1, 2, 3, 4], vec![1, 2, 3]));
+}
+
+// ----- the Ready/Advance cycle and RawNode's checks -----
+
+#[test]
+fn a_nodes_own_acks_count_only_in_advance() {
+    let mut r = Raft::new(&config(1), bootstrap_storage(&[1]), 1);
+    for e in r.committed_entries() {
+        if let EntryData::ConfChange(cc) = &e.data {
+            r.apply_conf_change(cc);
+        }
+        r.applied_to(e.index);
+    }
+    r.campaign();
+    assert_eq!(
+        r.role(),
+        StateRole::PreCandidate,
+        "its pre-vote is not durable yet"
+    );
+    while {
+        r.take_messages();
+        r.advance()
+    } {}
+    assert_eq!(r.role(), StateRole::Leader);
+    let last = r.last_index();
+    assert_eq!(r.commit(), last);
+    r.propose(EntryData::Empty).unwrap();
+    assert_eq!(r.commit(), last, "appended, not yet acknowledged");
+    r.take_messages();
+    assert!(r.advance());
+    assert_eq!(r.commit(), last + 1);
+    assert!(!r.advance(), "nothing left to step");
+}
+
+#[test]
+fn step_refuses_local_messages_and_answers_from_strangers() {
+    let mut net = cluster(&[1, 2, 3]);
+    let hup = Message::new(MessageType::Hup, 2, 1, 0);
+    assert_eq!(net.node_mut(1).step(hup), Err(StepError::LocalMessage));
+    let resp = Message::new(MessageType::AppResp, 9, 1, 50);
+    assert_eq!(net.node_mut(1).step(resp), Err(StepError::PeerNotFound));
+    assert_eq!(net.node(1).term(), 2, "the stranger's term was not taken");
+}
+
+#[test]
+fn a_leader_removed_with_step_down_on_removal_steps_down() {
+    let template = Config {
+        step_down_on_removal: true,
+        ..config(0)
+    };
+    let mut net = Network::with_config(&[1, 2, 3], template);
+    net.campaign(1);
+    assert!(net.propose_conf(1, RemoveNode, 1));
+    assert_eq!(net.node(1).role(), StateRole::Follower);
+}
+
+#[test]
+fn forget_leader_lets_a_follower_vote_within_the_lease() {
+    let mut net = cluster(&[1, 2, 3]);
+    assert_eq!(net.node(2).leader_id(), 1);
+    net.node_mut(2).forget_leader();
+    assert_eq!(net.node(2).leader_id(), 0);
+    // Lease-based reads rely on the followers' lease: no forgetting.
+    let template = Config {
+        read_only: ReadOnlyOption::LeaseBased,
+        ..config(0)
+    };
+    let mut net = Network::with_config(&[1, 2, 3], template);
+    net.campaign(1);
+    net.node_mut(2).forget_leader();
+    assert_eq!(net.node(2).leader_id(), 1);
+    // The leader answers a read at once, without a heartbeat round.
+    net.node_mut(1).read_index(5).unwrap();
+    let states = net.node_mut(1).take_read_states();
+    assert_eq!(states.len(), 1);
+    assert_eq!(states[0].index, net.node(1).commit());
+}
+
 // ----- leadership transfer -----
 
 #[test]
@@ -561,7 +753,7 @@ fn transfer_to_a_lagging_voter_catches_it_up_first() {
     net.heal();
     net.tick_all(1);
     assert_eq!(net.leaders(), vec![3]);
-    assert_eq!(net.kv[&3].get("k"), Some("4"));
+    assert_eq!(net.state[&3].get("k"), Some("4"));
 }
 
 #[test]
@@ -658,7 +850,7 @@ fn the_vote_lease_ignores_disruptive_candidates_but_not_transfers() {
     let mut vote = Message::new(MessageType::Vote, 3, 2, term + 5);
     vote.index = n.last_index();
     vote.log_term = n.last_term();
-    n.step(vote.clone());
+    n.step(vote.clone()).unwrap();
     assert_eq!(n.term(), term);
     assert!(n.take_messages().is_empty(), "ignored, not answered");
     assert!(n.take_events().iter().any(|e| matches!(
@@ -669,7 +861,7 @@ fn the_vote_lease_ignores_disruptive_candidates_but_not_transfers() {
         }
     )));
     vote.context = CAMPAIGN_TRANSFER;
-    n.step(vote);
+    n.step(vote).unwrap();
     assert_eq!(n.term(), term + 5);
     assert_eq!(n.vote(), 3);
 }
@@ -681,7 +873,7 @@ fn a_stale_leader_learns_the_higher_term_from_an_app_response() {
     let n = net.node_mut(1);
     let mut resp = Message::new(MessageType::AppResp, 2, 1, term + 3);
     resp.index = 0;
-    n.step(resp);
+    n.step(resp).unwrap();
     assert_eq!(n.role(), StateRole::Follower);
     assert_eq!((n.term(), n.leader_id()), (term + 3, 0));
 }
@@ -696,7 +888,7 @@ fn a_node_far_behind_is_caught_up_by_snapshot() {
         assert!(net.put(1, &format!("k{}", i % 7), &i.to_string()));
     }
     let applied = net.node(1).applied();
-    let data = Rc::new(net.kv[&1].clone());
+    let data = net.snapshot_data(1);
     net.node_mut(1).compact(applied, data, 5);
     assert_eq!(net.node(1).snapshot_index(), applied);
     assert_eq!(net.node(1).first_index(), applied - 4);
@@ -727,7 +919,7 @@ fn a_member_joining_after_compaction_gets_a_snapshot() {
         assert!(net.put(1, "k", &i.to_string()));
     }
     let applied = net.node(1).applied();
-    let data = Rc::new(net.kv[&1].clone());
+    let data = net.snapshot_data(1);
     net.node_mut(1).compact(applied, data, 2);
     net.start(4, Storage::default());
     assert!(net.propose_conf(1, AddLearnerNode, 4));
@@ -736,7 +928,7 @@ fn a_member_joining_after_compaction_gets_a_snapshot() {
         .events_of(4, |e| matches!(e, RaftEvent::SnapshotRestored { .. }))
         .is_empty());
     assert!(net.node(4).is_learner());
-    assert_eq!(net.kv[&4].get("k"), Some("9"));
+    assert_eq!(net.state[&4].get("k"), Some("9"));
     assert_eq!(net.node(4).last_index(), net.node(1).last_index());
 }
 
@@ -748,12 +940,12 @@ fn restart_from_storage_loses_nothing_committed() {
     }
     // Node 2 snapshots its state, then more is written after the snapshot.
     let applied = net.node(2).applied();
-    let data = Rc::new(net.kv[&2].clone());
+    let data = net.snapshot_data(2);
     net.node_mut(2).compact(applied, data, 0);
     for i in 5..8 {
         assert!(net.put(1, &format!("j{i}"), "x"));
     }
-    let kv_before = net.kv[&2].clone();
+    let state_before = net.state[&2].clone();
     let storage = net.crash(2);
     assert_eq!(storage.snapshot.metadata.index, applied);
     assert!(storage.entries.iter().all(|e| e.index > applied));
@@ -764,7 +956,7 @@ fn restart_from_storage_loses_nothing_committed() {
     assert_eq!(n.term(), net.node(1).term());
     assert_eq!(n.role(), StateRole::Follower);
     assert_eq!(n.storage(), storage, "restart is faithful");
-    assert_eq!(net.kv[&2], kv_before, "snapshot + re-applied entries");
+    assert_eq!(net.state[&2], state_before, "snapshot + re-applied entries");
     // Everyone restarts at once.
     for id in 1..=3 {
         let s = net.crash(id);
@@ -775,7 +967,7 @@ fn restart_from_storage_loses_nothing_committed() {
     assert_eq!(l.len(), 1);
     assert!(net.put(l[0], "k", "after"));
     assert_same_logs(&net, &[1, 2, 3]);
-    assert_eq!(net.kv[&2].get("k"), Some("after"));
+    assert_eq!(net.state[&2].get("k"), Some("after"));
 }
 
 #[test]
@@ -794,7 +986,7 @@ fn a_restarted_voter_remembers_its_vote() {
     let mut vote = Message::new(MessageType::Vote, 3, 2, term);
     vote.index = 100;
     vote.log_term = 100;
-    n.step(vote);
+    n.step(vote).unwrap();
     let resp = n.take_messages();
     assert!(resp[0].reject, "voted twice in term {term}");
 }
@@ -869,7 +1061,7 @@ fn proposals_without_a_leader_are_dropped() {
     // A follower with a leader forwards.
     net.campaign(1);
     assert!(net.put(2, "via", "follower"));
-    assert_eq!(net.kv[&1].get("via"), Some("follower"));
+    assert_eq!(net.state[&1].get("via"), Some("follower"));
 }
 
 #[test]
@@ -902,7 +1094,7 @@ fn garbage_messages_never_panic() {
                         m.commit = index;
                         m.reject = index == 3;
                         m.reject_hint = index;
-                        net.node_mut(to).step(m);
+                        let _ = net.node_mut(to).step(m);
                     }
                 }
             }

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use crate::raft::kv::KvStore;
+pub use crate::raft::opaque::Opaque;
 
 /// A member id. Scenario ids are 1..=15; 0 means "none" (no vote, no leader).
 pub type NodeId = u64;
@@ -16,49 +16,115 @@ pub const NONE: NodeId = 0;
 pub const MESSAGE_HEADER_BYTES: u64 = 64;
 pub const ENTRY_HEADER_BYTES: u64 = 24;
 
-/// A client write replicated through the log.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Put {
-    pub key: String,
-    pub value: String,
-    /// Bytes this write weighs on the wire and in the state machine.
-    pub size: u64,
-    /// Unique id the server layer gives the request, to match the commit
-    /// back to the client that is waiting for it.
-    pub request: u64,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ConfChangeType {
+    /// Add a voter, or promote a learner.
     AddNode,
+    /// Add a learner, or demote a voter.
     AddLearnerNode,
     RemoveNode,
+    /// Changes nothing in Raft's configuration: etcd uses it to carry a
+    /// member's new attributes (its peer URLs) through the log.
+    UpdateNode,
 }
 
-/// A single-server membership change (etcd's `ConfChange`, never joint).
+/// A single-server membership change (etcd's `ConfChange`, the "v1" change
+/// etcd's server proposes: one member at a time).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfChange {
     pub change_type: ConfChangeType,
     pub node_id: NodeId,
     /// The server layer's request id (etcd puts the member in `Context`).
     pub request: u64,
-    /// The member's peer URL, carried so every member learns it on apply.
-    pub peer_url: Rc<str>,
+    /// The application's context, carried untouched (etcd's `Context`:
+    /// the member's attributes, so every member learns them on apply).
+    pub context: Opaque,
     /// An AddNode that promotes a learner (etcd's IsPromote in the change's
     /// context): the server checks at apply time that the member is a
     /// learner, where a plain add checks that the id is new.
     pub promote: bool,
 }
 
+impl ConfChange {
+    /// The same change as a ConfChangeV2 (etcd's `ConfChange.AsV2`): one
+    /// simple change, no joint configuration.
+    pub fn as_v2(&self) -> ConfChangeV2 {
+        ConfChangeV2 {
+            transition: ConfChangeTransition::Auto,
+            changes: vec![ConfChangeSingle {
+                change_type: self.change_type,
+                node_id: self.node_id,
+            }],
+            request: self.request,
+            context: self.context.clone(),
+        }
+    }
+}
+
+/// One operation of a ConfChangeV2 (etcd's `ConfChangeSingle`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConfChangeSingle {
+    pub change_type: ConfChangeType,
+    pub node_id: NodeId,
+}
+
+/// How a ConfChangeV2 uses joint consensus (etcd's `ConfChangeTransition`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ConfChangeTransition {
+    /// Joint consensus only if needed (more than one change), left
+    /// automatically; a single change is applied directly.
+    #[default]
+    Auto,
+    /// Always joint, left automatically.
+    JointImplicit,
+    /// Always joint, left only when the application proposes the empty
+    /// change.
+    JointExplicit,
+}
+
+/// Several membership changes applied together (etcd's `ConfChangeV2`),
+/// through a joint configuration C_old,new (the Raft dissertation's §4.3)
+/// when more than one voter may change. The empty change, with the Auto
+/// transition, leaves a joint configuration.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConfChangeV2 {
+    pub transition: ConfChangeTransition,
+    pub changes: Vec<ConfChangeSingle>,
+    /// The server layer's request id (0 for the leader's own leave).
+    pub request: u64,
+    /// The application's context, carried untouched (etcd's `Context`).
+    pub context: Opaque,
+}
+
+impl ConfChangeV2 {
+    /// `Some(auto_leave)` if this change enters a joint configuration
+    /// (etcd's `EnterJoint`): always with an explicit joint transition,
+    /// and with Auto when it holds more than one change.
+    pub fn enter_joint(&self) -> Option<bool> {
+        match self.transition {
+            ConfChangeTransition::Auto if self.changes.len() <= 1 => None,
+            ConfChangeTransition::Auto | ConfChangeTransition::JointImplicit => Some(true),
+            ConfChangeTransition::JointExplicit => Some(false),
+        }
+    }
+
+    /// Whether this is the empty change that leaves a joint configuration
+    /// (etcd's `LeaveJoint`).
+    pub fn leave_joint(&self) -> bool {
+        self.transition == ConfChangeTransition::Auto && self.changes.is_empty()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EntryData {
     /// The empty entry a new leader appends to commit entries of earlier terms.
     Empty,
-    Put(Rc<Put>),
+    /// The application's own entry (etcd's `EntryNormal` with data): Raft
+    /// orders it and never reads it.
+    Normal(Opaque),
     ConfChange(Rc<ConfChange>),
-    /// A started member announcing itself (etcd's publish of its attributes):
-    /// once applied, the member counts as "started".
-    Publish(NodeId),
+    /// A joint (or multi-member) change; etcd's server never proposes one.
+    ConfChangeV2(Rc<ConfChangeV2>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,23 +140,47 @@ impl Entry {
         ENTRY_HEADER_BYTES
             + match &self.data {
                 EntryData::Empty => 0,
-                EntryData::Put(p) => p.size,
-                EntryData::ConfChange(c) => 16 + c.peer_url.len() as u64,
-                EntryData::Publish(_) => 32,
+                EntryData::Normal(data) => data.size(),
+                EntryData::ConfChange(c) => 16 + c.context.size(),
+                EntryData::ConfChangeV2(c) => 16 + 8 * c.changes.len() as u64 + c.context.size(),
             }
     }
 }
 
-/// Which members vote and which only learn. The two sets never overlap.
+impl EntryData {
+    /// Whether the entry changes the configuration (etcd's EntryConfChange
+    /// and EntryConfChangeV2).
+    pub fn is_conf_change(&self) -> bool {
+        matches!(self, EntryData::ConfChange(_) | EntryData::ConfChangeV2(_))
+    }
+}
+
+/// Which members vote and which only learn (etcd's `raftpb.ConfState`).
+/// Learners never vote: they are in neither voter set.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ConfState {
+    /// The voters (of the incoming configuration, while joint).
     pub voters: BTreeSet<NodeId>,
     pub learners: BTreeSet<NodeId>,
+    /// The outgoing configuration's voters; empty unless joint.
+    pub voters_outgoing: BTreeSet<NodeId>,
+    /// Outgoing voters that become learners when the joint configuration is left.
+    pub learners_next: BTreeSet<NodeId>,
+    /// The joint configuration is left automatically.
+    pub auto_leave: bool,
 }
 
 impl ConfState {
+    /// Whether `id` is a member: a voter of either configuration or a learner.
     pub fn contains(&self, id: NodeId) -> bool {
-        self.voters.contains(&id) || self.learners.contains(&id)
+        self.voters.contains(&id)
+            || self.learners.contains(&id)
+            || self.voters_outgoing.contains(&id)
+    }
+
+    /// Whether a joint change is in progress.
+    pub fn is_joint(&self) -> bool {
+        !self.voters_outgoing.is_empty()
     }
 }
 
@@ -101,18 +191,19 @@ pub struct SnapshotMetadata {
     pub conf_state: ConfState,
 }
 
-/// A point-in-time image of the state machine. Its data is shared, not
-/// copied: snapshots are immutable once taken.
+/// A point-in-time image of the state machine. Its data is the
+/// application's, opaque to Raft, and shared, not copied: snapshots are
+/// immutable once taken.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Snapshot {
     pub metadata: SnapshotMetadata,
-    pub data: Rc<KvStore>,
+    pub data: Opaque,
 }
 
 impl Snapshot {
-    /// A snapshot's size on the wire is the state's size.
+    /// A snapshot's size on the wire is its data's.
     pub fn size(&self) -> u64 {
-        self.data.bytes()
+        self.data.size()
     }
 }
 

@@ -9,6 +9,8 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use crate::raft::types::NodeId;
+pub use crate::server::Release;
+pub use crate::sim::Transport;
 
 /// The lowest and highest node id a script may name.
 pub const MIN_NODE_ID: NodeId = 1;
@@ -22,9 +24,11 @@ pub const DEFAULT_HEARTBEAT_MS: u64 = 100;
 pub const DEFAULT_ELECTION_TIMEOUT_MS: u64 = 1000;
 /// etcd `--max-learners` (v3.6; hard-coded 1 before).
 pub const DEFAULT_MAX_LEARNERS: u64 = 1;
-/// etcd's `--snapshot-count` defaults to 100000; a simulated cluster writes far
-/// fewer entries, so raftlab uses 10000 to let snapshots happen in a lesson.
+/// etcd's `--snapshot-count` default of the default release (v3.6: 10000;
+/// v3.4 and v3.5: 100000, see `Release::default_snapshot_count`).
 pub const DEFAULT_SNAPSHOT_COUNT: u64 = 10_000;
+/// etcdctl's `--command-timeout`: how long a client request waits.
+pub const DEFAULT_CLIENT_TIMEOUT_MS: u64 = 5_000;
 /// etcd's `SnapshotCatchUpEntries`: entries kept behind a snapshot so that a
 /// slightly slow follower catches up from the log instead of a snapshot.
 pub const DEFAULT_CATCHUP_ENTRIES: u64 = 5_000;
@@ -84,6 +88,10 @@ pub struct ClusterSpec {
     pub latency_max_ms: u64,
     /// Outbound bytes per second per node; `None` is unlimited.
     pub bandwidth: Option<u64>,
+    /// How nodes send to each other (`transport=shared|streams`).
+    pub transport: Transport,
+    /// The etcd release whose rules apply (`etcd=3.4|3.5|3.6`).
+    pub etcd: Release,
 }
 
 impl ClusterSpec {
@@ -103,6 +111,8 @@ impl ClusterSpec {
             latency_min_ms: DEFAULT_LATENCY_MIN_MS,
             latency_max_ms: DEFAULT_LATENCY_MAX_MS,
             bandwidth: None,
+            transport: Transport::Shared,
+            etcd: Release::V3_6,
         }
     }
 
@@ -121,13 +131,14 @@ pub enum Command {
     WaitUntil { cond: Condition, within_ms: u64 },
     /// `expect COND`
     Expect(Condition),
-    /// `status`
-    Status,
+    /// `status` (the cluster) or `status via=N` (member N's own status,
+    /// etcd's maintenance Status)
+    Status { via: Option<NodeId> },
     /// `say "TEXT"`
     Say(String),
     /// `pause`
     Pause,
-    /// `put KEY VALUE [via=N] [size=SIZE] [nowait] [timeout=DURATION]`
+    /// `put KEY VALUE [via=N] [size=SIZE] [nowait] [timeout=DURATION] [require-leader]`
     Put {
         key: String,
         value: String,
@@ -135,12 +146,15 @@ pub enum Command {
         size: Option<u64>,
         nowait: bool,
         timeout_ms: Option<u64>,
+        require_leader: bool,
     },
-    /// `get KEY [via=N] [serializable]`
+    /// `get KEY [via=N] [serializable] [timeout=DURATION] [require-leader]`
     Get {
         key: String,
         via: Option<NodeId>,
         serializable: bool,
+        timeout_ms: Option<u64>,
+        require_leader: bool,
     },
     /// `load rate=N/s [size=SIZE] [via=N]`
     LoadStart {
@@ -150,19 +164,48 @@ pub enum Command {
     },
     /// `load stop`
     LoadStop,
-    /// `member add N [--learner] [--peer-url=URL]`
+    /// `member add N [--learner] [--peer-url=URL] [timeout=DURATION] [require-leader]`
     MemberAdd {
         id: NodeId,
         learner: bool,
         /// As written; its syntax is checked when the command runs (`bad-url`).
         peer_url: Option<String>,
+        timeout_ms: Option<u64>,
+        require_leader: bool,
     },
-    /// `member promote N`
-    MemberPromote(NodeId),
-    /// `member remove N`
-    MemberRemove(NodeId),
-    /// `member list`
-    MemberList,
+    /// `member promote N [timeout=DURATION] [require-leader]`
+    MemberPromote {
+        id: NodeId,
+        timeout_ms: Option<u64>,
+        require_leader: bool,
+    },
+    /// `member remove N [timeout=DURATION] [require-leader]`
+    MemberRemove {
+        id: NodeId,
+        timeout_ms: Option<u64>,
+        require_leader: bool,
+    },
+    /// `member list [serializable] [timeout=DURATION] [require-leader]`
+    MemberList {
+        serializable: bool,
+        timeout_ms: Option<u64>,
+        require_leader: bool,
+    },
+    /// `member change [add=IDS] [add-learner=IDS] [promote=IDS] [demote=IDS]
+    /// [remove=IDS] [leave=explicit]`: several changes at once, through a
+    /// joint configuration (etcd-raft's ConfChangeV2; etcd's server never
+    /// does this).
+    MemberChange {
+        change: JointChange,
+        timeout_ms: Option<u64>,
+        require_leader: bool,
+    },
+    /// `member leave-joint [timeout=DURATION] [require-leader]`: leave a
+    /// joint configuration entered with `leave=explicit`.
+    MemberLeaveJoint {
+        timeout_ms: Option<u64>,
+        require_leader: bool,
+    },
     /// `start N`
     Start(NodeId),
     /// `crash N`
@@ -196,6 +239,21 @@ pub enum Command {
     },
 }
 
+impl fmt::Display for JointChange {
+    /// The options after `member change`, each with a leading space.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, ids) in self.lists() {
+            if !ids.is_empty() {
+                write!(f, " {name}={}", format_list(ids))?;
+            }
+        }
+        if self.explicit_leave {
+            f.write_str(" leave=explicit")?;
+        }
+        Ok(())
+    }
+}
+
 /// A condition of `expect` and `wait-until`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Condition {
@@ -215,12 +273,17 @@ pub enum Condition {
     Voters(Vec<NodeId>),
     /// `learners=LIST`, possibly empty (`learners=`)
     Learners(Vec<NodeId>),
+    /// `voters-outgoing=LIST`: the outgoing voters of a joint
+    /// configuration; empty (`voters-outgoing=`) when not joint
+    VotersOutgoing(Vec<NodeId>),
     /// `term=T`
     Term(u64),
     /// `commit>=I`
     CommitAtLeast(u64),
     /// `role N=ROLE`
     Role { id: NodeId, role: RoleName },
+    /// `progress N=STATE`: the leader's progress for N is in STATE
+    Progress { id: NodeId, state: ProgressName },
     /// `ok`: the previous command succeeded
     Ok,
     /// `error=CODE`: the previous command failed with CODE
@@ -280,7 +343,54 @@ impl FromStr for RoleName {
     }
 }
 
+/// The states of the leader's progress for a peer (`progress N=STATE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ProgressName {
+    Probe,
+    Replicate,
+    Snapshot,
+}
+
+impl ProgressName {
+    pub const ALL: [ProgressName; 3] = [
+        ProgressName::Probe,
+        ProgressName::Replicate,
+        ProgressName::Snapshot,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProgressName::Probe => "probe",
+            ProgressName::Replicate => "replicate",
+            ProgressName::Snapshot => "snapshot",
+        }
+    }
+}
+
+impl fmt::Display for ProgressName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ProgressName {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        ProgressName::ALL
+            .into_iter()
+            .find(|r| r.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown progress state {}; expected one of: {}",
+                    quote_for_message(s),
+                    join_names(ProgressName::ALL.iter().map(|r| r.as_str()))
+                )
+            })
+    }
+}
+
 /// The stable error codes live with etcd's errors in the server layer.
+pub use crate::server::joint::JointChange;
 pub use crate::server::ErrorCode;
 
 pub(crate) fn join_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
@@ -383,6 +493,21 @@ fn format_link(f: &mut fmt::Formatter<'_>, a: NodeId, b: NodeId, one_way: bool) 
     }
 }
 
+/// A client request's ` timeout=DURATION` and ` require-leader`, in that order.
+fn format_client(
+    f: &mut fmt::Formatter<'_>,
+    timeout_ms: Option<u64>,
+    require_leader: bool,
+) -> fmt::Result {
+    if let Some(t) = timeout_ms {
+        write!(f, " timeout={}", format_duration(t))?;
+    }
+    if require_leader {
+        f.write_str(" require-leader")?;
+    }
+    Ok(())
+}
+
 fn on_off(b: bool) -> &'static str {
     if b {
         "on"
@@ -402,9 +527,11 @@ impl fmt::Display for Condition {
             Condition::Quorum(q) => write!(f, "quorum={q}"),
             Condition::Voters(v) => write!(f, "voters={}", format_list(v)),
             Condition::Learners(v) => write!(f, "learners={}", format_list(v)),
+            Condition::VotersOutgoing(v) => write!(f, "voters-outgoing={}", format_list(v)),
             Condition::Term(t) => write!(f, "term={t}"),
             Condition::CommitAtLeast(i) => write!(f, "commit>={i}"),
             Condition::Role { id, role } => write!(f, "role {id}={role}"),
+            Condition::Progress { id, state } => write!(f, "progress {id}={state}"),
             Condition::Ok => f.write_str("ok"),
             Condition::Error(code) => write!(f, "error={code}"),
         }
@@ -423,7 +550,8 @@ impl fmt::Display for Command {
                 Ok(())
             }
             Command::Expect(cond) => write!(f, "expect {cond}"),
-            Command::Status => f.write_str("status"),
+            Command::Status { via: None } => f.write_str("status"),
+            Command::Status { via: Some(n) } => write!(f, "status via={n}"),
             Command::Say(text) => write!(f, "say {}", format_quoted(text)),
             Command::Pause => f.write_str("pause"),
             Command::Put {
@@ -433,6 +561,7 @@ impl fmt::Display for Command {
                 size,
                 nowait,
                 timeout_ms,
+                require_leader,
             } => {
                 write!(f, "put {} {}", format_text(key), format_text(value))?;
                 if let Some(n) = via {
@@ -444,15 +573,14 @@ impl fmt::Display for Command {
                 if *nowait {
                     f.write_str(" nowait")?;
                 }
-                if let Some(t) = timeout_ms {
-                    write!(f, " timeout={}", format_duration(*t))?;
-                }
-                Ok(())
+                format_client(f, *timeout_ms, *require_leader)
             }
             Command::Get {
                 key,
                 via,
                 serializable,
+                timeout_ms,
+                require_leader,
             } => {
                 write!(f, "get {}", format_text(key))?;
                 if let Some(n) = via {
@@ -461,7 +589,7 @@ impl fmt::Display for Command {
                 if *serializable {
                     f.write_str(" serializable")?;
                 }
-                Ok(())
+                format_client(f, *timeout_ms, *require_leader)
             }
             Command::LoadStart {
                 rate_per_s,
@@ -482,6 +610,8 @@ impl fmt::Display for Command {
                 id,
                 learner,
                 peer_url,
+                timeout_ms,
+                require_leader,
             } => {
                 write!(f, "member add {id}")?;
                 if *learner {
@@ -490,11 +620,50 @@ impl fmt::Display for Command {
                 if let Some(url) = peer_url {
                     write!(f, " --peer-url={}", format_text(url))?;
                 }
-                Ok(())
+                format_client(f, *timeout_ms, *require_leader)
             }
-            Command::MemberPromote(n) => write!(f, "member promote {n}"),
-            Command::MemberRemove(n) => write!(f, "member remove {n}"),
-            Command::MemberList => f.write_str("member list"),
+            Command::MemberPromote {
+                id,
+                timeout_ms,
+                require_leader,
+            } => {
+                write!(f, "member promote {id}")?;
+                format_client(f, *timeout_ms, *require_leader)
+            }
+            Command::MemberRemove {
+                id,
+                timeout_ms,
+                require_leader,
+            } => {
+                write!(f, "member remove {id}")?;
+                format_client(f, *timeout_ms, *require_leader)
+            }
+            Command::MemberList {
+                serializable,
+                timeout_ms,
+                require_leader,
+            } => {
+                f.write_str("member list")?;
+                if *serializable {
+                    f.write_str(" serializable")?;
+                }
+                format_client(f, *timeout_ms, *require_leader)
+            }
+            Command::MemberChange {
+                change,
+                timeout_ms,
+                require_leader,
+            } => {
+                write!(f, "member change{change}")?;
+                format_client(f, *timeout_ms, *require_leader)
+            }
+            Command::MemberLeaveJoint {
+                timeout_ms,
+                require_leader,
+            } => {
+                f.write_str("member leave-joint")?;
+                format_client(f, *timeout_ms, *require_leader)
+            }
             Command::Start(n) => write!(f, "start {n}"),
             Command::Crash(n) => write!(f, "crash {n}"),
             Command::Campaign(n) => write!(f, "campaign {n}"),
@@ -554,6 +723,9 @@ impl fmt::Display for ClusterSpec {
         if self.seed != d.seed {
             write!(f, " seed={}", self.seed)?;
         }
+        if self.etcd != d.etcd {
+            write!(f, " etcd={}", self.etcd)?;
+        }
         if self.heartbeat_ms != d.heartbeat_ms {
             write!(f, " heartbeat={}", format_duration(self.heartbeat_ms))?;
         }
@@ -573,7 +745,7 @@ impl fmt::Display for ClusterSpec {
         if self.max_learners != d.max_learners {
             write!(f, " max-learners={}", self.max_learners)?;
         }
-        if self.snapshot_count != d.snapshot_count {
+        if self.snapshot_count != self.etcd.default_snapshot_count() {
             write!(f, " snapshot-count={}", self.snapshot_count)?;
         }
         if self.catchup_entries != d.catchup_entries {
@@ -589,6 +761,9 @@ impl fmt::Display for ClusterSpec {
         }
         if let Some(b) = self.bandwidth {
             write!(f, " bandwidth={}/s", format_size(b))?;
+        }
+        if self.transport == Transport::Streams {
+            f.write_str(" transport=streams")?;
         }
         Ok(())
     }

@@ -73,6 +73,14 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<
             let learners: Vec<NodeId> = cluster.configuration().learners.into_iter().collect();
             same_set(list, &learners, "learners")
         }
+        Condition::VotersOutgoing(list) => {
+            let outgoing: Vec<NodeId> = cluster
+                .configuration()
+                .voters_outgoing
+                .into_iter()
+                .collect();
+            same_set(list, &outgoing, "outgoing voters")
+        }
         Condition::Term(t) => {
             let term = cluster.highest_term();
             holds(term == *t, format!("the term is {term}"))
@@ -91,6 +99,21 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<
                 .role(*id)
                 .map_or(RoleName::Down.as_str(), StateRole::name);
             holds(actual == role.as_str(), format!("node {id} is {actual}"))
+        }
+        Condition::Progress { id, state } => {
+            if cluster.leader_raft().is_none() {
+                return Err("there is no leader".into());
+            }
+            match cluster.progress(*id) {
+                Some(p) => {
+                    let actual = p.state.name();
+                    holds(
+                        actual == state.as_str(),
+                        format!("the leader's progress for {id} is {actual}"),
+                    )
+                }
+                None => Err(format!("the leader tracks no progress for {id}")),
+            }
         }
         Condition::Ok => match previous {
             Previous::Ok => Ok(()),

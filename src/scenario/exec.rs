@@ -6,10 +6,11 @@ use std::collections::BTreeMap;
 
 use crate::raft::NodeId;
 use crate::server::client::DEFAULT_PUT_SIZE;
+use crate::server::cluster::Finished;
 use crate::server::{Cluster, ErrorCode, Outcome, RequestId, ServerConfig, ServerError};
 use crate::sim::WorldConfig;
 
-use super::ast::{format_duration, ClusterSpec, Command, Script};
+use super::ast::{format_duration, ClusterSpec, Command, Script, DEFAULT_CLIENT_TIMEOUT_MS};
 use super::cond::{self, Previous};
 use super::narrate::{self, Line};
 use super::parse::{parse_command, parse_script, ParseError};
@@ -41,15 +42,23 @@ pub fn configs(spec: &ClusterSpec) -> (WorldConfig, ServerConfig) {
         election_timeout_ms: spec.election_timeout_ms,
         pre_vote: spec.prevote,
         check_quorum: spec.check_quorum,
-        max_learners: spec.max_learners as usize,
+        // v3.4 and v3.5 hard-code one learner (membership `maxLearners`).
+        max_learners: if spec.etcd.max_learners_settable() {
+            spec.max_learners as usize
+        } else {
+            1
+        },
         snapshot_count: spec.snapshot_count,
+        memory_snapshot_count: spec.etcd.memory_snapshot_count(),
         catchup_entries: spec.catchup_entries,
         latency_ms: (spec.latency_min_ms, spec.latency_max_ms),
         bandwidth: spec.bandwidth,
+        transport: spec.transport,
         ..WorldConfig::default()
     };
     let server = ServerConfig {
         strict_reconfig: spec.strict_reconfig,
+        release: spec.etcd,
         ..ServerConfig::default()
     };
     (world, server)
@@ -208,7 +217,7 @@ impl Session {
             Command::Expect(_)
                 | Command::Say(_)
                 | Command::Pause
-                | Command::Status
+                | Command::Status { via: None }
                 | Command::Wait(_)
         ) {
             self.previous = match result.error {
@@ -264,7 +273,10 @@ impl Session {
                     ));
                 }
             }
-            Command::Status => result.status = Some(Box::new(report::status(c))),
+            Command::Status { via: None } => result.status = Some(Box::new(report::status(c))),
+            Command::Status { via: Some(id) } => {
+                result.member_status = Some(c.member_status(*id)?);
+            }
             Command::Say(text) => result.detail = Some(text.clone()),
             Command::Pause => {}
             Command::Put {
@@ -274,23 +286,27 @@ impl Session {
                 size,
                 nowait,
                 timeout_ms,
+                require_leader,
             } => {
-                let timeout = timeout_ms.unwrap_or(5_000);
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let rl = *require_leader;
                 if *nowait {
-                    let request = c.start_put(key, value, *via, *size, timeout)?;
+                    let request = c.start_put(key, value, *via, *size, timeout, rl)?;
                     result.pending = true;
                     self.nowait.insert(request, self.results.len());
                 } else {
-                    result.index = Some(c.put(key, value, *via, *size, timeout)?);
+                    result.index = Some(c.put(key, value, *via, *size, timeout, rl)?);
                 }
             }
             Command::Get {
                 key,
                 via,
                 serializable,
+                timeout_ms,
+                require_leader,
             } => {
-                let timeout = c.request_timeout_ms();
-                result.value = Some(c.get(key, *via, *serializable, timeout)?);
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                result.value = Some(c.get(key, *via, *serializable, timeout, *require_leader)?);
             }
             Command::LoadStart {
                 rate_per_s,
@@ -314,24 +330,64 @@ impl Session {
                 id,
                 learner,
                 peer_url,
-            } => c.member_add(*id, *learner, peer_url.as_deref())?,
-            Command::MemberPromote(id) => c.member_promote(*id)?,
-            Command::MemberRemove(id) => c.member_remove(*id)?,
-            Command::MemberList => {
-                result.members = Some(c.member_list()?.into_iter().map(MemberJson::from).collect());
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                c.member_add(*id, *learner, peer_url.as_deref(), timeout, *require_leader)?
             }
-            Command::Start(id) => start(c, *id)?,
+            Command::MemberPromote {
+                id,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                c.member_promote(*id, timeout, *require_leader)?
+            }
+            Command::MemberRemove {
+                id,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                c.member_remove(*id, timeout, *require_leader)?
+            }
+            Command::MemberList {
+                serializable,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let list = c.member_list(*serializable, timeout, *require_leader)?;
+                result.members = Some(list.into_iter().map(MemberJson::from).collect());
+            }
+            Command::MemberChange {
+                change,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                c.member_change(change, timeout, *require_leader)?
+            }
+            Command::MemberLeaveJoint {
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                c.member_leave_joint(timeout, *require_leader)?
+            }
+            Command::Start(id) => c.start_process(*id)?,
             Command::Crash(id) => {
-                running(c, *id)?;
+                c.check_running(*id)?;
                 c.world_mut().crash(*id);
             }
             Command::Campaign(id) => {
-                running(c, *id)?;
+                c.check_running(*id)?;
                 c.world_mut().campaign(*id);
             }
             Command::TransferLeader(id) => c.move_leader(*id)?,
             Command::Compact(id) => {
-                running(c, *id)?;
+                c.check_running(*id)?;
                 c.world_mut().compact(*id);
             }
             Command::Cut { a, b, one_way } => {
@@ -390,7 +446,7 @@ impl Session {
 
     /// After time passed: fill in finished `nowait` writes and narrate.
     fn after_time(&mut self) {
-        for (request, outcome) in self.cluster.take_finished() {
+        for Finished { request, outcome } in self.cluster.take_finished() {
             let Some(i) = self.nowait.remove(&request) else {
                 continue;
             };
@@ -405,7 +461,7 @@ impl Session {
                     r.error = Some(e.code.as_str());
                     r.detail = Some(e.detail);
                 }
-                Outcome::Read { .. } | Outcome::Done => {}
+                Outcome::Read { .. } | Outcome::Members(_) | Outcome::Done => {}
             }
         }
         self.narrate_events();
@@ -420,27 +476,6 @@ impl Session {
     }
 }
 
-/// The command needs `id`'s process running.
-fn running(c: &Cluster, id: NodeId) -> Result<(), ServerError> {
-    if c.world().raft(id).is_some() {
-        return Ok(());
-    }
-    match c.world().node(id) {
-        Some(n) if n.removed => Err(failed(
-            ErrorCode::IdRemoved,
-            format!("member {id} was removed; its process stopped for good"),
-        )),
-        Some(_) => Err(failed(
-            ErrorCode::NotStarted,
-            format!("node {id}'s process is not running"),
-        )),
-        None => Err(failed(
-            ErrorCode::MemberNotFound,
-            format!("there is no node {id}"),
-        )),
-    }
-}
-
 /// The command names only nodes the cluster knows.
 fn known(c: &Cluster, ids: &[NodeId]) -> Result<(), ServerError> {
     let known = c.known_ids();
@@ -451,53 +486,6 @@ fn known(c: &Cluster, ids: &[NodeId]) -> Result<(), ServerError> {
         )),
         None => Ok(()),
     }
-}
-
-/// `start N`: the second step of adding a member, or a restart after a crash.
-fn start(c: &mut Cluster, id: NodeId) -> Result<(), ServerError> {
-    if c.world().raft(id).is_some() {
-        return Err(failed(
-            ErrorCode::IdExists,
-            format!("node {id}'s process is already running"),
-        ));
-    }
-    if c.world().node(id).is_some_and(|n| n.removed) {
-        return Err(failed(
-            ErrorCode::IdRemoved,
-            format!("member {id} was removed from the cluster; it cannot come back"),
-        ));
-    }
-    let authority = c.authority().and_then(|a| c.world().node(a));
-    if authority.is_some_and(|n| n.state.removed.contains(&id)) {
-        // etcd's peers answer a removed member's process with "removed",
-        // and it stops at once.
-        return Err(failed(
-            ErrorCode::IdRemoved,
-            format!("member {id} was removed from the cluster; it cannot come back"),
-        ));
-    }
-    let member = authority.and_then(|n| n.state.members.get(&id).cloned());
-    match (member, c.world().has_node(id)) {
-        (None, false) => {
-            return Err(failed(
-                ErrorCode::MemberNotFound,
-                format!("node {id} is not a member: add it with `member add {id}` first"),
-            ));
-        }
-        (Some(m), false) if m.host != Some(id) => {
-            return Err(failed(
-                ErrorCode::BadUrl,
-                format!("member {id}'s peer URL {} does not name its host n{id}: its process cannot start with it", m.peer_url),
-            ));
-        }
-        _ => {}
-    }
-    c.world_mut().start(id).map_err(|e| {
-        failed(
-            ErrorCode::NotStarted,
-            format!("node {id} cannot start: {e:?}"),
-        )
-    })
 }
 
 #[cfg(test)]

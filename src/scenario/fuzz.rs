@@ -29,10 +29,11 @@ use std::fmt;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
-use crate::raft::{EntryData, NodeId};
+use crate::raft::NodeId;
+use crate::sim::kv::Request;
 use crate::sim::membership::resolve_host;
 
-use super::ast::{ClusterSpec, Command, Condition, Script, MAX_NODE_ID, MAX_WAIT_MS};
+use super::ast::{ClusterSpec, Command, Condition, Release, Script, MAX_NODE_ID, MAX_WAIT_MS};
 use super::exec::Session;
 use super::parse::{parse_command, parse_script, ParseError};
 
@@ -268,6 +269,13 @@ fn pick<T: Copy>(rng: &mut Pcg64, items: &[T]) -> Option<T> {
     }
 }
 
+/// A client timeout: etcdctl's default, or a shorter one so that runs
+/// without a leader do not all wait 5s.
+fn client_timeout(rng: &mut Pcg64) -> Option<u64> {
+    rng.random_bool(0.6)
+        .then(|| rng.random_range(100..=3000u64))
+}
+
 /// A random `cluster` line.
 pub fn random_cluster(rng: &mut Pcg64) -> ClusterSpec {
     let n = rng.random_range(1..=7u64);
@@ -291,6 +299,13 @@ pub fn random_cluster(rng: &mut Pcg64) -> ClusterSpec {
     } else {
         None
     };
+    if rng.random_bool(0.3) {
+        spec.transport = crate::sim::Transport::Streams;
+    }
+    spec.etcd = Release::ALL[rng.random_range(0..Release::ALL.len())];
+    if !spec.etcd.max_learners_settable() {
+        spec.max_learners = 1;
+    }
     spec
 }
 
@@ -372,6 +387,7 @@ fn next_command(rng: &mut Pcg64, session: &Session, writes: &mut u64) -> Command
                     nowait,
                     timeout_ms: (!nowait || rng.random_bool(0.5))
                         .then(|| rng.random_range(100..=3000u64)),
+                    require_leader: rng.random_bool(0.1),
                 })
             }
             45..=51 => Some(Command::Get {
@@ -382,6 +398,8 @@ fn next_command(rng: &mut Pcg64, session: &Session, writes: &mut u64) -> Command
                     None
                 },
                 serializable: rng.random_bool(0.25),
+                timeout_ms: client_timeout(rng),
+                require_leader: rng.random_bool(0.1),
             }),
             52..=54 => Some(if rng.random_bool(0.6) {
                 Command::LoadStart {
@@ -436,13 +454,33 @@ fn next_command(rng: &mut Pcg64, session: &Session, writes: &mut u64) -> Command
                     id,
                     learner: rng.random_bool(0.6),
                     peer_url,
+                    timeout_ms: client_timeout(rng),
+                    require_leader: rng.random_bool(0.1),
                 }
             }),
-            84..=87 => pick(rng, &v.learners).map(Command::MemberPromote),
-            88..=89 => pick(rng, &v.known).map(Command::MemberRemove),
+            84..=87 => pick(rng, &v.learners).map(|id| Command::MemberPromote {
+                id,
+                timeout_ms: client_timeout(rng),
+                require_leader: rng.random_bool(0.1),
+            }),
+            88..=89 => pick(rng, &v.known).map(|id| Command::MemberRemove {
+                id,
+                timeout_ms: client_timeout(rng),
+                require_leader: rng.random_bool(0.1),
+            }),
             90..=92 => pick(rng, &v.voters).map(Command::TransferLeader),
-            93 => Some(Command::MemberList),
-            94 => Some(Command::Status),
+            93 => Some(Command::MemberList {
+                serializable: rng.random_bool(0.3),
+                timeout_ms: client_timeout(rng),
+                require_leader: false,
+            }),
+            94 => Some(Command::Status {
+                via: if rng.random_bool(0.5) {
+                    pick(rng, &v.known)
+                } else {
+                    None
+                },
+            }),
             95 => pick(rng, &v.known).map(|id| Command::Expect(Condition::CaughtUp(id))),
             _ => Some(Command::Heal { link: None }),
         };
@@ -572,20 +610,22 @@ fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Verdic
     }
     // Messages already queued behind a node's bandwidth keep their times:
     // the network is whole only once the longest queue has drained.
-    let now = session.now();
-    let backlog = session
-        .cluster()
-        .world()
+    let world = session.cluster().world();
+    let backlog = world
         .network()
-        .in_flight()
-        .map(|f| f.departs_ms.saturating_sub(now))
-        .max()
-        .unwrap_or(0);
+        .backlog_ms(world.now(), world.config().bandwidth);
     let et = spec.election_timeout_ms;
     let leader_bound = ((20 * et).clamp(10_000, 60_000) + backlog).min(MAX_WAIT_MS);
     let write_bound = ((5 * et).clamp(5_000, 30_000) + backlog).min(MAX_WAIT_MS);
     let mut wrote = false;
-    for _ in 0..3 {
+    // A write ends at etcd's server request timeout (5s plus two election
+    // timeouts) however long the client waits, so a backlog longer than that
+    // needs several tries: keep trying until the write bound has passed.
+    let give_up = session.now() + leader_bound + write_bound;
+    for attempt in 0..64 {
+        if attempt >= 3 && session.now() >= give_up {
+            break;
+        }
         if !run(
             &mut session,
             &mut tracker,
@@ -606,6 +646,7 @@ fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Verdic
                 size: None,
                 nowait: false,
                 timeout_ms: Some(write_bound),
+                require_leader: false,
             },
         ) {
             wrote = true;
@@ -736,7 +777,7 @@ fn durability(session: &Session, tracker: &Tracker) -> Vec<Failure> {
         if a.index >= first {
             let entry = entries.get((a.index - first) as usize);
             let same = entry.is_some_and(
-                |e| matches!(&e.data, EntryData::Put(p) if p.key == a.key && p.value == a.value),
+                |e| matches!(Request::of(&e.data), Some(Request::Put(p)) if p.key == a.key && p.value == a.value),
             );
             if !same {
                 fail(format!(

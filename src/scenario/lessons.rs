@@ -58,6 +58,7 @@ macro_rules! lesson {
 /// Every lesson, in reading order.
 pub static LESSONS: &[LessonSource] = &[
     lesson!("01-new-member-overloads-leader.scenario"),
+    lesson!("01b-the-same-join-on-etcds-streams.scenario"),
     lesson!("02-partition-leader-keeps-quorum.scenario"),
     lesson!("03-isolated-leader-steps-down.scenario"),
     lesson!("04-four-voters-split-3-1.scenario"),
@@ -311,7 +312,7 @@ pub enum StepLine {
     /// The lesson's own words (`say`).
     Say(String),
     /// What the cluster did: an event, or a command's result.
-    Trace(Line),
+    Trace(Box<Line>),
 }
 
 /// What one `next` (or `back`, `restart`) did.
@@ -438,7 +439,7 @@ impl LessonPlayer {
         // Narration the browser did not collect (a console command's, say)
         // comes first, as it happened first.
         for line in self.session.take_narration() {
-            step.lines.push(StepLine::Trace(line));
+            step.lines.push(StepLine::Trace(Box::new(line)));
         }
         if self.finished() {
             step.finished = true;
@@ -455,7 +456,7 @@ impl LessonPlayer {
                 step.lines.push(StepLine::Say(text.clone()));
             }
             for line in self.session.take_narration() {
-                step.lines.push(StepLine::Trace(line));
+                step.lines.push(StepLine::Trace(Box::new(line)));
             }
             self.cursor += 1;
         }

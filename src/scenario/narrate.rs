@@ -127,8 +127,13 @@ pub fn event_tone(kind: &EventKind) -> Tone {
             | RaftEvent::ProposalDropped { .. } => Tone::Bad,
             _ => Tone::Plain,
         },
-        ConfChangeApplied { refused: None, .. } => Tone::Good,
+        ConfChangeApplied { refused: None, .. } | JointChangeApplied { refused: None, .. } => {
+            Tone::Good
+        }
         ConfChangeApplied {
+            refused: Some(_), ..
+        }
+        | JointChangeApplied {
             refused: Some(_), ..
         } => Tone::Bad,
         MessageDropped { .. } | Crashed { .. } => Tone::Bad,
@@ -269,9 +274,12 @@ pub fn event_code(kind: &EventKind) -> &'static str {
             TransferAborted { .. } => "transfer-aborted",
             IgnoredTimeoutNow { .. } => "timeout-now-ignored",
             CampaignIgnored { .. } => "campaign-ignored",
+            ForgetLeaderIgnored => "forget-leader-ignored",
+            AutoLeaveProposed => "auto-leave-proposed",
         },
         EventKind::PutApplied { .. } => "put-applied",
         EventKind::ConfChangeApplied { .. } => "conf-change-applied",
+        EventKind::JointChangeApplied { .. } => "joint-change-applied",
         EventKind::PublishApplied { .. } => "publish-applied",
         EventKind::ReadServed { .. } => "read-served",
         EventKind::Compacted { .. } => "compacted",
@@ -305,8 +313,11 @@ pub fn event_nodes(kind: &EventKind) -> Vec<NodeId> {
         | EventKind::Compacted { node, .. }
         | EventKind::Crashed { node }
         | EventKind::Started { node }
-        | EventKind::StoppedRemoved { node } => vec![*node],
+        | EventKind::StoppedRemoved { node, .. } => vec![*node],
         EventKind::ConfChangeApplied { node, change, .. } => vec![*node, change.node_id],
+        EventKind::JointChangeApplied { node, change, .. } => std::iter::once(*node)
+            .chain(change.changes.iter().map(|c| c.node_id))
+            .collect(),
         EventKind::PublishApplied { node, member } => vec![*node, *member],
         EventKind::MessageDropped { from, to, .. }
         | EventKind::LinkCut { from, to }
@@ -464,18 +475,28 @@ pub enum Refusal {
 
 #[cfg(test)]
 mod tests {
-    use std::rc::Rc;
 
     use super::*;
-    use crate::raft::{ConfChange, ConfChangeType};
+    use crate::raft::{ConfChange, ConfChangeSingle, ConfChangeType, ConfChangeV2};
     use crate::sim::membership::MemberError;
+
+    fn joint(request: u64) -> ConfChangeV2 {
+        ConfChangeV2 {
+            changes: vec![ConfChangeSingle {
+                change_type: ConfChangeType::AddNode,
+                node_id: 4,
+            }],
+            request,
+            ..ConfChangeV2::default()
+        }
+    }
 
     fn change(request: u64) -> ConfChange {
         ConfChange {
             change_type: ConfChangeType::AddLearnerNode,
             node_id: 4,
             request,
-            peer_url: Rc::from("http://n4:2380"),
+            context: crate::sim::PeerUrls::one(4, "http://n4:2380"),
             promote: false,
         }
     }
@@ -649,7 +670,50 @@ mod tests {
             ),
             (EventKind::Crashed { node: 1 }, bad, false, true),
             (EventKind::Started { node: 1 }, plain, false, true),
-            (EventKind::StoppedRemoved { node: 1 }, plain, false, true),
+            (
+                EventKind::StoppedRemoved {
+                    node: 1,
+                    delayed: false,
+                },
+                plain,
+                false,
+                true,
+            ),
+            (
+                EventKind::StoppedRemoved {
+                    node: 1,
+                    delayed: true,
+                },
+                plain,
+                false,
+                true,
+            ),
+            (raft(ForgetLeaderIgnored), plain, false, true),
+            (raft(AutoLeaveProposed), plain, false, true),
+            // The leader's own leave of a joint configuration (request 0)
+            // is news, unlike the bootstrap configuration.
+            (
+                EventKind::JointChangeApplied {
+                    node: 1,
+                    index: 9,
+                    change: joint(0),
+                    refused: None,
+                },
+                good,
+                false,
+                true,
+            ),
+            (
+                EventKind::JointChangeApplied {
+                    node: 1,
+                    index: 9,
+                    change: joint(3),
+                    refused: Some(MemberError::IdExists),
+                },
+                bad,
+                false,
+                true,
+            ),
             (EventKind::LinkCut { from: 1, to: 2 }, plain, false, false),
             (
                 EventKind::LinkHealed { from: 1, to: 2 },

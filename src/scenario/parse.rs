@@ -56,7 +56,23 @@ pub const COMMAND_NAMES: [&str; 20] = [
 ];
 
 const CONDITION_FORMS: &str = "leader, leader=N, no-leader, caught-up=N, all-applied, quorum=Q, \
-     voters=LIST, learners=LIST, term=T, commit>=I, role N=ROLE, ok, error=CODE";
+     voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, commit>=I, role N=ROLE, \
+     progress N=STATE, ok, error=CODE";
+
+/// The options every client request takes: the client's timeout and
+/// etcd's `WithRequireLeader`.
+const CLIENT_OPTIONS: [(&str, Kind); 2] = [
+    ("timeout", Kind::Value("timeout=DURATION")),
+    ("require-leader", Kind::Flag),
+];
+
+/// `timeout=` (at most an hour) and `require-leader` among found options.
+fn client_options(p: &Words<'_>, found: &[Found<'_>]) -> Result<(Option<u64>, bool), ParseError> {
+    let timeout = get(found, "timeout")
+        .map(|f| p.convert(f, parse_wait))
+        .transpose()?;
+    Ok((timeout, get(found, "require-leader").is_some()))
+}
 
 /// Parses a whole script. The first line that is neither blank nor a comment
 /// must be the `cluster` line; no other line may be one.
@@ -578,8 +594,12 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
             Command::Expect(cond)
         }
         "status" => {
-            p.finish("status")?;
-            Command::Status
+            let found = p.options("status", &[("via", Kind::Value("via=N"))])?;
+            Command::Status {
+                via: get(&found, "via")
+                    .map(|f| p.convert(f, parse_node_id))
+                    .transpose()?,
+            }
         }
         "pause" => {
             p.finish("pause")?;
@@ -608,9 +628,11 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
                     ("via", Kind::Value("via=N")),
                     ("size", Kind::Value("size=SIZE")),
                     ("nowait", Kind::Flag),
-                    ("timeout", Kind::Value("timeout=DURATION")),
+                    CLIENT_OPTIONS[0],
+                    CLIENT_OPTIONS[1],
                 ],
             )?;
+            let (timeout_ms, require_leader) = client_options(&p, &found)?;
             Command::Put {
                 key,
                 value,
@@ -621,23 +643,30 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
                     .map(|f| p.convert(f, parse_size))
                     .transpose()?,
                 nowait: get(&found, "nowait").is_some(),
-                timeout_ms: get(&found, "timeout")
-                    .map(|f| p.convert(f, parse_wait))
-                    .transpose()?,
+                timeout_ms,
+                require_leader,
             }
         }
         "get" => {
             let key = p.text("a key", "get")?;
             let found = p.options(
                 "get",
-                &[("via", Kind::Value("via=N")), ("serializable", Kind::Flag)],
+                &[
+                    ("via", Kind::Value("via=N")),
+                    ("serializable", Kind::Flag),
+                    CLIENT_OPTIONS[0],
+                    CLIENT_OPTIONS[1],
+                ],
             )?;
+            let (timeout_ms, require_leader) = client_options(&p, &found)?;
             Command::Get {
                 key,
                 via: get(&found, "via")
                     .map(|f| p.convert(f, parse_node_id))
                     .transpose()?,
                 serializable: get(&found, "serializable").is_some(),
+                timeout_ms,
+                require_leader,
             }
         }
         "load" => parse_load(&mut p)?,
@@ -771,7 +800,7 @@ fn parse_net(p: &mut Words<'_>) -> Result<Command, ParseError> {
 
 fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
     let sub = p.word(
-        "a member subcommand (add, promote, remove or list)",
+        "a member subcommand (add, promote, remove, list, change or leave-joint)",
         "member",
     )?;
     let cmd = match (sub.quoted, sub.text.as_str()) {
@@ -782,39 +811,133 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
                 &[
                     ("--learner", Kind::Flag),
                     ("--peer-url", Kind::Value("--peer-url=URL")),
+                    CLIENT_OPTIONS[0],
+                    CLIENT_OPTIONS[1],
                 ],
             )?;
+            let (timeout_ms, require_leader) = client_options(p, &found)?;
             Command::MemberAdd {
                 id,
                 learner: get(&found, "--learner").is_some(),
                 peer_url: get(&found, "--peer-url").map(|f| f.value().to_string()),
+                timeout_ms,
+                require_leader,
             }
         }
         (false, "promote") => {
             let id = p.node_id("member promote")?;
-            p.finish(&format!("member promote {id}"))?;
-            Command::MemberPromote(id)
+            let found = p.options("member promote", &CLIENT_OPTIONS)?;
+            let (timeout_ms, require_leader) = client_options(p, &found)?;
+            Command::MemberPromote {
+                id,
+                timeout_ms,
+                require_leader,
+            }
         }
         (false, "remove") => {
             let id = p.node_id("member remove")?;
-            p.finish(&format!("member remove {id}"))?;
-            Command::MemberRemove(id)
+            let found = p.options("member remove", &CLIENT_OPTIONS)?;
+            let (timeout_ms, require_leader) = client_options(p, &found)?;
+            Command::MemberRemove {
+                id,
+                timeout_ms,
+                require_leader,
+            }
         }
         (false, "list") => {
-            p.finish("member list")?;
-            Command::MemberList
+            let found = p.options(
+                "member list",
+                &[
+                    ("serializable", Kind::Flag),
+                    CLIENT_OPTIONS[0],
+                    CLIENT_OPTIONS[1],
+                ],
+            )?;
+            let (timeout_ms, require_leader) = client_options(p, &found)?;
+            Command::MemberList {
+                serializable: get(&found, "serializable").is_some(),
+                timeout_ms,
+                require_leader,
+            }
+        }
+        (false, "change") => {
+            let (change, timeout_ms, require_leader) = parse_joint_change(p)?;
+            Command::MemberChange {
+                change,
+                timeout_ms,
+                require_leader,
+            }
+        }
+        (false, "leave-joint") => {
+            let found = p.options("member leave-joint", &CLIENT_OPTIONS)?;
+            let (timeout_ms, require_leader) = client_options(p, &found)?;
+            Command::MemberLeaveJoint {
+                timeout_ms,
+                require_leader,
+            }
         }
         (_, other) => {
             return Err(p.err(
                 sub.col,
                 format!(
-                    "unknown member subcommand {}; expected one of: add, promote, remove, list",
+                    "unknown member subcommand {}; expected one of: add, promote, remove, list, \
+                     change, leave-joint",
                     quote_for_message(other)
                 ),
             ))
         }
     };
     Ok(cmd)
+}
+
+/// `member change [add=IDS] [add-learner=IDS] [promote=IDS] [demote=IDS]
+/// [remove=IDS] [leave=auto|explicit]`: at least one change, no id twice.
+fn parse_joint_change(p: &mut Words<'_>) -> Result<(JointChange, Option<u64>, bool), ParseError> {
+    const LISTS: [&str; 5] = ["add", "add-learner", "promote", "demote", "remove"];
+    let mut allowed: Vec<(&'static str, Kind)> =
+        LISTS.iter().map(|&n| (n, Kind::Value("LIST"))).collect();
+    allowed.push(("leave", Kind::Value("leave=auto|explicit")));
+    allowed.extend(CLIENT_OPTIONS);
+    let found = p.options("member change", &allowed)?;
+    let mut change = JointChange::default();
+    let mut seen: Vec<NodeId> = Vec::new();
+    for f in found.iter().filter(|f| LISTS.contains(&f.name)) {
+        let mut ids = parse_id_list(p, f.value(), f.value_col(), false)?;
+        if let Some(id) = ids.iter().find(|id| seen.contains(id)) {
+            return Err(p.err(
+                f.value_col(),
+                format!("node {id} appears in two changes of member change"),
+            ));
+        }
+        seen.extend(&ids);
+        ids.sort_unstable();
+        *match f.name {
+            "add" => &mut change.add,
+            "add-learner" => &mut change.add_learner,
+            "promote" => &mut change.promote,
+            "demote" => &mut change.demote,
+            _ => &mut change.remove,
+        } = ids;
+    }
+    if let Some(f) = get(&found, "leave") {
+        change.explicit_leave = p.convert(f, |v| match v {
+            "auto" => Ok(false),
+            "explicit" => Ok(true),
+            other => Err(format!(
+                "expected leave=auto or leave=explicit, found {}",
+                quote_for_message(other)
+            )),
+        })?;
+    }
+    if seen.is_empty() {
+        return Err(p.err(
+            p.missing_col(),
+            "missing changes after \"member change\"; expected add=, add-learner=, promote=, \
+             demote= or remove= with node ids",
+        ));
+    }
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    Ok((change, timeout_ms, require_leader))
 }
 
 /// `A B` or `A->B`, then the end of the line.
@@ -931,8 +1054,9 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
     }
     groups.push(current);
     if groups.len() < 2 {
+        let (_, first_col) = items[0];
         return Err(p.err(
-            items[0].1,
+            first_col,
             "a partition needs at least two groups separated by \"|\", like 1,2 | 3",
         ));
     }
@@ -986,6 +1110,7 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
             "all-applied" => Ok(Condition::AllApplied),
             "ok" => Ok(Condition::Ok),
             "role" => parse_role(p),
+            "progress" => parse_progress(p),
             _ => Err(unknown()),
         };
     };
@@ -1010,6 +1135,7 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
         "quorum" => Condition::Quorum(number(v)?),
         "voters" => Condition::Voters(parse_id_list(p, v, vcol, false)?),
         "learners" => Condition::Learners(parse_id_list(p, v, vcol, true)?),
+        "voters-outgoing" => Condition::VotersOutgoing(parse_id_list(p, v, vcol, true)?),
         "term" => Condition::Term(number(v)?),
         "commit>" => Condition::CommitAtLeast(number(v)?),
         "error" => {
@@ -1042,6 +1168,39 @@ fn parse_role(p: &mut Words<'_>) -> Result<Condition, ParseError> {
         .parse()
         .map_err(|m: String| p.err(opt.value_col, m))?;
     Ok(Condition::Role { id, role })
+}
+
+fn parse_progress(p: &mut Words<'_>) -> Result<Condition, ParseError> {
+    let t = p.word("N=STATE", "progress")?;
+    let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
+        return Err(p.err(
+            t.col,
+            format!(
+                "expected N=STATE like 2=replicate, found {}",
+                quote_for_message(&t.text)
+            ),
+        ));
+    };
+    let id = parse_node_id(&opt.name).map_err(|m| p.err(t.col, m))?;
+    if opt.value.is_empty() {
+        return Err(p.err(opt.value_col, format!("missing state after \"{id}=\"")));
+    }
+    let state = opt
+        .value
+        .parse()
+        .map_err(|m: String| p.err(opt.value_col, m))?;
+    Ok(Condition::Progress { id, state })
+}
+
+fn parse_transport(s: &str) -> Result<Transport, String> {
+    match s {
+        "shared" => Ok(Transport::Shared),
+        "streams" => Ok(Transport::Streams),
+        _ => Err(format!(
+            "expected shared or streams, found {}",
+            quote_for_message(s)
+        )),
+    }
 }
 
 fn parse_on_off(s: &str) -> Result<bool, String> {
@@ -1096,7 +1255,7 @@ fn parse_bandwidth(s: &str) -> Result<Option<u64>, String> {
     }
 }
 
-const CLUSTER_OPTIONS: [(&str, Kind); 12] = [
+const CLUSTER_OPTIONS: [(&str, Kind); 14] = [
     ("voters", Kind::Value("voters=1,2,3")),
     ("seed", Kind::Value("seed=N")),
     ("heartbeat", Kind::Value("heartbeat=DURATION")),
@@ -1109,6 +1268,8 @@ const CLUSTER_OPTIONS: [(&str, Kind); 12] = [
     ("catchup-entries", Kind::Value("catchup-entries=N")),
     ("latency", Kind::Value("latency=10ms..30ms")),
     ("bandwidth", Kind::Value("bandwidth=SIZE/s|unlimited")),
+    ("transport", Kind::Value("transport=shared|streams")),
+    ("etcd", Kind::Value("etcd=3.4|3.5|3.6")),
 ];
 
 /// The options of the `cluster` line (the word `cluster` already consumed).
@@ -1121,6 +1282,11 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
         ));
     };
     let mut spec = ClusterSpec::new(parse_id_list(p, voters.value(), voters.value_col(), false)?);
+    // The release first: it sets defaults the other options may override.
+    if let Some(f) = get(&found, "etcd") {
+        spec.etcd = p.convert(f, |v| v.parse::<Release>())?;
+        spec.snapshot_count = spec.etcd.default_snapshot_count();
+    }
     for f in &found {
         match f.name {
             "seed" => spec.seed = p.convert(f, parse_number)?,
@@ -1129,13 +1295,26 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
             "prevote" => spec.prevote = p.convert(f, parse_on_off)?,
             "check-quorum" => spec.check_quorum = p.convert(f, parse_on_off)?,
             "strict-reconfig" => spec.strict_reconfig = p.convert(f, parse_on_off)?,
-            "max-learners" => spec.max_learners = p.convert(f, parse_number)?,
+            "max-learners" => {
+                if !spec.etcd.max_learners_settable() {
+                    return Err(p.err(
+                        f.tok.col,
+                        format!(
+                            "max-learners cannot be set with etcd={}: etcd {} fixes one \
+                             learner at most (--max-learners came in 3.6)",
+                            spec.etcd, spec.etcd
+                        ),
+                    ));
+                }
+                spec.max_learners = p.convert(f, parse_number)?
+            }
             "snapshot-count" => spec.snapshot_count = p.convert(f, parse_number)?,
             "catchup-entries" => spec.catchup_entries = p.convert(f, parse_number)?,
             "latency" => {
                 (spec.latency_min_ms, spec.latency_max_ms) = p.convert(f, parse_latency)?
             }
             "bandwidth" => spec.bandwidth = p.convert(f, parse_bandwidth)?,
+            "transport" => spec.transport = p.convert(f, parse_transport)?,
             _ => {}
         }
     }

@@ -28,6 +28,7 @@ fn error_codes_round_trip() {
         "too-many-learners",
         "member-not-found",
         "member-not-learner",
+        "member-not-voter",
         "learner-not-ready",
         "not-enough-started-members",
         "unhealthy",
@@ -190,12 +191,42 @@ mod props {
             any::<u64>().prop_map(Condition::Quorum),
             ids(1).prop_map(Condition::Voters),
             ids(0).prop_map(Condition::Learners),
+            ids(0).prop_map(Condition::VotersOutgoing),
             any::<u64>().prop_map(Condition::Term),
             any::<u64>().prop_map(Condition::CommitAtLeast),
             (id(), role()).prop_map(|(id, role)| Condition::Role { id, role }),
+            (id(), proptest::sample::select(ProgressName::ALL.to_vec()))
+                .prop_map(|(id, state)| Condition::Progress { id, state }),
             Just(Condition::Ok),
             code().prop_map(Condition::Error),
         ]
+    }
+
+    /// Distinct ids dealt into the five lists, each list ascending.
+    fn joint_change() -> impl Strategy<Value = JointChange> {
+        (
+            ids(1),
+            proptest::collection::vec(0usize..5, 15),
+            any::<bool>(),
+        )
+            .prop_map(|(all, slots, explicit_leave)| {
+                let mut lists: [Vec<NodeId>; 5] = Default::default();
+                for (id, slot) in all.into_iter().zip(slots) {
+                    lists[slot].push(id);
+                }
+                for l in &mut lists {
+                    l.sort_unstable();
+                }
+                let [add, add_learner, promote, demote, remove] = lists;
+                JointChange {
+                    add,
+                    add_learner,
+                    promote,
+                    demote,
+                    remove,
+                    explicit_leave,
+                }
+            })
     }
 
     fn link() -> impl Strategy<Value = (NodeId, NodeId, bool)> {
@@ -219,13 +250,18 @@ mod props {
         })
     }
 
+    /// A client's `timeout=` and `require-leader`.
+    fn client() -> impl Strategy<Value = (Option<u64>, bool)> {
+        (proptest::option::of(duration()), any::<bool>())
+    }
+
     fn command() -> impl Strategy<Value = Command> {
         prop_oneof![
             duration().prop_map(Command::Wait),
             (condition(), duration())
                 .prop_map(|(cond, within_ms)| Command::WaitUntil { cond, within_ms }),
             condition().prop_map(Command::Expect),
-            Just(Command::Status),
+            proptest::option::of(id()).prop_map(|via| Command::Status { via }),
             any::<String>().prop_map(Command::Say),
             Just(Command::Pause),
             (
@@ -234,21 +270,26 @@ mod props {
                 proptest::option::of(id()),
                 proptest::option::of(size()),
                 any::<bool>(),
-                proptest::option::of(duration())
+                client()
             )
-                .prop_map(|(key, value, via, size, nowait, timeout_ms)| Command::Put {
+                .prop_map(
+                    |(key, value, via, size, nowait, (timeout_ms, require_leader))| Command::Put {
+                        key,
+                        value,
+                        via,
+                        size,
+                        nowait,
+                        timeout_ms,
+                        require_leader
+                    }
+                ),
+            (text(), proptest::option::of(id()), any::<bool>(), client()).prop_map(
+                |(key, via, serializable, (timeout_ms, require_leader))| Command::Get {
                     key,
-                    value,
                     via,
-                    size,
-                    nowait,
-                    timeout_ms
-                }),
-            (text(), proptest::option::of(id()), any::<bool>()).prop_map(
-                |(key, via, serializable)| Command::Get {
-                    key,
-                    via,
-                    serializable
+                    serializable,
+                    timeout_ms,
+                    require_leader
                 }
             ),
             (
@@ -262,16 +303,47 @@ mod props {
                     via
                 }),
             Just(Command::LoadStop),
-            (id(), any::<bool>(), proptest::option::of(text())).prop_map(
-                |(id, learner, peer_url)| Command::MemberAdd {
+            (id(), any::<bool>(), proptest::option::of(text()), client()).prop_map(
+                |(id, learner, peer_url, (timeout_ms, require_leader))| Command::MemberAdd {
                     id,
                     learner,
-                    peer_url
+                    peer_url,
+                    timeout_ms,
+                    require_leader
                 }
             ),
-            id().prop_map(Command::MemberPromote),
-            id().prop_map(Command::MemberRemove),
-            Just(Command::MemberList),
+            (joint_change(), client()).prop_map(|(change, (timeout_ms, require_leader))| {
+                Command::MemberChange {
+                    change,
+                    timeout_ms,
+                    require_leader,
+                }
+            }),
+            client().prop_map(|(timeout_ms, require_leader)| Command::MemberLeaveJoint {
+                timeout_ms,
+                require_leader,
+            }),
+            (id(), client()).prop_map(|(id, (timeout_ms, require_leader))| {
+                Command::MemberPromote {
+                    id,
+                    timeout_ms,
+                    require_leader,
+                }
+            }),
+            (id(), client()).prop_map(|(id, (timeout_ms, require_leader))| {
+                Command::MemberRemove {
+                    id,
+                    timeout_ms,
+                    require_leader,
+                }
+            }),
+            (any::<bool>(), client()).prop_map(|(serializable, (timeout_ms, require_leader))| {
+                Command::MemberList {
+                    serializable,
+                    timeout_ms,
+                    require_leader,
+                }
+            }),
             id().prop_map(Command::Start),
             id().prop_map(Command::Crash),
             id().prop_map(Command::Campaign),
@@ -295,22 +367,45 @@ mod props {
             any::<(u64, u64, u64)>(),
             (0u64..500, 0u64..500),
             proptest::option::of(1..=MAX_SIZE_BYTES),
+            (
+                proptest::sample::select(Release::ALL.to_vec()),
+                any::<bool>(),
+            ),
         )
             .prop_map(
-                |(voters, seed, hb, extra, (pv, cq, sr), (ml, sc, ce), (l1, l2), bw)| ClusterSpec {
+                |(
                     voters,
                     seed,
-                    heartbeat_ms: hb,
-                    election_timeout_ms: (hb * 5 + extra).min(MAX_ELECTION_TIMEOUT_MS),
-                    prevote: pv,
-                    check_quorum: cq,
-                    strict_reconfig: sr,
-                    max_learners: ml,
-                    snapshot_count: sc.max(1),
-                    catchup_entries: ce,
-                    latency_min_ms: l1.min(l2),
-                    latency_max_ms: l1.max(l2),
-                    bandwidth: bw,
+                    hb,
+                    extra,
+                    (pv, cq, sr),
+                    (ml, sc, ce),
+                    (l1, l2),
+                    bw,
+                    (etcd, st),
+                )| {
+                    ClusterSpec {
+                        voters,
+                        seed,
+                        heartbeat_ms: hb,
+                        election_timeout_ms: (hb * 5 + extra).min(MAX_ELECTION_TIMEOUT_MS),
+                        prevote: pv,
+                        check_quorum: cq,
+                        strict_reconfig: sr,
+                        // Only v3.6 lets it be set.
+                        max_learners: if etcd.max_learners_settable() { ml } else { 1 },
+                        snapshot_count: sc.max(1),
+                        catchup_entries: ce,
+                        latency_min_ms: l1.min(l2),
+                        latency_max_ms: l1.max(l2),
+                        bandwidth: bw,
+                        transport: if st {
+                            Transport::Streams
+                        } else {
+                            Transport::Shared
+                        },
+                        etcd,
+                    }
                 },
             )
     }

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::raft::NodeId;
 use crate::server::members::MemberInfo;
-use crate::server::Cluster;
+use crate::server::{Cluster, MemberStatus};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NodeStatus {
@@ -25,6 +25,8 @@ pub struct NodeStatus {
     pub removed: bool,
     /// Published itself at least once (etcd's "started" member).
     pub started: bool,
+    /// Bytes waiting in its outgoing queues now.
+    pub queued_bytes: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -55,6 +57,11 @@ pub struct Status {
     pub quorum: usize,
     pub voters: Vec<NodeId>,
     pub learners: Vec<NodeId>,
+    /// While a joint change is in progress, the voters of the configuration
+    /// being left (`voters` are those of the one being entered); omitted
+    /// otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub voters_outgoing: Vec<NodeId>,
     pub nodes: Vec<NodeStatus>,
     pub progress: Vec<ProgressStatus>,
     pub violations: Vec<ViolationStatus>,
@@ -62,6 +69,8 @@ pub struct Status {
     /// exchange messages with now, itself included: compare its length with
     /// `quorum` to see whether the cluster can commit.
     pub reachable: Vec<NodeId>,
+    /// The etcd release profile (`3.4`, `3.5` or `3.6`).
+    pub etcd: &'static str,
 }
 
 /// One command's result.
@@ -87,6 +96,9 @@ pub struct CommandResult {
     pub status: Option<Box<Status>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub members: Option<Vec<MemberJson>>,
+    /// A `status via=N`: member N's own status.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member_status: Option<MemberStatus>,
 }
 
 impl CommandResult {
@@ -102,6 +114,7 @@ impl CommandResult {
             pending: false,
             status: None,
             members: None,
+            member_status: None,
         }
     }
 
@@ -150,11 +163,14 @@ pub struct Report {
     pub quorum: usize,
     pub voters: Vec<NodeId>,
     pub learners: Vec<NodeId>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub voters_outgoing: Vec<NodeId>,
     pub nodes: Vec<NodeStatus>,
     pub progress: Vec<ProgressStatus>,
     pub results: Vec<CommandResult>,
     pub violations: Vec<ViolationStatus>,
     pub reachable: Vec<NodeId>,
+    pub etcd: &'static str,
 }
 
 impl Report {
@@ -166,11 +182,13 @@ impl Report {
             quorum: status.quorum,
             voters: status.voters,
             learners: status.learners,
+            voters_outgoing: status.voters_outgoing,
             nodes: status.nodes,
             progress: status.progress,
             results,
             violations: status.violations,
             reachable: status.reachable,
+            etcd: status.etcd,
         }
     }
 }
@@ -208,6 +226,7 @@ pub fn status(cluster: &Cluster) -> Status {
         quorum: cluster.majority(),
         voters: conf.voters.into_iter().collect(),
         learners: conf.learners.into_iter().collect(),
+        voters_outgoing: conf.voters_outgoing.into_iter().collect(),
         nodes,
         progress,
         violations: world
@@ -221,6 +240,7 @@ pub fn status(cluster: &Cluster) -> Status {
             })
             .collect(),
         reachable: cluster.reachable_voters(),
+        etcd: cluster.config().release.as_str(),
     }
 }
 
@@ -241,6 +261,7 @@ fn node_status(cluster: &Cluster, id: NodeId) -> NodeStatus {
         snapshot_index: 0,
         removed: node.is_some_and(|n| n.removed),
         started: cluster.member(id).is_some_and(|m| m.started),
+        queued_bytes: cluster.queued_bytes(id, cluster.world().now()),
     };
     let Some(n) = node else {
         return base;

@@ -36,16 +36,23 @@
 //! for a fixed table of words ([`WORDS`]; most start with the newline before a
 //! command), and `\0` escapes the next byte so any text, control characters
 //! included, round-trips. Scripts are short, repetitive ASCII made of a small
-//! vocabulary, so a fixed dictionary packs them to about half (a general
-//! compressor would need a dependency the page does not want to carry, and
-//! gains little on texts this short). The checksum detects damaged or edited
-//! links; the version names the format, so a later format can be told apart
-//! and refused with a clear message.
+//! vocabulary, so a fixed dictionary packs them to about half. Deflate on top
+//! would shorten a ten-minute run's link by half again, but its code would
+//! add 16.5 KB gzipped to the page, more than the page's size budget has left
+//! (`docs/crates.md` has the measurements); links already stay a few
+//! kilobytes long, which browsers and chat tools carry without trouble. The
+//! checksum detects damaged or edited links; the version names the format,
+//! so a later format can be told apart and refused with a clear message.
+//! base64url comes from the `base64ct` crate and CRC-32 from the `crc` crate;
+//! the format is the same byte for byte as when both were hand-written
+//! (`tests/share_links.rs` keeps links made then).
 //!
 //! Decoding never panics and never half-applies: it returns a new timeline
 //! or an error saying what is wrong.
 
 use std::fmt;
+
+use base64ct::{Base64UrlUnpadded, Encoding as _};
 
 use super::ast::{Command, Script};
 use super::parse::{parse_duration, parse_script, ParseError};
@@ -239,9 +246,13 @@ fn time_bound(script: &Script) -> u64 {
         .map(|c| match &c.node {
             Command::Wait(ms) => *ms,
             Command::WaitUntil { within_ms, .. } => *within_ms,
-            Command::Put { timeout_ms, .. } => timeout_ms.unwrap_or(5_000),
-            // Reads, member changes and leader moves wait at most a request
-            // timeout; count a generous one.
+            Command::Put { timeout_ms, .. }
+            | Command::Get { timeout_ms, .. }
+            | Command::MemberAdd { timeout_ms, .. }
+            | Command::MemberPromote { timeout_ms, .. }
+            | Command::MemberRemove { timeout_ms, .. }
+            | Command::MemberList { timeout_ms, .. } => timeout_ms.unwrap_or(5_000),
+            // Leader moves wait at most a request timeout; count a generous one.
             _ => 10_000,
         })
         .fold(0u64, u64::saturating_add)
@@ -427,102 +438,64 @@ pub fn unpack(packed: &[u8]) -> Result<String, ShareError> {
 
 // ---- checksum and base64url ------------------------------------------------------
 
-/// CRC-32 (IEEE 802.3, the one of zip and PNG) of the domain and the bytes.
+/// CRC-32 (IEEE 802.3, the one of zip and PNG; `CRC_32_ISO_HDLC` in the
+/// catalogue) of the domain and the bytes. The bitwise form: links are a few
+/// kilobytes at most, and a lookup table would only grow the page.
+const CRC32: crc::Crc<u32, crc::NoTable> =
+    crc::Crc::<u32, crc::NoTable>::new(&crc::CRC_32_ISO_HDLC);
+
 fn checksum(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in CHECKSUM_DOMAIN.iter().chain(bytes) {
-        crc = crc32_byte(crc, b);
-    }
-    !crc
+    let mut digest = CRC32.digest();
+    digest.update(CHECKSUM_DOMAIN);
+    digest.update(bytes);
+    digest.finalize()
 }
 
-fn crc32_byte(mut crc: u32, b: u8) -> u32 {
-    crc ^= u32::from(b);
-    for _ in 0..8 {
-        crc = if crc & 1 != 0 {
-            (crc >> 1) ^ 0xEDB8_8320
-        } else {
-            crc >> 1
-        };
-    }
-    crc
-}
-
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
+/// base64url (RFC 4648 §5) without padding, the form a URL fragment carries
+/// untouched.
 pub fn base64url_encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for k in 0..=chunk.len() {
-            out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
-        }
-    }
-    out
+    Base64UrlUnpadded::encode_string(bytes)
 }
 
 /// Strict base64url: the URL-safe alphabet, no padding, and no stray bits
 /// (so each byte string has exactly one encoding and no edit goes unseen).
 pub fn base64url_decode(text: &str) -> Result<Vec<u8>, ShareError> {
-    let bad = |pos: usize, c: char| {
-        ShareError::new(
-            ShareErrorKind::Encoding,
-            format!(
-                "the link's payload is not base64url: {c:?} at character {} (a link holds only \
-                 letters, digits, '-' and '_' after \"#v{LINK_VERSION}.\")",
-                pos + 1
-            ),
-        )
-    };
-    let mut values = Vec::with_capacity(text.len());
-    for (pos, c) in text.chars().enumerate() {
-        let v = match c {
-            'A'..='Z' => c as u32 - 'A' as u32,
-            'a'..='z' => c as u32 - 'a' as u32 + 26,
-            '0'..='9' => c as u32 - '0' as u32 + 52,
-            '-' => 62,
-            '_' => 63,
-            _ => return Err(bad(pos, c)),
-        };
-        values.push(v);
-    }
-    if values.len() % 4 == 1 {
-        return Err(ShareError::new(
-            ShareErrorKind::Truncated,
-            format!(
-                "the link is truncated: its payload has {} characters, a length base64url \
-                 never has",
-                values.len()
-            ),
-        ));
-    }
-    let mut out = Vec::with_capacity(values.len() * 3 / 4);
-    for chunk in values.chunks(4) {
-        let n = chunk
-            .iter()
+    Base64UrlUnpadded::decode_vec(text).map_err(|_| {
+        // The crate finds a stray character but not always the first one; a
+        // reader fixing a link wants the first.
+        let stray = text
+            .chars()
             .enumerate()
-            .fold(0u32, |n, (i, &v)| n | v << (18 - 6 * i));
-        let len = chunk.len() - 1;
-        for k in 0..len {
-            out.push((n >> (16 - 8 * k)) as u8);
+            .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_'));
+        if let Some((pos, c)) = stray {
+            return ShareError::new(
+                ShareErrorKind::Encoding,
+                format!(
+                    "the link's payload is not base64url: {c:?} at character {} (a link holds \
+                     only letters, digits, '-' and '_' after \"#v{LINK_VERSION}.\")",
+                    pos + 1
+                ),
+            );
         }
-        let stray = match len {
-            1 => n & 0xFFFF,
-            2 => n & 0xFF,
-            _ => 0,
-        };
-        if stray != 0 {
-            return Err(ShareError::new(
+        // Every other length is some string's encoding; one past a multiple
+        // of four is none's, the mark of a link cut short.
+        if text.len() % 4 == 1 {
+            ShareError::new(
+                ShareErrorKind::Truncated,
+                format!(
+                    "the link is truncated: its payload has {} characters, a length base64url \
+                     never has",
+                    text.len()
+                ),
+            )
+        } else {
+            ShareError::new(
                 ShareErrorKind::Encoding,
                 "the link's payload is not canonical base64url: its last character carries \
                  bits that belong to no byte (the link was edited)",
-            ));
+            )
         }
-    }
-    Ok(out)
+    })
 }
 
 #[cfg(test)]
@@ -531,8 +504,7 @@ mod tests {
 
     #[test]
     fn crc32_matches_the_standard_check_value() {
-        let crc = !b"123456789".iter().fold(!0u32, |c, &b| crc32_byte(c, b));
-        assert_eq!(crc, 0xCBF4_3926);
+        assert_eq!(CRC32.checksum(b"123456789"), 0xCBF4_3926);
     }
 
     #[test]
@@ -554,6 +526,44 @@ mod tests {
         assert!(base64url_decode("Zh").is_err());
         assert!(base64url_decode("Zm9v=").is_err());
         assert!(base64url_decode("Z").is_err());
+    }
+
+    #[test]
+    fn base64url_errors_name_the_character_and_the_kind() {
+        let e = |s: &str| base64url_decode(s).unwrap_err();
+        // Characters are counted as a reader counts them, not in bytes.
+        let bad = e("abé$");
+        assert_eq!(bad.kind, ShareErrorKind::Encoding);
+        assert!(
+            bad.message.contains("'é' at character 3"),
+            "{}",
+            bad.message
+        );
+        let bad = e("Zm9va$bc");
+        assert!(
+            bad.message.contains("'$' at character 6"),
+            "{}",
+            bad.message
+        );
+        // A stray character is named even where the length is also wrong.
+        let bad = e("Zm9v!");
+        assert_eq!(bad.kind, ShareErrorKind::Encoding);
+        assert!(
+            bad.message.contains("'!' at character 5"),
+            "{}",
+            bad.message
+        );
+        let bad = e("Zm8=");
+        assert_eq!(bad.kind, ShareErrorKind::Encoding);
+        assert!(
+            bad.message.contains("'=' at character 4"),
+            "{}",
+            bad.message
+        );
+        assert_eq!(e("Zm9vY").kind, ShareErrorKind::Truncated);
+        assert!(e("Zm9vY").message.contains("5 characters"));
+        assert_eq!(e("Zh").kind, ShareErrorKind::Encoding);
+        assert!(e("Zh").message.contains("not canonical"));
     }
 
     #[test]

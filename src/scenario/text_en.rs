@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 
-use crate::raft::{ConfChange, ConfChangeType, NodeId, RaftEvent};
+use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::sim::{DropReason, Event, EventKind};
 
 use super::narrate::{Refusal, Renderer};
@@ -46,10 +46,30 @@ pub fn seconds(ms: u64) -> String {
 }
 
 fn change_text(c: &ConfChange) -> String {
-    match c.change_type {
-        ConfChangeType::AddNode => format!("add voter {}", c.node_id),
-        ConfChangeType::AddLearnerNode => format!("add learner {}", c.node_id),
-        ConfChangeType::RemoveNode => format!("remove member {}", c.node_id),
+    single_text(c.change_type, c.node_id)
+}
+
+fn single_text(change_type: ConfChangeType, id: NodeId) -> String {
+    match change_type {
+        ConfChangeType::AddNode => format!("add voter {id}"),
+        ConfChangeType::AddLearnerNode => format!("add learner {id}"),
+        ConfChangeType::RemoveNode => format!("remove member {id}"),
+        ConfChangeType::UpdateNode => format!("update member {id}"),
+    }
+}
+
+fn joint_text(c: &ConfChangeV2) -> String {
+    if c.leave_joint() {
+        return "leave the joint configuration".to_string();
+    }
+    let changes: Vec<String> = c
+        .changes
+        .iter()
+        .map(|s| single_text(s.change_type, s.node_id))
+        .collect();
+    match c.enter_joint() {
+        Some(_) => format!("enter a joint configuration: {}", changes.join(", ")),
+        None => changes.join(", "),
     }
 }
 
@@ -123,6 +143,8 @@ fn raft_sentence(node: NodeId, event: &RaftEvent) -> String {
         TransferAborted { to } => format!("node {node} gave up transferring leadership to {to}"),
         IgnoredTimeoutNow { reason } => format!("node {node} ignored MsgTimeoutNow: {reason}"),
         CampaignIgnored { reason } => format!("node {node} will not campaign: {reason}"),
+        ForgetLeaderIgnored => format!("node {node} ignored ForgetLeader: reads rely on the lease"),
+        AutoLeaveProposed => format!("node {node} proposed leaving the joint configuration"),
     }
 }
 
@@ -165,6 +187,22 @@ impl Renderer for English {
                     err.etcd_text()
                 ),
             },
+            JointChangeApplied {
+                node,
+                index,
+                change,
+                refused,
+            } => match refused {
+                None => format!(
+                    "node {node} applied \"{}\" at index {index}",
+                    joint_text(change)
+                ),
+                Some(err) => format!(
+                    "node {node} refused \"{}\" at index {index}: {}",
+                    joint_text(change),
+                    err.etcd_text()
+                ),
+            },
             ReadServed { node, value, .. } => match value {
                 Some(v) => format!("node {node} served a linearizable read: {v:?}"),
                 None => format!("node {node} served a linearizable read: no such key"),
@@ -184,9 +222,16 @@ impl Renderer for English {
             ),
             Crashed { node } => format!("node {node} crashed"),
             Started { node } => format!("node {node} started"),
-            StoppedRemoved { node } => {
-                format!("node {node} found it was removed from the cluster and stopped")
-            }
+            StoppedRemoved {
+                node,
+                delayed: false,
+            } => format!("node {node} found it was removed from the cluster and stopped"),
+            StoppedRemoved {
+                node,
+                delayed: true,
+            } => format!(
+                "node {node} stopped: it applied its own removal from the cluster a moment ago"
+            ),
             LinkCut { from, to } => format!("link {from}->{to} cut"),
             LinkHealed { from, to } => format!("link {from}->{to} healed"),
         }

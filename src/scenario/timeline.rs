@@ -75,11 +75,11 @@ pub struct TimelineConfig {
     pub checkpoint_every_ms: u64,
     /// At most this many checkpoints per branch: beyond, one is removed
     /// where they are densest (the first and the newest eighth excepted), so
-    /// the gaps stay even as the run grows. Memory is about this many
-    /// sessions: a session weighs about 10 KB per simulated second of a
-    /// 3-voter cluster under 50 writes/s (the engine's safety checker keeps
-    /// every committed entry), so 48 checkpoints of a 10-minute run weigh
-    /// about 190 MB natively.
+    /// the gaps stay even as the run grows. A checkpoint is a clone of the
+    /// session whose logs and safety-checker records are shared chunks, so
+    /// it costs only what changed since the last one: about 56 KB after 10
+    /// simulated minutes under load, and a whole 10-minute timeline with its
+    /// checkpoints holds about 15 MB (the README's figures, `make bench`).
     pub max_checkpoints: usize,
     /// A branch that is left keeps at most this many checkpoints of its own
     /// (past its fork; those before are shared with its parent).

@@ -31,6 +31,10 @@ pub struct QuorumView {
     pub from: Option<NodeId>,
     pub voters: Vec<NodeId>,
     pub learners: Vec<NodeId>,
+    /// While a joint change is in progress, the voters of the configuration
+    /// being left (`voters` are those being entered); empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub voters_outgoing: Vec<NodeId>,
     /// How many learners the cluster allows.
     pub max_learners: usize,
     /// A majority of the voters; 0 when no voter is known.
@@ -59,6 +63,7 @@ impl QuorumView {
             from: c.viewpoint(),
             voters: conf.voters.into_iter().collect(),
             learners: conf.learners.into_iter().collect(),
+            voters_outgoing: conf.voters_outgoing.into_iter().collect(),
             max_learners: c.max_learners(),
             quorum,
             has_quorum,

@@ -1,11 +1,9 @@
 //! etcd's key-value API: Put and Range. Writes go through Raft; reads are
 //! linearizable (ReadIndex through the leader) or serializable (local).
 
-use std::rc::Rc;
+use crate::sim::kv::Put;
 
-use crate::raft::{EntryData, Put};
-
-use super::cluster::{Cluster, Outcome, RequestId, Waiting};
+use super::cluster::{Cluster, Deferred, Outcome, RequestId};
 use super::error::{ErrorCode, ServerError};
 use crate::raft::NodeId;
 
@@ -13,7 +11,8 @@ use crate::raft::NodeId;
 pub const DEFAULT_PUT_SIZE: u64 = 64;
 
 impl Cluster {
-    /// A learner serves only serializable reads (etcd v3.4 learners).
+    /// A learner serves only serializable reads and Status (v3rpc
+    /// `isRPCSupportedForLearner`).
     fn refuse_learner(&self, via: NodeId) -> Result<(), ServerError> {
         if self.world.node(via).is_some_and(|n| n.is_learner()) {
             return Err(ServerError::new(
@@ -29,7 +28,9 @@ impl Cluster {
 
     /// Sends a write to `via` (default: the leader, else the lowest running
     /// voter) and returns its request id; it finishes when the write is
-    /// applied on that member, or fails at `timeout_ms`.
+    /// applied on that member, or fails at `timeout_ms`. A member that knows
+    /// no leader holds it until it knows one; `require_leader` refuses it
+    /// then instead.
     pub fn start_put(
         &mut self,
         key: &str,
@@ -37,10 +38,15 @@ impl Cluster {
         via: Option<NodeId>,
         size: Option<u64>,
         timeout_ms: u64,
+        require_leader: bool,
     ) -> Result<RequestId, ServerError> {
-        let via = self.target(via)?;
-        self.refuse_learner(via)?;
-        self.known_leader(via)?;
+        let via = self.route(via)?;
+        if let Some(v) = via {
+            self.refuse_learner(v)?;
+        }
+        if require_leader {
+            self.require_leader(via)?;
+        }
         let request = self.new_request();
         let put = Put {
             key: key.to_string(),
@@ -48,10 +54,7 @@ impl Cluster {
             size: size.unwrap_or(DEFAULT_PUT_SIZE.max(key.len() as u64 + value.len() as u64)),
             request,
         };
-        self.world
-            .propose(via, EntryData::Put(Rc::new(put)))
-            .map_err(|e| ServerError::dropped(via, e))?;
-        self.wait_for(request, Waiting::Put { via }, timeout_ms);
+        self.send(request, via, Deferred::Put(put), timeout_ms);
         Ok(request)
     }
 
@@ -63,8 +66,9 @@ impl Cluster {
         via: Option<NodeId>,
         size: Option<u64>,
         timeout_ms: u64,
+        require_leader: bool,
     ) -> Result<u64, ServerError> {
-        let request = self.start_put(key, value, via, size, timeout_ms)?;
+        let request = self.start_put(key, value, via, size, timeout_ms, require_leader)?;
         match self.finish(request) {
             Outcome::Put { index } => Ok(index),
             Outcome::Failed(e) => Err(e),
@@ -72,31 +76,38 @@ impl Cluster {
         }
     }
 
-    /// A read. Serializable reads answer at once from `via`'s applied state;
-    /// linearizable reads confirm the leader's commit index with a quorum
-    /// first (ReadIndex) and wait until `via` has applied it.
+    /// A read. Serializable reads answer at once from `via`'s applied state
+    /// and never wait for a leader; linearizable reads confirm the leader's
+    /// commit index with a quorum first (ReadIndex) and wait until `via`
+    /// has applied it, holding on while `via` knows no leader.
     pub fn get(
         &mut self,
         key: &str,
         via: Option<NodeId>,
         serializable: bool,
         timeout_ms: u64,
+        require_leader: bool,
     ) -> Result<Option<String>, ServerError> {
-        let via = self.target(via)?;
-        if serializable {
+        let via = self.route(via)?;
+        if let Some(v) = via.filter(|_| !serializable) {
+            self.refuse_learner(v)?;
+        }
+        if require_leader {
+            self.require_leader(via)?;
+        }
+        if let Some(v) = via.filter(|_| serializable) {
             return Ok(self
                 .world
-                .node(via)
+                .node(v)
                 .and_then(|n| n.state.get(key))
                 .map(str::to_string));
         }
-        self.refuse_learner(via)?;
-        self.known_leader(via)?;
         let request = self.new_request();
-        self.world
-            .read_index(via, request, key)
-            .map_err(|e| ServerError::dropped(via, e))?;
-        self.wait_for(request, Waiting::Read { via }, timeout_ms);
+        let then = Deferred::Read {
+            key: key.to_string(),
+            members: false,
+        };
+        self.send(request, via, then, timeout_ms);
         match self.finish(request) {
             Outcome::Read { value } => Ok(value),
             Outcome::Failed(e) => Err(e),

@@ -1,13 +1,27 @@
 //! The cluster as etcd's clients see it: requests go to a member, wait for
 //! their answer in simulated time, and time out as etcd's do.
+//!
+//! A request that reaches a member knowing no leader is not refused: etcd-raft
+//! takes no proposal then (`node.run` sets `propc = nil`) and a follower drops
+//! a ReadIndex it cannot forward, so the request waits in the server until a
+//! leader is known or its context ends (etcdserver `v3_server.go`
+//! `processInternalRaftRequestOnce`, `linearizableReadLoop`). Only a client
+//! that asks for it (`WithRequireLeader`) is refused at once.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
-use crate::raft::{NodeId, RaftEvent, StateRole, NONE};
+use crate::raft::{
+    ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, RaftEvent, StateRole, NONE,
+};
+use crate::sim::kv::{Put, Request};
 use crate::sim::{Event, EventKind, World, WorldConfig};
 
 use super::error::{ErrorCode, ServerError};
 use super::load::Load;
+use super::members::MemberInfo;
+use super::release::Release;
+use crate::sim::vecmap::VecMap;
 
 /// Settings of the server layer (etcd flags).
 #[derive(Debug, Clone, PartialEq)]
@@ -17,6 +31,8 @@ pub struct ServerConfig {
     /// How long a peer must have been connected to count as active in the
     /// reconfiguration checks (etcd's HealthInterval).
     pub health_interval_ms: u64,
+    /// The etcd release whose server rules apply.
+    pub release: Release,
 }
 
 impl Default for ServerConfig {
@@ -24,11 +40,26 @@ impl Default for ServerConfig {
         ServerConfig {
             strict_reconfig: true,
             health_interval_ms: 5_000,
+            release: Release::default(),
         }
     }
 }
 
+/// etcdctl's `--command-timeout`: how long a client waits for an answer.
+pub const CLIENT_TIMEOUT_MS: u64 = 5_000;
+
 pub type RequestId = u64;
+
+/// What a client sees when its context ends before the answer (gRPC's
+/// DeadlineExceeded, as etcdctl prints it).
+pub const DEADLINE_EXCEEDED: &str = "context deadline exceeded";
+
+/// A request that finished, with what it returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finished {
+    pub request: RequestId,
+    pub outcome: Outcome,
+}
 
 /// What a finished request returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +72,8 @@ pub enum Outcome {
     Read {
         value: Option<String>,
     },
+    /// A linearizable member list.
+    Members(Vec<MemberInfo>),
     /// A membership change or a leader move took effect.
     Done,
     Failed(ServerError),
@@ -50,18 +83,62 @@ pub enum Outcome {
 pub(crate) enum Waiting {
     /// A write applied on `via`.
     Put { via: NodeId },
-    /// A linearizable read served on `via`.
-    Read { via: NodeId },
+    /// A linearizable read (of a key, or of the member list) served on `via`.
+    Read { via: NodeId, members: bool },
     /// A membership change applied on `via`.
     Member { via: NodeId },
     /// Leadership reaching `to`.
     Leader { to: NodeId },
+    /// Not sent on yet: `via` knows no leader. It goes on once `via` knows
+    /// one; with `via` `None` no member ran to take it, and it only ends.
+    Parked { via: Option<NodeId>, then: Deferred },
 }
+
+/// What a parked request does once its member knows a leader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Deferred {
+    Put(Put),
+    Read {
+        key: String,
+        members: bool,
+    },
+    Change(ConfChange),
+    /// A joint change (`member change`); `promote` lists the learners it
+    /// makes voters, which the leader checks are in sync first.
+    ChangeV2 {
+        cc: Rc<ConfChangeV2>,
+        promote: Vec<NodeId>,
+    },
+    /// A promotion taken by a follower: etcd forwards it to the leader,
+    /// which runs its checks (`PromoteMember` retries `promoteMemberHTTP`).
+    Promote {
+        id: NodeId,
+    },
+}
+
+/// A ReadIndex sent for a linearizable read: etcd's `linearizableReadLoop`
+/// (`requestCurrentIndex`) sends it again every 500ms until a leader answers,
+/// and starts over when the leader changes (clientv3 retries the Range).
+#[derive(Debug, Clone)]
+struct ReadIndexSent {
+    via: NodeId,
+    key: String,
+    /// The leader `via` knew when it was sent.
+    leader: NodeId,
+    at: u64,
+}
+
+/// etcd's `readIndexRetryTime`.
+const READ_INDEX_RETRY_MS: u64 = 500;
 
 #[derive(Debug, Clone)]
 pub(crate) struct Pending {
     pub waiting: Waiting,
+    /// When it ends: the client's deadline, or the server's own request
+    /// timeout if that comes first.
     pub deadline: u64,
+    /// When the client gives up.
+    pub client_deadline: u64,
     /// Why it can no longer succeed, said when it times out.
     pub note: Option<String>,
     /// Background load: nobody reads its outcome.
@@ -77,10 +154,14 @@ pub struct Cluster {
     pub(crate) pending: BTreeMap<RequestId, Pending>,
     /// The pending requests by deadline, soonest first.
     deadlines: BTreeSet<(u64, RequestId)>,
-    finished: Vec<(RequestId, Outcome)>,
+    finished: Vec<Finished>,
     pub(crate) load: Option<Load>,
     /// World events since the last `take_events`, for narration.
     events: Vec<Event>,
+    /// The parked requests that can go on, by the member holding them.
+    parked: BTreeSet<(NodeId, RequestId)>,
+    /// Linearizable reads sent and not yet confirmed by a leader.
+    reads: VecMap<RequestId, ReadIndexSent>,
 }
 
 impl Cluster {
@@ -94,6 +175,8 @@ impl Cluster {
             finished: Vec::new(),
             load: None,
             events: Vec::new(),
+            parked: BTreeSet::new(),
+            reads: VecMap::default(),
         };
         cluster.absorb();
         cluster
@@ -103,8 +186,9 @@ impl Cluster {
         &self.world
     }
 
-    /// Direct access to the world for faults that bypass the API (links,
-    /// crashes).
+    /// Direct access to the world for the faults a scenario injects past
+    /// etcd's API (links, crashes, campaigns, compactions): the one allowed
+    /// shortcut past this layer (README, Layout).
     pub fn world_mut(&mut self) -> &mut World {
         &mut self.world
     }
@@ -125,7 +209,7 @@ impl Cluster {
 
     /// Requests that finished since the last call (those started with
     /// `nowait`, and any other the caller stopped waiting for).
-    pub fn take_finished(&mut self) -> Vec<(RequestId, Outcome)> {
+    pub fn take_finished(&mut self) -> Vec<Finished> {
         std::mem::take(&mut self.finished)
     }
 
@@ -135,14 +219,28 @@ impl Cluster {
         id
     }
 
+    /// etcd's server-side request timeout (`ReqTimeout`): 5s plus two
+    /// election timeouts.
+    pub fn request_timeout_ms(&self) -> u64 {
+        5_000 + 2 * self.world.config().election_timeout_ms
+    }
+
+    /// Waits for `waiting` until the client's `timeout_ms` passes, or the
+    /// server's request timeout if that comes first.
     pub(crate) fn wait_for(&mut self, request: RequestId, waiting: Waiting, timeout_ms: u64) {
-        let deadline = self.now().saturating_add(timeout_ms);
+        let now = self.now();
+        let client_deadline = now.saturating_add(timeout_ms);
+        let deadline = client_deadline.min(now.saturating_add(self.request_timeout_ms()));
         self.deadlines.insert((deadline, request));
+        if let Waiting::Parked { via: Some(via), .. } = waiting {
+            self.parked.insert((via, request));
+        }
         self.pending.insert(
             request,
             Pending {
                 waiting: waiting.clone(),
                 deadline,
+                client_deadline,
                 note: None,
                 quiet: false,
             },
@@ -173,11 +271,7 @@ impl Cluster {
     pub fn running_voters(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.world
             .nodes()
-            .filter(|n| {
-                n.raft
-                    .as_ref()
-                    .is_some_and(|r| r.tracker().voters.contains(&n.id))
-            })
+            .filter(|n| n.raft.as_ref().is_some_and(|r| r.tracker().is_voter(n.id)))
             .map(|n| n.id)
     }
 
@@ -211,6 +305,207 @@ impl Cluster {
                         "no member is running: etcdserver: no leader",
                     )
                 }),
+        }
+    }
+
+    /// Where a request goes, as `target` says, but with no member running
+    /// it still goes nowhere and waits (`None`): the client cannot connect.
+    pub(crate) fn route(&self, via: Option<NodeId>) -> Result<Option<NodeId>, ServerError> {
+        match via {
+            Some(_) => self.target(via).map(Some),
+            None => Ok(self.leader().or_else(|| self.running_voters().next())),
+        }
+    }
+
+    /// Whether `via` knows a leader (etcd's `s.Leader() != None`).
+    pub(crate) fn knows_leader(&self, via: NodeId) -> bool {
+        self.world.raft(via).is_some_and(|r| r.leader_id() != NONE)
+    }
+
+    /// A client's `WithRequireLeader`: refused at once with ErrNoLeader when
+    /// the member taking the request knows no leader (v3rpc's interceptor).
+    pub(crate) fn require_leader(&self, via: Option<NodeId>) -> Result<(), ServerError> {
+        match via {
+            Some(v) if self.knows_leader(v) => Ok(()),
+            Some(v) => Err(ServerError::no_leader(v)),
+            None => Err(ServerError::new(
+                ErrorCode::NoLeader,
+                format!("no member is running: {}", ErrorCode::NoLeader.etcd_text()),
+            )),
+        }
+    }
+
+    /// Sends a request on through `via` now if `via` knows a leader, or parks
+    /// it until then; either way it waits at most `timeout_ms`.
+    pub(crate) fn send(
+        &mut self,
+        request: RequestId,
+        via: Option<NodeId>,
+        then: Deferred,
+        timeout_ms: u64,
+    ) {
+        self.wait_for(request, Waiting::Parked { via, then }, timeout_ms);
+        if self.can_go_on(request) {
+            self.go_on(request);
+        }
+    }
+
+    fn can_go_on(&self, request: RequestId) -> bool {
+        let Some(Waiting::Parked {
+            via: Some(via),
+            then,
+        }) = self.pending.get(&request).map(|p| &p.waiting)
+        else {
+            return false;
+        };
+        let lead = self.world.raft(*via).map_or(NONE, |r| r.leader_id());
+        match then {
+            // Forwarded to the leader itself, which must take it as leader.
+            Deferred::Promote { .. } => self
+                .world
+                .raft(lead)
+                .is_some_and(|r| r.role() == StateRole::Leader),
+            _ => lead != NONE,
+        }
+    }
+
+    /// The parked `request`'s member knows a leader: send it on.
+    fn go_on(&mut self, request: RequestId) {
+        let Some(Waiting::Parked {
+            via: Some(via),
+            then,
+        }) = self.pending.get(&request).map(|p| p.waiting.clone())
+        else {
+            return;
+        };
+        let sent = match then.clone() {
+            Deferred::Put(put) => self
+                .world
+                .propose(via, Request::Put(put).entry())
+                .map(|()| Waiting::Put { via }),
+            Deferred::Read { key, members } => {
+                let sent = self.world.read_index(via, request, &key);
+                if sent.is_ok() {
+                    let leader = self.world.raft(via).map_or(NONE, |r| r.leader_id());
+                    let at = self.now();
+                    let read = ReadIndexSent {
+                        via,
+                        key,
+                        leader,
+                        at,
+                    };
+                    self.reads.insert(request, read);
+                }
+                sent.map(|()| Waiting::Read { via, members })
+            }
+            Deferred::Change(cc) => self
+                .world
+                .propose(via, EntryData::ConfChange(Rc::new(cc)))
+                .map(|()| Waiting::Member { via }),
+            Deferred::ChangeV2 { cc, promote } => {
+                let leader = self.world.raft(via).map_or(NONE, |r| r.leader_id());
+                if let Err(e) = self.check_promotions(leader, &promote) {
+                    self.complete(request, Outcome::Failed(e));
+                    return;
+                }
+                self.world
+                    .propose(via, EntryData::ConfChangeV2(cc))
+                    .map(|()| Waiting::Member { via })
+            }
+            Deferred::Promote { id } => {
+                let leader = self.world.raft(via).map_or(NONE, |r| r.leader_id());
+                match self.promote_checks(leader, id, request) {
+                    Ok(cc) => self
+                        .world
+                        .propose(leader, EntryData::ConfChange(Rc::new(cc)))
+                        .map(|()| Waiting::Member { via: leader }),
+                    Err(e) => {
+                        self.complete(request, Outcome::Failed(e));
+                        return;
+                    }
+                }
+            }
+        };
+        match sent {
+            Ok(waiting) => {
+                if let Some(p) = self.pending.get_mut(&request) {
+                    p.waiting = waiting;
+                    self.unpark(via, request);
+                }
+            }
+            // Not yet after all: it stays parked until a leader is known.
+            Err(ProposeError::NotLeaderNoLeader) => {}
+            Err(e) => self.complete(request, Outcome::Failed(ServerError::dropped(via, e))),
+        }
+        self.absorb();
+    }
+
+    fn unpark(&mut self, via: NodeId, request: RequestId) {
+        self.parked.remove(&(via, request));
+    }
+
+    /// Sends again the ReadIndex of every read no leader confirmed within
+    /// 500ms, or whose member's leader changed since.
+    fn retry_reads(&mut self) {
+        if self.reads.is_empty() {
+            return;
+        }
+        let now = self.now();
+        let mut confirmed = Vec::new();
+        let mut again = Vec::new();
+        for (&request, read) in self.reads.iter() {
+            if self.world.read_confirmed(read.via, request) {
+                confirmed.push(request);
+                continue;
+            }
+            let leader = self.world.raft(read.via).map_or(NONE, |r| r.leader_id());
+            let due = leader != read.leader || now >= read.at + READ_INDEX_RETRY_MS;
+            if due && leader != NONE {
+                again.push(request);
+            }
+        }
+        for request in confirmed {
+            self.reads.remove(&request);
+        }
+        for request in again {
+            let Some(read) = self.reads.get(&request).cloned() else {
+                continue;
+            };
+            let _ = self.world.read_index(read.via, request, &read.key);
+            let leader = self.world.raft(read.via).map_or(NONE, |r| r.leader_id());
+            if let Some(r) = self.reads.get_mut(&request) {
+                r.leader = leader;
+                r.at = now;
+            }
+            self.absorb();
+        }
+    }
+
+    /// Sends on every parked request whose member now knows a leader, and
+    /// the reads that must be asked again.
+    fn release_parked(&mut self) {
+        self.retry_reads();
+        if self.parked.is_empty() {
+            return;
+        }
+        // One member at a time: the requests of a member that knows no
+        // leader are skipped without looking at each.
+        let mut ready: Vec<RequestId> = Vec::new();
+        let mut next = self.parked.first().map(|&(via, _)| via);
+        while let Some(via) = next {
+            let held = self
+                .parked
+                .range((via, 0)..=(via, RequestId::MAX))
+                .map(|&(_, r)| r);
+            if self.knows_leader(via) {
+                ready.extend(held.filter(|&r| self.can_go_on(r)));
+            }
+            next = (via < NodeId::MAX)
+                .then(|| self.parked.range((via + 1, 0)..).next().map(|&(v, _)| v))
+                .flatten();
+        }
+        for request in ready {
+            self.go_on(request);
         }
     }
 
@@ -255,6 +550,7 @@ impl Cluster {
         }
         self.absorb();
         self.expire();
+        self.release_parked();
         true
     }
 
@@ -264,6 +560,7 @@ impl Cluster {
         self.world.run_until(t);
         self.absorb();
         self.expire();
+        self.release_parked();
     }
 
     /// Runs until `request` finishes (it always does: it has a deadline).
@@ -273,8 +570,8 @@ impl Cluster {
                 break;
             }
         }
-        match self.finished.iter().position(|(r, _)| *r == request) {
-            Some(i) => self.finished.remove(i).1,
+        match self.finished.iter().position(|f| f.request == request) {
+            Some(i) => self.finished.remove(i).outcome,
             None => Outcome::Failed(ServerError::new(
                 ErrorCode::Timeout,
                 ErrorCode::Timeout.etcd_text(),
@@ -284,9 +581,13 @@ impl Cluster {
 
     fn complete(&mut self, request: RequestId, outcome: Outcome) {
         if let Some(p) = self.pending.remove(&request) {
+            if let Waiting::Parked { via: Some(via), .. } = p.waiting {
+                self.unpark(via, request);
+            }
+            self.reads.remove(&request);
             self.deadlines.remove(&(p.deadline, request));
             if !p.quiet {
-                self.finished.push((request, outcome));
+                self.finished.push(Finished { request, outcome });
             }
         }
     }
@@ -309,12 +610,12 @@ impl Cluster {
         };
         let (key, value) = load.next_write();
         let (size, via) = (load.size, load.via);
-        match self.start_put(&key, &value, via, Some(size), 5_000) {
+        match self.start_put(&key, &value, via, Some(size), CLIENT_TIMEOUT_MS, false) {
             Ok(request) => {
                 if let Some(p) = self.pending.get_mut(&request) {
                     p.quiet = true;
                 } else {
-                    self.finished.retain(|(r, _)| *r != request);
+                    self.finished.retain(|f| f.request != request);
                 }
             }
             Err(_) => {
@@ -327,19 +628,29 @@ impl Cluster {
 
     fn expire(&mut self) {
         let now = self.now();
-        let expired: Vec<(RequestId, Option<String>, Waiting)> = self
+        let expired: Vec<(RequestId, Option<String>, Waiting, bool)> = self
             .deadlines
             .iter()
             .take_while(|(deadline, _)| *deadline <= now)
             .filter_map(|(_, r)| {
-                self.pending
-                    .get(r)
-                    .map(|p| (*r, p.note.clone(), p.waiting.clone()))
+                self.pending.get(r).map(|p| {
+                    let client = p.client_deadline <= p.deadline;
+                    (*r, p.note.clone(), p.waiting.clone(), client)
+                })
             })
             .collect();
-        for (request, note, waiting) in expired {
+        for (request, note, waiting, client) in expired {
+            // The client's context ends first ("context deadline exceeded"),
+            // unless it waits longer than the server's own request timeout.
             let what = match waiting {
                 Waiting::Leader { to } => format!("leadership did not move to {to} in time"),
+                Waiting::Parked { via: Some(v), .. } => {
+                    format!("{DEADLINE_EXCEEDED}: member {v} knew no leader to send the request to")
+                }
+                Waiting::Parked { via: None, .. } => {
+                    format!("{DEADLINE_EXCEEDED}: no member was running to take the request")
+                }
+                _ if client => DEADLINE_EXCEEDED.to_string(),
                 _ => ErrorCode::Timeout.etcd_text().to_string(),
             };
             let detail = match note {
@@ -397,14 +708,42 @@ impl Cluster {
                 node,
                 request,
                 value,
-            } => (
-                *request,
-                Waiting::Read { via: *node },
-                Outcome::Read {
-                    value: value.clone(),
-                },
-            ),
+            } => {
+                let members = matches!(
+                    self.pending.get(request).map(|p| &p.waiting),
+                    Some(Waiting::Read { members: true, .. })
+                );
+                let outcome = if members {
+                    Outcome::Members(self.members_of(*node))
+                } else {
+                    Outcome::Read {
+                        value: value.clone(),
+                    }
+                };
+                (
+                    *request,
+                    Waiting::Read {
+                        via: *node,
+                        members,
+                    },
+                    outcome,
+                )
+            }
             EventKind::ConfChangeApplied {
+                node,
+                change,
+                refused,
+                ..
+            } => {
+                let outcome = match refused {
+                    None => Outcome::Done,
+                    Some(err) => {
+                        Outcome::Failed(ServerError::new(ErrorCode::from(*err), err.etcd_text()))
+                    }
+                };
+                (change.request, Waiting::Member { via: *node }, outcome)
+            }
+            EventKind::JointChangeApplied {
                 node,
                 change,
                 refused,

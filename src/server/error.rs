@@ -16,6 +16,9 @@ pub enum ErrorCode {
     TooManyLearners,
     MemberNotFound,
     MemberNotLearner,
+    /// raftlab's own: a joint change demoting a member that is not a voter
+    /// (etcd's server never demotes).
+    MemberNotVoter,
     LearnerNotReady,
     NotEnoughStartedMembers,
     Unhealthy,
@@ -28,7 +31,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 16] = [
+    pub const ALL: [ErrorCode; 17] = [
         ErrorCode::BadUrl,
         ErrorCode::IdExists,
         ErrorCode::IdRemoved,
@@ -36,6 +39,7 @@ impl ErrorCode {
         ErrorCode::TooManyLearners,
         ErrorCode::MemberNotFound,
         ErrorCode::MemberNotLearner,
+        ErrorCode::MemberNotVoter,
         ErrorCode::LearnerNotReady,
         ErrorCode::NotEnoughStartedMembers,
         ErrorCode::Unhealthy,
@@ -56,6 +60,7 @@ impl ErrorCode {
             ErrorCode::TooManyLearners => "too-many-learners",
             ErrorCode::MemberNotFound => "member-not-found",
             ErrorCode::MemberNotLearner => "member-not-learner",
+            ErrorCode::MemberNotVoter => "member-not-voter",
             ErrorCode::LearnerNotReady => "learner-not-ready",
             ErrorCode::NotEnoughStartedMembers => "not-enough-started-members",
             ErrorCode::Unhealthy => "unhealthy",
@@ -71,13 +76,14 @@ impl ErrorCode {
     /// etcd's own text for the error, shown beside the code.
     pub fn etcd_text(self) -> &'static str {
         match self {
-            ErrorCode::BadUrl => "URL address does not have the form \"host:port\"",
+            ErrorCode::BadUrl => "etcdserver: given member URLs are invalid",
             ErrorCode::IdExists => "etcdserver: member ID already exist",
             ErrorCode::IdRemoved => "etcdserver: member ID removed",
             ErrorCode::PeerUrlExists => "etcdserver: Peer URLs already exists",
             ErrorCode::TooManyLearners => "etcdserver: too many learner members in cluster",
             ErrorCode::MemberNotFound => "etcdserver: member not found",
             ErrorCode::MemberNotLearner => "etcdserver: can only promote a learner member",
+            ErrorCode::MemberNotVoter => "can only demote a voting member",
             ErrorCode::LearnerNotReady => {
                 "etcdserver: can only promote a learner member which is in sync with leader"
             }
@@ -126,6 +132,7 @@ impl From<MemberError> for ErrorCode {
             MemberError::TooManyLearners => ErrorCode::TooManyLearners,
             MemberError::MemberNotFound => ErrorCode::MemberNotFound,
             MemberError::MemberNotLearner => ErrorCode::MemberNotLearner,
+            MemberError::MemberNotVoter => ErrorCode::MemberNotVoter,
         }
     }
 }

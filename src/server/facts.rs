@@ -13,7 +13,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::raft::{quorum, ConfState, MemberRecord, NodeId, Progress, Raft, StateRole};
+use crate::raft::{quorum, ConfState, NodeId, Progress, Raft, StateRole};
+use crate::sim::kv::MemberRecord;
 use crate::sim::{InFlight, SimNode};
 
 use super::cluster::Cluster;
@@ -158,12 +159,15 @@ impl Cluster {
     /// does not know). A node that has not yet applied its own promotion is
     /// a voter here: the cluster already counts it.
     pub fn is_learner(&self, id: NodeId) -> bool {
-        let conf = self.configuration();
-        if conf.voters.contains(&id) {
-            return false;
-        }
-        if conf.learners.contains(&id) {
-            return true;
+        // Read in place (the canvas asks for every node every frame): the
+        // same sets as `configuration()`'s voters and learners.
+        if let Some(c) = self.authority_raft().map(|r| &r.tracker().config) {
+            if c.voters.incoming.contains(id) {
+                return false;
+            }
+            if c.learners.contains(&id) {
+                return true;
+            }
         }
         match self.member(id) {
             Some(m) => m.learner,
@@ -238,13 +242,13 @@ impl Cluster {
         self.world.network().is_cut(from, to)
     }
 
-    /// Bytes `id` has handed to the network that have not started on the
-    /// wire by `t_ms` (its send queue).
-    pub fn queued_bytes(&self, id: NodeId, t_ms: f64) -> u64 {
-        self.in_flight()
-            .filter(|m| m.msg.from == id && m.departs_ms as f64 > t_ms)
-            .map(|m| m.size)
-            .sum()
+    /// Bytes waiting in `id`'s outgoing queues at `t_ms` (its send queue),
+    /// counting what is left of a message half sent: the report's
+    /// `queued_bytes` and the canvas's send-queue label.
+    pub fn queued_bytes(&self, id: NodeId, t_ms: u64) -> u64 {
+        self.world
+            .network()
+            .queued_bytes(id, t_ms, self.world.config().bandwidth)
     }
 }
 

@@ -1,15 +1,17 @@
-//! etcd's cluster API: MemberAdd, MemberPromote, MemberRemove, MemberList
-//! and MoveLeader. Each goes to the leader (or the lowest running voter when
-//! there is none, which forwards or fails as etcd's would), passes etcd's
-//! checks, is proposed as a single-server configuration change, and returns
-//! once the change is applied on the member that took the request.
+//! etcd's cluster API: MemberAdd, MemberPromote, MemberRemove, MemberList,
+//! MoveLeader, and the maintenance API's Status. Each goes to the leader (or
+//! the lowest running voter when there is none), passes etcd's checks there,
+//! is proposed as a single-server configuration change, and returns once
+//! the change is applied on the member that took the request. A member that
+//! knows no leader holds the request until it knows one (see `cluster.rs`).
 
-use std::rc::Rc;
+use serde::Serialize;
 
-use crate::raft::{ConfChange, ConfChangeType, EntryData, NodeId, StateRole};
+use crate::raft::{ConfChange, ConfChangeType, NodeId, StateRole, NONE};
+use crate::sim::kv::PeerUrls;
 use crate::sim::membership::default_peer_url;
 
-use super::cluster::{Cluster, Outcome, RequestId, Waiting};
+use super::cluster::{Cluster, Deferred, Outcome, RequestId, Waiting};
 use super::error::{ErrorCode, ServerError};
 use super::reconfig::{self, VoterView};
 
@@ -23,16 +25,30 @@ pub struct MemberInfo {
     pub started: bool,
 }
 
-impl Cluster {
-    /// etcd's request timeout: 5s plus two election timeouts.
-    pub fn request_timeout_ms(&self) -> u64 {
-        5_000 + 2 * self.world.config().election_timeout_ms
-    }
+/// One member's own status: etcd's maintenance `Status` (etcdctl endpoint
+/// status), which learners serve too.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MemberStatus {
+    pub id: NodeId,
+    /// The etcd release (`version`).
+    pub version: &'static str,
+    /// The leader this member knows, or `null`.
+    pub leader: Option<NodeId>,
+    pub raft_term: u64,
+    /// The member's commit index (etcd's `RaftIndex`).
+    pub raft_index: u64,
+    pub raft_applied_index: u64,
+    pub is_learner: bool,
+    /// Bytes of its applied state (etcd's `DbSize`).
+    pub db_size: u64,
+    /// etcd's `Errors`: "etcdserver: no leader" when it knows none.
+    pub errors: Vec<&'static str>,
+}
 
-    /// Where a membership request goes: the leader if there is one; else the
-    /// lowest running voter, which fails with `no-leader` if it knows none.
-    /// Returns (the member taking the request, whether it leads).
-    fn member_target(&self) -> Result<(NodeId, bool), ServerError> {
+impl Cluster {
+    /// Where a membership request goes when there is no leader to take it:
+    /// (the member taking the request, whether it leads).
+    pub(super) fn member_target(&self) -> Result<(NodeId, bool), ServerError> {
         let via = self.target(None)?;
         let leads = self
             .world
@@ -44,56 +60,64 @@ impl Cluster {
         Ok((via, leads))
     }
 
-    /// The voters as the leader sees them, for the strict checks.
-    fn voter_views(&self, leader: NodeId) -> Vec<VoterView> {
-        let Some(node) = self.world.node(leader) else {
-            return Vec::new();
-        };
-        let Some(r) = node.raft.as_ref() else {
+    /// The voting members as member `local` sees them, for the strict
+    /// checks: its applied membership, and what its transport has noticed
+    /// of each peer (etcd `isConnectedSince`, `ActiveSince`).
+    fn voter_views(&self, local: NodeId) -> Vec<VoterView> {
+        let Some(node) = self.world.node(local) else {
             return Vec::new();
         };
         let now = self.now();
         let health = self.cfg.health_interval_ms;
-        r.conf_state()
-            .voters
+        node.state
+            .members
             .iter()
-            .map(|&id| VoterView {
-                id,
-                started: node.state.members.get(&id).is_some_and(|m| m.started),
-                active: id == leader
-                    || self
-                        .world
-                        .connected_since(leader, id)
-                        .is_some_and(|since| since.saturating_add(health) <= now),
+            .filter(|(_, m)| !m.learner)
+            .map(|(&id, m)| {
+                let since = self.world.active_since(local, id);
+                VoterView {
+                    id,
+                    started: m.started,
+                    connected: id == local || since.is_some_and(|t| t.saturating_add(health) < now),
+                    active: id == local || since.is_some(),
+                }
             })
             .collect()
     }
 
-    fn propose_change(
+    /// Every member in `node`'s applied membership.
+    pub(crate) fn members_of(&self, node: NodeId) -> Vec<MemberInfo> {
+        self.world.node(node).map_or_else(Vec::new, |n| {
+            n.state
+                .members
+                .iter()
+                .map(|(&id, m)| MemberInfo {
+                    id,
+                    peer_url: m.peer_url.to_string(),
+                    learner: m.learner,
+                    started: m.started,
+                })
+                .collect()
+        })
+    }
+
+    fn conf_change(
         &mut self,
-        via: NodeId,
         change_type: ConfChangeType,
         id: NodeId,
         peer_url: &str,
         promote: bool,
-    ) -> Result<RequestId, ServerError> {
-        let request = self.new_request();
-        let cc = ConfChange {
+    ) -> ConfChange {
+        ConfChange {
             change_type,
             node_id: id,
-            request,
-            peer_url: Rc::from(peer_url),
+            request: self.new_request(),
+            context: PeerUrls::one(id, peer_url),
             promote,
-        };
-        self.world
-            .propose(via, EntryData::ConfChange(Rc::new(cc)))
-            .map_err(|e| ServerError::dropped(via, e))?;
-        let timeout = self.request_timeout_ms();
-        self.wait_for(request, Waiting::Member { via }, timeout);
-        Ok(request)
+        }
     }
 
-    fn finish_change(&mut self, request: RequestId) -> Result<(), ServerError> {
+    pub(super) fn finish_change(&mut self, request: RequestId) -> Result<(), ServerError> {
         match self.finish(request) {
             Outcome::Done => Ok(()),
             Outcome::Failed(e) => Err(e),
@@ -111,100 +135,198 @@ impl Cluster {
         id: NodeId,
         learner: bool,
         peer_url: Option<&str>,
+        timeout_ms: u64,
+        require_leader: bool,
     ) -> Result<(), ServerError> {
+        let via = self.route(None)?;
+        if require_leader {
+            self.require_leader(via)?;
+        }
         let url = peer_url.map_or_else(|| default_peer_url(id), str::to_string);
-        reconfig::check_peer_url(&url)?;
-        let (via, leads) = self.member_target()?;
-        if leads && self.cfg.strict_reconfig {
-            let voters = self.voter_views(via);
-            if learner {
-                reconfig::check_add_learner(&voters)?;
-            } else {
-                reconfig::check_add_voter(&voters)?;
-            }
+        reconfig::check_peer_url(&url, self.cfg.release)?;
+        if let Some(local) = via.filter(|_| self.cfg.strict_reconfig) {
+            reconfig::check_add(&self.voter_views(local), learner, self.cfg.release)?;
         }
         let kind = if learner {
             ConfChangeType::AddLearnerNode
         } else {
             ConfChangeType::AddNode
         };
-        let request = self.propose_change(via, kind, id, &url, false)?;
+        let cc = self.conf_change(kind, id, &url, false);
+        let request = cc.request;
+        self.send(request, via, Deferred::Change(cc), timeout_ms);
         self.finish_change(request)
     }
 
-    /// etcd MemberPromote: decided by the leader; the learner must be in sync
-    /// (its match at least 90% of the leader's).
-    pub fn member_promote(&mut self, id: NodeId) -> Result<(), ServerError> {
-        let (via, leads) = self.member_target()?;
-        if leads {
-            if let Some(r) = self.world.raft(via) {
-                let progress = r.tracker().progress.get(&id).map(|p| p.matched);
-                let leader_match = r
-                    .tracker()
-                    .progress
-                    .get(&via)
-                    .map_or(r.last_index(), |p| p.matched);
-                // etcd finds no progress for an unknown member and lets it
-                // pass: whether it is a learner at all is decided at apply.
-                if let Some(learner_match) = progress {
-                    reconfig::check_learner_ready(id, learner_match, leader_match)?;
-                }
-            }
-            if self.cfg.strict_reconfig {
-                reconfig::check_promote(&self.voter_views(via))?;
-            }
+    /// The leader's checks of a promotion (etcd `mayPromoteMember`): the
+    /// learner must be tracked and in sync (`isLearnerReady`), and with the
+    /// strict check the started voters must stay a quorum. Returns the
+    /// change to propose.
+    pub(crate) fn promote_checks(
+        &self,
+        leader: NodeId,
+        id: NodeId,
+        request: RequestId,
+    ) -> Result<ConfChange, ServerError> {
+        let Some(r) = self.world.raft(leader) else {
+            return Err(ServerError::no_leader(leader));
+        };
+        // isLearnerReady answers "not found" for an id the leader tracks no
+        // progress for, before anything reaches raft.
+        let Some(learner_match) = r.tracker().progress.get(&id).map(|p| p.matched) else {
+            return Err(ServerError::new(
+                ErrorCode::MemberNotFound,
+                format!(
+                    "leader {leader} tracks no member {id}: {}",
+                    ErrorCode::MemberNotFound.etcd_text()
+                ),
+            ));
+        };
+        let leader_match = r
+            .tracker()
+            .progress
+            .get(&leader)
+            .map_or(r.last_index(), |p| p.matched);
+        reconfig::check_learner_ready(id, learner_match, leader_match)?;
+        if self.cfg.strict_reconfig {
+            reconfig::check_promote(&self.voter_views(leader))?;
         }
         let url = self
             .world
-            .node(via)
+            .node(leader)
             .and_then(|n| n.state.members.get(&id))
             .map_or_else(String::new, |m| m.peer_url.to_string());
-        let request = self.propose_change(via, ConfChangeType::AddNode, id, &url, true)?;
+        Ok(ConfChange {
+            change_type: ConfChangeType::AddNode,
+            node_id: id,
+            request,
+            context: PeerUrls::one(id, &url),
+            promote: true,
+        })
+    }
+
+    /// etcd MemberPromote: decided by the leader; the learner must be in sync
+    /// (its match at least 90% of the leader's). A follower forwards it to
+    /// the leader once it knows one.
+    pub fn member_promote(
+        &mut self,
+        id: NodeId,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<(), ServerError> {
+        let via = self.route(None)?;
+        if require_leader {
+            self.require_leader(via)?;
+        }
+        let request = self.new_request();
+        let leads = via.is_some_and(|v| {
+            self.world
+                .raft(v)
+                .is_some_and(|r| r.role() == StateRole::Leader)
+        });
+        let then = match via {
+            Some(leader) if leads => Deferred::Change(self.promote_checks(leader, id, request)?),
+            _ => Deferred::Promote { id },
+        };
+        self.send(request, via, then, timeout_ms);
         self.finish_change(request)
     }
 
     /// etcd MemberRemove. A removed member stops itself; its id never returns.
-    pub fn member_remove(&mut self, id: NodeId) -> Result<(), ServerError> {
-        let (via, leads) = self.member_target()?;
+    pub fn member_remove(
+        &mut self,
+        id: NodeId,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<(), ServerError> {
+        let via = self.route(None)?;
+        if require_leader {
+            self.require_leader(via)?;
+        }
         // etcd checks only the quorum before proposing: whether the member
         // exists is decided when the change is applied, after any change
         // still in the log (a new leader may not have applied an add yet).
-        let member = self
-            .world
-            .node(via)
+        let member = via
+            .and_then(|v| self.world.node(v))
             .and_then(|n| n.state.members.get(&id).cloned());
         let learner = member.as_ref().is_some_and(|m| m.learner);
-        if leads && self.cfg.strict_reconfig && !learner {
-            reconfig::check_remove_voter(&self.voter_views(via), id, via)?;
+        if let Some(local) = via.filter(|_| self.cfg.strict_reconfig && !learner) {
+            reconfig::check_remove_voter(&self.voter_views(local), id, local)?;
         }
         let url = member.map_or_else(String::new, |m| m.peer_url.to_string());
-        let request = self.propose_change(via, ConfChangeType::RemoveNode, id, &url, false)?;
+        let cc = self.conf_change(ConfChangeType::RemoveNode, id, &url, false);
+        let request = cc.request;
+        self.send(request, via, Deferred::Change(cc), timeout_ms);
         self.finish_change(request)
     }
 
-    /// etcd MemberList, answered from the applied membership of the member
-    /// taking the request.
-    pub fn member_list(&self) -> Result<Vec<MemberInfo>, ServerError> {
-        let via = self.target(None)?;
+    /// etcd MemberList. Since v3.6 etcdctl asks for a linearizable list by
+    /// default (a ReadIndex first, so it waits for a leader like a read);
+    /// before, and with `serializable`, the member answers from its applied
+    /// membership at once.
+    pub fn member_list(
+        &mut self,
+        serializable: bool,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<Vec<MemberInfo>, ServerError> {
+        let via = self.route(None)?;
+        if require_leader {
+            self.require_leader(via)?;
+        }
+        let linearizable = !serializable && self.cfg.release.member_list_linearizable();
+        if let Some(v) = via.filter(|_| !linearizable) {
+            return Ok(self.members_of(v));
+        }
+        let request = self.new_request();
+        let then = Deferred::Read {
+            key: String::new(),
+            members: true,
+        };
+        self.send(request, via, then, timeout_ms);
+        match self.finish(request) {
+            Outcome::Members(list) => Ok(list),
+            Outcome::Failed(e) => Err(e),
+            other => Err(ServerError::new(
+                ErrorCode::Timeout,
+                format!("unexpected outcome {other:?}"),
+            )),
+        }
+    }
+
+    /// etcd's maintenance Status, answered by member `id` itself: learners
+    /// serve it too (v3rpc `isRPCSupportedForLearner`).
+    pub fn member_status(&self, id: NodeId) -> Result<MemberStatus, ServerError> {
+        self.target(Some(id))?;
         let node = self
             .world
-            .node(via)
-            .ok_or_else(|| ServerError::new(ErrorCode::NoLeader, "no member is running"))?;
-        Ok(node
-            .state
-            .members
-            .iter()
-            .map(|(&id, m)| MemberInfo {
-                id,
-                peer_url: m.peer_url.to_string(),
-                learner: m.learner,
-                started: m.started,
-            })
-            .collect())
+            .node(id)
+            .ok_or_else(|| ServerError::new(ErrorCode::NotStarted, "not running"))?;
+        let r = node
+            .raft
+            .as_ref()
+            .ok_or_else(|| ServerError::new(ErrorCode::NotStarted, "not running"))?;
+        let leader = (r.leader_id() != NONE).then_some(r.leader_id());
+        Ok(MemberStatus {
+            id,
+            version: self.cfg.release.as_str(),
+            leader,
+            raft_term: r.term(),
+            raft_index: r.commit(),
+            raft_applied_index: r.applied(),
+            is_learner: node.is_learner(),
+            db_size: node.state.bytes(),
+            errors: if leader.is_none() {
+                vec![ErrorCode::NoLeader.etcd_text()]
+            } else {
+                Vec::new()
+            },
+        })
     }
 
     /// etcd MoveLeader: the leader hands leadership to voter `to` and the
-    /// call returns once `to` leads.
+    /// call returns once `to` leads. etcdctl sends it to the leader it finds
+    /// among the endpoints; with none, it fails at once.
     pub fn move_leader(&mut self, to: NodeId) -> Result<(), ServerError> {
         let (via, leads) = self.member_target()?;
         let bad = |why: String| {

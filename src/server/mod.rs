@@ -11,11 +11,18 @@ pub mod client;
 pub mod cluster;
 pub mod error;
 pub mod facts;
+pub mod joint;
 pub mod load;
 pub mod members;
 pub mod mvcc;
+pub mod process;
 pub mod reconfig;
+pub mod release;
 
-pub use cluster::{Cluster, Outcome, RequestId, ServerConfig};
+pub use cluster::{
+    Cluster, Outcome, RequestId, ServerConfig, CLIENT_TIMEOUT_MS, DEADLINE_EXCEEDED,
+};
 pub use error::{ErrorCode, ServerError};
 pub use facts::CatchUp;
+pub use members::MemberStatus;
+pub use release::Release;

@@ -2,7 +2,7 @@
 //! narration and tests. The sentences are made by the front end's renderer
 //! (`scenario::text_en` in English), never here.
 
-use crate::raft::{ConfChange, MessageType, NodeId, RaftEvent};
+use crate::raft::{ConfChange, ConfChangeV2, MessageType, NodeId, RaftEvent};
 use crate::sim::membership::MemberError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +39,14 @@ pub enum EventKind {
         change: ConfChange,
         refused: Option<MemberError>,
     },
+    /// A joint membership change (several members at once) was applied on
+    /// `node`, or refused there by the membership checks.
+    JointChangeApplied {
+        node: NodeId,
+        index: u64,
+        change: ConfChangeV2,
+        refused: Option<MemberError>,
+    },
     /// A member's announcement of itself was applied on `node`.
     PublishApplied {
         node: NodeId,
@@ -67,9 +75,12 @@ pub enum EventKind {
     Started {
         node: NodeId,
     },
-    /// `node` learned it was removed and stopped itself for good.
+    /// `node` learned it was removed and stopped itself for good: a peer
+    /// refused it as removed, or (`delayed`) the moment after it applied its
+    /// own removal ran out (etcd's `stopWithDelay`).
     StoppedRemoved {
         node: NodeId,
+        delayed: bool,
     },
     LinkCut {
         from: NodeId,

@@ -7,14 +7,20 @@
 pub mod config;
 pub mod event;
 pub mod invariants;
+pub mod kv;
+pub mod linearizability;
 pub mod membership;
 pub mod network;
 pub mod node;
+pub mod streams;
+pub mod vecmap;
 pub mod world;
 
 pub use config::WorldConfig;
 pub use event::{DropReason, Event, EventKind};
 pub use invariants::Violation;
-pub use network::InFlight;
+pub use kv::{KvStore, MemberRecord, PeerUrls, Put, Request};
+pub use network::{InFlight, Transport};
 pub use node::SimNode;
+pub use streams::Stream;
 pub use world::World;

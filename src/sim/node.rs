@@ -1,7 +1,8 @@
 //! One simulated etcd process: its Raft node when running, what survives a
 //! crash, and its applied state machine.
 
-use crate::raft::{KvStore, NodeId, Raft, Storage};
+use crate::raft::{NodeId, Raft, Storage};
+use crate::sim::kv::KvStore;
 
 #[derive(Debug, Clone)]
 pub struct SimNode {

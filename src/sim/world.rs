@@ -15,8 +15,9 @@ use crate::raft::{
 use crate::sim::config::WorldConfig;
 use crate::sim::event::{DropReason, Event, EventKind};
 use crate::sim::invariants::{Checker, Violation};
+use crate::sim::kv::{KvStore, PeerUrls, Request};
 use crate::sim::membership;
-use crate::sim::network::Network;
+use crate::sim::network::{Network, Wake};
 use crate::sim::node::SimNode;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -25,6 +26,10 @@ enum Action {
     Tick { node: NodeId, epoch: u64 },
     /// A message reaches its receiver.
     Deliver { id: u64 },
+    /// A node's fairly shared link finishes a message (`transport=streams`).
+    Transmit { node: NodeId, gen: u64 },
+    /// A member that applied its own removal stops (etcd's `stopWithDelay`).
+    StopRemoved { node: NodeId, epoch: u64 },
 }
 
 /// Why a process cannot be started.
@@ -52,19 +57,29 @@ impl World {
     /// A new cluster of `voters`, bootstrapped as etcd's `--initial-cluster`
     /// does, every process started at time 0.
     pub fn new(cfg: WorldConfig, voters: &[NodeId]) -> World {
+        let net = Network::new(cfg.transport);
         let mut world = World {
             rng: Pcg64::seed_from_u64(cfg.seed),
             cfg,
             now: 0,
             nodes: BTreeMap::new(),
-            net: Network::default(),
+            net,
             queue: BinaryHeap::new(),
             seq: 0,
             events: Vec::new(),
             checker: Checker::default(),
             deliveries: 0,
         };
-        let storage = raft::bootstrap_storage(voters);
+        // etcd's StartNode: each founding member's change carries its peer
+        // URL, so every member learns the others' as it applies them.
+        let peers: Vec<raft::Peer> = voters
+            .iter()
+            .map(|&id| raft::Peer {
+                id,
+                context: PeerUrls::one(id, &membership::default_peer_url(id)),
+            })
+            .collect();
+        let storage = raft::bootstrap_peers(&peers);
         for &id in voters {
             world.nodes.insert(id, SimNode::new(id, storage.clone()));
             // Infallible: the node is new and not removed.
@@ -124,9 +139,33 @@ impl World {
         std::mem::take(&mut self.events)
     }
 
+    /// etcd's view, from `a`'s transport, of its connection to peer `b`
+    /// (rafthttp `peerStatus.activeSince`): since when the peer has been
+    /// active, or `None` if `a` sees it down. A crashed peer resets the
+    /// connection and is seen down at once; a silently cut link is seen down
+    /// only once the stream's read deadline passes (ConnReadTimeout), and a
+    /// cut healed before that was never noticed at all. A connection comes
+    /// up when both processes run and the link is whole.
+    pub fn active_since(&self, a: NodeId, b: NodeId) -> Option<u64> {
+        let sa = self.nodes.get(&a)?.started_at?;
+        let sb = self.nodes.get(&b)?.started_at?;
+        if !self.routes(a, b) || !self.routes(b, a) {
+            return None;
+        }
+        let link = self.net.peer_link(a, b);
+        if let Some(c) = link.cut_since {
+            let noticed = c.saturating_add(self.cfg.conn_read_timeout_ms);
+            // Cut before a process (re)started: its stream never came up.
+            if self.now >= noticed || sa.max(sb) >= c {
+                return None;
+            }
+        }
+        Some(sa.max(sb).max(link.back_since))
+    }
+
     /// Since when `a` and `b` have been able to talk both ways without a
     /// break (both running, both links up); `None` if they cannot now.
-    /// etcd's health check asks this of the leader's peer streams.
+    /// What the network is, not what etcd has noticed (see `active_since`).
     pub fn connected_since(&self, a: NodeId, b: NodeId) -> Option<u64> {
         let sa = self.nodes.get(&a)?.started_at?;
         let sb = self.nodes.get(&b)?.started_at?;
@@ -160,6 +199,15 @@ impl World {
         match action {
             Action::Tick { node, epoch } => self.tick(node, epoch),
             Action::Deliver { id } => self.deliver(id),
+            Action::Transmit { node, gen } => {
+                self.net.transmit(node, gen, self.now, self.cfg.bandwidth);
+                self.schedule_wakes();
+            }
+            Action::StopRemoved { node, epoch } => {
+                if self.nodes.get(&node).is_some_and(|n| n.epoch == epoch) {
+                    self.stop_removed(node, true);
+                }
+            }
         }
         true
     }
@@ -177,6 +225,19 @@ impl World {
         self.queue.push(Reverse((at, self.seq, action)));
     }
 
+    /// Schedules what the network asked for: arrivals, and the moments a
+    /// shared link finishes a message.
+    fn schedule_wakes(&mut self) {
+        while let Some(wake) = self.net.next_wake() {
+            match wake {
+                Wake::Deliver { id, at } => self.schedule(at.max(self.now), Action::Deliver { id }),
+                Wake::Transmit { node, gen, at } => {
+                    self.schedule(at.max(self.now), Action::Transmit { node, gen })
+                }
+            }
+        }
+    }
+
     fn tick(&mut self, id: NodeId, epoch: u64) {
         let heartbeat = self.cfg.heartbeat_ms.max(1);
         let now = self.now;
@@ -189,18 +250,24 @@ impl World {
         }
         let Some(r) = node.raft.as_mut() else { return };
         r.tick();
+        self.schedule(now + heartbeat, Action::Tick { node: id, epoch });
+        self.process(id);
         // A started member announces itself until its announcement is applied
-        // (etcd's publish), retrying every election timeout.
+        // (etcd's publish), retrying every election timeout. It needs a
+        // leader, which the tick may just have elected.
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        let Some(r) = node.raft.as_mut() else { return };
         let unpublished = node.state.members.get(&id).is_some_and(|m| !m.started);
         if unpublished
             && r.leader_id() != raft::NONE
             && node.last_publish_ms.is_none_or(|t| now >= t + election)
         {
             node.last_publish_ms = Some(now);
-            let _ = r.propose(EntryData::Publish(id));
+            let _ = r.propose(Request::Publish(id).entry());
+            self.process(id);
         }
-        self.schedule(now + heartbeat, Action::Tick { node: id, epoch });
-        self.process(id);
     }
 
     fn deliver(&mut self, msg_id: u64) {
@@ -220,13 +287,15 @@ impl World {
             // etcd answers a removed member's stream with "removed"; the
             // removed process then stops itself for good.
             self.dropped(from, to, msg.msg_type, DropReason::SenderRemoved);
-            self.stop_removed(from);
+            self.stop_removed(from, false);
             return;
         }
         self.deliveries += 1;
         let snapshot = msg.msg_type == MessageType::Snap;
         if let Some(r) = self.nodes.get_mut(&to).and_then(|n| n.raft.as_mut()) {
-            r.step(msg);
+            // A response from a peer it does not track is refused, as
+            // etcd's RawNode refuses it: it answers nothing it asked.
+            let _ = r.step(msg);
         }
         self.process(to);
         if snapshot {
@@ -243,10 +312,25 @@ impl World {
 
     // ---- the effects of a step ---------------------------------------------
 
+    /// Handles what node `id` produced, as etcd's server handles a Ready,
+    /// then lets the node count its own acknowledgements (etcd's Advance),
+    /// which may produce more: until nothing is left.
+    fn process(&mut self, id: NodeId) {
+        loop {
+            self.handle_ready(id);
+            let Some(r) = self.nodes.get_mut(&id).and_then(|n| n.raft.as_mut()) else {
+                return;
+            };
+            if !r.advance() {
+                return;
+            }
+        }
+    }
+
     /// Collects everything node `id` produced: installs a restored snapshot,
     /// applies committed entries, serves reads, sends messages, narrates,
     /// checks invariants, and snapshots when the log has grown enough.
-    fn process(&mut self, id: NodeId) {
+    fn handle_ready(&mut self, id: NodeId) {
         let now = self.now;
         let max_learners = self.cfg.max_learners;
         let Some(node) = self.nodes.get_mut(&id) else {
@@ -255,7 +339,7 @@ impl World {
         let Some(r) = node.raft.as_mut() else { return };
 
         if let Some(snap) = r.take_restored_snapshot() {
-            node.state = (*snap.data).clone();
+            node.state = KvStore::of_snapshot(&snap);
         }
 
         let mut applied_events = Vec::new();
@@ -269,23 +353,27 @@ impl World {
                 self.checker.observe_applied(now, id, e);
                 match &e.data {
                     EntryData::Empty => {}
-                    EntryData::Put(p) => {
-                        node.state.apply_put(p);
-                        applied_events.push(EventKind::PutApplied {
-                            node: id,
-                            index: e.index,
-                            request: p.request,
-                        });
-                    }
-                    EntryData::Publish(member) => {
-                        if let Some(m) = node.state.members.get_mut(member) {
-                            m.started = true;
+                    EntryData::Normal(data) => match data.get::<Request>() {
+                        Some(Request::Put(p)) => {
+                            node.state.apply_put(p);
+                            applied_events.push(EventKind::PutApplied {
+                                node: id,
+                                index: e.index,
+                                request: p.request,
+                            });
                         }
-                        applied_events.push(EventKind::PublishApplied {
-                            node: id,
-                            member: *member,
-                        });
-                    }
+                        Some(Request::Publish(member)) => {
+                            if let Some(m) = node.state.members.get_mut(member) {
+                                m.started = true;
+                            }
+                            applied_events.push(EventKind::PublishApplied {
+                                node: id,
+                                member: *member,
+                            });
+                        }
+                        // Only the server's requests are proposed here.
+                        None => {}
+                    },
                     EntryData::ConfChange(cc) => {
                         let refused = membership::validate(&node.state, cc, max_learners).err();
                         if refused.is_none() {
@@ -296,6 +384,23 @@ impl World {
                             }
                         }
                         applied_events.push(EventKind::ConfChangeApplied {
+                            node: id,
+                            index: e.index,
+                            change: (**cc).clone(),
+                            refused,
+                        });
+                    }
+                    EntryData::ConfChangeV2(cc) => {
+                        let refused = membership::validate_v2(&node.state, cc, max_learners).err();
+                        if refused.is_none() {
+                            // Raft may refuse it too (ConfChangeRefused): then
+                            // the member list stays as it is.
+                            if let Ok(conf) = r.apply_conf_change_v2(cc) {
+                                membership::apply_v2(&mut node.state, cc, &conf);
+                                removed_self |= node.state.removed.contains(&id);
+                            }
+                        }
+                        applied_events.push(EventKind::JointChangeApplied {
                             node: id,
                             index: e.index,
                             change: (**cc).clone(),
@@ -331,15 +436,50 @@ impl World {
             !ready
         });
 
-        let messages = r.take_messages();
-        let raft_events = r.take_events();
+        let mut messages = r.take_messages();
+        let mut raft_events = r.take_events();
+        for m in messages
+            .iter_mut()
+            .filter(|m| m.msg_type == MessageType::Snap)
+        {
+            // etcd's createMergedSnapshotMessage: the snapshot a leader sends
+            // is its applied state at the applied index, not its last
+            // compaction (which the raft library handed it).
+            let index = r.applied();
+            let Some(term) = r.term_at(index) else {
+                continue;
+            };
+            m.snapshot = Some(raft::Snapshot {
+                metadata: raft::SnapshotMetadata {
+                    index,
+                    term,
+                    conf_state: r.conf_state(),
+                },
+                data: KvStore::snapshot_data(Rc::new(node.state.clone())),
+            });
+            for e in &mut raft_events {
+                if let raft::RaftEvent::SnapshotSent { to, index: sent } = e {
+                    if *to == m.to {
+                        *sent = index;
+                    }
+                }
+            }
+        }
         self.checker.observe(now, id, r);
         let mut compacted = false;
 
-        if applied >= r.snapshot_index() + self.cfg.snapshot_count.max(1) {
+        // etcd's triggerSnapshot: once more than snapshot-count entries were
+        // applied since the last snapshot; v3.6 also every 100 entries in
+        // memory (snapshotIfNeededAndCompactRaftLog, shouldSnapshotToMemory).
+        // Either way the raft log is compacted down to catchup-entries.
+        let every = self
+            .cfg
+            .memory_snapshot_count
+            .map_or(self.cfg.snapshot_count, |m| m.min(self.cfg.snapshot_count));
+        if applied > r.snapshot_index() + every.max(1) {
             r.compact(
                 applied,
-                Rc::new(node.state.clone()),
+                KvStore::snapshot_data(Rc::new(node.state.clone())),
                 self.cfg.catchup_entries,
             );
             applied_events.push(EventKind::Compacted {
@@ -359,7 +499,12 @@ impl World {
             self.send(m);
         }
         if removed_self {
-            self.stop_removed(id);
+            // etcd keeps the process running a moment after it applied its
+            // own removal (`stopWithDelay`), then stops it.
+            if let Some(epoch) = self.nodes.get(&id).map(|n| n.epoch) {
+                let at = now + self.cfg.removed_stop_delay_ms;
+                self.schedule(at, Action::StopRemoved { node: id, epoch });
+            }
         }
         if compacted {
             self.forget_compacted();
@@ -416,9 +561,8 @@ impl World {
         } else {
             lo
         };
-        let flight = self.net.send(m, self.now, latency, self.cfg.bandwidth);
-        let (id, at) = (flight.id, flight.arrives_ms);
-        self.schedule(at, Action::Deliver { id });
+        self.net.send(m, self.now, latency, self.cfg.bandwidth);
+        self.schedule_wakes();
     }
 
     /// etcd's transport tells Raft when a peer cannot be reached, so the
@@ -473,7 +617,7 @@ impl World {
             return Err(StartError::AlreadyRunning);
         }
         let storage = std::mem::take(&mut node.durable);
-        node.state = (*storage.snapshot.data).clone();
+        node.state = KvStore::of_snapshot(&storage.snapshot);
         node.raft = Some(Raft::new(&raft_cfg, storage, seed));
         node.started_at = Some(now);
         node.epoch += 1;
@@ -495,6 +639,7 @@ impl World {
             check_quorum: self.cfg.check_quorum,
             max_inflight_msgs: self.cfg.max_inflight_msgs,
             max_size_per_msg: self.cfg.max_size_per_msg,
+            ..raft::Config::new(id)
         }
     }
 
@@ -521,16 +666,17 @@ impl World {
         node.started_at = None;
         node.pending_reads.clear();
         node.epoch += 1;
-        self.net.drop_queued_from(id, now);
+        self.net.drop_queued_from(id, now, self.cfg.bandwidth);
+        self.schedule_wakes();
         true
     }
 
-    fn stop_removed(&mut self, id: NodeId) {
+    fn stop_removed(&mut self, id: NodeId, delayed: bool) {
         if self.halt(id) {
             if let Some(n) = self.nodes.get_mut(&id) {
                 n.removed = true;
             }
-            self.push(EventKind::StoppedRemoved { node: id });
+            self.push(EventKind::StoppedRemoved { node: id, delayed });
         }
     }
 
@@ -574,11 +720,22 @@ impl World {
             return Err(ProposeError::NotLeaderNoLeader);
         };
         let result = r.read_index(request);
-        if result.is_ok() {
+        // Sent again (a retry): the read waits once.
+        if result.is_ok() && !node.pending_reads.iter().any(|(req, _, _)| *req == request) {
             node.pending_reads.push((request, 0, key.to_string()));
         }
         self.process(via);
         result
+    }
+
+    /// Whether the leader confirmed read `request` through `via` (a read
+    /// index arrived); it then only waits for `via` to apply that far.
+    pub fn read_confirmed(&self, via: NodeId, request: u64) -> bool {
+        self.nodes.get(&via).is_some_and(|n| {
+            n.pending_reads
+                .iter()
+                .any(|(req, index, _)| *req == request && *index > 0)
+        })
     }
 
     /// Node `id` snapshots its applied state and compacts its log now.
@@ -592,7 +749,11 @@ impl World {
             return false;
         };
         let applied = r.applied();
-        r.compact(applied, Rc::new(node.state.clone()), keep);
+        r.compact(
+            applied,
+            KvStore::snapshot_data(Rc::new(node.state.clone())),
+            keep,
+        );
         self.events.push(Event {
             time_ms: now,
             kind: EventKind::Compacted {
@@ -605,7 +766,8 @@ impl World {
 
     /// Cuts the link from `from` to `to`; messages on it are lost.
     pub fn cut(&mut self, from: NodeId, to: NodeId) {
-        let (changed, lost) = self.net.cut(from, to, self.now);
+        let (changed, lost) = self.net.cut(from, to, self.now, self.cfg.bandwidth);
+        self.schedule_wakes();
         if changed {
             self.push(EventKind::LinkCut { from, to });
         }
@@ -616,7 +778,19 @@ impl World {
     }
 
     pub fn heal(&mut self, from: NodeId, to: NodeId) {
-        if self.net.heal(from, to, self.now) {
+        // A process that (re)started during the cut could not connect: its
+        // peers see the connection come up now, however short the cut.
+        let cut_since = self.net.peer_link(from, to).cut_since;
+        let restarted = cut_since.is_some_and(|c| {
+            [from, to].iter().any(|id| {
+                self.nodes
+                    .get(id)
+                    .and_then(|n| n.started_at)
+                    .is_none_or(|s| s >= c)
+            })
+        });
+        let timeout = self.cfg.conn_read_timeout_ms;
+        if self.net.heal(from, to, self.now, timeout, restarted) {
             self.push(EventKind::LinkHealed { from, to });
         }
     }
@@ -631,7 +805,12 @@ impl World {
     /// Changes the network's fault knobs mid-run (fault injection).
     pub fn set_network(&mut self, latency_ms: (u64, u64), bandwidth: Option<u64>, loss_ppm: u32) {
         self.cfg.latency_ms = latency_ms;
-        self.cfg.bandwidth = bandwidth;
+        if bandwidth != self.cfg.bandwidth {
+            self.net
+                .set_bandwidth(self.now, self.cfg.bandwidth, bandwidth);
+            self.cfg.bandwidth = bandwidth;
+            self.schedule_wakes();
+        }
         self.cfg.loss_ppm = loss_ppm;
     }
 

@@ -10,7 +10,7 @@ use std::ops::Deref;
 use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
 
-use crate::app::layout::{lane, Hit, Layout, Spot};
+use crate::app::layout::{lane, Hit, Layout, Segment, Spot};
 use crate::app::palette as pal;
 use crate::app::scene::{self, Body, Label, Mark, Strip};
 use crate::scenario::narrate::Renderer;
@@ -229,7 +229,7 @@ fn links(f: &Frame) {
                 continue;
             }
             for (from, to, cut) in [(a, b, ab), (b, a, ba)] {
-                let Some((x0, y0, x1, y1)) = lane(from, to, r) else {
+                let Some(Segment { x0, y0, x1, y1 }) = lane(from, to, r) else {
                     continue;
                 };
                 ctx.set_line_width(if hovered { 3.0 } else { 1.8 });
@@ -322,7 +322,7 @@ fn messages(f: &Frame) {
         let (Some(a), Some(b)) = (l.spot(m.msg.from), l.spot(m.msg.to)) else {
             continue;
         };
-        let Some((x0, y0, x1, y1)) = lane(a, b, r) else {
+        let Some(Segment { x0, y0, x1, y1 }) = lane(a, b, r) else {
             continue;
         };
         let span = (m.arrives_ms as f64 - m.departs_ms as f64).max(1.0);
@@ -346,7 +346,7 @@ fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
     let ctx = f.ctx;
     let r = f.layout.node_r;
     let hovered = f.hover == Some(Hit::Node(v.id));
-    let queued = f.cluster.queued_bytes(v.id, f.t);
+    let queued = f.cluster.queued_bytes(v.id, f.t.max(0.0) as u64);
     let look = scene::node_look(v, f.words, hovered, f.nodes.len(), queued);
     let colour = look.colour;
     if look.faded {
