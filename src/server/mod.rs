@@ -14,7 +14,6 @@ pub mod facts;
 pub mod joint;
 pub mod load;
 pub mod members;
-pub mod mvcc;
 pub mod process;
 pub mod reconfig;
 pub mod release;

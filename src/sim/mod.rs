@@ -10,6 +10,7 @@ pub mod invariants;
 pub mod kv;
 pub mod linearizability;
 pub mod membership;
+pub mod mvcc;
 pub mod network;
 pub mod node;
 pub mod streams;

@@ -3,7 +3,7 @@
 //! every write in a list.
 
 use super::*;
-use crate::server::mvcc::store::KEY_OVERHEAD_BYTES;
+use crate::sim::mvcc::store::KEY_OVERHEAD_BYTES;
 
 fn key(k: &str) -> KeyRange {
     KeyRange::Key(k.to_string())
