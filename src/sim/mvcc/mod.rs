@@ -7,6 +7,7 @@
 //! Pure data structures: no clock, no I/O, ordered maps only, so the same
 //! writes give the same store bit for bit.
 
+pub mod backend;
 pub mod key_index;
 pub mod store;
 pub mod watch;
@@ -14,8 +15,7 @@ pub mod watch;
 #[cfg(test)]
 mod tests;
 
+pub use backend::{Record, KEY_OVERHEAD_BYTES};
 pub use key_index::KeyIndex;
-pub use store::{
-    Deleted, KeyRange, KeyValue, MvccError, MvccImage, MvccStore, RangeResult, Record,
-};
+pub use store::{Deleted, KeyRange, KeyValue, MvccError, MvccImage, MvccStore, RangeResult};
 pub use watch::{Event, EventType, WatchResponse, Watcher, WATCH_BATCH_MAX_REVS};

@@ -14,28 +14,8 @@ use std::fmt;
 use std::ops::Bound;
 use std::rc::Rc;
 
-use super::key_index::KeyIndex;
-
-/// Bytes of bookkeeping each record costs, so an empty value still weighs
-/// something (the same figure the single-value store used per key).
-pub const KEY_OVERHEAD_BYTES: u64 = 16;
-
-/// What a write leaves in the backend under its revision (etcd's
-/// `mvccpb.KeyValue` as `storeTxnWrite.put` and `delete` marshal it).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Record {
-    pub key: Rc<str>,
-    /// Empty for a tombstone.
-    pub value: Rc<str>,
-    /// The revision of the put that created the key; 0 for a tombstone
-    /// (etcd writes a tombstone as a `KeyValue` holding only the key).
-    pub create_revision: u64,
-    /// The key's version after this put (1 at creation); 0 for a tombstone.
-    pub version: u64,
-    /// The bytes the write weighs (its client request's size).
-    pub size: u64,
-    pub tombstone: bool,
-}
+use super::backend::{Backend, Record};
+use super::key_index::{Found, KeyIndex};
 
 /// A key as a read sees it (etcd's `mvccpb.KeyValue` in a range response).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -130,12 +110,12 @@ pub struct Deleted {
 }
 
 /// The store (etcd's `mvcc.store`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MvccStore {
     /// key -> its revisions (etcd's `treeIndex`).
     index: BTreeMap<Rc<str>, KeyIndex>,
     /// revision -> what was written then (etcd's backend "key" bucket).
-    backend: BTreeMap<u64, Record>,
+    backend: Backend,
     /// The revision of the last write (etcd's `currentRev`; 1 when empty).
     current_rev: u64,
     /// The last compaction's revision (etcd's `compactMainRev`, -1 before the
@@ -159,7 +139,7 @@ impl MvccStore {
     pub fn new() -> MvccStore {
         MvccStore {
             index: BTreeMap::new(),
-            backend: BTreeMap::new(),
+            backend: Backend::default(),
             current_rev: 1,
             compact_rev: None,
             live_bytes: 0,
@@ -189,11 +169,21 @@ impl MvccStore {
         self.history_bytes
     }
 
+    /// The key's previous revision before `rev`, as the backend links them.
+    fn prev(&self) -> impl Fn(u64) -> u64 + '_ {
+        |rev| self.backend.prev(rev)
+    }
+
+    /// `key`'s index entry at `rev`.
+    fn find(&self, key: &str, rev: u64) -> Option<Found> {
+        self.index.get(key)?.get(rev, &self.prev())
+    }
+
     /// Live keys at the current revision.
     pub fn len(&self) -> usize {
         self.index
             .values()
-            .filter(|ki| ki.get(self.current_rev).is_some())
+            .filter(|ki| !ki.deleted && !ki.is_empty())
             .count()
     }
 
@@ -208,12 +198,12 @@ impl MvccStore {
 
     /// The record written at `rev`, if the backend still holds it.
     pub fn record(&self, rev: u64) -> Option<&Record> {
-        self.backend.get(&rev)
+        self.backend.get(rev)
     }
 
     /// Every record kept from `from` on, in revision order.
-    pub fn records_from(&self, from: u64) -> impl Iterator<Item = (u64, &Record)> {
-        self.backend.range(from..).map(|(r, rec)| (*r, rec))
+    pub fn records_from(&self, from: u64) -> impl Iterator<Item = (u64, &Record)> + '_ {
+        self.backend.range_from(from)
     }
 
     /// The shared copy of `key` the index holds, so records do not each
@@ -225,9 +215,16 @@ impl MvccStore {
     }
 
     fn write(&mut self, rev: u64, record: Record) {
-        self.history_bytes += KEY_OVERHEAD_BYTES + record.size;
-        self.backend.insert(rev, record);
+        self.history_bytes += record.weight();
+        self.backend.push(rev, record);
         self.current_rev = rev;
+    }
+
+    /// The weight of the record the key holds now (0 if none).
+    fn live_weight(&self, found: Option<Found>) -> u64 {
+        found
+            .and_then(|f| self.backend.get(f.mod_revision))
+            .map_or(0, Record::weight)
     }
 
     /// Puts `value` under `key` at the next revision and returns it (etcd's
@@ -236,29 +233,22 @@ impl MvccStore {
     /// with the new revision as its creation.
     pub fn put(&mut self, key: &str, value: &str, size: u64) -> u64 {
         let rev = self.current_rev + 1;
+        let found = self.find(key, rev);
+        let (created, version) = found.map_or((rev, 1), |f| (f.create_revision, f.version + 1));
+        self.live_bytes -= self.live_weight(found);
         let key = self.shared_key(key);
-        let ki = self.index.entry(Rc::clone(&key)).or_default();
-        let (created, version) = match ki.get(rev) {
-            Some(found) => {
-                let old = self.backend.get(&found.mod_revision).map_or(0, |r| r.size);
-                self.live_bytes -= KEY_OVERHEAD_BYTES + old;
-                (found.create_revision, found.version + 1)
-            }
-            None => (rev, 1),
+        let prev = self.index.entry(Rc::clone(&key)).or_default().put(rev);
+        let record = Record {
+            key,
+            value: Rc::from(value),
+            create_revision: created,
+            version,
+            size,
+            tombstone: false,
+            prev,
         };
-        ki.put(rev);
-        self.live_bytes += KEY_OVERHEAD_BYTES + size;
-        self.write(
-            rev,
-            Record {
-                key,
-                value: Rc::from(value),
-                create_revision: created,
-                version,
-                size,
-                tombstone: false,
-            },
-        );
+        self.live_bytes += record.weight();
+        self.write(rev, record);
         rev
     }
 
@@ -267,17 +257,19 @@ impl MvccStore {
     /// changes, not even the revision.
     pub fn delete(&mut self, key: &str) -> Deleted {
         let rev = self.current_rev + 1;
-        let Some(ki) = self.index.get_mut(key) else {
-            return self.nothing_deleted();
+        let Some(found) = self.find(key, self.current_rev) else {
+            return Deleted {
+                deleted: 0,
+                rev: self.current_rev,
+            };
         };
-        let Some(found) = ki.get(self.current_rev) else {
-            return self.nothing_deleted();
-        };
-        ki.tombstone(rev)
-            .expect("a key found at the current revision has a live generation");
-        let old = self.backend.get(&found.mod_revision).map_or(0, |r| r.size);
-        self.live_bytes -= KEY_OVERHEAD_BYTES + old;
+        self.live_bytes -= self.live_weight(Some(found));
         let key = self.shared_key(key);
+        let prev = self
+            .index
+            .get_mut(&*key)
+            .and_then(|ki| ki.tombstone(rev).ok())
+            .expect("a key found at the current revision has a live generation");
         self.write(
             rev,
             Record {
@@ -287,16 +279,10 @@ impl MvccStore {
                 version: 0,
                 size: 0,
                 tombstone: true,
+                prev,
             },
         );
         Deleted { deleted: 1, rev }
-    }
-
-    fn nothing_deleted(&self) -> Deleted {
-        Deleted {
-            deleted: 0,
-            rev: self.current_rev,
-        }
     }
 
     /// Checks a read's revision (etcd's `storeTxnCommon.rangeKeys`): above
@@ -324,10 +310,11 @@ impl MvccStore {
         limit: usize,
     ) -> Result<RangeResult, MvccError> {
         let at = self.check_read_rev(rev)?;
+        let prev = self.prev();
         let mut kvs = Vec::new();
         let mut count = 0;
         let mut visit = |ki: &KeyIndex| {
-            if let Some(found) = ki.get(at) {
+            if let Some(found) = ki.get(at, &prev) {
                 count += 1;
                 if limit == 0 || kvs.len() < limit {
                     kvs.push(self.key_value(found.mod_revision));
@@ -361,29 +348,28 @@ impl MvccStore {
     pub fn get(&self, key: &str, rev: u64) -> Result<Option<KeyValue>, MvccError> {
         let at = self.check_read_rev(rev)?;
         Ok(self
-            .index
-            .get(key)
-            .and_then(|ki| ki.get(at))
+            .find(key, at)
             .map(|found| self.key_value(found.mod_revision)))
     }
 
-    /// The value a key holds now, if any.
-    pub fn latest(&self, key: &str) -> Option<KeyValue> {
-        self.get(key, 0).ok().flatten()
+    /// The record a key holds now, if it exists.
+    pub fn latest(&self, key: &str) -> Option<&Record> {
+        let found = self.find(key, self.current_rev)?;
+        self.backend.get(found.mod_revision)
     }
 
-    /// Every live key and its value now, in key order.
-    pub fn iter(&self) -> impl Iterator<Item = KeyValue> + '_ {
+    /// Every live key and its record now, in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, &Record)> + '_ {
         self.index
             .values()
-            .filter_map(|ki| ki.get(self.current_rev))
-            .map(|found| self.key_value(found.mod_revision))
+            .filter_map(|ki| ki.get(self.current_rev, &self.prev()))
+            .filter_map(|f| Some((f.mod_revision, self.backend.get(f.mod_revision)?)))
     }
 
     fn key_value(&self, mod_revision: u64) -> KeyValue {
         let r = self
             .backend
-            .get(&mod_revision)
+            .get(mod_revision)
             .expect("the index points at a record the backend keeps");
         KeyValue {
             key: Rc::clone(&r.key),
@@ -415,36 +401,23 @@ impl MvccStore {
         self.compact_rev = Some(rev);
 
         let mut keep = Vec::new();
+        let backend = &self.backend;
         self.index.retain(|_, ki| {
-            ki.compact(rev, &mut keep);
+            ki.compact(rev, &|r| backend.prev(r), &mut keep);
             !ki.is_empty()
         });
         keep.sort_unstable();
-        let doomed: Vec<u64> = self
-            .backend
-            .range(..=rev)
-            .map(|(r, _)| *r)
-            .filter(|r| keep.binary_search(r).is_err())
-            .collect();
-        for r in doomed {
-            if let Some(record) = self.backend.remove(&r) {
-                self.history_bytes -= KEY_OVERHEAD_BYTES + record.size;
-            }
-        }
+        self.history_bytes -= self.backend.compact(rev, &keep);
         Ok(())
     }
 
     /// The store's image for a snapshot: its backend and its compaction
     /// revision, as etcd's snapshot is its backend database (the index is
-    /// not in it; a restore rebuilds it).
+    /// not in it; a restore rebuilds it). The records are shared, not
+    /// copied.
     pub fn image(&self) -> MvccImage {
         MvccImage {
-            records: Rc::new(
-                self.backend
-                    .iter()
-                    .map(|(r, rec)| (*r, rec.clone()))
-                    .collect(),
-            ),
+            backend: self.backend.clone(),
             compact_rev: self.compact_rev,
         }
     }
@@ -458,17 +431,19 @@ impl MvccStore {
     pub fn restore(image: &MvccImage) -> MvccStore {
         let mut s = MvccStore::new();
         s.compact_rev = image.compact_rev;
-        for (rev, rec) in image.records.iter() {
-            let rev = *rev;
+        s.backend = Backend::after(image.compact_rev);
+        for (rev, rec) in image.backend.range_from(0) {
             let key = s.shared_key(&rec.key);
+            let mut rec = rec.clone();
             match s.index.get_mut(&*key) {
                 Some(ki) => {
-                    if rec.tombstone {
-                        // etcd logs and skips a tombstone it cannot apply.
-                        let _ = ki.tombstone(rev);
+                    // etcd logs and skips a tombstone it cannot apply.
+                    let prev = if rec.tombstone {
+                        ki.tombstone(rev).unwrap_or(0)
                     } else {
-                        ki.put(rev);
-                    }
+                        ki.put(rev)
+                    };
+                    debug_assert_eq!(prev, rec.prev);
                 }
                 None => {
                     let ki = if rec.tombstone {
@@ -479,38 +454,34 @@ impl MvccStore {
                     s.index.insert(Rc::clone(&key), ki);
                 }
             }
-            let mut rec = rec.clone();
             rec.key = key;
-            s.write(rev, rec);
+            s.history_bytes += rec.weight();
+            if s.compact_rev.is_some_and(|c| rev <= c) {
+                s.backend.insert_compacted(rev, rec);
+            } else {
+                s.backend.push(rev, rec);
+            }
+            s.current_rev = rev;
         }
         if let Some(c) = s.compact_rev {
             s.current_rev = s.current_rev.max(c);
         }
-        s.live_bytes = s
-            .index
-            .values()
-            .filter_map(|ki| ki.get(s.current_rev))
-            .map(|f| KEY_OVERHEAD_BYTES + s.backend.get(&f.mod_revision).map_or(0, |r| r.size))
-            .sum();
+        s.live_bytes = s.iter().map(|(_, r)| r.weight()).sum();
         s
     }
 }
 
 /// What a snapshot carries of the store (etcd's backend file): the records
-/// in revision order and the compaction revision. Shared, not copied, once
-/// taken.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// and the compaction revision. Shared, not copied, once taken.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct MvccImage {
-    pub records: Rc<Vec<(u64, Record)>>,
+    pub backend: Backend,
     pub compact_rev: Option<u64>,
 }
 
 impl MvccImage {
     /// Bytes of the records: what sending the image costs.
     pub fn bytes(&self) -> u64 {
-        self.records
-            .iter()
-            .map(|(_, r)| KEY_OVERHEAD_BYTES + r.size)
-            .sum()
+        self.backend.range_from(0).map(|(_, r)| r.weight()).sum()
     }
 }
