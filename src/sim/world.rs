@@ -4,7 +4,6 @@
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
-use std::rc::Rc;
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -455,7 +454,7 @@ impl World {
                     term,
                     conf_state: r.conf_state(),
                 },
-                data: KvStore::snapshot_data(Rc::new(node.state.clone())),
+                data: node.state.snapshot_data(),
             });
             for e in &mut raft_events {
                 if let raft::RaftEvent::SnapshotSent { to, index: sent } = e {
@@ -479,7 +478,7 @@ impl World {
         if applied > r.snapshot_index() + every.max(1) {
             r.compact(
                 applied,
-                KvStore::snapshot_data(Rc::new(node.state.clone())),
+                node.state.snapshot_data(),
                 self.cfg.catchup_entries,
             );
             applied_events.push(EventKind::Compacted {
@@ -751,7 +750,7 @@ impl World {
         let applied = r.applied();
         r.compact(
             applied,
-            KvStore::snapshot_data(Rc::new(node.state.clone())),
+            node.state.snapshot_data(),
             keep,
         );
         self.events.push(Event {
