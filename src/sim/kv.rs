@@ -229,6 +229,9 @@ mod tests {
         assert_eq!(back.get("a"), Some("2"));
         assert_eq!(back.mvcc.get("a", 2).unwrap().unwrap().value.as_ref(), "1");
         assert_eq!(back.removed, kv.removed);
-        assert_eq!(KvStore::of_snapshot(&Snapshot::default()), KvStore::default());
+        assert_eq!(
+            KvStore::of_snapshot(&Snapshot::default()),
+            KvStore::default()
+        );
     }
 }

@@ -465,6 +465,8 @@ impl World {
             }
         }
         self.checker.observe(now, id, r);
+        self.checker
+            .observe_store(now, id, r.applied(), &node.state.mvcc);
         let mut compacted = false;
 
         // etcd's triggerSnapshot: once more than snapshot-count entries were
@@ -748,11 +750,7 @@ impl World {
             return false;
         };
         let applied = r.applied();
-        r.compact(
-            applied,
-            node.state.snapshot_data(),
-            keep,
-        );
+        r.compact(applied, node.state.snapshot_data(), keep);
         self.events.push(Event {
             time_ms: now,
             kind: EventKind::Compacted {
