@@ -193,7 +193,7 @@ fn members_hold_the_same_store_at_every_revision() {
     );
     let leader = run_to_leader(&mut w);
     let follower = (1..=3).find(|&id| id != leader).unwrap();
-    let mut put = |w: &mut World, n: u64| {
+    let put = |w: &mut World, n: u64| {
         let leader = run_to_leader(w);
         let req = Request::Put(Put {
             key: format!("k{}", n % 4),
