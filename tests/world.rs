@@ -197,7 +197,7 @@ fn members_hold_the_same_store_at_every_revision() {
         let leader = run_to_leader(w);
         let req = Request::Put(Put {
             key: format!("k{}", n % 4),
-            value: format!("v{n}"),
+            value: format!("v{n}").into(),
             size: 8,
             request: 1000 + n,
         });

@@ -1,6 +1,8 @@
 //! etcd's key-value API: Put and Range. Writes go through Raft; reads are
 //! linearizable (ReadIndex through the leader) or serializable (local).
 
+use std::rc::Rc;
+
 use crate::sim::kv::Put;
 
 use super::cluster::{Cluster, Deferred, Outcome, RequestId};
@@ -50,7 +52,7 @@ impl Cluster {
         let request = self.new_request();
         let put = Put {
             key: key.to_string(),
-            value: value.to_string(),
+            value: Rc::from(value),
             size: size.unwrap_or(DEFAULT_PUT_SIZE.max(key.len() as u64 + value.len() as u64)),
             request,
         };

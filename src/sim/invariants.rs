@@ -400,7 +400,7 @@ mod tests {
     fn store(writes: &[(&str, &str)]) -> MvccStore {
         let mut s = MvccStore::new();
         for (k, v) in writes {
-            s.put(k, v, 1);
+            s.put(k, *v, 1);
         }
         s
     }

@@ -19,7 +19,8 @@ use crate::sim::mvcc::{MvccImage, MvccStore};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Put {
     pub key: String,
-    pub value: String,
+    /// Shared by every member's store that applies it.
+    pub value: Rc<str>,
     /// Bytes this write weighs on the wire and in the state machine.
     pub size: u64,
     /// Unique id the server layer gives the request, to match the commit
@@ -158,7 +159,7 @@ impl KvStore {
 
     /// Applies a put; returns the revision it got.
     pub fn apply_put(&mut self, put: &Put) -> u64 {
-        self.mvcc.put(&put.key, &put.value, put.size)
+        self.mvcc.put(&put.key, Rc::clone(&put.value), put.size)
     }
 
     /// A key's value now.

@@ -230,8 +230,9 @@ impl MvccStore {
     /// Puts `value` under `key` at the next revision and returns it (etcd's
     /// `storeTxnWrite.put`): the key keeps its creation revision and its
     /// version goes up by one; a key that did not exist starts at version 1
-    /// with the new revision as its creation.
-    pub fn put(&mut self, key: &str, value: &str, size: u64) -> u64 {
+    /// with the new revision as its creation. A shared value (`Rc<str>`) is
+    /// kept as it is, so members applying the same entry share its value.
+    pub fn put(&mut self, key: &str, value: impl Into<Rc<str>>, size: u64) -> u64 {
         let rev = self.current_rev + 1;
         let found = self.find(key, rev);
         let (created, version) = found.map_or((rev, 1), |f| (f.create_revision, f.version + 1));
@@ -240,7 +241,7 @@ impl MvccStore {
         let prev = self.index.entry(Rc::clone(&key)).or_default().put(rev);
         let record = Record {
             key,
-            value: Rc::from(value),
+            value: value.into(),
             create_revision: created,
             version,
             size,

@@ -381,8 +381,8 @@ fn a_lagging_watcher_is_cancelled_but_a_synced_one_is_not_as_etcd_notify_and_syn
 fn a_catching_up_watcher_gets_batches_of_revisions_as_etcd_event_batch_add() {
     let mut s = MvccStore::new();
     for i in 0..7 {
-        s.put("a", &i.to_string(), 1); // 2..=8
-        s.put("b", &i.to_string(), 1); // 3..=9
+        s.put("a", i.to_string().as_str(), 1); // 2..=8
+        s.put("b", i.to_string().as_str(), 1); // 3..=9
     }
     let mut w = Watcher::new(&s, key("a"), 1);
     let r1 = w.poll(&s, 3).unwrap();
@@ -538,7 +538,7 @@ mod model {
         for (n, op) in ops.iter().enumerate() {
             match op {
                 Op::Put(i, v) => {
-                    let rev = s.put(&k(*i), &v.to_string(), 1);
+                    let rev = s.put(&k(*i), v.to_string().as_str(), 1);
                     m.writes.push((m.rev() + 1, k(*i), Some(v.to_string())));
                     prop_assert_eq!(rev, m.rev());
                 }
