@@ -10,7 +10,7 @@
 use std::fmt::Write;
 
 use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
-use crate::sim::{DropReason, Event, EventKind};
+use crate::sim::{DropReason, Event, EventKind, KeyRead};
 
 use super::narrate::{Refusal, Renderer};
 use super::report::CommandResult;
@@ -203,9 +203,39 @@ impl Renderer for English {
                     err.etcd_text()
                 ),
             },
-            ReadServed { node, value, .. } => match value {
-                Some(v) => format!("node {node} served a linearizable read: {v:?}"),
-                None => format!("node {node} served a linearizable read: no such key"),
+            DeleteApplied {
+                node,
+                index,
+                deleted,
+                revision,
+                ..
+            } => match deleted {
+                0 => format!("node {node} applied a delete at index {index}: no such key"),
+                _ => format!("node {node} applied a delete at index {index}: revision {revision}"),
+            },
+            CompactionApplied {
+                node,
+                index,
+                rev,
+                refused,
+                ..
+            } => match refused {
+                None => format!(
+                    "node {node} compacted its key history at revision {rev} (index {index})"
+                ),
+                Some(e) => format!(
+                    "node {node} refused a compaction at revision {rev} (index {index}): {}",
+                    e.etcd_text()
+                ),
+            },
+            ReadServed { node, read, .. } => match read {
+                Ok(KeyRead { value: Some(v), .. }) => {
+                    format!("node {node} served a linearizable read: {v:?}")
+                }
+                Ok(KeyRead { value: None, .. }) => {
+                    format!("node {node} served a linearizable read: no such key")
+                }
+                Err(e) => format!("node {node} refused a linearizable read: {}", e.etcd_text()),
             },
             Compacted { node, index } => {
                 format!("node {node} took a snapshot at index {index} and compacted its log")
@@ -259,6 +289,13 @@ impl Renderer for English {
             bits.push(match value {
                 Some(v) => format!("value {}", json_string(v)),
                 None => "value (none)".to_string(),
+            });
+        }
+        if let Some(deleted) = r.deleted {
+            bits.push(match (deleted, r.revision) {
+                (0, _) => "no such key".to_string(),
+                (_, Some(rev)) => format!("deleted at revision {rev}"),
+                (_, None) => "deleted".to_string(),
             });
         }
         if let Some(members) = &r.members {

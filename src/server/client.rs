@@ -1,9 +1,10 @@
-//! etcd's key-value API: Put and Range. Writes go through Raft; reads are
-//! linearizable (ReadIndex through the leader) or serializable (local).
+//! etcd's key-value API: Put, Range, DeleteRange and Compact. Writes go
+//! through Raft; reads are linearizable (ReadIndex through the leader) or
+//! serializable (local), at the latest revision or an older one.
 
 use std::rc::Rc;
 
-use crate::sim::kv::Put;
+use crate::sim::kv::{Compaction, Delete, KeyRead, Put};
 
 use super::cluster::{Cluster, Deferred, Outcome, RequestId};
 use super::error::{ErrorCode, ServerError};
@@ -78,18 +79,22 @@ impl Cluster {
         }
     }
 
-    /// A read. Serializable reads answer at once from `via`'s applied state
-    /// and never wait for a leader; linearizable reads confirm the leader's
+    /// A read of `key` at store revision `rev` (0: the latest).
+    /// Serializable reads answer at once from `via`'s applied state and
+    /// never wait for a leader; linearizable reads confirm the leader's
     /// commit index with a quorum first (ReadIndex) and wait until `via`
-    /// has applied it, holding on while `via` knows no leader.
+    /// has applied it, holding on while `via` knows no leader. A revision
+    /// above the store's is `future-rev`, below its compaction `compacted`
+    /// (etcd's `rangeKeys`).
     pub fn get(
         &mut self,
         key: &str,
+        rev: u64,
         via: Option<NodeId>,
         serializable: bool,
         timeout_ms: u64,
         require_leader: bool,
-    ) -> Result<Option<String>, ServerError> {
+    ) -> Result<KeyRead, ServerError> {
         let via = self.route(via)?;
         if let Some(v) = via.filter(|_| !serializable) {
             self.refuse_learner(v)?;
@@ -98,20 +103,83 @@ impl Cluster {
             self.require_leader(via)?;
         }
         if let Some(v) = via.filter(|_| serializable) {
-            return Ok(self
-                .world
-                .node(v)
-                .and_then(|n| n.state.get(key))
-                .map(str::to_string));
+            return match self.world.node(v) {
+                Some(n) => Ok(n.state.read(key, rev)?),
+                None => Ok(KeyRead {
+                    value: None,
+                    mod_revision: None,
+                    revision: 1,
+                }),
+            };
         }
         let request = self.new_request();
         let then = Deferred::Read {
             key: key.to_string(),
             members: false,
+            rev,
         };
         self.send(request, via, then, timeout_ms);
         match self.finish(request) {
-            Outcome::Read { value } => Ok(value),
+            Outcome::Read(read) => Ok(read),
+            Outcome::Failed(e) => Err(e),
+            other => unreachable_outcome(other),
+        }
+    }
+
+    /// Deletes `key` (etcd's DeleteRange on one key), through Raft like a
+    /// put; returns how many keys it deleted (0 or 1) and the store's
+    /// revision after it (unchanged when nothing was deleted).
+    pub fn delete(
+        &mut self,
+        key: &str,
+        via: Option<NodeId>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<(u64, u64), ServerError> {
+        let via = self.route(via)?;
+        if let Some(v) = via {
+            self.refuse_learner(v)?;
+        }
+        if require_leader {
+            self.require_leader(via)?;
+        }
+        let request = self.new_request();
+        let delete = Delete {
+            key: key.to_string(),
+            request,
+        };
+        self.send(request, via, Deferred::Delete(delete), timeout_ms);
+        match self.finish(request) {
+            Outcome::Deleted { deleted, revision } => Ok((deleted, revision)),
+            Outcome::Failed(e) => Err(e),
+            other => unreachable_outcome(other),
+        }
+    }
+
+    /// etcd's MVCC compaction at `rev` (etcdctl `compaction`), through Raft:
+    /// every member compacts its store when it applies it, and the member
+    /// the request went to answers with etcd's errors (`compacted` at or
+    /// below the last compaction, `future-rev` above the store's revision;
+    /// etcd's `updateCompactRev`).
+    pub fn compaction(
+        &mut self,
+        rev: u64,
+        via: Option<NodeId>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<(), ServerError> {
+        let via = self.route(via)?;
+        if let Some(v) = via {
+            self.refuse_learner(v)?;
+        }
+        if require_leader {
+            self.require_leader(via)?;
+        }
+        let request = self.new_request();
+        let compaction = Compaction { rev, request };
+        self.send(request, via, Deferred::Compaction(compaction), timeout_ms);
+        match self.finish(request) {
+            Outcome::Done => Ok(()),
             Outcome::Failed(e) => Err(e),
             other => unreachable_outcome(other),
         }

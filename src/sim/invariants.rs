@@ -28,6 +28,8 @@ fn fingerprint(e: &Entry) -> Fingerprint {
         EntryData::Normal(data) => match data.get::<Request>() {
             Some(Request::Put(p)) => (e.term, 1, p.request, p.size),
             Some(Request::Publish(id)) => (e.term, 3, *id, 0),
+            Some(Request::Delete(d)) => (e.term, 6, d.request, 0),
+            Some(Request::Compaction(c)) => (e.term, 7, c.request, c.rev),
             // Another application's payload: told apart by its size.
             None => (e.term, 5, 0, data.size()),
         },

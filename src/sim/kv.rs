@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use crate::raft::{ConfChange, ConfChangeV2, EntryData, NodeId, Opaque, Snapshot};
-use crate::sim::mvcc::{MvccImage, MvccStore};
+use crate::sim::mvcc::{MvccError, MvccImage, MvccStore};
 
 /// A client write replicated through the log.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,11 +28,29 @@ pub struct Put {
     pub request: u64,
 }
 
+/// A client's delete of one key (etcd's `DeleteRangeRequest` without a
+/// range end).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delete {
+    pub key: String,
+    pub request: u64,
+}
+
+/// A client's MVCC compaction (etcd's `CompactionRequest`, etcdctl
+/// `compaction REV`): not the Raft log's compaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Compaction {
+    pub rev: u64,
+    pub request: u64,
+}
+
 /// What a normal log entry carries for etcd's server (etcd's
 /// `InternalRaftRequest`, the entry's `Data`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
     Put(Put),
+    Delete(Delete),
+    Compaction(Compaction),
     /// A started member announcing itself (etcd's publish of its
     /// attributes): once applied, the member counts as "started".
     Publish(NodeId),
@@ -40,12 +58,16 @@ pub enum Request {
 
 /// Bytes a publish request weighs on the wire.
 const PUBLISH_BYTES: u64 = 32;
+/// Bytes of a delete or compaction request beside its key.
+const SMALL_REQUEST_BYTES: u64 = 16;
 
 impl Request {
     /// The log entry that carries this request.
     pub fn entry(self) -> EntryData {
         let size = match &self {
             Request::Put(p) => p.size,
+            Request::Delete(d) => SMALL_REQUEST_BYTES + d.key.len() as u64,
+            Request::Compaction(_) => SMALL_REQUEST_BYTES,
             Request::Publish(_) => PUBLISH_BYTES,
         };
         EntryData::Normal(Opaque::new(self, size))
@@ -109,6 +131,16 @@ pub struct MemberRecord {
     pub started: bool,
 }
 
+/// A read of one key (etcd's `RangeResponse`): its value and the revision
+/// that wrote it, if the key existed at the revision read, and the store's
+/// revision (the response header's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRead {
+    pub value: Option<String>,
+    pub mod_revision: Option<u64>,
+    pub revision: u64,
+}
+
 /// The applied state (etcd's backend): the multi-version key-value store
 /// and the members buckets.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -165,6 +197,17 @@ impl KvStore {
     /// A key's value now.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.mvcc.latest(key).map(|r| &*r.value)
+    }
+
+    /// A read of `key` at revision `rev` (0: now), as etcd's Range on one
+    /// key answers it.
+    pub fn read(&self, key: &str, rev: u64) -> Result<KeyRead, MvccError> {
+        let kv = self.mvcc.get(key, rev)?;
+        Ok(KeyRead {
+            value: kv.as_ref().map(|kv| kv.value.to_string()),
+            mod_revision: kv.map(|kv| kv.mod_revision),
+            revision: self.mvcc.rev(),
+        })
     }
 
     /// The state's size: the live keys' latest values, each with its

@@ -17,7 +17,7 @@ use crate::sim::invariants::{Checker, Violation};
 use crate::sim::kv::{KvStore, PeerUrls, Request};
 use crate::sim::membership;
 use crate::sim::network::{Network, Wake};
-use crate::sim::node::SimNode;
+use crate::sim::node::{PendingRead, SimNode};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Action {
@@ -361,6 +361,26 @@ impl World {
                                 request: p.request,
                             });
                         }
+                        Some(Request::Delete(d)) => {
+                            let done = node.state.mvcc.delete(&d.key);
+                            applied_events.push(EventKind::DeleteApplied {
+                                node: id,
+                                index: e.index,
+                                request: d.request,
+                                deleted: done.deleted,
+                                revision: done.rev,
+                            });
+                        }
+                        Some(Request::Compaction(c)) => {
+                            let refused = node.state.mvcc.compact(c.rev).err();
+                            applied_events.push(EventKind::CompactionApplied {
+                                node: id,
+                                index: e.index,
+                                request: c.request,
+                                rev: c.rev,
+                                refused,
+                            });
+                        }
                         Some(Request::Publish(member)) => {
                             if let Some(m) = node.state.members.get_mut(member) {
                                 m.started = true;
@@ -415,21 +435,21 @@ impl World {
             if let Some(read) = node
                 .pending_reads
                 .iter_mut()
-                .find(|(req, _, _)| *req == rs.request)
+                .find(|p| p.request == rs.request)
             {
-                read.1 = rs.index;
+                read.index = rs.index;
             }
         }
         let applied = r.applied();
         let mut served = Vec::new();
-        node.pending_reads.retain(|(request, index, key)| {
+        node.pending_reads.retain(|p| {
             // Index 0 means "not yet confirmed by the leader".
-            let ready = *index > 0 && *index <= applied;
+            let ready = p.index > 0 && p.index <= applied;
             if ready {
                 served.push(EventKind::ReadServed {
                     node: id,
-                    request: *request,
-                    value: node.state.get(key).map(str::to_string),
+                    request: p.request,
+                    read: node.state.read(&p.key, p.rev),
                 });
             }
             !ready
@@ -711,9 +731,16 @@ impl World {
         result
     }
 
-    /// Starts a linearizable read of `key` through node `via`; a
-    /// `ReadServed` event with `request` carries the answer.
-    pub fn read_index(&mut self, via: NodeId, request: u64, key: &str) -> Result<(), ProposeError> {
+    /// Starts a linearizable read of `key` at store revision `rev` (0: the
+    /// latest) through node `via`; a `ReadServed` event with `request`
+    /// carries the answer.
+    pub fn read_index(
+        &mut self,
+        via: NodeId,
+        request: u64,
+        key: &str,
+        rev: u64,
+    ) -> Result<(), ProposeError> {
         let Some(node) = self.nodes.get_mut(&via) else {
             return Err(ProposeError::NotLeaderNoLeader);
         };
@@ -722,8 +749,13 @@ impl World {
         };
         let result = r.read_index(request);
         // Sent again (a retry): the read waits once.
-        if result.is_ok() && !node.pending_reads.iter().any(|(req, _, _)| *req == request) {
-            node.pending_reads.push((request, 0, key.to_string()));
+        if result.is_ok() && !node.pending_reads.iter().any(|p| p.request == request) {
+            node.pending_reads.push(PendingRead {
+                request,
+                index: 0,
+                key: key.to_string(),
+                rev,
+            });
         }
         self.process(via);
         result
@@ -735,7 +767,7 @@ impl World {
         self.nodes.get(&via).is_some_and(|n| {
             n.pending_reads
                 .iter()
-                .any(|(req, index, _)| *req == request && *index > 0)
+                .any(|p| p.request == request && p.index > 0)
         })
     }
 
