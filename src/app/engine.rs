@@ -127,7 +127,7 @@ impl Engine {
                 if self.lesson.is_none() && self.sandbox.branch_id() != branch {
                     self.branch_started(branch);
                 }
-                Reply::Ran(result)
+                Reply::Ran(Box::new(result))
             }
             Err(e) => {
                 let detail = e.to_string();
@@ -487,7 +487,7 @@ pub enum LessonMove {
 #[serde(untagged)]
 pub enum Reply {
     /// It ran: its result, as the runner's report has it.
-    Ran(CommandResult),
+    Ran(Box<CommandResult>),
     /// It did not parse; nothing changed.
     Unparsed(Unparsed),
     /// An etcdctl line that ran: its scenario command's result, and what

@@ -10,7 +10,7 @@
 use std::fmt::Write;
 
 use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
-use crate::sim::{DropReason, Event, EventKind, ModeDecision, NotYet};
+use crate::sim::{DropReason, Event, EventKind, KeyRead, ModeDecision, NotYet};
 
 use super::etcdctl::{self, EtcdctlError};
 use super::narrate::{Refusal, Renderer};
@@ -298,9 +298,39 @@ impl Renderer for English {
                     err.etcd_text()
                 ),
             },
-            ReadServed { node, value, .. } => match value {
-                Some(v) => format!("node {node} served a linearizable read: {v:?}"),
-                None => format!("node {node} served a linearizable read: no such key"),
+            DeleteApplied {
+                node,
+                index,
+                deleted,
+                revision,
+                ..
+            } => match deleted {
+                0 => format!("node {node} applied a delete at index {index}: no such key"),
+                _ => format!("node {node} applied a delete at index {index}: revision {revision}"),
+            },
+            CompactionApplied {
+                node,
+                index,
+                rev,
+                refused,
+                ..
+            } => match refused {
+                None => format!(
+                    "node {node} compacted its key history at revision {rev} (index {index})"
+                ),
+                Some(e) => format!(
+                    "node {node} refused a compaction at revision {rev} (index {index}): {}",
+                    e.etcd_text()
+                ),
+            },
+            ReadServed { node, read, .. } => match read {
+                Ok(KeyRead { value: Some(v), .. }) => {
+                    format!("node {node} served a linearizable read: {v:?}")
+                }
+                Ok(KeyRead { value: None, .. }) => {
+                    format!("node {node} served a linearizable read: no such key")
+                }
+                Err(e) => format!("node {node} refused a linearizable read: {}", e.etcd_text()),
             },
             Compacted { node, index } => {
                 format!("node {node} took a snapshot at index {index} and compacted its log")
@@ -356,6 +386,13 @@ impl Renderer for English {
         let mut bits = Vec::new();
         if let Some(index) = r.index {
             bits.push(format!("committed at index {index}"));
+        }
+        if let Some(deleted) = r.deleted {
+            bits.push(match (deleted, r.revision) {
+                (0, _) => "no such key".to_string(),
+                (_, Some(rev)) => format!("deleted at revision {rev}"),
+                (_, None) => "deleted".to_string(),
+            });
         }
         if let Some(members) = &r.members {
             let text: Vec<String> = members

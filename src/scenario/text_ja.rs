@@ -11,7 +11,7 @@
 
 use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::server::ErrorCode;
-use crate::sim::{DropReason, Event, EventKind, ModeDecision, NotYet};
+use crate::sim::{DropReason, Event, EventKind, KeyRead, ModeDecision, NotYet};
 
 use super::etcdctl::{self, EtcdctlError};
 use super::narrate::{Refusal, Renderer};
@@ -304,6 +304,8 @@ pub fn error_meaning(code: ErrorCode) -> &'static str {
         ErrorCode::NoLeader => "リーダーがいない",
         ErrorCode::Timeout => "時間切れ",
         ErrorCode::ExpectFailed => "期待した条件が成り立たない",
+        ErrorCode::Compacted => "そのリビジョンはコンパクション済み",
+        ErrorCode::FutureRev => "そのリビジョンはまだ存在しない",
     }
 }
 
@@ -398,9 +400,44 @@ impl Renderer for Japanese {
                     err.etcd_text()
                 ),
             },
-            ReadServed { node, value, .. } => match value {
-                Some(v) => format!("ノード {node} が線形化可能な読み取りに応答: {v:?}"),
-                None => format!("ノード {node} が線形化可能な読み取りに応答: キーなし"),
+            DeleteApplied {
+                node,
+                index,
+                deleted,
+                revision,
+                ..
+            } => match deleted {
+                0 => format!("ノード {node} がインデックス {index} で削除を適用した: キーなし"),
+                _ => format!(
+                    "ノード {node} がインデックス {index} で削除を適用した: リビジョン {revision}"
+                ),
+            },
+            CompactionApplied {
+                node,
+                index,
+                rev,
+                refused,
+                ..
+            } => match refused {
+                None => format!(
+                    "ノード {node} がリビジョン {rev} でキーの履歴をコンパクションした（インデックス {index}）"
+                ),
+                Some(e) => format!(
+                    "ノード {node} がリビジョン {rev} のコンパクションを拒否（インデックス {index}）: {}",
+                    e.etcd_text()
+                ),
+            },
+            ReadServed { node, read, .. } => match read {
+                Ok(KeyRead { value: Some(v), .. }) => {
+                    format!("ノード {node} が線形化可能な読み取りに応答: {v:?}")
+                }
+                Ok(KeyRead { value: None, .. }) => {
+                    format!("ノード {node} が線形化可能な読み取りに応答: キーなし")
+                }
+                Err(e) => format!(
+                    "ノード {node} が線形化可能な読み取りを拒否: {}",
+                    e.etcd_text()
+                ),
             },
             Compacted { node, index } => format!(
                 "ノード {node} がインデックス {index} でスナップショットを作り、ログをコンパクションした"
@@ -757,6 +794,7 @@ mod tests {
     use crate::scenario::exec::Session;
     use crate::scenario::text_en::English;
     use crate::sim::membership::MemberError;
+    use crate::sim::mvcc::MvccError;
     use crate::sim::PeerUrls;
 
     /// Whether a text holds Japanese (kana or kanji).
@@ -830,12 +868,53 @@ mod tests {
             EventKind::ReadServed {
                 node: 1,
                 request: 2,
-                value: Some("v".into()),
+                read: Ok(KeyRead {
+                    value: Some("v".into()),
+                    mod_revision: Some(2),
+                    revision: 3,
+                }),
             },
             EventKind::ReadServed {
                 node: 1,
                 request: 2,
-                value: None,
+                read: Ok(KeyRead {
+                    value: None,
+                    mod_revision: None,
+                    revision: 3,
+                }),
+            },
+            EventKind::ReadServed {
+                node: 1,
+                request: 2,
+                read: Err(MvccError::Compacted),
+            },
+            EventKind::DeleteApplied {
+                node: 1,
+                index: 6,
+                request: 3,
+                deleted: 1,
+                revision: 4,
+            },
+            EventKind::DeleteApplied {
+                node: 1,
+                index: 6,
+                request: 3,
+                deleted: 0,
+                revision: 4,
+            },
+            EventKind::CompactionApplied {
+                node: 1,
+                index: 7,
+                request: 4,
+                rev: 3,
+                refused: None,
+            },
+            EventKind::CompactionApplied {
+                node: 1,
+                index: 7,
+                request: 4,
+                rev: 9,
+                refused: Some(MvccError::FutureRev),
             },
             EventKind::Compacted { node: 1, index: 9 },
             EventKind::Crashed { node: 1 },
@@ -974,6 +1053,8 @@ mod tests {
             | EventKind::ConfChangeApplied { .. }
             | EventKind::JointChangeApplied { .. }
             | EventKind::ReadServed { .. }
+            | EventKind::DeleteApplied { .. }
+            | EventKind::CompactionApplied { .. }
             | EventKind::Compacted { .. }
             | EventKind::MessageDropped { .. }
             | EventKind::Crashed { .. }
