@@ -204,10 +204,10 @@ impl Engine {
         if self.lesson.is_none() && self.sandbox.branch_id() != branch {
             self.branch_started(branch);
         }
-        Reply::Etcdctl(EtcdctlReply {
+        Reply::Etcdctl(Box::new(EtcdctlReply {
             result,
             etcdctl: printed,
-        })
+        }))
     }
 
     /// Says that acting in the past started a branch.
@@ -492,7 +492,7 @@ pub enum Reply {
     Unparsed(Unparsed),
     /// An etcdctl line that ran: its scenario command's result, and what
     /// etcdctl prints.
-    Etcdctl(EtcdctlReply),
+    Etcdctl(Box<EtcdctlReply>),
 }
 
 /// An etcdctl line that ran.

@@ -402,6 +402,8 @@ fn a_catching_up_watcher_gets_batches_of_revisions_as_etcd_event_batch_add() {
     assert_eq!(w.min_rev, 16);
 }
 
+// proptest is a native dev-dependency.
+#[cfg(not(target_arch = "wasm32"))]
 mod model {
     //! The store as a list of every write, answered by scanning it.
 
