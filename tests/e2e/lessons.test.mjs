@@ -21,6 +21,19 @@ async function pickLesson(page, id) {
   await page.locator("#lesson").waitFor({ state: "visible" });
 }
 
+test("a lesson about a proposal names it, in the list and in its heading", async () => {
+  const { page, problems } = await openApp(browser, { width: 1280, height: 800 });
+  await page.click("#lessons-button");
+  await page.locator("#lessons").waitFor({ state: "visible" });
+  const entry = page.locator('#lesson-list button[data-id="15-standby-failover"] .fig');
+  assert.match(await entry.textContent(), /^15 · proposal: standby for failover$/);
+  await page.click('#lesson-list button[data-id="15-standby-failover"]');
+  await page.locator("#lesson").waitFor({ state: "visible" });
+  assert.match(await page.textContent("#lesson-figure"), /^Lesson 15 · proposal: standby for failover$/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 for (const [width, height] of [[1280, 800], [1024, 600]]) {
   test(`lesson 10 at ${width}x${height}: Next to the end promotes the learner; the clock waits between steps`, async () => {
     const { page, problems } = await openApp(browser, { width, height });
