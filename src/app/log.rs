@@ -381,8 +381,14 @@ pub(crate) mod tests {
         fn quorum_sentence(&self, q: &view::QuorumView) -> String {
             reword(English.quorum_sentence(q))
         }
-        fn node_head(&self, learner: bool, state: view::NodeState) -> String {
-            reword(English.node_head(learner, state))
+        fn node_head(&self, kind: Option<view::LearnerKind>, state: view::NodeState) -> String {
+            reword(English.node_head(kind, state))
+        }
+        fn auto_promote_at(&self, percent: u8) -> String {
+            reword(English.auto_promote_at(percent))
+        }
+        fn failover_countdown(&self, f: &view::FailoverView) -> String {
+            reword(English.failover_countdown(f))
         }
         fn unreachable_url(&self, url: &str) -> String {
             reword(English.unreachable_url(url))

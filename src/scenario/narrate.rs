@@ -15,7 +15,9 @@ use crate::raft::{MessageType, NodeId, RaftEvent};
 use crate::sim::{DropReason, Event, EventKind, ModeDecision};
 
 use super::report::CommandResult;
-use super::view::{LogMark, NodeState, ProgressView, QuorumView, ViolationView};
+use super::view::{
+    FailoverView, LearnerKind, LogMark, NodeState, ProgressView, QuorumView, ViolationView,
+};
 
 /// One narrated line of a run.
 #[derive(Debug, Clone, PartialEq)]
@@ -462,8 +464,15 @@ pub trait Renderer {
 
     // ---- the canvas ----
 
-    /// A node's first label: what it is ("learner · follower").
-    fn node_head(&self, learner: bool, state: NodeState) -> String;
+    /// A node's first label: what it is ("learner · follower", "standby ·
+    /// follower"); `kind` is `None` for a voter.
+    fn node_head(&self, kind: Option<LearnerKind>, state: NodeState) -> String;
+    /// Under a learner's catch-up bar: the leader promotes it by itself at
+    /// `percent` (`auto-promote`).
+    fn auto_promote_at(&self, percent: u8) -> String;
+    /// Beside a voter the leader has not heard from while a standby could
+    /// take over: the time left before failover.
+    fn failover_countdown(&self, f: &FailoverView) -> String;
     /// A member whose peer URL reaches no host.
     fn unreachable_url(&self, url: &str) -> String;
     /// The leader's view of a peer; `compact` when many nodes share the ring.
@@ -502,6 +511,14 @@ pub enum Refusal {
     /// A branch that does not exist, or a lesson's (which has none); the
     /// timeline's own message.
     Branch(String),
+    /// The modes control: `auto-promote` is not a whole percentage from 1
+    /// to 100.
+    AutoPromoteRange,
+    /// The modes control: `failover-after` out of its range.
+    FailoverAfterRange { min_ms: u64, max_ms: u64 },
+    /// The modes control: a value the `cluster` line does not take (its
+    /// parser's message).
+    Modes(String),
 }
 
 #[cfg(test)]

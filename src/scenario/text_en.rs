@@ -14,7 +14,9 @@ use crate::sim::{DropReason, Event, EventKind, ModeDecision, NotYet};
 
 use super::narrate::{Refusal, Renderer};
 use super::report::CommandResult;
-use super::view::{LogMark, NodeState, ProgressView, QuorumView, ViolationView};
+use super::view::{
+    FailoverView, LearnerKind, LogMark, NodeState, ProgressView, QuorumView, ViolationView,
+};
 
 /// raftlab in English.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -433,6 +435,15 @@ impl Renderer for English {
             }
             Refusal::TooFewToPartition => "error: a partition needs at least two nodes".to_string(),
             Refusal::Branch(why) => format!("error: {why}"),
+            Refusal::AutoPromoteRange => {
+                "error: auto-promote takes a whole percentage from 1% to 100%".to_string()
+            }
+            Refusal::FailoverAfterRange { min_ms, max_ms } => format!(
+                "error: failover-after must be from {} (the election timeout) to {}",
+                crate::scenario::ast::format_duration(*min_ms),
+                crate::scenario::ast::format_duration(*max_ms)
+            ),
+            Refusal::Modes(why) => format!("error: {why}"),
         }
     }
 
@@ -509,12 +520,25 @@ impl Renderer for English {
         s
     }
 
-    fn node_head(&self, learner: bool, state: NodeState) -> String {
+    fn node_head(&self, kind: Option<LearnerKind>, state: NodeState) -> String {
         let what = state.code();
-        if learner {
-            format!("learner · {what}")
+        match kind {
+            None => what.to_string(),
+            Some(LearnerKind::Plain) => format!("learner · {what}"),
+            Some(LearnerKind::Standby) => format!("standby · {what}"),
+            Some(LearnerKind::ReadOnly(m)) => format!("read-only {m} · {what}"),
+        }
+    }
+
+    fn auto_promote_at(&self, percent: u8) -> String {
+        format!("auto-promotes at {percent}%")
+    }
+
+    fn failover_countdown(&self, f: &FailoverView) -> String {
+        if f.left_ms == 0 {
+            "failover due: needs a ready standby".to_string()
         } else {
-            what.to_string()
+            format!("failover in {}", span(f.left_ms))
         }
     }
 
