@@ -6,7 +6,7 @@
 // Two modes, both held by the wasm app: the sandbox (a timeline one can
 // travel in, branch and share) and a lesson (a player walking a lesson pause
 // by pause; the sandbox waits aside and comes back when the lesson is left).
-import init, { App, lessons as lessonInfos, defaultScript, quoteWord } from "./pkg/raftlab.js";
+import init, { App, lessons as lessonInfos, defaultScript, freshScript, quoteWord } from "./pkg/raftlab.js";
 
 await init();
 
@@ -180,6 +180,9 @@ function updatePanels() {
   updateTimeline(tl);
   updateLesson(lesson);
   $("load").setAttribute("aria-pressed", String(app.status().load != null));
+  const modesOn = modesSummary(app.modes());
+  $("modes-button").setAttribute("aria-pressed", String(modesOn !== ""));
+  $("modes-button").title = `The design document's learner modes, for a fresh run. This run: ${modesOn || "as etcd (all off)"}`;
   app.renderSafety($("safety"));
   const q = app.quorum();
   const acked = new Set(q.acked);
@@ -191,15 +194,23 @@ function updatePanels() {
     <div class="row"><span class="k">quorum</span>${q.quorum} of ${q.voters.length} voters</div>
     <div class="row"><span class="k">reachable</span>${q.leader == null ? "<span class='none'>no leader</span>" : `${chips(q.voters, (id) => (reach.has(id) ? "yes" : "no"))} <span class="none">${q.reachable.length} ${q.reachable.length >= q.quorum ? "≥" : "<"} ${q.quorum}</span>`}</div>
     <div class="row"><span class="k">acked commit ${q.commit}</span>${q.leader == null ? "<span class='none'>no leader</span>" : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
+    ${modesOn ? `<div class="row"><span class="k">modes</span><span class="modes-on">${escapeHtml(modesOn)}</span></div>` : ""}
     <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>`;
   $("status").textContent = `${q.voters.length} voters, ${q.learners.length} learners, leader ${q.leader ?? "none"}`;
   const nodes = app.nodes();
   $("keys").innerHTML = `<table>${nodes.map((n) => `
-    <tr><th colspan="2">node ${n.id} · ${n.learner ? "learner · " : ""}${n.role}${n.applied != null ? ` · applied ${n.applied}` : ""}</th></tr>
+    <tr><th colspan="2">node ${n.id} · ${n.learner ? `${kindName(n)} · ` : ""}${n.role}${n.applied != null ? ` · applied ${n.applied}` : ""}</th></tr>
     ${n.kv.length ? n.kv.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join("") : `<tr><td class="none" colspan="2">${n.running ? "no keys" : "not running"}</td></tr>`}`).join("")}</table>`;
   const script = app.history();
   if ($("script").textContent !== script) $("script").textContent = script;
   if (popupId != null) fillPopup();
+}
+
+/** What a member is: a voter, or a learner of its kind. */
+function kindName(n) {
+  if (!n.learner) return "voter";
+  if (n.standby) return "standby learner";
+  return n.read_only ? `read-only learner (${n.read_only})` : "learner";
 }
 
 function escapeHtml(s) {
@@ -262,10 +273,15 @@ $("speed").addEventListener("input", (e) => { speed = sliderToSpeed(Number(e.tar
 
 $("play").onclick = () => setPlaying(!playing);
 $("step").onclick = step;
-$("reset").onclick = () => create(defaultScript(Math.max(0, Math.floor(Number($("seed").value) || 0))));
+const seedValue = () => Math.max(0, Math.floor(Number($("seed").value) || 0));
+// Reset keeps the run's modes: a fresh cluster on the seed, with the same cluster options.
+$("reset").onclick = () => {
+  const r = freshScript(seedValue(), app.modes());
+  create(r.ok ? r.script : defaultScript(seedValue()));
+};
 $("clear-log").onclick = () => { logEl.replaceChildren(); app.clearLog(); };
 
-for (const name of ["add-voter", "add-learner", "add-bad", "isolate-leader", "split-31", "split-22", "heal-all", "load"]) {
+for (const name of ["add-voter", "add-learner", "add-standby", "add-read-weak", "add-read-strong", "add-bad", "isolate-leader", "split-31", "split-22", "heal-all", "load"]) {
   $(name).onclick = () => preset(name);
 }
 let putCount = 0;
@@ -318,7 +334,7 @@ function closePopup() { popupId = null; popup.hidden = true; }
 function fillPopup() {
   const n = app.nodes().find((m) => m.id === popupId);
   if (!n) { closePopup(); return; }
-  $("popup-title").textContent = `node ${n.id} · ${n.learner ? "learner" : "voter"}`;
+  $("popup-title").textContent = `node ${n.id} · ${kindName(n)}`;
   const facts = [n.role];
   if (n.term != null) facts.push(`term ${n.term}`, `commit ${n.commit}`, `applied ${n.applied}`);
   if (n.peer_url) facts.push(n.peer_url);
@@ -417,16 +433,17 @@ const toggleHelp = dialog("help", "help-close");
 $("help-button").onclick = () => toggleHelp(true);
 const toggleLessons = dialog("lessons", "lessons-close", () => $("lesson-list").querySelector("button"));
 const toggleShareBox = dialog("share-box", "share-close", () => $("share-link"));
+const toggleModes = dialog("modes-box", "modes-close", () => $("mode-learner"));
 
 function closeAll() {
-  toggleHelp(false); toggleLessons(false); toggleShareBox(false); closePopup(); showSafetyList(false);
+  toggleHelp(false); toggleLessons(false); toggleShareBox(false); toggleModes(false); closePopup(); showSafetyList(false);
 }
 
 document.addEventListener("keydown", (e) => {
   const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
   if (e.key === "Escape") { closeAll(); if (typing) e.target.blur(); return; }
   if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (!$("lessons").hidden || !$("help").hidden || !$("share-box").hidden) return;
+  if (!$("lessons").hidden || !$("help").hidden || !$("share-box").hidden || !$("modes-box").hidden) return;
   const lesson = app.lesson();
   if (e.key === " " && !(e.target instanceof HTMLButtonElement)) { e.preventDefault(); setPlaying(!playing); }
   else if (e.key === "ArrowRight") { e.preventDefault(); if (lesson) lessonForward(); else step(); }
@@ -694,6 +711,66 @@ function updateLesson(l) {
     <div>${escapeHtml(l.sentence)}</div>`;
 }
 
+// ---- the modes control: cluster options for a fresh run ------------------------------------
+
+/** What the run's modes have on, in words ("" when all are off, as in etcd). */
+function modesSummary(m) {
+  const on = [];
+  if (m.new_members === "learner") on.push("learners first");
+  if (m.auto_promote != null) on.push(`auto-promote ${m.auto_promote}%`);
+  if (m.failover_after_ms !== 10000 || m.failover !== "replace") on.push(`failover ${m.failover_after_ms / 1000} s, ${m.failover}`);
+  if (m.max_learners !== 1) on.push(`${m.max_learners} learners at most`);
+  return on.join(" · ");
+}
+
+const modesForm = () => ({
+  new_members: $("mode-learner").checked ? "learner" : "voter",
+  auto_promote: $("mode-auto").checked ? Number($("mode-auto-pct").value) : null,
+  failover_after_ms: Number($("mode-after").value) * 1000,
+  failover: $("mode-failover").value,
+  max_learners: Number($("mode-max-learners").value),
+});
+
+/** The cluster line the form stands for, or what is wrong with it. */
+function previewModes() {
+  const r = freshScript(seedValue(), modesForm());
+  $("modes-line").textContent = r.ok ? r.script.trim() : "";
+  $("modes-error").textContent = r.error ?? "";
+  $("modes-error").hidden = r.ok;
+  $("modes-apply").disabled = !r.ok;
+  return r;
+}
+
+$("modes-button").onclick = () => {
+  const m = app.modes();
+  $("mode-learner").checked = m.new_members === "learner";
+  $("mode-auto").checked = m.auto_promote != null;
+  $("mode-auto-pct").value = String(m.auto_promote ?? 90);
+  $("mode-after").value = String(m.failover_after_ms / 1000);
+  $("mode-failover").value = m.failover;
+  $("mode-max-learners").value = String(m.max_learners);
+  previewModes();
+  toggleModes(true);
+};
+$("modes-form").addEventListener("input", previewModes);
+$("modes-form").addEventListener("change", previewModes);
+$("modes-form").addEventListener("submit", (e) => { e.preventDefault(); applyModes(modesForm()); });
+
+/** Starts a fresh run whose cluster line carries these modes; a bad form is refused and changes nothing. */
+function applyModes(form) {
+  const r = freshScript(seedValue(), form);
+  if (!r.ok) {
+    $("modes-error").textContent = r.error;
+    $("modes-error").hidden = false;
+    logLine(r.error, "err");
+    return r;
+  }
+  toggleModes(false);
+  create(r.script);
+  logLine(`A fresh run with these modes: ${r.script.trim()}`, "say");
+  return r;
+}
+
 // ---- share links, files -------------------------------------------------------------------
 
 const fullLink = () => `${location.origin}${location.pathname}${app.shareLink()}`;
@@ -822,6 +899,9 @@ window.raftlab = {
   share: () => fullLink(),
   open: (link) => openLink(link),
   exportScenario: () => app.exportScenario(),
+  // The learner modes: the run's, and a fresh run with others ({ok, script} or {ok: false, error}).
+  modes: () => app.modes(),
+  applyModes: (form) => applyModes(form),
   importScenario: (text) => importText(text),
   // Lessons.
   lessons: () => lessonInfos(),

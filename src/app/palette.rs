@@ -130,5 +130,8 @@ mod tests {
         assert_eq!(colour("append"), message(MessageType::App));
         assert_eq!(colour("vote"), message(MessageType::Vote));
         assert_eq!(colour("snapshot"), message(MessageType::Snap));
+        assert_eq!(colour("standby"), STANDBY);
+        assert_eq!(colour("read-only weak"), READ_WEAK);
+        assert_eq!(colour("read-only strong"), READ_STRONG);
     }
 }

@@ -27,6 +27,8 @@ pub struct ModesForm {
     pub failover_after_ms: f64,
     /// "replace" or "grow".
     pub failover: String,
+    /// etcd's `max-learners`.
+    pub max_learners: f64,
 }
 
 /// The longest `failover-after` the control offers.
@@ -54,6 +56,11 @@ pub fn fresh_script(seed: u64, form: &ModesForm) -> Result<String, Refusal> {
         });
     }
     spec.failover_after_ms = ms.round() as u64;
+    let n = form.max_learners;
+    if !(n.fract() == 0.0 && (0.0..=MAX_NODE_ID as f64).contains(&n)) {
+        return Err(Refusal::MaxLearnersRange { max: MAX_NODE_ID });
+    }
+    spec.max_learners = n as u64;
     let script = format!("{spec}\n");
     // The canonical line parses back to the same options (the checks of the
     // `cluster` line apply).
@@ -284,15 +291,18 @@ mod tests {
             auto_promote: auto,
             failover_after_ms: after_ms,
             failover: failover.to_string(),
+            max_learners: 1.0,
         }
     }
 
     #[test]
     fn the_modes_control_starts_a_run_whose_cluster_line_carries_them() {
-        let script = fresh_script(7, &form("learner", Some(80.0), 5000.0, "grow")).unwrap();
+        let mut f = form("learner", Some(80.0), 5000.0, "grow");
+        f.max_learners = 3.0;
+        let script = fresh_script(7, &f).unwrap();
         assert_eq!(
             script,
-            "cluster voters=1,2,3 seed=7 bandwidth=1MB/s new-members=learner auto-promote=80% failover-after=5s failover=grow\n"
+            "cluster voters=1,2,3 seed=7 max-learners=3 bandwidth=1MB/s new-members=learner auto-promote=80% failover-after=5s failover=grow\n"
         );
         // The defaults say nothing: the line is the plain default cluster.
         let plain = fresh_script(7, &form("voter", None, 10_000.0, "replace")).unwrap();
@@ -326,13 +336,19 @@ mod tests {
             bad(form("everyone", None, 10_000.0, "replace")),
             Refusal::Modes(m) if m.contains("learner or voter")
         ));
+        let mut f = form("voter", None, 10_000.0, "replace");
+        f.max_learners = 2.5;
+        assert_eq!(bad(f), Refusal::MaxLearnersRange { max: MAX_NODE_ID });
         assert!(matches!(
             bad(form("voter", None, 10_000.0, "shrink")),
             Refusal::Modes(m) if m.contains("replace or grow")
         ));
         use crate::scenario::narrate::Renderer;
         let said = crate::scenario::text_en::English.refusal(&after);
-        assert_eq!(said, "error: failover-after must be from 1s (the election timeout) to 600s");
+        assert_eq!(
+            said,
+            "error: failover-after must be from 1s (the election timeout) to 600s"
+        );
     }
 
     #[test]

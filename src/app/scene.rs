@@ -779,8 +779,13 @@ mod tests {
         // Time up: the leader replaced the voter; no countdown is left.
         s.advance(4000);
         let q = view::QuorumView::of(s.cluster());
-        assert!(q.voters.contains(&4) && !q.voters.contains(&victim), "{q:?}");
-        assert!(view::nodes(s.cluster()).iter().all(|n| n.failover.is_none()));
+        assert!(
+            q.voters.contains(&4) && !q.voters.contains(&victim),
+            "{q:?}"
+        );
+        assert!(view::nodes(s.cluster())
+            .iter()
+            .all(|n| n.failover.is_none()));
     }
 
     #[test]
@@ -793,6 +798,8 @@ mod tests {
         let victim = (1..=3).find(|&id| id != leader).unwrap();
         s.command(&format!("crash {victim}")).unwrap();
         s.advance(3000);
-        assert!(view::nodes(s.cluster()).iter().all(|n| n.failover.is_none()));
+        assert!(view::nodes(s.cluster())
+            .iter()
+            .all(|n| n.failover.is_none()));
     }
 }

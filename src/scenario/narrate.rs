@@ -516,6 +516,9 @@ pub enum Refusal {
     AutoPromoteRange,
     /// The modes control: `failover-after` out of its range.
     FailoverAfterRange { min_ms: u64, max_ms: u64 },
+    /// The modes control: `max-learners` is not a whole number from 0 to
+    /// `max`.
+    MaxLearnersRange { max: NodeId },
     /// The modes control: a value the `cluster` line does not take (its
     /// parser's message).
     Modes(String),

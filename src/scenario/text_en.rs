@@ -443,6 +443,9 @@ impl Renderer for English {
                 crate::scenario::ast::format_duration(*min_ms),
                 crate::scenario::ast::format_duration(*max_ms)
             ),
+            Refusal::MaxLearnersRange { max } => {
+                format!("error: max-learners takes a whole number from 0 to {max}")
+            }
             Refusal::Modes(why) => format!("error: {why}"),
         }
     }

@@ -475,6 +475,9 @@ pub struct ModesView {
     /// "replace" or "grow".
     #[serde(serialize_with = "display")]
     pub failover: Failover,
+    /// etcd's `--max-learners` (not a mode, but what limits how many
+    /// standby and read-only learners a cluster may have).
+    pub max_learners: usize,
 }
 
 fn display<T: std::fmt::Display, S: serde::Serializer>(v: &T, ser: S) -> Result<S::Ok, S::Error> {
@@ -489,6 +492,7 @@ impl ModesView {
             auto_promote: m.auto_promote,
             failover_after_ms: m.failover_after_ms,
             failover: m.failover,
+            max_learners: c.max_learners(),
         }
     }
 }

@@ -290,8 +290,7 @@ impl Cluster {
             return None;
         }
         let conf = self.world.raft(leader)?.conf_state();
-        if !conf.voters.contains(&id)
-            || !conf.learners.iter().any(|&l| self.modes.kind(l).standby)
+        if !conf.voters.contains(&id) || !conf.learners.iter().any(|&l| self.modes.kind(l).standby)
         {
             return None;
         }
@@ -304,7 +303,10 @@ impl Cluster {
             _ => now,
         };
         let silent = |v: NodeId| {
-            let heard = self.world.last_ack(leader, v).map_or(start, |t| t.max(start));
+            let heard = self
+                .world
+                .last_ack(leader, v)
+                .map_or(start, |t| t.max(start));
             now.saturating_sub(heard)
         };
         let heard = conf

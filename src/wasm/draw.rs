@@ -456,11 +456,13 @@ fn labels(ctx: &Ctx, l: &Layout, s: &Spot, labels: &[Label]) {
     let p = scene::place_labels(l, s, labels, |t| {
         ctx.measure_text(t).map_or(0.0, |m| m.width())
     });
-    ctx.set_text_align(p.align.css());
     for (i, label) in labels.iter().enumerate() {
         let y = p.line_y(i);
         match label {
             Label::Text(t, c) => {
+                // A bar's percentage before it is left-aligned.
+                ctx.set_text_align(p.align.css());
+                ctx.set_font("12px system-ui, sans-serif");
                 ctx.set_fill_style_str(c);
                 text(ctx, t, p.x, y);
             }

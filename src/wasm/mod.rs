@@ -16,6 +16,7 @@ use crate::app::engine::{Engine, LessonMove};
 use crate::app::layout::{Hit, Layout};
 use crate::app::presets::{self, Preset};
 use crate::app::safety::SafetyStatus;
+use crate::scenario::narrate::{Refusal, Renderer};
 use crate::scenario::text_en::English;
 use crate::scenario::view;
 
@@ -98,6 +99,44 @@ pub fn default_script(seed: f64) -> String {
     presets::default_script(seed)
 }
 
+/// The script of a fresh default cluster on `seed` with the modes of the
+/// page's modes control (`{new_members, auto_promote, failover_after_ms,
+/// failover}`, the shape `App.modes()` returns): `{ok: true, script}` (one
+/// canonical `cluster` line carrying the options), or `{ok: false, error}`
+/// saying what is wrong with the form.
+#[wasm_bindgen(js_name = freshScript)]
+pub fn fresh_script(seed: f64, modes: JsValue) -> JsValue {
+    #[derive(Serialize)]
+    struct Fresh {
+        ok: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        script: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    }
+    let seed = if seed.is_finite() && seed >= 0.0 {
+        seed.floor() as u64
+    } else {
+        0
+    };
+    let fresh = serde_wasm_bindgen::from_value::<presets::ModesForm>(modes)
+        .map_err(|e| Refusal::Modes(format!("the modes form is not readable: {e}")))
+        .and_then(|form| presets::fresh_script(seed, &form));
+    let fresh = match fresh {
+        Ok(script) => Fresh {
+            ok: true,
+            script: Some(script),
+            error: None,
+        },
+        Err(why) => Fresh {
+            ok: false,
+            script: None,
+            error: Some(English.refusal(&why)),
+        },
+    };
+    to_js(&fresh)
+}
+
 /// A key, value or URL written as the scenario language reads it back:
 /// bare when that is unambiguous, else double-quoted with `\"` and `\\`
 /// escaped.
@@ -173,7 +212,8 @@ impl App {
     }
 
     /// The command the page button `name` stands for now (`add-voter`,
-    /// `add-learner`, `add-bad`, `isolate-leader`, `split-31`, `split-22`,
+    /// `add-learner`, `add-bad`, `add-standby`, `add-read-weak`,
+    /// `add-read-strong`, `isolate-leader`, `split-31`, `split-22`,
     /// `heal-all`, `load`), or undefined when it cannot apply (the log says
     /// why) or there is no such button.
     pub fn preset(&mut self, name: &str) -> Option<String> {
@@ -231,6 +271,12 @@ impl App {
     /// Every node: role, learner, running, indexes, peer URL, keys.
     pub fn nodes(&self) -> JsValue {
         to_js(&view::node_details(self.engine.cluster()))
+    }
+
+    /// The run's modes, as its `cluster` line set them: `{new_members,
+    /// auto_promote, failover_after_ms, failover}`.
+    pub fn modes(&self) -> JsValue {
+        to_js(&view::ModesView::of(self.engine.cluster()))
     }
 
     /// The lowest id a new member can take.
