@@ -335,3 +335,49 @@ fn the_browser_list_has_every_lesson() {
         .iter()
         .any(|l| l["kind"] == "say"));
 }
+
+#[test]
+fn a_lessons_say_names_this_runs_leader_term_and_value() {
+    const TEXT: &str = "# title: Placeholders\n# figure: 1\n# summary: S\n\
+        cluster voters=1,2,3 seed=2\n\
+        wait-until leader\n\
+        put k v1\n\
+        get k\n\
+        say \"node {leader} leads term {term}; it read {value} at {time}s; {{{{braces}}}}\"\n\
+        pause\n\
+        get nothing\n\
+        say \"now {value}, error {error}\"\n";
+    let lesson = Lesson::parse("xx-placeholders.scenario", TEXT).unwrap();
+    let mut player = LessonPlayer::new(lesson);
+    let step = player.next();
+    let status = player.status();
+    let leader = status.leader.unwrap();
+    let time = format!("{:.2}", status.time_ms as f64 / 1000.0);
+    let said = format!(
+        "node {leader} leads term {}; it read v1 at {time}s; {{{{braces}}}}",
+        status.term
+    );
+    assert_eq!(step.says, std::slice::from_ref(&said));
+    assert!(
+        step.lines.contains(&StepLine::Say(said)),
+        "{:?}",
+        step.lines
+    );
+    // The read's value is in its trace line, as the page's log shows it.
+    let traced: Vec<String> = step
+        .lines
+        .iter()
+        .filter_map(|l| match l {
+            StepLine::Trace(line) => Some(English.trace(line)),
+            StepLine::Say(_) => None,
+        })
+        .collect();
+    assert!(
+        traced
+            .iter()
+            .any(|t| t.ends_with("> get k : ok: value \"v1\"")),
+        "{traced:?}"
+    );
+    let step = player.next();
+    assert_eq!(step.says, ["now none, error none"]);
+}

@@ -883,7 +883,10 @@ $("toggle-aside").onclick = () => {
 // ---- start -------------------------------------------------------------------------
 
 window.raftlab = {
-  status: () => app.status(),
+  // The report's object without its results; the history's verdict is
+  // computed for the console only (never for a frame).
+  status: () => ({ ...app.status(), linearizability: app.linearizability() }),
+  linearizability: () => app.linearizability(),
   command: (text) => run(text),
   history: () => app.history(),
   nodePosition: (id) => app.nodePosition(id),

@@ -22,6 +22,7 @@ use crate::scenario::text_en::English;
 use crate::scenario::timeline::Timeline;
 use crate::scenario::view::{LessonView, LoadView, PageStatus, QuorumView, TimelineView};
 use crate::server::Cluster;
+use crate::sim::linearizability::Linearizability;
 
 use super::log::{Log, LogKind, LogLine};
 use super::presets::{self, Preset};
@@ -221,6 +222,13 @@ impl Engine {
             status,
             load: LoadView::of(self.cluster()),
         }
+    }
+
+    /// Whether the run's client operations so far are linearizable: the
+    /// report's `linearizability`, computed only when asked (the console's
+    /// `status()`), never for a frame.
+    pub fn linearizability(&self) -> Linearizability {
+        self.cluster().linearizability()
     }
 
     /// The quorum panel.
@@ -471,19 +479,37 @@ mod tests {
         assert_eq!(r.value, Some(Some("1".to_string())));
         let lines = e.take_narration();
         let kinds: Vec<LogKind> = lines.iter().map(|l| l.kind).collect();
-        assert_eq!(
-            kinds,
-            [
-                LogKind::Command,
-                LogKind::Event,
-                LogKind::Result,
-                LogKind::Details
-            ]
-        );
+        assert_eq!(kinds, [LogKind::Command, LogKind::Event, LogKind::Result]);
         assert_eq!(lines[0].text, "› get a");
-        assert!(lines[2].text.ends_with("✓ ok") && lines[2].tone == Tone::Good);
-        assert_eq!(lines[3].text, "  value \"1\"");
+        // The value read is in the result's own line.
+        assert!(lines[2].text.ends_with("✓ ok: value \"1\"") && lines[2].tone == Tone::Good);
+        let Reply::Ran(_) = e.command("get nothing-here serializable") else {
+            panic!("it parses")
+        };
+        let lines = e.take_narration();
+        assert!(lines[1].text.ends_with("✓ ok: no such key"), "{lines:?}");
         assert!(lines.windows(2).all(|w| w[0].id < w[1].id));
+    }
+
+    #[test]
+    fn the_console_reads_the_historys_verdict_and_a_stale_read_breaks_it() {
+        let mut e = Engine::from_script(
+            "cluster voters=1,2,3 seed=2\ncampaign 1\nwait-until leader=1\nput a 1\n\
+             wait-until all-applied\n",
+        )
+        .unwrap();
+        let before = e.linearizability();
+        assert!(before.ok && before.operations == 1, "{before:?}");
+        for c in ["isolate 3", "put a 2", "get a via=3 serializable"] {
+            let Reply::Ran(r) = e.command(c) else {
+                panic!("{c} parses")
+            };
+            assert!(r.ok, "{c}: {r:?}");
+        }
+        let v = e.linearizability();
+        assert!(!v.ok, "node 3 missed the second write: {v:?}");
+        let read = v.anomaly.unwrap().operations.pop().unwrap();
+        assert_eq!(read.value.as_deref(), Some("1"));
     }
 
     #[test]

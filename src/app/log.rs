@@ -157,6 +157,8 @@ impl Log {
                     fold,
                 }
             }
+            // The script's own words, in any renderer.
+            Said::Say(text) => self.plain(LogKind::Say, Tone::Say, text.clone()),
             Said::Result(res) => {
                 self.window.clear();
                 let bad = res.error.is_some();

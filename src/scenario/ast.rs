@@ -314,6 +314,47 @@ pub enum Condition {
     Ok,
     /// `error=CODE`: the previous command failed with CODE
     Error(ErrorCode),
+    /// `value=TEXT`: the previous command was a `get` that read TEXT
+    Value(String),
+    /// `absent`: the previous command was a `get` that found no such key
+    Absent,
+    /// `linearizable`: the history of client operations so far is
+    /// linearizable per key
+    Linearizable,
+    /// `not-linearizable`: it is not
+    NotLinearizable,
+    /// `queued>=SIZE`, `queued<=SIZE`, `queued N>=SIZE`, `queued N<=SIZE`:
+    /// the bytes waiting in the send queue of node N (without N, the
+    /// leader's), as the report's `queued_bytes` counts them
+    Queued {
+        id: Option<NodeId>,
+        bound: Bound,
+        bytes: u64,
+    },
+}
+
+/// A comparison of a condition: `>=` or `<=`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    AtLeast,
+    AtMost,
+}
+
+impl Bound {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bound::AtLeast => ">=",
+            Bound::AtMost => "<=",
+        }
+    }
+
+    /// Whether `actual` is within the bound `limit`.
+    pub fn holds(self, actual: u64, limit: u64) -> bool {
+        match self {
+            Bound::AtLeast => actual >= limit,
+            Bound::AtMost => actual <= limit,
+        }
+    }
 }
 
 /// The roles `role N=ROLE` can name.
@@ -560,6 +601,17 @@ impl fmt::Display for Condition {
             Condition::Progress { id, state } => write!(f, "progress {id}={state}"),
             Condition::Ok => f.write_str("ok"),
             Condition::Error(code) => write!(f, "error={code}"),
+            Condition::Value(v) => write!(f, "value={}", format_text(v)),
+            Condition::Absent => f.write_str("absent"),
+            Condition::Linearizable => f.write_str("linearizable"),
+            Condition::NotLinearizable => f.write_str("not-linearizable"),
+            Condition::Queued { id, bound, bytes } => {
+                f.write_str("queued")?;
+                if let Some(id) = id {
+                    write!(f, " {id}")?;
+                }
+                write!(f, "{}{}", bound.as_str(), format_size(*bytes))
+            }
         }
     }
 }

@@ -7,18 +7,83 @@ use std::collections::BTreeSet;
 use crate::raft::{NodeId, StateRole};
 use crate::server::Cluster;
 
-use super::ast::{Condition, RoleName};
+use crate::sim::linearizability::{Linearizability, OpName};
 
-/// The result of the previous command, for `ok` and `error=CODE`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+use super::ast::{format_quoted, Condition, RoleName};
+
+/// The result of the previous command, for `ok`, `error=CODE`, `value=TEXT`
+/// and `absent`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Previous {
+    /// No command that can fail has run yet.
+    #[default]
     None,
     Ok,
+    /// A `get` that answered: the value it read (`None`: no such key).
+    Read(Option<String>),
     Error(&'static str),
 }
 
+impl Previous {
+    /// Its error code, if it failed.
+    pub fn error(&self) -> Option<&'static str> {
+        match self {
+            Previous::Error(code) => Some(code),
+            _ => None,
+        }
+    }
+}
+
+/// The value a `get` read, for the reader: `"1"`, or "no such key".
+fn read_text(value: &Option<String>) -> String {
+    match value {
+        Some(v) => format!("the previous get read {}", format_quoted(v)),
+        None => "the previous get found no such key".to_string(),
+    }
+}
+
+/// Why `value=` or `absent` cannot hold: the previous command was no `get`
+/// that answered.
+fn no_read(previous: &Previous) -> String {
+    match previous {
+        Previous::None => "there is no previous command".into(),
+        Previous::Ok => "the previous command was not a get".into(),
+        Previous::Error(code) => format!("the previous command failed with {code}"),
+        Previous::Read(v) => read_text(v),
+    }
+}
+
+/// The operations of an anomaly, as a failed expectation says them:
+/// `write "2" (1.00–1.05s), read "1" (1.10–1.10s)`.
+fn anomaly_text(v: &Linearizability) -> String {
+    let Some(a) = &v.anomaly else {
+        return String::new();
+    };
+    let ops: Vec<String> = a
+        .operations
+        .iter()
+        .map(|op| {
+            let what = match (op.kind, &op.value) {
+                (OpName::Write, Some(v)) => format!("write {}", format_quoted(v)),
+                (OpName::Read, Some(v)) => format!("read {}", format_quoted(v)),
+                (OpName::Read, None) => "read (absent)".to_string(),
+                (OpName::Write, None) | (OpName::Delete, _) => "delete".to_string(),
+            };
+            let end = op.response_ms.map_or("no answer".to_string(), |r| {
+                format!("{:.2}s", r as f64 / 1000.0)
+            });
+            format!("{what} ({:.2}s–{end})", op.invoke_ms as f64 / 1000.0)
+        })
+        .collect();
+    format!(
+        "operations on key {} that no order explains: {}",
+        format_quoted(&a.key),
+        ops.join(", ")
+    )
+}
+
 /// Whether `cond` holds now; on false, a sentence saying what is true instead.
-pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<(), String> {
+pub fn check(cond: &Condition, cluster: &Cluster, previous: &Previous) -> Result<(), String> {
     let leader = cluster.leader();
     let leader_text = |l: Option<NodeId>| {
         l.map_or("there is no leader".to_string(), |l| {
@@ -116,16 +181,52 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<
             }
         }
         Condition::Ok => match previous {
-            Previous::Ok => Ok(()),
+            Previous::Ok | Previous::Read(_) => Ok(()),
             Previous::Error(code) => Err(format!("the previous command failed with {code}")),
             Previous::None => Err("there is no previous command".into()),
         },
         Condition::Error(code) => match previous {
-            Previous::Error(c) if c == code.as_str() => Ok(()),
+            Previous::Error(c) if *c == code.as_str() => Ok(()),
             Previous::Error(c) => Err(format!("the previous command failed with {c}")),
-            Previous::Ok => Err("the previous command succeeded".into()),
+            Previous::Ok | Previous::Read(_) => Err("the previous command succeeded".into()),
             Previous::None => Err("there is no previous command".into()),
         },
+        Condition::Value(text) => match previous {
+            Previous::Read(Some(v)) if v == text => Ok(()),
+            other => Err(no_read(other)),
+        },
+        Condition::Absent => match previous {
+            Previous::Read(None) => Ok(()),
+            other => Err(no_read(other)),
+        },
+        Condition::Linearizable => {
+            let v = cluster.linearizability();
+            holds(v.ok, anomaly_text(&v))
+        }
+        Condition::NotLinearizable => {
+            let v = cluster.linearizability();
+            holds(
+                !v.ok,
+                format!(
+                    "the history of {} operations on {} keys is linearizable",
+                    v.operations, v.keys
+                ),
+            )
+        }
+        Condition::Queued { id, bound, bytes } => {
+            let Some(node) = id.or(leader) else {
+                return Err("there is no leader".into());
+            };
+            let queued = cluster.queued_bytes(node, cluster.now());
+            let whose = match id {
+                Some(_) => format!("node {node}'s"),
+                None => format!("the leader's ({node})"),
+            };
+            holds(
+                bound.holds(queued, *bytes),
+                format!("{whose} send queue holds {queued} bytes"),
+            )
+        }
     }
 }
 

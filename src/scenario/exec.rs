@@ -18,6 +18,7 @@ use super::cond::{self, Previous};
 use super::narrate::{self, Line};
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::{self, CommandResult, MemberJson, Report, Status};
+use super::say;
 
 /// One run of the scenario language.
 #[derive(Debug, Clone)]
@@ -26,6 +27,9 @@ pub struct Session {
     cluster: Cluster,
     results: Vec<CommandResult>,
     previous: Previous,
+    /// The value the last `get` read, for `{value}` (`None`: it found no
+    /// such key, failed, or none ran yet).
+    last_value: Option<String>,
     /// `put ... nowait` requests, by request id, to the index of their result.
     nowait: BTreeMap<RequestId, usize>,
     /// The script of everything done so far.
@@ -86,6 +90,7 @@ impl Session {
             cluster: Cluster::new(world, server, &spec.voters),
             results: Vec::new(),
             previous: Previous::None,
+            last_value: None,
             nowait: BTreeMap::new(),
             history: vec![spec.to_string()],
             history_ms: 0,
@@ -182,7 +187,11 @@ impl Session {
     }
 
     pub fn report(&self) -> Report {
-        Report::new(self.status(), self.results.clone())
+        Report::new(
+            self.status(),
+            self.results.clone(),
+            self.cluster.linearizability(),
+        )
     }
 
     pub fn status_json(&self) -> serde_json::Value {
@@ -229,17 +238,27 @@ impl Session {
                 | Command::Status { via: None }
                 | Command::Wait(_)
         ) {
-            self.previous = match result.error {
-                Some(code) => Previous::Error(code),
-                None => Previous::Ok,
+            self.previous = match (result.error, &result.value) {
+                (Some(code), _) => Previous::Error(code),
+                (None, Some(value)) => Previous::Read(value.clone()),
+                (None, None) => Previous::Ok,
             };
+        }
+        if matches!(cmd, Command::Get { .. }) {
+            self.last_value = result.value.clone().flatten();
         }
         self.history.push(cmd.to_string());
         self.after_time();
         self.history_ms = self.now();
-        if !matches!(cmd, Command::Say(_) | Command::Pause) {
-            self.narration
-                .push(Line::result(self.now(), result.clone()));
+        match cmd {
+            Command::Pause => {}
+            Command::Say(_) => {
+                let text = result.detail.clone().unwrap_or_default();
+                self.narration.push(Line::say(self.now(), text));
+            }
+            _ => self
+                .narration
+                .push(Line::result(self.now(), result.clone())),
         }
         self.results.push(result.clone());
         result
@@ -255,7 +274,7 @@ impl Session {
             Command::WaitUntil { cond, within_ms } => {
                 let deadline = c.now().saturating_add(*within_ms);
                 loop {
-                    if cond::check(cond, c, self.previous).is_ok() {
+                    if cond::check(cond, c, &self.previous).is_ok() {
                         return Ok(());
                     }
                     if !c.step(deadline) {
@@ -263,7 +282,7 @@ impl Session {
                     }
                 }
                 c.run_until(deadline);
-                return match cond::check(cond, c, self.previous) {
+                return match cond::check(cond, c, &self.previous) {
                     Ok(()) => Ok(()),
                     Err(why) => Err(failed(
                         ErrorCode::Timeout,
@@ -275,7 +294,7 @@ impl Session {
                 };
             }
             Command::Expect(cond) => {
-                if let Err(why) = cond::check(cond, c, self.previous) {
+                if let Err(why) = cond::check(cond, c, &self.previous) {
                     return Err(failed(
                         ErrorCode::ExpectFailed,
                         format!("expected {cond}, but {why}"),
@@ -286,7 +305,7 @@ impl Session {
             Command::Status { via: Some(id) } => {
                 result.member_status = Some(c.member_status(*id)?);
             }
-            Command::Say(text) => result.detail = Some(text.clone()),
+            Command::Say(text) => result.detail = Some(say::fill(text, &self.say_facts())),
             Command::Pause => {}
             Command::Put {
                 key,
@@ -468,6 +487,23 @@ impl Session {
             }
         }
         Ok(())
+    }
+
+    /// What `say` placeholders stand for now.
+    fn say_facts(&self) -> say::Facts {
+        let c = &self.cluster;
+        let conf = c.configuration();
+        say::Facts {
+            leader: c.leader(),
+            term: c.highest_term(),
+            quorum: c.majority(),
+            voters: conf.voters.into_iter().collect(),
+            learners: conf.learners.into_iter().collect(),
+            commit: c.commit_index(),
+            value: self.last_value.clone(),
+            error: self.previous.error(),
+            time_ms: c.now(),
+        }
     }
 
     /// After time passed: fill in finished `nowait` writes and narrate.

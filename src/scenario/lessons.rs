@@ -32,7 +32,7 @@ use serde::Serialize;
 
 use super::ast::{Command, Script};
 use super::exec::Session;
-use super::narrate::Line;
+use super::narrate::{Line, Said};
 use super::parse::parse_script;
 use super::report::{CommandResult, Status};
 use super::view::QuorumView;
@@ -451,12 +451,15 @@ impl LessonPlayer {
         while self.cursor < end {
             let c = &self.lesson.script.commands[self.cursor];
             self.session.execute(c.line, &c.text, &c.node);
-            if let Command::Say(text) = &c.node {
-                self.says.push(text.clone());
-                step.lines.push(StepLine::Say(text.clone()));
-            }
             for line in self.session.take_narration() {
-                step.lines.push(StepLine::Trace(Box::new(line)));
+                match line.said {
+                    // A `say`, its placeholders filled in by this run.
+                    Said::Say(text) => {
+                        self.says.push(text.clone());
+                        step.lines.push(StepLine::Say(text));
+                    }
+                    _ => step.lines.push(StepLine::Trace(Box::new(line))),
+                }
             }
             self.cursor += 1;
         }

@@ -11,6 +11,7 @@ pub mod lexer;
 pub mod narrate;
 pub mod parse;
 pub mod report;
+pub mod say;
 pub mod share;
 pub mod text_en;
 pub mod timeline;

@@ -32,8 +32,10 @@ pub struct Line {
 pub enum Said {
     /// Something happened in the cluster.
     Event(Event),
-    /// A command finished (`say` and `pause` are not narrated).
+    /// A command finished (`say` and `pause` are not narrated as results).
     Result(CommandResult),
+    /// A `say`: the script's own words, placeholders filled in.
+    Say(String),
 }
 
 /// How a line is shown: its colour in the page's log.
@@ -80,12 +82,20 @@ impl Line {
         }
     }
 
+    pub fn say(time_ms: u64, text: String) -> Line {
+        Line {
+            time_ms,
+            said: Said::Say(text),
+        }
+    }
+
     /// The line's colour, from what it says.
     pub fn tone(&self) -> Tone {
         match &self.said {
             Said::Event(e) => event_tone(&e.kind),
             Said::Result(r) if r.ok => Tone::Good,
             Said::Result(_) => Tone::Bad,
+            Said::Say(_) => Tone::Say,
         }
     }
 
@@ -93,7 +103,7 @@ impl Line {
     pub fn fold_key(&self) -> Option<FoldKey> {
         match &self.said {
             Said::Event(e) => fold_key(&e.kind),
-            Said::Result(_) => None,
+            Said::Result(_) | Said::Say(_) => None,
         }
     }
 }
@@ -392,6 +402,11 @@ impl Serialize for Line {
                 st.serialize_field("tone", &self.tone())?;
                 st.serialize_field("result", r)?;
             }
+            Said::Say(text) => {
+                st.serialize_field("kind", "say")?;
+                st.serialize_field("tone", &self.tone())?;
+                st.serialize_field("text", text)?;
+            }
         }
         st.end()
     }
@@ -410,11 +425,12 @@ pub trait Renderer {
     fn event(&self, e: &Event) -> String;
     /// A command's outcome in a few words ("ok", "error no-leader: ...").
     fn result_summary(&self, r: &CommandResult) -> String;
-    /// What a command that worked returned (the index of a write, a value
-    /// read, the member list), if anything.
+    /// What a command that worked returned (the index of a write, the
+    /// member list), if anything; a value read is in its summary.
     fn result_details(&self, r: &CommandResult) -> Option<String>;
-    /// A line as `raftlab run` prints it: "t=1.23s node 2 crashed", or
-    /// "t=1.23s > crash 2 : ok" for a command's result.
+    /// A line as `raftlab run` prints it: "t=1.23s node 2 crashed",
+    /// "t=1.23s > crash 2 : ok" for a command's result, or
+    /// "t=1.23s say: node 1 leads" for a script's own words.
     fn trace(&self, line: &Line) -> String {
         match &line.said {
             Said::Event(e) => format!("{} {}", self.time(line.time_ms), self.event(e)),
@@ -424,6 +440,7 @@ pub trait Renderer {
                 r.command,
                 self.result_summary(r)
             ),
+            Said::Say(text) => format!("{} say: {text}", self.time(line.time_ms)),
         }
     }
 

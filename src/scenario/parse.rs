@@ -57,7 +57,8 @@ pub const COMMAND_NAMES: [&str; 20] = [
 
 const CONDITION_FORMS: &str = "leader, leader=N, no-leader, caught-up=N, all-applied, quorum=Q, \
      voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, commit>=I, role N=ROLE, \
-     progress N=STATE, ok, error=CODE";
+     progress N=STATE, ok, error=CODE, value=TEXT, absent, linearizable, not-linearizable, \
+     queued>=SIZE, queued N>=SIZE (or <=)";
 
 /// The options every client request takes: the client's timeout and
 /// etcd's `WithRequireLeader`.
@@ -617,6 +618,9 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
                     ),
                 ));
             }
+            if let Err(e) = super::say::pieces(&t.text) {
+                return Err(p.err(text_column(t, e.at), e.message));
+            }
             Command::Say(t.text.clone())
         }
         "put" => {
@@ -1142,6 +1146,10 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
             "ok" => Ok(Condition::Ok),
             "role" => parse_role(p),
             "progress" => parse_progress(p),
+            "absent" => Ok(Condition::Absent),
+            "linearizable" => Ok(Condition::Linearizable),
+            "not-linearizable" => Ok(Condition::NotLinearizable),
+            "queued" => parse_queued(p),
             _ => Err(unknown()),
         };
     };
@@ -1169,6 +1177,20 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
         "voters-outgoing" => Condition::VotersOutgoing(parse_id_list(p, v, vcol, true)?),
         "term" => Condition::Term(number(v)?),
         "commit>" => Condition::CommitAtLeast(number(v)?),
+        "queued>" | "queued<" => Condition::Queued {
+            id: None,
+            bound: bound_of(&opt.name),
+            bytes: size(p, v, vcol, &opt.name)?,
+        },
+        "value" => {
+            if v.is_empty() && !opt.value_quoted {
+                return Err(p.err(
+                    vcol,
+                    "missing a value after \"value=\"; quote an empty value: value=\"\"",
+                ));
+            }
+            Condition::Value(v.to_string())
+        }
         "error" => {
             if v.is_empty() {
                 return Err(missing("an error code"));
@@ -1176,6 +1198,64 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
             Condition::Error(v.parse().map_err(|m: String| p.err(vcol, m))?)
         }
         _ => return Err(unknown()),
+    })
+}
+
+/// The column of the `at`-th character of a word's text. Quoted text
+/// starts after its quote, and each `\"` or `\\` in it is two characters
+/// of the line for one of the text.
+fn text_column(t: &Token, at: usize) -> usize {
+    if !t.quoted {
+        return t.col + at;
+    }
+    let escapes = t
+        .text
+        .chars()
+        .take(at)
+        .filter(|c| matches!(c, '"' | '\\'))
+        .count();
+    t.col + 1 + at + escapes
+}
+
+/// `>=` or `<=`, from an option name ending in `>` or `<` (the lexer splits
+/// `queued>=1MB` at its `=`).
+fn bound_of(name: &str) -> Bound {
+    if name.ends_with('<') {
+        Bound::AtMost
+    } else {
+        Bound::AtLeast
+    }
+}
+
+/// The size after `NAME=`.
+fn size(p: &Words<'_>, v: &str, vcol: usize, name: &str) -> Result<u64, ParseError> {
+    if v.is_empty() {
+        return Err(p.err(vcol, format!("missing a size after \"{name}=\"")));
+    }
+    parse_size(v).map_err(|m| p.err(vcol, m))
+}
+
+/// `queued N>=SIZE` or `queued N<=SIZE`.
+fn parse_queued(p: &mut Words<'_>) -> Result<Condition, ParseError> {
+    let t = p.word("N>=SIZE", "queued")?;
+    let form = t
+        .opt
+        .as_ref()
+        .filter(|o| !t.quoted && (o.name.ends_with('>') || o.name.ends_with('<')));
+    let Some(opt) = form else {
+        return Err(p.err(
+            t.col,
+            format!(
+                "expected N>=SIZE or N<=SIZE like 1>=1MB, found {}",
+                quote_for_message(&t.text)
+            ),
+        ));
+    };
+    let id = parse_node_id(&opt.name[..opt.name.len() - 1]).map_err(|m| p.err(t.col, m))?;
+    Ok(Condition::Queued {
+        id: Some(id),
+        bound: bound_of(&opt.name),
+        bytes: size(p, &opt.value, opt.value_col, &opt.name)?,
     })
 }
 

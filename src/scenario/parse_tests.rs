@@ -200,6 +200,27 @@ mod props {
                 .prop_map(|(id, state)| Condition::Progress { id, state }),
             Just(Condition::Ok),
             code().prop_map(Condition::Error),
+            text().prop_map(Condition::Value),
+            Just(String::new()).prop_map(Condition::Value),
+            Just(Condition::Absent),
+            Just(Condition::Linearizable),
+            Just(Condition::NotLinearizable),
+            (proptest::option::of(id()), any::<bool>(), size()).prop_map(|(id, least, bytes)| {
+                Condition::Queued {
+                    id,
+                    bound: if least { Bound::AtLeast } else { Bound::AtMost },
+                    bytes,
+                }
+            }),
+        ]
+    }
+
+    /// `say` text: anything, its braces doubled, or words around placeholders.
+    fn say_text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            any::<String>().prop_map(|s| s.replace('{', "{{").replace('}', "}}")),
+            "[a-z {}]{0,6}".prop_map(|s| s.replace('{', "{{").replace('}', "}}")),
+            "[a-z ]{0,6}\\{(leader|term|quorum|voters|learners|commit|value|error|time)\\}[a-z ]{0,6}",
         ]
     }
 
@@ -263,7 +284,7 @@ mod props {
                 .prop_map(|(cond, within_ms)| Command::WaitUntil { cond, within_ms }),
             condition().prop_map(Command::Expect),
             proptest::option::of(id()).prop_map(|via| Command::Status { via }),
-            any::<String>().prop_map(Command::Say),
+            say_text().prop_map(Command::Say),
             Just(Command::Pause),
             (
                 text(),

@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::raft::NodeId;
 use crate::server::members::MemberInfo;
 use crate::server::{Cluster, MemberStatus};
+use crate::sim::linearizability::Linearizability;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NodeStatus {
@@ -32,6 +33,10 @@ pub struct NodeStatus {
     pub read_only: Option<&'static str>,
     /// A standby learner, kept for failover (the document's standby mode).
     pub standby: bool,
+    /// Raft messages delivered to it since the run began.
+    pub msgs_in: u64,
+    /// Raft messages it sent since the run began (lost ones too).
+    pub msgs_out: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -176,10 +181,17 @@ pub struct Report {
     pub violations: Vec<ViolationStatus>,
     pub reachable: Vec<NodeId>,
     pub etcd: &'static str,
+    /// Whether the history of client operations (every `put`, `get` and
+    /// load write) is linearizable per key, and if not, a smallest anomaly.
+    pub linearizability: Linearizability,
 }
 
 impl Report {
-    pub fn new(status: Status, results: Vec<CommandResult>) -> Report {
+    pub fn new(
+        status: Status,
+        results: Vec<CommandResult>,
+        linearizability: Linearizability,
+    ) -> Report {
         Report {
             time_ms: status.time_ms,
             leader: status.leader,
@@ -194,6 +206,7 @@ impl Report {
             violations: status.violations,
             reachable: status.reachable,
             etcd: status.etcd,
+            linearizability,
         }
     }
 }
@@ -269,6 +282,8 @@ fn node_status(cluster: &Cluster, id: NodeId) -> NodeStatus {
         queued_bytes: cluster.queued_bytes(id, cluster.world().now()),
         read_only: cluster.member_kind(id).read_only.map(|m| m.as_str()),
         standby: cluster.member_kind(id).standby,
+        msgs_in: cluster.message_counts(id).received,
+        msgs_out: cluster.message_counts(id).sent,
     };
     let Some(n) = node else {
         return base;

@@ -339,6 +339,12 @@ impl Renderer for English {
             (Some(code), Some(d)) => format!("error {code}: {d}"),
             (Some(code), None) => format!("error {code}"),
             (None, _) if r.pending => "sent, not waited for".to_string(),
+            // A read shows what it read, in the trace, the log and a
+            // lesson's step alike.
+            (None, _) if r.value.is_some() => match r.value.as_ref().and_then(Option::as_ref) {
+                Some(v) => format!("ok: value {}", json_string(v)),
+                None => "ok: no such key".to_string(),
+            },
             (None, Some(d)) => format!("ok: {d}"),
             (None, None) => "ok".to_string(),
         }
@@ -351,12 +357,6 @@ impl Renderer for English {
         let mut bits = Vec::new();
         if let Some(index) = r.index {
             bits.push(format!("committed at index {index}"));
-        }
-        if let Some(value) = &r.value {
-            bits.push(match value {
-                Some(v) => format!("value {}", json_string(v)),
-                None => "value (none)".to_string(),
-            });
         }
         if let Some(members) = &r.members {
             let text: Vec<String> = members

@@ -5,8 +5,10 @@ use crate::sim::kv::Put;
 
 use super::cluster::{Cluster, Deferred, Outcome, RequestId};
 use super::error::{ErrorCode, ServerError};
+use super::history::{History, SCRIPT_CLIENT};
 use super::modes::ReadMode;
 use crate::raft::NodeId;
+use crate::sim::linearizability::{ClientId, Linearizability};
 
 /// Bytes a write weighs when the script does not say.
 pub const DEFAULT_PUT_SIZE: u64 = 64;
@@ -41,6 +43,29 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<RequestId, ServerError> {
+        self.put_as(
+            SCRIPT_CLIENT,
+            key,
+            value,
+            via,
+            size,
+            timeout_ms,
+            require_leader,
+        )
+    }
+
+    /// [`Cluster::start_put`] for `client`, as the history records it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn put_as(
+        &mut self,
+        client: ClientId,
+        key: &str,
+        value: &str,
+        via: Option<NodeId>,
+        size: Option<u64>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<RequestId, ServerError> {
         let via = self.route(via)?;
         if let Some(v) = via {
             self.refuse_learner(v)?;
@@ -55,6 +80,9 @@ impl Cluster {
             size: size.unwrap_or(DEFAULT_PUT_SIZE.max(key.len() as u64 + value.len() as u64)),
             request,
         };
+        // Past etcd's checks: from here on it may take effect.
+        let now = self.now();
+        self.history.write_sent(request, client, key, value, now);
         self.send(request, via, Deferred::Put(put), timeout_ms);
         Ok(request)
     }
@@ -78,7 +106,9 @@ impl Cluster {
     }
 
     /// A read. Serializable reads answer at once from `via`'s applied state
-    /// and never wait for a leader; linearizable reads confirm the leader's
+    /// and never wait for a leader (etcdserver `v3_server.go` `Range`: a
+    /// serializable request skips `linearizableReadNotify`), so they can be
+    /// stale; linearizable reads confirm the leader's
     /// commit index with a quorum first (ReadIndex) and wait until `via`
     /// has applied it, holding on while `via` knows no leader.
     pub fn get(
@@ -105,13 +135,19 @@ impl Cluster {
             self.require_leader(via)?;
         }
         if let Some(v) = via.filter(|_| local) {
-            return Ok(self
+            let value = self
                 .world
                 .node(v)
                 .and_then(|n| n.state.get(key))
-                .map(str::to_string));
+                .map(str::to_string);
+            let now = self.now();
+            self.history
+                .read_at_once(SCRIPT_CLIENT, key, value.as_deref(), now);
+            return Ok(value);
         }
         let request = self.new_request();
+        let now = self.now();
+        self.history.read_sent(request, SCRIPT_CLIENT, key, now);
         let then = Deferred::Read {
             key: key.to_string(),
             members: false,
@@ -122,6 +158,20 @@ impl Cluster {
             Outcome::Failed(e) => Err(e),
             other => unreachable_outcome(other),
         }
+    }
+}
+
+impl Cluster {
+    /// The client operations of the run so far.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Whether the run's client operations so far are linearizable (the
+    /// report's `linearizability`): computed when asked, kept until the
+    /// history changes.
+    pub fn linearizability(&self) -> Linearizability {
+        self.history.verdict()
     }
 }
 

@@ -18,6 +18,7 @@ use crate::sim::kv::{Put, Request};
 use crate::sim::{Event, EventKind, World, WorldConfig};
 
 use super::error::{ErrorCode, ServerError};
+use super::history::{History, LOAD_CLIENT};
 use super::load::Load;
 use super::members::MemberInfo;
 use super::modes::{ModeState, ModesConfig};
@@ -168,6 +169,8 @@ pub struct Cluster {
     reads: VecMap<RequestId, ReadIndexSent>,
     /// What the modes remember between the leader's looks.
     pub(crate) modes: ModeState,
+    /// Every client read and write, for the linearizability checker.
+    pub(crate) history: History,
 }
 
 impl Cluster {
@@ -184,6 +187,7 @@ impl Cluster {
             parked: BTreeSet::new(),
             reads: VecMap::default(),
             modes: ModeState::default(),
+            history: History::default(),
         };
         cluster.absorb();
         cluster
@@ -591,6 +595,18 @@ impl Cluster {
 
     fn complete(&mut self, request: RequestId, outcome: Outcome) {
         if let Some(p) = self.pending.remove(&request) {
+            let now = self.now();
+            match &outcome {
+                Outcome::Put { .. } => self.history.answered(request, None, now),
+                Outcome::Read { value } => self.history.answered(request, Some(value.clone()), now),
+                // A write that failed while its member still held it
+                // (parked) never reached Raft: it took no effect.
+                Outcome::Failed(_) => {
+                    let proposed = !matches!(p.waiting, Waiting::Parked { .. });
+                    self.history.failed(request, proposed);
+                }
+                Outcome::Members(_) | Outcome::Done => {}
+            }
             if let Waiting::Parked { via: Some(via), .. } = p.waiting {
                 self.unpark(via, request);
             }
@@ -620,7 +636,16 @@ impl Cluster {
         };
         let (key, value) = load.next_write();
         let (size, via) = (load.size, load.via);
-        match self.start_put(&key, &value, via, Some(size), CLIENT_TIMEOUT_MS, false) {
+        let sent = self.put_as(
+            LOAD_CLIENT,
+            &key,
+            &value,
+            via,
+            Some(size),
+            CLIENT_TIMEOUT_MS,
+            false,
+        );
+        match sent {
             Ok(request) => {
                 if let Some(p) = self.pending.get_mut(&request) {
                     p.quiet = true;

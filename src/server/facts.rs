@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 
 use crate::raft::{quorum, ConfState, NodeId, Progress, Raft, StateRole};
 use crate::sim::kv::MemberRecord;
-use crate::sim::{InFlight, SimNode};
+use crate::sim::{InFlight, MessageCounts, SimNode};
 
 use super::cluster::Cluster;
 use super::load::Load;
@@ -249,6 +249,12 @@ impl Cluster {
         self.world
             .network()
             .queued_bytes(id, t_ms, self.world.config().bandwidth)
+    }
+
+    /// Raft messages `id` has sent and received since the run began: the
+    /// report's `msgs_out` and `msgs_in`.
+    pub fn message_counts(&self, id: NodeId) -> MessageCounts {
+        self.world.network().counts(id)
     }
 }
 

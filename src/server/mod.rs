@@ -11,6 +11,7 @@ pub mod client;
 pub mod cluster;
 pub mod error;
 pub mod facts;
+pub mod history;
 pub mod joint;
 pub mod load;
 pub mod members;

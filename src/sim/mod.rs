@@ -20,7 +20,7 @@ pub use config::WorldConfig;
 pub use event::{DropReason, Event, EventKind, ModeDecision, NotYet};
 pub use invariants::Violation;
 pub use kv::{KvStore, MemberRecord, PeerUrls, Put, Request};
-pub use network::{InFlight, Transport};
+pub use network::{InFlight, MessageCounts, Transport};
 pub use node::SimNode;
 pub use streams::Stream;
 pub use world::World;

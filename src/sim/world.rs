@@ -304,6 +304,7 @@ impl World {
             return;
         }
         self.deliveries += 1;
+        self.net.count_received(to);
         if matches!(
             msg.msg_type,
             MessageType::AppResp | MessageType::HeartbeatResp
@@ -560,6 +561,7 @@ impl World {
 
     fn send(&mut self, m: Message) {
         let (from, to, kind) = (m.from, m.to, m.msg_type);
+        self.net.count_sent(from);
         let reason = if !self.routes(from, to) {
             Some(DropReason::NoRoute)
         } else if self.net.is_cut(from, to) {

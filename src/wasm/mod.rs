@@ -254,6 +254,12 @@ impl App {
         self.engine.clear_log();
     }
 
+    /// The report's `linearizability`: whether the run's client operations
+    /// so far are linearizable, and if not a smallest anomaly.
+    pub fn linearizability(&self) -> JsValue {
+        to_js(&self.engine.linearizability())
+    }
+
     /// The script of everything done so far: replaying it gives this state.
     pub fn history(&self) -> String {
         let mut s = self.engine.history().join("\n");

@@ -5,6 +5,8 @@
 //!   new run, otherwise they go on with the file's run. The output is the
 //!   narration: every event told and every command's result.
 //! - `status`: the run's status in one line per node.
+//! - `linearizability`: the checker's verdict on the run's client
+//!   operations so far, and its anomaly one operation a line.
 
 use raftlab::scenario::narrate::Renderer;
 use raftlab::scenario::text_en::English;
@@ -75,6 +77,29 @@ pub fn run(session: &mut Option<Session>, c: &Case) -> String {
                     n.applied,
                     n.last_index
                 ));
+            }
+            out
+        }
+        "linearizability" => {
+            let Some(s) = session else {
+                return "no run yet\n".into();
+            };
+            let v = s.report().linearizability;
+            let mut out = format!("ok={} operations={} keys={}\n", v.ok, v.operations, v.keys);
+            if let Some(a) = v.anomaly {
+                out.push_str(&format!("anomaly on key {:?}:\n", a.key));
+                for op in a.operations {
+                    let ms = |t: Option<u64>| t.map_or("none".to_string(), |t| format!("{t}ms"));
+                    out.push_str(&format!(
+                        "  #{} client {} {:?} {:?} sent {} answered {}\n",
+                        op.index,
+                        op.client,
+                        op.kind,
+                        op.value,
+                        ms(Some(op.invoke_ms)),
+                        ms(op.response_ms)
+                    ));
+                }
             }
             out
         }

@@ -128,6 +128,16 @@ test("the console runs commands, fast-forwards, reports errors and keeps a histo
   assert.equal(await input.inputValue(), "membr add 4");
   await input.press("ArrowUp");
   assert.equal(await input.inputValue(), "wait 2s");
+  // A read shows its value in the log; the history of reads and writes is
+  // linearizable, and every node counts its Raft messages.
+  await input.fill("get greeting");
+  await input.press("Enter");
+  assert.match(await page.textContent("#log"), /ok: value "hello"/);
+  const s = await status(page);
+  assert.equal(s.linearizability.ok, true);
+  assert.equal(s.linearizability.operations, 2);
+  assert.ok(s.nodes.every((n) => n.msgs_in > 0 && n.msgs_out > 0));
+  assert.equal((await page.evaluate(() => window.raftlab.command("expect value=hello"))).ok, true);
   // window.raftlab.command returns the result object of the report.
   const r = await page.evaluate(() => window.raftlab.command("transfer-leader 9"));
   assert.equal(r.ok, false);
