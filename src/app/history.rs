@@ -10,7 +10,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::sim::linearizability::{ClientId, Linearizability, OpKind, OpName, Operation};
+use crate::scenario::view::HistoryVerdict;
+use crate::sim::linearizability::{ClientId, Linearizability, OpKind, OpName, Operation, Stamp};
 
 /// Without an anomaly, the view shows this much of the run's end.
 pub const RECENT_MS: u64 = 20_000;
@@ -32,6 +33,9 @@ pub struct OpBar {
     pub response_ms: Option<u64>,
     /// One of the anomaly's operations.
     pub flagged: bool,
+    /// The exact moments, which also order events of one millisecond.
+    invoke: Stamp,
+    response: Option<Stamp>,
 }
 
 /// One key as one client saw it.
@@ -56,6 +60,8 @@ pub struct HistoryScene {
     /// Operations drawn, and in the whole history.
     pub shown: usize,
     pub total: usize,
+    /// Distinct keys in the whole history.
+    pub keys: usize,
     pub ok: bool,
     pub anomaly_key: Option<String>,
 }
@@ -107,6 +113,8 @@ impl HistoryScene {
                     invoke_ms: op.invoke.ms,
                     response_ms: op.response.map(|r| r.ms),
                     flagged: flagged.contains(&index),
+                    invoke: op.invoke,
+                    response: op.response,
                 });
         }
         let mut lanes: Vec<Lane> = lanes
@@ -134,6 +142,7 @@ impl HistoryScene {
             to_ms,
             shown,
             total: ops.len(),
+            keys: verdict.keys,
             hidden_lanes,
             lanes,
             ok: verdict.ok,
@@ -158,7 +167,7 @@ impl HistoryScene {
             let missed = flagged.iter().find(|w| {
                 w.kind != OpName::Read
                     && w.value != read.value
-                    && w.response_ms.is_some_and(|r| r < read.invoke_ms)
+                    && w.response.is_some_and(|r| r < read.invoke)
             })?;
             Some(StaleRead {
                 key: self.anomaly_key.as_deref().unwrap_or(""),
@@ -166,6 +175,39 @@ impl HistoryScene {
                 missed,
             })
         })
+    }
+}
+
+impl HistoryScene {
+    /// The verdict as the view states it.
+    pub fn verdict(&self) -> HistoryVerdict {
+        if self.total == 0 {
+            return HistoryVerdict::Empty;
+        }
+        let Some(key) = &self.anomaly_key else {
+            return HistoryVerdict::Linearizable {
+                operations: self.total,
+                keys: self.keys,
+            };
+        };
+        match self.stale_read() {
+            Some(s) => HistoryVerdict::StaleRead {
+                key: key.clone(),
+                read_value: s.read.value.clone(),
+                read_ms: s.read.invoke_ms,
+                missed_value: s.missed.value.clone(),
+                missed_done_ms: s.missed.response_ms.unwrap_or(s.missed.invoke_ms),
+            },
+            None => HistoryVerdict::NotLinearizable {
+                key: key.clone(),
+                operations: self
+                    .lanes
+                    .iter()
+                    .flat_map(|l| &l.bars)
+                    .filter(|b| b.flagged)
+                    .count(),
+            },
+        }
     }
 }
 
@@ -304,6 +346,18 @@ mod tests {
             ("a", 3, 2)
         );
         assert_eq!(stale.read.value.as_deref(), Some("1"));
+        use crate::scenario::narrate::Renderer;
+        use crate::scenario::text_en::English;
+        assert_eq!(
+            English.history_verdict(&s.verdict()),
+            "✗ Not linearizable: a stale read. On key a, the get sent at 0.40 s returned \"1\", though the put of \"2\" had finished at 0.30 s. No order of these operations explains it."
+        );
+        assert_eq!(
+            English.history_note(s.from_ms, s.to_ms, s.shown, s.total, s.hidden_lanes),
+            "t = 0.00 s to 0.55 s: 5 of 6 operations"
+        );
+        assert_eq!(English.history_lane("a", 1), "a · load");
+        assert_eq!(English.history_op(OpName::Read, None), "get → absent");
     }
 
     #[test]
@@ -319,6 +373,13 @@ mod tests {
         assert_eq!((s.from_ms, s.to_ms), (20_000, 40_000));
         assert_eq!(s.shown, 2, "the first write is out of the window");
         assert_eq!(s.stale_read(), None);
+        assert_eq!(
+            s.verdict(),
+            HistoryVerdict::Linearizable {
+                operations: 3,
+                keys: 1
+            }
+        );
         assert!(s.lanes.iter().all(|l| !l.flagged));
         // The unanswered write runs to the axis's end.
         let l = HistoryLayout::new(&s, 400.0, 200.0);
@@ -328,6 +389,7 @@ mod tests {
         // An empty history still has a window.
         let empty = HistoryScene::of(&[], &check(&[]), 0);
         assert!(empty.lanes.is_empty() && empty.to_ms > empty.from_ms);
+        assert_eq!(empty.verdict(), HistoryVerdict::Empty);
     }
 
     #[test]

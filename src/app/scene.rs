@@ -235,6 +235,14 @@ fn labels(
             }
         }
     }
+    // What each node's Raft handled: a weak read leaves the leader's
+    // counts as they were; a strong one adds a read index round.
+    if v.running || v.msgs_in + v.msgs_out > 0 {
+        labels.push(Label::Text(
+            words.message_counts(v.msgs_in, v.msgs_out, nodes > CROWDED),
+            pal::TEXT_FAINT,
+        ));
+    }
     if queued >= QUEUE_LABEL_BYTES {
         labels.push(Label::Text(words.send_queue(queued), pal::SNAPSHOT));
     }
@@ -522,7 +530,8 @@ mod tests {
             (Body::Disc, pal::LEADER, true, None)
         );
         assert!(l.dark_text && !l.down_mark && l.outline.is_none());
-        assert_eq!(texts(&l), ["leader"]);
+        assert_eq!(texts(&l)[0], "leader");
+        assert!(texts(&l)[1].starts_with("msgs in "), "{:?}", texts(&l));
 
         let down = look(2);
         assert_eq!(
@@ -801,5 +810,40 @@ mod tests {
         assert!(view::nodes(s.cluster())
             .iter()
             .all(|n| n.failover.is_none()));
+    }
+
+    #[test]
+    fn each_node_counts_its_messages_and_a_weak_read_costs_the_leader_nothing() {
+        let mut s = Session::from_script(
+            "cluster voters=1,2,3 seed=1 max-learners=2\nwait-until leader\nwait 6s\nmember add 4 --learner --read-only=weak\nmember add 5 --learner --read-only=strong\nstart 4\nstart 5\nput k v\nwait 2s\n",
+        )
+        .unwrap();
+        let leader = s.cluster().leader().unwrap();
+        let counts = |s: &Session, id| {
+            let v = view::NodeView::of(s.cluster(), id);
+            (v.msgs_in, v.msgs_out)
+        };
+        let before = counts(&s, leader);
+        assert!(before.0 > 0 && before.1 > 0, "{before:?}");
+        let four = counts(&s, 4);
+        let r = s.command("get k via=4").unwrap();
+        assert_eq!(r.value, Some(Some("v".to_string())), "{r:?}");
+        assert_eq!(
+            counts(&s, leader),
+            before,
+            "the weak read sent the leader nothing"
+        );
+        assert_eq!(counts(&s, 4), four);
+        let v = view::NodeView::of(s.cluster(), leader);
+        let look = node_look(&v, &English, false, 5, 0);
+        assert!(texts(&look).contains(&format!("msgs in {} · out {}", before.0, before.1).as_str()));
+        // A strong read goes through the leader: a read index round.
+        let r = s.command("get k via=5").unwrap();
+        assert_eq!(r.value, Some(Some("v".to_string())), "{r:?}");
+        let after = counts(&s, leader);
+        assert!(
+            after.0 > before.0 && after.1 > before.1,
+            "{before:?} {after:?}"
+        );
     }
 }

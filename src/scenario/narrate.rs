@@ -15,8 +15,11 @@ use crate::raft::{MessageType, NodeId, RaftEvent};
 use crate::sim::{DropReason, Event, EventKind, ModeDecision};
 
 use super::report::CommandResult;
+use crate::sim::linearizability::{ClientId, OpName};
+
 use super::view::{
-    FailoverView, LearnerKind, LogMark, NodeState, ProgressView, QuorumView, ViolationView,
+    FailoverView, HistoryVerdict, LearnerKind, LogMark, NodeState, ProgressView, QuorumView,
+    ViolationView,
 };
 
 /// One narrated line of a run.
@@ -490,6 +493,30 @@ pub trait Renderer {
     /// Beside a voter the leader has not heard from while a standby could
     /// take over: the time left before failover.
     fn failover_countdown(&self, f: &FailoverView) -> String;
+    /// A node's Raft messages received and sent since the run began;
+    /// `compact` when many nodes share the ring.
+    fn message_counts(&self, received: u64, sent: u64, compact: bool) -> String;
+
+    // ---- the history view ----
+
+    /// A lane: one key as one client saw it.
+    fn history_lane(&self, key: &str, client: ClientId) -> String;
+    /// An operation's bar.
+    fn history_op(&self, kind: OpName, value: Option<&str>) -> String;
+    /// A moment on the time axis, labelled every `step_ms`.
+    fn history_tick(&self, ms: u64, step_ms: u64) -> String;
+    /// The checker's verdict on the history.
+    fn history_verdict(&self, v: &HistoryVerdict) -> String;
+    /// What part of the history is drawn: the window, operations drawn of
+    /// all, and lanes left out.
+    fn history_note(
+        &self,
+        from_ms: u64,
+        to_ms: u64,
+        shown: usize,
+        total: usize,
+        hidden_lanes: usize,
+    ) -> String;
     /// A member whose peer URL reaches no host.
     fn unreachable_url(&self, url: &str) -> String;
     /// The leader's view of a peer; `compact` when many nodes share the ring.

@@ -235,6 +235,10 @@ pub struct NodeView {
     /// Standby failover's countdown, while the leader has not heard from
     /// this voter and a standby could take over.
     pub failover: Option<FailoverView>,
+    /// Raft messages it received and sent since the run began (the
+    /// report's `msgs_in` and `msgs_out`).
+    pub msgs_in: u64,
+    pub msgs_out: u64,
 }
 
 /// What kind of learner a node is, as the canvas marks it.
@@ -336,6 +340,8 @@ impl NodeView {
                 v
             }),
             failover: c.failover_watch(id).map(FailoverView::from),
+            msgs_in: c.message_counts(id).received,
+            msgs_out: c.message_counts(id).sent,
         }
     }
 }
@@ -438,6 +444,31 @@ impl Default for ViolationView {
             text: String::new(),
         }
     }
+}
+
+/// The linearizability checker's verdict as the history view states it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HistoryVerdict {
+    /// No client operation yet.
+    Empty,
+    Linearizable {
+        operations: usize,
+        keys: usize,
+    },
+    /// A read sent after a write of another value had finished returned an
+    /// older value (`None`: absent).
+    StaleRead {
+        key: String,
+        read_value: Option<String>,
+        read_ms: u64,
+        missed_value: Option<String>,
+        missed_done_ms: u64,
+    },
+    /// Another anomaly: these operations on `key` contradict each other.
+    NotLinearizable {
+        key: String,
+        operations: usize,
+    },
 }
 
 /// The marks of the canvas's log strips, for their key.
