@@ -204,6 +204,24 @@ function updatePanels() {
   const script = app.history();
   if ($("script").textContent !== script) $("script").textContent = script;
   if (popupId != null) fillPopup();
+  // The history view runs the checker: only while it is open, and at most
+  // once a second while the clock runs.
+  if (!$("history-box").hidden && (!playing || performance.now() - historyDrawn > 1000)) drawHistory();
+}
+
+let historyDrawn = 0;
+function drawHistory() {
+  historyDrawn = performance.now();
+  const c = $("history-canvas");
+  const r = c.getBoundingClientRect();
+  const dpr = window.devicePixelRatio || 1;
+  const w = Math.max(1, Math.round(r.width * dpr)), h = Math.max(1, Math.round(r.height * dpr));
+  if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
+  const v = app.drawHistory(c.getContext("2d"), r.width, r.height, dpr);
+  $("history-verdict").textContent = v.verdict;
+  $("history-verdict").className = `history-verdict ${v.empty ? "" : v.ok ? "ok" : "bad"}`;
+  $("history-note").textContent = v.empty ? "" : v.note;
+  return v;
 }
 
 /** What a member is: a voter, or a learner of its kind. */
@@ -338,6 +356,7 @@ function fillPopup() {
   const facts = [n.role];
   if (n.term != null) facts.push(`term ${n.term}`, `commit ${n.commit}`, `applied ${n.applied}`);
   if (n.peer_url) facts.push(n.peer_url);
+  facts.push(`Raft messages in ${n.msgs_in} · out ${n.msgs_out}`);
   if (n.bad_url) facts.push("this URL reaches no host: the process cannot join");
   $("popup-info").textContent = facts.join(" · ");
   const show = (act, on) => { popup.querySelector(`[data-act="${act}"]`).hidden = !on; };
@@ -391,7 +410,7 @@ consoleInput.addEventListener("keydown", (e) => {
 
 // ---- tabs, help, keyboard ------------------------------------------------------------
 
-const TABS = [["tab-log", "log-box"], ["tab-keys", "keys"], ["tab-script", "script-box"]];
+const TABS = [["tab-log", "log-box"], ["tab-keys", "keys"], ["tab-script", "script-box"], ["tab-history", "history-box"]];
 function selectTab(which) {
   for (const [tab, panel] of TABS) {
     const on = tab === which;
@@ -400,6 +419,7 @@ function selectTab(which) {
     $(panel).hidden = !on;
   }
   if (which === "tab-log") logEl.scrollTop = logEl.scrollHeight;
+  if (which === "tab-history") drawHistory();
 }
 for (const [tab] of TABS) {
   $(tab).onclick = () => selectTab(tab);
@@ -453,6 +473,7 @@ document.addEventListener("keydown", (e) => {
 });
 
 new ResizeObserver(() => { resize(); if (!playing) draw(); }).observe(canvas);
+new ResizeObserver(() => { if (!$("history-box").hidden) drawHistory(); }).observe($("history-canvas"));
 matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.("change", () => { resize(); draw(); });
 
 // ---- the timeline under the canvas (the sandbox) ----------------------------------------
@@ -887,6 +908,8 @@ window.raftlab = {
   // computed for the console only (never for a frame).
   status: () => ({ ...app.status(), linearizability: app.linearizability() }),
   linearizability: () => app.linearizability(),
+  // The history view: opens its tab; its words ({ok, empty, verdict, note}).
+  showHistory: () => { selectTab("tab-history"); return drawHistory(); },
   command: (text) => run(text),
   history: () => app.history(),
   nodePosition: (id) => app.nodePosition(id),

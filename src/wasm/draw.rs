@@ -100,9 +100,9 @@ impl Deref for Ctx<'_> {
 
 /// Line-dash patterns, made once (each is a JavaScript array).
 pub struct Dashes {
-    solid: JsValue,
-    dashed: JsValue,
-    dotted: JsValue,
+    pub solid: JsValue,
+    pub dashed: JsValue,
+    pub dotted: JsValue,
 }
 
 impl Dashes {

@@ -3,9 +3,12 @@
 //!
 //! - `draw`: the canvas (its colours and layout are `app::palette` and
 //!   `app::layout`);
+//! - `history`: the history view's canvas (its decisions are
+//!   `app::history`);
 //! - `safety`: the safety indicator, rendered into the page's DOM.
 
 mod draw;
+mod history;
 pub mod safety;
 
 use serde::Serialize;
@@ -322,6 +325,58 @@ impl App {
             hover: self.hover,
             dashes: &self.dashes,
         });
+    }
+
+    /// Draws the history view (the run's client operations on a time axis,
+    /// the checker's anomaly in red) onto a 2D context whose canvas is
+    /// `width` x `height` CSS pixels, and returns its words: `{ok, empty,
+    /// verdict, note}`. The checker runs here, so the page calls this only
+    /// while the view is open.
+    #[wasm_bindgen(js_name = drawHistory)]
+    pub fn draw_history(
+        &self,
+        ctx: &CanvasRenderingContext2d,
+        width: f64,
+        height: f64,
+        dpr: f64,
+    ) -> JsValue {
+        #[derive(Serialize)]
+        struct HistoryPanel {
+            ok: bool,
+            empty: bool,
+            verdict: String,
+            note: String,
+        }
+        let scene = self.engine.history_scene();
+        let words = self.engine.renderer();
+        if width.is_finite() && height.is_finite() && width >= 1.0 && height >= 1.0 {
+            let dpr = if dpr.is_finite() && dpr > 0.0 {
+                dpr
+            } else {
+                1.0
+            };
+            let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+            history::paint(
+                &draw::Ctx::new(ctx),
+                &self.dashes,
+                &scene,
+                words,
+                width,
+                height,
+            );
+        }
+        to_js(&HistoryPanel {
+            ok: scene.ok,
+            empty: scene.total == 0,
+            verdict: words.history_verdict(&scene.verdict()),
+            note: words.history_note(
+                scene.from_ms,
+                scene.to_ms,
+                scene.shown,
+                scene.total,
+                scene.hidden_lanes,
+            ),
+        })
     }
 
     /// Keeps the top `px` CSS pixels of the canvas free (the page's legend

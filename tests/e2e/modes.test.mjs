@@ -163,3 +163,54 @@ test("a silent voter counts down to failover; the standby replaces it", async ()
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("the history view flags a stale read from a weak read-only learner", async () => {
+  const { page, problems } = await openApp(browser);
+  await page.evaluate(() => window.raftlab.pause());
+  await run(page, "wait-until leader");
+  await run(page, "wait 6s");
+  await page.click("#add-read-weak");
+  await run(page, "start 4");
+  await run(page, "put k v1");
+  await run(page, "wait-until all-applied");
+  // Before: one write, linearizable.
+  let v = await page.evaluate(() => window.raftlab.showHistory());
+  assert.equal(v.ok, true);
+  assert.match(await page.textContent("#history-verdict"), /^✓ Linearizable: one order of the 1 operation on 1 key/);
+  const leader = (await status(page)).leader;
+  await run(page, `cut ${leader}->4`);
+  await run(page, "put k v2");
+  // The weak read through node 4, from its popup: answered at once, stale.
+  const [x, y] = await page.evaluate(() => window.raftlab.nodePosition(4));
+  const box = await page.locator("#cluster").boundingBox();
+  await page.mouse.click(box.x + x, box.y + y);
+  await page.locator("#popup").waitFor({ state: "visible" });
+  await page.fill('#popup-put input[name="key"]', "k");
+  await page.locator('#popup button[data-act="get"]').click();
+  assert.match(await logText(page), /get k via=4\n.*✓ ok: value "v1"/);
+  await page.click("#popup-close");
+  await page.click("#tab-history");
+  await page.locator("#history-canvas").waitFor({ state: "visible" });
+  const verdict = await page.textContent("#history-verdict");
+  assert.match(verdict, /^✗ Not linearizable: a stale read\. On key k, the get sent (at|right after)/);
+  assert.match(verdict, /"v1"/);
+  assert.match(verdict, /"v2"/);
+  assert.equal(await page.getAttribute("#history-verdict", "class"), "history-verdict bad");
+  assert.match(await page.textContent("#history-note"), /3 of 3 operations/);
+  const s = await page.evaluate(() => window.raftlab.status());
+  assert.equal(s.linearizability.ok, false);
+  assert.equal(s.linearizability.anomaly.key, "k");
+  // The anomaly is painted in red on the history's canvas.
+  const red = await page.evaluate(() => {
+    const c = document.getElementById("history-canvas");
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 0xf8) < 12 && Math.abs(d[i + 1] - 0x71) < 12 && Math.abs(d[i + 2] - 0x71) < 12) n++;
+    return n;
+  });
+  assert.ok(red > 200, `red pixels: ${red}`);
+  await page.screenshot({ path: path.join(SHOTS, "history-stale-read.png") });
+  await page.locator("#details").screenshot({ path: path.join(SHOTS, "history-stale-read-panel.png") });
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -101,27 +101,7 @@ pub fn linearizable(ops: &mut [SearchOp], values: usize) -> bool {
     // Index the operations in the order of their calls: the memo's window
     // then starts at the first one not yet linearized.
     ops.sort_by_key(|o| o.call);
-    let t = std::time::Instant::now();
-    let mut s = Search::new(ops, values);
-    let r = s.run();
-    if s.seen.len() > 10000 {
-        eprintln!(
-            "search n={} result={} seen={} {:?}",
-            ops.len(),
-            r,
-            s.seen.len(),
-            t.elapsed()
-        );
-        let mut top: Vec<(u64, usize)> = s.hist.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-        top.sort_unstable_by(|a, b| b.cmp(a));
-        for &(c, i) in top.iter().take(25) {
-            eprintln!(
-                "  op {i} lifted {c} times: {:?} forced {}",
-                ops[i], s.fhist[i]
-            );
-        }
-    }
-    r
+    Search::new(ops, values).run()
 }
 
 struct Search<'a> {
@@ -150,8 +130,6 @@ struct Search<'a> {
     seen: HashSet<Box<[u64]>, FastHash>,
     key: Vec<u64>,
     stack: Vec<Frame>,
-    hist: Vec<u64>,
-    fhist: Vec<u64>,
 }
 
 impl<'a> Search<'a> {
@@ -208,8 +186,6 @@ impl<'a> Search<'a> {
             seen: HashSet::default(),
             key: Vec::new(),
             stack: Vec::new(),
-            hist: vec![0; n],
-            fhist: vec![0; n],
         }
     }
 
@@ -358,10 +334,6 @@ impl<'a> Search<'a> {
             if !pruned {
                 self.set_lifted(op);
                 if self.remember() {
-                    self.hist[op] += 1;
-                    if forced {
-                        self.fhist[op] += 1;
-                    }
                     self.stack.push(frame);
                     self.unlink(2 * op);
                     self.unlink(2 * op + 1);
