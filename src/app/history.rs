@@ -34,8 +34,8 @@ pub struct OpBar {
     /// One of the anomaly's operations.
     pub flagged: bool,
     /// The exact moments, which also order events of one millisecond.
-    invoke: Stamp,
-    response: Option<Stamp>,
+    pub invoke: Stamp,
+    pub response: Option<Stamp>,
 }
 
 /// One key as one client saw it.
@@ -220,10 +220,13 @@ pub struct StaleRead<'a> {
 }
 
 /// Where the history view's parts go on a canvas of `width` x `height` CSS
-/// pixels.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// pixels. As in Porcupine's visualisation, the axis is not to scale: every
+/// invocation and response drawn gets its own slot, in the order they
+/// happened, so what came before what (all linearizability is about) shows
+/// even for operations a millisecond apart.
+#[derive(Debug, Clone, PartialEq)]
 pub struct HistoryLayout {
-    /// The lanes' labels end here; the time axis runs from `x0` to `x1`.
+    /// The lanes' labels end here; the axis runs from `x0` to `x1`.
     pub x0: f64,
     pub x1: f64,
     /// The first lane's top, and each lane's height.
@@ -231,33 +234,45 @@ pub struct HistoryLayout {
     pub lane_h: f64,
     /// The time axis's line.
     pub axis_y: f64,
-    from_ms: u64,
-    to_ms: u64,
+    /// One slot's width.
+    pub slot: f64,
+    /// Every invocation and response drawn, in order.
+    events: Vec<Stamp>,
 }
 
 impl HistoryLayout {
     pub fn new(scene: &HistoryScene, width: f64, height: f64) -> HistoryLayout {
-        let x0 = (width * 0.3).clamp(60.0, 150.0);
+        let x0 = (width * 0.26).clamp(60.0, 140.0);
+        let x1 = (width - 8.0).max(x0 + 20.0);
         let axis_y = 18.0;
         let top = axis_y + 8.0;
         let lanes = scene.lanes.len().max(1) as f64;
         let lane_h = ((height - top - 4.0) / lanes).clamp(12.0, 30.0);
+        let mut events: Vec<Stamp> = scene
+            .lanes
+            .iter()
+            .flat_map(|l| &l.bars)
+            .flat_map(|b| std::iter::once(b.invoke).chain(b.response))
+            .collect();
+        events.sort_unstable();
+        events.dedup();
+        // One slot more than the events: room for bars never answered.
+        let slot = (x1 - x0) / (events.len() + 1) as f64;
         HistoryLayout {
             x0,
-            x1: (width - 8.0).max(x0 + 20.0),
+            x1,
             top,
             lane_h,
             axis_y,
-            from_ms: scene.from_ms,
-            to_ms: scene.to_ms,
+            slot,
+            events,
         }
     }
 
-    /// The x of moment `t_ms` (clamped to the axis).
-    pub fn x(&self, t_ms: u64) -> f64 {
-        let span = (self.to_ms - self.from_ms).max(1) as f64;
-        let t = t_ms.clamp(self.from_ms, self.to_ms) - self.from_ms;
-        self.x0 + (self.x1 - self.x0) * t as f64 / span
+    /// The x of an event drawn (the middle of its slot).
+    pub fn x(&self, at: Stamp) -> f64 {
+        let i = self.events.partition_point(|e| *e < at);
+        self.x0 + self.slot * (i as f64 + 0.5)
     }
 
     /// The top of lane `i`.
@@ -265,35 +280,30 @@ impl HistoryLayout {
         self.top + self.lane_h * i as f64
     }
 
-    /// A bar's left and right edge: at least 4 pixels wide, so an operation
-    /// answered in the millisecond it was sent still shows; one never
-    /// answered runs to the axis's end.
+    /// A bar's left and right edge, from its invocation's slot to its
+    /// response's, a little wider than both; one never answered runs to the
+    /// axis's end.
     pub fn bar(&self, b: &OpBar) -> (f64, f64) {
-        let left = self.x(b.invoke_ms);
-        let right = b.response_ms.map_or(self.x1, |r| self.x(r));
-        let right = right.max(left + 4.0);
-        if right > self.x1 {
-            ((self.x1 - 4.0).max(self.x0), self.x1)
-        } else {
-            (left, right)
-        }
+        let pad = (self.slot * 0.35).min(10.0);
+        let left = self.x(b.invoke) - pad;
+        let right = b.response.map_or(self.x1, |r| self.x(r) + pad);
+        (left, right.max(left + 4.0))
     }
 
-    /// The moments labelled on the axis: a round step (1, 2 or 5 times a
-    /// power of ten milliseconds) giving at most `max` labels.
-    pub fn ticks(&self, max: usize) -> Vec<u64> {
-        let span = (self.to_ms - self.from_ms).max(1);
-        let mut step = 1;
-        'find: for p in 0..12 {
-            for m in [1, 2, 5] {
-                step = m * 10u64.pow(p);
-                if span / step < max.max(1) as u64 {
-                    break 'find;
-                }
+    /// The events labelled with their moment: the first, then each later
+    /// one of another millisecond at least `gap` pixels further on.
+    pub fn ticks(&self, gap: f64) -> Vec<(f64, u64)> {
+        let mut out: Vec<(f64, u64)> = Vec::new();
+        for &e in &self.events {
+            let x = self.x(e);
+            if out
+                .last()
+                .is_none_or(|&(lx, ms)| x - lx >= gap && e.ms != ms)
+            {
+                out.push((x, e.ms));
             }
         }
-        let first = self.from_ms.div_ceil(step) * step;
-        (first..=self.to_ms).step_by(step as usize).collect()
+        out
     }
 }
 
@@ -386,6 +396,7 @@ mod tests {
         let open = &s.lanes[1].bars[0];
         assert_eq!(open.response_ms, None);
         assert_eq!(l.bar(open).1, l.x1);
+        assert!(l.bar(open).0 < l.x1 - l.slot);
         // An empty history still has a window.
         let empty = HistoryScene::of(&[], &check(&[]), 0);
         assert!(empty.lanes.is_empty() && empty.to_ms > empty.from_ms);
@@ -415,18 +426,38 @@ mod tests {
     }
 
     #[test]
-    fn the_axis_maps_time_to_x_and_labels_round_moments() {
+    fn the_axis_gives_each_event_its_slot_in_the_order_they_happened() {
         let ops = stale();
         let s = HistoryScene::of(&ops, &check(&ops), 1000);
         let l = HistoryLayout::new(&s, 500.0, 150.0);
-        assert_eq!(l.x(s.from_ms), l.x0);
-        assert_eq!(l.x(s.to_ms), l.x1);
-        assert!(l.x(100) < l.x(400));
-        // An operation answered in its millisecond is still 4 pixels wide.
-        let read = s.lanes[1].bars[0].clone();
-        let (a, b) = l.bar(&read);
-        assert!((b - a - 4.0).abs() < 1e-9);
-        assert_eq!(l.ticks(8), [0, 100, 200, 300, 400, 500]);
+        // Five operations, each sent and answered: nine events, as the read
+        // was answered at the very moment it was sent (one stamp).
+        assert!((l.slot - (l.x1 - l.x0) / 10.0).abs() < 1e-9);
+        let bar = |key: &str, client: u64| {
+            s.lanes
+                .iter()
+                .find(|b| b.key == key && b.client == client)
+                .unwrap()
+        };
+        let put2 = &bar("a", 0).bars[1];
+        let read = &bar("a", 1).bars[0];
+        let (_, put2_right) = l.bar(put2);
+        let (read_left, read_right) = l.bar(read);
+        assert!(
+            put2_right < read_left,
+            "the write came first: it is drawn first"
+        );
+        assert!(
+            read_right - read_left > 3.99,
+            "an instant read still has a bar"
+        );
+        assert!(l.x(put2.invoke) < l.x(read.invoke));
+        // Each labelled moment is a distinct millisecond, left to right.
+        let ticks = l.ticks(40.0);
+        assert_eq!(ticks[0].1, 100);
+        assert!(ticks
+            .windows(2)
+            .all(|w| w[1].0 - w[0].0 >= 40.0 && w[1].1 > w[0].1));
         assert_eq!(l.lane_y(1) - l.lane_y(0), l.lane_h);
         assert!(l.lane_y(2) + l.lane_h <= 150.0);
     }

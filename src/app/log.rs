@@ -405,8 +405,8 @@ pub(crate) mod tests {
         ) -> String {
             reword(English.history_op(kind, value))
         }
-        fn history_tick(&self, ms: u64, step_ms: u64) -> String {
-            reword(English.history_tick(ms, step_ms))
+        fn history_tick(&self, ms: u64) -> String {
+            reword(English.history_tick(ms))
         }
         fn history_verdict(&self, v: &view::HistoryVerdict) -> String {
             reword(English.history_verdict(v))

@@ -503,8 +503,8 @@ pub trait Renderer {
     fn history_lane(&self, key: &str, client: ClientId) -> String;
     /// An operation's bar.
     fn history_op(&self, kind: OpName, value: Option<&str>) -> String;
-    /// A moment on the time axis, labelled every `step_ms`.
-    fn history_tick(&self, ms: u64, step_ms: u64) -> String;
+    /// A moment labelled on the history's axis.
+    fn history_tick(&self, ms: u64) -> String;
     /// The checker's verdict on the history.
     fn history_verdict(&self, v: &HistoryVerdict) -> String;
     /// What part of the history is drawn: the window, operations drawn of

@@ -574,14 +574,8 @@ impl Renderer for English {
         }
     }
 
-    fn history_tick(&self, ms: u64, step_ms: u64) -> String {
-        if step_ms >= 1000 {
-            format!("{}s", ms / 1000)
-        } else if step_ms >= 100 {
-            format!("{}.{}s", ms / 1000, ms % 1000 / 100)
-        } else {
-            format!("{}.{:02}s", ms / 1000, ms % 1000 / 10)
-        }
+    fn history_tick(&self, ms: u64) -> String {
+        format!("{}.{:02}s", ms / 1000, ms % 1000 / 10)
     }
 
     fn history_verdict(&self, v: &HistoryVerdict) -> String {

@@ -26,18 +26,12 @@ pub fn paint(
     // The time axis and its round moments.
     ctx.set_fill_style_str(pal::GRID);
     ctx.fill_rect(l.x0, l.axis_y, l.x1 - l.x0, 1.0);
-    let ticks = l.ticks(((l.x1 - l.x0) / 56.0).max(2.0) as usize);
-    let step = match ticks.as_slice() {
-        [a, b, ..] => b - a,
-        _ => 1000,
-    };
     ctx.set_text_align("center");
-    for &t in &ticks {
-        let x = l.x(t);
+    for (x, ms) in l.ticks(52.0) {
         ctx.set_fill_style_str(pal::GRID);
         ctx.fill_rect(x - 0.5, l.axis_y, 1.0, height - l.axis_y);
         ctx.set_fill_style_str(pal::TEXT_FAINT);
-        let _ = ctx.fill_text(&words.history_tick(t, step), x, l.axis_y - 8.0);
+        let _ = ctx.fill_text(&words.history_tick(ms), x, l.axis_y - 8.0);
     }
     let dim = scene.anomaly_key.is_some();
     for (i, lane) in scene.lanes.iter().enumerate() {
