@@ -294,7 +294,7 @@ $("step").onclick = step;
 const seedValue = () => Math.max(0, Math.floor(Number($("seed").value) || 0));
 // Reset keeps the run's modes: a fresh cluster on the seed, with the same cluster options.
 $("reset").onclick = () => {
-  const r = freshScript(seedValue(), app.modes());
+  const r = freshRun(seedValue(), app.modes());
   create(r.ok ? r.script : defaultScript(seedValue()));
 };
 $("clear-log").onclick = () => { logEl.replaceChildren(); app.clearLog(); };
@@ -734,6 +734,10 @@ function updateLesson(l) {
 
 // ---- the modes control: cluster options for a fresh run ------------------------------------
 
+/** freshScript for a modes object (the shape of app.modes()). */
+const freshRun = (seed, m) => freshScript(seed, String(m?.new_members), m?.auto_promote == null ? undefined : Number(m.auto_promote),
+  Number(m?.failover_after_ms), String(m?.failover), Number(m?.max_learners));
+
 /** What the run's modes have on, in words ("" when all are off, as in etcd). */
 function modesSummary(m) {
   const on = [];
@@ -754,7 +758,7 @@ const modesForm = () => ({
 
 /** The cluster line the form stands for, or what is wrong with it. */
 function previewModes() {
-  const r = freshScript(seedValue(), modesForm());
+  const r = freshRun(seedValue(), modesForm());
   $("modes-line").textContent = r.ok ? r.script.trim() : "";
   $("modes-error").textContent = r.error ?? "";
   $("modes-error").hidden = r.ok;
@@ -779,7 +783,7 @@ $("modes-form").addEventListener("submit", (e) => { e.preventDefault(); applyMod
 
 /** Starts a fresh run whose cluster line carries these modes; a bad form is refused and changes nothing. */
 function applyModes(form) {
-  const r = freshScript(seedValue(), form);
+  const r = freshRun(seedValue(), form);
   if (!r.ok) {
     $("modes-error").textContent = r.error;
     $("modes-error").hidden = false;

@@ -126,17 +126,29 @@ impl HistoryScene {
                 bars,
             })
             .collect();
+        // Lanes come in key and client order. Too many: keep the anomaly's,
+        // then the most recently active (picked one by one rather than
+        // sorted: each sort of a new type adds kilobytes to the page).
         let hidden_lanes = lanes.len().saturating_sub(MAX_LANES);
         if hidden_lanes > 0 {
-            // Keep the anomaly's lanes, then the most recently active.
-            lanes.sort_by_key(|l| {
-                let last = l.bars.iter().map(|b| b.invoke_ms).max().unwrap_or(0);
-                (!l.flagged, std::cmp::Reverse(last))
-            });
+            let last = |l: &Lane| l.bars.iter().map(|b| b.invoke_ms).max().unwrap_or(0);
+            let mut keep: Vec<bool> = lanes.iter().map(|l| l.flagged).collect();
+            while keep.iter().filter(|&&k| k).count() < MAX_LANES {
+                let next = (0..lanes.len())
+                    .filter(|&i| !keep[i])
+                    .max_by_key(|&i| (last(&lanes[i]), std::cmp::Reverse(i)));
+                match next {
+                    Some(i) => keep[i] = true,
+                    None => break,
+                }
+            }
+            let mut k = keep.into_iter();
+            lanes.retain(|_| k.next().unwrap_or(false));
             lanes.truncate(MAX_LANES);
         }
-        // The anomaly's key on top; then key and client order.
-        lanes.sort_by(|a, b| (!a.flagged, &a.key, a.client).cmp(&(!b.flagged, &b.key, b.client)));
+        // The anomaly's key on top.
+        let (mut lanes, rest): (Vec<Lane>, Vec<Lane>) = lanes.into_iter().partition(|l| l.flagged);
+        lanes.extend(rest);
         HistoryScene {
             from_ms,
             to_ms,
@@ -248,13 +260,17 @@ impl HistoryLayout {
         let top = axis_y + 8.0;
         let lanes = scene.lanes.len().max(1) as f64;
         let lane_h = ((height - top - 4.0) / lanes).clamp(12.0, 30.0);
-        let mut events: Vec<Stamp> = scene
+        // Sorted as the checker sorts its events (the same type, so no new
+        // sorting code in the page's module).
+        let mut sorted: Vec<(Option<Stamp>, bool, usize)> = scene
             .lanes
             .iter()
             .flat_map(|l| &l.bars)
             .flat_map(|b| std::iter::once(b.invoke).chain(b.response))
+            .map(|e| (Some(e), false, 0))
             .collect();
-        events.sort_unstable();
+        sorted.sort_unstable();
+        let mut events: Vec<Stamp> = sorted.into_iter().filter_map(|e| e.0).collect();
         events.dedup();
         // One slot more than the events: room for bars never answered.
         let slot = (x1 - x0) / (events.len() + 1) as f64;

@@ -19,7 +19,7 @@ use crate::app::engine::{Engine, LessonMove};
 use crate::app::layout::{Hit, Layout};
 use crate::app::presets::{self, Preset};
 use crate::app::safety::SafetyStatus;
-use crate::scenario::narrate::{Refusal, Renderer};
+use crate::scenario::narrate::Renderer;
 use crate::scenario::text_en::English;
 use crate::scenario::view;
 
@@ -103,12 +103,20 @@ pub fn default_script(seed: f64) -> String {
 }
 
 /// The script of a fresh default cluster on `seed` with the modes of the
-/// page's modes control (`{new_members, auto_promote, failover_after_ms,
-/// failover}`, the shape `App.modes()` returns): `{ok: true, script}` (one
-/// canonical `cluster` line carrying the options), or `{ok: false, error}`
-/// saying what is wrong with the form.
+/// page's modes control (the fields of `App.modes()`: `new_members`
+/// "learner" or "voter", `auto_promote` in percent or undefined for off,
+/// `failover_after_ms`, `failover` "replace" or "grow", `max_learners`):
+/// `{ok: true, script}` (one canonical `cluster` line carrying the options),
+/// or `{ok: false, error}` saying what is wrong with the form.
 #[wasm_bindgen(js_name = freshScript)]
-pub fn fresh_script(seed: f64, modes: JsValue) -> JsValue {
+pub fn fresh_script(
+    seed: f64,
+    new_members: &str,
+    auto_promote: Option<f64>,
+    failover_after_ms: f64,
+    failover: &str,
+    max_learners: f64,
+) -> JsValue {
     #[derive(Serialize)]
     struct Fresh {
         ok: bool,
@@ -122,10 +130,14 @@ pub fn fresh_script(seed: f64, modes: JsValue) -> JsValue {
     } else {
         0
     };
-    let fresh = serde_wasm_bindgen::from_value::<presets::ModesForm>(modes)
-        .map_err(|e| Refusal::Modes(format!("the modes form is not readable: {e}")))
-        .and_then(|form| presets::fresh_script(seed, &form));
-    let fresh = match fresh {
+    let form = presets::ModesForm {
+        new_members: new_members.to_string(),
+        auto_promote,
+        failover_after_ms,
+        failover: failover.to_string(),
+        max_learners,
+    };
+    let fresh = match presets::fresh_script(seed, &form) {
         Ok(script) => Fresh {
             ok: true,
             script: Some(script),
