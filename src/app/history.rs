@@ -57,7 +57,7 @@ pub struct HistoryScene {
     pub lanes: Vec<Lane>,
     /// Lanes with operations in the window that did not fit.
     pub hidden_lanes: usize,
-    /// Operations drawn, and in the whole history.
+    /// Operations drawn (in the lanes shown), and in the whole history.
     pub shown: usize,
     pub total: usize,
     /// Distinct keys in the whole history.
@@ -92,12 +92,10 @@ impl HistoryScene {
         };
         let to_ms = to_ms.max(from_ms + 1);
         let mut lanes: BTreeMap<(&str, ClientId), Vec<OpBar>> = BTreeMap::new();
-        let mut shown = 0;
         for (index, op) in ops.iter().enumerate() {
             if op.invoke.ms > to_ms || end(op) < from_ms {
                 continue;
             }
-            shown += 1;
             let (kind, value) = match &op.kind {
                 OpKind::Write(v) => (OpName::Write, Some(v.clone())),
                 OpKind::Read(v) => (OpName::Read, v.clone()),
@@ -149,6 +147,7 @@ impl HistoryScene {
         // The anomaly's key on top.
         let (mut lanes, rest): (Vec<Lane>, Vec<Lane>) = lanes.into_iter().partition(|l| l.flagged);
         lanes.extend(rest);
+        let shown = lanes.iter().map(|l| l.bars.len()).sum();
         HistoryScene {
             from_ms,
             to_ms,
@@ -435,6 +434,8 @@ mod tests {
         let s = HistoryScene::of(&ops, &verdict, 1000);
         assert_eq!(s.lanes.len(), MAX_LANES);
         assert_eq!(s.hidden_lanes, 23 - MAX_LANES);
+        assert_eq!(s.shown, s.lanes.iter().map(|l| l.bars.len()).sum::<usize>());
+        assert!(s.shown < 25);
         assert!(s.lanes[0].flagged && s.lanes[1].flagged);
         // The latest writes were kept.
         assert!(s.lanes.iter().any(|l| l.key == "k19"));
