@@ -9,11 +9,14 @@
 //!   canonical text and its syntax tree, every error with its column;
 //! - `cluster`: quorum, configuration changes and the leader's progress
 //!   tracker through the `describe()` printers, as a run goes on;
-//! - `trace`: whole scenario runs, narrated as `raftlab run` prints them.
+//! - `trace`: whole scenario runs, narrated as `raftlab run` prints them;
+//! - `etcdctl`: etcdctl lines in the console: the command each is recorded
+//!   as and what etcdctl prints.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod datadriven {
     pub mod cluster;
+    pub mod etcdctl;
     pub mod parse;
     pub mod runner;
     pub mod trace;
@@ -34,4 +37,9 @@ fn cluster() {
 #[test]
 fn trace() {
     run_family("trace", datadriven::trace::run);
+}
+
+#[test]
+fn etcdctl() {
+    run_family("etcdctl", datadriven::etcdctl::run);
 }

@@ -7,8 +7,11 @@
 // travel in, branch and share) and a lesson (a player walking a lesson pause
 // by pause; the sandbox waits aside and comes back when the lesson is left).
 import init, { App, lessons as lessonInfos, defaultScript, freshScript, quoteWord } from "./pkg/raftlab.js";
+import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS } from "./i18n.js";
 
-await init();
+// The one-file build (make dist) hands the module over inlined; served, the
+// glue fetches pkg/raftlab_bg.wasm.
+await init(globalThis.raftlabWasm);
 
 const $ = (id) => document.getElementById(id);
 const canvas = $("cluster");
@@ -26,7 +29,7 @@ let rafId = 0;
 let panelsDue = 0;
 let lastStep = null; // the lesson step last shown: its surprises
 
-const sec = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const sec = (ms) => t("sec", { s: (ms / 1000).toFixed(2) });
 
 // ---- the app and its commands --------------------------------------------
 
@@ -42,6 +45,7 @@ const isLink = (hash) => /^#v\d+\./.test(hash);
 function adopt(next) {
   if (app && app !== next) app.free();
   app = next;
+  app.setLanguage(language());
   logEl.replaceChildren();
   closePopup();
   lastStep = null;
@@ -56,7 +60,7 @@ function create(script) {
   } catch (e) {
     next = new App(defaultScript(1));
     adopt(next);
-    logLine(`error: ${e.message ?? e}`, "err");
+    logLine(t("error", { msg: e.message ?? e }), "err");
     return;
   }
   adopt(next);
@@ -72,7 +76,7 @@ function run(text) {
     result = app.command(text);
   } catch (e) {
     result = { ok: false, command: text, error: "internal", detail: String(e?.message ?? e) };
-    logLine(`error: ${result.detail}`, "err");
+    logLine(t("error", { msg: result.detail }), "err");
   }
   flushNarration();
   refresh();
@@ -168,39 +172,39 @@ function toast(text, cls = "") {
 }
 
 function chips(ids, cls = () => "") {
-  return ids.length ? ids.map((id) => `<span class="chip ${cls(id)}">${id}</span>`).join(" ") : `<span class="none">none</span>`;
+  return ids.length ? ids.map((id) => `<span class="chip ${cls(id)}">${id}</span>`).join(" ") : `<span class="none">${t("none")}</span>`;
 }
 
 function updatePanels() {
-  const t = app.timeMs();
+  const now = app.timeMs();
   const tl = app.timeline();
   const lesson = app.lesson();
-  $("clock").textContent = `t = ${(t / 1000).toFixed(2)} s${tl && !tl.live ? " ⟲" : ""}`;
-  $("clock").title = tl && !tl.live ? "in the past of the run: the timeline's live button returns to its end" : "";
+  $("clock").textContent = `t = ${sec(now)}${tl && !tl.live ? " ⟲" : ""}`;
+  $("clock").title = tl && !tl.live ? t("past.tip") : "";
   updateTimeline(tl);
   updateLesson(lesson);
   $("load").setAttribute("aria-pressed", String(app.status().load != null));
   const modesOn = modesSummary(app.modes());
   $("modes-button").setAttribute("aria-pressed", String(modesOn !== ""));
-  $("modes-button").title = `The design document's learner modes, for a fresh run. This run: ${modesOn || "as etcd (all off)"}`;
+  $("modes-button").title = t("modes.tip", { on: modesOn || t("modes.allOff") });
   app.renderSafety($("safety"));
   const q = app.quorum();
   const acked = new Set(q.acked);
   const reach = new Set(q.reachable);
   $("quorum").innerHTML = `
-    <div class="row"><span class="k">leader</span>${q.leader ?? "<span class='chip no'>none</span>"}</div>
-    <div class="row"><span class="k">voters</span>${chips(q.voters, (id) => (q.leader === id ? "yes" : ""))}</div>
-    <div class="row"><span class="k">learners</span>${chips(q.learners, () => "learner")} <span class="none">(${q.learners.length} of max ${q.max_learners})</span></div>
-    <div class="row"><span class="k">quorum</span>${q.quorum} of ${q.voters.length} voters</div>
-    <div class="row"><span class="k">reachable</span>${q.leader == null ? "<span class='none'>no leader</span>" : `${chips(q.voters, (id) => (reach.has(id) ? "yes" : "no"))} <span class="none">${q.reachable.length} ${q.reachable.length >= q.quorum ? "≥" : "<"} ${q.quorum}</span>`}</div>
-    <div class="row"><span class="k">acked commit ${q.commit}</span>${q.leader == null ? "<span class='none'>no leader</span>" : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
-    ${modesOn ? `<div class="row"><span class="k">modes</span><span class="modes-on">${escapeHtml(modesOn)}</span></div>` : ""}
+    <div class="row"><span class="k">${t("row.leader")}</span>${q.leader ?? `<span class='chip no'>${t("none")}</span>`}</div>
+    <div class="row"><span class="k">${t("row.voters")}</span>${chips(q.voters, (id) => (q.leader === id ? "yes" : ""))}</div>
+    <div class="row"><span class="k">${t("row.learners")}</span>${chips(q.learners, () => "learner")} <span class="none">${t("row.learnersOf", { n: q.learners.length, max: q.max_learners })}</span></div>
+    <div class="row"><span class="k">${t("row.quorum")}</span>${t("row.quorumOf", { q: q.quorum, n: q.voters.length })}</div>
+    <div class="row"><span class="k">${t("row.reachable")}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : `${chips(q.voters, (id) => (reach.has(id) ? "yes" : "no"))} <span class="none">${q.reachable.length} ${q.reachable.length >= q.quorum ? "≥" : "<"} ${q.quorum}</span>`}</div>
+    <div class="row"><span class="k">${t("row.acked", { commit: q.commit })}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
+    ${modesOn ? `<div class="row"><span class="k">${t("row.modes")}</span><span class="modes-on">${escapeHtml(modesOn)}</span></div>` : ""}
     <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>`;
-  $("status").textContent = `${q.voters.length} voters, ${q.learners.length} learners, leader ${q.leader ?? "none"}`;
+  $("status").textContent = t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") });
   const nodes = app.nodes();
   $("keys").innerHTML = `<table>${nodes.map((n) => `
-    <tr><th colspan="2">node ${n.id} · ${n.learner ? `${kindName(n)} · ` : ""}${n.role}${n.applied != null ? ` · applied ${n.applied}` : ""}</th></tr>
-    ${n.kv.length ? n.kv.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join("") : `<tr><td class="none" colspan="2">${n.running ? "no keys" : "not running"}</td></tr>`}`).join("")}</table>`;
+    <tr><th colspan="2">${t("keys.node", { id: n.id })} · ${n.learner ? `${kindName(n)} · ` : ""}${role(n.role)}${n.applied != null ? ` · ${t("keys.applied", { n: n.applied })}` : ""}</th></tr>
+    ${n.kv.length ? n.kv.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join("") : `<tr><td class="none" colspan="2">${n.running ? t("keys.none") : t("keys.down")}</td></tr>`}`).join("")}</table>`;
   const script = app.history();
   if ($("script").textContent !== script) $("script").textContent = script;
   if (popupId != null) fillPopup();
@@ -226,10 +230,13 @@ function drawHistory() {
 
 /** What a member is: a voter, or a learner of its kind. */
 function kindName(n) {
-  if (!n.learner) return "voter";
-  if (n.standby) return "standby learner";
-  return n.read_only ? `read-only learner (${n.read_only})` : "learner";
+  if (!n.learner) return t("popup.voter");
+  if (n.standby) return t("kind.standby");
+  return n.read_only ? t("kind.readOnly", { mode: n.read_only }) : t("popup.learner");
 }
+
+/** A node's role code ("pre-candidate") in the page's language. */
+const role = (code) => { try { return t(`role.${code}`); } catch { return code; } };
 
 function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -252,10 +259,10 @@ function frame(now) {
 function setPlaying(on) {
   if (on && !playing) {
     const lesson = app.lesson();
-    if (lesson?.on_path) logLine("The clock runs: this leaves the lesson's path (the lesson's next step may not go as it says). “Return to the lesson” puts it back.", "say");
+    if (lesson?.on_path) logLine(t("clockRuns"), "say");
   }
   playing = on;
-  $("play").textContent = on ? "Pause" : "Play";
+  $("play").textContent = on ? t("pause") : t("play");
   $("play").setAttribute("aria-pressed", String(on));
   if (on && !rafId) { lastFrame = 0; rafId = requestAnimationFrame(frame); }
   if (!on && rafId) { cancelAnimationFrame(rafId); rafId = 0; refresh(); }
@@ -352,12 +359,12 @@ function closePopup() { popupId = null; popup.hidden = true; }
 function fillPopup() {
   const n = app.nodes().find((m) => m.id === popupId);
   if (!n) { closePopup(); return; }
-  $("popup-title").textContent = `node ${n.id} · ${kindName(n)}`;
-  const facts = [n.role];
-  if (n.term != null) facts.push(`term ${n.term}`, `commit ${n.commit}`, `applied ${n.applied}`);
+  $("popup-title").textContent = t("popup.title", { id: n.id, kind: kindName(n) });
+  const facts = [role(n.role)];
+  if (n.term != null) facts.push(t("popup.term", { n: n.term }), t("popup.commit", { n: n.commit }), t("popup.applied", { n: n.applied }));
   if (n.peer_url) facts.push(n.peer_url);
-  facts.push(`Raft messages in ${n.msgs_in} · out ${n.msgs_out}`);
-  if (n.bad_url) facts.push("this URL reaches no host: the process cannot join");
+  facts.push(t("popup.msgs", { in: n.msgs_in, out: n.msgs_out }));
+  if (n.bad_url) facts.push(t("popup.badUrl"));
   $("popup-info").textContent = facts.join(" · ");
   const show = (act, on) => { popup.querySelector(`[data-act="${act}"]`).hidden = !on; };
   show("start", !n.running && !n.removed);
@@ -491,10 +498,10 @@ function updateTimeline(tl) {
   const end = tl.end_ms, now = tl.now_ms, span = Math.max(end, 1);
   scrub.max = String(end);
   if (!scrubbing) scrub.value = String(now);
-  scrub.setAttribute("aria-valuetext", `t = ${sec(now)} of ${sec(end)}${tl.live ? ", the live edge" : ", in the past"}`);
+  scrub.setAttribute("aria-valuetext", t("scrub.value", { now: sec(now), end: sec(end) }) + t(tl.live ? "scrub.live" : "scrub.past"));
   $("timeline").classList.toggle("past", !tl.live);
   $("scrub-played").style.width = `${(100 * now) / span}%`;
-  $("scrub-time").textContent = tl.live ? `${sec(now)} · live` : `${sec(now)} of ${sec(end)}`;
+  $("scrub-time").textContent = tl.live ? t("scrub.timeLive", { now: sec(now) }) : t("scrub.timeOf", { now: sec(now), end: sec(end) });
   $("live").disabled = tl.live;
   $("live").setAttribute("aria-pressed", String(tl.live));
   $("back").disabled = now === 0;
@@ -513,8 +520,8 @@ function updateTimeline(tl) {
   if (!box.hidden) {
     const sel = $("branch");
     const opts = tl.branches.map((b) => {
-      const what = b.parent == null ? "the first run" : `from ${sec(b.fork_ms)}${b.first ? `: ${b.first}` : ""}`;
-      return [String(b.id), `${b.id} · ${what}${b.current ? " (here)" : ""}`];
+      const what = b.parent == null ? t("branch.first") : `${t("branch.from", { t: sec(b.fork_ms) })}${b.first ? `: ${b.first}` : ""}`;
+      return [String(b.id), `${b.id} · ${what}${b.current ? t("branch.here") : ""}`];
     });
     const sig = JSON.stringify(opts);
     if (sel.dataset.sig !== sig) {
@@ -576,14 +583,14 @@ $("timeline").querySelector(".scrub").addEventListener("pointermove", (e) => {
   if (!tl) return;
   const r = scrub.getBoundingClientRect();
   const x = Math.max(0, Math.min(1, (e.clientX - r.left - 7) / Math.max(1, r.width - 14)));
-  const t = x * tl.end_ms;
-  const near = (ms) => Math.abs(ms - t) / Math.max(1, tl.end_ms) * (r.width - 14) < 5;
+  const at = x * tl.end_ms;
+  const near = (ms) => Math.abs(ms - at) / Math.max(1, tl.end_ms) * (r.width - 14) < 5;
   const bits = [
     ...tl.entries.filter((en) => near(en.at_ms)).map((en) => en.text),
-    ...tl.leaders.filter((l) => near(l.at_ms)).map((l) => `node ${l.id} leads (term ${l.term})`),
+    ...tl.leaders.filter((l) => near(l.at_ms)).map((l) => t("tip.leads", { id: l.id, term: l.term })),
   ];
   const tip = $("scrub-tip");
-  tip.textContent = `t = ${sec(t)}${bits.length ? ` · ${bits.slice(0, 3).join(" · ")}` : ""}`;
+  tip.textContent = `t = ${sec(at)}${bits.length ? ` · ${bits.slice(0, 3).join(" · ")}` : ""}`;
   tip.style.left = `${e.clientX - r.left}px`;
   tip.hidden = false;
 });
@@ -600,17 +607,19 @@ $("branch").addEventListener("change", (e) => {
 
 // ---- lessons ------------------------------------------------------------------------------
 
-const figuresText = (f) => `figure${f.length > 1 ? "s" : ""} ${f.join(", ")}`;
+const figuresText = (f) => `${t(f.length > 1 ? "figures" : "figure")} ${f.join(", ")}`;
 
 function fillLessonList() {
   const list = $("lesson-list");
-  if (list.childElementCount) return;
+  if (list.childElementCount && list.dataset.lang === language()) return;
+  list.dataset.lang = language();
+  list.replaceChildren();
   for (const l of lessonInfos()) {
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.id = l.id;
-    b.innerHTML = `<span class="fig">${escapeHtml(l.number)} · fig. ${escapeHtml(l.figures.join(", "))}</span>
-      <span class="t">${escapeHtml(l.title)}</span><span class="s">${escapeHtml(l.summary)} <i>(${l.steps} steps)</i></span>`;
+    b.innerHTML = `<span class="fig">${escapeHtml(l.number)} · ${t("fig")} ${escapeHtml(l.figures.join(", "))}</span>
+      <span class="t">${escapeHtml(l.title)}</span><span class="s">${escapeHtml(l.summary)} <i>${t("steps", { n: l.steps })}</i></span>`;
     b.onclick = () => startLesson(l.id);
     const li = document.createElement("li");
     li.append(b);
@@ -622,13 +631,13 @@ $("lessons-button").onclick = () => { fillLessonList(); toggleLessons(true); };
 function startLesson(id) {
   const r = app.openLesson(id);
   toggleLessons(false);
-  if (!r.ok) { logLine(`error: ${r.error}`, "err"); return; }
+  if (!r.ok) { logLine(t("error", { msg: r.error }), "err"); return; }
   setPlaying(false);
   logEl.replaceChildren();
   closePopup();
   lastStep = null;
   const l = app.lesson();
-  logLine(`Lesson ${l.number}: ${l.title}. Press Next (or →) to begin; the clock stands still between steps.`, "say");
+  logLine(t("lesson.start", { number: l.number, title: l.title }), "say");
   refresh();
   $("lesson-next").focus({ preventScroll: true });
 }
@@ -641,11 +650,11 @@ function lessonMove(fn, arg) {
   if (!step) return null;
   if (rebuilt) {
     logEl.replaceChildren();
-    if (step.position === 0) logLine("The lesson's start: press Next to begin.", "say");
+    if (step.position === 0) logLine(t("lesson.atStart"), "say");
   }
   for (const line of step.lines) showLine(line);
   if (step.finished && fn === "lessonNext" && step.position === step.steps && step.lines.length === 0) {
-    logLine("The lesson is over: Restart it, pick another, or leave it.", "say");
+    logLine(t("lesson.over"), "say");
   }
   lastStep = step;
   refresh();
@@ -669,7 +678,7 @@ function lessonForward() {
 $("lesson-next").onclick = lessonForward;
 $("lesson-back").onclick = () => lessonMove("lessonBack");
 $("lesson-restart").onclick = () => lessonMove("lessonRestart");
-$("lesson-rejoin").onclick = () => { lessonMove("lessonRejoin"); logLine("↩ Back on the lesson's path.", "say"); };
+$("lesson-rejoin").onclick = () => { lessonMove("lessonRejoin"); logLine(t("lesson.back"), "say"); };
 $("lesson-leave").onclick = leaveLesson;
 
 function leaveLesson() {
@@ -677,7 +686,7 @@ function leaveLesson() {
   setPlaying(false);
   logEl.replaceChildren();
   lastStep = null;
-  logLine("You left the lesson: this is your sandbox run, as you left it.", "say");
+  logLine(t("lesson.left"), "say");
   refresh();
 }
 
@@ -686,33 +695,33 @@ function updateLesson(l) {
   $("main").classList.toggle("in-lesson", !!l);
   $("lesson").hidden = !l;
   $("lesson-strip").hidden = !l;
-  $("play").title = l ? "Play or pause (space). In a lesson, letting the clock run leaves the lesson's path" : "Play or pause (space)";
+  $("play").title = l ? t("play.tipLesson") : t("play.tip");
   if (!l) { lessonKey = ""; return; }
-  const key = `${l.id}:${l.position}:${lastStep?.position ?? -1}`;
+  const key = `${l.id}:${l.position}:${lastStep?.position ?? -1}:${language()}`;
   if (key !== lessonKey) {
     lessonKey = key;
-    $("lesson-figure").textContent = `Lesson ${l.number} · ${figuresText(l.figures)}`;
+    $("lesson-figure").textContent = t("lesson.kicker", { number: l.number, figures: figuresText(l.figures) });
     $("lesson-title").textContent = l.title;
     const paras = l.position === 0
-      ? [`<p>${escapeHtml(l.summary)}</p>`, `<p class="hint">Press Next to begin.</p>`]
-      : l.says.map((t) => `<p>${escapeHtml(t)}</p>`);
-    if (l.finished) paras.push(`<p class="hint">The end of the lesson.</p>`);
+      ? [`<p>${escapeHtml(l.summary)}</p>`, `<p class="hint">${t("lesson.pressNext")}</p>`]
+      : l.says.map((said) => `<p>${escapeHtml(said)}</p>`);
+    if (l.finished) paras.push(`<p class="hint">${t("lesson.end")}</p>`);
     $("lesson-says").innerHTML = paras.join("");
     $("lesson-count").textContent = `${l.position} / ${l.steps}`;
-    $("lesson-count").title = `step ${l.position} of ${l.steps}`;
+    $("lesson-count").title = t("lesson.stepOf", { k: l.position, n: l.steps });
     $("lesson-back").disabled = l.position === 0;
     const following = l.finished ? followingLesson(l.id) : undefined;
     $("lesson-next").disabled = l.finished && !following;
-    $("lesson-next").textContent = l.position === 0 ? "Begin ▸" : following ? "Next lesson ▸" : "Next ▸";
-    $("lesson-next").title = following ? `Lesson ${following.number}: ${following.title}` : "Run to the next pause (→)";
-    $("lesson-where").textContent = l.finished ? "finished" : `step ${l.position} of ${l.steps}`;
+    $("lesson-next").textContent = l.position === 0 ? t("begin") : following ? t("nextLesson") : t("next");
+    $("lesson-next").title = following ? t("lesson.nextTitle", { number: following.number, title: following.title }) : t("next.tip");
+    $("lesson-where").textContent = l.finished ? t("lesson.finished") : t("lesson.stepOf", { k: l.position, n: l.steps });
     const dots = [];
     for (let k = 0; k <= l.steps; k++) {
       const b = document.createElement("button");
       b.type = "button";
       b.textContent = k === 0 ? "⟲" : String(k);
-      b.title = k === 0 ? "the lesson's start" : `after step ${k}`;
-      b.setAttribute("aria-label", k === 0 ? "go to the lesson's start" : `go to step ${k} of ${l.steps}`);
+      b.title = k === 0 ? t("dot.start") : t("dot.after", { k });
+      b.setAttribute("aria-label", k === 0 ? t("dot.gotoStart") : t("dot.goto", { k, n: l.steps }));
       if (k < l.position) b.className = "done";
       if (k === l.position) b.setAttribute("aria-current", "step");
       b.onclick = () => lessonMove("lessonGoto", k);
@@ -727,8 +736,8 @@ function updateLesson(l) {
   $("lesson-off").hidden = l.on_path;
   const q = l.quorum;
   const n = q.reachable.length;
-  $("lesson-quorum").innerHTML = `<div class="arith"><span>voters <b>${q.voters.length}</b></span><span>quorum <b>${q.quorum}</b></span>
-    <span class="${q.has_quorum ? "ok" : "bad"}">reachable <b>${n}</b> ${q.has_quorum ? "≥" : "<"} ${q.quorum} ${q.has_quorum ? "✓" : "✗"}</span></div>
+  $("lesson-quorum").innerHTML = `<div class="arith"><span>${t("arith.voters")} <b>${q.voters.length}</b></span><span>${t("arith.quorum")} <b>${q.quorum}</b></span>
+    <span class="${q.has_quorum ? "ok" : "bad"}">${t("arith.reachable")} <b>${n}</b> ${q.has_quorum ? "≥" : "<"} ${q.quorum} ${q.has_quorum ? "✓" : "✗"}</span></div>
     <div>${escapeHtml(l.sentence)}</div>`;
 }
 
@@ -741,10 +750,10 @@ const freshRun = (seed, m) => freshScript(seed, String(m?.new_members), m?.auto_
 /** What the run's modes have on, in words ("" when all are off, as in etcd). */
 function modesSummary(m) {
   const on = [];
-  if (m.new_members === "learner") on.push("learners first");
-  if (m.auto_promote != null) on.push(`auto-promote ${m.auto_promote}%`);
-  if (m.failover_after_ms !== 10000 || m.failover !== "replace") on.push(`failover ${m.failover_after_ms / 1000} s, ${m.failover}`);
-  if (m.max_learners !== 1) on.push(`${m.max_learners} learners at most`);
+  if (m.new_members === "learner") on.push(t("modes.learnersFirst"));
+  if (m.auto_promote != null) on.push(t("modes.auto", { p: m.auto_promote }));
+  if (m.failover_after_ms !== 10000 || m.failover !== "replace") on.push(t("modes.failover", { s: m.failover_after_ms / 1000, how: m.failover }));
+  if (m.max_learners !== 1) on.push(t("modes.maxLearners", { n: m.max_learners }));
   return on.join(" · ");
 }
 
@@ -792,13 +801,13 @@ function applyModes(form) {
   }
   toggleModes(false);
   create(r.script);
-  logLine(`A fresh run with these modes: ${r.script.trim()}`, "say");
+  logLine(t("modes.started", { line: r.script.trim() }), "say");
   return r;
 }
 
 // ---- share links, files -------------------------------------------------------------------
 
-const fullLink = () => `${location.origin}${location.pathname}${app.shareLink()}`;
+const fullLink = () => `${location.href.split("#")[0]}${app.shareLink()}`;
 
 async function share() {
   const link = fullLink();
@@ -806,14 +815,14 @@ async function share() {
   try {
     if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
     await navigator.clipboard.writeText(link);
-    toast(`Link copied: it opens this run at t = ${at}.`);
-    logLine(`A link to this run at t = ${at} is on the clipboard.`, "ok");
+    toast(t("share.copied", { t: at }));
+    logLine(t("share.logged", { t: at }), "ok");
   } catch {
-    $("share-why").textContent = `The clipboard is not available here: copy the link below (it is selected). It opens this run at t = ${at}.`;
+    $("share-why").textContent = t("share.noClipboard", { t: at });
     $("share-link").value = link;
     toggleShareBox(true);
     $("share-link").select();
-    logLine(`A link to this run at t = ${at} is shown to copy.`, "ok");
+    logLine(t("share.shown", { t: at }), "ok");
   }
   return link;
 }
@@ -822,33 +831,33 @@ $("share").onclick = share;
 /** Replaces the run with an opened one, or refuses and changes nothing. */
 function opened(r, what) {
   if (!r.ok) {
-    logLine(`✗ ${what} was refused: ${r.error}`, "err");
-    toast(`${what} was refused: ${r.error}`, "err");
+    logLine(`✗ ${t("open.refused", { what, error: r.error })}`, "err");
+    toast(t("open.refused", { what, error: r.error }), "err");
     return { ok: false, error: r.error };
   }
   setPlaying(false);
   adopt(app);
   const tl = app.timeline();
-  logLine(`${what} opened: the same run, at t = ${sec(app.timeMs())}${tl && !tl.live ? ` of ${sec(tl.end_ms)}` : ""}. Press Play to run on from here.`, "say");
+  logLine(t("open.done", { what, t: sec(app.timeMs()), of: tl && !tl.live ? t("open.of", { end: sec(tl.end_ms) }) : "" }), "say");
   return { ok: true };
 }
 
 function openLink(link) {
   let r;
   try { r = app.openLink(String(link ?? "")); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
-  return opened(r, "The link");
+  return opened(r, t("open.link"));
 }
 
 const MAX_FILE = 1 << 20;
 async function importFile(file) {
-  if (!file) return { ok: false, error: "no file" };
-  if (file.size > MAX_FILE) return opened({ ok: false, error: `${file.name} is ${file.size} bytes, more than the 1 MB a .scenario file may have` }, "The file");
+  if (!file) return { ok: false, error: t("file.none") };
+  if (file.size > MAX_FILE) return opened({ ok: false, error: t("file.tooBig", { name: file.name, size: file.size }) }, t("open.theFile"));
   return importText(await file.text(), file.name);
 }
-function importText(text, name = "the file") {
+function importText(text, name) {
   let r;
   try { r = app.importScenario(String(text)); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
-  return opened(r, `The file ${name}`.replace("The file the file", "The file"));
+  return opened(r, name ? t("open.file", { name }) : t("open.theFile"));
 }
 $("import").onclick = () => $("import-file").click();
 $("import-file").addEventListener("change", async (e) => {
@@ -865,7 +874,7 @@ $("export").onclick = () => {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
-  logLine(`↓ raftlab-run.scenario: this run, at t = ${sec(app.timeMs())}.`, "ok");
+  logLine(t("exported", { t: sec(app.timeMs()) }), "ok");
 };
 
 // Drag and drop a .scenario file anywhere on the page.
@@ -905,6 +914,24 @@ $("toggle-aside").onclick = () => {
   draw();
 };
 
+// ---- language -------------------------------------------------------------------------
+
+/** Speaks `lang` from now on: the page's words, and (through the app) new
+ * log lines, the panels and the canvas. The run goes on untouched. */
+function setLanguage(lang) {
+  if (!(lang in LANGS) || lang === language()) return language();
+  applyLanguage(lang);
+  rememberLanguage(lang);
+  $("lang").value = lang;
+  app.setLanguage(lang);
+  $("play").textContent = playing ? t("pause") : t("play");
+  if (!$("lessons").hidden) fillLessonList();
+  logLine(t("lang.switched"), "say");
+  refresh();
+  return lang;
+}
+$("lang").addEventListener("change", (e) => setLanguage(e.target.value));
+
 // ---- start -------------------------------------------------------------------------
 
 window.raftlab = {
@@ -939,9 +966,14 @@ window.raftlab = {
   lesson: () => app.lesson(),
   next: () => lessonMove("lessonNext"),
   leaveLesson: () => leaveLesson(),
+  // The page's language: "en" or "ja".
+  language: () => language(),
+  setLanguage: (lang) => setLanguage(lang),
   get app() { return app; },
 };
 
+applyLanguage(pickLanguage());
+$("lang").value = language();
 resize();
 if (isLink(location.hash)) {
   let opening;
@@ -949,15 +981,15 @@ if (isLink(location.hash)) {
     opening = App.fromLink(location.hash);
   } catch (e) {
     create(defaultScript(1));
-    logLine(`✗ The link in this page's address was refused: ${e.message ?? e}. Here is a fresh cluster instead.`, "err");
+    logLine(t("link.refused", { error: e.message ?? e }), "err");
   }
   if (opening) {
     adopt(opening);
-    logLine(`A shared run, opened at t = ${sec(app.timeMs())}. Press Play to run on from here, or drag the timeline.`, "say");
+    logLine(t("link.opened", { t: sec(app.timeMs()) }), "say");
   }
   setPlaying(false);
 } else {
   create(scriptFromHash() ?? defaultScript(1));
-  logLine("Welcome. The three voters are waiting for their election timers (the rings). Click a node or a link, or type a command below. Press ? for help, or open the Lessons.", "say");
+  logLine(t("welcome"), "say");
   setPlaying(true);
 }

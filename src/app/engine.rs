@@ -14,6 +14,8 @@
 
 use serde::Serialize;
 
+use crate::scenario::etcdctl;
+use crate::scenario::lang::Language;
 use crate::scenario::lessons::LessonPlayer;
 use crate::scenario::narrate::{Line, Refusal, Renderer, Tone};
 use crate::scenario::report::CommandResult;
@@ -34,8 +36,9 @@ const STEP_LIMIT_MS: u64 = 60_000;
 pub struct Engine {
     sandbox: Timeline,
     lesson: Option<Box<LessonPlayer>>,
-    /// The words of everything the page shows.
+    /// The words of everything the page shows, in `language`.
     renderer: &'static dyn Renderer,
+    language: Language,
     log: Log,
     /// Lines made and not yet taken by the page.
     out: Vec<LogLine>,
@@ -57,6 +60,7 @@ impl Engine {
             sandbox: timeline,
             lesson: None,
             renderer: &English,
+            language: Language::English,
             log: Log::default(),
             out: Vec::new(),
         }
@@ -87,12 +91,27 @@ impl Engine {
         self.renderer
     }
 
+    /// Speaks `lang` from now on: lines made from now, the panels and the
+    /// canvas. The run is untouched; lines already made keep their words.
+    pub fn set_language(&mut self, lang: Language) {
+        self.pull();
+        self.renderer = lang.renderer();
+        self.language = lang;
+    }
+
+    pub fn language(&self) -> Language {
+        self.language
+    }
+
     /// One console command; its result object. The log gets the command as
     /// typed, what happened, and the result. A line that does not parse
     /// changes nothing and comes back as `ok: false, error: "parse"`. In the
     /// sandbox's past it starts a branch; in a lesson it is a detour.
     pub fn command(&mut self, line: &str) -> Reply {
         let text = line.trim();
+        if etcdctl::is_etcdctl(text) {
+            return self.etcdctl(text);
+        }
         let echo = self.log.echo(self.renderer, text);
         self.out.push(echo);
         let branch = self.sandbox.branch_id();
@@ -109,7 +128,7 @@ impl Engine {
                 if self.lesson.is_none() && self.sandbox.branch_id() != branch {
                     self.branch_started(branch);
                 }
-                Reply::Ran(result)
+                Reply::Ran(Box::new(result))
             }
             Err(e) => {
                 let detail = e.to_string();
@@ -125,6 +144,71 @@ impl Engine {
                 })
             }
         }
+    }
+
+    /// An etcdctl line: translated to its scenario command, which runs and
+    /// is recorded; the log shows what it was recorded as and what etcdctl
+    /// prints. A line raftlab cannot take changes nothing and says why.
+    fn etcdctl(&mut self, text: &str) -> Reply {
+        let echo = self.log.echo(self.renderer, text);
+        self.out.push(echo);
+        let t = match etcdctl::translate(text) {
+            Ok(t) => t,
+            Err(e) => {
+                let said = self.renderer.etcdctl_refusal(&e);
+                let line = self.log.plain(LogKind::Error, Tone::Bad, said.clone());
+                self.out.push(line);
+                return Reply::Unparsed(Unparsed {
+                    line: None,
+                    command: text.to_string(),
+                    ok: false,
+                    error: "etcdctl",
+                    detail: said,
+                });
+            }
+        };
+        let canonical = t.command.to_string();
+        let leader_before = self.cluster().leader();
+        let branch = self.sandbox.branch_id();
+        let outcome = match &mut self.lesson {
+            Some(p) => p.command(&canonical),
+            None => self.sandbox.command(&canonical),
+        };
+        let result = match outcome {
+            Ok(r) => r,
+            // A translation is always a command the parser reads back.
+            Err(e) => {
+                let line = self.log.plain(LogKind::Error, Tone::Bad, e.to_string());
+                self.out.push(line);
+                return Reply::Unparsed(Unparsed {
+                    line: None,
+                    command: text.to_string(),
+                    ok: false,
+                    error: "parse",
+                    detail: e.to_string(),
+                });
+            }
+        };
+        self.pull();
+        let said = self.renderer.etcdctl_recorded(&canonical);
+        let line = self.log.plain(LogKind::Notice, Tone::Plain, said);
+        self.out.push(line);
+        let session = match &self.lesson {
+            Some(p) => p.session(),
+            None => self.sandbox.session(),
+        };
+        let printed = etcdctl::output(&t, &result, leader_before, session);
+        for p in &printed {
+            let line = self.log.plain(LogKind::Details, Tone::Plain, p.clone());
+            self.out.push(line);
+        }
+        if self.lesson.is_none() && self.sandbox.branch_id() != branch {
+            self.branch_started(branch);
+        }
+        Reply::Etcdctl(Box::new(EtcdctlReply {
+            result,
+            etcdctl: printed,
+        }))
     }
 
     /// Says that acting in the past started a branch.
@@ -411,9 +495,23 @@ pub enum LessonMove {
 #[serde(untagged)]
 pub enum Reply {
     /// It ran: its result, as the runner's report has it.
-    Ran(CommandResult),
+    Ran(Box<CommandResult>),
     /// It did not parse; nothing changed.
     Unparsed(Unparsed),
+    /// An etcdctl line that ran: its scenario command's result, and what
+    /// etcdctl prints.
+    Etcdctl(Box<EtcdctlReply>),
+}
+
+/// An etcdctl line that ran.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EtcdctlReply {
+    /// The result of the scenario command it stands for (`command` is that
+    /// command, as the history records it).
+    #[serde(flatten)]
+    pub result: CommandResult,
+    /// etcdctl's output, line by line.
+    pub etcdctl: Vec<String>,
 }
 
 /// A console line that does not parse.
@@ -423,9 +521,10 @@ pub struct Unparsed {
     pub line: Option<usize>,
     pub command: String,
     pub ok: bool,
-    /// Always "parse".
+    /// "parse", or "etcdctl" for an etcdctl line raftlab does not take.
     pub error: &'static str,
-    /// The parser's message, with the column.
+    /// The parser's message, with the column, or why the etcdctl line was
+    /// refused.
     pub detail: String,
 }
 
@@ -669,6 +768,52 @@ mod tests {
         );
         assert!(e.leave_lesson());
         assert!(e.timeline().is_some());
+    }
+
+    #[test]
+    fn an_etcdctl_line_is_recorded_as_its_scenario_command_and_printed_as_etcdctl_prints() {
+        let mut e =
+            Engine::from_script("cluster voters=1,2,3 seed=2\nwait-until leader\nwait 6s\n")
+                .unwrap();
+        e.take_narration();
+        let Reply::Etcdctl(r) =
+            e.command("etcdctl member add n4 --peer-urls=http://n4:2380 --learner")
+        else {
+            panic!("an etcdctl line that runs")
+        };
+        assert!(r.result.ok, "{:?}", r.result);
+        assert_eq!(
+            r.result.command,
+            "member add 4 --learner --peer-url=http://n4:2380"
+        );
+        let hex = crate::scenario::etcdctl::member_id(4);
+        assert!(r.etcdctl[0].starts_with(&format!("Member {hex:16x} added as learner to cluster ")));
+        assert_eq!(
+            e.history().last().map(String::as_str),
+            Some("member add 4 --learner --peer-url=http://n4:2380")
+        );
+        assert_eq!(e.status().status.learners, [4]);
+        let lines = e.take_narration();
+        assert_eq!(
+            texts(&lines, LogKind::Command),
+            ["› etcdctl member add n4 --peer-urls=http://n4:2380 --learner"]
+        );
+        assert_eq!(
+            texts(&lines, LogKind::Notice),
+            ["recorded as: member add 4 --learner --peer-url=http://n4:2380"]
+        );
+        assert_eq!(texts(&lines, LogKind::Details), r.etcdctl);
+        // A command raftlab does not model changes nothing and says so.
+        let before = e.history();
+        let Reply::Unparsed(u) = e.command("etcdctl watch k") else {
+            panic!("refused")
+        };
+        assert_eq!((u.ok, u.error), (false, "etcdctl"));
+        assert!(u
+            .detail
+            .starts_with("raftlab does not model \"etcdctl watch\""));
+        assert_eq!(e.history(), before);
+        assert_eq!(texts(&e.take_narration(), LogKind::Error), [u.detail]);
     }
 
     #[test]

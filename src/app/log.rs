@@ -377,6 +377,12 @@ pub(crate) mod tests {
         fn surprises(&self, r: &[CommandResult]) -> String {
             reword(English.surprises(r))
         }
+        fn etcdctl_refusal(&self, e: &crate::scenario::etcdctl::EtcdctlError) -> String {
+            reword(English.etcdctl_refusal(e))
+        }
+        fn etcdctl_recorded(&self, c: &str) -> String {
+            reword(English.etcdctl_recorded(c))
+        }
         fn quorum_verdict(&self, q: &view::QuorumView) -> String {
             reword(English.quorum_verdict(q))
         }

@@ -328,13 +328,38 @@ impl Session {
             }
             Command::Get {
                 key,
+                rev,
                 via,
                 serializable,
                 timeout_ms,
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                result.value = Some(c.get(key, *via, *serializable, timeout, *require_leader)?);
+                let rev = rev.unwrap_or(0);
+                let read = c.get(key, rev, *via, *serializable, timeout, *require_leader)?;
+                result.value = Some(read.value);
+                result.revision = Some(read.revision);
+                result.mod_revision = Some(read.mod_revision);
+            }
+            Command::Delete {
+                key,
+                via,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let (deleted, revision) = c.delete(key, *via, timeout, *require_leader)?;
+                result.deleted = Some(deleted);
+                result.revision = Some(revision);
+            }
+            Command::Compaction {
+                rev,
+                via,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                c.compaction(*rev, *via, timeout, *require_leader)?;
             }
             Command::LoadStart {
                 rate_per_s,
@@ -523,7 +548,10 @@ impl Session {
                     r.error = Some(e.code.as_str());
                     r.detail = Some(e.detail);
                 }
-                Outcome::Read { .. } | Outcome::Members(_) | Outcome::Done => {}
+                Outcome::Read(_)
+                | Outcome::Deleted { .. }
+                | Outcome::Members(_)
+                | Outcome::Done => {}
             }
         }
         self.narrate_events();

@@ -4,8 +4,10 @@
 
 pub mod ast;
 pub mod cond;
+pub mod etcdctl;
 pub mod exec;
 pub mod fuzz;
+pub mod lang;
 pub mod lessons;
 pub mod lexer;
 pub mod narrate;
@@ -14,6 +16,7 @@ pub mod report;
 pub mod say;
 pub mod share;
 pub mod text_en;
+pub mod text_ja;
 pub mod timeline;
 pub mod view;
 

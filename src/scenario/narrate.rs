@@ -14,6 +14,7 @@ use serde::{Serialize, Serializer};
 use crate::raft::{MessageType, NodeId, RaftEvent};
 use crate::sim::{DropReason, Event, EventKind, ModeDecision};
 
+use super::etcdctl::EtcdctlError;
 use super::report::CommandResult;
 use crate::sim::linearizability::{ClientId, OpName};
 
@@ -123,7 +124,10 @@ pub fn is_narrated(e: &Event) -> bool {
             event: RaftEvent::Committed { .. },
             ..
         } => false,
-        PutApplied { .. } | PublishApplied { .. } => false,
+        PutApplied { .. }
+        | DeleteApplied { .. }
+        | CompactionApplied { .. }
+        | PublishApplied { .. } => false,
         ConfChangeApplied { change, .. } => change.request != 0,
         MessageDropped { .. } | LinkCut { .. } | LinkHealed { .. } => false,
         _ => true,
@@ -302,6 +306,8 @@ pub fn event_code(kind: &EventKind) -> &'static str {
             AutoLeaveProposed => "auto-leave-proposed",
         },
         EventKind::PutApplied { .. } => "put-applied",
+        EventKind::DeleteApplied { .. } => "delete-applied",
+        EventKind::CompactionApplied { .. } => "compaction-applied",
         EventKind::ConfChangeApplied { .. } => "conf-change-applied",
         EventKind::JointChangeApplied { .. } => "joint-change-applied",
         EventKind::PublishApplied { .. } => "publish-applied",
@@ -342,6 +348,8 @@ pub fn event_nodes(kind: &EventKind) -> Vec<NodeId> {
             std::iter::once(*node).chain(other).collect()
         }
         EventKind::PutApplied { node, .. }
+        | EventKind::DeleteApplied { node, .. }
+        | EventKind::CompactionApplied { node, .. }
         | EventKind::ReadServed { node, .. }
         | EventKind::Compacted { node, .. }
         | EventKind::Crashed { node }
@@ -475,6 +483,13 @@ pub trait Renderer {
     /// Commands of a lesson step that did not go as the lesson says.
     fn surprises(&self, results: &[CommandResult]) -> String;
 
+    // ---- etcdctl in the console ----
+
+    /// An etcdctl line that ran nothing, and why.
+    fn etcdctl_refusal(&self, e: &EtcdctlError) -> String;
+    /// The scenario command an etcdctl line was recorded as.
+    fn etcdctl_recorded(&self, command: &str) -> String;
+
     // ---- panels ----
 
     /// The quorum panel's verdict: can the leader commit?
@@ -574,6 +589,7 @@ mod tests {
     use super::*;
     use crate::raft::{ConfChange, ConfChangeSingle, ConfChangeType, ConfChangeV2};
     use crate::sim::membership::MemberError;
+    use crate::sim::KeyRead;
 
     fn joint(request: u64) -> ConfChangeV2 {
         ConfChangeV2 {
@@ -740,7 +756,11 @@ mod tests {
                 EventKind::ReadServed {
                     node: 1,
                     request: 2,
-                    value: Some("failed".into()),
+                    read: Ok(KeyRead {
+                        value: Some("failed".into()),
+                        mod_revision: Some(2),
+                        revision: 2,
+                    }),
                 },
                 plain,
                 false,

@@ -11,8 +11,9 @@ use std::fmt::Write;
 
 use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::sim::linearizability::{ClientId, OpName};
-use crate::sim::{DropReason, Event, EventKind, ModeDecision, NotYet};
+use crate::sim::{DropReason, Event, EventKind, KeyRead, ModeDecision, NotYet};
 
+use super::etcdctl::{self, EtcdctlError};
 use super::narrate::{Refusal, Renderer};
 use super::report::CommandResult;
 use super::view::{
@@ -310,9 +311,39 @@ impl Renderer for English {
                     err.etcd_text()
                 ),
             },
-            ReadServed { node, value, .. } => match value {
-                Some(v) => format!("node {node} served a linearizable read: {v:?}"),
-                None => format!("node {node} served a linearizable read: no such key"),
+            DeleteApplied {
+                node,
+                index,
+                deleted,
+                revision,
+                ..
+            } => match deleted {
+                0 => format!("node {node} applied a delete at index {index}: no such key"),
+                _ => format!("node {node} applied a delete at index {index}: revision {revision}"),
+            },
+            CompactionApplied {
+                node,
+                index,
+                rev,
+                refused,
+                ..
+            } => match refused {
+                None => format!(
+                    "node {node} compacted its key history at revision {rev} (index {index})"
+                ),
+                Some(e) => format!(
+                    "node {node} refused a compaction at revision {rev} (index {index}): {}",
+                    e.etcd_text()
+                ),
+            },
+            ReadServed { node, read, .. } => match read {
+                Ok(KeyRead { value: Some(v), .. }) => {
+                    format!("node {node} served a linearizable read: {v:?}")
+                }
+                Ok(KeyRead { value: None, .. }) => {
+                    format!("node {node} served a linearizable read: no such key")
+                }
+                Err(e) => format!("node {node} refused a linearizable read: {}", e.etcd_text()),
             },
             Compacted { node, index } => {
                 format!("node {node} took a snapshot at index {index} and compacted its log")
@@ -368,6 +399,13 @@ impl Renderer for English {
         let mut bits = Vec::new();
         if let Some(index) = r.index {
             bits.push(format!("committed at index {index}"));
+        }
+        if let Some(deleted) = r.deleted {
+            bits.push(match (deleted, r.revision) {
+                (0, _) => "no such key".to_string(),
+                (_, Some(rev)) => format!("deleted at revision {rev}"),
+                (_, None) => "deleted".to_string(),
+            });
         }
         if let Some(members) = &r.members {
             let text: Vec<String> = members
@@ -481,6 +519,38 @@ impl Renderer for English {
             })
             .collect();
         format!("Not as the lesson says: {}", each.join("; "))
+    }
+
+    fn etcdctl_refusal(&self, e: &EtcdctlError) -> String {
+        match e {
+            EtcdctlError::Etcdctl(msg) => format!("Error: {msg}"),
+            EtcdctlError::Server { code, member_id } => format!(
+                "Error: {} (no member has the id {member_id:x}: etcdctl member list shows the ids)",
+                code.etcd_text()
+            ),
+            EtcdctlError::Unmodelled { command } => format!(
+                "raftlab does not model \"{}\": the console understands etcdctl {}; or type raftlab's own commands",
+                etcdctl::full_name(command),
+                etcdctl::MODELLED.join(", ")
+            ),
+            EtcdctlError::UnmodelledFlag { command, flag } => {
+                format!(
+                    "raftlab does not model the flag {flag} of \"{}\"",
+                    etcdctl::full_name(command)
+                )
+            }
+            EtcdctlError::BadName { name } => format!(
+                "raftlab cannot add a member named {name:?}: its members are named n1 to n15 (member N runs on host nN), \
+                 as in etcdctl member add n4 --peer-urls=http://n4:2380"
+            ),
+            EtcdctlError::SeveralUrls => {
+                "raftlab's members have one peer URL each: give --peer-urls a single URL".to_string()
+            }
+        }
+    }
+
+    fn etcdctl_recorded(&self, command: &str) -> String {
+        format!("recorded as: {command}")
     }
 
     fn quorum_verdict(&self, q: &QuorumView) -> String {
@@ -774,7 +844,7 @@ fn when_who(v: &ViolationView) -> String {
 /// A value as JavaScript's `JSON.stringify` writes a string (the page
 /// showed values that way): double-quoted, with `"`, `\` and control
 /// characters escaped.
-fn json_string(s: &str) -> String {
+pub(crate) fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {

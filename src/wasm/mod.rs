@@ -217,6 +217,20 @@ impl App {
         whole
     }
 
+    /// Speaks `code` (`en`, `ja`, or a regional tag of either) from now on:
+    /// new log lines, the panels, the canvas. False (nothing changes) for a
+    /// language raftlab does not speak. The run is untouched.
+    #[wasm_bindgen(js_name = setLanguage)]
+    pub fn set_language(&mut self, code: &str) -> bool {
+        match crate::scenario::lang::Language::from_code(code) {
+            Some(lang) => {
+                self.engine.set_language(lang);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Runs one scenario command (what every button does). Returns its
     /// result object `{line, command, ok, error, detail, ...}`; a command
     /// that does not parse comes back with `ok: false` and changes nothing.
@@ -455,7 +469,8 @@ impl App {
 
     /// Swaps in a new run (an opened link or file), keeping the drawing's
     /// layout.
-    fn replace(&mut self, engine: Engine) {
+    fn replace(&mut self, mut engine: Engine) {
+        engine.set_language(self.engine.language());
         self.engine = engine;
         self.carry = 0.0;
         self.hover = None;
