@@ -6,7 +6,7 @@
 // Two modes, both held by the wasm app: the sandbox (a timeline one can
 // travel in, branch and share) and a lesson (a player walking a lesson pause
 // by pause; the sandbox waits aside and comes back when the lesson is left).
-import init, { App, lessons as lessonInfos, defaultScript, quoteWord } from "./pkg/raftlab.js";
+import init, { App, lessons as lessonInfos, defaultScript, freshScript, quoteWord } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS } from "./i18n.js";
 
 // The one-file build (make dist) hands the module over inlined; served, the
@@ -184,6 +184,9 @@ function updatePanels() {
   updateTimeline(tl);
   updateLesson(lesson);
   $("load").setAttribute("aria-pressed", String(app.status().load != null));
+  const modesOn = modesSummary(app.modes());
+  $("modes-button").setAttribute("aria-pressed", String(modesOn !== ""));
+  $("modes-button").title = t("modes.tip", { on: modesOn || t("modes.allOff") });
   app.renderSafety($("safety"));
   const q = app.quorum();
   const acked = new Set(q.acked);
@@ -195,15 +198,41 @@ function updatePanels() {
     <div class="row"><span class="k">${t("row.quorum")}</span>${t("row.quorumOf", { q: q.quorum, n: q.voters.length })}</div>
     <div class="row"><span class="k">${t("row.reachable")}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : `${chips(q.voters, (id) => (reach.has(id) ? "yes" : "no"))} <span class="none">${q.reachable.length} ${q.reachable.length >= q.quorum ? "≥" : "<"} ${q.quorum}</span>`}</div>
     <div class="row"><span class="k">${t("row.acked", { commit: q.commit })}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
+    ${modesOn ? `<div class="row"><span class="k">${t("row.modes")}</span><span class="modes-on">${escapeHtml(modesOn)}</span></div>` : ""}
     <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>`;
   $("status").textContent = t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") });
   const nodes = app.nodes();
   $("keys").innerHTML = `<table>${nodes.map((n) => `
-    <tr><th colspan="2">${t("keys.node", { id: n.id })} · ${n.learner ? `${t("keys.learner")} · ` : ""}${role(n.role)}${n.applied != null ? ` · ${t("keys.applied", { n: n.applied })}` : ""}</th></tr>
+    <tr><th colspan="2">${t("keys.node", { id: n.id })} · ${n.learner ? `${kindName(n)} · ` : ""}${role(n.role)}${n.applied != null ? ` · ${t("keys.applied", { n: n.applied })}` : ""}</th></tr>
     ${n.kv.length ? n.kv.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join("") : `<tr><td class="none" colspan="2">${n.running ? t("keys.none") : t("keys.down")}</td></tr>`}`).join("")}</table>`;
   const script = app.history();
   if ($("script").textContent !== script) $("script").textContent = script;
   if (popupId != null) fillPopup();
+  // The history view runs the checker: only while it is open, and at most
+  // once a second while the clock runs.
+  if (!$("history-box").hidden && (!playing || performance.now() - historyDrawn > 1000)) drawHistory();
+}
+
+let historyDrawn = 0;
+function drawHistory() {
+  historyDrawn = performance.now();
+  const c = $("history-canvas");
+  const r = c.getBoundingClientRect();
+  const dpr = window.devicePixelRatio || 1;
+  const w = Math.max(1, Math.round(r.width * dpr)), h = Math.max(1, Math.round(r.height * dpr));
+  if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
+  const v = app.drawHistory(c.getContext("2d"), r.width, r.height, dpr);
+  $("history-verdict").textContent = v.verdict;
+  $("history-verdict").className = `history-verdict ${v.empty ? "" : v.ok ? "ok" : "bad"}`;
+  $("history-note").textContent = v.empty ? "" : v.note;
+  return v;
+}
+
+/** What a member is: a voter, or a learner of its kind. */
+function kindName(n) {
+  if (!n.learner) return t("popup.voter");
+  if (n.standby) return t("kind.standby");
+  return n.read_only ? t("kind.readOnly", { mode: n.read_only }) : t("popup.learner");
 }
 
 /** A node's role code ("pre-candidate") in the page's language. */
@@ -269,10 +298,15 @@ $("speed").addEventListener("input", (e) => { speed = sliderToSpeed(Number(e.tar
 
 $("play").onclick = () => setPlaying(!playing);
 $("step").onclick = step;
-$("reset").onclick = () => create(defaultScript(Math.max(0, Math.floor(Number($("seed").value) || 0))));
+const seedValue = () => Math.max(0, Math.floor(Number($("seed").value) || 0));
+// Reset keeps the run's modes: a fresh cluster on the seed, with the same cluster options.
+$("reset").onclick = () => {
+  const r = freshRun(seedValue(), app.modes());
+  create(r.ok ? r.script : defaultScript(seedValue()));
+};
 $("clear-log").onclick = () => { logEl.replaceChildren(); app.clearLog(); };
 
-for (const name of ["add-voter", "add-learner", "add-bad", "isolate-leader", "split-31", "split-22", "heal-all", "load"]) {
+for (const name of ["add-voter", "add-learner", "add-standby", "add-read-weak", "add-read-strong", "add-bad", "isolate-leader", "split-31", "split-22", "heal-all", "load"]) {
   $(name).onclick = () => preset(name);
 }
 let putCount = 0;
@@ -325,10 +359,11 @@ function closePopup() { popupId = null; popup.hidden = true; }
 function fillPopup() {
   const n = app.nodes().find((m) => m.id === popupId);
   if (!n) { closePopup(); return; }
-  $("popup-title").textContent = t("popup.title", { id: n.id, kind: n.learner ? t("popup.learner") : t("popup.voter") });
+  $("popup-title").textContent = t("popup.title", { id: n.id, kind: kindName(n) });
   const facts = [role(n.role)];
   if (n.term != null) facts.push(t("popup.term", { n: n.term }), t("popup.commit", { n: n.commit }), t("popup.applied", { n: n.applied }));
   if (n.peer_url) facts.push(n.peer_url);
+  facts.push(t("popup.msgs", { in: n.msgs_in, out: n.msgs_out }));
   if (n.bad_url) facts.push(t("popup.badUrl"));
   $("popup-info").textContent = facts.join(" · ");
   const show = (act, on) => { popup.querySelector(`[data-act="${act}"]`).hidden = !on; };
@@ -382,7 +417,7 @@ consoleInput.addEventListener("keydown", (e) => {
 
 // ---- tabs, help, keyboard ------------------------------------------------------------
 
-const TABS = [["tab-log", "log-box"], ["tab-keys", "keys"], ["tab-script", "script-box"]];
+const TABS = [["tab-log", "log-box"], ["tab-keys", "keys"], ["tab-script", "script-box"], ["tab-history", "history-box"]];
 function selectTab(which) {
   for (const [tab, panel] of TABS) {
     const on = tab === which;
@@ -391,6 +426,7 @@ function selectTab(which) {
     $(panel).hidden = !on;
   }
   if (which === "tab-log") logEl.scrollTop = logEl.scrollHeight;
+  if (which === "tab-history") drawHistory();
 }
 for (const [tab] of TABS) {
   $(tab).onclick = () => selectTab(tab);
@@ -424,16 +460,17 @@ const toggleHelp = dialog("help", "help-close");
 $("help-button").onclick = () => toggleHelp(true);
 const toggleLessons = dialog("lessons", "lessons-close", () => $("lesson-list").querySelector("button"));
 const toggleShareBox = dialog("share-box", "share-close", () => $("share-link"));
+const toggleModes = dialog("modes-box", "modes-close", () => $("mode-learner"));
 
 function closeAll() {
-  toggleHelp(false); toggleLessons(false); toggleShareBox(false); closePopup(); showSafetyList(false);
+  toggleHelp(false); toggleLessons(false); toggleShareBox(false); toggleModes(false); closePopup(); showSafetyList(false);
 }
 
 document.addEventListener("keydown", (e) => {
   const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
   if (e.key === "Escape") { closeAll(); if (typing) e.target.blur(); return; }
   if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (!$("lessons").hidden || !$("help").hidden || !$("share-box").hidden) return;
+  if (!$("lessons").hidden || !$("help").hidden || !$("share-box").hidden || !$("modes-box").hidden) return;
   const lesson = app.lesson();
   if (e.key === " " && !(e.target instanceof HTMLButtonElement)) { e.preventDefault(); setPlaying(!playing); }
   else if (e.key === "ArrowRight") { e.preventDefault(); if (lesson) lessonForward(); else step(); }
@@ -443,6 +480,7 @@ document.addEventListener("keydown", (e) => {
 });
 
 new ResizeObserver(() => { resize(); if (!playing) draw(); }).observe(canvas);
+new ResizeObserver(() => { if (!$("history-box").hidden) drawHistory(); }).observe($("history-canvas"));
 matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.("change", () => { resize(); draw(); });
 
 // ---- the timeline under the canvas (the sandbox) ----------------------------------------
@@ -705,6 +743,70 @@ function updateLesson(l) {
     <div>${escapeHtml(l.sentence)}</div>`;
 }
 
+// ---- the modes control: cluster options for a fresh run ------------------------------------
+
+/** freshScript for a modes object (the shape of app.modes()). */
+const freshRun = (seed, m) => freshScript(seed, String(m?.new_members), m?.auto_promote == null ? undefined : Number(m.auto_promote),
+  Number(m?.failover_after_ms), String(m?.failover), Number(m?.max_learners));
+
+/** What the run's modes have on, in words ("" when all are off, as in etcd). */
+function modesSummary(m) {
+  const on = [];
+  if (m.new_members === "learner") on.push(t("modes.learnersFirst"));
+  if (m.auto_promote != null) on.push(t("modes.auto", { p: m.auto_promote }));
+  if (m.failover_after_ms !== 10000 || m.failover !== "replace") on.push(t("modes.failover", { s: m.failover_after_ms / 1000, how: m.failover }));
+  if (m.max_learners !== 1) on.push(t("modes.maxLearners", { n: m.max_learners }));
+  return on.join(" · ");
+}
+
+const modesForm = () => ({
+  new_members: $("mode-learner").checked ? "learner" : "voter",
+  auto_promote: $("mode-auto").checked ? Number($("mode-auto-pct").value) : null,
+  failover_after_ms: Number($("mode-after").value) * 1000,
+  failover: $("mode-failover").value,
+  max_learners: Number($("mode-max-learners").value),
+});
+
+/** The cluster line the form stands for, or what is wrong with it. */
+function previewModes() {
+  const r = freshRun(seedValue(), modesForm());
+  $("modes-line").textContent = r.ok ? r.script.trim() : "";
+  $("modes-error").textContent = r.error ?? "";
+  $("modes-error").hidden = r.ok;
+  $("modes-apply").disabled = !r.ok;
+  return r;
+}
+
+$("modes-button").onclick = () => {
+  const m = app.modes();
+  $("mode-learner").checked = m.new_members === "learner";
+  $("mode-auto").checked = m.auto_promote != null;
+  $("mode-auto-pct").value = String(m.auto_promote ?? 90);
+  $("mode-after").value = String(m.failover_after_ms / 1000);
+  $("mode-failover").value = m.failover;
+  $("mode-max-learners").value = String(m.max_learners);
+  previewModes();
+  toggleModes(true);
+};
+$("modes-form").addEventListener("input", previewModes);
+$("modes-form").addEventListener("change", previewModes);
+$("modes-form").addEventListener("submit", (e) => { e.preventDefault(); applyModes(modesForm()); });
+
+/** Starts a fresh run whose cluster line carries these modes; a bad form is refused and changes nothing. */
+function applyModes(form) {
+  const r = freshRun(seedValue(), form);
+  if (!r.ok) {
+    $("modes-error").textContent = r.error;
+    $("modes-error").hidden = false;
+    logLine(r.error, "err");
+    return r;
+  }
+  toggleModes(false);
+  create(r.script);
+  logLine(t("modes.started", { line: r.script.trim() }), "say");
+  return r;
+}
+
 // ---- share links, files -------------------------------------------------------------------
 
 const fullLink = () => `${location.href.split("#")[0]}${app.shareLink()}`;
@@ -839,6 +941,8 @@ window.raftlab = {
   // computed for the console only (never for a frame).
   status: () => ({ ...app.status(), linearizability: app.linearizability() }),
   linearizability: () => app.linearizability(),
+  // The history view: opens its tab; its words ({ok, empty, verdict, note}).
+  showHistory: () => { selectTab("tab-history"); return drawHistory(); },
   command: (text) => run(text),
   history: () => app.history(),
   nodePosition: (id) => app.nodePosition(id),
@@ -854,6 +958,9 @@ window.raftlab = {
   share: () => fullLink(),
   open: (link) => openLink(link),
   exportScenario: () => app.exportScenario(),
+  // The learner modes: the run's, and a fresh run with others ({ok, script} or {ok: false, error}).
+  modes: () => app.modes(),
+  applyModes: (form) => applyModes(form),
   importScenario: (text) => importText(text),
   // Lessons.
   lessons: () => lessonInfos(),

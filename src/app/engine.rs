@@ -26,6 +26,7 @@ use crate::scenario::view::{LessonView, LoadView, PageStatus, QuorumView, Timeli
 use crate::server::Cluster;
 use crate::sim::linearizability::Linearizability;
 
+use super::history::HistoryScene;
 use super::log::{Log, LogKind, LogLine};
 use super::presets::{self, Preset};
 
@@ -313,6 +314,13 @@ impl Engine {
     /// `status()`), never for a frame.
     pub fn linearizability(&self) -> Linearizability {
         self.cluster().linearizability()
+    }
+
+    /// The history view: the run's client operations and the checker's
+    /// verdict, decided when the view asks (it is drawn only while open).
+    pub fn history_scene(&self) -> HistoryScene {
+        let h = self.cluster().history();
+        HistoryScene::of(&h.operations(), &h.verdict(), self.now())
     }
 
     /// The quorum panel.
@@ -609,6 +617,38 @@ mod tests {
         assert!(!v.ok, "node 3 missed the second write: {v:?}");
         let read = v.anomaly.unwrap().operations.pop().unwrap();
         assert_eq!(read.value.as_deref(), Some("1"));
+    }
+
+    #[test]
+    fn the_history_view_flags_a_stale_read_from_a_weak_learner() {
+        let mut e = Engine::from_script(
+            "cluster voters=1,2,3 seed=2 max-learners=1\ncampaign 1\nwait-until leader=1\nwait 6s\n\
+             member add 4 --learner --read-only=weak\nstart 4\nput k v1\nwait-until all-applied\n",
+        )
+        .unwrap();
+        let before = e.history_scene();
+        assert!(before.ok && before.total == 1, "{before:?}");
+        for c in ["cut 1->4", "put k v2", "get k via=4"] {
+            let Reply::Ran(r) = e.command(c) else {
+                panic!("{c} parses")
+            };
+            assert!(r.ok, "{c}: {r:?}");
+        }
+        let s = e.history_scene();
+        assert!(!s.ok);
+        let stale = s
+            .stale_read()
+            .unwrap_or_else(|| panic!("the weak read is stale: {s:#?}"));
+        assert_eq!(stale.read.value.as_deref(), Some("v1"));
+        assert_eq!(stale.missed.value.as_deref(), Some("v2"));
+        let said = e.renderer().history_verdict(&s.verdict());
+        assert!(
+            said.starts_with(
+                "✗ Not linearizable: a stale read. On key k, the get sent right after the put of \"v2\" finished"
+            ),
+            "{said}"
+        );
+        assert_eq!(s.lanes[0].key, "k");
     }
 
     #[test]

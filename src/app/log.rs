@@ -389,8 +389,43 @@ pub(crate) mod tests {
         fn quorum_sentence(&self, q: &view::QuorumView) -> String {
             reword(English.quorum_sentence(q))
         }
-        fn node_head(&self, learner: bool, state: view::NodeState) -> String {
-            reword(English.node_head(learner, state))
+        fn node_head(&self, kind: Option<view::LearnerKind>, state: view::NodeState) -> String {
+            reword(English.node_head(kind, state))
+        }
+        fn auto_promote_at(&self, percent: u8) -> String {
+            reword(English.auto_promote_at(percent))
+        }
+        fn failover_countdown(&self, f: &view::FailoverView) -> String {
+            reword(English.failover_countdown(f))
+        }
+        fn message_counts(&self, received: u64, sent: u64, compact: bool) -> String {
+            reword(English.message_counts(received, sent, compact))
+        }
+        fn history_lane(&self, key: &str, client: u64) -> String {
+            reword(English.history_lane(key, client))
+        }
+        fn history_op(
+            &self,
+            kind: crate::sim::linearizability::OpName,
+            value: Option<&str>,
+        ) -> String {
+            reword(English.history_op(kind, value))
+        }
+        fn history_tick(&self, ms: u64) -> String {
+            reword(English.history_tick(ms))
+        }
+        fn history_verdict(&self, v: &view::HistoryVerdict) -> String {
+            reword(English.history_verdict(v))
+        }
+        fn history_note(
+            &self,
+            from_ms: u64,
+            to_ms: u64,
+            shown: usize,
+            total: usize,
+            hidden: usize,
+        ) -> String {
+            reword(English.history_note(from_ms, to_ms, shown, total, hidden))
         }
         fn unreachable_url(&self, url: &str) -> String {
             reword(English.unreachable_url(url))

@@ -4,6 +4,7 @@
 //!
 //! - `engine`: the running scenario (a timeline in the sandbox, or a
 //!   lesson); every action is a command text;
+//! - `history`: the history view of client operations and the checker's anomaly;
 //! - `log`: the event log's lines, with repeats folded;
 //! - `presets`: what the page's buttons stand for;
 //! - `safety`: what the safety indicator says;
@@ -12,6 +13,7 @@
 //! - `palette`: the canvas's colours.
 
 pub mod engine;
+pub mod history;
 pub mod layout;
 pub mod log;
 pub mod palette;

@@ -16,7 +16,12 @@ use crate::sim::{DropReason, Event, EventKind, ModeDecision};
 
 use super::etcdctl::EtcdctlError;
 use super::report::CommandResult;
-use super::view::{LogMark, NodeState, ProgressView, QuorumView, ViolationView};
+use crate::sim::linearizability::{ClientId, OpName};
+
+use super::view::{
+    FailoverView, HistoryVerdict, LearnerKind, LogMark, NodeState, ProgressView, QuorumView,
+    ViolationView,
+};
 
 /// One narrated line of a run.
 #[derive(Debug, Clone, PartialEq)]
@@ -494,8 +499,39 @@ pub trait Renderer {
 
     // ---- the canvas ----
 
-    /// A node's first label: what it is ("learner · follower").
-    fn node_head(&self, learner: bool, state: NodeState) -> String;
+    /// A node's first label: what it is ("learner · follower", "standby ·
+    /// follower"); `kind` is `None` for a voter.
+    fn node_head(&self, kind: Option<LearnerKind>, state: NodeState) -> String;
+    /// Under a learner's catch-up bar: the leader promotes it by itself at
+    /// `percent` (`auto-promote`).
+    fn auto_promote_at(&self, percent: u8) -> String;
+    /// Beside a voter the leader has not heard from while a standby could
+    /// take over: the time left before failover.
+    fn failover_countdown(&self, f: &FailoverView) -> String;
+    /// A node's Raft messages received and sent since the run began;
+    /// `compact` when many nodes share the ring.
+    fn message_counts(&self, received: u64, sent: u64, compact: bool) -> String;
+
+    // ---- the history view ----
+
+    /// A lane: one key as one client saw it.
+    fn history_lane(&self, key: &str, client: ClientId) -> String;
+    /// An operation's bar.
+    fn history_op(&self, kind: OpName, value: Option<&str>) -> String;
+    /// A moment labelled on the history's axis.
+    fn history_tick(&self, ms: u64) -> String;
+    /// The checker's verdict on the history.
+    fn history_verdict(&self, v: &HistoryVerdict) -> String;
+    /// What part of the history is drawn: the window, operations drawn of
+    /// all, and lanes left out.
+    fn history_note(
+        &self,
+        from_ms: u64,
+        to_ms: u64,
+        shown: usize,
+        total: usize,
+        hidden_lanes: usize,
+    ) -> String;
     /// A member whose peer URL reaches no host.
     fn unreachable_url(&self, url: &str) -> String;
     /// The leader's view of a peer; `compact` when many nodes share the ring.
@@ -534,6 +570,17 @@ pub enum Refusal {
     /// A branch that does not exist, or a lesson's (which has none); the
     /// timeline's own message.
     Branch(String),
+    /// The modes control: `auto-promote` is not a whole percentage from 1
+    /// to 100.
+    AutoPromoteRange,
+    /// The modes control: `failover-after` out of its range.
+    FailoverAfterRange { min_ms: u64, max_ms: u64 },
+    /// The modes control: `max-learners` is not a whole number from 0 to
+    /// `max`.
+    MaxLearnersRange { max: NodeId },
+    /// The modes control: a value the `cluster` line does not take (its
+    /// parser's message).
+    Modes(String),
 }
 
 #[cfg(test)]

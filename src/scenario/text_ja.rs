@@ -17,7 +17,11 @@ use super::etcdctl::{self, EtcdctlError};
 use super::narrate::{Refusal, Renderer};
 use super::report::CommandResult;
 use super::text_en::json_string;
-use super::view::{LogMark, NodeState, ProgressView, QuorumView, ViolationView};
+use super::view::{
+    FailoverView, HistoryVerdict, LearnerKind, LogMark, NodeState, ProgressView, QuorumView,
+    ViolationView,
+};
+use crate::sim::linearizability::{ClientId, OpName};
 
 /// raftlab in 日本語.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -570,6 +574,18 @@ impl Renderer for Japanese {
             }
             Refusal::TooFewToPartition => "エラー: 分断には少なくとも2つのノードが必要".to_string(),
             Refusal::Branch(why) => format!("エラー: {why}"),
+            Refusal::AutoPromoteRange => {
+                "エラー: auto-promote は 1% から 100% までの整数のパーセント".to_string()
+            }
+            Refusal::FailoverAfterRange { min_ms, max_ms } => format!(
+                "エラー: failover-after は {}（選挙タイムアウト）から {} まで",
+                crate::scenario::ast::format_duration(*min_ms),
+                crate::scenario::ast::format_duration(*max_ms)
+            ),
+            Refusal::MaxLearnersRange { max } => {
+                format!("エラー: max-learners は 0 から {max} までの整数")
+            }
+            Refusal::Modes(why) => format!("エラー: {why}"),
         }
     }
 
@@ -672,13 +688,116 @@ impl Renderer for Japanese {
         s
     }
 
-    fn node_head(&self, learner: bool, state: NodeState) -> String {
+    fn node_head(&self, kind: Option<LearnerKind>, state: NodeState) -> String {
         let what = state_name(state);
-        if learner {
-            format!("学習者 · {what}")
-        } else {
-            what.to_string()
+        match kind {
+            None => what.to_string(),
+            Some(LearnerKind::Plain) => format!("学習者 · {what}"),
+            Some(LearnerKind::Standby) => format!("スタンバイ · {what}"),
+            Some(LearnerKind::ReadOnly(m)) => {
+                let m = match m {
+                    crate::server::ReadMode::Weak => "弱",
+                    crate::server::ReadMode::Strong => "強",
+                };
+                format!("読み取り専用（{m}） · {what}")
+            }
         }
+    }
+
+    fn auto_promote_at(&self, percent: u8) -> String {
+        format!("{percent}% で自動昇格")
+    }
+
+    fn failover_countdown(&self, f: &FailoverView) -> String {
+        if f.left_ms == 0 {
+            "フェイルオーバーの時刻: 準備のできたスタンバイを待つ".to_string()
+        } else {
+            format!("フェイルオーバーまで {}", span(f.left_ms))
+        }
+    }
+
+    fn message_counts(&self, received: u64, sent: u64, compact: bool) -> String {
+        if compact {
+            format!("受 {received} · 送 {sent}")
+        } else {
+            format!("メッセージ 受信 {received} · 送信 {sent}")
+        }
+    }
+
+    fn history_lane(&self, key: &str, client: ClientId) -> String {
+        let who = match client {
+            crate::server::history::SCRIPT_CLIENT => "あなた".to_string(),
+            crate::server::history::LOAD_CLIENT => "負荷".to_string(),
+            c => format!("クライアント {c}"),
+        };
+        format!("{} · {who}", crate::scenario::ast::format_text(key))
+    }
+
+    fn history_op(&self, kind: OpName, value: Option<&str>) -> String {
+        let v = |v: Option<&str>| v.map_or("なし".to_string(), crate::scenario::ast::format_text);
+        match kind {
+            OpName::Write => format!("put {}", v(value)),
+            OpName::Read => format!("get → {}", v(value)),
+            OpName::Delete => "delete".to_string(),
+        }
+    }
+
+    fn history_tick(&self, ms: u64) -> String {
+        format!("{}.{:02}秒", ms / 1000, ms % 1000 / 10)
+    }
+
+    fn history_verdict(&self, v: &HistoryVerdict) -> String {
+        let value = |v: &Option<String>| {
+            v.as_deref()
+                .map_or("なし（キーが存在しない）".to_string(), |v| {
+                    format!("「{v}」")
+                })
+        };
+        match v {
+            HistoryVerdict::Empty => {
+                "クライアントの操作はまだない: キーを put / get すると、ここに時間軸で並ぶ。".to_string()
+            }
+            HistoryVerdict::Linearizable { operations, keys } => format!(
+                "✓ 線形化可能: {keys} 個のキーに対する {operations} 個の操作を、すべての読み取りを説明する1つの順序に並べられる。"
+            ),
+            HistoryVerdict::StaleRead {
+                key,
+                read_value,
+                read_ms,
+                missed_value,
+                missed_done_ms,
+            } => format!(
+                "✗ 線形化可能でない: 古い値の読み取り。キー {} で、{} に送られた get が {} を返したが、{} の put は {} に完了していた。どの順序でも説明できない。",
+                crate::scenario::ast::format_text(key),
+                seconds(*read_ms),
+                value(read_value),
+                value(missed_value),
+                seconds(*missed_done_ms)
+            ),
+            HistoryVerdict::NotLinearizable { key, operations } => format!(
+                "✗ 線形化可能でない: キー {} で、赤の {operations} 個の操作は、どの順序でも読み取りの結果を説明できない。",
+                crate::scenario::ast::format_text(key)
+            ),
+        }
+    }
+
+    fn history_note(
+        &self,
+        from_ms: u64,
+        to_ms: u64,
+        shown: usize,
+        total: usize,
+        hidden_lanes: usize,
+    ) -> String {
+        let mut s = format!(
+            "t = {} から {}: 全 {total} 個のうち {shown} 個の操作",
+            seconds(from_ms),
+            seconds(to_ms)
+        );
+        if hidden_lanes > 0 {
+            s += &format!("。ほかに {hidden_lanes} 行は表示していない");
+        }
+        s
     }
 
     fn unreachable_url(&self, url: &str) -> String {
@@ -1213,8 +1332,8 @@ mod tests {
             NodeState::NotStarted,
             NodeState::Removed,
         ] {
-            texts.push(Japanese.node_head(false, state));
-            texts.push(Japanese.node_head(true, state));
+            texts.push(Japanese.node_head(None, state));
+            texts.push(Japanese.node_head(Some(LearnerKind::Plain), state));
         }
         texts.push(Japanese.unreachable_url("http://x"));
         texts.push(Japanese.send_queue(2048));
