@@ -234,11 +234,22 @@ impl Log {
                 .iter()
                 .any(|s| s.line == res.line && s.command == res.command)
         };
-        step.lines
+        self.step_lines(r, &step.lines, surprise)
+    }
+
+    /// Lines of a lesson step as it plays; `surprise` tells whether a failed
+    /// result is one the lesson did not ask for.
+    pub fn step_lines(
+        &mut self,
+        r: &dyn Renderer,
+        lines: &[StepLine],
+        surprise: impl Fn(&CommandResult) -> bool,
+    ) -> Vec<LogLine> {
+        lines
             .iter()
             .map(|l| match l {
                 StepLine::Say(text) => self.plain(LogKind::Say, Tone::Say, text.clone()),
-                StepLine::Trace(line) => self.narrated(r, line, true, surprise),
+                StepLine::Trace(line) => self.narrated(r, line, true, &surprise),
             })
             .collect()
     }
