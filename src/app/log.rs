@@ -416,7 +416,7 @@ pub(crate) mod tests {
         assert_eq!(
             last.summary,
             "t=1.00–3.00s node 1 asked for pre-votes 3 times (latest for term 3); \
-             refused: leader lease (by 2 and 3) (×3)"
+             refused: leader lease (by 2 and 3)"
         );
         // The first refusal already joins the campaign line.
         assert_eq!(

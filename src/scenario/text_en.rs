@@ -484,9 +484,6 @@ impl Renderer for English {
                 .collect();
             let _ = write!(s, "; refused: {}", refusals.join(", "));
         }
-        if c.campaigns > 1 {
-            let _ = write!(s, " (×{})", c.campaigns);
-        }
         s
     }
 

@@ -569,9 +569,6 @@ impl Renderer for Japanese {
                 .collect();
             s.push_str(&format!("。拒否: {}", refusals.join("、")));
         }
-        if c.campaigns > 1 {
-            s.push_str(&format!("（×{}）", c.campaigns));
-        }
         s
     }
 
