@@ -585,6 +585,8 @@ $("branch").addEventListener("change", (e) => {
 // ---- lessons ------------------------------------------------------------------------------
 
 const figuresText = (f) => `${t(f.length > 1 ? "figures" : "figure")} ${f.join(", ")}`;
+// What a lesson follows: its figures, or the design document's proposal it makes tryable.
+const lessonSource = (l) => l.figures.length ? figuresText(l.figures) : `${t("proposal")}: ${t(`proposal.${l.proposal}`)}`;
 
 function fillLessonList() {
   const list = $("lesson-list");
@@ -595,7 +597,7 @@ function fillLessonList() {
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.id = l.id;
-    b.innerHTML = `<span class="fig">${escapeHtml(l.number)} · ${t("fig")} ${escapeHtml(l.figures.join(", "))}</span>
+    b.innerHTML = `<span class="fig">${escapeHtml(l.number)} · ${escapeHtml(l.figures.length ? `${t("fig")} ${l.figures.join(", ")}` : lessonSource(l))}</span>
       <span class="t">${escapeHtml(l.title)}</span><span class="s">${escapeHtml(l.summary)} <i>${t("steps", { n: l.steps })}</i></span>`;
     b.onclick = () => startLesson(l.id);
     const li = document.createElement("li");
@@ -695,7 +697,7 @@ function updateLesson(l) {
   const key = `${l.id}:${l.position}:${l.playing}:${l.says.length}:${lastStep?.position ?? -1}:${language()}`;
   if (key !== lessonKey) {
     lessonKey = key;
-    $("lesson-figure").textContent = t("lesson.kicker", { number: l.number, figures: figuresText(l.figures) });
+    $("lesson-figure").textContent = t("lesson.kicker", { number: l.number, figures: lessonSource(l) });
     $("lesson-title").textContent = l.title;
     const paras = l.position === 0 && !l.says.length
       ? [`<p>${escapeHtml(l.summary)}</p>`, `<p class="hint">${t("lesson.pressNext")}</p>`]

@@ -323,6 +323,8 @@ pub enum Condition {
     VotersOutgoing(Vec<NodeId>),
     /// `term=T`
     Term(u64),
+    /// `term>=T`: an election beyond term T-1 has begun (terms only grow)
+    TermAtLeast(u64),
     /// `commit>=I`
     CommitAtLeast(u64),
     /// `role N=ROLE`
@@ -615,6 +617,7 @@ impl fmt::Display for Condition {
             Condition::Learners(v) => write!(f, "learners={}", format_list(v)),
             Condition::VotersOutgoing(v) => write!(f, "voters-outgoing={}", format_list(v)),
             Condition::Term(t) => write!(f, "term={t}"),
+            Condition::TermAtLeast(t) => write!(f, "term>={t}"),
             Condition::CommitAtLeast(i) => write!(f, "commit>={i}"),
             Condition::Role { id, role } => write!(f, "role {id}={role}"),
             Condition::Progress { id, state } => write!(f, "progress {id}={state}"),

@@ -10,6 +10,11 @@
 //! cluster voters=1,2,3 seed=1
 //! ```
 //!
+//! A lesson about one of the design document's proposals for future
+//! releases (its second half, which etcd has not shipped) names the proposal
+//! instead of, or besides, figures: `# proposal: learner-by-default` (see
+//! [`PROPOSALS`]).
+//!
 //! and its body tells the story with `say` (narration), `pause` (the reader's
 //! stopping points) and `expect` (the proof of every claim).
 //!
@@ -60,6 +65,7 @@ macro_rules! lesson {
 pub static LESSONS: &[LessonSource] = &[
     lesson!("01-new-member-overloads-leader.scenario"),
     lesson!("01b-the-same-join-on-etcds-streams.scenario"),
+    lesson!("01c-the-same-join-as-a-learner.scenario"),
     lesson!("02-partition-leader-keeps-quorum.scenario"),
     lesson!("03-isolated-leader-steps-down.scenario"),
     lesson!("04-four-voters-split-3-1.scenario"),
@@ -67,11 +73,34 @@ pub static LESSONS: &[LessonSource] = &[
     lesson!("06-add-voter-during-partition-refused.scenario"),
     lesson!("06b-add-voter-during-partition-unsafe.scenario"),
     lesson!("07-one-node-cluster-adds-a-voter.scenario"),
+    lesson!("07b-one-node-cluster-misconfigured-member.scenario"),
     lesson!("08-misconfigured-and-failed-member.scenario"),
     lesson!("09-adding-a-learner.scenario"),
+    lesson!("09b-adding-a-learner-during-a-partition.scenario"),
     lesson!("10-promoting-a-learner.scenario"),
+    lesson!("10b-the-ninety-percent-line.scenario"),
     lesson!("11-what-a-learner-refuses.scenario"),
     lesson!("12-learner-mistakes-are-reversible.scenario"),
+    lesson!("13-learner-by-default.scenario"),
+    lesson!("14-automatic-promotion.scenario"),
+    lesson!("15-standby-failover.scenario"),
+    lesson!("16-read-only-learners.scenario"),
+];
+
+/// The design document's proposals for future releases ("今後のリリースに向けた
+/// 機能案"), in its order: the name a `# proposal:` header uses, and the
+/// section's title in English.
+pub const PROPOSALS: [(&str, &str); 4] = [
+    (
+        "learner-by-default",
+        "Make the learner the uniform, default state of new members",
+    ),
+    (
+        "auto-promotion",
+        "Fully automate the promotion to a voting member",
+    ),
+    ("failover", "Make the learner a standby failover node"),
+    ("read-only", "Make the learner read-only"),
 ];
 
 /// Why a lesson file is not a lesson.
@@ -93,16 +122,21 @@ impl std::error::Error for LessonError {}
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LessonHeader {
     pub title: String,
-    /// The design document's figures the lesson stands for.
+    /// The design document's figures the lesson stands for (may be empty
+    /// for a lesson about a proposal).
     pub figures: Vec<u32>,
+    /// The design document's proposal the lesson stands for, by its name in
+    /// [`PROPOSALS`].
+    pub proposal: Option<String>,
     pub summary: String,
 }
 
-/// Reads the `# title:`, `# figure:` and `# summary:` comments that come
-/// before the `cluster` line. Other comments are allowed; each of the three
-/// keys must appear exactly once, with a non-empty value.
+/// Reads the `# title:`, `# figure:`, `# proposal:` and `# summary:`
+/// comments that come before the `cluster` line. Other comments are allowed.
+/// Title and summary must appear once, and a figure list or a proposal (or
+/// both), each at most once, all with non-empty values.
 pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
-    let (mut title, mut figures, mut summary) = (None, None, None);
+    let (mut title, mut figures, mut summary, mut proposal) = (None, None, None, None);
     for (n, raw) in src.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() {
@@ -119,6 +153,7 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
             "title" => &mut title,
             "figure" | "figures" => &mut figures,
             "summary" => &mut summary,
+            "proposal" => &mut proposal,
             _ => continue,
         };
         if value.is_empty() {
@@ -130,18 +165,33 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
     }
     let title = title.ok_or("no '# title:' header")?;
     let summary = summary.ok_or("no '# summary:' header")?;
-    let figures = figures
-        .ok_or("no '# figure:' header")?
-        .split(',')
-        .map(|f| {
-            f.trim()
-                .parse::<u32>()
-                .map_err(|_| format!("figure {:?} is not a number", f.trim()))
-        })
-        .collect::<Result<Vec<u32>, String>>()?;
+    if figures.is_none() && proposal.is_none() {
+        return Err("no '# figure:' or '# proposal:' header".into());
+    }
+    let figures = match figures {
+        None => Vec::new(),
+        Some(list) => list
+            .split(',')
+            .map(|f| {
+                f.trim()
+                    .parse::<u32>()
+                    .map_err(|_| format!("figure {:?} is not a number", f.trim()))
+            })
+            .collect::<Result<Vec<u32>, String>>()?,
+    };
+    if let Some(p) = &proposal {
+        if !PROPOSALS.iter().any(|(name, _)| name == p) {
+            let names: Vec<&str> = PROPOSALS.iter().map(|(n, _)| *n).collect();
+            return Err(format!(
+                "proposal {p:?} is not one of the design document's: {}",
+                names.join(", ")
+            ));
+        }
+    }
     Ok(LessonHeader {
         title,
         figures,
+        proposal,
         summary,
     })
 }
@@ -168,7 +218,11 @@ pub struct LessonInfo {
     /// Its number in the list, as the page shows it ("6b" for `06b-…`).
     pub number: String,
     pub title: String,
+    /// Empty for a lesson about a proposal only.
     pub figures: Vec<u32>,
+    /// The design document's proposal it stands for (a name in
+    /// [`PROPOSALS`]), or `None`.
+    pub proposal: Option<String>,
     pub summary: String,
     /// How many times `next` runs before the lesson is finished.
     pub steps: usize,
@@ -208,6 +262,7 @@ impl Lesson {
             number: self.number(),
             title: self.header.title.clone(),
             figures: self.header.figures.clone(),
+            proposal: self.header.proposal.clone(),
             summary: self.header.summary.clone(),
             steps: self.steps(),
         }

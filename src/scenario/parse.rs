@@ -58,7 +58,7 @@ pub const COMMAND_NAMES: [&str; 22] = [
 ];
 
 const CONDITION_FORMS: &str = "leader, leader=N, no-leader, caught-up=N, all-applied, quorum=Q, \
-     voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, commit>=I, role N=ROLE, \
+     voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, term>=T, commit>=I, role N=ROLE, \
      progress N=STATE, ok, error=CODE, value=TEXT, absent, linearizable, not-linearizable, \
      queued>=SIZE, queued N>=SIZE (or <=)";
 
@@ -1223,6 +1223,7 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
         "learners" => Condition::Learners(parse_id_list(p, v, vcol, true)?),
         "voters-outgoing" => Condition::VotersOutgoing(parse_id_list(p, v, vcol, true)?),
         "term" => Condition::Term(number(v)?),
+        "term>" => Condition::TermAtLeast(number(v)?),
         "commit>" => Condition::CommitAtLeast(number(v)?),
         "queued>" | "queued<" => Condition::Queued {
             id: None,

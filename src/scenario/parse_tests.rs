@@ -196,6 +196,7 @@ mod props {
             ids(0).prop_map(Condition::Learners),
             ids(0).prop_map(Condition::VotersOutgoing),
             any::<u64>().prop_map(Condition::Term),
+            any::<u64>().prop_map(Condition::TermAtLeast),
             any::<u64>().prop_map(Condition::CommitAtLeast),
             (id(), role()).prop_map(|(id, role)| Condition::Role { id, role }),
             (id(), proptest::sample::select(ProgressName::ALL.to_vec()))

@@ -401,8 +401,11 @@ pub struct LessonView {
     /// Its number in the list ("6b").
     pub number: String,
     pub title: String,
-    /// The design document's figures it stands for.
+    /// The design document's figures it stands for (empty for a lesson
+    /// about a proposal only).
     pub figures: Vec<u32>,
+    /// The design document's proposal it stands for, or `None`.
+    pub proposal: Option<String>,
     pub summary: String,
     /// Steps done (0 at the start) of `steps`.
     pub position: usize,
@@ -427,6 +430,7 @@ impl LessonView {
             number: l.number(),
             title: l.header.title.clone(),
             figures: l.header.figures.clone(),
+            proposal: l.header.proposal.clone(),
             summary: l.header.summary.clone(),
             position: p.position(),
             steps: p.steps(),

@@ -28,6 +28,19 @@ async function pickLesson(page, id) {
   await page.locator("#lesson").waitFor({ state: "visible" });
 }
 
+test("a lesson about a proposal names it, in the list and in its heading", async () => {
+  const { page, problems } = await openApp(browser, { width: 1280, height: 800 });
+  await page.click("#lessons-button");
+  await page.locator("#lessons").waitFor({ state: "visible" });
+  const entry = page.locator('#lesson-list button[data-id="15-standby-failover"] .fig');
+  assert.match(await entry.textContent(), /^15 · proposal: standby for failover$/);
+  await page.click('#lesson-list button[data-id="15-standby-failover"]');
+  await page.locator("#lesson").waitFor({ state: "visible" });
+  assert.match(await page.textContent("#lesson-figure"), /^Lesson 15 · proposal: standby for failover$/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 for (const [width, height] of [[1280, 800], [1024, 600]]) {
   test(`lesson 10 at ${width}x${height}: Next to the end promotes the learner; the clock waits between steps`, async () => {
     const { page, problems } = await openApp(browser, { width, height });
@@ -80,9 +93,9 @@ for (const [width, height] of [[1280, 800], [1024, 600]]) {
     assert.equal((await lesson(page)).finished, true);
     await page.click("#lesson-next");
     const following = await lesson(page);
-    assert.equal(following.id, "11-what-a-learner-refuses");
+    assert.equal(following.id, "10b-the-ninety-percent-line");
     assert.equal(following.position, 0);
-    assert.match(await page.textContent("#lesson-title"), /What a learner refuses/);
+    assert.match(await page.textContent("#lesson-title"), /The 90% line/);
     assert.deepEqual(problems, []);
     await page.close();
   });
