@@ -197,7 +197,7 @@ test("repeated events fold into one line of the log, and one click shows each of
   await page.click("#isolate-leader");
   await page.evaluate(() => window.raftlab.command("wait 10s"));
   // The cut-off leader campaigns again and again: one line says how often.
-  const folded = page.locator("#log li details").first();
+  const folded = page.locator("#log li details", { hasText: /asked for pre-votes \d+ times/ }).first();
   await folded.waitFor({ state: "attached" });
   const summary = await folded.locator("summary").textContent();
   // Nobody answers a cut-off node: the line is its campaigns alone.

@@ -55,8 +55,9 @@ test("lesson 01: Next plays each step with the clock moving, a second Next skips
       assert.ok(times.size >= 4, `the clock moves while the step plays: ${[...times]}`);
       assert.equal((await page.textContent("#lesson-next")).trim(), "Skip ▸▸");
       moving += 1;
-      await page.click("#lesson-next");
-      skipped += 1;
+      // Looked at and clicked in one go: a step ending meanwhile must not
+      // let this click start the next one.
+      if (await page.evaluate(() => window.raftlab.lesson().playing && (document.getElementById("lesson-next").click(), true))) skipped += 1;
     } else if (times.size >= 4) {
       moving += 1;
     }
