@@ -246,17 +246,32 @@ function escapeHtml(s) {
 
 function frame(now) {
   rafId = 0;
-  if (!playing) return;
+  const stepping = app.lessonPlaying();
+  if (!playing && !stepping) return;
   const dt = lastFrame ? now - lastFrame : 16;
   lastFrame = now;
-  app.advance(dt, speed);
+  if (stepping) {
+    // A lesson step plays: the app runs a slice of it; at its pause, the step.
+    const step = app.lessonFrame(dt, speed);
+    flushNarration();
+    if (step) { showStep(step, "lessonNext"); return; }
+  } else {
+    app.advance(dt, speed);
+  }
   flushNarration();
   draw();
   if (now >= panelsDue) { updatePanels(); panelsDue = now + 120; }
   rafId = requestAnimationFrame(frame);
 }
 
+/** Keeps animation frames coming while a lesson step plays. */
+function animate() {
+  if (!rafId) { lastFrame = 0; rafId = requestAnimationFrame(frame); }
+}
+
 function setPlaying(on) {
+  // The clock running, or anything else, ends a playing step first.
+  if (on && app.lessonPlaying()) lessonMove("lessonNext");
   if (on && !playing) {
     const lesson = app.lesson();
     if (lesson?.on_path) logLine(t("clockRuns"), "say");
@@ -265,7 +280,7 @@ function setPlaying(on) {
   $("play").textContent = on ? t("pause") : t("play");
   $("play").setAttribute("aria-pressed", String(on));
   if (on && !rafId) { lastFrame = 0; rafId = requestAnimationFrame(frame); }
-  if (!on && rafId) { cancelAnimationFrame(rafId); rafId = 0; refresh(); }
+  if (!on && rafId && !app.lessonPlaying()) { cancelAnimationFrame(rafId); rafId = 0; refresh(); }
 }
 
 function step() {
@@ -644,20 +659,28 @@ function startLesson(id) {
   $("lesson-next").focus({ preventScroll: true });
 }
 
-/** Next, back, restart, rejoin or goto: the clock stops; the step's lines go to the log. */
+/** Next (at once; while a step plays, the rest of it), back, restart,
+ * rejoin or goto: the clock stops, a playing step ends; the step's lines go
+ * to the log. */
 function lessonMove(fn, arg) {
   setPlaying(false);
-  const rebuilt = fn !== "lessonNext";
+  flushNarration();
+  const before = app.lesson();
   const step = arg === undefined ? app[fn]() : app[fn](arg);
-  if (!step) return null;
+  if (!step) { refresh(); return null; }
+  return showStep(step, fn, fn === "lessonNext" && before?.finished && !before.playing);
+}
+
+/** Shows a step that ended (`fn`: the move that ended it; `over`: Next
+ * was pressed at the lesson's end). */
+function showStep(step, fn, over = false) {
+  const rebuilt = fn !== "lessonNext";
   if (rebuilt) {
     logEl.replaceChildren();
     if (step.position === 0) logLine(t("lesson.atStart"), "say");
   }
   for (const line of step.lines) showLine(line);
-  if (step.finished && fn === "lessonNext" && step.position === step.steps && step.lines.length === 0) {
-    logLine(t("lesson.over"), "say");
-  }
+  if (over) logLine(t("lesson.over"), "say");
   lastStep = step;
   refresh();
   logEl.scrollTop = logEl.scrollHeight;
@@ -670,12 +693,22 @@ function followingLesson(id) {
   return i >= 0 ? all[i + 1] : undefined;
 }
 
-/** Next: the next step, or at a lesson's end the next lesson. */
+/** Next: plays the next step (while one plays, skips to its pause), or at
+ * a lesson's end opens the next lesson. */
 function lessonForward() {
   const l = app.lesson();
-  const following = l?.finished ? followingLesson(l.id) : undefined;
-  if (following) startLesson(following.id);
-  else lessonMove("lessonNext");
+  if (!l) return;
+  if (l.playing) { lessonMove("lessonNext"); return; }
+  const following = l.finished ? followingLesson(l.id) : undefined;
+  if (following) { startLesson(following.id); return; }
+  if (l.finished) { lessonMove("lessonNext"); return; }
+  setPlaying(false);
+  flushNarration();
+  if (app.lessonPlay()) {
+    lastStep = null;
+    refresh();
+    animate();
+  }
 }
 $("lesson-next").onclick = lessonForward;
 $("lesson-back").onclick = () => lessonMove("lessonBack");
@@ -699,12 +732,12 @@ function updateLesson(l) {
   $("lesson-strip").hidden = !l;
   $("play").title = l ? t("play.tipLesson") : t("play.tip");
   if (!l) { lessonKey = ""; return; }
-  const key = `${l.id}:${l.position}:${lastStep?.position ?? -1}:${language()}`;
+  const key = `${l.id}:${l.position}:${l.playing}:${l.says.length}:${lastStep?.position ?? -1}:${language()}`;
   if (key !== lessonKey) {
     lessonKey = key;
     $("lesson-figure").textContent = t("lesson.kicker", { number: l.number, figures: lessonSource(l) });
     $("lesson-title").textContent = l.title;
-    const paras = l.position === 0
+    const paras = l.position === 0 && !l.says.length
       ? [`<p>${escapeHtml(l.summary)}</p>`, `<p class="hint">${t("lesson.pressNext")}</p>`]
       : l.says.map((said) => `<p>${escapeHtml(said)}</p>`);
     if (l.finished) paras.push(`<p class="hint">${t("lesson.end")}</p>`);
@@ -714,8 +747,8 @@ function updateLesson(l) {
     $("lesson-back").disabled = l.position === 0;
     const following = l.finished ? followingLesson(l.id) : undefined;
     $("lesson-next").disabled = l.finished && !following;
-    $("lesson-next").textContent = l.position === 0 ? t("begin") : following ? t("nextLesson") : t("next");
-    $("lesson-next").title = following ? t("lesson.nextTitle", { number: following.number, title: following.title }) : t("next.tip");
+    $("lesson-next").textContent = l.playing ? t("skip") : l.position === 0 ? t("begin") : following ? t("nextLesson") : t("next");
+    $("lesson-next").title = l.playing ? t("skip.tip") : following ? t("lesson.nextTitle", { number: following.number, title: following.title }) : t("next.tip");
     $("lesson-where").textContent = l.finished ? t("lesson.finished") : t("lesson.stepOf", { k: l.position, n: l.steps });
     const dots = [];
     for (let k = 0; k <= l.steps; k++) {
@@ -725,6 +758,7 @@ function updateLesson(l) {
       b.title = k === 0 ? t("dot.start") : t("dot.after", { k });
       b.setAttribute("aria-label", k === 0 ? t("dot.gotoStart") : t("dot.goto", { k, n: l.steps }));
       if (k < l.position) b.className = "done";
+      if (l.playing && k === l.position + 1) b.className = "playing";
       if (k === l.position) b.setAttribute("aria-current", "step");
       b.onclick = () => lessonMove("lessonGoto", k);
       const li = document.createElement("li");
@@ -966,7 +1000,10 @@ window.raftlab = {
   lessons: () => lessonInfos(),
   openLesson: (id) => { startLesson(id); return app.lesson(); },
   lesson: () => app.lesson(),
+  // Next at once (while a step plays: skips to its pause); `play` is the
+  // page's Next button, which plays the step.
   next: () => lessonMove("lessonNext"),
+  playNext: () => { lessonForward(); return app.lesson(); },
   leaveLesson: () => leaveLesson(),
   // The page's language: "en" or "ja".
   language: () => language(),

@@ -6,6 +6,7 @@
 //!   lesson); every action is a command text;
 //! - `history`: the history view of client operations and the checker's anomaly;
 //! - `log`: the event log's lines, with repeats folded;
+//! - `player`: the pace a lesson step plays at;
 //! - `presets`: what the page's buttons stand for;
 //! - `safety`: what the safety indicator says;
 //! - `scene`: how each node and log strip looks, and where labels go;
@@ -17,6 +18,7 @@ pub mod history;
 pub mod layout;
 pub mod log;
 pub mod palette;
+pub mod player;
 pub mod presets;
 pub mod safety;
 pub mod scene;

@@ -203,6 +203,25 @@ pub enum FoldKey {
     },
 }
 
+/// A node's campaigns folded into one line with the votes they got.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CampaignFold {
+    pub node: NodeId,
+    /// Pre-vote campaigns (pre-candidate), or real ones (candidate).
+    pub pre_vote: bool,
+    pub first_ms: u64,
+    pub last_ms: u64,
+    /// How many times it campaigned.
+    pub campaigns: usize,
+    /// The term the latest campaign asked votes for.
+    pub term: u64,
+    /// Nodes that granted a vote, in id order.
+    pub granted: Vec<NodeId>,
+    /// Refusals by reason (the event's code, e.g. "lease"), each with the
+    /// nodes that gave it, in the order the reasons first came.
+    pub refused: Vec<(&'static str, Vec<NodeId>)>,
+}
+
 /// Events that repeat while a fault lasts (an isolated node campaigning
 /// every election timeout, its peers refusing it each time) fold; events
 /// that change the cluster (a leader elected, a change applied) never do.
@@ -469,6 +488,9 @@ pub trait Renderer {
     /// Several repeats of one line, shown as one: `latest` is the last
     /// repeat's sentence.
     fn folded(&self, first_ms: u64, last_ms: u64, latest: &str, count: usize) -> String;
+    /// A node's repeated campaigns and the answers to them, shown as one
+    /// line ("node 3 asked for pre-votes 14 times; refused: leader lease").
+    fn campaign_folded(&self, c: &CampaignFold) -> String;
     /// Acting in the past started branch `branch` at `fork_ms`; the run left
     /// is kept as branch `left`.
     fn branch_started(&self, fork_ms: u64, branch: u32, left: u32) -> String;

@@ -14,7 +14,7 @@ use crate::sim::linearizability::{ClientId, OpName};
 use crate::sim::{DropReason, Event, EventKind, KeyRead, ModeDecision, NotYet};
 
 use super::etcdctl::{self, EtcdctlError};
-use super::narrate::{Refusal, Renderer};
+use super::narrate::{CampaignFold, Refusal, Renderer};
 use super::report::CommandResult;
 use super::view::{
     FailoverView, HistoryVerdict, LearnerKind, LogMark, NodeState, ProgressView, QuorumView,
@@ -43,6 +43,16 @@ fn and_list(ids: &[NodeId]) -> String {
         let _ = write!(s, "{id}");
     }
     s
+}
+
+/// Why a node refused a vote, as a reader says it.
+fn refusal_words(code: &str) -> &str {
+    match code {
+        "lease" => "leader lease",
+        "leader known" => "it knows a leader",
+        "log not up to date" => "the candidate's log is behind",
+        other => other,
+    }
 }
 
 /// "2.31 s": a moment in running text.
@@ -459,6 +469,35 @@ impl Renderer for English {
 
     fn folded(&self, first_ms: u64, last_ms: u64, latest: &str, count: usize) -> String {
         format!("{} {latest} (×{count})", self.time_span(first_ms, last_ms))
+    }
+
+    fn campaign_folded(&self, c: &CampaignFold) -> String {
+        let when = if c.first_ms == c.last_ms {
+            self.time(c.first_ms)
+        } else {
+            self.time_span(c.first_ms, c.last_ms)
+        };
+        let what = if c.pre_vote { "pre-votes" } else { "votes" };
+        let times = match c.campaigns {
+            1 => "once".to_string(),
+            n => format!("{n} times"),
+        };
+        let mut s = format!(
+            "{when} node {} asked for {what} {times} (latest for term {})",
+            c.node, c.term
+        );
+        if !c.granted.is_empty() {
+            let _ = write!(s, "; granted by {}", and_list(&c.granted));
+        }
+        if !c.refused.is_empty() {
+            let refusals: Vec<String> = c
+                .refused
+                .iter()
+                .map(|(why, by)| format!("{} (by {})", refusal_words(why), and_list(by)))
+                .collect();
+            let _ = write!(s, "; refused: {}", refusals.join(", "));
+        }
+        s
     }
 
     fn branch_started(&self, fork_ms: u64, branch: u32, left: u32) -> String {

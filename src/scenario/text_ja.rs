@@ -14,7 +14,7 @@ use crate::server::ErrorCode;
 use crate::sim::{DropReason, Event, EventKind, KeyRead, ModeDecision, NotYet};
 
 use super::etcdctl::{self, EtcdctlError};
-use super::narrate::{Refusal, Renderer};
+use super::narrate::{CampaignFold, Refusal, Renderer};
 use super::report::CommandResult;
 use super::text_en::json_string;
 use super::view::{
@@ -547,6 +547,33 @@ impl Renderer for Japanese {
 
     fn folded(&self, first_ms: u64, last_ms: u64, latest: &str, count: usize) -> String {
         format!("{} {latest}（×{count}）", self.time_span(first_ms, last_ms))
+    }
+
+    fn campaign_folded(&self, c: &CampaignFold) -> String {
+        let when = if c.first_ms == c.last_ms {
+            self.time(c.first_ms)
+        } else {
+            self.time_span(c.first_ms, c.last_ms)
+        };
+        let mut s = format!(
+            "{when} ノード {} が{}を {} 回求めた（最後は任期 {}）",
+            c.node,
+            vote(c.pre_vote),
+            c.campaigns,
+            c.term
+        );
+        if !c.granted.is_empty() {
+            s.push_str(&format!("。{} が与えた", list(&c.granted)));
+        }
+        if !c.refused.is_empty() {
+            let refusals: Vec<String> = c
+                .refused
+                .iter()
+                .map(|(why, by)| format!("{}（{}）", reason(why), list(by)))
+                .collect();
+            s.push_str(&format!("。拒否: {}", refusals.join("、")));
+        }
+        s
     }
 
     fn branch_started(&self, fork_ms: u64, branch: u32, left: u32) -> String {

@@ -571,9 +571,13 @@ pub struct LessonView {
     pub finished: bool,
     /// The cluster is exactly as the lesson left it at this pause.
     pub on_path: bool,
-    /// The current step's narration.
+    /// The current step's narration (while a step plays: its `say`s so far).
     pub says: Vec<String>,
     pub quorum: QuorumView,
+    /// A step is playing (the page's Next shows it happen).
+    pub playing: bool,
+    /// The lesson's own `expect` lines that failed in this run so far.
+    pub failed_checks: usize,
 }
 
 impl LessonView {
@@ -592,6 +596,8 @@ impl LessonView {
             on_path: p.on_path(),
             says: p.says().to_vec(),
             quorum: p.quorum(),
+            playing: p.playing(),
+            failed_checks: p.failed_checks(),
         }
     }
 }

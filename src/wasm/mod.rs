@@ -597,13 +597,42 @@ impl App {
         self.engine.leave_lesson()
     }
 
-    /// Runs the lesson to its next pause. The step: `{position, steps,
+    /// Runs the lesson to its next pause at once (while a step plays: the
+    /// rest of it). The step: `{position, steps,
     /// finished, says, lines, results, surprises, surprise}` (`lines`: the
     /// log's lines, as `narration` gives them; `surprise`: what did not go
     /// as the lesson says, in words); null outside a lesson.
     #[wasm_bindgen(js_name = lessonNext)]
     pub fn lesson_next(&mut self) -> JsValue {
         self.lesson_move(LessonMove::Next)
+    }
+
+    /// Begins playing the lesson's next step, shown as it happens: each
+    /// `lessonFrame` runs a slice of it. True when a step plays (also when
+    /// one already did), false at the lesson's end; undefined outside a
+    /// lesson.
+    #[wasm_bindgen(js_name = lessonPlay)]
+    pub fn lesson_play(&mut self) -> Option<bool> {
+        self.carry = 0.0;
+        self.engine.lesson_play()
+    }
+
+    /// Whether a lesson step is playing.
+    #[wasm_bindgen(js_name = lessonPlaying)]
+    pub fn lesson_playing(&self) -> bool {
+        self.engine.lesson_playing()
+    }
+
+    /// One animation frame of the playing step: `real_ms` of wall time at
+    /// `speed` (the page's speed control). What happened goes to
+    /// `narration`; when the step reaches its pause, the step (as
+    /// `lessonNext` returns it, with the lines not yet told); else null.
+    #[wasm_bindgen(js_name = lessonFrame)]
+    pub fn lesson_frame(&mut self, real_ms: f64, speed: f64) -> JsValue {
+        match self.engine.lesson_frame(real_ms, speed) {
+            Some(step) => to_js(&step),
+            None => JsValue::NULL,
+        }
     }
 
     /// Back one pause (the run rebuilt to it); the step shown there.
@@ -633,7 +662,8 @@ impl App {
 
     /// The lesson panel: `{id, title, figures, summary, position, steps,
     /// finished, on_path, says, quorum: {voters, learners, quorum, leader,
-    /// from, reachable, has_quorum}, sentence}`; null in the sandbox.
+    /// from, reachable, has_quorum}, playing, failed_checks, sentence}`; null
+    /// in the sandbox.
     pub fn lesson(&self) -> JsValue {
         to_js(&self.engine.lesson())
     }
