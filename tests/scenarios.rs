@@ -115,6 +115,35 @@ fn a_false_expectation_is_expect_failed_and_the_script_goes_on() {
 }
 
 #[test]
+fn term_at_least_holds_from_that_term_on() {
+    // Node 1 leads term 2; node 1 then crashes and another wins term 3: `term>=2` holds in both,
+    // `term>=3` only once the second election has begun.
+    let s = Session::from_script(
+        "cluster voters=1,2,3 seed=1\ncampaign 1\nwait-until leader=1\n\
+         expect term>=2\nexpect term>=3\ncrash 1\nwait-until term>=3 within=5s\n\
+         expect term>=2\nexpect term>=4\n",
+    )
+    .unwrap();
+    let r: Vec<(bool, Option<&str>)> = s.results().iter().map(|r| (r.ok, r.error)).collect();
+    assert_eq!(
+        r[2..],
+        [
+            (true, None),
+            (false, Some("expect-failed")),
+            (true, None),
+            (true, None),
+            (true, None),
+            (false, Some("expect-failed")),
+        ]
+    );
+    assert!(s.results()[3]
+        .detail
+        .as_deref()
+        .unwrap()
+        .contains("the term is 2"));
+}
+
+#[test]
 fn the_same_script_gives_a_byte_identical_report() {
     for (name, src) in scripts() {
         let a = serde_json::to_string(&Session::from_script(&src).unwrap().report()).unwrap();

@@ -253,6 +253,67 @@ fn drawing_survives_odd_sizes_and_many_nodes() {
     assert_eq!(app.node_count(), 9);
 }
 
+#[wasm_bindgen_test]
+fn the_history_view_draws_a_stale_read_at_any_size_without_panicking() {
+    let mut app = App::new(
+        "cluster voters=1,2,3 seed=2\ncampaign 1\nwait-until leader=1\nwait 6s\nmember add 4 --learner --read-only=weak\nstart 4\nput k v1\nwait-until all-applied\ncut 1->4\nput k v2\n",
+    )
+    .unwrap();
+    let (_canvas, ctx) = canvas(300, 200);
+    let v = json(app.draw_history(&ctx, 300.0, 200.0, 1.0));
+    assert_eq!(v["ok"], true, "{v}");
+    let r = json(app.command("get k via=4"));
+    assert_eq!(r["value"], "v1", "{r}");
+    for (w, h) in [
+        (300.0, 200.0),
+        (10.0, 5.0),
+        (0.0, 0.0),
+        (f64::NAN, 10.0),
+        (2000.0, 40.0),
+    ] {
+        let v = json(app.draw_history(&ctx, w, h, 2.0));
+        assert_eq!(v["ok"], false, "{v}");
+        assert!(
+            v["verdict"].as_str().unwrap().contains("a stale read"),
+            "{v}"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_modes_form_the_cluster_line_cannot_take_is_refused_in_words() {
+    let ok = json(raftlab::wasm::fresh_script(
+        3.0,
+        "learner",
+        Some(90.0),
+        10_000.0,
+        "replace",
+        2.0,
+    ));
+    assert_eq!(
+        ok["script"],
+        "cluster voters=1,2,3 seed=3 max-learners=2 bandwidth=1MB/s new-members=learner auto-promote=90%\n"
+    );
+    for (members, auto, after, failover, max) in [
+        ("learner", Some(f64::NAN), 10_000.0, "replace", 1.0),
+        ("learner", None, f64::INFINITY, "replace", 1.0),
+        ("nobody", None, 10_000.0, "replace", 1.0),
+        ("voter", None, 10_000.0, "", 1.0),
+        ("voter", None, 10_000.0, "grow", -1.0),
+    ] {
+        let r = json(raftlab::wasm::fresh_script(
+            f64::NAN,
+            members,
+            auto,
+            after,
+            failover,
+            max,
+        ));
+        assert_eq!(r["ok"], false, "{r}");
+        assert!(r["error"].as_str().unwrap().starts_with("error: "), "{r}");
+    }
+}
+
 // ---- time travel, sharing, lessons, safety ------------------------------------------------
 
 const RUN: &str = "cluster voters=1,2,3 seed=2\nwait-until leader\nput a 1\nwait 2s\ncrash 2\nwait 1500ms\nput b 2\nwait 1s\n";

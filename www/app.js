@@ -6,7 +6,7 @@
 // Two modes, both held by the wasm app: the sandbox (a timeline one can
 // travel in, branch and share) and a lesson (a player walking a lesson pause
 // by pause; the sandbox waits aside and comes back when the lesson is left).
-import init, { App, lessons as lessonInfos, defaultScript, quoteWord } from "./pkg/raftlab.js";
+import init, { App, lessons as lessonInfos, defaultScript, freshScript, quoteWord } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS } from "./i18n.js";
 
 // The one-file build (make dist) hands the module over inlined; served, the
@@ -184,6 +184,9 @@ function updatePanels() {
   updateTimeline(tl);
   updateLesson(lesson);
   $("load").setAttribute("aria-pressed", String(app.status().load != null));
+  const modesOn = modesSummary(app.modes());
+  $("modes-button").setAttribute("aria-pressed", String(modesOn !== ""));
+  $("modes-button").title = t("modes.tip", { on: modesOn || t("modes.allOff") });
   app.renderSafety($("safety"));
   const q = app.quorum();
   const acked = new Set(q.acked);
@@ -195,15 +198,41 @@ function updatePanels() {
     <div class="row"><span class="k">${t("row.quorum")}</span>${t("row.quorumOf", { q: q.quorum, n: q.voters.length })}</div>
     <div class="row"><span class="k">${t("row.reachable")}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : `${chips(q.voters, (id) => (reach.has(id) ? "yes" : "no"))} <span class="none">${q.reachable.length} ${q.reachable.length >= q.quorum ? "≥" : "<"} ${q.quorum}</span>`}</div>
     <div class="row"><span class="k">${t("row.acked", { commit: q.commit })}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
+    ${modesOn ? `<div class="row"><span class="k">${t("row.modes")}</span><span class="modes-on">${escapeHtml(modesOn)}</span></div>` : ""}
     <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>`;
   $("status").textContent = t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") });
   const nodes = app.nodes();
   $("keys").innerHTML = `<table>${nodes.map((n) => `
-    <tr><th colspan="2">${t("keys.node", { id: n.id })} · ${n.learner ? `${t("keys.learner")} · ` : ""}${role(n.role)}${n.applied != null ? ` · ${t("keys.applied", { n: n.applied })}` : ""}</th></tr>
+    <tr><th colspan="2">${t("keys.node", { id: n.id })} · ${n.learner ? `${kindName(n)} · ` : ""}${role(n.role)}${n.applied != null ? ` · ${t("keys.applied", { n: n.applied })}` : ""}</th></tr>
     ${n.kv.length ? n.kv.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join("") : `<tr><td class="none" colspan="2">${n.running ? t("keys.none") : t("keys.down")}</td></tr>`}`).join("")}</table>`;
   const script = app.history();
   if ($("script").textContent !== script) $("script").textContent = script;
   if (popupId != null) fillPopup();
+  // The history view runs the checker: only while it is open, and at most
+  // once a second while the clock runs.
+  if (!$("history-box").hidden && (!playing || performance.now() - historyDrawn > 1000)) drawHistory();
+}
+
+let historyDrawn = 0;
+function drawHistory() {
+  historyDrawn = performance.now();
+  const c = $("history-canvas");
+  const r = c.getBoundingClientRect();
+  const dpr = window.devicePixelRatio || 1;
+  const w = Math.max(1, Math.round(r.width * dpr)), h = Math.max(1, Math.round(r.height * dpr));
+  if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
+  const v = app.drawHistory(c.getContext("2d"), r.width, r.height, dpr);
+  $("history-verdict").textContent = v.verdict;
+  $("history-verdict").className = `history-verdict ${v.empty ? "" : v.ok ? "ok" : "bad"}`;
+  $("history-note").textContent = v.empty ? "" : v.note;
+  return v;
+}
+
+/** What a member is: a voter, or a learner of its kind. */
+function kindName(n) {
+  if (!n.learner) return t("popup.voter");
+  if (n.standby) return t("kind.standby");
+  return n.read_only ? t("kind.readOnly", { mode: n.read_only }) : t("popup.learner");
 }
 
 /** A node's role code ("pre-candidate") in the page's language. */
@@ -217,17 +246,32 @@ function escapeHtml(s) {
 
 function frame(now) {
   rafId = 0;
-  if (!playing) return;
+  const stepping = app.lessonPlaying();
+  if (!playing && !stepping) return;
   const dt = lastFrame ? now - lastFrame : 16;
   lastFrame = now;
-  app.advance(dt, speed);
+  if (stepping) {
+    // A lesson step plays: the app runs a slice of it; at its pause, the step.
+    const step = app.lessonFrame(dt, speed);
+    flushNarration();
+    if (step) { showStep(step, "lessonNext"); return; }
+  } else {
+    app.advance(dt, speed);
+  }
   flushNarration();
   draw();
   if (now >= panelsDue) { updatePanels(); panelsDue = now + 120; }
   rafId = requestAnimationFrame(frame);
 }
 
+/** Keeps animation frames coming while a lesson step plays. */
+function animate() {
+  if (!rafId) { lastFrame = 0; rafId = requestAnimationFrame(frame); }
+}
+
 function setPlaying(on) {
+  // The clock running, or anything else, ends a playing step first.
+  if (on && app.lessonPlaying()) lessonMove("lessonNext");
   if (on && !playing) {
     const lesson = app.lesson();
     if (lesson?.on_path) logLine(t("clockRuns"), "say");
@@ -236,7 +280,7 @@ function setPlaying(on) {
   $("play").textContent = on ? t("pause") : t("play");
   $("play").setAttribute("aria-pressed", String(on));
   if (on && !rafId) { lastFrame = 0; rafId = requestAnimationFrame(frame); }
-  if (!on && rafId) { cancelAnimationFrame(rafId); rafId = 0; refresh(); }
+  if (!on && rafId && !app.lessonPlaying()) { cancelAnimationFrame(rafId); rafId = 0; refresh(); }
 }
 
 function step() {
@@ -269,10 +313,15 @@ $("speed").addEventListener("input", (e) => { speed = sliderToSpeed(Number(e.tar
 
 $("play").onclick = () => setPlaying(!playing);
 $("step").onclick = step;
-$("reset").onclick = () => create(defaultScript(Math.max(0, Math.floor(Number($("seed").value) || 0))));
+const seedValue = () => Math.max(0, Math.floor(Number($("seed").value) || 0));
+// Reset keeps the run's modes: a fresh cluster on the seed, with the same cluster options.
+$("reset").onclick = () => {
+  const r = freshRun(seedValue(), app.modes());
+  create(r.ok ? r.script : defaultScript(seedValue()));
+};
 $("clear-log").onclick = () => { logEl.replaceChildren(); app.clearLog(); };
 
-for (const name of ["add-voter", "add-learner", "add-bad", "isolate-leader", "split-31", "split-22", "heal-all", "load"]) {
+for (const name of ["add-voter", "add-learner", "add-standby", "add-read-weak", "add-read-strong", "add-bad", "isolate-leader", "split-31", "split-22", "heal-all", "load"]) {
   $(name).onclick = () => preset(name);
 }
 let putCount = 0;
@@ -325,10 +374,11 @@ function closePopup() { popupId = null; popup.hidden = true; }
 function fillPopup() {
   const n = app.nodes().find((m) => m.id === popupId);
   if (!n) { closePopup(); return; }
-  $("popup-title").textContent = t("popup.title", { id: n.id, kind: n.learner ? t("popup.learner") : t("popup.voter") });
+  $("popup-title").textContent = t("popup.title", { id: n.id, kind: kindName(n) });
   const facts = [role(n.role)];
   if (n.term != null) facts.push(t("popup.term", { n: n.term }), t("popup.commit", { n: n.commit }), t("popup.applied", { n: n.applied }));
   if (n.peer_url) facts.push(n.peer_url);
+  facts.push(t("popup.msgs", { in: n.msgs_in, out: n.msgs_out }));
   if (n.bad_url) facts.push(t("popup.badUrl"));
   $("popup-info").textContent = facts.join(" · ");
   const show = (act, on) => { popup.querySelector(`[data-act="${act}"]`).hidden = !on; };
@@ -382,7 +432,7 @@ consoleInput.addEventListener("keydown", (e) => {
 
 // ---- tabs, help, keyboard ------------------------------------------------------------
 
-const TABS = [["tab-log", "log-box"], ["tab-keys", "keys"], ["tab-script", "script-box"]];
+const TABS = [["tab-log", "log-box"], ["tab-keys", "keys"], ["tab-script", "script-box"], ["tab-history", "history-box"]];
 function selectTab(which) {
   for (const [tab, panel] of TABS) {
     const on = tab === which;
@@ -391,6 +441,7 @@ function selectTab(which) {
     $(panel).hidden = !on;
   }
   if (which === "tab-log") logEl.scrollTop = logEl.scrollHeight;
+  if (which === "tab-history") drawHistory();
 }
 for (const [tab] of TABS) {
   $(tab).onclick = () => selectTab(tab);
@@ -424,16 +475,17 @@ const toggleHelp = dialog("help", "help-close");
 $("help-button").onclick = () => toggleHelp(true);
 const toggleLessons = dialog("lessons", "lessons-close", () => $("lesson-list").querySelector("button"));
 const toggleShareBox = dialog("share-box", "share-close", () => $("share-link"));
+const toggleModes = dialog("modes-box", "modes-close", () => $("mode-learner"));
 
 function closeAll() {
-  toggleHelp(false); toggleLessons(false); toggleShareBox(false); closePopup(); showSafetyList(false);
+  toggleHelp(false); toggleLessons(false); toggleShareBox(false); toggleModes(false); closePopup(); showSafetyList(false);
 }
 
 document.addEventListener("keydown", (e) => {
   const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
   if (e.key === "Escape") { closeAll(); if (typing) e.target.blur(); return; }
   if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (!$("lessons").hidden || !$("help").hidden || !$("share-box").hidden) return;
+  if (!$("lessons").hidden || !$("help").hidden || !$("share-box").hidden || !$("modes-box").hidden) return;
   const lesson = app.lesson();
   if (e.key === " " && !(e.target instanceof HTMLButtonElement)) { e.preventDefault(); setPlaying(!playing); }
   else if (e.key === "ArrowRight") { e.preventDefault(); if (lesson) lessonForward(); else step(); }
@@ -443,6 +495,7 @@ document.addEventListener("keydown", (e) => {
 });
 
 new ResizeObserver(() => { resize(); if (!playing) draw(); }).observe(canvas);
+new ResizeObserver(() => { if (!$("history-box").hidden) drawHistory(); }).observe($("history-canvas"));
 matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.("change", () => { resize(); draw(); });
 
 // ---- the timeline under the canvas (the sandbox) ----------------------------------------
@@ -570,6 +623,8 @@ $("branch").addEventListener("change", (e) => {
 // ---- lessons ------------------------------------------------------------------------------
 
 const figuresText = (f) => `${t(f.length > 1 ? "figures" : "figure")} ${f.join(", ")}`;
+// What a lesson follows: its figures, or the design document's proposal it makes tryable.
+const lessonSource = (l) => l.figures.length ? figuresText(l.figures) : `${t("proposal")}: ${t(`proposal.${l.proposal}`)}`;
 
 function fillLessonList() {
   const list = $("lesson-list");
@@ -580,7 +635,7 @@ function fillLessonList() {
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.id = l.id;
-    b.innerHTML = `<span class="fig">${escapeHtml(l.number)} · ${t("fig")} ${escapeHtml(l.figures.join(", "))}</span>
+    b.innerHTML = `<span class="fig">${escapeHtml(l.number)} · ${escapeHtml(l.figures.length ? `${t("fig")} ${l.figures.join(", ")}` : lessonSource(l))}</span>
       <span class="t">${escapeHtml(l.title)}</span><span class="s">${escapeHtml(l.summary)} <i>${t("steps", { n: l.steps })}</i></span>`;
     b.onclick = () => startLesson(l.id);
     const li = document.createElement("li");
@@ -604,20 +659,28 @@ function startLesson(id) {
   $("lesson-next").focus({ preventScroll: true });
 }
 
-/** Next, back, restart, rejoin or goto: the clock stops; the step's lines go to the log. */
+/** Next (at once; while a step plays, the rest of it), back, restart,
+ * rejoin or goto: the clock stops, a playing step ends; the step's lines go
+ * to the log. */
 function lessonMove(fn, arg) {
   setPlaying(false);
-  const rebuilt = fn !== "lessonNext";
+  flushNarration();
+  const before = app.lesson();
   const step = arg === undefined ? app[fn]() : app[fn](arg);
-  if (!step) return null;
+  if (!step) { refresh(); return null; }
+  return showStep(step, fn, fn === "lessonNext" && before?.finished && !before.playing);
+}
+
+/** Shows a step that ended (`fn`: the move that ended it; `over`: Next
+ * was pressed at the lesson's end). */
+function showStep(step, fn, over = false) {
+  const rebuilt = fn !== "lessonNext";
   if (rebuilt) {
     logEl.replaceChildren();
     if (step.position === 0) logLine(t("lesson.atStart"), "say");
   }
   for (const line of step.lines) showLine(line);
-  if (step.finished && fn === "lessonNext" && step.position === step.steps && step.lines.length === 0) {
-    logLine(t("lesson.over"), "say");
-  }
+  if (over) logLine(t("lesson.over"), "say");
   lastStep = step;
   refresh();
   logEl.scrollTop = logEl.scrollHeight;
@@ -630,12 +693,22 @@ function followingLesson(id) {
   return i >= 0 ? all[i + 1] : undefined;
 }
 
-/** Next: the next step, or at a lesson's end the next lesson. */
+/** Next: plays the next step (while one plays, skips to its pause), or at
+ * a lesson's end opens the next lesson. */
 function lessonForward() {
   const l = app.lesson();
-  const following = l?.finished ? followingLesson(l.id) : undefined;
-  if (following) startLesson(following.id);
-  else lessonMove("lessonNext");
+  if (!l) return;
+  if (l.playing) { lessonMove("lessonNext"); return; }
+  const following = l.finished ? followingLesson(l.id) : undefined;
+  if (following) { startLesson(following.id); return; }
+  if (l.finished) { lessonMove("lessonNext"); return; }
+  setPlaying(false);
+  flushNarration();
+  if (app.lessonPlay()) {
+    lastStep = null;
+    refresh();
+    animate();
+  }
 }
 $("lesson-next").onclick = lessonForward;
 $("lesson-back").onclick = () => lessonMove("lessonBack");
@@ -659,12 +732,12 @@ function updateLesson(l) {
   $("lesson-strip").hidden = !l;
   $("play").title = l ? t("play.tipLesson") : t("play.tip");
   if (!l) { lessonKey = ""; return; }
-  const key = `${l.id}:${l.position}:${lastStep?.position ?? -1}:${language()}`;
+  const key = `${l.id}:${l.position}:${l.playing}:${l.says.length}:${lastStep?.position ?? -1}:${language()}`;
   if (key !== lessonKey) {
     lessonKey = key;
-    $("lesson-figure").textContent = t("lesson.kicker", { number: l.number, figures: figuresText(l.figures) });
+    $("lesson-figure").textContent = t("lesson.kicker", { number: l.number, figures: lessonSource(l) });
     $("lesson-title").textContent = l.title;
-    const paras = l.position === 0
+    const paras = l.position === 0 && !l.says.length
       ? [`<p>${escapeHtml(l.summary)}</p>`, `<p class="hint">${t("lesson.pressNext")}</p>`]
       : l.says.map((said) => `<p>${escapeHtml(said)}</p>`);
     if (l.finished) paras.push(`<p class="hint">${t("lesson.end")}</p>`);
@@ -674,8 +747,8 @@ function updateLesson(l) {
     $("lesson-back").disabled = l.position === 0;
     const following = l.finished ? followingLesson(l.id) : undefined;
     $("lesson-next").disabled = l.finished && !following;
-    $("lesson-next").textContent = l.position === 0 ? t("begin") : following ? t("nextLesson") : t("next");
-    $("lesson-next").title = following ? t("lesson.nextTitle", { number: following.number, title: following.title }) : t("next.tip");
+    $("lesson-next").textContent = l.playing ? t("skip") : l.position === 0 ? t("begin") : following ? t("nextLesson") : t("next");
+    $("lesson-next").title = l.playing ? t("skip.tip") : following ? t("lesson.nextTitle", { number: following.number, title: following.title }) : t("next.tip");
     $("lesson-where").textContent = l.finished ? t("lesson.finished") : t("lesson.stepOf", { k: l.position, n: l.steps });
     const dots = [];
     for (let k = 0; k <= l.steps; k++) {
@@ -685,6 +758,7 @@ function updateLesson(l) {
       b.title = k === 0 ? t("dot.start") : t("dot.after", { k });
       b.setAttribute("aria-label", k === 0 ? t("dot.gotoStart") : t("dot.goto", { k, n: l.steps }));
       if (k < l.position) b.className = "done";
+      if (l.playing && k === l.position + 1) b.className = "playing";
       if (k === l.position) b.setAttribute("aria-current", "step");
       b.onclick = () => lessonMove("lessonGoto", k);
       const li = document.createElement("li");
@@ -701,6 +775,70 @@ function updateLesson(l) {
   $("lesson-quorum").innerHTML = `<div class="arith"><span>${t("arith.voters")} <b>${q.voters.length}</b></span><span>${t("arith.quorum")} <b>${q.quorum}</b></span>
     <span class="${q.has_quorum ? "ok" : "bad"}">${t("arith.reachable")} <b>${n}</b> ${q.has_quorum ? "≥" : "<"} ${q.quorum} ${q.has_quorum ? "✓" : "✗"}</span></div>
     <div>${escapeHtml(l.sentence)}</div>`;
+}
+
+// ---- the modes control: cluster options for a fresh run ------------------------------------
+
+/** freshScript for a modes object (the shape of app.modes()). */
+const freshRun = (seed, m) => freshScript(seed, String(m?.new_members), m?.auto_promote == null ? undefined : Number(m.auto_promote),
+  Number(m?.failover_after_ms), String(m?.failover), Number(m?.max_learners));
+
+/** What the run's modes have on, in words ("" when all are off, as in etcd). */
+function modesSummary(m) {
+  const on = [];
+  if (m.new_members === "learner") on.push(t("modes.learnersFirst"));
+  if (m.auto_promote != null) on.push(t("modes.auto", { p: m.auto_promote }));
+  if (m.failover_after_ms !== 10000 || m.failover !== "replace") on.push(t("modes.failover", { s: m.failover_after_ms / 1000, how: m.failover }));
+  if (m.max_learners !== 1) on.push(t("modes.maxLearners", { n: m.max_learners }));
+  return on.join(" · ");
+}
+
+const modesForm = () => ({
+  new_members: $("mode-learner").checked ? "learner" : "voter",
+  auto_promote: $("mode-auto").checked ? Number($("mode-auto-pct").value) : null,
+  failover_after_ms: Number($("mode-after").value) * 1000,
+  failover: $("mode-failover").value,
+  max_learners: Number($("mode-max-learners").value),
+});
+
+/** The cluster line the form stands for, or what is wrong with it. */
+function previewModes() {
+  const r = freshRun(seedValue(), modesForm());
+  $("modes-line").textContent = r.ok ? r.script.trim() : "";
+  $("modes-error").textContent = r.error ?? "";
+  $("modes-error").hidden = r.ok;
+  $("modes-apply").disabled = !r.ok;
+  return r;
+}
+
+$("modes-button").onclick = () => {
+  const m = app.modes();
+  $("mode-learner").checked = m.new_members === "learner";
+  $("mode-auto").checked = m.auto_promote != null;
+  $("mode-auto-pct").value = String(m.auto_promote ?? 90);
+  $("mode-after").value = String(m.failover_after_ms / 1000);
+  $("mode-failover").value = m.failover;
+  $("mode-max-learners").value = String(m.max_learners);
+  previewModes();
+  toggleModes(true);
+};
+$("modes-form").addEventListener("input", previewModes);
+$("modes-form").addEventListener("change", previewModes);
+$("modes-form").addEventListener("submit", (e) => { e.preventDefault(); applyModes(modesForm()); });
+
+/** Starts a fresh run whose cluster line carries these modes; a bad form is refused and changes nothing. */
+function applyModes(form) {
+  const r = freshRun(seedValue(), form);
+  if (!r.ok) {
+    $("modes-error").textContent = r.error;
+    $("modes-error").hidden = false;
+    logLine(r.error, "err");
+    return r;
+  }
+  toggleModes(false);
+  create(r.script);
+  logLine(t("modes.started", { line: r.script.trim() }), "say");
+  return r;
 }
 
 // ---- share links, files -------------------------------------------------------------------
@@ -837,6 +975,8 @@ window.raftlab = {
   // computed for the console only (never for a frame).
   status: () => ({ ...app.status(), linearizability: app.linearizability() }),
   linearizability: () => app.linearizability(),
+  // The history view: opens its tab; its words ({ok, empty, verdict, note}).
+  showHistory: () => { selectTab("tab-history"); return drawHistory(); },
   command: (text) => run(text),
   history: () => app.history(),
   nodePosition: (id) => app.nodePosition(id),
@@ -852,12 +992,18 @@ window.raftlab = {
   share: () => fullLink(),
   open: (link) => openLink(link),
   exportScenario: () => app.exportScenario(),
+  // The learner modes: the run's, and a fresh run with others ({ok, script} or {ok: false, error}).
+  modes: () => app.modes(),
+  applyModes: (form) => applyModes(form),
   importScenario: (text) => importText(text),
   // Lessons.
   lessons: () => lessonInfos(),
   openLesson: (id) => { startLesson(id); return app.lesson(); },
   lesson: () => app.lesson(),
+  // Next at once (while a step plays: skips to its pause); `play` is the
+  // page's Next button, which plays the step.
   next: () => lessonMove("lessonNext"),
+  playNext: () => { lessonForward(); return app.lesson(); },
   leaveLesson: () => leaveLesson(),
   // The page's language: "en" or "ja".
   language: () => language(),

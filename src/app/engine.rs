@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::scenario::etcdctl;
 use crate::scenario::lang::Language;
-use crate::scenario::lessons::LessonPlayer;
+use crate::scenario::lessons::{LessonPlayer, Step};
 use crate::scenario::narrate::{Line, Refusal, Renderer, Tone};
 use crate::scenario::report::CommandResult;
 use crate::scenario::share::{self, ShareError};
@@ -26,7 +26,9 @@ use crate::scenario::view::{LessonView, LoadView, PageStatus, QuorumView, Timeli
 use crate::server::Cluster;
 use crate::sim::linearizability::Linearizability;
 
+use super::history::HistoryScene;
 use super::log::{Log, LogKind, LogLine};
+use super::player::Pacer;
 use super::presets::{self, Preset};
 
 /// How far "step" looks for the next event before giving up.
@@ -41,6 +43,8 @@ pub struct Engine {
     log: Log,
     /// Lines made and not yet taken by the page.
     out: Vec<LogLine>,
+    /// The pace of the lesson step playing.
+    pacer: Pacer,
 }
 
 impl Engine {
@@ -62,6 +66,7 @@ impl Engine {
             language: Language::English,
             log: Log::default(),
             out: Vec::new(),
+            pacer: Pacer::default(),
         }
     }
 
@@ -108,6 +113,7 @@ impl Engine {
     /// sandbox's past it starts a branch; in a lesson it is a detour.
     pub fn command(&mut self, line: &str) -> Reply {
         let text = line.trim();
+        self.settle_lesson();
         if etcdctl::is_etcdctl(text) {
             return self.etcdctl(text);
         }
@@ -127,7 +133,7 @@ impl Engine {
                 if self.lesson.is_none() && self.sandbox.branch_id() != branch {
                     self.branch_started(branch);
                 }
-                Reply::Ran(result)
+                Reply::Ran(Box::new(result))
             }
             Err(e) => {
                 let detail = e.to_string();
@@ -204,10 +210,10 @@ impl Engine {
         if self.lesson.is_none() && self.sandbox.branch_id() != branch {
             self.branch_started(branch);
         }
-        Reply::Etcdctl(EtcdctlReply {
+        Reply::Etcdctl(Box::new(EtcdctlReply {
             result,
             etcdctl: printed,
-        })
+        }))
     }
 
     /// Says that acting in the past started a branch.
@@ -238,6 +244,7 @@ impl Engine {
     }
 
     pub fn advance(&mut self, ms: u64) {
+        self.settle_lesson();
         match &mut self.lesson {
             Some(p) => p.advance(ms),
             None => {
@@ -249,6 +256,7 @@ impl Engine {
     /// Runs to the next narrated event; false (and the log says so) if
     /// nothing happens within a minute of simulated time.
     pub fn step_event(&mut self) -> bool {
+        self.settle_lesson();
         let stepped = match &mut self.lesson {
             Some(p) => p.step_event(STEP_LIMIT_MS),
             None => self.sandbox.step_event(STEP_LIMIT_MS),
@@ -313,6 +321,13 @@ impl Engine {
     /// `status()`), never for a frame.
     pub fn linearizability(&self) -> Linearizability {
         self.cluster().linearizability()
+    }
+
+    /// The history view: the run's client operations and the checker's
+    /// verdict, decided when the view asks (it is drawn only while open).
+    pub fn history_scene(&self) -> HistoryScene {
+        let h = self.cluster().history();
+        HistoryScene::of(&h.operations(), &h.verdict(), self.now())
     }
 
     /// The quorum panel.
@@ -435,9 +450,12 @@ impl Engine {
     }
 
     /// The lesson's next, back, restart, rejoin or goto; `None` outside a
-    /// lesson. A move that rebuilds the run starts the log afresh.
+    /// lesson. A move that rebuilds the run starts the log afresh. While a
+    /// step plays, Next runs the rest of it at once (its lines not shown
+    /// yet come with it), and the other moves drop it and rebuild.
     pub fn lesson_step(&mut self, what: LessonMove) -> Option<PageStep> {
         let p = self.lesson.as_mut()?;
+        self.pacer = Pacer::default();
         let step = match what {
             LessonMove::Next => p.next(),
             LessonMove::Back => p.back(),
@@ -449,7 +467,11 @@ impl Engine {
             self.out.clear();
             self.log.reset();
         }
-        Some(PageStep {
+        Some(self.page_step(step))
+    }
+
+    fn page_step(&mut self, step: Step) -> PageStep {
+        PageStep {
             lines: self.log.step(self.renderer, &step),
             surprise: (!step.surprises.is_empty())
                 .then(|| self.renderer.surprises(&step.surprises)),
@@ -459,7 +481,69 @@ impl Engine {
             says: step.says,
             results: step.results,
             surprises: step.surprises,
-        })
+        }
+    }
+
+    /// Begins playing the lesson's next step (the page's Next): nothing
+    /// runs until [`Engine::lesson_frame`]. `Some(false)` at the lesson's
+    /// end, `Some(true)` while a step plays, `None` outside a lesson.
+    pub fn lesson_play(&mut self) -> Option<bool> {
+        let p = self.lesson.as_mut()?;
+        if !p.playing() {
+            self.pacer = Pacer::default();
+        }
+        Some(p.begin_step())
+    }
+
+    /// Whether a lesson step is playing.
+    pub fn lesson_playing(&self) -> bool {
+        self.lesson.as_ref().is_some_and(|p| p.playing())
+    }
+
+    /// One animation frame of the playing step: `real_ms` of wall time at
+    /// the page's `speed` (see `player`). What happened goes to the log as
+    /// it happens ([`Engine::take_narration`]); the step, once its pause is
+    /// reached, comes back (its lines: those not told yet). `None` while it
+    /// goes on, and when nothing plays.
+    pub fn lesson_frame(&mut self, real_ms: f64, speed: f64) -> Option<PageStep> {
+        let p = self.lesson.as_mut()?;
+        if !p.playing() {
+            return None;
+        }
+        let done = self.pacer.frame(p, real_ms, speed);
+        self.tell_played();
+        if !done {
+            return None;
+        }
+        let step = self.lesson.as_mut()?.end_step();
+        Some(self.page_step(step))
+    }
+
+    /// The playing step's lines told so far, to the log.
+    fn tell_played(&mut self) {
+        let Some(p) = self.lesson.as_mut() else {
+            return;
+        };
+        let lines = p.take_lines();
+        let p = &**p;
+        let made = self
+            .log
+            .step_lines(self.renderer, &lines, |r| p.surprising(r));
+        self.out.extend(made);
+    }
+
+    /// Ends a playing step at once, its lines to the log, before anything
+    /// else acts on the lesson's cluster.
+    fn settle_lesson(&mut self) {
+        if !self.lesson_playing() {
+            return;
+        }
+        self.tell_played();
+        self.pacer = Pacer::default();
+        if let Some(step) = self.lesson.as_mut().map(|p| p.end_step()) {
+            let step = self.page_step(step);
+            self.out.extend(step.lines);
+        }
     }
 
     /// The lesson panel, or `None` in the sandbox.
@@ -487,12 +571,12 @@ pub enum LessonMove {
 #[serde(untagged)]
 pub enum Reply {
     /// It ran: its result, as the runner's report has it.
-    Ran(CommandResult),
+    Ran(Box<CommandResult>),
     /// It did not parse; nothing changed.
     Unparsed(Unparsed),
     /// An etcdctl line that ran: its scenario command's result, and what
     /// etcdctl prints.
-    Etcdctl(EtcdctlReply),
+    Etcdctl(Box<EtcdctlReply>),
 }
 
 /// An etcdctl line that ran.
@@ -609,6 +693,38 @@ mod tests {
         assert!(!v.ok, "node 3 missed the second write: {v:?}");
         let read = v.anomaly.unwrap().operations.pop().unwrap();
         assert_eq!(read.value.as_deref(), Some("1"));
+    }
+
+    #[test]
+    fn the_history_view_flags_a_stale_read_from_a_weak_learner() {
+        let mut e = Engine::from_script(
+            "cluster voters=1,2,3 seed=2 max-learners=1\ncampaign 1\nwait-until leader=1\nwait 6s\n\
+             member add 4 --learner --read-only=weak\nstart 4\nput k v1\nwait-until all-applied\n",
+        )
+        .unwrap();
+        let before = e.history_scene();
+        assert!(before.ok && before.total == 1, "{before:?}");
+        for c in ["cut 1->4", "put k v2", "get k via=4"] {
+            let Reply::Ran(r) = e.command(c) else {
+                panic!("{c} parses")
+            };
+            assert!(r.ok, "{c}: {r:?}");
+        }
+        let s = e.history_scene();
+        assert!(!s.ok);
+        let stale = s
+            .stale_read()
+            .unwrap_or_else(|| panic!("the weak read is stale: {s:#?}"));
+        assert_eq!(stale.read.value.as_deref(), Some("v1"));
+        assert_eq!(stale.missed.value.as_deref(), Some("v2"));
+        let said = e.renderer().history_verdict(&s.verdict());
+        assert!(
+            said.starts_with(
+                "✗ Not linearizable: a stale read. On key k, the get sent right after the put of \"v2\" finished"
+            ),
+            "{said}"
+        );
+        assert_eq!(s.lanes[0].key, "k");
     }
 
     #[test]
@@ -787,5 +903,142 @@ mod tests {
         assert_eq!(status.load, None);
         e.command(presets::LOAD);
         assert!(e.status().load.is_some());
+    }
+
+    /// Plays the current step frame by frame (16 ms frames); the lines told
+    /// while it played, then the step that ended it.
+    fn play_step(e: &mut Engine) -> (Vec<LogLine>, PageStep, usize) {
+        assert_eq!(e.lesson_play(), Some(true));
+        let mut told = Vec::new();
+        let mut frames = 0;
+        loop {
+            frames += 1;
+            let end = e.lesson_frame(16.0, super::super::player::DEFAULT_SPEED);
+            told.extend(e.take_narration());
+            if let Some(step) = end {
+                return (told, step, frames);
+            }
+            assert!(e.lesson_playing());
+            assert!(frames < 50_000);
+        }
+    }
+
+    #[test]
+    fn next_plays_a_step_over_frames_and_tells_each_line_once() {
+        let id = "05-four-voters-split-2-2";
+        let mut at_once = Engine::from_script(RUN).unwrap();
+        at_once.open_lesson(id).unwrap();
+        let mut e = Engine::from_script(RUN).unwrap();
+        e.open_lesson(id).unwrap();
+        let steps = e.lesson().unwrap().lesson.steps;
+        for _ in 0..steps {
+            let whole = at_once.lesson_step(LessonMove::Next).unwrap();
+            let (told, end, frames) = play_step(&mut e);
+            assert!(frames > 1 || whole.results.iter().all(|r| !r.command.starts_with("wait")));
+            let texts = |l: &[LogLine]| l.iter().map(|l| l.text.clone()).collect::<Vec<_>>();
+            let mut played = texts(&told);
+            played.extend(texts(&end.lines));
+            assert_eq!(played, texts(&whole.lines));
+            assert_eq!((end.position, &end.says), (whole.position, &whole.says));
+            let panel = e.lesson().unwrap().lesson;
+            assert!(!panel.playing && panel.failed_checks == 0);
+            assert_eq!(e.status(), at_once.status());
+        }
+        assert_eq!(e.history(), at_once.history());
+        assert_eq!(e.lesson_play(), Some(false), "the lesson is over");
+    }
+
+    /// Plays steps until one is still under way after `frames` frames of
+    /// 16 ms; its position (steps done before it).
+    fn under_way(e: &mut Engine, frames: usize) -> usize {
+        'steps: loop {
+            e.take_narration();
+            assert_eq!(e.lesson_play(), Some(true), "no step lasts {frames} frames");
+            for _ in 0..frames {
+                if e.lesson_frame(16.0, 0.2).is_some() {
+                    continue 'steps;
+                }
+            }
+            return e.lesson().unwrap().lesson.position;
+        }
+    }
+
+    #[test]
+    fn a_second_next_skips_to_the_pause_and_back_or_restart_mid_step_rebuild() {
+        let id = "01-new-member-overloads-leader";
+        let lesson = |k: usize| {
+            let mut e = Engine::from_script(RUN).unwrap();
+            e.open_lesson(id).unwrap();
+            e.lesson_step(LessonMove::Goto(k));
+            e
+        };
+        let mut e = lesson(0);
+        let k = under_way(&mut e, 20);
+        let mid = e.now();
+        let panel = e.lesson().unwrap().lesson;
+        assert!(panel.playing && panel.position == k, "{panel:?}");
+        let mut reference = lesson(k);
+        let whole = reference.lesson_step(LessonMove::Next).unwrap();
+        assert!(mid > lesson(k).now() && mid < reference.now());
+        let told = e.take_narration();
+        let skipped = e.lesson_step(LessonMove::Next).unwrap();
+        assert_eq!(skipped.position, k + 1);
+        assert_eq!(skipped.says, whole.says);
+        assert_eq!(told.len() + skipped.lines.len(), whole.lines.len());
+        assert_eq!(e.status(), reference.status());
+        assert_eq!(e.history(), reference.history());
+        assert!(!e.lesson_playing() && e.lesson_frame(16.0, 0.2).is_none());
+        // Back while playing: the step is dropped, the run rebuilt at the
+        // pause it started from.
+        let mut e = lesson(0);
+        let k = under_way(&mut e, 1);
+        let back = e.lesson_step(LessonMove::Back).unwrap();
+        assert_eq!(back.position, k);
+        assert!(!e.lesson_playing());
+        assert_eq!(e.status(), lesson(k).status());
+        assert_eq!(e.history(), lesson(k).history());
+        // Restart mid-step: the start, nothing playing.
+        under_way(&mut e, 1);
+        let start = e.lesson_step(LessonMove::Restart).unwrap();
+        assert_eq!((start.position, e.now()), (0, 0));
+        assert!(!e.lesson_playing());
+        assert!(e.lesson_frame(16.0, 0.2).is_none());
+        // A dot mid-step goes where it says.
+        under_way(&mut e, 1);
+        let dot = e.lesson_step(LessonMove::Goto(2)).unwrap();
+        assert_eq!(dot.position, 2);
+        assert_eq!(e.status(), lesson(2).status());
+    }
+
+    #[test]
+    fn a_console_command_mid_step_ends_the_step_first_and_checks_are_counted() {
+        let mut e = Engine::from_script(RUN).unwrap();
+        e.open_lesson("01-new-member-overloads-leader").unwrap();
+        let k = under_way(&mut e, 1);
+        e.take_narration();
+        let Reply::Ran(r) = e.command("get a") else {
+            panic!("it parses")
+        };
+        assert!(!e.lesson_playing());
+        let panel = e.lesson().unwrap().lesson;
+        assert_eq!((panel.position, panel.on_path), (k + 1, false));
+        let lines = e.take_narration();
+        let says = texts(&lines, LogKind::Say);
+        assert!(!says.is_empty(), "the rest of the step is told: {lines:?}");
+        let echo = lines
+            .iter()
+            .position(|l| l.kind == LogKind::Command)
+            .unwrap();
+        assert!(lines[..echo].iter().any(|l| l.kind == LogKind::Say));
+        assert!(r.ok || r.error.is_some());
+        // A detour that breaks the next step's claims: its failed expects count.
+        e.command("crash 1");
+        e.lesson_step(LessonMove::Next);
+        e.lesson_step(LessonMove::Next);
+        let failed = e.lesson().unwrap().lesson.failed_checks;
+        assert!(failed > 0);
+        // Rebuilding forgets them with the detour.
+        e.lesson_step(LessonMove::Rejoin);
+        assert_eq!(e.lesson().unwrap().lesson.failed_checks, 0);
     }
 }

@@ -86,7 +86,7 @@ impl Layout {
         self.cy = top + top_h / 2.0;
         // Room outside the ring for each node's labels and bars: three lines
         // above the top node and below a bottom one, wide text at the sides.
-        self.ring = ((width / 2.0) - 160.0).min(top_h / 2.0 - 78.0).max(40.0);
+        self.ring = ((width / 2.0) - 160.0).min(top_h / 2.0 - 84.0).max(40.0);
         let chord = if n > 1 {
             2.0 * self.ring * super::trig::sin_cos(std::f64::consts::PI / n as f64).0
         } else {

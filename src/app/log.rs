@@ -16,12 +16,21 @@
 //! says how many times it happened and between which moments. The folded
 //! line's own sentence still comes with it, so the whole trace stays one
 //! click away.
+//!
+//! A node's campaign gathers the answers to it: a vote granted or refused
+//! to a candidate whose campaign line is open folds into that line, which
+//! then says how often the node asked and who refused why ("node 3 asked
+//! for pre-votes 14 times; refused: leader lease (by 1 and 2)").
 
 use serde::Serialize;
 
+use crate::raft::RaftEvent;
 use crate::scenario::lessons::{Step, StepLine};
-use crate::scenario::narrate::{EventSummary, FoldKey, Line, Refusal, Renderer, Said, Tone};
+use crate::scenario::narrate::{
+    CampaignFold, EventSummary, FoldKey, Line, Refusal, Renderer, Said, Tone,
+};
 use crate::scenario::report::CommandResult;
+use crate::sim::EventKind;
 
 /// What a log line is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -81,6 +90,8 @@ struct Open {
     key: FoldKey,
     first_ms: u64,
     count: usize,
+    /// A campaign's line: its repeats and the votes that answered them.
+    campaign: Option<CampaignFold>,
 }
 
 /// How many foldable lines a fold window remembers.
@@ -192,27 +203,87 @@ impl Log {
             self.window.clear();
             return None;
         };
+        let t = line.time_ms;
+        // A vote answers its candidate's campaign: it joins that line.
+        if let FoldKey::Vote {
+            node: voter,
+            candidate,
+            pre_vote,
+            granted,
+            reason,
+        } = key
+        {
+            let open = self.window.iter_mut().find(|o| {
+                o.campaign
+                    .as_ref()
+                    .is_some_and(|c| c.node == candidate && c.pre_vote == pre_vote)
+            });
+            if let Some(open) = open {
+                if let Some(c) = open.campaign.as_mut() {
+                    let by = if granted {
+                        &mut c.granted
+                    } else {
+                        match c.refused.iter().position(|(why, _)| *why == reason) {
+                            Some(i) => &mut c.refused[i].1,
+                            None => {
+                                c.refused.push((reason, Vec::new()));
+                                let last = c.refused.len() - 1;
+                                &mut c.refused[last].1
+                            }
+                        }
+                    };
+                    if let Err(i) = by.binary_search(&voter) {
+                        by.insert(i, voter);
+                    }
+                    c.last_ms = c.last_ms.max(t);
+                    open.count += 1;
+                    return Some(Fold {
+                        into: open.id,
+                        count: open.count,
+                        summary: r.campaign_folded(c),
+                    });
+                }
+            }
+        }
         if let Some(open) = self.window.iter_mut().find(|o| o.key == key) {
             open.count += 1;
+            let summary = match open.campaign.as_mut() {
+                Some(c) => {
+                    c.campaigns += 1;
+                    c.last_ms = t;
+                    c.term = campaign_term(line).unwrap_or(c.term);
+                    r.campaign_folded(c)
+                }
+                None => r.folded(open.first_ms, t, strip_time(r, line, text), open.count),
+            };
             return Some(Fold {
                 into: open.id,
                 count: open.count,
-                summary: r.folded(
-                    open.first_ms,
-                    line.time_ms,
-                    strip_time(r, line, text),
-                    open.count,
-                ),
+                summary,
             });
         }
         if self.window.len() == WINDOW {
             self.window.remove(0);
         }
+        let campaign = match key {
+            FoldKey::PreCampaign { node } | FoldKey::Campaign { node } => Some(CampaignFold {
+                node,
+                pre_vote: matches!(key, FoldKey::PreCampaign { .. }),
+                first_ms: t,
+                last_ms: t,
+                campaigns: 1,
+                term: campaign_term(line).unwrap_or(0),
+                granted: Vec::new(),
+                refused: Vec::new(),
+            }),
+            _ => None,
+        };
         self.window.push(Open {
             id: self.next_id + 1,
             key,
-            first_ms: line.time_ms,
+            first_ms: t,
             count: 1,
+            campaign,
         });
         None
     }
@@ -234,13 +305,42 @@ impl Log {
                 .iter()
                 .any(|s| s.line == res.line && s.command == res.command)
         };
-        step.lines
+        self.step_lines(r, &step.lines, surprise)
+    }
+
+    /// Lines of a lesson step as it plays; `surprise` tells whether a failed
+    /// result is one the lesson did not ask for.
+    pub fn step_lines(
+        &mut self,
+        r: &dyn Renderer,
+        lines: &[StepLine],
+        surprise: impl Fn(&CommandResult) -> bool,
+    ) -> Vec<LogLine> {
+        lines
             .iter()
             .map(|l| match l {
                 StepLine::Say(text) => self.plain(LogKind::Say, Tone::Say, text.clone()),
-                StepLine::Trace(line) => self.narrated(r, line, true, surprise),
+                StepLine::Trace(line) => self.narrated(r, line, true, &surprise),
             })
             .collect()
+    }
+}
+
+/// The term a campaign line asks votes for.
+fn campaign_term(line: &Line) -> Option<u64> {
+    let Said::Event(e) = &line.said else {
+        return None;
+    };
+    match &e.kind {
+        EventKind::Raft {
+            event: RaftEvent::BecamePreCandidate { term },
+            ..
+        } => Some(term + 1),
+        EventKind::Raft {
+            event: RaftEvent::BecameCandidate { term },
+            ..
+        } => Some(*term),
+        _ => None,
     }
 }
 
@@ -292,7 +392,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn an_isolated_nodes_campaigns_fold_into_one_line_per_kind() {
+    fn a_nodes_campaigns_and_their_refusals_fold_into_one_line() {
         let mut log = Log::default();
         let lines = show(
             &mut log,
@@ -307,20 +407,74 @@ pub(crate) mod tests {
             ],
         );
         let standing: Vec<&LogLine> = lines.iter().filter(|l| l.fold.is_none()).collect();
-        assert_eq!(standing.len(), 3, "{lines:#?}");
+        assert_eq!(standing.len(), 1, "{lines:#?}");
+        assert!(lines[1..]
+            .iter()
+            .all(|l| l.fold.as_ref().map(|f| f.into) == Some(lines[0].id)));
         let last = lines.last().unwrap().fold.as_ref().unwrap();
-        assert_eq!((last.into, last.count), (lines[0].id, 3));
+        assert_eq!(last.count, 7, "the trace holds every line");
         assert_eq!(
             last.summary,
-            "t=1.00–3.00s node 1 became pre-candidate and asks for pre-votes for term 3 (×3)"
+            "t=1.00–3.00s node 1 asked for pre-votes 3 times (latest for term 3); \
+             refused: leader lease (by 2 and 3)"
         );
-        // The folded line keeps its own full sentence.
+        // The first refusal already joins the campaign line.
+        assert_eq!(
+            lines[1].fold.as_ref().unwrap().summary,
+            "t=1.00–1.01s node 1 asked for pre-votes once (latest for term 3); \
+             refused: leader lease (by 2)"
+        );
+        // Each folded line keeps its own full sentence.
         assert_eq!(
             lines[6].text,
             "t=3.00s node 1 became pre-candidate and asks for pre-votes for term 3"
         );
-        let node3 = lines[5].fold.as_ref().unwrap();
-        assert_eq!((node3.into, node3.count), (lines[2].id, 2));
+        assert_eq!(
+            lines[5].text,
+            "t=2.01s node 3 rejected the pre-vote of 1 for term 3: lease"
+        );
+    }
+
+    #[test]
+    fn votes_granted_join_their_campaign_and_a_vote_with_no_campaign_open_stands() {
+        let granted = |t, node| {
+            raft(
+                t,
+                node,
+                RaftEvent::VoteGranted {
+                    candidate: 1,
+                    term: 3,
+                    pre_vote: true,
+                },
+            )
+        };
+        let mut log = Log::default();
+        let lines = show(
+            &mut log,
+            &[
+                lease(500, 3),
+                pre_campaign(1000),
+                granted(1010, 2),
+                lease(1020, 3),
+            ],
+        );
+        assert!(lines[0].fold.is_none() && lines[1].fold.is_none());
+        let f = lines[3].fold.as_ref().unwrap();
+        assert_eq!(f.into, lines[1].id);
+        assert!(
+            f.summary
+                .ends_with("granted by 2; refused: leader lease (by 3)"),
+            "{}",
+            f.summary
+        );
+        let mut ja = Log::default();
+        let jl: Vec<LogLine> = [pre_campaign(1000), lease(1010, 2), pre_campaign(2000)]
+            .iter()
+            .map(|l| ja.narrated(&crate::scenario::text_ja::Japanese, l, false, |_| true))
+            .collect();
+        let summary = &jl[2].fold.as_ref().unwrap().summary;
+        assert!(summary.contains("事前投票を 2 回求めた"), "{summary}");
+        assert!(summary.contains("リース"), "{summary}");
     }
 
     /// English, every sentence reworded: the words change, nothing else may.
@@ -359,6 +513,9 @@ pub(crate) mod tests {
         fn folded(&self, a: u64, b: u64, latest: &str, n: usize) -> String {
             reword(English.folded(a, b, latest, n))
         }
+        fn campaign_folded(&self, c: &crate::scenario::narrate::CampaignFold) -> String {
+            reword(English.campaign_folded(c))
+        }
         fn branch_started(&self, f: u64, b: u32, l: u32) -> String {
             reword(English.branch_started(f, b, l))
         }
@@ -389,8 +546,43 @@ pub(crate) mod tests {
         fn quorum_sentence(&self, q: &view::QuorumView) -> String {
             reword(English.quorum_sentence(q))
         }
-        fn node_head(&self, learner: bool, state: view::NodeState) -> String {
-            reword(English.node_head(learner, state))
+        fn node_head(&self, kind: Option<view::LearnerKind>, state: view::NodeState) -> String {
+            reword(English.node_head(kind, state))
+        }
+        fn auto_promote_at(&self, percent: u8) -> String {
+            reword(English.auto_promote_at(percent))
+        }
+        fn failover_countdown(&self, f: &view::FailoverView) -> String {
+            reword(English.failover_countdown(f))
+        }
+        fn message_counts(&self, received: u64, sent: u64, compact: bool) -> String {
+            reword(English.message_counts(received, sent, compact))
+        }
+        fn history_lane(&self, key: &str, client: u64) -> String {
+            reword(English.history_lane(key, client))
+        }
+        fn history_op(
+            &self,
+            kind: crate::sim::linearizability::OpName,
+            value: Option<&str>,
+        ) -> String {
+            reword(English.history_op(kind, value))
+        }
+        fn history_tick(&self, ms: u64) -> String {
+            reword(English.history_tick(ms))
+        }
+        fn history_verdict(&self, v: &view::HistoryVerdict) -> String {
+            reword(English.history_verdict(v))
+        }
+        fn history_note(
+            &self,
+            from_ms: u64,
+            to_ms: u64,
+            shown: usize,
+            total: usize,
+            hidden: usize,
+        ) -> String {
+            reword(English.history_note(from_ms, to_ms, shown, total, hidden))
         }
         fn unreachable_url(&self, url: &str) -> String {
             reword(English.unreachable_url(url))

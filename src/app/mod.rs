@@ -4,7 +4,9 @@
 //!
 //! - `engine`: the running scenario (a timeline in the sandbox, or a
 //!   lesson); every action is a command text;
+//! - `history`: the history view of client operations and the checker's anomaly;
 //! - `log`: the event log's lines, with repeats folded;
+//! - `player`: the pace a lesson step plays at;
 //! - `presets`: what the page's buttons stand for;
 //! - `safety`: what the safety indicator says;
 //! - `scene`: how each node and log strip looks, and where labels go;
@@ -12,9 +14,11 @@
 //! - `palette`: the canvas's colours.
 
 pub mod engine;
+pub mod history;
 pub mod layout;
 pub mod log;
 pub mod palette;
+pub mod player;
 pub mod presets;
 pub mod safety;
 pub mod scene;

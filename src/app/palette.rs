@@ -28,6 +28,14 @@ pub const SNAPSHOT: &str = "#f97316";
 pub const TIMER: &str = "#e2e8f0";
 pub const TIMER_TRACK: &str = "#1e293b";
 pub const GOOD: &str = "#4ade80";
+/// Failover's countdown on a voter the leader does not hear from.
+pub const COUNTDOWN: &str = "#ef4444";
+/// The `auto-promote` threshold on a learner's catch-up bar.
+pub const AUTO_LINE: &str = "#a3e635";
+/// The badges of the learners' kinds (the page's legend shows them).
+pub const STANDBY: &str = "#c4b5fd";
+pub const READ_WEAK: &str = "#fb7185";
+pub const READ_STRONG: &str = "#2dd4bf";
 pub const BAD: &str = "#f87171";
 
 pub fn role(role: Option<StateRole>) -> &'static str {
@@ -122,5 +130,8 @@ mod tests {
         assert_eq!(colour("append"), message(MessageType::App));
         assert_eq!(colour("vote"), message(MessageType::Vote));
         assert_eq!(colour("snapshot"), message(MessageType::Snap));
+        assert_eq!(colour("standby"), STANDBY);
+        assert_eq!(colour("read-only weak"), READ_WEAK);
+        assert_eq!(colour("read-only strong"), READ_STRONG);
     }
 }

@@ -5,7 +5,8 @@
 
 use crate::raft::{Entry, EntryData, Raft, StateRole};
 use crate::scenario::narrate::Renderer;
-use crate::scenario::view::{CatchUpView, NodeState, NodeView};
+use crate::scenario::view::{CatchUpView, LearnerKind, NodeState, NodeView};
+use crate::server::ReadMode;
 use crate::sim::{Request, SimNode};
 
 use super::layout::{Layout, Spot};
@@ -22,12 +23,77 @@ pub enum Body {
     NotStarted,
 }
 
+/// A badge on a learner's hexagon: what it is kept for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Badge {
+    /// A standby for failover: a plus.
+    Standby,
+    /// A read-only learner: an eye, hollow for weak reads (possibly stale),
+    /// filled for strong ones.
+    ReadWeak,
+    ReadStrong,
+}
+
+impl Badge {
+    pub fn of(kind: Option<LearnerKind>) -> Option<Badge> {
+        match kind? {
+            LearnerKind::Plain => None,
+            LearnerKind::Standby => Some(Badge::Standby),
+            LearnerKind::ReadOnly(ReadMode::Weak) => Some(Badge::ReadWeak),
+            LearnerKind::ReadOnly(ReadMode::Strong) => Some(Badge::ReadStrong),
+        }
+    }
+
+    pub fn colour(self) -> &'static str {
+        match self {
+            Badge::Standby => pal::STANDBY,
+            Badge::ReadWeak => pal::READ_WEAK,
+            Badge::ReadStrong => pal::READ_STRONG,
+        }
+    }
+}
+
+/// A learner's catch-up bar: how much of the leader's log it holds, and
+/// the line at which it is promoted.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bar {
+    /// 0 to 1.
+    pub ratio: f64,
+    pub fill: &'static str,
+    /// The promotion line and its colour: etcd's 90% (white), or the
+    /// cluster's `auto-promote` threshold; none for a read-only learner.
+    pub line: Option<(f64, &'static str)>,
+}
+
+impl Bar {
+    pub fn of(c: &CatchUpView) -> Bar {
+        let line = c
+            .promote_at
+            .map(|at| (at, if c.auto { pal::AUTO_LINE } else { pal::TEXT }));
+        let fill = match c.promote_at {
+            None => pal::FOLLOWER,
+            Some(at) if c.ratio >= at => pal::GOOD,
+            Some(_) => pal::LEADER,
+        };
+        Bar {
+            ratio: c.ratio.clamp(0.0, 1.0),
+            fill,
+            line,
+        }
+    }
+
+    /// The share written after the bar, rounded down.
+    pub fn percent(&self) -> u32 {
+        (self.ratio * 100.0).floor() as u32
+    }
+}
+
 /// One line of the labels stacked outside a node.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Label {
     Text(String, &'static str),
-    /// A learner's catch-up against etcd's readiness line.
-    Bar(CatchUpView),
+    /// A learner's catch-up.
+    Bar(Bar),
 }
 
 /// How one node is drawn.
@@ -51,6 +117,11 @@ pub struct NodeLook {
     pub term: Option<u64>,
     /// The red cross of a process that is down.
     pub down_mark: bool,
+    /// A standby's or a read-only learner's badge.
+    pub badge: Option<Badge>,
+    /// Failover's countdown on a voter: the share of `failover-after`
+    /// still left (1 to 0), drawn as a shrinking red arc.
+    pub countdown: Option<f64>,
     pub labels: Vec<Label>,
 }
 
@@ -113,6 +184,10 @@ pub fn node_look(
         dark_text: !v.learner && !v.never_started && v.raft_role.is_some(),
         term: v.shown_term,
         down_mark: v.raft_role.is_none() && !v.never_started && !v.removed,
+        badge: Badge::of(v.learner_kind()),
+        countdown: v
+            .failover
+            .map(|f| (f.left_ms as f64 / f.after_ms.max(1) as f64).clamp(0.0, 1.0)),
         labels: labels(v, words, colour, nodes, queued),
     }
 }
@@ -132,7 +207,13 @@ fn labels(
     } else {
         label_colour(colour)
     };
-    labels.push(Label::Text(words.node_head(v.learner, v.role), head_colour));
+    labels.push(Label::Text(
+        words.node_head(v.learner_kind(), v.role),
+        head_colour,
+    ));
+    if let Some(f) = &v.failover {
+        labels.push(Label::Text(words.failover_countdown(f), pal::COUNTDOWN));
+    }
     if let Some(url) = &v.bad_url {
         labels.push(Label::Text(words.unreachable_url(url), pal::BAD));
     }
@@ -147,8 +228,20 @@ fn labels(
             state_colour,
         ));
         if let Some(c) = v.catch_up {
-            labels.push(Label::Bar(c));
+            labels.push(Label::Bar(Bar::of(&c)));
+            if let Some(at) = c.promote_at.filter(|_| c.auto) {
+                let percent = (at * 100.0).round() as u8;
+                labels.push(Label::Text(words.auto_promote_at(percent), pal::AUTO_LINE));
+            }
         }
+    }
+    // What each node's Raft handled: a weak read leaves the leader's
+    // counts as they were; a strong one adds a read index round.
+    if v.running || v.msgs_in + v.msgs_out > 0 {
+        labels.push(Label::Text(
+            words.message_counts(v.msgs_in, v.msgs_out, nodes > CROWDED),
+            pal::TEXT_FAINT,
+        ));
     }
     if queued >= QUEUE_LABEL_BYTES {
         labels.push(Label::Text(words.send_queue(queued), pal::SNAPSHOT));
@@ -437,7 +530,8 @@ mod tests {
             (Body::Disc, pal::LEADER, true, None)
         );
         assert!(l.dark_text && !l.down_mark && l.outline.is_none());
-        assert_eq!(texts(&l), ["leader"]);
+        assert_eq!(texts(&l)[0], "leader");
+        assert!(texts(&l)[1].starts_with("msgs in "), "{:?}", texts(&l));
 
         let down = look(2);
         assert_eq!(
@@ -577,5 +671,179 @@ mod tests {
         assert_eq!(message_radius(0), message_radius(64));
         assert!(message_radius(1024) > message_radius(64));
         assert_eq!(message_radius(1 << 30), 10.0);
+    }
+
+    #[test]
+    fn learners_carry_their_kind_and_their_promotion_line() {
+        let (_, v) = views(
+            "cluster voters=1,2,3 seed=1 max-learners=5 auto-promote=80%\nwait-until leader\nwait 6s\nmember add 4 --learner --standby\nmember add 5 --learner --read-only=weak\nmember add 6 --learner --read-only=strong\nmember add 7 --learner\n",
+        );
+        let look = |id: u64| node_look(&v[id as usize - 1], &English, false, v.len(), 0);
+        let bar = |l: &NodeLook| {
+            l.labels
+                .iter()
+                .find_map(|l| match l {
+                    Label::Bar(b) => Some(*b),
+                    Label::Text(..) => None,
+                })
+                .expect("a learner's catch-up bar")
+        };
+        // Every learner is a hexagon; the kind is its badge and its words.
+        let kinds: Vec<_> = (4..=7).map(|id| (look(id).body, look(id).badge)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (Body::Hexagon, Some(Badge::Standby)),
+                (Body::Hexagon, Some(Badge::ReadWeak)),
+                (Body::Hexagon, Some(Badge::ReadStrong)),
+                (Body::Hexagon, None),
+            ]
+        );
+        assert_eq!(look(1).badge, None);
+        let heads: Vec<String> = (4..=7).map(|id| texts(&look(id))[0].to_string()).collect();
+        assert_eq!(
+            heads,
+            [
+                "standby · not started",
+                "read-only weak · not started",
+                "read-only strong · not started",
+                "learner · not started"
+            ]
+        );
+        let colours: Vec<_> = [Badge::Standby, Badge::ReadWeak, Badge::ReadStrong]
+            .map(Badge::colour)
+            .to_vec();
+        assert!(colours[0] != colours[1] && colours[1] != colours[2] && colours[0] != colours[2]);
+        // The plain learner is promoted by the leader at the cluster's 80%:
+        // its bar shows that line, in the auto colour, and says so.
+        let plain = look(7);
+        assert_eq!(bar(&plain).line, Some((0.8, pal::AUTO_LINE)));
+        assert!(texts(&plain).contains(&"auto-promotes at 80%"));
+        // A standby is promoted (by failover) at etcd's 90%, never by
+        // auto-promote; a read-only learner is never promoted: no line.
+        let standby = look(4);
+        assert_eq!(bar(&standby).line, Some((0.9, pal::TEXT)));
+        assert!(!texts(&standby).iter().any(|t| t.starts_with("auto")));
+        for id in [5, 6] {
+            let b = bar(&look(id));
+            assert_eq!((b.line, b.fill), (None, pal::FOLLOWER), "node {id}");
+        }
+        assert_eq!(bar(&plain).fill, pal::LEADER, "behind its line");
+        assert_eq!(bar(&plain).percent(), 0);
+        // Without auto-promote, a plain learner's line is etcd's 90%.
+        let (_, v) = views(
+            "cluster voters=1,2,3 seed=1\nwait-until leader\nwait 6s\nmember add 4 --learner\n",
+        );
+        let l = node_look(&v[3], &English, false, 4, 0);
+        assert_eq!(bar(&l).line, Some((0.9, pal::TEXT)));
+        assert!(!texts(&l).iter().any(|t| t.starts_with("auto")));
+    }
+
+    #[test]
+    fn a_silent_voter_counts_down_to_failover_while_a_standby_waits() {
+        let mut s = Session::from_script(
+            "cluster voters=1,2,3 seed=1 failover-after=5s\nwait-until leader\nwait 6s\nmember add 4 --learner --standby\nstart 4\nwait 3s\n",
+        )
+        .unwrap();
+        let leader = s.cluster().leader().unwrap();
+        let victim = (1..=3).find(|&id| id != leader).unwrap();
+        let look = |s: &Session, id: u64| {
+            let v = view::NodeView::of(s.cluster(), id);
+            node_look(&v, &English, false, 4, 0)
+        };
+        assert_eq!(look(&s, victim).countdown, None, "heard from: no countdown");
+        s.command(&format!("crash {victim}")).unwrap();
+        s.advance(500);
+        assert_eq!(
+            look(&s, victim).countdown,
+            None,
+            "silent for less than an election timeout"
+        );
+        s.advance(1500);
+        let l = look(&s, victim);
+        let left = l.countdown.expect("silent for 2s: the countdown runs");
+        assert!((0.5..0.8).contains(&left), "{left}");
+        let said = texts(&l)
+            .into_iter()
+            .find(|t| t.starts_with("failover in "))
+            .expect("the countdown in words")
+            .to_string();
+        let v = view::NodeView::of(s.cluster(), victim);
+        let f = v.failover.unwrap();
+        assert_eq!(f.after_ms, 5000);
+        assert_eq!(f.left_ms + f.silent_ms, 5000);
+        assert_eq!(said, English.failover_countdown(&f));
+        let at = |left_ms| view::FailoverView {
+            silent_ms: 5000 - left_ms,
+            after_ms: 5000,
+            left_ms,
+        };
+        assert_eq!(English.failover_countdown(&at(2400)), "failover in 2.4s");
+        assert_eq!(
+            English.failover_countdown(&at(0)),
+            "failover due: needs a ready standby"
+        );
+        assert_eq!(look(&s, leader).countdown, None);
+        assert_eq!(look(&s, 4).countdown, None);
+        // Time up: the leader replaced the voter; no countdown is left.
+        s.advance(4000);
+        let q = view::QuorumView::of(s.cluster());
+        assert!(
+            q.voters.contains(&4) && !q.voters.contains(&victim),
+            "{q:?}"
+        );
+        assert!(view::nodes(s.cluster())
+            .iter()
+            .all(|n| n.failover.is_none()));
+    }
+
+    #[test]
+    fn no_countdown_without_a_standby() {
+        let mut s = Session::from_script(
+            "cluster voters=1,2,3 seed=1 failover-after=5s\nwait-until leader\nwait 6s\n",
+        )
+        .unwrap();
+        let leader = s.cluster().leader().unwrap();
+        let victim = (1..=3).find(|&id| id != leader).unwrap();
+        s.command(&format!("crash {victim}")).unwrap();
+        s.advance(3000);
+        assert!(view::nodes(s.cluster())
+            .iter()
+            .all(|n| n.failover.is_none()));
+    }
+
+    #[test]
+    fn each_node_counts_its_messages_and_a_weak_read_costs_the_leader_nothing() {
+        let mut s = Session::from_script(
+            "cluster voters=1,2,3 seed=1 max-learners=2\nwait-until leader\nwait 6s\nmember add 4 --learner --read-only=weak\nmember add 5 --learner --read-only=strong\nstart 4\nstart 5\nput k v\nwait 2s\n",
+        )
+        .unwrap();
+        let leader = s.cluster().leader().unwrap();
+        let counts = |s: &Session, id| {
+            let v = view::NodeView::of(s.cluster(), id);
+            (v.msgs_in, v.msgs_out)
+        };
+        let before = counts(&s, leader);
+        assert!(before.0 > 0 && before.1 > 0, "{before:?}");
+        let four = counts(&s, 4);
+        let r = s.command("get k via=4").unwrap();
+        assert_eq!(r.value, Some(Some("v".to_string())), "{r:?}");
+        assert_eq!(
+            counts(&s, leader),
+            before,
+            "the weak read sent the leader nothing"
+        );
+        assert_eq!(counts(&s, 4), four);
+        let v = view::NodeView::of(s.cluster(), leader);
+        let look = node_look(&v, &English, false, 5, 0);
+        assert!(texts(&look).contains(&format!("msgs in {} · out {}", before.0, before.1).as_str()));
+        // A strong read goes through the leader: a read index round.
+        let r = s.command("get k via=5").unwrap();
+        assert_eq!(r.value, Some(Some("v".to_string())), "{r:?}");
+        let after = counts(&s, leader);
+        assert!(
+            after.0 > before.0 && after.1 > before.1,
+            "{before:?} {after:?}"
+        );
     }
 }

@@ -165,11 +165,30 @@ pub enum Command {
         timeout_ms: Option<u64>,
         require_leader: bool,
     },
-    /// `get KEY [via=N] [serializable] [timeout=DURATION] [require-leader]`
+    /// `get KEY [rev=R] [via=N] [serializable] [timeout=DURATION] [require-leader]`
     Get {
         key: String,
+        /// The store revision to read at (etcdctl `get --rev`; 0 or none:
+        /// the latest).
+        rev: Option<u64>,
         via: Option<NodeId>,
         serializable: bool,
+        timeout_ms: Option<u64>,
+        require_leader: bool,
+    },
+    /// `delete KEY [via=N] [timeout=DURATION] [require-leader]` (etcdctl `del`)
+    Delete {
+        key: String,
+        via: Option<NodeId>,
+        timeout_ms: Option<u64>,
+        require_leader: bool,
+    },
+    /// `compaction REV [via=N] [timeout=DURATION] [require-leader]`: etcd's
+    /// MVCC compaction of the key history (etcdctl `compaction`), not
+    /// `compact N` (a member's Raft log)
+    Compaction {
+        rev: u64,
+        via: Option<NodeId>,
         timeout_ms: Option<u64>,
         require_leader: bool,
     },
@@ -304,6 +323,8 @@ pub enum Condition {
     VotersOutgoing(Vec<NodeId>),
     /// `term=T`
     Term(u64),
+    /// `term>=T`: an election beyond term T-1 has begun (terms only grow)
+    TermAtLeast(u64),
     /// `commit>=I`
     CommitAtLeast(u64),
     /// `role N=ROLE`
@@ -596,6 +617,7 @@ impl fmt::Display for Condition {
             Condition::Learners(v) => write!(f, "learners={}", format_list(v)),
             Condition::VotersOutgoing(v) => write!(f, "voters-outgoing={}", format_list(v)),
             Condition::Term(t) => write!(f, "term={t}"),
+            Condition::TermAtLeast(t) => write!(f, "term>={t}"),
             Condition::CommitAtLeast(i) => write!(f, "commit>={i}"),
             Condition::Role { id, role } => write!(f, "role {id}={role}"),
             Condition::Progress { id, state } => write!(f, "progress {id}={state}"),
@@ -655,17 +677,45 @@ impl fmt::Display for Command {
             }
             Command::Get {
                 key,
+                rev,
                 via,
                 serializable,
                 timeout_ms,
                 require_leader,
             } => {
                 write!(f, "get {}", format_text(key))?;
+                if let Some(r) = rev {
+                    write!(f, " rev={r}")?;
+                }
                 if let Some(n) = via {
                     write!(f, " via={n}")?;
                 }
                 if *serializable {
                     f.write_str(" serializable")?;
+                }
+                format_client(f, *timeout_ms, *require_leader)
+            }
+            Command::Delete {
+                key,
+                via,
+                timeout_ms,
+                require_leader,
+            } => {
+                write!(f, "delete {}", format_text(key))?;
+                if let Some(n) = via {
+                    write!(f, " via={n}")?;
+                }
+                format_client(f, *timeout_ms, *require_leader)
+            }
+            Command::Compaction {
+                rev,
+                via,
+                timeout_ms,
+                require_leader,
+            } => {
+                write!(f, "compaction {rev}")?;
+                if let Some(n) = via {
+                    write!(f, " via={n}")?;
                 }
                 format_client(f, *timeout_ms, *require_leader)
             }

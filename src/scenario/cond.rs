@@ -149,6 +149,10 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: &Previous) -> Result
             let term = cluster.highest_term();
             holds(term == *t, format!("the term is {term}"))
         }
+        Condition::TermAtLeast(t) => {
+            let term = cluster.highest_term();
+            holds(term >= *t, format!("the term is {term}"))
+        }
         Condition::CommitAtLeast(i) => {
             let Some(r) = cluster.leader_raft() else {
                 return Err("there is no leader".into());

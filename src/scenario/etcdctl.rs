@@ -451,6 +451,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
             Ok(Translation {
                 command: Command::Get {
                     key: key.clone(),
+                    rev: None,
                     via: None,
                     serializable: a.serializable()?,
                     timeout_ms: None,

@@ -41,6 +41,30 @@ pub struct Session {
     lines: usize,
 }
 
+/// A command being run (see [`Session::begin`]).
+#[derive(Debug, Clone)]
+pub struct Running {
+    cmd: Command,
+    result: CommandResult,
+    /// When a `wait` ends, or a `wait-until` gives up.
+    deadline: u64,
+    /// `wait-until`: the condition is to be looked at before the next step.
+    check: bool,
+    /// Set once the command is over.
+    outcome: Option<Result<(), ServerError>>,
+}
+
+impl Running {
+    pub fn command(&self) -> &Command {
+        &self.cmd
+    }
+
+    /// Whether it is over (its result is ready for [`Session::finish`]).
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+}
+
 /// The world and server settings a `cluster` line stands for.
 pub fn configs(spec: &ClusterSpec) -> (WorldConfig, ServerConfig) {
     let world = WorldConfig {
@@ -171,6 +195,13 @@ impl Session {
         std::mem::take(&mut self.narration)
     }
 
+    /// Puts lines back in front of the narration not taken yet (a lesson
+    /// step's, told with the next narration when something ends it early).
+    pub fn push_narration(&mut self, mut lines: Vec<Line>) {
+        lines.append(&mut self.narration);
+        self.narration = lines;
+    }
+
     /// Everything done so far as a script: the `cluster` line, then each
     /// command, with `wait`s for the time that passed between them.
     pub fn history(&self) -> Vec<String> {
@@ -215,6 +246,17 @@ impl Session {
 
     /// Runs one parsed command and records its result.
     pub fn execute(&mut self, line: usize, text: &str, cmd: &Command) -> CommandResult {
+        let mut running = self.begin(line, text, cmd);
+        self.proceed(&mut running, u64::MAX);
+        self.finish(running)
+    }
+
+    /// Starts running one command a slice of simulated time at a time (the
+    /// page's lesson player shows a `wait` happen): [`Session::proceed`]
+    /// moves it on, [`Session::finish`] records it. Slices give exactly the
+    /// run of the whole command: [`Session::execute`] is the same code with
+    /// one slice that ends wherever the command does.
+    pub fn begin(&mut self, line: usize, text: &str, cmd: &Command) -> Running {
         // Console commands are numbered after everything run so far.
         self.lines = self.lines.max(line);
         let started_at = self.now();
@@ -222,12 +264,97 @@ impl Session {
             self.history
                 .push(Command::Wait(started_at - self.history_ms).to_string());
         }
-        let mut result = CommandResult::new(line, text.to_string());
-        if let Err(e) = self.apply(cmd, &mut result) {
+        let deadline = match cmd {
+            Command::Wait(ms) => started_at.saturating_add(*ms),
+            Command::WaitUntil { within_ms, .. } => started_at.saturating_add(*within_ms),
+            _ => started_at,
+        };
+        Running {
+            cmd: cmd.clone(),
+            result: CommandResult::new(line, text.to_string()),
+            deadline,
+            check: true,
+            outcome: None,
+        }
+    }
+
+    /// Runs `running` on, to simulated time `until` at most; true once it is
+    /// over. Only `wait` and `wait-until` take slices: any other command
+    /// runs whole in its first one (a client request that waits for its
+    /// answer included).
+    pub fn proceed(&mut self, running: &mut Running, until: u64) -> bool {
+        if running.outcome.is_some() {
+            return true;
+        }
+        let c = &mut self.cluster;
+        match &running.cmd {
+            Command::Wait(_) => {
+                let t = running.deadline.min(until);
+                c.run_until(t);
+                if t == running.deadline {
+                    running.outcome = Some(Ok(()));
+                }
+            }
+            Command::WaitUntil { cond, within_ms } => {
+                let limit = running.deadline.min(until);
+                // The condition is looked at when the command starts and
+                // after every step, never at a slice's end (where nothing
+                // happened): slices see what the whole command sees.
+                loop {
+                    if running.check {
+                        if cond::check(cond, c, &self.previous).is_ok() {
+                            running.outcome = Some(Ok(()));
+                            break;
+                        }
+                        running.check = false;
+                    }
+                    if !c.step(limit) {
+                        break;
+                    }
+                    running.check = true;
+                }
+                if running.outcome.is_none() {
+                    // Nothing more is due by `limit`: the clock moves there.
+                    c.run_until(limit);
+                    if limit == running.deadline {
+                        running.outcome = Some(match cond::check(cond, c, &self.previous) {
+                            Ok(()) => Ok(()),
+                            Err(why) => Err(failed(
+                                ErrorCode::Timeout,
+                                format!(
+                                    "{cond} did not hold within {}: {why}",
+                                    format_duration(*within_ms)
+                                ),
+                            )),
+                        });
+                    }
+                }
+            }
+            cmd => {
+                let cmd = cmd.clone();
+                running.outcome = Some(self.apply(&cmd, &mut running.result));
+            }
+        }
+        self.after_time();
+        running.outcome.is_some()
+    }
+
+    /// Records a command [`Session::proceed`] ran to its end (one not over
+    /// yet is run to its end first) and returns its result.
+    pub fn finish(&mut self, mut running: Running) -> CommandResult {
+        self.proceed(&mut running, u64::MAX);
+        let Running {
+            cmd,
+            mut result,
+            outcome,
+            ..
+        } = running;
+        if let Some(Err(e)) = outcome {
             result.ok = false;
             result.error = Some(e.code.as_str());
             result.detail = Some(e.detail);
         }
+        let cmd = &cmd;
         // `ok` and `error=` look at the last command that can fail: a plain
         // `wait` (also the idle time the browser records) never does.
         if !matches!(
@@ -267,32 +394,8 @@ impl Session {
     fn apply(&mut self, cmd: &Command, result: &mut CommandResult) -> Result<(), ServerError> {
         let c = &mut self.cluster;
         match cmd {
-            Command::Wait(ms) => {
-                let t = c.now().saturating_add(*ms);
-                c.run_until(t);
-            }
-            Command::WaitUntil { cond, within_ms } => {
-                let deadline = c.now().saturating_add(*within_ms);
-                loop {
-                    if cond::check(cond, c, &self.previous).is_ok() {
-                        return Ok(());
-                    }
-                    if !c.step(deadline) {
-                        break;
-                    }
-                }
-                c.run_until(deadline);
-                return match cond::check(cond, c, &self.previous) {
-                    Ok(()) => Ok(()),
-                    Err(why) => Err(failed(
-                        ErrorCode::Timeout,
-                        format!(
-                            "{cond} did not hold within {}: {why}",
-                            format_duration(*within_ms)
-                        ),
-                    )),
-                };
-            }
+            // Run by `proceed`, a slice at a time.
+            Command::Wait(_) | Command::WaitUntil { .. } => {}
             Command::Expect(cond) => {
                 if let Err(why) = cond::check(cond, c, &self.previous) {
                     return Err(failed(
@@ -328,13 +431,38 @@ impl Session {
             }
             Command::Get {
                 key,
+                rev,
                 via,
                 serializable,
                 timeout_ms,
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                result.value = Some(c.get(key, *via, *serializable, timeout, *require_leader)?);
+                let rev = rev.unwrap_or(0);
+                let read = c.get(key, rev, *via, *serializable, timeout, *require_leader)?;
+                result.value = Some(read.value);
+                result.revision = Some(read.revision);
+                result.mod_revision = Some(read.mod_revision);
+            }
+            Command::Delete {
+                key,
+                via,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let (deleted, revision) = c.delete(key, *via, timeout, *require_leader)?;
+                result.deleted = Some(deleted);
+                result.revision = Some(revision);
+            }
+            Command::Compaction {
+                rev,
+                via,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                c.compaction(*rev, *via, timeout, *require_leader)?;
             }
             Command::LoadStart {
                 rate_per_s,
@@ -523,7 +651,10 @@ impl Session {
                     r.error = Some(e.code.as_str());
                     r.detail = Some(e.detail);
                 }
-                Outcome::Read { .. } | Outcome::Members(_) | Outcome::Done => {}
+                Outcome::Read(_)
+                | Outcome::Deleted { .. }
+                | Outcome::Members(_)
+                | Outcome::Done => {}
             }
         }
         self.narrate_events();

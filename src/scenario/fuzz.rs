@@ -178,6 +178,7 @@ impl Tracker {
                 }
                 Ok(Command::Get {
                     key,
+                    rev: None | Some(0),
                     serializable: false,
                     ..
                 }) if r.ok => {
@@ -392,6 +393,7 @@ fn next_command(rng: &mut Pcg64, session: &Session, writes: &mut u64) -> Command
             }
             45..=51 => Some(Command::Get {
                 key: format!("k{}", rng.random_range(0..KEYS)),
+                rev: None,
                 via: if rng.random_bool(0.3) {
                     pick(rng, &v.running)
                 } else {
@@ -780,7 +782,7 @@ fn durability(session: &Session, tracker: &Tracker) -> Vec<Failure> {
         if a.index >= first {
             let entry = entries.get((a.index - first) as usize);
             let same = entry.is_some_and(
-                |e| matches!(Request::of(&e.data), Some(Request::Put(p)) if p.key == a.key && p.value == a.value),
+                |e| matches!(Request::of(&e.data), Some(Request::Put(p)) if p.key == a.key && *p.value == *a.value),
             );
             if !same {
                 fail(format!(

@@ -16,7 +16,12 @@ use crate::sim::{DropReason, Event, EventKind, ModeDecision};
 
 use super::etcdctl::EtcdctlError;
 use super::report::CommandResult;
-use super::view::{LogMark, NodeState, ProgressView, QuorumView, ViolationView};
+use crate::sim::linearizability::{ClientId, OpName};
+
+use super::view::{
+    FailoverView, HistoryVerdict, LearnerKind, LogMark, NodeState, ProgressView, QuorumView,
+    ViolationView,
+};
 
 /// One narrated line of a run.
 #[derive(Debug, Clone, PartialEq)]
@@ -119,7 +124,10 @@ pub fn is_narrated(e: &Event) -> bool {
             event: RaftEvent::Committed { .. },
             ..
         } => false,
-        PutApplied { .. } | PublishApplied { .. } => false,
+        PutApplied { .. }
+        | DeleteApplied { .. }
+        | CompactionApplied { .. }
+        | PublishApplied { .. } => false,
         ConfChangeApplied { change, .. } => change.request != 0,
         MessageDropped { .. } | LinkCut { .. } | LinkHealed { .. } => false,
         _ => true,
@@ -193,6 +201,25 @@ pub enum FoldKey {
         kind: MessageType,
         reason: DropReason,
     },
+}
+
+/// A node's campaigns folded into one line with the votes they got.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CampaignFold {
+    pub node: NodeId,
+    /// Pre-vote campaigns (pre-candidate), or real ones (candidate).
+    pub pre_vote: bool,
+    pub first_ms: u64,
+    pub last_ms: u64,
+    /// How many times it campaigned.
+    pub campaigns: usize,
+    /// The term the latest campaign asked votes for.
+    pub term: u64,
+    /// Nodes that granted a vote, in id order.
+    pub granted: Vec<NodeId>,
+    /// Refusals by reason (the event's code, e.g. "lease"), each with the
+    /// nodes that gave it, in the order the reasons first came.
+    pub refused: Vec<(&'static str, Vec<NodeId>)>,
 }
 
 /// Events that repeat while a fault lasts (an isolated node campaigning
@@ -298,6 +325,8 @@ pub fn event_code(kind: &EventKind) -> &'static str {
             AutoLeaveProposed => "auto-leave-proposed",
         },
         EventKind::PutApplied { .. } => "put-applied",
+        EventKind::DeleteApplied { .. } => "delete-applied",
+        EventKind::CompactionApplied { .. } => "compaction-applied",
         EventKind::ConfChangeApplied { .. } => "conf-change-applied",
         EventKind::JointChangeApplied { .. } => "joint-change-applied",
         EventKind::PublishApplied { .. } => "publish-applied",
@@ -338,6 +367,8 @@ pub fn event_nodes(kind: &EventKind) -> Vec<NodeId> {
             std::iter::once(*node).chain(other).collect()
         }
         EventKind::PutApplied { node, .. }
+        | EventKind::DeleteApplied { node, .. }
+        | EventKind::CompactionApplied { node, .. }
         | EventKind::ReadServed { node, .. }
         | EventKind::Compacted { node, .. }
         | EventKind::Crashed { node }
@@ -457,6 +488,9 @@ pub trait Renderer {
     /// Several repeats of one line, shown as one: `latest` is the last
     /// repeat's sentence.
     fn folded(&self, first_ms: u64, last_ms: u64, latest: &str, count: usize) -> String;
+    /// A node's repeated campaigns and the answers to them, shown as one
+    /// line ("node 3 asked for pre-votes 14 times; refused: leader lease").
+    fn campaign_folded(&self, c: &CampaignFold) -> String;
     /// Acting in the past started branch `branch` at `fork_ms`; the run left
     /// is kept as branch `left`.
     fn branch_started(&self, fork_ms: u64, branch: u32, left: u32) -> String;
@@ -487,8 +521,39 @@ pub trait Renderer {
 
     // ---- the canvas ----
 
-    /// A node's first label: what it is ("learner · follower").
-    fn node_head(&self, learner: bool, state: NodeState) -> String;
+    /// A node's first label: what it is ("learner · follower", "standby ·
+    /// follower"); `kind` is `None` for a voter.
+    fn node_head(&self, kind: Option<LearnerKind>, state: NodeState) -> String;
+    /// Under a learner's catch-up bar: the leader promotes it by itself at
+    /// `percent` (`auto-promote`).
+    fn auto_promote_at(&self, percent: u8) -> String;
+    /// Beside a voter the leader has not heard from while a standby could
+    /// take over: the time left before failover.
+    fn failover_countdown(&self, f: &FailoverView) -> String;
+    /// A node's Raft messages received and sent since the run began;
+    /// `compact` when many nodes share the ring.
+    fn message_counts(&self, received: u64, sent: u64, compact: bool) -> String;
+
+    // ---- the history view ----
+
+    /// A lane: one key as one client saw it.
+    fn history_lane(&self, key: &str, client: ClientId) -> String;
+    /// An operation's bar.
+    fn history_op(&self, kind: OpName, value: Option<&str>) -> String;
+    /// A moment labelled on the history's axis.
+    fn history_tick(&self, ms: u64) -> String;
+    /// The checker's verdict on the history.
+    fn history_verdict(&self, v: &HistoryVerdict) -> String;
+    /// What part of the history is drawn: the window, operations drawn of
+    /// all, and lanes left out.
+    fn history_note(
+        &self,
+        from_ms: u64,
+        to_ms: u64,
+        shown: usize,
+        total: usize,
+        hidden_lanes: usize,
+    ) -> String;
     /// A member whose peer URL reaches no host.
     fn unreachable_url(&self, url: &str) -> String;
     /// The leader's view of a peer; `compact` when many nodes share the ring.
@@ -527,6 +592,17 @@ pub enum Refusal {
     /// A branch that does not exist, or a lesson's (which has none); the
     /// timeline's own message.
     Branch(String),
+    /// The modes control: `auto-promote` is not a whole percentage from 1
+    /// to 100.
+    AutoPromoteRange,
+    /// The modes control: `failover-after` out of its range.
+    FailoverAfterRange { min_ms: u64, max_ms: u64 },
+    /// The modes control: `max-learners` is not a whole number from 0 to
+    /// `max`.
+    MaxLearnersRange { max: NodeId },
+    /// The modes control: a value the `cluster` line does not take (its
+    /// parser's message).
+    Modes(String),
 }
 
 #[cfg(test)]
@@ -535,6 +611,7 @@ mod tests {
     use super::*;
     use crate::raft::{ConfChange, ConfChangeSingle, ConfChangeType, ConfChangeV2};
     use crate::sim::membership::MemberError;
+    use crate::sim::KeyRead;
 
     fn joint(request: u64) -> ConfChangeV2 {
         ConfChangeV2 {
@@ -701,7 +778,11 @@ mod tests {
                 EventKind::ReadServed {
                     node: 1,
                     request: 2,
-                    value: Some("failed".into()),
+                    read: Ok(KeyRead {
+                        value: Some("failed".into()),
+                        mod_revision: Some(2),
+                        revision: 2,
+                    }),
                 },
                 plain,
                 false,

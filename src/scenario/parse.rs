@@ -32,7 +32,7 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// The command words, in the order error messages list them.
-pub const COMMAND_NAMES: [&str; 20] = [
+pub const COMMAND_NAMES: [&str; 22] = [
     "wait",
     "wait-until",
     "expect",
@@ -41,6 +41,8 @@ pub const COMMAND_NAMES: [&str; 20] = [
     "pause",
     "put",
     "get",
+    "delete",
+    "compaction",
     "load",
     "member",
     "start",
@@ -56,7 +58,7 @@ pub const COMMAND_NAMES: [&str; 20] = [
 ];
 
 const CONDITION_FORMS: &str = "leader, leader=N, no-leader, caught-up=N, all-applied, quorum=Q, \
-     voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, commit>=I, role N=ROLE, \
+     voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, term>=T, commit>=I, role N=ROLE, \
      progress N=STATE, ok, error=CODE, value=TEXT, absent, linearizable, not-linearizable, \
      queued>=SIZE, queued N>=SIZE (or <=)";
 
@@ -656,6 +658,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
             let found = p.options(
                 "get",
                 &[
+                    ("rev", Kind::Value("rev=R")),
                     ("via", Kind::Value("via=N")),
                     ("serializable", Kind::Flag),
                     CLIENT_OPTIONS[0],
@@ -665,10 +668,54 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
             let (timeout_ms, require_leader) = client_options(&p, &found)?;
             Command::Get {
                 key,
+                rev: get(&found, "rev")
+                    .map(|f| p.convert(f, parse_number))
+                    .transpose()?,
                 via: get(&found, "via")
                     .map(|f| p.convert(f, parse_node_id))
                     .transpose()?,
                 serializable: get(&found, "serializable").is_some(),
+                timeout_ms,
+                require_leader,
+            }
+        }
+        "delete" => {
+            let key = p.text("a key", "delete")?;
+            let found = p.options(
+                "delete",
+                &[
+                    ("via", Kind::Value("via=N")),
+                    CLIENT_OPTIONS[0],
+                    CLIENT_OPTIONS[1],
+                ],
+            )?;
+            let (timeout_ms, require_leader) = client_options(&p, &found)?;
+            Command::Delete {
+                key,
+                via: get(&found, "via")
+                    .map(|f| p.convert(f, parse_node_id))
+                    .transpose()?,
+                timeout_ms,
+                require_leader,
+            }
+        }
+        "compaction" => {
+            let t = p.word("a revision", "compaction")?;
+            let rev = parse_number(&t.text).map_err(|m| p.err(t.col, m))?;
+            let found = p.options(
+                "compaction",
+                &[
+                    ("via", Kind::Value("via=N")),
+                    CLIENT_OPTIONS[0],
+                    CLIENT_OPTIONS[1],
+                ],
+            )?;
+            let (timeout_ms, require_leader) = client_options(&p, &found)?;
+            Command::Compaction {
+                rev,
+                via: get(&found, "via")
+                    .map(|f| p.convert(f, parse_node_id))
+                    .transpose()?,
                 timeout_ms,
                 require_leader,
             }
@@ -1176,6 +1223,7 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
         "learners" => Condition::Learners(parse_id_list(p, v, vcol, true)?),
         "voters-outgoing" => Condition::VotersOutgoing(parse_id_list(p, v, vcol, true)?),
         "term" => Condition::Term(number(v)?),
+        "term>" => Condition::TermAtLeast(number(v)?),
         "commit>" => Condition::CommitAtLeast(number(v)?),
         "queued>" | "queued<" => Condition::Queued {
             id: None,

@@ -39,6 +39,8 @@ fn error_codes_round_trip() {
         "no-leader",
         "timeout",
         "expect-failed",
+        "compacted",
+        "future-rev",
     ];
     assert_eq!(ErrorCode::ALL.map(|c| c.as_str()), names);
     for code in ErrorCode::ALL {
@@ -194,6 +196,7 @@ mod props {
             ids(0).prop_map(Condition::Learners),
             ids(0).prop_map(Condition::VotersOutgoing),
             any::<u64>().prop_map(Condition::Term),
+            any::<u64>().prop_map(Condition::TermAtLeast),
             any::<u64>().prop_map(Condition::CommitAtLeast),
             (id(), role()).prop_map(|(id, role)| Condition::Role { id, role }),
             (id(), proptest::sample::select(ProgressName::ALL.to_vec()))
@@ -305,11 +308,35 @@ mod props {
                         require_leader
                     }
                 ),
-            (text(), proptest::option::of(id()), any::<bool>(), client()).prop_map(
-                |(key, via, serializable, (timeout_ms, require_leader))| Command::Get {
+            (
+                text(),
+                proptest::option::of(any::<u64>()),
+                proptest::option::of(id()),
+                any::<bool>(),
+                client()
+            )
+                .prop_map(
+                    |(key, rev, via, serializable, (timeout_ms, require_leader))| Command::Get {
+                        key,
+                        rev,
+                        via,
+                        serializable,
+                        timeout_ms,
+                        require_leader
+                    }
+                ),
+            (text(), proptest::option::of(id()), client()).prop_map(
+                |(key, via, (timeout_ms, require_leader))| Command::Delete {
                     key,
                     via,
-                    serializable,
+                    timeout_ms,
+                    require_leader
+                }
+            ),
+            (any::<u64>(), proptest::option::of(id()), client()).prop_map(
+                |(rev, via, (timeout_ms, require_leader))| Command::Compaction {
+                    rev,
+                    via,
                     timeout_ms,
                     require_leader
                 }

@@ -99,6 +99,17 @@ pub struct CommandResult {
     /// A `get`: the value read (null when the key is absent).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<Option<String>>,
+    /// A `get` or a `delete`: the store's revision when it answered (etcd's
+    /// response header revision).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revision: Option<u64>,
+    /// A `get`: the revision that wrote the value read (null when the key
+    /// is absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mod_revision: Option<Option<u64>>,
+    /// A `delete`: how many keys it deleted (0 or 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deleted: Option<u64>,
     /// A `put ... nowait` still waiting for its write.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub pending: bool,
@@ -121,6 +132,9 @@ impl CommandResult {
             detail: None,
             index: None,
             value: None,
+            revision: None,
+            mod_revision: None,
+            deleted: None,
             pending: false,
             status: None,
             members: None,

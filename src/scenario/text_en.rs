@@ -10,12 +10,16 @@
 use std::fmt::Write;
 
 use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
-use crate::sim::{DropReason, Event, EventKind, ModeDecision, NotYet};
+use crate::sim::linearizability::{ClientId, OpName};
+use crate::sim::{DropReason, Event, EventKind, KeyRead, ModeDecision, NotYet};
 
 use super::etcdctl::{self, EtcdctlError};
-use super::narrate::{Refusal, Renderer};
+use super::narrate::{CampaignFold, Refusal, Renderer};
 use super::report::CommandResult;
-use super::view::{LogMark, NodeState, ProgressView, QuorumView, ViolationView};
+use super::view::{
+    FailoverView, HistoryVerdict, LearnerKind, LogMark, NodeState, ProgressView, QuorumView,
+    ViolationView,
+};
 
 /// raftlab in English.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -41,9 +45,28 @@ fn and_list(ids: &[NodeId]) -> String {
     s
 }
 
+/// Why a node refused a vote, as a reader says it.
+fn refusal_words(code: &str) -> &str {
+    match code {
+        "lease" => "leader lease",
+        "leader known" => "it knows a leader",
+        "log not up to date" => "the candidate's log is behind",
+        other => other,
+    }
+}
+
 /// "2.31 s": a moment in running text.
 pub fn seconds(ms: u64) -> String {
     format!("{:.2} s", ms as f64 / 1000.0)
+}
+
+/// "s" for a count other than one.
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 /// "2.0s": a duration in a mode's sentence.
@@ -298,9 +321,39 @@ impl Renderer for English {
                     err.etcd_text()
                 ),
             },
-            ReadServed { node, value, .. } => match value {
-                Some(v) => format!("node {node} served a linearizable read: {v:?}"),
-                None => format!("node {node} served a linearizable read: no such key"),
+            DeleteApplied {
+                node,
+                index,
+                deleted,
+                revision,
+                ..
+            } => match deleted {
+                0 => format!("node {node} applied a delete at index {index}: no such key"),
+                _ => format!("node {node} applied a delete at index {index}: revision {revision}"),
+            },
+            CompactionApplied {
+                node,
+                index,
+                rev,
+                refused,
+                ..
+            } => match refused {
+                None => format!(
+                    "node {node} compacted its key history at revision {rev} (index {index})"
+                ),
+                Some(e) => format!(
+                    "node {node} refused a compaction at revision {rev} (index {index}): {}",
+                    e.etcd_text()
+                ),
+            },
+            ReadServed { node, read, .. } => match read {
+                Ok(KeyRead { value: Some(v), .. }) => {
+                    format!("node {node} served a linearizable read: {v:?}")
+                }
+                Ok(KeyRead { value: None, .. }) => {
+                    format!("node {node} served a linearizable read: no such key")
+                }
+                Err(e) => format!("node {node} refused a linearizable read: {}", e.etcd_text()),
             },
             Compacted { node, index } => {
                 format!("node {node} took a snapshot at index {index} and compacted its log")
@@ -357,6 +410,13 @@ impl Renderer for English {
         if let Some(index) = r.index {
             bits.push(format!("committed at index {index}"));
         }
+        if let Some(deleted) = r.deleted {
+            bits.push(match (deleted, r.revision) {
+                (0, _) => "no such key".to_string(),
+                (_, Some(rev)) => format!("deleted at revision {rev}"),
+                (_, None) => "deleted".to_string(),
+            });
+        }
         if let Some(members) = &r.members {
             let text: Vec<String> = members
                 .iter()
@@ -411,6 +471,35 @@ impl Renderer for English {
         format!("{} {latest} (×{count})", self.time_span(first_ms, last_ms))
     }
 
+    fn campaign_folded(&self, c: &CampaignFold) -> String {
+        let when = if c.first_ms == c.last_ms {
+            self.time(c.first_ms)
+        } else {
+            self.time_span(c.first_ms, c.last_ms)
+        };
+        let what = if c.pre_vote { "pre-votes" } else { "votes" };
+        let times = match c.campaigns {
+            1 => "once".to_string(),
+            n => format!("{n} times"),
+        };
+        let mut s = format!(
+            "{when} node {} asked for {what} {times} (latest for term {})",
+            c.node, c.term
+        );
+        if !c.granted.is_empty() {
+            let _ = write!(s, "; granted by {}", and_list(&c.granted));
+        }
+        if !c.refused.is_empty() {
+            let refusals: Vec<String> = c
+                .refused
+                .iter()
+                .map(|(why, by)| format!("{} (by {})", refusal_words(why), and_list(by)))
+                .collect();
+            let _ = write!(s, "; refused: {}", refusals.join(", "));
+        }
+        s
+    }
+
     fn branch_started(&self, fork_ms: u64, branch: u32, left: u32) -> String {
         format!(
             "↪ You acted in the past, at t = {}: branch {branch} starts here. \
@@ -434,6 +523,18 @@ impl Renderer for English {
             }
             Refusal::TooFewToPartition => "error: a partition needs at least two nodes".to_string(),
             Refusal::Branch(why) => format!("error: {why}"),
+            Refusal::AutoPromoteRange => {
+                "error: auto-promote takes a whole percentage from 1% to 100%".to_string()
+            }
+            Refusal::FailoverAfterRange { min_ms, max_ms } => format!(
+                "error: failover-after must be from {} (the election timeout) to {}",
+                crate::scenario::ast::format_duration(*min_ms),
+                crate::scenario::ast::format_duration(*max_ms)
+            ),
+            Refusal::MaxLearnersRange { max } => {
+                format!("error: max-learners takes a whole number from 0 to {max}")
+            }
+            Refusal::Modes(why) => format!("error: {why}"),
         }
     }
 
@@ -542,12 +643,130 @@ impl Renderer for English {
         s
     }
 
-    fn node_head(&self, learner: bool, state: NodeState) -> String {
+    fn node_head(&self, kind: Option<LearnerKind>, state: NodeState) -> String {
         let what = state.code();
-        if learner {
-            format!("learner · {what}")
+        match kind {
+            None => what.to_string(),
+            Some(LearnerKind::Plain) => format!("learner · {what}"),
+            Some(LearnerKind::Standby) => format!("standby · {what}"),
+            Some(LearnerKind::ReadOnly(m)) => format!("read-only {m} · {what}"),
+        }
+    }
+
+    fn auto_promote_at(&self, percent: u8) -> String {
+        format!("auto-promotes at {percent}%")
+    }
+
+    fn message_counts(&self, received: u64, sent: u64, compact: bool) -> String {
+        if compact {
+            format!("in {received} · out {sent}")
         } else {
-            what.to_string()
+            format!("msgs in {received} · out {sent}")
+        }
+    }
+
+    fn history_lane(&self, key: &str, client: ClientId) -> String {
+        let who = match client {
+            crate::server::history::SCRIPT_CLIENT => "you".to_string(),
+            crate::server::history::LOAD_CLIENT => "load".to_string(),
+            c => format!("client {c}"),
+        };
+        format!("{} · {who}", crate::scenario::ast::format_text(key))
+    }
+
+    fn history_op(&self, kind: OpName, value: Option<&str>) -> String {
+        let v = |v: Option<&str>| v.map_or("absent".to_string(), crate::scenario::ast::format_text);
+        match kind {
+            OpName::Write => format!("put {}", v(value)),
+            OpName::Read => format!("get → {}", v(value)),
+            OpName::Delete => "delete".to_string(),
+        }
+    }
+
+    fn history_tick(&self, ms: u64) -> String {
+        format!("{}.{:02}s", ms / 1000, ms % 1000 / 10)
+    }
+
+    fn history_verdict(&self, v: &HistoryVerdict) -> String {
+        let value = |v: &Option<String>| {
+            v.as_deref()
+                .map_or("nothing (the key was absent)".to_string(), |v| {
+                    format!("\"{v}\"")
+                })
+        };
+        match v {
+            HistoryVerdict::Empty => {
+                "No client operation yet: put and get keys, and each appears here on a time axis."
+                    .to_string()
+            }
+            HistoryVerdict::Linearizable { operations, keys } => format!(
+                "✓ Linearizable: one order of the {operations} operation{} on {keys} key{} explains every read.",
+                plural(*operations),
+                plural(*keys)
+            ),
+            HistoryVerdict::StaleRead {
+                key,
+                read_value,
+                read_ms,
+                missed_value,
+                missed_done_ms,
+            } if read_ms == missed_done_ms => format!(
+                "✗ Not linearizable: a stale read. On key {}, the get sent right after the put of {} finished (at {}) returned {}. No order of these operations explains it.",
+                crate::scenario::ast::format_text(key),
+                value(missed_value),
+                seconds(*read_ms),
+                value(read_value),
+            ),
+            HistoryVerdict::StaleRead {
+                key,
+                read_value,
+                read_ms,
+                missed_value,
+                missed_done_ms,
+            } => format!(
+                "✗ Not linearizable: a stale read. On key {}, the get sent at {} returned {}, though the put of {} had finished at {}. No order of these operations explains it.",
+                crate::scenario::ast::format_text(key),
+                seconds(*read_ms),
+                value(read_value),
+                value(missed_value),
+                seconds(*missed_done_ms)
+            ),
+            HistoryVerdict::NotLinearizable { key, operations } => format!(
+                "✗ Not linearizable: on key {}, no order of the {operations} operations in red explains what the reads returned.",
+                crate::scenario::ast::format_text(key)
+            ),
+        }
+    }
+
+    fn history_note(
+        &self,
+        from_ms: u64,
+        to_ms: u64,
+        shown: usize,
+        total: usize,
+        hidden_lanes: usize,
+    ) -> String {
+        let mut s = format!(
+            "t = {} to {}: {shown} of {total} operation{}",
+            seconds(from_ms),
+            seconds(to_ms),
+            plural(total)
+        );
+        if hidden_lanes > 0 {
+            let _ = write!(
+                s,
+                "; {hidden_lanes} more lane{} not shown",
+                plural(hidden_lanes)
+            );
+        }
+        s
+    }
+
+    fn failover_countdown(&self, f: &FailoverView) -> String {
+        if f.left_ms == 0 {
+            "failover due: needs a ready standby".to_string()
+        } else {
+            format!("failover in {}", span(f.left_ms))
         }
     }
 

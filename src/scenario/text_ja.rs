@@ -11,13 +11,17 @@
 
 use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::server::ErrorCode;
-use crate::sim::{DropReason, Event, EventKind, ModeDecision, NotYet};
+use crate::sim::{DropReason, Event, EventKind, KeyRead, ModeDecision, NotYet};
 
 use super::etcdctl::{self, EtcdctlError};
-use super::narrate::{Refusal, Renderer};
+use super::narrate::{CampaignFold, Refusal, Renderer};
 use super::report::CommandResult;
 use super::text_en::json_string;
-use super::view::{LogMark, NodeState, ProgressView, QuorumView, ViolationView};
+use super::view::{
+    FailoverView, HistoryVerdict, LearnerKind, LogMark, NodeState, ProgressView, QuorumView,
+    ViolationView,
+};
+use crate::sim::linearizability::{ClientId, OpName};
 
 /// raftlab in 日本語.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -304,6 +308,8 @@ pub fn error_meaning(code: ErrorCode) -> &'static str {
         ErrorCode::NoLeader => "リーダーがいない",
         ErrorCode::Timeout => "時間切れ",
         ErrorCode::ExpectFailed => "期待した条件が成り立たない",
+        ErrorCode::Compacted => "そのリビジョンはコンパクション済み",
+        ErrorCode::FutureRev => "そのリビジョンはまだ存在しない",
     }
 }
 
@@ -398,9 +404,44 @@ impl Renderer for Japanese {
                     err.etcd_text()
                 ),
             },
-            ReadServed { node, value, .. } => match value {
-                Some(v) => format!("ノード {node} が線形化可能な読み取りに応答: {v:?}"),
-                None => format!("ノード {node} が線形化可能な読み取りに応答: キーなし"),
+            DeleteApplied {
+                node,
+                index,
+                deleted,
+                revision,
+                ..
+            } => match deleted {
+                0 => format!("ノード {node} がインデックス {index} で削除を適用した: キーなし"),
+                _ => format!(
+                    "ノード {node} がインデックス {index} で削除を適用した: リビジョン {revision}"
+                ),
+            },
+            CompactionApplied {
+                node,
+                index,
+                rev,
+                refused,
+                ..
+            } => match refused {
+                None => format!(
+                    "ノード {node} がリビジョン {rev} でキーの履歴をコンパクションした（インデックス {index}）"
+                ),
+                Some(e) => format!(
+                    "ノード {node} がリビジョン {rev} のコンパクションを拒否（インデックス {index}）: {}",
+                    e.etcd_text()
+                ),
+            },
+            ReadServed { node, read, .. } => match read {
+                Ok(KeyRead { value: Some(v), .. }) => {
+                    format!("ノード {node} が線形化可能な読み取りに応答: {v:?}")
+                }
+                Ok(KeyRead { value: None, .. }) => {
+                    format!("ノード {node} が線形化可能な読み取りに応答: キーなし")
+                }
+                Err(e) => format!(
+                    "ノード {node} が線形化可能な読み取りを拒否: {}",
+                    e.etcd_text()
+                ),
             },
             Compacted { node, index } => format!(
                 "ノード {node} がインデックス {index} でスナップショットを作り、ログをコンパクションした"
@@ -508,6 +549,33 @@ impl Renderer for Japanese {
         format!("{} {latest}（×{count}）", self.time_span(first_ms, last_ms))
     }
 
+    fn campaign_folded(&self, c: &CampaignFold) -> String {
+        let when = if c.first_ms == c.last_ms {
+            self.time(c.first_ms)
+        } else {
+            self.time_span(c.first_ms, c.last_ms)
+        };
+        let mut s = format!(
+            "{when} ノード {} が{}を {} 回求めた（最後は任期 {}）",
+            c.node,
+            vote(c.pre_vote),
+            c.campaigns,
+            c.term
+        );
+        if !c.granted.is_empty() {
+            s.push_str(&format!("。{} が与えた", list(&c.granted)));
+        }
+        if !c.refused.is_empty() {
+            let refusals: Vec<String> = c
+                .refused
+                .iter()
+                .map(|(why, by)| format!("{}（{}）", reason(why), list(by)))
+                .collect();
+            s.push_str(&format!("。拒否: {}", refusals.join("、")));
+        }
+        s
+    }
+
     fn branch_started(&self, fork_ms: u64, branch: u32, left: u32) -> String {
         format!(
             "↪ 過去の t = {} で操作したので、ここから分岐 {branch} が始まる。\
@@ -533,6 +601,18 @@ impl Renderer for Japanese {
             }
             Refusal::TooFewToPartition => "エラー: 分断には少なくとも2つのノードが必要".to_string(),
             Refusal::Branch(why) => format!("エラー: {why}"),
+            Refusal::AutoPromoteRange => {
+                "エラー: auto-promote は 1% から 100% までの整数のパーセント".to_string()
+            }
+            Refusal::FailoverAfterRange { min_ms, max_ms } => format!(
+                "エラー: failover-after は {}（選挙タイムアウト）から {} まで",
+                crate::scenario::ast::format_duration(*min_ms),
+                crate::scenario::ast::format_duration(*max_ms)
+            ),
+            Refusal::MaxLearnersRange { max } => {
+                format!("エラー: max-learners は 0 から {max} までの整数")
+            }
+            Refusal::Modes(why) => format!("エラー: {why}"),
         }
     }
 
@@ -635,13 +715,116 @@ impl Renderer for Japanese {
         s
     }
 
-    fn node_head(&self, learner: bool, state: NodeState) -> String {
+    fn node_head(&self, kind: Option<LearnerKind>, state: NodeState) -> String {
         let what = state_name(state);
-        if learner {
-            format!("学習者 · {what}")
-        } else {
-            what.to_string()
+        match kind {
+            None => what.to_string(),
+            Some(LearnerKind::Plain) => format!("学習者 · {what}"),
+            Some(LearnerKind::Standby) => format!("スタンバイ · {what}"),
+            Some(LearnerKind::ReadOnly(m)) => {
+                let m = match m {
+                    crate::server::ReadMode::Weak => "弱",
+                    crate::server::ReadMode::Strong => "強",
+                };
+                format!("読み取り専用（{m}） · {what}")
+            }
         }
+    }
+
+    fn auto_promote_at(&self, percent: u8) -> String {
+        format!("{percent}% で自動昇格")
+    }
+
+    fn failover_countdown(&self, f: &FailoverView) -> String {
+        if f.left_ms == 0 {
+            "フェイルオーバーの時刻: 準備のできたスタンバイを待つ".to_string()
+        } else {
+            format!("フェイルオーバーまで {}", span(f.left_ms))
+        }
+    }
+
+    fn message_counts(&self, received: u64, sent: u64, compact: bool) -> String {
+        if compact {
+            format!("受 {received} · 送 {sent}")
+        } else {
+            format!("メッセージ 受信 {received} · 送信 {sent}")
+        }
+    }
+
+    fn history_lane(&self, key: &str, client: ClientId) -> String {
+        let who = match client {
+            crate::server::history::SCRIPT_CLIENT => "あなた".to_string(),
+            crate::server::history::LOAD_CLIENT => "負荷".to_string(),
+            c => format!("クライアント {c}"),
+        };
+        format!("{} · {who}", crate::scenario::ast::format_text(key))
+    }
+
+    fn history_op(&self, kind: OpName, value: Option<&str>) -> String {
+        let v = |v: Option<&str>| v.map_or("なし".to_string(), crate::scenario::ast::format_text);
+        match kind {
+            OpName::Write => format!("put {}", v(value)),
+            OpName::Read => format!("get → {}", v(value)),
+            OpName::Delete => "delete".to_string(),
+        }
+    }
+
+    fn history_tick(&self, ms: u64) -> String {
+        format!("{}.{:02}秒", ms / 1000, ms % 1000 / 10)
+    }
+
+    fn history_verdict(&self, v: &HistoryVerdict) -> String {
+        let value = |v: &Option<String>| {
+            v.as_deref()
+                .map_or("なし（キーが存在しない）".to_string(), |v| {
+                    format!("「{v}」")
+                })
+        };
+        match v {
+            HistoryVerdict::Empty => {
+                "クライアントの操作はまだない: キーを put / get すると、ここに時間軸で並ぶ。".to_string()
+            }
+            HistoryVerdict::Linearizable { operations, keys } => format!(
+                "✓ 線形化可能: {keys} 個のキーに対する {operations} 個の操作を、すべての読み取りを説明する1つの順序に並べられる。"
+            ),
+            HistoryVerdict::StaleRead {
+                key,
+                read_value,
+                read_ms,
+                missed_value,
+                missed_done_ms,
+            } => format!(
+                "✗ 線形化可能でない: 古い値の読み取り。キー {} で、{} に送られた get が {} を返したが、{} の put は {} に完了していた。どの順序でも説明できない。",
+                crate::scenario::ast::format_text(key),
+                seconds(*read_ms),
+                value(read_value),
+                value(missed_value),
+                seconds(*missed_done_ms)
+            ),
+            HistoryVerdict::NotLinearizable { key, operations } => format!(
+                "✗ 線形化可能でない: キー {} で、赤の {operations} 個の操作は、どの順序でも読み取りの結果を説明できない。",
+                crate::scenario::ast::format_text(key)
+            ),
+        }
+    }
+
+    fn history_note(
+        &self,
+        from_ms: u64,
+        to_ms: u64,
+        shown: usize,
+        total: usize,
+        hidden_lanes: usize,
+    ) -> String {
+        let mut s = format!(
+            "t = {} から {}: 全 {total} 個のうち {shown} 個の操作",
+            seconds(from_ms),
+            seconds(to_ms)
+        );
+        if hidden_lanes > 0 {
+            s += &format!("。ほかに {hidden_lanes} 行は表示していない");
+        }
+        s
     }
 
     fn unreachable_url(&self, url: &str) -> String {
@@ -757,6 +940,7 @@ mod tests {
     use crate::scenario::exec::Session;
     use crate::scenario::text_en::English;
     use crate::sim::membership::MemberError;
+    use crate::sim::mvcc::MvccError;
     use crate::sim::PeerUrls;
 
     /// Whether a text holds Japanese (kana or kanji).
@@ -830,12 +1014,53 @@ mod tests {
             EventKind::ReadServed {
                 node: 1,
                 request: 2,
-                value: Some("v".into()),
+                read: Ok(KeyRead {
+                    value: Some("v".into()),
+                    mod_revision: Some(2),
+                    revision: 3,
+                }),
             },
             EventKind::ReadServed {
                 node: 1,
                 request: 2,
-                value: None,
+                read: Ok(KeyRead {
+                    value: None,
+                    mod_revision: None,
+                    revision: 3,
+                }),
+            },
+            EventKind::ReadServed {
+                node: 1,
+                request: 2,
+                read: Err(MvccError::Compacted),
+            },
+            EventKind::DeleteApplied {
+                node: 1,
+                index: 6,
+                request: 3,
+                deleted: 1,
+                revision: 4,
+            },
+            EventKind::DeleteApplied {
+                node: 1,
+                index: 6,
+                request: 3,
+                deleted: 0,
+                revision: 4,
+            },
+            EventKind::CompactionApplied {
+                node: 1,
+                index: 7,
+                request: 4,
+                rev: 3,
+                refused: None,
+            },
+            EventKind::CompactionApplied {
+                node: 1,
+                index: 7,
+                request: 4,
+                rev: 9,
+                refused: Some(MvccError::FutureRev),
             },
             EventKind::Compacted { node: 1, index: 9 },
             EventKind::Crashed { node: 1 },
@@ -974,6 +1199,8 @@ mod tests {
             | EventKind::ConfChangeApplied { .. }
             | EventKind::JointChangeApplied { .. }
             | EventKind::ReadServed { .. }
+            | EventKind::DeleteApplied { .. }
+            | EventKind::CompactionApplied { .. }
             | EventKind::Compacted { .. }
             | EventKind::MessageDropped { .. }
             | EventKind::Crashed { .. }
@@ -1132,8 +1359,8 @@ mod tests {
             NodeState::NotStarted,
             NodeState::Removed,
         ] {
-            texts.push(Japanese.node_head(false, state));
-            texts.push(Japanese.node_head(true, state));
+            texts.push(Japanese.node_head(None, state));
+            texts.push(Japanese.node_head(Some(LearnerKind::Plain), state));
         }
         texts.push(Japanese.unreachable_url("http://x"));
         texts.push(Japanese.send_queue(2048));

@@ -13,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::raft::{NodeId, ProgressState, Raft, StateRole};
-use crate::server::{CatchUp, Cluster};
+use crate::server::{CatchUp, Cluster, Failover, FailoverWatch, NewMembers, ReadMode};
 use crate::sim::membership::resolve_host;
 
 use super::ast::MAX_NODE_ID;
@@ -146,6 +146,14 @@ pub struct CatchUpView {
     pub ratio: f64,
     /// etcd would promote it now.
     pub ready: bool,
+    /// The share of the leader's log at which this learner is promoted:
+    /// the cluster's `auto-promote` threshold for a plain learner when that
+    /// mode is on, else etcd's 90% (a manual promote, or a standby's
+    /// failover); `None` for a read-only learner, which is never promoted.
+    pub promote_at: Option<f64>,
+    /// `promote_at` is the `auto-promote` threshold: the leader promotes it
+    /// by itself once it is there.
+    pub auto: bool,
 }
 
 impl From<CatchUp> for CatchUpView {
@@ -155,6 +163,30 @@ impl From<CatchUp> for CatchUpView {
             leader_match: c.leader_match,
             ratio: c.ratio(),
             ready: c.ready(),
+            promote_at: Some(crate::server::reconfig::READINESS_RATIO),
+            auto: false,
+        }
+    }
+}
+
+/// Standby failover's countdown on a voter the leader has not heard from
+/// (`Cluster::failover_watch`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct FailoverView {
+    pub silent_ms: u64,
+    /// `failover-after`.
+    pub after_ms: u64,
+    /// Time left before the leader fails over; 0 once it is due (it may
+    /// still wait for a ready standby).
+    pub left_ms: u64,
+}
+
+impl From<FailoverWatch> for FailoverView {
+    fn from(w: FailoverWatch) -> FailoverView {
+        FailoverView {
+            silent_ms: w.silent_ms,
+            after_ms: w.after_ms,
+            left_ms: w.left_ms(),
         }
     }
 }
@@ -166,6 +198,11 @@ pub struct NodeView {
     #[serde(serialize_with = "node_state_code")]
     pub role: NodeState,
     pub learner: bool,
+    /// A standby learner, kept for failover (`member add N --standby`).
+    pub standby: bool,
+    /// A read-only learner's read mode (`--read-only=weak|strong`).
+    #[serde(serialize_with = "read_mode_name")]
+    pub read_only: Option<ReadMode>,
     pub running: bool,
     pub removed: bool,
     pub never_started: bool,
@@ -195,6 +232,46 @@ pub struct NodeView {
     pub progress: Option<ProgressView>,
     /// A learner's catch-up, while there is a leader.
     pub catch_up: Option<CatchUpView>,
+    /// Standby failover's countdown, while the leader has not heard from
+    /// this voter and a standby could take over.
+    pub failover: Option<FailoverView>,
+    /// Raft messages it received and sent since the run began (the
+    /// report's `msgs_in` and `msgs_out`).
+    pub msgs_in: u64,
+    pub msgs_out: u64,
+}
+
+/// What kind of learner a node is, as the canvas marks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LearnerKind {
+    /// A learner: promoted by hand, or automatically with `auto-promote`.
+    Plain,
+    /// A standby, kept to replace a failed voter.
+    Standby,
+    /// A read-only learner, never promoted, in its read mode.
+    ReadOnly(ReadMode),
+}
+
+impl NodeView {
+    /// `None` for a voter.
+    pub fn learner_kind(&self) -> Option<LearnerKind> {
+        if !self.learner {
+            None
+        } else if let Some(m) = self.read_only {
+            Some(LearnerKind::ReadOnly(m))
+        } else if self.standby {
+            Some(LearnerKind::Standby)
+        } else {
+            Some(LearnerKind::Plain)
+        }
+    }
+}
+
+fn read_mode_name<S: serde::Serializer>(m: &Option<ReadMode>, ser: S) -> Result<S::Ok, S::Error> {
+    match m {
+        Some(m) => ser.serialize_str(m.as_str()),
+        None => ser.serialize_none(),
+    }
 }
 
 fn node_state_code<S: serde::Serializer>(s: &NodeState, ser: S) -> Result<S::Ok, S::Error> {
@@ -218,6 +295,10 @@ impl NodeView {
         let bad_url = member
             .filter(|m| resolve_host(&m.peer_url) != Some(id))
             .map(|m| m.peer_url.to_string());
+        let learner = c.is_learner(id);
+        // A promoted standby is a voter like any other.
+        let kind = c.member_kind(id);
+        let kind = if learner { kind } else { Default::default() };
         let shown_term = raft.map(Raft::term).or_else(|| {
             sim.filter(|_| !never_started)
                 .map(|s| s.durable.hard_state.term)
@@ -225,7 +306,9 @@ impl NodeView {
         NodeView {
             id,
             role,
-            learner: c.is_learner(id),
+            learner,
+            standby: kind.standby,
+            read_only: kind.read_only,
             running: raft.is_some(),
             removed,
             never_started,
@@ -245,7 +328,20 @@ impl NodeView {
                 next: p.next_idx,
                 state: p.state,
             }),
-            catch_up: c.learner_catch_up(id).map(CatchUpView::from),
+            catch_up: c.learner_catch_up(id).map(|cu| {
+                let mut v = CatchUpView::from(cu);
+                let auto = c.config().modes.auto_promote.filter(|_| kind.is_plain());
+                if let Some(p) = auto {
+                    v.promote_at = Some(f64::from(p) / 100.0);
+                    v.auto = true;
+                } else if kind.read_only.is_some() {
+                    v.promote_at = None;
+                }
+                v
+            }),
+            failover: c.failover_watch(id).map(FailoverView::from),
+            msgs_in: c.message_counts(id).received,
+            msgs_out: c.message_counts(id).sent,
         }
     }
 }
@@ -350,6 +446,31 @@ impl Default for ViolationView {
     }
 }
 
+/// The linearizability checker's verdict as the history view states it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HistoryVerdict {
+    /// No client operation yet.
+    Empty,
+    Linearizable {
+        operations: usize,
+        keys: usize,
+    },
+    /// A read sent after a write of another value had finished returned an
+    /// older value (`None`: absent).
+    StaleRead {
+        key: String,
+        read_value: Option<String>,
+        read_ms: u64,
+        missed_value: Option<String>,
+        missed_done_ms: u64,
+    },
+    /// Another anomaly: these operations on `key` contradict each other.
+    NotLinearizable {
+        key: String,
+        operations: usize,
+    },
+}
+
 /// The marks of the canvas's log strips, for their key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LogMark {
@@ -372,6 +493,41 @@ impl LogMark {
     ];
 }
 
+/// The cluster's modes (the document's proposals), as its `cluster` line
+/// set them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ModesView {
+    /// "learner" or "voter": what a bare `member add` adds.
+    #[serde(serialize_with = "display")]
+    pub new_members: NewMembers,
+    /// `auto-promote` in percent; `None` is off.
+    pub auto_promote: Option<u8>,
+    pub failover_after_ms: u64,
+    /// "replace" or "grow".
+    #[serde(serialize_with = "display")]
+    pub failover: Failover,
+    /// etcd's `--max-learners` (not a mode, but what limits how many
+    /// standby and read-only learners a cluster may have).
+    pub max_learners: usize,
+}
+
+fn display<T: std::fmt::Display, S: serde::Serializer>(v: &T, ser: S) -> Result<S::Ok, S::Error> {
+    ser.collect_str(v)
+}
+
+impl ModesView {
+    pub fn of(c: &Cluster) -> ModesView {
+        let m = c.config().modes;
+        ModesView {
+            new_members: m.new_members,
+            auto_promote: m.auto_promote,
+            failover_after_ms: m.failover_after_ms,
+            failover: m.failover,
+            max_learners: c.max_learners(),
+        }
+    }
+}
+
 /// One cluster as a front end shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClusterView {
@@ -379,6 +535,7 @@ pub struct ClusterView {
     pub quorum: QuorumView,
     pub nodes: Vec<NodeView>,
     pub load: Option<LoadView>,
+    pub modes: ModesView,
 }
 
 impl ClusterView {
@@ -388,6 +545,7 @@ impl ClusterView {
             quorum: QuorumView::of(c),
             nodes: nodes(c),
             load: LoadView::of(c),
+            modes: ModesView::of(c),
         }
     }
 }
@@ -401,8 +559,11 @@ pub struct LessonView {
     /// Its number in the list ("6b").
     pub number: String,
     pub title: String,
-    /// The design document's figures it stands for.
+    /// The design document's figures it stands for (empty for a lesson
+    /// about a proposal only).
     pub figures: Vec<u32>,
+    /// The design document's proposal it stands for, or `None`.
+    pub proposal: Option<String>,
     pub summary: String,
     /// Steps done (0 at the start) of `steps`.
     pub position: usize,
@@ -410,9 +571,13 @@ pub struct LessonView {
     pub finished: bool,
     /// The cluster is exactly as the lesson left it at this pause.
     pub on_path: bool,
-    /// The current step's narration.
+    /// The current step's narration (while a step plays: its `say`s so far).
     pub says: Vec<String>,
     pub quorum: QuorumView,
+    /// A step is playing (the page's Next shows it happen).
+    pub playing: bool,
+    /// The lesson's own `expect` lines that failed in this run so far.
+    pub failed_checks: usize,
 }
 
 impl LessonView {
@@ -423,6 +588,7 @@ impl LessonView {
             number: l.number(),
             title: l.header.title.clone(),
             figures: l.header.figures.clone(),
+            proposal: l.header.proposal.clone(),
             summary: l.header.summary.clone(),
             position: p.position(),
             steps: p.steps(),
@@ -430,6 +596,8 @@ impl LessonView {
             on_path: p.on_path(),
             says: p.says().to_vec(),
             quorum: p.quorum(),
+            playing: p.playing(),
+            failed_checks: p.failed_checks(),
         }
     }
 }

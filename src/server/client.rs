@@ -1,7 +1,10 @@
-//! etcd's key-value API: Put and Range. Writes go through Raft; reads are
-//! linearizable (ReadIndex through the leader) or serializable (local).
+//! etcd's key-value API: Put, Range, DeleteRange and Compact. Writes go
+//! through Raft; reads are linearizable (ReadIndex through the leader) or
+//! serializable (local), at the latest revision or an older one.
 
-use crate::sim::kv::Put;
+use std::rc::Rc;
+
+use crate::sim::kv::{Compaction, Delete, KeyRead, Put};
 
 use super::cluster::{Cluster, Deferred, Outcome, RequestId};
 use super::error::{ErrorCode, ServerError};
@@ -76,7 +79,7 @@ impl Cluster {
         let request = self.new_request();
         let put = Put {
             key: key.to_string(),
-            value: value.to_string(),
+            value: Rc::from(value),
             size: size.unwrap_or(DEFAULT_PUT_SIZE.max(key.len() as u64 + value.len() as u64)),
             request,
         };
@@ -105,20 +108,24 @@ impl Cluster {
         }
     }
 
-    /// A read. Serializable reads answer at once from `via`'s applied state
+    /// A read of `key` at store revision `rev` (0: the latest).
+    /// Serializable reads answer at once from `via`'s applied state
     /// and never wait for a leader (etcdserver `v3_server.go` `Range`: a
     /// serializable request skips `linearizableReadNotify`), so they can be
     /// stale; linearizable reads confirm the leader's
     /// commit index with a quorum first (ReadIndex) and wait until `via`
-    /// has applied it, holding on while `via` knows no leader.
+    /// has applied it, holding on while `via` knows no leader. A revision
+    /// above the store's is `future-rev`, below its compaction `compacted`
+    /// (etcd's `rangeKeys`).
     pub fn get(
         &mut self,
         key: &str,
+        rev: u64,
         via: Option<NodeId>,
         serializable: bool,
         timeout_ms: u64,
         require_leader: bool,
-    ) -> Result<Option<String>, ServerError> {
+    ) -> Result<KeyRead, ServerError> {
         let via = self.route(via)?;
         // A read-only learner (the document's §4, `modes.rs`; etcd has none)
         // serves every read: `weak` from its applied state, with no message
@@ -135,26 +142,98 @@ impl Cluster {
             self.require_leader(via)?;
         }
         if let Some(v) = via.filter(|_| local) {
-            let value = self
-                .world
-                .node(v)
-                .and_then(|n| n.state.get(key))
-                .map(str::to_string);
-            let now = self.now();
-            self.history
-                .read_at_once(SCRIPT_CLIENT, key, value.as_deref(), now);
-            return Ok(value);
+            let read = match self.world.node(v) {
+                Some(n) => n.state.read(key, rev)?,
+                None => KeyRead {
+                    value: None,
+                    mod_revision: None,
+                    revision: 1,
+                },
+            };
+            // A read at an older revision reads the past on purpose: only
+            // reads of the latest state are client operations the checker
+            // can judge.
+            if rev == 0 {
+                let now = self.now();
+                self.history
+                    .read_at_once(SCRIPT_CLIENT, key, read.value.as_deref(), now);
+            }
+            return Ok(read);
         }
         let request = self.new_request();
-        let now = self.now();
-        self.history.read_sent(request, SCRIPT_CLIENT, key, now);
+        if rev == 0 {
+            let now = self.now();
+            self.history.read_sent(request, SCRIPT_CLIENT, key, now);
+        }
         let then = Deferred::Read {
             key: key.to_string(),
             members: false,
+            rev,
         };
         self.send(request, via, then, timeout_ms);
         match self.finish(request) {
-            Outcome::Read { value } => Ok(value),
+            Outcome::Read(read) => Ok(read),
+            Outcome::Failed(e) => Err(e),
+            other => unreachable_outcome(other),
+        }
+    }
+
+    /// Deletes `key` (etcd's DeleteRange on one key), through Raft like a
+    /// put; returns how many keys it deleted (0 or 1) and the store's
+    /// revision after it (unchanged when nothing was deleted).
+    pub fn delete(
+        &mut self,
+        key: &str,
+        via: Option<NodeId>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<(u64, u64), ServerError> {
+        let via = self.route(via)?;
+        if let Some(v) = via {
+            self.refuse_learner(v)?;
+        }
+        if require_leader {
+            self.require_leader(via)?;
+        }
+        let request = self.new_request();
+        let delete = Delete {
+            key: key.to_string(),
+            request,
+        };
+        let now = self.now();
+        self.history.delete_sent(request, SCRIPT_CLIENT, key, now);
+        self.send(request, via, Deferred::Delete(delete), timeout_ms);
+        match self.finish(request) {
+            Outcome::Deleted { deleted, revision } => Ok((deleted, revision)),
+            Outcome::Failed(e) => Err(e),
+            other => unreachable_outcome(other),
+        }
+    }
+
+    /// etcd's MVCC compaction at `rev` (etcdctl `compaction`), through Raft:
+    /// every member compacts its store when it applies it, and the member
+    /// the request went to answers with etcd's errors (`compacted` at or
+    /// below the last compaction, `future-rev` above the store's revision;
+    /// etcd's `updateCompactRev`).
+    pub fn compaction(
+        &mut self,
+        rev: u64,
+        via: Option<NodeId>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<(), ServerError> {
+        let via = self.route(via)?;
+        if let Some(v) = via {
+            self.refuse_learner(v)?;
+        }
+        if require_leader {
+            self.require_leader(via)?;
+        }
+        let request = self.new_request();
+        let compaction = Compaction { rev, request };
+        self.send(request, via, Deferred::Compaction(compaction), timeout_ms);
+        match self.finish(request) {
+            Outcome::Done => Ok(()),
             Outcome::Failed(e) => Err(e),
             other => unreachable_outcome(other),
         }

@@ -14,7 +14,7 @@ use crate::raft::vecmap::{IdMap, VecSet};
 use crate::raft::{
     ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, RaftEvent, StateRole, NONE,
 };
-use crate::sim::kv::{Put, Request};
+use crate::sim::kv::{Compaction, Delete, KeyRead, Put, Request};
 use crate::sim::{Event, EventKind, World, WorldConfig};
 
 use super::error::{ErrorCode, ServerError};
@@ -73,9 +73,13 @@ pub enum Outcome {
     Put {
         index: u64,
     },
-    /// A read's value (`None`: no such key).
-    Read {
-        value: Option<String>,
+    /// A read's answer: the value (`None`: no such key) and revisions.
+    Read(KeyRead),
+    /// A delete took effect: keys deleted (0 or 1) and the store's revision
+    /// after it.
+    Deleted {
+        deleted: u64,
+        revision: u64,
     },
     /// A linearizable member list.
     Members(Vec<MemberInfo>),
@@ -86,7 +90,7 @@ pub enum Outcome {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Waiting {
-    /// A write applied on `via`.
+    /// A write (a put, a delete, a compaction) applied on `via`.
     Put { via: NodeId },
     /// A linearizable read (of a key, or of the member list) served on `via`.
     Read { via: NodeId, members: bool },
@@ -103,9 +107,13 @@ pub(crate) enum Waiting {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Deferred {
     Put(Put),
+    Delete(Delete),
+    Compaction(Compaction),
     Read {
         key: String,
         members: bool,
+        /// The store revision to read at (0: the latest).
+        rev: u64,
     },
     Change(ConfChange),
     /// A joint change (`member change`); `promote` lists the learners it
@@ -128,6 +136,7 @@ pub(crate) enum Deferred {
 struct ReadIndexSent {
     via: NodeId,
     key: String,
+    rev: u64,
     /// The leader `via` knew when it was sent.
     leader: NodeId,
     at: u64,
@@ -394,14 +403,23 @@ impl Cluster {
                 .world
                 .propose(via, Request::Put(put).entry())
                 .map(|()| Waiting::Put { via }),
-            Deferred::Read { key, members } => {
-                let sent = self.world.read_index(via, request, &key);
+            Deferred::Delete(d) => self
+                .world
+                .propose(via, Request::Delete(d).entry())
+                .map(|()| Waiting::Put { via }),
+            Deferred::Compaction(c) => self
+                .world
+                .propose(via, Request::Compaction(c).entry())
+                .map(|()| Waiting::Put { via }),
+            Deferred::Read { key, members, rev } => {
+                let sent = self.world.read_index(via, request, &key, rev);
                 if sent.is_ok() {
                     let leader = self.world.raft(via).map_or(NONE, |r| r.leader_id());
                     let at = self.now();
                     let read = ReadIndexSent {
                         via,
                         key,
+                        rev,
                         leader,
                         at,
                     };
@@ -482,7 +500,9 @@ impl Cluster {
             let Some(read) = self.reads.get(&request).cloned() else {
                 continue;
             };
-            let _ = self.world.read_index(read.via, request, &read.key);
+            let _ = self
+                .world
+                .read_index(read.via, request, &read.key, read.rev);
             let leader = self.world.raft(read.via).map_or(NONE, |r| r.leader_id());
             if let Some(r) = self.reads.get_mut(&request) {
                 r.leader = leader;
@@ -598,7 +618,11 @@ impl Cluster {
             let now = self.now();
             match &outcome {
                 Outcome::Put { .. } => self.history.answered(request, None, now),
-                Outcome::Read { value } => self.history.answered(request, Some(value.clone()), now),
+                Outcome::Deleted { .. } => self.history.answered(request, None, now),
+                Outcome::Read(read) => {
+                    self.history
+                        .answered(request, Some(read.value.clone()), now)
+                }
                 // A write that failed while its member still held it
                 // (parked) never reached Raft: it took no effect.
                 Outcome::Failed(_) => {
@@ -751,10 +775,37 @@ impl Cluster {
                 Waiting::Put { via: *node },
                 Outcome::Put { index: *index },
             ),
+            EventKind::DeleteApplied {
+                node,
+                request,
+                deleted,
+                revision,
+                ..
+            } => (
+                *request,
+                Waiting::Put { via: *node },
+                Outcome::Deleted {
+                    deleted: *deleted,
+                    revision: *revision,
+                },
+            ),
+            EventKind::CompactionApplied {
+                node,
+                request,
+                refused,
+                ..
+            } => (
+                *request,
+                Waiting::Put { via: *node },
+                match refused {
+                    None => Outcome::Done,
+                    Some(e) => Outcome::Failed(ServerError::from(*e)),
+                },
+            ),
             EventKind::ReadServed {
                 node,
                 request,
-                value,
+                read,
             } => {
                 let members = matches!(
                     self.pending.get(request).map(|p| &p.waiting),
@@ -763,8 +814,9 @@ impl Cluster {
                 let outcome = if members {
                     Outcome::Members(self.members_of(*node))
                 } else {
-                    Outcome::Read {
-                        value: value.clone(),
+                    match read {
+                        Ok(read) => Outcome::Read(read.clone()),
+                        Err(e) => Outcome::Failed(ServerError::from(*e)),
                     }
                 };
                 (

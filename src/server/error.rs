@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use crate::raft::{NodeId, ProposeError};
 use crate::sim::membership::MemberError;
+use crate::sim::mvcc::MvccError;
 
 /// The stable error codes of the scenario language, one per etcd error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -31,10 +32,12 @@ pub enum ErrorCode {
     NoLeader,
     Timeout,
     ExpectFailed,
+    Compacted,
+    FutureRev,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 18] = [
+    pub const ALL: [ErrorCode; 20] = [
         ErrorCode::BadUrl,
         ErrorCode::IdExists,
         ErrorCode::IdRemoved,
@@ -53,6 +56,8 @@ impl ErrorCode {
         ErrorCode::NoLeader,
         ErrorCode::Timeout,
         ErrorCode::ExpectFailed,
+        ErrorCode::Compacted,
+        ErrorCode::FutureRev,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -75,6 +80,8 @@ impl ErrorCode {
             ErrorCode::NoLeader => "no-leader",
             ErrorCode::Timeout => "timeout",
             ErrorCode::ExpectFailed => "expect-failed",
+            ErrorCode::Compacted => MvccError::Compacted.as_str(),
+            ErrorCode::FutureRev => MvccError::FutureRev.as_str(),
         }
     }
 
@@ -104,6 +111,8 @@ impl ErrorCode {
             ErrorCode::NoLeader => "etcdserver: no leader",
             ErrorCode::Timeout => "etcdserver: request timed out",
             ErrorCode::ExpectFailed => "the expectation did not hold",
+            ErrorCode::Compacted => MvccError::Compacted.etcd_text(),
+            ErrorCode::FutureRev => MvccError::FutureRev.etcd_text(),
         }
     }
 }
@@ -127,6 +136,21 @@ impl FromStr for ErrorCode {
                     names.join(", ")
                 )
             })
+    }
+}
+
+impl From<MvccError> for ErrorCode {
+    fn from(e: MvccError) -> ErrorCode {
+        match e {
+            MvccError::Compacted => ErrorCode::Compacted,
+            MvccError::FutureRev => ErrorCode::FutureRev,
+        }
+    }
+}
+
+impl From<MvccError> for ServerError {
+    fn from(e: MvccError) -> ServerError {
+        ServerError::new(ErrorCode::from(e), e.etcd_text())
     }
 }
 

@@ -97,6 +97,20 @@ impl History {
         self.open.insert(request, at);
     }
 
+    /// A delete of `key` sent now as `request` (afterwards the key is
+    /// absent, as after etcd's DeleteRange).
+    pub fn delete_sent(&mut self, request: RequestId, client: ClientId, key: &str, now_ms: u64) {
+        let op = Operation {
+            client,
+            key: key.to_string(),
+            kind: OpKind::Delete,
+            invoke: self.stamp(now_ms),
+            response: None,
+        };
+        let at = self.push(op, true);
+        self.open.insert(request, at);
+    }
+
     /// A linearizable read of `key` sent now as `request`.
     pub fn read_sent(&mut self, request: RequestId, client: ClientId, key: &str, now_ms: u64) {
         let op = Operation {
@@ -223,6 +237,23 @@ mod tests {
         // A read of the dropped write's value has no write to explain it.
         h.read_at_once(SCRIPT_CLIENT, "k", Some("b"), 5);
         assert!(!h.verdict().ok);
+    }
+
+    #[test]
+    fn a_read_of_a_deleted_key_must_find_it_absent() {
+        let mut h = History::default();
+        h.write_sent(1, SCRIPT_CLIENT, "k", "a", 0);
+        h.answered(1, None, 10);
+        h.delete_sent(2, SCRIPT_CLIENT, "k", 20);
+        h.answered(2, None, 30);
+        h.read_at_once(SCRIPT_CLIENT, "k", None, 40);
+        assert!(h.verdict().ok);
+        // The value the delete removed, read after the delete returned.
+        h.read_at_once(SCRIPT_CLIENT, "k", Some("a"), 50);
+        let v = h.verdict();
+        assert!(!v.ok);
+        // The read, the delete it missed, and the write whose value it saw.
+        assert_eq!(v.anomaly.map(|a| a.operations.len()), Some(3));
     }
 
     #[test]

@@ -311,6 +311,7 @@ impl Cluster {
         let then = Deferred::Read {
             key: String::new(),
             members: true,
+            rev: 0,
         };
         self.send(request, via, then, timeout_ms);
         match self.finish(request) {

@@ -26,5 +26,5 @@ pub use cluster::{
 pub use error::{ErrorCode, ServerError};
 pub use facts::CatchUp;
 pub use members::MemberStatus;
-pub use modes::{Failover, MemberKind, ModesConfig, NewMembers, ReadMode};
+pub use modes::{Failover, FailoverWatch, MemberKind, ModesConfig, NewMembers, ReadMode};
 pub use release::Release;

@@ -253,11 +253,75 @@ fn percent_of(a: u64, b: u64) -> u64 {
     }
 }
 
+/// A voter the leader has not heard from for longer than an election
+/// timeout while a standby could replace it: failover's countdown, as the
+/// leader's next look would see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FailoverWatch {
+    /// How long the leader has not heard from it.
+    pub silent_ms: u64,
+    /// `failover-after`.
+    pub after_ms: u64,
+}
+
+impl FailoverWatch {
+    /// Time left before the leader fails over (0: it is due, or waits for
+    /// a ready standby).
+    pub fn left_ms(&self) -> u64 {
+        self.after_ms.saturating_sub(self.silent_ms)
+    }
+}
+
 impl Cluster {
     /// What kind of member `id` is (standby, read-only), as the server
     /// recorded it when its add was applied.
     pub fn member_kind(&self, id: NodeId) -> MemberKind {
         self.modes.kind(id)
+    }
+
+    /// Voter `id`'s failover countdown: `None` unless the leader holds its
+    /// quorum, a standby learner is there to take over, and the leader has
+    /// not heard from `id` for more than an election timeout, the
+    /// conditions of `failover_step` (what a front end draws; it decides
+    /// nothing).
+    pub fn failover_watch(&self, id: NodeId) -> Option<FailoverWatch> {
+        let leader = self.leader()?;
+        if id == leader || self.modes.grown_for.contains(&id) {
+            return None;
+        }
+        let conf = self.world.raft(leader)?.conf_state();
+        if !conf.voters.contains(&id) || !conf.learners.iter().any(|&l| self.modes.kind(l).standby)
+        {
+            return None;
+        }
+        let now = self.now();
+        let timeout = self.world.config().election_timeout_ms;
+        // A leader the modes have not looked from yet starts its tenure now.
+        let term = self.world.raft(leader).map_or(0, |r| r.term());
+        let start = match self.modes.tenure {
+            Some((l, t, s)) if l == leader && t == term => s,
+            _ => now,
+        };
+        let silent = |v: NodeId| {
+            let heard = self
+                .world
+                .last_ack(leader, v)
+                .map_or(start, |t| t.max(start));
+            now.saturating_sub(heard)
+        };
+        let heard = conf
+            .voters
+            .iter()
+            .filter(|&&v| v == leader || silent(v) <= timeout)
+            .count();
+        if heard < reconfig::quorum(conf.voters.len()) {
+            return None;
+        }
+        let silent_ms = silent(id);
+        (silent_ms > timeout).then_some(FailoverWatch {
+            silent_ms,
+            after_ms: self.cfg.modes.failover_after_ms,
+        })
     }
 
     /// Remembers the kind of a member whose add is proposed as `request`.

@@ -3,7 +3,9 @@
 //! (`scenario::text_en` in English), never here.
 
 use crate::raft::{ConfChange, ConfChangeV2, MessageType, NodeId, RaftEvent};
+use crate::sim::kv::KeyRead;
 use crate::sim::membership::MemberError;
+use crate::sim::mvcc::MvccError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DropReason {
@@ -57,11 +59,29 @@ pub enum EventKind {
         node: NodeId,
         member: NodeId,
     },
+    /// A delete was applied on `node`: `deleted` keys (0 or 1) at store
+    /// revision `revision`.
+    DeleteApplied {
+        node: NodeId,
+        index: u64,
+        request: u64,
+        deleted: u64,
+        revision: u64,
+    },
+    /// An MVCC compaction was applied on `node`, or refused there with
+    /// etcd's error (`compacted`, `future-rev`).
+    CompactionApplied {
+        node: NodeId,
+        index: u64,
+        request: u64,
+        rev: u64,
+        refused: Option<MvccError>,
+    },
     /// A linearizable read is served on `node`.
     ReadServed {
         node: NodeId,
         request: u64,
-        value: Option<String>,
+        read: Result<KeyRead, MvccError>,
     },
     /// `node` took a snapshot of its state at `index` and compacted its log.
     Compacted {

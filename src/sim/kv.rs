@@ -13,16 +13,34 @@ use std::rc::Rc;
 
 use crate::raft::vecmap::{VecMap, VecSet};
 use crate::raft::{ConfChange, ConfChangeV2, EntryData, NodeId, Opaque, Snapshot};
+use crate::sim::mvcc::{MvccError, MvccImage, MvccStore};
 
 /// A client write replicated through the log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Put {
     pub key: String,
-    pub value: String,
+    /// Shared by every member's store that applies it.
+    pub value: Rc<str>,
     /// Bytes this write weighs on the wire and in the state machine.
     pub size: u64,
     /// Unique id the server layer gives the request, to match the commit
     /// back to the client that is waiting for it.
+    pub request: u64,
+}
+
+/// A client's delete of one key (etcd's `DeleteRangeRequest` without a
+/// range end).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delete {
+    pub key: String,
+    pub request: u64,
+}
+
+/// A client's MVCC compaction (etcd's `CompactionRequest`, etcdctl
+/// `compaction REV`): not the Raft log's compaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Compaction {
+    pub rev: u64,
     pub request: u64,
 }
 
@@ -31,6 +49,8 @@ pub struct Put {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
     Put(Put),
+    Delete(Delete),
+    Compaction(Compaction),
     /// A started member announcing itself (etcd's publish of its
     /// attributes): once applied, the member counts as "started".
     Publish(NodeId),
@@ -38,12 +58,16 @@ pub enum Request {
 
 /// Bytes a publish request weighs on the wire.
 const PUBLISH_BYTES: u64 = 32;
+/// Bytes of a delete or compaction request beside its key.
+const SMALL_REQUEST_BYTES: u64 = 16;
 
 impl Request {
     /// The log entry that carries this request.
     pub fn entry(self) -> EntryData {
         let size = match &self {
             Request::Put(p) => p.size,
+            Request::Delete(d) => SMALL_REQUEST_BYTES + d.key.len() as u64,
+            Request::Compaction(_) => SMALL_REQUEST_BYTES,
             Request::Publish(_) => PUBLISH_BYTES,
         };
         EntryData::Normal(Opaque::new(self, size))
@@ -107,69 +131,110 @@ pub struct MemberRecord {
     pub started: bool,
 }
 
-/// Bytes of bookkeeping each key costs, so an empty value still weighs something.
-const KEY_OVERHEAD_BYTES: u64 = 16;
+/// A read of one key (etcd's `RangeResponse`): its value and the revision
+/// that wrote it, if the key existed at the revision read, and the store's
+/// revision (the response header's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRead {
+    pub value: Option<String>,
+    pub mod_revision: Option<u64>,
+    pub revision: u64,
+}
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The applied state (etcd's backend): the multi-version key-value store
+/// and the members buckets.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct KvStore {
-    /// key -> (value, size in bytes of the write that set it)
-    map: VecMap<String, (String, u64)>,
-    bytes: u64,
+    /// The keys, their history and revisions (etcd's mvcc store).
+    pub mvcc: MvccStore,
     /// The members bucket: every current member.
     pub members: VecMap<NodeId, MemberRecord>,
     /// The members_removed bucket: ids that can never come back.
     pub removed: VecSet<NodeId>,
 }
 
+/// What a snapshot carries of the applied state (etcd's snapshot is its
+/// backend database: the key bucket by revision and the members buckets).
+/// The store's index is not in it; a member that installs it rebuilds the
+/// index from the records, as etcd's `store.Restore` does.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KvImage {
+    pub mvcc: MvccImage,
+    pub members: VecMap<NodeId, MemberRecord>,
+    pub removed: VecSet<NodeId>,
+}
+
 impl KvStore {
-    /// This state as a snapshot's data (shared, not copied again).
-    pub fn snapshot_data(state: Rc<KvStore>) -> Opaque {
-        let size = state.bytes();
-        Opaque::shared(state, size)
+    /// This state as a snapshot's data: an image sharing the store's
+    /// records. It weighs what the live keys weigh ([`KvStore::bytes`]).
+    pub fn snapshot_data(&self) -> Opaque {
+        let image = KvImage {
+            mvcc: self.mvcc.image(),
+            members: self.members.clone(),
+            removed: self.removed.clone(),
+        };
+        Opaque::new(image, self.bytes())
     }
 
     /// The state a snapshot holds (the empty state for a snapshot without
     /// data, as at a cluster's start).
     pub fn of_snapshot(snap: &Snapshot) -> KvStore {
-        snap.data.get::<KvStore>().cloned().unwrap_or_default()
+        snap.data
+            .get::<KvImage>()
+            .map(|image| KvStore {
+                mvcc: MvccStore::restore(&image.mvcc),
+                members: image.members.clone(),
+                removed: image.removed.clone(),
+            })
+            .unwrap_or_default()
     }
 
-    pub fn apply_put(&mut self, put: &Put) {
-        let weight = KEY_OVERHEAD_BYTES + put.size;
-        if let Some((_, old)) = self
-            .map
-            .insert(put.key.clone(), (put.value.clone(), put.size))
-        {
-            self.bytes -= KEY_OVERHEAD_BYTES + old;
-        }
-        self.bytes += weight;
+    /// Applies a put; returns the revision it got.
+    pub fn apply_put(&mut self, put: &Put) -> u64 {
+        self.mvcc.put(&put.key, Rc::clone(&put.value), put.size)
     }
 
+    /// A key's value now.
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.map.get(key).map(|(v, _)| v.as_str())
+        self.mvcc.latest(key).map(|r| &*r.value)
     }
 
-    /// The state's size: what a snapshot of it costs to send.
+    /// A read of `key` at revision `rev` (0: now), as etcd's Range on one
+    /// key answers it.
+    pub fn read(&self, key: &str, rev: u64) -> Result<KeyRead, MvccError> {
+        let kv = self.mvcc.get(key, rev)?;
+        Ok(KeyRead {
+            value: kv.as_ref().map(|kv| kv.value.to_string()),
+            mod_revision: kv.map(|kv| kv.mod_revision),
+            revision: self.mvcc.rev(),
+        })
+    }
+
+    /// The state's size: the live keys' latest values, each with its
+    /// bookkeeping; what a snapshot of it costs to send. The history the
+    /// store keeps is not counted (see docs/mvcc.md).
     pub fn bytes(&self) -> u64 {
-        self.bytes
+        self.mvcc.bytes()
     }
 
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.mvcc.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.mvcc.is_empty()
     }
 
+    /// Every live key and its value, in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.map.iter().map(|(k, (v, _))| (k.as_str(), v.as_str()))
+        self.mvcc.iter().map(|(_, r)| (&*r.key, &*r.value))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::mvcc::KEY_OVERHEAD_BYTES;
 
     fn put(key: &str, value: &str, size: u64) -> Put {
         Put {
@@ -190,5 +255,27 @@ mod tests {
         assert_eq!(kv.get("a"), Some("3"));
         assert_eq!(kv.bytes(), 2 * KEY_OVERHEAD_BYTES + 11);
         assert_eq!(kv.len(), 2);
+    }
+
+    #[test]
+    fn a_snapshot_carries_the_history_and_the_members() {
+        let mut kv = KvStore::default();
+        assert_eq!(kv.apply_put(&put("a", "1", 10)), 2);
+        assert_eq!(kv.apply_put(&put("a", "2", 10)), 3);
+        kv.removed.insert(7);
+        let snap = Snapshot {
+            data: kv.snapshot_data(),
+            ..Snapshot::default()
+        };
+        assert_eq!(snap.size(), KEY_OVERHEAD_BYTES + 10);
+        let back = KvStore::of_snapshot(&snap);
+        assert_eq!(back.mvcc.rev(), 3);
+        assert_eq!(back.get("a"), Some("2"));
+        assert_eq!(back.mvcc.get("a", 2).unwrap().unwrap().value.as_ref(), "1");
+        assert_eq!(back.removed, kv.removed);
+        assert_eq!(
+            KvStore::of_snapshot(&Snapshot::default()),
+            KvStore::default()
+        );
     }
 }

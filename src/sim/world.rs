@@ -4,7 +4,6 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::rc::Rc;
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -18,7 +17,7 @@ use crate::sim::invariants::{Checker, Violation};
 use crate::sim::kv::{KvStore, PeerUrls, Request};
 use crate::sim::membership;
 use crate::sim::network::{Network, Wake};
-use crate::sim::node::SimNode;
+use crate::sim::node::{PendingRead, SimNode};
 use crate::sim::vecmap::VecMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -382,6 +381,26 @@ impl World {
                                 request: p.request,
                             });
                         }
+                        Some(Request::Delete(d)) => {
+                            let done = node.state.mvcc.delete(&d.key);
+                            applied_events.push(EventKind::DeleteApplied {
+                                node: id,
+                                index: e.index,
+                                request: d.request,
+                                deleted: done.deleted,
+                                revision: done.rev,
+                            });
+                        }
+                        Some(Request::Compaction(c)) => {
+                            let refused = node.state.mvcc.compact(c.rev).err();
+                            applied_events.push(EventKind::CompactionApplied {
+                                node: id,
+                                index: e.index,
+                                request: c.request,
+                                rev: c.rev,
+                                refused,
+                            });
+                        }
                         Some(Request::Publish(member)) => {
                             if let Some(m) = node.state.members.get_mut(member) {
                                 m.started = true;
@@ -436,21 +455,21 @@ impl World {
             if let Some(read) = node
                 .pending_reads
                 .iter_mut()
-                .find(|(req, _, _)| *req == rs.request)
+                .find(|p| p.request == rs.request)
             {
-                read.1 = rs.index;
+                read.index = rs.index;
             }
         }
         let applied = r.applied();
         let mut served = Vec::new();
-        node.pending_reads.retain(|(request, index, key)| {
+        node.pending_reads.retain(|p| {
             // Index 0 means "not yet confirmed by the leader".
-            let ready = *index > 0 && *index <= applied;
+            let ready = p.index > 0 && p.index <= applied;
             if ready {
                 served.push(EventKind::ReadServed {
                     node: id,
-                    request: *request,
-                    value: node.state.get(key).map(str::to_string),
+                    request: p.request,
+                    read: node.state.read(&p.key, p.rev),
                 });
             }
             !ready
@@ -475,7 +494,7 @@ impl World {
                     term,
                     conf_state: r.conf_state(),
                 },
-                data: KvStore::snapshot_data(Rc::new(node.state.clone())),
+                data: node.state.snapshot_data(),
             });
             for e in &mut raft_events {
                 if let raft::RaftEvent::SnapshotSent { to, index: sent } = e {
@@ -486,6 +505,8 @@ impl World {
             }
         }
         self.checker.observe(now, id, r);
+        self.checker
+            .observe_store(now, id, r.applied(), &node.state.mvcc);
         let mut compacted = false;
 
         // etcd's triggerSnapshot: once more than snapshot-count entries were
@@ -499,7 +520,7 @@ impl World {
         if applied > r.snapshot_index() + every.max(1) {
             r.compact(
                 applied,
-                KvStore::snapshot_data(Rc::new(node.state.clone())),
+                node.state.snapshot_data(),
                 self.cfg.catchup_entries,
             );
             applied_events.push(EventKind::Compacted {
@@ -731,9 +752,16 @@ impl World {
         result
     }
 
-    /// Starts a linearizable read of `key` through node `via`; a
-    /// `ReadServed` event with `request` carries the answer.
-    pub fn read_index(&mut self, via: NodeId, request: u64, key: &str) -> Result<(), ProposeError> {
+    /// Starts a linearizable read of `key` at store revision `rev` (0: the
+    /// latest) through node `via`; a `ReadServed` event with `request`
+    /// carries the answer.
+    pub fn read_index(
+        &mut self,
+        via: NodeId,
+        request: u64,
+        key: &str,
+        rev: u64,
+    ) -> Result<(), ProposeError> {
         let Some(node) = self.nodes.get_mut(&via) else {
             return Err(ProposeError::NotLeaderNoLeader);
         };
@@ -742,8 +770,13 @@ impl World {
         };
         let result = r.read_index(request);
         // Sent again (a retry): the read waits once.
-        if result.is_ok() && !node.pending_reads.iter().any(|(req, _, _)| *req == request) {
-            node.pending_reads.push((request, 0, key.to_string()));
+        if result.is_ok() && !node.pending_reads.iter().any(|p| p.request == request) {
+            node.pending_reads.push(PendingRead {
+                request,
+                index: 0,
+                key: key.to_string(),
+                rev,
+            });
         }
         self.process(via);
         result
@@ -755,7 +788,7 @@ impl World {
         self.nodes.get(&via).is_some_and(|n| {
             n.pending_reads
                 .iter()
-                .any(|(req, index, _)| *req == request && *index > 0)
+                .any(|p| p.request == request && p.index > 0)
         })
     }
 
@@ -770,11 +803,7 @@ impl World {
             return false;
         };
         let applied = r.applied();
-        r.compact(
-            applied,
-            KvStore::snapshot_data(Rc::new(node.state.clone())),
-            keep,
-        );
+        r.compact(applied, node.state.snapshot_data(), keep);
         self.events.push(Event {
             time_ms: now,
             kind: EventKind::Compacted {

@@ -12,10 +12,9 @@ use web_sys::CanvasRenderingContext2d;
 
 use crate::app::layout::{lane, Hit, Layout, Segment, Spot};
 use crate::app::palette as pal;
-use crate::app::scene::{self, Body, Label, Mark, Strip};
+use crate::app::scene::{self, Badge, Bar, Body, Label, Mark, Strip};
 use crate::scenario::narrate::Renderer;
-use crate::scenario::view::{self, CatchUpView, LogMark};
-use crate::server::reconfig::READINESS_RATIO;
+use crate::scenario::view::{self, LogMark};
 use crate::server::Cluster;
 use crate::sim::SimNode;
 
@@ -101,9 +100,9 @@ impl Deref for Ctx<'_> {
 
 /// Line-dash patterns, made once (each is a JavaScript array).
 pub struct Dashes {
-    solid: JsValue,
-    dashed: JsValue,
-    dotted: JsValue,
+    pub solid: JsValue,
+    pub dashed: JsValue,
+    pub dotted: JsValue,
 }
 
 impl Dashes {
@@ -372,6 +371,15 @@ fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
         let _ = ctx.arc(s.x, s.y, r + 6.0, start, start + TAU * frac);
         ctx.stroke();
     }
+    // Failover's countdown: a red arc that shrinks as failover-after runs out.
+    if let Some(left) = look.countdown {
+        ctx.set_line_width(3.0);
+        ctx.set_stroke_style_str(pal::COUNTDOWN);
+        ctx.begin_path();
+        let start = -std::f64::consts::FRAC_PI_2;
+        let _ = ctx.arc(s.x, s.y, r + 11.0, start, start + TAU * left.max(0.02));
+        ctx.stroke();
+    }
     match look.body {
         Body::Hexagon => {
             hexagon(ctx, s.x, s.y, r + 2.0);
@@ -434,6 +442,9 @@ fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
     if look.down_mark {
         cross(ctx, s.x + r * 0.7, s.y - r * 0.7, 5.0, pal::BAD);
     }
+    if let Some(b) = look.badge {
+        badge(ctx, s.x + r * 0.8, s.y - r * 0.8, (r * 0.42).max(6.5), b);
+    }
     ctx.set_global_alpha(1.0);
     labels(ctx, f.layout, s, &look.labels);
 }
@@ -445,41 +456,74 @@ fn labels(ctx: &Ctx, l: &Layout, s: &Spot, labels: &[Label]) {
     let p = scene::place_labels(l, s, labels, |t| {
         ctx.measure_text(t).map_or(0.0, |m| m.width())
     });
-    ctx.set_text_align(p.align.css());
     for (i, label) in labels.iter().enumerate() {
         let y = p.line_y(i);
         match label {
             Label::Text(t, c) => {
+                // A bar's percentage before it is left-aligned.
+                ctx.set_text_align(p.align.css());
+                ctx.set_font("12px system-ui, sans-serif");
                 ctx.set_fill_style_str(c);
                 text(ctx, t, p.x, y);
             }
-            Label::Bar(c) => catchup_bar(ctx, p.bar_x(), y, c),
+            Label::Bar(b) => catchup_bar(ctx, p.bar_x(), y, b),
         }
     }
 }
 
-fn catchup_bar(ctx: &Ctx, x: f64, y: f64, c: &CatchUpView) {
+fn catchup_bar(ctx: &Ctx, x: f64, y: f64, bar: &Bar) {
     let (w, h) = (scene::BAR_W - 34.0, 7.0);
-    let frac = c.ratio;
     ctx.set_fill_style_str(pal::GRID);
     ctx.fill_rect(x, y - h / 2.0, w, h);
-    ctx.set_fill_style_str(if c.ready { pal::GOOD } else { pal::LEADER });
-    ctx.fill_rect(x, y - h / 2.0, w * frac, h);
-    // etcd promotes a learner only once its match is 90% of the leader's.
-    ctx.set_fill_style_str(pal::TEXT);
-    ctx.fill_rect(
-        x + w * READINESS_RATIO - 0.75,
-        y - h / 2.0 - 3.0,
-        1.5,
-        h + 6.0,
-    );
+    ctx.set_fill_style_str(bar.fill);
+    ctx.fill_rect(x, y - h / 2.0, w * bar.ratio, h);
+    // The promotion line: etcd's 90%, or the auto-promote threshold.
+    if let Some((at, colour)) = bar.line {
+        ctx.set_fill_style_str(colour);
+        ctx.fill_rect(x + w * at - 1.0, y - h / 2.0 - 3.0, 2.0, h + 6.0);
+    }
     ctx.set_text_align("left");
     ctx.set_fill_style_str(pal::TEXT_DIM);
     ctx.set_font("11px system-ui, sans-serif");
-    let pct = (frac * 100.0).floor() as u32;
     let mut b = String::new();
-    let _ = write!(b, "{pct}%");
+    let _ = write!(b, "{}%", bar.percent());
     text(ctx, &b, x + w + 5.0, y);
+}
+
+/// A learner's badge, on its hexagon's upper right: a plus for a
+/// standby, an eye for a read-only learner (hollow: weak, filled: strong).
+fn badge(ctx: &Ctx, x: f64, y: f64, r: f64, b: Badge) {
+    ctx.set_fill_style_str(b.colour());
+    circle(ctx, x, y, r);
+    ctx.fill();
+    ctx.set_stroke_style_str(pal::BACKGROUND);
+    ctx.set_line_width(1.5);
+    ctx.stroke();
+    ctx.set_stroke_style_str(pal::NODE_TEXT_DARK);
+    ctx.set_fill_style_str(pal::NODE_TEXT_DARK);
+    let k = r * 0.55;
+    ctx.begin_path();
+    match b {
+        Badge::Standby => {
+            ctx.set_line_width(2.2);
+            ctx.move_to(x - k, y);
+            ctx.line_to(x + k, y);
+            ctx.move_to(x, y - k);
+            ctx.line_to(x, y + k);
+            ctx.stroke();
+        }
+        Badge::ReadWeak | Badge::ReadStrong => {
+            ctx.set_line_width(1.4);
+            let _ = ctx.ellipse(x, y, r * 0.7, r * 0.4, 0.0, 0.0, TAU);
+            ctx.stroke();
+            circle(ctx, x, y, r * 0.22);
+            if b == Badge::ReadStrong {
+                ctx.fill();
+            } else {
+                ctx.stroke();
+            }
+        }
+    }
 }
 
 /// The legend of the strips' marks, right of them.

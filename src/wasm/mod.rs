@@ -3,9 +3,12 @@
 //!
 //! - `draw`: the canvas (its colours and layout are `app::palette` and
 //!   `app::layout`);
+//! - `history`: the history view's canvas (its decisions are
+//!   `app::history`);
 //! - `safety`: the safety indicator, rendered into the page's DOM.
 
 mod draw;
+mod history;
 pub mod safety;
 
 use serde::Serialize;
@@ -16,6 +19,7 @@ use crate::app::engine::{Engine, LessonMove};
 use crate::app::layout::{Hit, Layout};
 use crate::app::presets::{self, Preset};
 use crate::app::safety::SafetyStatus;
+use crate::scenario::narrate::Renderer;
 use crate::scenario::text_en::English;
 use crate::scenario::view;
 
@@ -96,6 +100,56 @@ pub fn default_script(seed: f64) -> String {
         0
     };
     presets::default_script(seed)
+}
+
+/// The script of a fresh default cluster on `seed` with the modes of the
+/// page's modes control (the fields of `App.modes()`: `new_members`
+/// "learner" or "voter", `auto_promote` in percent or undefined for off,
+/// `failover_after_ms`, `failover` "replace" or "grow", `max_learners`):
+/// `{ok: true, script}` (one canonical `cluster` line carrying the options),
+/// or `{ok: false, error}` saying what is wrong with the form.
+#[wasm_bindgen(js_name = freshScript)]
+pub fn fresh_script(
+    seed: f64,
+    new_members: &str,
+    auto_promote: Option<f64>,
+    failover_after_ms: f64,
+    failover: &str,
+    max_learners: f64,
+) -> JsValue {
+    #[derive(Serialize)]
+    struct Fresh {
+        ok: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        script: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    }
+    let seed = if seed.is_finite() && seed >= 0.0 {
+        seed.floor() as u64
+    } else {
+        0
+    };
+    let form = presets::ModesForm {
+        new_members: new_members.to_string(),
+        auto_promote,
+        failover_after_ms,
+        failover: failover.to_string(),
+        max_learners,
+    };
+    let fresh = match presets::fresh_script(seed, &form) {
+        Ok(script) => Fresh {
+            ok: true,
+            script: Some(script),
+            error: None,
+        },
+        Err(why) => Fresh {
+            ok: false,
+            script: None,
+            error: Some(English.refusal(&why)),
+        },
+    };
+    to_js(&fresh)
 }
 
 /// A key, value or URL written as the scenario language reads it back:
@@ -187,7 +241,8 @@ impl App {
     }
 
     /// The command the page button `name` stands for now (`add-voter`,
-    /// `add-learner`, `add-bad`, `isolate-leader`, `split-31`, `split-22`,
+    /// `add-learner`, `add-bad`, `add-standby`, `add-read-weak`,
+    /// `add-read-strong`, `isolate-leader`, `split-31`, `split-22`,
     /// `heal-all`, `load`), or undefined when it cannot apply (the log says
     /// why) or there is no such button.
     pub fn preset(&mut self, name: &str) -> Option<String> {
@@ -253,6 +308,12 @@ impl App {
         to_js(&view::node_details(self.engine.cluster()))
     }
 
+    /// The run's modes, as its `cluster` line set them: `{new_members,
+    /// auto_promote, failover_after_ms, failover}`.
+    pub fn modes(&self) -> JsValue {
+        to_js(&view::ModesView::of(self.engine.cluster()))
+    }
+
     /// The lowest id a new member can take.
     #[wasm_bindgen(js_name = nextId)]
     pub fn next_id(&self) -> Option<u32> {
@@ -290,6 +351,58 @@ impl App {
             hover: self.hover,
             dashes: &self.dashes,
         });
+    }
+
+    /// Draws the history view (the run's client operations on a time axis,
+    /// the checker's anomaly in red) onto a 2D context whose canvas is
+    /// `width` x `height` CSS pixels, and returns its words: `{ok, empty,
+    /// verdict, note}`. The checker runs here, so the page calls this only
+    /// while the view is open.
+    #[wasm_bindgen(js_name = drawHistory)]
+    pub fn draw_history(
+        &self,
+        ctx: &CanvasRenderingContext2d,
+        width: f64,
+        height: f64,
+        dpr: f64,
+    ) -> JsValue {
+        #[derive(Serialize)]
+        struct HistoryPanel {
+            ok: bool,
+            empty: bool,
+            verdict: String,
+            note: String,
+        }
+        let scene = self.engine.history_scene();
+        let words = self.engine.renderer();
+        if width.is_finite() && height.is_finite() && width >= 1.0 && height >= 1.0 {
+            let dpr = if dpr.is_finite() && dpr > 0.0 {
+                dpr
+            } else {
+                1.0
+            };
+            let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+            history::paint(
+                &draw::Ctx::new(ctx),
+                &self.dashes,
+                &scene,
+                words,
+                width,
+                height,
+            );
+        }
+        to_js(&HistoryPanel {
+            ok: scene.ok,
+            empty: scene.total == 0,
+            verdict: words.history_verdict(&scene.verdict()),
+            note: words.history_note(
+                scene.from_ms,
+                scene.to_ms,
+                scene.shown,
+                scene.total,
+                scene.hidden_lanes,
+            ),
+        })
     }
 
     /// Keeps the top `px` CSS pixels of the canvas free (the page's legend
@@ -484,13 +597,42 @@ impl App {
         self.engine.leave_lesson()
     }
 
-    /// Runs the lesson to its next pause. The step: `{position, steps,
+    /// Runs the lesson to its next pause at once (while a step plays: the
+    /// rest of it). The step: `{position, steps,
     /// finished, says, lines, results, surprises, surprise}` (`lines`: the
     /// log's lines, as `narration` gives them; `surprise`: what did not go
     /// as the lesson says, in words); null outside a lesson.
     #[wasm_bindgen(js_name = lessonNext)]
     pub fn lesson_next(&mut self) -> JsValue {
         self.lesson_move(LessonMove::Next)
+    }
+
+    /// Begins playing the lesson's next step, shown as it happens: each
+    /// `lessonFrame` runs a slice of it. True when a step plays (also when
+    /// one already did), false at the lesson's end; undefined outside a
+    /// lesson.
+    #[wasm_bindgen(js_name = lessonPlay)]
+    pub fn lesson_play(&mut self) -> Option<bool> {
+        self.carry = 0.0;
+        self.engine.lesson_play()
+    }
+
+    /// Whether a lesson step is playing.
+    #[wasm_bindgen(js_name = lessonPlaying)]
+    pub fn lesson_playing(&self) -> bool {
+        self.engine.lesson_playing()
+    }
+
+    /// One animation frame of the playing step: `real_ms` of wall time at
+    /// `speed` (the page's speed control). What happened goes to
+    /// `narration`; when the step reaches its pause, the step (as
+    /// `lessonNext` returns it, with the lines not yet told); else null.
+    #[wasm_bindgen(js_name = lessonFrame)]
+    pub fn lesson_frame(&mut self, real_ms: f64, speed: f64) -> JsValue {
+        match self.engine.lesson_frame(real_ms, speed) {
+            Some(step) => to_js(&step),
+            None => JsValue::NULL,
+        }
     }
 
     /// Back one pause (the run rebuilt to it); the step shown there.
@@ -520,7 +662,8 @@ impl App {
 
     /// The lesson panel: `{id, title, figures, summary, position, steps,
     /// finished, on_path, says, quorum: {voters, learners, quorum, leader,
-    /// from, reachable, has_quorum}, sentence}`; null in the sandbox.
+    /// from, reachable, has_quorum}, playing, failed_checks, sentence}`; null
+    /// in the sandbox.
     pub fn lesson(&self) -> JsValue {
         to_js(&self.engine.lesson())
     }
