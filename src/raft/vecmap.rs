@@ -175,6 +175,16 @@ impl<K: Ord, V> VecMap<K, V> {
         }
     }
 
+    pub fn get_key_value<Q: Ord + ?Sized>(&self, key: &Q) -> Option<(&K, &V)>
+    where
+        K: Borrow<Q>,
+    {
+        self.find(key).ok().map(|i| {
+            let (k, v) = &self.entries[i];
+            (k, v)
+        })
+    }
+
     pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
     where
         K: Borrow<Q>,
