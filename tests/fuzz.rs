@@ -166,3 +166,48 @@ fn the_bugs_the_fuzzer_found_stay_fixed() {
         assert!(outcome.passed(), "{name}: {:?}", outcome.failures);
     }
 }
+
+/// `raftlab fuzz` with its arguments: (status, stdout, stderr).
+fn fuzz_cli(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_raftlab"))
+        .arg("fuzz")
+        .args(args)
+        .output()
+        .expect("raftlab runs");
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn the_output_is_the_same_on_one_thread_or_three() {
+    let campaign = ["--seeds", "24", "--start", "40", "--duration", "15s"];
+    let (status, one, err) = fuzz_cli(&[&campaign[..], &["--jobs", "1"]].concat());
+    assert_eq!(status, Some(0), "{one}{err}");
+    assert!(err.contains("24 seeds on 1 threads"), "{err}");
+    let (status, three, err) = fuzz_cli(&[&campaign[..], &["--jobs", "3"]].concat());
+    assert_eq!(status, Some(0), "{three}{err}");
+    assert!(err.contains("24 seeds on 3 threads"), "{err}");
+    assert_eq!(one, three);
+    // The summary is the sum of the same seeds run one by one.
+    let mut summary = Summary::default();
+    for seed in 40..64 {
+        summary.add(&fuzz::run_seed(seed, 15_000));
+    }
+    assert_eq!(one, format!("{summary}\n"));
+}
+
+#[test]
+fn jobs_must_be_a_positive_number() {
+    for (bad, says) in [("0", "at least 1 thread"), ("two", "whole number")] {
+        let (status, out, err) = fuzz_cli(&["--seeds", "1", "--jobs", bad]);
+        assert_eq!(status, Some(2), "--jobs {bad}");
+        assert!(out.is_empty(), "{out}");
+        assert!(
+            err.contains(&format!("invalid value '{bad}' for '--jobs <N>'")) && err.contains(says),
+            "{err}"
+        );
+    }
+}
