@@ -186,10 +186,10 @@ fn the_output_is_the_same_on_one_thread_or_three() {
     let campaign = ["--seeds", "24", "--start", "40", "--duration", "15s"];
     let (status, one, err) = fuzz_cli(&[&campaign[..], &["--jobs", "1"]].concat());
     assert_eq!(status, Some(0), "{one}{err}");
-    assert!(err.contains("24 seeds on 1 threads"), "{err}");
+    assert!(err.contains("24 seeds on 1 thread,"), "{err}");
     let (status, three, err) = fuzz_cli(&[&campaign[..], &["--jobs", "3"]].concat());
     assert_eq!(status, Some(0), "{three}{err}");
-    assert!(err.contains("24 seeds on 3 threads"), "{err}");
+    assert!(err.contains("24 seeds on 3 threads,"), "{err}");
     assert_eq!(one, three);
     // The summary is the sum of the same seeds run one by one.
     let mut summary = Summary::default();

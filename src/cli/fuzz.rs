@@ -87,8 +87,9 @@ pub fn run(
     let _ = writeln!(out, "{summary}");
     let _ = writeln!(
         err,
-        "raftlab fuzz: {} seeds on {jobs} threads, {:.1}s wall",
+        "raftlab fuzz: {} seeds on {jobs} thread{}, {:.1}s wall",
         seeds.end - seeds.start,
+        if jobs.get() == 1 { "" } else { "s" },
         began.elapsed().as_secs_f64()
     );
     if summary.failed_seeds.is_empty() {
