@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use crate::scenario::fuzz::{self, Summary};
+use crate::scenario::fuzz::{self, FuzzRun, Summary};
 use crate::scenario::parse_duration;
 
 pub fn run(
@@ -40,23 +40,42 @@ pub fn run(
         }
     };
     let began = Instant::now();
+    let seeds = start..start.saturating_add(seeds);
+    let count = seeds.end - seeds.start;
+    let summary = campaign(seeds, jobs, |seed| fuzz::run_seed(seed, duration_ms), out);
+    let _ = writeln!(
+        err,
+        "raftlab fuzz: {count} seeds on {jobs} thread{}, {:.1}s wall",
+        if jobs.get() == 1 { "" } else { "s" },
+        began.elapsed().as_secs_f64()
+    );
+    if summary.failed_seeds.is_empty() {
+        0
+    } else {
+        1
+    }
+}
+
+/// Runs `run_seed` on every seed on `jobs` threads and prints, in seed
+/// order, a line for each failing seed, then the lowest failing seed's script
+/// shrunk, then the summary, which it returns.
+fn campaign(
+    seeds: Range<u64>,
+    jobs: NonZeroUsize,
+    run_seed: impl Fn(u64) -> FuzzRun + Sync,
+    out: &mut dyn Write,
+) -> Summary {
     let mut summary = Summary::default();
     let mut first_failure = None;
-    let seeds = start..start.saturating_add(seeds);
-    in_seed_order(
-        seeds.clone(),
-        jobs,
-        |seed| fuzz::run_seed(seed, duration_ms),
-        |seed, run| {
-            summary.add(&run);
-            if let Some(f) = run.outcome.failures.first() {
-                let _ = writeln!(out, "seed {seed}: {f}");
-                if first_failure.is_none() {
-                    first_failure = Some(run);
-                }
+    in_seed_order(seeds, jobs, run_seed, |seed, run| {
+        summary.add(&run);
+        if let Some(f) = run.outcome.failures.first() {
+            let _ = writeln!(out, "seed {seed}: {f}");
+            if first_failure.is_none() {
+                first_failure = Some(run);
             }
-        },
-    );
+        }
+    });
     if let Some(run) = &first_failure {
         let kind = run.outcome.first_kind().cloned();
         let shrunk = match &kind {
@@ -85,18 +104,7 @@ pub fn run(
         let _ = writeln!(out);
     }
     let _ = writeln!(out, "{summary}");
-    let _ = writeln!(
-        err,
-        "raftlab fuzz: {} seeds on {jobs} thread{}, {:.1}s wall",
-        seeds.end - seeds.start,
-        if jobs.get() == 1 { "" } else { "s" },
-        began.elapsed().as_secs_f64()
-    );
-    if summary.failed_seeds.is_empty() {
-        0
-    } else {
-        1
-    }
+    summary
 }
 
 /// Runs `work` on every seed of `seeds` on `jobs` threads, each taking the
@@ -215,6 +223,51 @@ mod tests {
         let mut top = Vec::new();
         in_seed_order(u64::MAX - 3..u64::MAX, jobs(3), |s| s, |s, _| top.push(s));
         assert_eq!(top, [u64::MAX - 3, u64::MAX - 2, u64::MAX - 1]);
+    }
+
+    #[test]
+    fn a_campaign_prints_the_same_and_shrinks_the_lowest_failing_seed_on_any_threads() {
+        // Planted failures: every seed that is 3 modulo 4 fails, and the low
+        // seeds take longest, so with several threads a high failing seed
+        // finishes first.
+        let run_seed = |seed: u64| {
+            std::thread::sleep(Duration::from_millis((16 - seed) * 2));
+            let mut run = fuzz::run_seed(seed, 2_000);
+            if seed % 4 == 3 {
+                run.outcome.failures.push(fuzz::Failure {
+                    kind: fuzz::FailureKind::Durability,
+                    text: format!("planted in seed {seed}"),
+                });
+            }
+            run
+        };
+        let mut outputs = Vec::new();
+        for n in [1, 3, 5] {
+            let mut out = Vec::new();
+            let summary = campaign(4..16, jobs(n), run_seed, &mut out);
+            assert_eq!(summary.seeds, 12);
+            assert_eq!(summary.failed_seeds, [7, 11, 15]);
+            outputs.push(String::from_utf8(out).unwrap());
+        }
+        let text = &outputs[0];
+        assert!(
+            text.starts_with(
+                "seed 7: durability: planted in seed 7\n\
+                 seed 11: durability: planted in seed 11\n\
+                 seed 15: durability: planted in seed 15\n\n\
+                 seed 7 fails;"
+            ),
+            "{text}"
+        );
+        // The planted failure does not happen when the script runs again, so
+        // nothing shrinks away: the reproducer is seed 7's whole script.
+        assert!(
+            text.contains(&fuzz::run_seed(7, 2_000).reproducer()),
+            "{text}"
+        );
+        assert!(text.ends_with(", 3 violations in 3 seeds\n"), "{text}");
+        assert_eq!(outputs[1], outputs[0]);
+        assert_eq!(outputs[2], outputs[0]);
     }
 
     #[test]
