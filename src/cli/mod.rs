@@ -41,7 +41,8 @@ enum Command {
     },
     /// Randomised fault runs, each a scenario script, checked for safety,
     /// linearizable reads, liveness and durability; a failure prints its
-    /// shrunk script and exits 1.
+    /// shrunk script and exits 1. The output is the same whatever --jobs;
+    /// the wall time goes to standard error.
     Fuzz {
         /// How many seeds to run.
         #[arg(long, default_value_t = 100)]
@@ -52,6 +53,9 @@ enum Command {
         /// Simulated time of each run, like 60s.
         #[arg(long, default_value = "60s")]
         duration: String,
+        /// Seeds run at once, on as many threads (default: the cores available).
+        #[arg(long, value_name = "N", default_value_t = fuzz::default_jobs(), value_parser = fuzz::parse_jobs)]
+        jobs: std::num::NonZeroUsize,
     },
     /// Serve the browser app (www/ and the wasm build in pkg/) on a local address.
     Serve {
@@ -85,7 +89,11 @@ pub fn main() -> i32 {
             seeds,
             start,
             duration,
-        } => fuzz::run(seeds, start, &duration, &mut std::io::stdout().lock()),
+            jobs,
+        } => {
+            let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
+            fuzz::run(seeds, start, &duration, jobs, &mut out, &mut err)
+        }
         Command::Serve {
             addr,
             root,
