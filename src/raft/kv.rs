@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+use crate::raft::heap::Meter;
 use crate::raft::types::{NodeId, Put};
 
 /// One member as the applied membership records it.
@@ -47,6 +48,21 @@ impl KvStore {
             self.bytes -= KEY_OVERHEAD_BYTES + old;
         }
         self.bytes += weight;
+    }
+
+    /// Counts what the store owns in memory (not its simulated `bytes`:
+    /// a write's size is a number, its value a short text).
+    pub fn heap_size(&self, m: &mut Meter) {
+        m.btree_map(&self.map);
+        for (k, (v, _)) in &self.map {
+            m.string(k);
+            m.string(v);
+        }
+        m.btree_map(&self.members);
+        for r in self.members.values() {
+            m.shared_str(&r.peer_url);
+        }
+        m.btree_set(&self.removed);
     }
 
     pub fn get(&self, key: &str) -> Option<&str> {

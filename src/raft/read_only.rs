@@ -34,6 +34,12 @@ pub struct ReadOnly {
 }
 
 impl ReadOnly {
+    /// Counts the acknowledgements and the reads waiting.
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        m.btree_map(&self.acks);
+        m.deque(&self.unconfirmed);
+    }
+
     pub fn add_request(&mut self, req: ReadRequest) {
         self.unconfirmed.push_back(req);
     }

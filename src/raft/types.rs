@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
+use crate::raft::heap::Meter;
 use crate::raft::kv::KvStore;
 
 /// A member id. Scenario ids are 1..=15; 0 means "none" (no vote, no leader).
@@ -164,6 +165,27 @@ impl Entry {
     }
 }
 
+impl Entry {
+    /// Counts what the entry owns beyond itself (its shared payload).
+    pub fn heap_size(&self, m: &mut Meter) {
+        match &self.data {
+            EntryData::Empty | EntryData::Publish(_) => {}
+            EntryData::Put(p) => m.shared(p, |m, p| {
+                m.string(&p.key);
+                m.string(&p.value);
+            }),
+            EntryData::ConfChange(c) => m.shared(c, |m, c| m.shared_str(&c.peer_url)),
+            EntryData::ConfChangeV2(c) => m.shared(c, |m, c| {
+                m.vec(&c.changes);
+                m.vec(&c.peer_urls);
+                for (_, url) in &c.peer_urls {
+                    m.shared_str(url);
+                }
+            }),
+        }
+    }
+}
+
 impl EntryData {
     /// Whether the entry changes the configuration (etcd's EntryConfChange
     /// and EntryConfChangeV2).
@@ -220,6 +242,11 @@ impl Snapshot {
     /// A snapshot's size on the wire is the state's size.
     pub fn size(&self) -> u64 {
         self.data.bytes()
+    }
+
+    /// Counts its share of the state it holds.
+    pub fn heap_size(&self, m: &mut Meter) {
+        m.shared(&self.data, |m, kv| kv.heap_size(m));
     }
 }
 
@@ -336,6 +363,17 @@ impl Message {
             reject: false,
             reject_hint: 0,
             context: 0,
+        }
+    }
+
+    /// Counts what the message owns beyond itself.
+    pub fn heap_size(&self, m: &mut Meter) {
+        m.vec(&self.entries);
+        for e in &self.entries {
+            e.heap_size(m);
+        }
+        if let Some(s) = &self.snapshot {
+            s.heap_size(m);
         }
     }
 

@@ -151,6 +151,26 @@ fn joint_text(c: &ConfChangeV2) -> String {
 }
 
 impl Event {
+    /// Counts what the event owns beyond itself.
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        match &self.kind {
+            EventKind::Raft {
+                event: RaftEvent::BecameLeader { votes, .. },
+                ..
+            } => m.vec(votes),
+            EventKind::ConfChangeApplied { change, .. } => m.shared_str(&change.peer_url),
+            EventKind::JointChangeApplied { change, .. } => {
+                m.vec(&change.changes);
+                m.vec(&change.peer_urls);
+                for (_, url) in &change.peer_urls {
+                    m.shared_str(url);
+                }
+            }
+            EventKind::ReadServed { value: Some(v), .. } => m.string(v),
+            _ => {}
+        }
+    }
+
     /// `t=2.31s`: the time prefix of every sentence.
     pub fn time_text(&self) -> String {
         format!("t={:.2}s", self.time_ms as f64 / 1000.0)

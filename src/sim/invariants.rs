@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::raft::chunked::Chunked;
+use crate::raft::heap::Meter;
 use crate::raft::{Entry, EntryData, NodeId, Raft, StateRole};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,6 +75,10 @@ impl ByIndex {
         Some((self.base + pos as u64, fp))
     }
 
+    fn heap_size(&self, m: &mut Meter) {
+        self.items.heap_size(m, None);
+    }
+
     fn forget_below(&mut self, index: u64) {
         if index > self.base {
             self.items.drop_front((index - self.base) as usize);
@@ -110,6 +115,22 @@ pub struct Checker {
 impl Checker {
     pub fn violations(&self) -> &[Violation] {
         &self.violations
+    }
+
+    /// Counts what the checker remembers: a fingerprint per index of the
+    /// logs not yet compacted away everywhere, the leader of each term,
+    /// and the violations.
+    pub fn heap_size(&self, m: &mut Meter) {
+        m.btree_map(&self.nodes);
+        m.btree_map(&self.leaders);
+        self.seen.heap_size(m);
+        m.btree_map(&self.seen_other_terms);
+        self.committed.heap_size(m);
+        m.vec(&self.violations);
+        for v in &self.violations {
+            m.string(&v.text);
+            m.vec(&v.nodes);
+        }
     }
 
     fn violate(&mut self, time_ms: u64, property: &'static str, text: String, nodes: Vec<NodeId>) {

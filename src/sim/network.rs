@@ -103,6 +103,25 @@ fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
 }
 
 impl Network {
+    /// Counts the messages in flight (each with its entries) and the
+    /// bookkeeping of links and queues.
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        m.btree_map(&self.in_flight);
+        for f in self.in_flight.values() {
+            m.boxed(&**f, |m, f| f.msg.heap_size(m));
+        }
+        m.btree_set(&self.cut);
+        m.btree_map(&self.changed_at);
+        self.peers.heap_size(m);
+        m.btree_map(&self.free_at);
+        self.links.heap_size(m);
+        for l in self.links.values() {
+            l.heap_size(m);
+        }
+        self.last_arrival.heap_size(m);
+        m.vec(&self.wakes);
+    }
+
     pub fn new(transport: Transport) -> Network {
         Network {
             transport,

@@ -87,6 +87,11 @@ impl<K: Ord, V> VecMap<K, V> {
     pub fn len(&self) -> usize {
         self.entries.len()
     }
+
+    /// Counts the vector of pairs (not what they own).
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        m.vec(&self.entries);
+    }
 }
 
 #[cfg(test)]
