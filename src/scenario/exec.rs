@@ -7,30 +7,47 @@ use std::collections::BTreeMap;
 use crate::raft::NodeId;
 use crate::server::client::DEFAULT_PUT_SIZE;
 use crate::server::members::peer_listener_failure;
-use crate::server::{Cluster, ErrorCode, Outcome, RequestId, ServerConfig, ServerError};
+use crate::server::{Call, Cluster, ErrorCode, Outcome, RequestId, ServerConfig, ServerError};
 use crate::sim::{EventKind, WorldConfig};
 
 use super::ast::{format_duration, ClusterSpec, Command, Script, DEFAULT_CLIENT_TIMEOUT_MS};
 use super::cond::{self, Previous};
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::{self, CommandResult, MemberJson, Report, Status};
+use super::slice::{Answer, Driver, Op, Queued, Stop, DEFAULT_MEMORY_BUDGET};
 
 /// One run of the scenario language.
 #[derive(Debug, Clone)]
 pub struct Session {
     spec: ClusterSpec,
     cluster: Cluster,
-    results: Vec<CommandResult>,
+    pub(super) results: Vec<CommandResult>,
     previous: Previous,
     /// `put ... nowait` requests, by request id, to the index of their result.
-    nowait: BTreeMap<RequestId, usize>,
+    pub(super) nowait: BTreeMap<RequestId, usize>,
     /// The script of everything done so far.
-    history: Vec<String>,
+    pub(super) history: Vec<String>,
     /// Simulated time the history accounts for.
     history_ms: u64,
-    narration: Vec<String>,
+    pub(super) narration: Vec<String>,
     /// Lines run so far, numbering console commands after the script.
-    lines: usize,
+    pub(super) lines: usize,
+    /// Work done: engine steps and commands begun. Slices are measured in
+    /// it, and the memory budget is checked at points of it, so a run stops
+    /// at the same point however it is sliced.
+    pub(super) work: u64,
+    /// The work at which memory is next counted.
+    pub(super) next_check: u64,
+    /// Bytes a run may hold before it is stopped (`None`: no limit).
+    pub(super) memory_budget: Option<u64>,
+    /// Bytes held for this session by its owner (a timeline's
+    /// checkpoints), counted against the budget with its own.
+    pub(super) external_bytes: u64,
+    /// Why the run stopped before its end, if it did.
+    pub(super) stopped: Option<Stop>,
+    /// The commands queued and the one in progress; not part of the state
+    /// (a clone starts without them).
+    pub(super) driver: Driver,
 }
 
 /// The world and server settings a `cluster` line stands for.
@@ -81,6 +98,12 @@ impl Session {
             history_ms: 0,
             narration: Vec::new(),
             lines: 1,
+            work: 0,
+            next_check: 0,
+            memory_budget: Some(DEFAULT_MEMORY_BUDGET),
+            external_bytes: 0,
+            stopped: None,
+            driver: Driver::default(),
         };
         session.narrate_events();
         session
@@ -93,13 +116,15 @@ impl Session {
         Ok(Session::run(&script))
     }
 
-    /// Runs every command of a parsed script.
+    /// Runs every command of a parsed script (all of it in one slice:
+    /// the same run as [`Session::queued`] then [`Session::run_slice`]
+    /// until done). A run the memory budget stops ends there; see
+    /// [`Session::stopped`].
     pub fn run(script: &Script) -> Session {
-        let mut session = Session::new(&script.cluster);
-        for cmd in &script.commands {
-            session.execute(cmd.line, &cmd.text, &cmd.node);
+        let mut session = Session::queued(script);
+        while session.is_running() {
+            session.run_slice(u64::MAX);
         }
-        session.lines = script.commands.last().map_or(1, |c| c.line);
         session
     }
 
@@ -129,15 +154,26 @@ impl Session {
     }
 
     /// Moves simulated time forward by `ms` (the browser's animation).
+    /// While a command runs in slices the run owns the clock: nothing
+    /// happens.
     pub fn advance(&mut self, ms: u64) {
+        if self.driver.in_command() {
+            return;
+        }
+        self.driver.forget_snapshot();
         let t = self.now().saturating_add(ms);
         self.cluster.run_until(t);
         self.after_time();
     }
 
     /// Runs until the next event worth narrating (at most `limit_ms` ahead).
-    /// Returns false if nothing happened within the limit.
+    /// Returns false if nothing happened within the limit (or a command
+    /// runs in slices, which owns the clock).
     pub fn step_event(&mut self, limit_ms: u64) -> bool {
+        if self.driver.in_command() {
+            return false;
+        }
+        self.driver.forget_snapshot();
         let limit = self.now().saturating_add(limit_ms);
         let before = self.narration.len();
         while self.narration.len() == before {
@@ -172,7 +208,9 @@ impl Session {
     }
 
     pub fn report(&self) -> Report {
-        Report::new(self.status(), self.results.clone())
+        let mut report = Report::new(self.status(), self.results.clone());
+        report.stopped = self.stopped.clone();
+        report
     }
 
     pub fn status_json(&self) -> serde_json::Value {
@@ -194,21 +232,55 @@ impl Session {
 
     // ---- running one command ---------------------------------------------------
 
-    /// Runs one parsed command and records its result.
+    /// Runs one parsed command and records its result. If a run is going
+    /// on in slices, the command in progress finishes first (the queued
+    /// ones stay queued). If the memory budget stops the command, the
+    /// session is as before it and the result says `stopped`.
     pub fn execute(&mut self, line: usize, text: &str, cmd: &Command) -> CommandResult {
+        self.finish_current();
+        let before = self.results.len();
+        self.driver.count_in(self.now());
+        self.begin(Queued::new(line, text, cmd.clone()));
+        self.finish_current();
+        if self.results.len() > before {
+            if let Some(r) = self.results.last() {
+                return r.clone();
+            }
+        }
+        let mut result = CommandResult::new(line, text.to_string());
+        result.ok = false;
+        result.error = Some(super::slice::STOPPED);
+        result.detail = self.stopped.as_ref().map(|s| s.message.clone());
+        result
+    }
+
+    /// Begins a command: what takes no time is done at once; a command that
+    /// lets time pass becomes the command in progress, driven by
+    /// `drive`.
+    pub(super) fn begin(&mut self, q: Queued) {
+        self.snapshot_if_due();
+        self.work += 1;
         // Console commands are numbered after everything run so far.
-        self.lines = self.lines.max(line);
+        self.lines = self.lines.max(q.line);
         let started_at = self.now();
         if started_at > self.history_ms {
             self.history
                 .push(Command::Wait(started_at - self.history_ms).to_string());
         }
-        let mut result = CommandResult::new(line, text.to_string());
-        if let Err(e) = self.apply(cmd, &mut result) {
-            result.ok = false;
-            result.error = Some(e.code.as_str());
-            result.detail = Some(e.detail);
+        let mut result = CommandResult::new(q.line, q.text.clone());
+        match self.start(&q.cmd, &mut result) {
+            Ok(Some(op)) => self.driver.set_current(q, result, op),
+            Ok(None) => self.end(q, result),
+            Err(e) => {
+                result.fail(e);
+                self.end(q, result);
+            }
         }
+    }
+
+    /// Records a finished command: its result, the history, the narration.
+    pub(super) fn end(&mut self, q: Queued, result: CommandResult) {
+        let cmd = &q.cmd;
         // `ok` and `error=` look at the last command that can fail: a plain
         // `wait` (also the idle time the browser records) never does.
         if !matches!(
@@ -231,43 +303,250 @@ impl Session {
             self.narration.push(format!(
                 "t={:.2}s > {} : {}",
                 self.now() as f64 / 1000.0,
-                text,
+                q.text,
                 result.summary()
             ));
         }
-        self.results.push(result.clone());
-        result
+        self.results.push(result);
+        self.driver.finished(q);
     }
 
-    fn apply(&mut self, cmd: &Command, result: &mut CommandResult) -> Result<(), ServerError> {
-        let c = &mut self.cluster;
-        match cmd {
-            Command::Wait(ms) => {
-                let t = c.now().saturating_add(*ms);
-                c.run_until(t);
-            }
-            Command::WaitUntil { cond, within_ms } => {
-                let deadline = c.now().saturating_add(*within_ms);
-                loop {
-                    if cond::check(cond, c, self.previous).is_ok() {
-                        return Ok(());
-                    }
-                    if !c.step(deadline) {
-                        break;
+    /// Steps the command in progress until it ends or the work reaches
+    /// `stop_at`. Each step is one the unsliced command would take, in the
+    /// same order: however a run is sliced, it is the same run.
+    pub(super) fn drive(&mut self, op: &mut Op, result: &mut CommandResult, stop_at: u64) -> Drive {
+        match op {
+            Op::Wait { until } => {
+                let until = *until;
+                while self.cluster.step(until) {
+                    if let Some(d) = self.after_step(stop_at) {
+                        return d;
                     }
                 }
-                c.run_until(deadline);
-                return match cond::check(cond, c, self.previous) {
-                    Ok(()) => Ok(()),
-                    Err(why) => Err(failed(
+                self.cluster.settle(until);
+            }
+            Op::WaitUntil {
+                cond,
+                deadline,
+                within_ms,
+            } => {
+                let deadline = *deadline;
+                loop {
+                    if cond::check(cond, &self.cluster, self.previous).is_ok() {
+                        return Drive::Done;
+                    }
+                    if !self.cluster.step(deadline) {
+                        break;
+                    }
+                    if let Some(d) = self.after_step(stop_at) {
+                        return d;
+                    }
+                }
+                self.cluster.run_until(deadline);
+                if let Err(why) = cond::check(cond, &self.cluster, self.previous) {
+                    result.fail(failed(
                         ErrorCode::Timeout,
                         format!(
                             "{cond} did not hold within {}: {why}",
                             format_duration(*within_ms)
                         ),
-                    )),
-                };
+                    ));
+                }
             }
+            Op::Request { request, answer } => {
+                let request = *request;
+                while self.cluster.is_pending(request) {
+                    if !self.cluster.step(u64::MAX) {
+                        break;
+                    }
+                    if let Some(d) = self.after_step(stop_at) {
+                        return d;
+                    }
+                }
+                let outcome = self.cluster.take_outcome(request);
+                let answered = match answer {
+                    Answer::Put => outcome.into_put().map(|i| result.index = Some(i)),
+                    Answer::Read => outcome.into_read().map(|v| result.value = Some(v)),
+                    Answer::Members => outcome.into_members().map(|list| {
+                        result.members = Some(list.into_iter().map(MemberJson::from).collect());
+                    }),
+                    Answer::Done => outcome.into_done(),
+                };
+                if let Err(e) = answered {
+                    result.fail(e);
+                }
+            }
+        }
+        Drive::Done
+    }
+
+    /// After one engine step of a command: counts the work, narrates now and
+    /// then (so a long wait holds few events), counts memory when due.
+    fn after_step(&mut self, stop_at: u64) -> Option<Drive> {
+        self.work += 1;
+        if self.work % super::slice::NARRATE_EVERY == 0 {
+            self.narrate_events();
+        }
+        if let Some(counted) = self.over_budget() {
+            return Some(Drive::OverBudget(counted));
+        }
+        (self.work >= stop_at).then_some(Drive::Paused)
+    }
+
+    /// Starts one parsed command: does what takes no time, and returns what
+    /// is left to wait for, if anything.
+    fn start(
+        &mut self,
+        cmd: &Command,
+        result: &mut CommandResult,
+    ) -> Result<Option<Op>, ServerError> {
+        let c = &mut self.cluster;
+        match cmd {
+            Command::Wait(ms) => {
+                return Ok(Some(Op::Wait {
+                    until: c.now().saturating_add(*ms),
+                }));
+            }
+            Command::WaitUntil { cond, within_ms } => {
+                return Ok(Some(Op::WaitUntil {
+                    cond: cond.clone(),
+                    deadline: c.now().saturating_add(*within_ms),
+                    within_ms: *within_ms,
+                }));
+            }
+            Command::Put {
+                key,
+                value,
+                via,
+                size,
+                nowait,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let rl = *require_leader;
+                let request = c.start_put(key, value, *via, *size, timeout, rl)?;
+                if *nowait {
+                    result.pending = true;
+                    self.nowait.insert(request, self.results.len());
+                    return Ok(None);
+                }
+                return Ok(Some(Op::Request {
+                    request,
+                    answer: Answer::Put,
+                }));
+            }
+            Command::Get {
+                key,
+                via,
+                serializable,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let call = c.begin_get(key, *via, *serializable, timeout, *require_leader)?;
+                return Ok(match call {
+                    Call::Done(value) => {
+                        result.value = Some(value);
+                        None
+                    }
+                    Call::Waiting(request) => Some(Op::Request {
+                        request,
+                        answer: Answer::Read,
+                    }),
+                });
+            }
+            Command::MemberList {
+                serializable,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let call = c.begin_member_list(*serializable, timeout, *require_leader)?;
+                return Ok(match call {
+                    Call::Done(list) => {
+                        result.members = Some(list.into_iter().map(MemberJson::from).collect());
+                        None
+                    }
+                    Call::Waiting(request) => Some(Op::Request {
+                        request,
+                        answer: Answer::Members,
+                    }),
+                });
+            }
+            Command::MemberAdd {
+                id,
+                learner,
+                peer_url,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let call = c.begin_member_add(
+                    *id,
+                    *learner,
+                    peer_url.as_deref(),
+                    timeout,
+                    *require_leader,
+                )?;
+                return Ok(done_or_wait(call));
+            }
+            Command::MemberPromote {
+                id,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                return Ok(done_or_wait(c.begin_member_promote(
+                    *id,
+                    timeout,
+                    *require_leader,
+                )?));
+            }
+            Command::MemberRemove {
+                id,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                return Ok(done_or_wait(c.begin_member_remove(
+                    *id,
+                    timeout,
+                    *require_leader,
+                )?));
+            }
+            Command::MemberChange {
+                change,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                return Ok(done_or_wait(c.begin_member_change(
+                    change,
+                    timeout,
+                    *require_leader,
+                )?));
+            }
+            Command::MemberLeaveJoint {
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                return Ok(done_or_wait(
+                    c.begin_member_leave_joint(timeout, *require_leader)?,
+                ));
+            }
+            Command::TransferLeader(id) => return Ok(done_or_wait(c.begin_move_leader(*id)?)),
+            _ => {}
+        }
+        self.apply(cmd, result)?;
+        Ok(None)
+    }
+
+    /// Does a command that takes no time.
+    fn apply(&mut self, cmd: &Command, result: &mut CommandResult) -> Result<(), ServerError> {
+        let c = &mut self.cluster;
+        match cmd {
             Command::Expect(cond) => {
                 if let Err(why) = cond::check(cond, c, self.previous) {
                     return Err(failed(
@@ -282,35 +561,6 @@ impl Session {
             }
             Command::Say(text) => result.detail = Some(text.clone()),
             Command::Pause => {}
-            Command::Put {
-                key,
-                value,
-                via,
-                size,
-                nowait,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let rl = *require_leader;
-                if *nowait {
-                    let request = c.start_put(key, value, *via, *size, timeout, rl)?;
-                    result.pending = true;
-                    self.nowait.insert(request, self.results.len());
-                } else {
-                    result.index = Some(c.put(key, value, *via, *size, timeout, rl)?);
-                }
-            }
-            Command::Get {
-                key,
-                via,
-                serializable,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                result.value = Some(c.get(key, *via, *serializable, timeout, *require_leader)?);
-            }
             Command::LoadStart {
                 rate_per_s,
                 size,
@@ -329,56 +579,6 @@ impl Session {
                     ));
                 }
             }
-            Command::MemberAdd {
-                id,
-                learner,
-                peer_url,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                c.member_add(*id, *learner, peer_url.as_deref(), timeout, *require_leader)?
-            }
-            Command::MemberPromote {
-                id,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                c.member_promote(*id, timeout, *require_leader)?
-            }
-            Command::MemberRemove {
-                id,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                c.member_remove(*id, timeout, *require_leader)?
-            }
-            Command::MemberList {
-                serializable,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let list = c.member_list(*serializable, timeout, *require_leader)?;
-                result.members = Some(list.into_iter().map(MemberJson::from).collect());
-            }
-            Command::MemberChange {
-                change,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                c.member_change(change, timeout, *require_leader)?
-            }
-            Command::MemberLeaveJoint {
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                c.member_leave_joint(timeout, *require_leader)?
-            }
             Command::Start(id) => start(c, *id)?,
             Command::Crash(id) => {
                 running(c, *id)?;
@@ -388,7 +588,6 @@ impl Session {
                 running(c, *id)?;
                 c.world_mut().campaign(*id);
             }
-            Command::TransferLeader(id) => c.move_leader(*id)?,
             Command::Compact(id) => {
                 running(c, *id)?;
                 c.world_mut().compact(*id);
@@ -443,6 +642,18 @@ impl Session {
                     c.world_mut().cut(o, *id);
                 }
             }
+            // Started by `start`, which waits for them.
+            Command::Wait(_)
+            | Command::WaitUntil { .. }
+            | Command::Put { .. }
+            | Command::Get { .. }
+            | Command::MemberAdd { .. }
+            | Command::MemberPromote { .. }
+            | Command::MemberRemove { .. }
+            | Command::MemberList { .. }
+            | Command::MemberChange { .. }
+            | Command::MemberLeaveJoint { .. }
+            | Command::TransferLeader(_) => {}
         }
         Ok(())
     }
@@ -470,7 +681,7 @@ impl Session {
         self.narrate_events();
     }
 
-    fn narrate_events(&mut self) {
+    pub(super) fn narrate_events(&mut self) {
         for e in self.cluster.take_events() {
             // Dropped messages repeat every heartbeat on a cut link; the
             // drawing shows them, the narration would drown in them.
@@ -487,6 +698,26 @@ impl Session {
                 self.narration.push(s);
             }
         }
+    }
+}
+
+/// What a started command still needs.
+pub(super) enum Drive {
+    /// It ended.
+    Done,
+    /// The slice's work is spent; it goes on in the next.
+    Paused,
+    /// The run holds more than its memory budget (this many bytes).
+    OverBudget(u64),
+}
+
+fn done_or_wait(call: Call<()>) -> Option<Op> {
+    match call {
+        Call::Done(()) => None,
+        Call::Waiting(request) => Some(Op::Request {
+            request,
+            answer: Answer::Done,
+        }),
     }
 }
 

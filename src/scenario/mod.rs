@@ -11,6 +11,7 @@ pub mod lexer;
 pub mod parse;
 pub mod report;
 pub mod share;
+pub mod slice;
 pub mod timeline;
 
 #[cfg(test)]
@@ -20,3 +21,4 @@ pub use ast::{ClusterSpec, Command, Condition, ErrorCode, RoleName, Script, Span
 pub use exec::Session;
 pub use parse::{parse_command, parse_duration, parse_script, parse_size, ParseError};
 pub use report::{CommandResult, Report, Status};
+pub use slice::{Progress, Stop, StopReason, DEFAULT_MEMORY_BUDGET};

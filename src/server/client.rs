@@ -3,7 +3,7 @@
 
 use crate::raft::Put;
 
-use super::cluster::{Cluster, Deferred, Outcome, RequestId};
+use super::cluster::{Call, Cluster, Deferred, RequestId};
 use super::error::{ErrorCode, ServerError};
 use crate::raft::NodeId;
 
@@ -69,11 +69,7 @@ impl Cluster {
         require_leader: bool,
     ) -> Result<u64, ServerError> {
         let request = self.start_put(key, value, via, size, timeout_ms, require_leader)?;
-        match self.finish(request) {
-            Outcome::Put { index } => Ok(index),
-            Outcome::Failed(e) => Err(e),
-            other => unreachable_outcome(other),
-        }
+        self.finish(request).into_put()
     }
 
     /// A read. Serializable reads answer at once from `via`'s applied state
@@ -88,6 +84,22 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<Option<String>, ServerError> {
+        match self.begin_get(key, via, serializable, timeout_ms, require_leader)? {
+            Call::Done(value) => Ok(value),
+            Call::Waiting(request) => self.finish(request).into_read(),
+        }
+    }
+
+    /// `get` without the waiting: a serializable read's answer, or the
+    /// linearizable read sent.
+    pub fn begin_get(
+        &mut self,
+        key: &str,
+        via: Option<NodeId>,
+        serializable: bool,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<Call<Option<String>>, ServerError> {
         let via = self.route(via)?;
         if let Some(v) = via.filter(|_| !serializable) {
             self.refuse_learner(v)?;
@@ -96,11 +108,12 @@ impl Cluster {
             self.require_leader(via)?;
         }
         if let Some(v) = via.filter(|_| serializable) {
-            return Ok(self
-                .world
-                .node(v)
-                .and_then(|n| n.state.get(key))
-                .map(str::to_string));
+            return Ok(Call::Done(
+                self.world
+                    .node(v)
+                    .and_then(|n| n.state.get(key))
+                    .map(str::to_string),
+            ));
         }
         let request = self.new_request();
         let then = Deferred::Read {
@@ -108,19 +121,6 @@ impl Cluster {
             members: false,
         };
         self.send(request, via, then, timeout_ms);
-        match self.finish(request) {
-            Outcome::Read { value } => Ok(value),
-            Outcome::Failed(e) => Err(e),
-            other => unreachable_outcome(other),
-        }
+        Ok(Call::Waiting(request))
     }
-}
-
-/// Requests finish only with the outcome of their kind; anything else is a
-/// bug in this layer, reported as a timeout rather than a panic.
-fn unreachable_outcome<T>(other: Outcome) -> Result<T, ServerError> {
-    Err(ServerError::new(
-        ErrorCode::Timeout,
-        format!("unexpected outcome {other:?}"),
-    ))
 }
