@@ -53,7 +53,7 @@ pub(super) const NARRATE_EVERY: u64 = 1 << 10;
 /// The least work between two countings of memory. Counting walks what
 /// the session holds, so the gap grows with it ([`CHECK_SPACING_BYTES`]):
 /// the counting stays a small part of the work.
-const CHECK_EVERY: u64 = 1 << 16;
+const CHECK_EVERY: u64 = 1 << 14;
 /// One more unit of work between two countings per this many bytes held.
 const CHECK_SPACING_BYTES: u64 = 1 << 10;
 

@@ -50,6 +50,7 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
+use crate::raft::heap::Meter;
 use crate::raft::NodeId;
 use crate::server::Cluster;
 
@@ -77,7 +78,7 @@ pub struct TimelineConfig {
     /// sessions: a session weighs about 10 KB per simulated second of a
     /// 3-voter cluster under 50 writes/s (the engine's safety checker keeps
     /// every committed entry), so 48 checkpoints of a 10-minute run weigh
-    /// about 190 MB natively.
+    /// about 190 MB natively. [`Timeline::memory_bytes`] counts them.
     pub max_checkpoints: usize,
     /// A branch that is left keeps at most this many checkpoints of its own
     /// (past its fork; those before are shared with its parent).
@@ -258,6 +259,31 @@ impl Timeline {
     }
 
     // ---- reading ---------------------------------------------------------------
+
+    /// A counted estimate of the bytes the timeline holds: the session at
+    /// the current moment and the checkpoints of every branch (what they
+    /// share, most of their logs, counted once), the runs and the narration.
+    pub fn memory_bytes(&self) -> u64 {
+        let mut m = Meter::new();
+        m.add(std::mem::size_of::<Timeline>());
+        self.session.heap_size(&mut m);
+        for b in std::iter::once(&self.branch).chain(&self.saved) {
+            m.vec(&b.run);
+            for e in &b.run {
+                // The text, and about as much again in the parsed command.
+                m.string(&e.text);
+                m.add(e.text.len());
+            }
+            m.btree_set(&b.marks);
+            m.btree_map(&b.leaders);
+            m.vec(&b.checkpoints);
+            for c in &b.checkpoints {
+                m.shared(&c.session, |m, s| s.heap_size(m));
+            }
+        }
+        m.strings(&self.narration);
+        m.bytes()
+    }
 
     /// The session at the current moment (read it; act through the timeline).
     /// Its own `history()` is not the run's: use [`Timeline::history`].
@@ -729,6 +755,10 @@ impl Timeline {
                 self.config.max_checkpoints / 8,
             );
         }
+        // The session's memory budget counts the checkpoints too.
+        let own = self.session.memory_bytes();
+        let total = self.memory_bytes();
+        self.session.set_external_bytes(total.saturating_sub(own));
     }
 }
 
