@@ -109,7 +109,8 @@ impl Bar {
             return;
         }
         let bar = self.bar.get_or_insert_with(|| {
-            let bar = ProgressBar::with_draw_target(Some(p.total_ms), ProgressDrawTarget::stderr());
+            let bar = ProgressBar::with_draw_target(Some(p.total_ms), ProgressDrawTarget::stderr())
+                .with_elapsed(self.started.elapsed());
             let style =
                 ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {msg} (eta {eta})")
                     .unwrap_or_else(|_| ProgressStyle::default_bar())
@@ -120,7 +121,7 @@ impl Bar {
         bar.set_length(p.total_ms.max(1));
         bar.set_position(p.done_ms);
         bar.set_message(format!(
-            "simulated {:.1}s of {:.1}s, command {} of {}",
+            "simulated {:.1}s of {:.1}s, {}/{} commands done",
             p.done_ms as f64 / 1000.0,
             p.total_ms as f64 / 1000.0,
             p.commands_done,

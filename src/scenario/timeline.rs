@@ -676,6 +676,12 @@ impl Timeline {
         } else {
             let line = self.line();
             let r = self.session.execute(line, &text, cmd);
+            if r.error == Some(super::slice::STOPPED) {
+                // The memory budget stopped it and the session undid it:
+                // the run does not have it either.
+                self.pull_narration();
+                return r;
+            }
             self.branch.run.push(Entry {
                 at_ms: now,
                 end_ms: self.session.now(),
