@@ -313,3 +313,41 @@ fn a_timeline_counts_what_its_checkpoints_share_once() {
     // The session's budget counts the checkpoints with it.
     assert!(t.session().memory_bytes() < total);
 }
+
+#[test]
+fn cancel_inside_any_waiting_command_is_the_script_cut_before_it() {
+    let lines = [
+        "cluster voters=1,2,3 seed=2",
+        "wait-until leader",
+        "put a 1",
+        "get a",
+        "wait 6s",
+        "member add 4 --learner",
+        "transfer-leader 3",
+    ];
+    let src = lines.join("\n");
+    let script = parse_script(&src).unwrap();
+    for k in [0, 1, 2, 4, 5] {
+        let mut s = Session::queued(&script);
+        let mut inside = 0;
+        while inside < 3 {
+            let p = s.run_slice(2);
+            assert!(p.running, "command {k} ended before it could be cut");
+            if p.commands_done == k {
+                inside += 1;
+            }
+        }
+        let stop = s.cancel().cloned().unwrap();
+        assert_eq!(stop.command.as_deref(), Some(lines[k + 1]), "cut {k}");
+        let prefix = Session::from_script(&lines[..k + 1].join("\n")).unwrap();
+        let mut report = s.report_json();
+        report.as_object_mut().unwrap().remove("stopped");
+        assert_eq!(report, prefix.report_json(), "cut in {}", lines[k + 1]);
+        assert_eq!(s.history(), prefix.history(), "cut in {}", lines[k + 1]);
+        assert!(
+            s.command("put z 9").unwrap().ok,
+            "usable after a cut in {}",
+            lines[k + 1]
+        );
+    }
+}

@@ -258,7 +258,10 @@ impl Session {
     /// lets time pass becomes the command in progress, driven by
     /// `drive`.
     pub(super) fn begin(&mut self, q: Queued) {
-        self.snapshot_if_due();
+        // Only a command that lets time pass can be cut short and undone.
+        if passes_time(&q.cmd) {
+            self.snapshot_if_due();
+        }
         self.work += 1;
         // Console commands are numbered after everything run so far.
         self.lines = self.lines.max(q.line);
@@ -709,6 +712,25 @@ pub(super) enum Drive {
     Paused,
     /// The run holds more than its memory budget (this many bytes).
     OverBudget(u64),
+}
+
+/// Whether the command may let simulated time pass (and so be stopped in
+/// the middle).
+fn passes_time(cmd: &Command) -> bool {
+    match cmd {
+        Command::Wait(_)
+        | Command::WaitUntil { .. }
+        | Command::Get { .. }
+        | Command::MemberAdd { .. }
+        | Command::MemberPromote { .. }
+        | Command::MemberRemove { .. }
+        | Command::MemberList { .. }
+        | Command::MemberChange { .. }
+        | Command::MemberLeaveJoint { .. }
+        | Command::TransferLeader(_) => true,
+        Command::Put { nowait, .. } => !nowait,
+        _ => false,
+    }
 }
 
 fn done_or_wait(call: Call<()>) -> Option<Op> {
