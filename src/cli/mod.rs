@@ -38,9 +38,9 @@ enum Command {
         #[arg(long, value_name = "DURATION", value_parser = run::parse_wall)]
         max_wall: Option<std::time::Duration>,
         /// The run's memory budget, counted from what the cluster, its logs
-        /// and the results hold, like 512MB or 2GB, or `none`; a run that
+        /// and the results hold, like 256MB or 2GB, or `none`; a run that
         /// would hold more stops with a message.
-        #[arg(long, value_name = "SIZE", value_parser = parse_memory, default_value = "1GB")]
+        #[arg(long, value_name = "SIZE", value_parser = parse_memory, default_value = "512MB")]
         max_memory: MemoryLimit,
     },
     /// Measure the engine: 5 voters and a learner under a steady write load.
@@ -93,7 +93,12 @@ fn parse_memory(s: &str) -> Result<MemoryLimit, String> {
     if s == "none" {
         return Ok(MemoryLimit(None));
     }
-    match crate::scenario::parse_size(s)? {
+    // The language's sizes stop at 1GB; a budget may be more.
+    let bytes = match s.strip_suffix("GB") {
+        Some(n) => crate::scenario::parse_size(&format!("{n}MB"))?.saturating_mul(1024),
+        None => crate::scenario::parse_size(s)?,
+    };
+    match bytes {
         0 => Err("the memory budget must be more than 0 (or none)".to_string()),
         n => Ok(MemoryLimit(Some(n))),
     }
@@ -135,5 +140,20 @@ pub fn main() -> i32 {
                 1
             }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_budgets_read_as_sizes_beyond_the_language_or_none() {
+        assert_eq!(parse_memory("512MB"), Ok(MemoryLimit(Some(512 << 20))));
+        assert_eq!(parse_memory("2GB"), Ok(MemoryLimit(Some(2 << 30))));
+        assert_eq!(parse_memory("1.5GB"), Ok(MemoryLimit(Some(3 << 29))));
+        assert_eq!(parse_memory("none"), Ok(MemoryLimit(None)));
+        assert!(parse_memory("0MB").is_err());
+        assert!(parse_memory("12").unwrap_err().contains("unit"));
     }
 }

@@ -38,12 +38,14 @@ use super::exec::{Drive, Session};
 use super::parse::{parse_command, ParseError};
 use super::report::CommandResult;
 
-/// The default memory budget of a session: 1 GiB counted. Measured
-/// natively, the process then holds about 1.3 times that (the allocator's
-/// overhead and the one-off buffers of a step: see the README's figures),
-/// well inside the 4 GiB a wasm32 module can address at most, with room for
-/// the page's timeline checkpoints, which share most of a session.
-pub const DEFAULT_MEMORY_BUDGET: u64 = 1 << 30;
+/// The default memory budget of a session: 512 MiB counted. What the
+/// process really holds is more (the allocator's overhead and free space:
+/// the README gives the measured figure), and the page also holds its
+/// timeline's checkpoints (counted with the session, see
+/// `Timeline::memory_bytes`): this keeps a page far inside the 4 GiB a
+/// wasm32 module can address at most, and inside the 1 to 2 GiB some
+/// browsers give one.
+pub const DEFAULT_MEMORY_BUDGET: u64 = 512 << 20;
 
 /// Work between two narrations inside a long command: the events a long
 /// `wait` produces are turned into sentences (and dropped when they say
