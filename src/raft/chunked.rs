@@ -156,7 +156,7 @@ impl<T: Clone> Chunked<T> {
     pub fn heap_size(&self, m: &mut Meter, item: Option<fn(&T, &mut Meter)>) {
         m.vec(&self.chunks);
         for chunk in &self.chunks {
-            m.shared(chunk, |m, v| {
+            m.block(chunk, |m, v| {
                 m.vec(v);
                 if let Some(f) = item {
                     for x in v.iter() {

@@ -11,7 +11,7 @@
 //! checkpoints of its timeline). The figures leave out the allocator's own
 //! overhead; `docs/` and the README compare them with measured memory.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::mem::size_of;
 use std::rc::Rc;
 
@@ -22,6 +22,9 @@ pub struct Meter {
     /// The share of what is being walked that belongs to the walk (below an
     /// `Rc`, 1 divided by the holders of every `Rc` on the way).
     weight: f64,
+    /// In a deduplicating walk, the blocks (`Meter::block`) met so far: each
+    /// is counted whole the first time and skipped after.
+    seen: Option<HashSet<usize>>,
 }
 
 impl Default for Meter {
@@ -29,6 +32,7 @@ impl Default for Meter {
         Meter {
             bytes: 0.0,
             weight: 1.0,
+            seen: None,
         }
     }
 }
@@ -45,6 +49,17 @@ fn btree_entry<K, V>() -> usize {
 impl Meter {
     pub fn new() -> Meter {
         Meter::default()
+    }
+
+    /// A walk that counts each block (a log chunk, a snapshot's state)
+    /// whole, once, however many holders it meets: to count what one
+    /// structure adds to another (walk the other first, then read the
+    /// difference). Smaller shared values still count as a share.
+    pub fn deduplicating() -> Meter {
+        Meter {
+            seen: Some(HashSet::new()),
+            ..Meter::default()
+        }
     }
 
     /// The bytes counted so far.
@@ -97,6 +112,20 @@ impl Meter {
         self.weight = saved;
     }
 
+    /// A large shared value (a log chunk, a snapshot's state): a share of
+    /// it as [`Meter::shared`], or in a deduplicating walk all of it the
+    /// first time it is met and nothing after.
+    pub fn block<T>(&mut self, rc: &Rc<T>, inner: impl FnOnce(&mut Meter, &T)) {
+        let Some(seen) = &mut self.seen else {
+            return self.shared(rc, inner);
+        };
+        if !seen.insert(Rc::as_ptr(rc) as *const u8 as usize) {
+            return;
+        }
+        self.add(RC_HEADER + size_of::<T>());
+        inner(self, rc);
+    }
+
     pub fn shared_str(&mut self, rc: &Rc<str>) {
         let saved = self.weight;
         self.weight /= Rc::strong_count(rc) as f64;
@@ -129,6 +158,22 @@ mod tests {
         let mut one = Meter::new();
         one.shared(&holders[0], |m, v| m.vec(v));
         assert_eq!(one.bytes(), (once as f64 / 3.0).round() as u64);
+    }
+
+    #[test]
+    fn a_deduplicating_walk_counts_each_shared_value_once_and_whole() {
+        let payload = Rc::new(vec![0u8; 1000]);
+        let other = payload.clone();
+        let mut m = Meter::deduplicating();
+        m.block(&payload, |m, v| m.vec(v));
+        let once = m.bytes();
+        assert_eq!(once, (RC_HEADER + size_of::<Vec<u8>>() + 1000) as u64);
+        m.block(&other, |m, v| m.vec(v));
+        assert_eq!(m.bytes(), once, "met again: not counted again");
+        // Outside a deduplicating walk a block counts as a share.
+        let mut share = Meter::new();
+        share.block(&payload, |m, v| m.vec(v));
+        assert_eq!(share.bytes(), once / 2);
     }
 
     #[test]

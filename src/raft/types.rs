@@ -246,7 +246,7 @@ impl Snapshot {
 
     /// Counts its share of the state it holds.
     pub fn heap_size(&self, m: &mut Meter) {
-        m.shared(&self.data, |m, kv| kv.heap_size(m));
+        m.block(&self.data, |m, kv| kv.heap_size(m));
     }
 }
 
