@@ -1,5 +1,5 @@
 # The two entry points of raftlab. Everything else is in tools/.
-.PHONY: serve test pkg bench
+.PHONY: serve test pkg bench dist
 
 # Build the release wasm into pkg/ and serve the app on http://127.0.0.1:8000/.
 serve:
@@ -16,3 +16,8 @@ pkg:
 # Measure the engine, the timeline and the page; README records the figures.
 bench:
 	@tools/bench.sh
+
+# Write dist/raftlab.html: the whole app in one file that works opened from
+# disk, with no server and no network.
+dist:
+	@tools/dist.sh

@@ -8,7 +8,7 @@ mod conformance;
 
 use std::io::Write;
 
-use conformance::{data_dir, run_all, Outcome, SKIPS};
+use conformance::{data_dir, run_all, FileOutcome, SKIPS};
 
 #[test]
 fn etcd_raft_test_files_pass() {
@@ -28,7 +28,7 @@ fn etcd_raft_test_files_pass() {
         let listed = report
             .files
             .iter()
-            .any(|(p, o)| p == path && matches!(o, Outcome::Skipped { .. }));
+            .any(|(p, o)| p == path && matches!(o, FileOutcome::Skipped { .. }));
         assert!(listed, "the skip of {path} names no file");
     }
 }

@@ -128,6 +128,8 @@ fn slow(cmd: &Command) -> bool {
         Command::WaitUntil { within_ms, .. } => *within_ms > 5_000,
         Command::Put { timeout_ms, .. }
         | Command::Get { timeout_ms, .. }
+        | Command::Delete { timeout_ms, .. }
+        | Command::Compaction { timeout_ms, .. }
         | Command::MemberAdd { timeout_ms, .. }
         | Command::MemberPromote { timeout_ms, .. }
         | Command::MemberRemove { timeout_ms, .. }

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use raftlab::scenario::narrate::Line;
 use raftlab::scenario::{parse_script, Session, StopReason};
 
 /// The script: 15 voters under 10,000 writes of 1MB a second for
@@ -30,7 +31,7 @@ wait 3600s
 
 /// Runs `src` in slices of `work`, returning the session and everything it
 /// narrated.
-fn sliced(src: &str, work: u64) -> (Session, Vec<String>) {
+fn sliced(src: &str, work: u64) -> (Session, Vec<Line>) {
     let script = parse_script(src).unwrap();
     let mut s = Session::queued(&script);
     let mut narration = s.take_narration();
@@ -196,9 +197,12 @@ fn memory_is_counted_and_shared_payloads_count_once() {
     assert!(loaded > small, "{small} then {loaded}");
     // Logs are compacted as etcd's are: more of the same load holds about
     // the same (each log keeps catchup-entries, 5,000, after a snapshot).
+    // The applied MVCC store keeps every revision until a `compaction`
+    // (etcd's, without auto-compaction), and so the snapshots that share
+    // its records: that part grows with the writes.
     s.command("wait 8s").unwrap();
     let later = s.memory_bytes();
-    assert!(later < loaded * 2, "{loaded} then {later}");
+    assert!(later < loaded * 3, "{loaded} then {later}");
 }
 
 fn run_bin(args: &[&str], stdin: &str) -> (i32, String, String, Duration) {

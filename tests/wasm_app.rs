@@ -101,9 +101,30 @@ fn an_error_comes_back_as_a_result_and_the_app_goes_on() {
     let missing = json(app.command("transfer-leader 9"));
     assert_eq!(missing["ok"], false);
     assert_eq!(missing["error"], "bad-leader-transferee", "{missing}");
-    let narrated = app.narration().join("\n");
-    assert!(narrated.contains("does not parse"), "{narrated}");
-    assert!(narrated.contains("bad-leader-transferee"), "{narrated}");
+    let lines = json(app.narration());
+    let text = |kind: &str| -> Vec<String> {
+        lines
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["kind"] == kind)
+            .map(|l| l["text"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(text("command"), ["› membr add 4", "› transfer-leader 9"]);
+    let errors = text("error").join("\n");
+    assert!(errors.contains("does not parse"), "{errors}");
+    let results = text("result").join("\n");
+    assert!(
+        results.contains("✗ error bad-leader-transferee"),
+        "{results}"
+    );
+    assert!(lines
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["kind"] != "command")
+        .all(|l| l["tone"] == "err"));
     // Still alive and still answering.
     assert_eq!(json(app.command("put k v"))["ok"], true);
     assert_eq!(json(app.command("get k"))["value"], "v");
@@ -230,6 +251,67 @@ fn drawing_survives_odd_sizes_and_many_nodes() {
     }
     assert!(app.in_flight() > 0);
     assert_eq!(app.node_count(), 9);
+}
+
+#[wasm_bindgen_test]
+fn the_history_view_draws_a_stale_read_at_any_size_without_panicking() {
+    let mut app = App::new(
+        "cluster voters=1,2,3 seed=2\ncampaign 1\nwait-until leader=1\nwait 6s\nmember add 4 --learner --read-only=weak\nstart 4\nput k v1\nwait-until all-applied\ncut 1->4\nput k v2\n",
+    )
+    .unwrap();
+    let (_canvas, ctx) = canvas(300, 200);
+    let v = json(app.draw_history(&ctx, 300.0, 200.0, 1.0));
+    assert_eq!(v["ok"], true, "{v}");
+    let r = json(app.command("get k via=4"));
+    assert_eq!(r["value"], "v1", "{r}");
+    for (w, h) in [
+        (300.0, 200.0),
+        (10.0, 5.0),
+        (0.0, 0.0),
+        (f64::NAN, 10.0),
+        (2000.0, 40.0),
+    ] {
+        let v = json(app.draw_history(&ctx, w, h, 2.0));
+        assert_eq!(v["ok"], false, "{v}");
+        assert!(
+            v["verdict"].as_str().unwrap().contains("a stale read"),
+            "{v}"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_modes_form_the_cluster_line_cannot_take_is_refused_in_words() {
+    let ok = json(raftlab::wasm::fresh_script(
+        3.0,
+        "learner",
+        Some(90.0),
+        10_000.0,
+        "replace",
+        2.0,
+    ));
+    assert_eq!(
+        ok["script"],
+        "cluster voters=1,2,3 seed=3 max-learners=2 bandwidth=1MB/s new-members=learner auto-promote=90%\n"
+    );
+    for (members, auto, after, failover, max) in [
+        ("learner", Some(f64::NAN), 10_000.0, "replace", 1.0),
+        ("learner", None, f64::INFINITY, "replace", 1.0),
+        ("nobody", None, 10_000.0, "replace", 1.0),
+        ("voter", None, 10_000.0, "", 1.0),
+        ("voter", None, 10_000.0, "grow", -1.0),
+    ] {
+        let r = json(raftlab::wasm::fresh_script(
+            f64::NAN,
+            members,
+            auto,
+            after,
+            failover,
+            max,
+        ));
+        assert_eq!(r["ok"], false, "{r}");
+        assert!(r["error"].as_str().unwrap().starts_with("error: "), "{r}");
+    }
 }
 
 // ---- time travel, sharing, lessons, safety ------------------------------------------------
@@ -453,7 +535,10 @@ fn the_safety_indicator_is_green_then_renders_a_synthetic_violation() {
         {"time_ms": 13000, "property": "log matching",
          "text": "index 7 differs", "nodes": [2, 3]}
     ]);
-    let js = serde_wasm_bindgen::to_value(&status).unwrap();
+    // As the page has it: a plain object, as `status()` returns it.
+    let js =
+        serde::Serialize::serialize(&status, &serde_wasm_bindgen::Serializer::json_compatible())
+            .unwrap();
     raftlab::wasm::render_safety(&el, js).unwrap();
     assert!(el.class_list().contains("broken"));
     assert!(!el.class_list().contains("ok"));

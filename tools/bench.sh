@@ -7,8 +7,8 @@ ensure_chromium
 ensure_node
 step "engine: raftlab bench"
 cargo run --quiet --release --bin raftlab -- bench
-step "engine and timeline: criterion"
-cargo bench --bench engine --bench timeline
+step "engine, timeline and the linearizability checker: criterion"
+cargo bench --bench engine --bench timeline --bench linearizability
 step "page: load size and frame time"
 tools/build-pkg.sh
 cargo build --quiet --release --bin raftlab

@@ -76,6 +76,8 @@ WASM_BINDGEN_TEST_TIMEOUT=120 \
 
 CURRENT_STEP="browser end-to-end tests"
 tools/build-pkg.sh
+# The one-file build, which tests/e2e/dist.test.mjs opens from disk.
+node tools/dist.mjs
 cargo build --quiet --release --bin raftlab
 target/release/raftlab serve --addr 127.0.0.1:0 > "$LOG/serve.txt" &
 SERVER_PID=$!

@@ -1,13 +1,17 @@
-// Wires the page to the wasm app. All simulation state and all drawing live
-// in Rust; this file only turns DOM events into scenario commands and runs
-// the animation loop (only while playing: a paused page uses no CPU).
+// Wires the page to the wasm app. All simulation state, all drawing and
+// every sentence about the run live in Rust; this file only turns DOM events
+// into calls of the app, shows what it returns, and runs the animation loop
+// (only while playing: a paused page uses no CPU).
 //
 // Two modes, both held by the wasm app: the sandbox (a timeline one can
 // travel in, branch and share) and a lesson (a player walking a lesson pause
 // by pause; the sandbox waits aside and comes back when the lesson is left).
-import init, { App, lessons as lessonInfos } from "./pkg/raftlab.js";
+import init, { App, lessons as lessonInfos, defaultScript, freshScript, quoteWord } from "./pkg/raftlab.js";
+import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS } from "./i18n.js";
 
-await init();
+// The one-file build (make dist) hands the module over inlined; served, the
+// glue fetches pkg/raftlab_bg.wasm.
+await init(globalThis.raftlabWasm);
 
 const $ = (id) => document.getElementById(id);
 const canvas = $("cluster");
@@ -16,7 +20,6 @@ const logEl = $("log");
 
 const DEFAULT_SPEED = 0.2;
 const SPEED_MIN = 0.01, SPEED_MAX = 8;
-const defaultScript = (seed) => `cluster voters=1,2,3 seed=${seed} bandwidth=1MB/s\n`;
 
 let app;
 let playing = true;
@@ -24,10 +27,9 @@ let speed = DEFAULT_SPEED;
 let lastFrame = 0;
 let rafId = 0;
 let panelsDue = 0;
-let lessonOnPath = true; // the lesson's path, as last shown (to say when it is left)
 let lastStep = null; // the lesson step last shown: its surprises
 
-const sec = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const sec = (ms) => t("sec", { s: (ms / 1000).toFixed(2) });
 
 // ---- the app and its commands --------------------------------------------
 
@@ -43,10 +45,10 @@ const isLink = (hash) => /^#v\d+\./.test(hash);
 function adopt(next) {
   if (app && app !== next) app.free();
   app = next;
+  app.setLanguage(language());
   logEl.replaceChildren();
   closePopup();
   lastStep = null;
-  lessonOnPath = true;
   flushNarration();
   refresh();
 }
@@ -58,41 +60,35 @@ function create(script) {
   } catch (e) {
     next = new App(defaultScript(1));
     adopt(next);
-    logLine(`error: ${e.message ?? e}`, "err");
+    logLine(t("error", { msg: e.message ?? e }), "err");
     return;
   }
   adopt(next);
 }
 
-/** Runs one scenario command, logs it, and returns its result object. */
+/** Runs one scenario command and returns its result object; the app's log
+ * lines (the command, what happened, the result) go to the log. */
 function run(text) {
   text = String(text).trim();
   if (!text) return { ok: false, error: "parse", detail: "empty command" };
-  logLine(`› ${text}`, "cmd");
-  const before = app.timeline();
   let result;
   try {
     result = app.command(text);
   } catch (e) {
     result = { ok: false, command: text, error: "internal", detail: String(e?.message ?? e) };
-    logLine(`error: ${result.detail}`, "err");
-  }
-  const bits = [];
-  if (result?.ok) {
-    if ("index" in result) bits.push(`committed at index ${result.index}`);
-    if ("value" in result) bits.push(`value ${result.value === null ? "(none)" : JSON.stringify(result.value)}`);
-    if ("members" in result) bits.push(result.members.map((m) => `${m.id}${m.learner ? " (learner)" : ""} ${m.peer_url}${m.started ? "" : " not started"}`).join("; "));
+    logLine(t("error", { msg: result.detail }), "err");
   }
   flushNarration();
-  if (result?.ok && bits.length) logLine(`  ${bits.join(", ")}`, "ok");
-  const after = app.timeline();
-  if (before && after && after.branch !== before.branch) {
-    const left = before.branch;
-    logLine(`↪ You acted in the past, at t = ${sec(after.branches.find((b) => b.current).fork_ms)}: branch ${after.branch} starts here. ` +
-      `The run you left is kept as branch ${left}: pick it in the branch list under the cluster.`, "branch");
-  }
   refresh();
   return result;
+}
+
+/** A page button: the command it stands for now, run; or, when it cannot
+ * apply, the app's reason in the log. */
+function preset(name) {
+  const command = app.preset(name);
+  flushNarration();
+  if (command) run(command);
 }
 
 // ---- the event log -------------------------------------------------------
@@ -103,65 +99,45 @@ const MAX_LOG = 400;
 let logStuck = true;
 logEl.addEventListener("scroll", () => { logStuck = logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 30; });
 new ResizeObserver(() => { if (logStuck) logEl.scrollTop = logEl.scrollHeight; }).observe(logEl);
-function logLine(text, cls = "") {
+function logLine(text, cls = "", t = null, id = null) {
   const stick = logStuck || logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 30;
   const li = document.createElement("li");
   li.textContent = text;
-  if (cls) li.className = cls;
-  const t = /^t=([\d.]+)s/.exec(text);
-  if (t) li.dataset.t = String(Math.round(Number(t[1]) * 1000));
+  if (cls && cls !== "plain") li.className = cls;
+  if (t != null) li.dataset.t = String(t);
+  if (id != null) li.dataset.id = String(id);
   logEl.append(li);
   while (logEl.childElementCount > MAX_LOG) logEl.firstElementChild.remove();
   if (stick) logEl.scrollTop = logEl.scrollHeight;
   return li;
 }
 
-// Dropped messages come in bursts (every heartbeat over a cut link): one
-// line per link and reason, with a count, instead of a flood.
-const drops = new Map();
-const DROP = /^(t=[\d.]+s) (\S+) from (\d+) to (\d+) was dropped: (.*)$/;
-function logDrop(m) {
-  const [, time, , from, to, reason] = m;
-  const key = `${from}>${to}:${reason}`;
-  const seen = drops.get(key);
-  const text = (n) => `${time} messages from ${from} to ${to} are dropped: ${reason}${n > 1 ? ` (×${n})` : ""}`;
-  if (seen && seen.li.isConnected && logEl.lastElementChild && seen.li.parentNode === logEl) {
-    seen.n += 1;
-    seen.li.textContent = text(seen.n);
+/** Shows one of the app's log lines. A line that folds into an earlier one
+ * updates that line's words and joins the trace kept under it (a
+ * disclosure: one click shows every line it stands for). */
+function showLine(line) {
+  const into = line.fold && logEl.querySelector(`li[data-id="${line.fold.into}"]`);
+  if (!into) {
+    logLine(line.fold ? line.fold.summary : line.text, line.tone, line.time_ms, line.id);
     return;
   }
-  const li = logLine(text(1), "err");
-  drops.set(key, { li, n: 1 });
-}
-
-const RESULT = /^(t=[\d.]+s) > (.*) : (.*)$/s;
-/** Logs one narrated sentence. `withCommand`: a command's result names the
- * command (a lesson's own commands were not typed, so they are not in the log). */
-function logNarration(s, withCommand = false, expected = () => false) {
-  const m = DROP.exec(s);
-  if (m) { logDrop(m); return; }
-  drops.clear();
-  // A command's own result: "t=1.23s > put k v : ok" (the command itself
-  // is already in the log as it was typed or clicked).
-  const done = RESULT.exec(s);
-  if (done) {
-    const [, time, command, summary] = done;
-    if (withCommand && /^(say|pause)\b/.test(command)) return;
-    const bad = summary.startsWith("error");
-    const what = withCommand ? `${command}: ` : "";
-    if (bad && expected(command)) {
-      logLine(`${time} ✗ ${what}${summary} (as the lesson expects)`, "expected");
-      return;
-    }
-    logLine(`${time} ${bad ? "✗" : "✓"} ${what}${summary}`, bad ? "err" : withCommand && command.startsWith("expect") ? "check" : "ok");
-    return;
+  let trace = into.querySelector("ol.trace");
+  if (!trace) {
+    const first = document.createElement("li");
+    first.textContent = into.textContent;
+    const details = document.createElement("details");
+    details.append(document.createElement("summary"), trace = document.createElement("ol"));
+    trace.className = "trace";
+    trace.append(first);
+    into.replaceChildren(details);
   }
-  const cls = /failed|error|refused|rejected|dropped|stepped down|crashed/.test(s) ? "err"
-    : /became leader|promot|applied "/.test(s) ? "ok" : "";
-  logLine(s, cls);
+  into.querySelector("summary").textContent = line.fold.summary;
+  const li = document.createElement("li");
+  li.textContent = line.text;
+  trace.append(li);
 }
 function flushNarration() {
-  for (const s of app.narration()) logNarration(s);
+  for (const line of app.narration()) showLine(line);
 }
 
 // ---- drawing and panels ----------------------------------------------------
@@ -196,39 +172,71 @@ function toast(text, cls = "") {
 }
 
 function chips(ids, cls = () => "") {
-  return ids.length ? ids.map((id) => `<span class="chip ${cls(id)}">${id}</span>`).join(" ") : `<span class="none">none</span>`;
+  return ids.length ? ids.map((id) => `<span class="chip ${cls(id)}">${id}</span>`).join(" ") : `<span class="none">${t("none")}</span>`;
 }
 
 function updatePanels() {
-  const t = app.timeMs();
+  const now = app.timeMs();
   const tl = app.timeline();
   const lesson = app.lesson();
-  $("clock").textContent = `t = ${(t / 1000).toFixed(2)} s${tl && !tl.live ? " ⟲" : ""}`;
-  $("clock").title = tl && !tl.live ? "in the past of the run: the timeline's live button returns to its end" : "";
+  $("clock").textContent = `t = ${sec(now)}${tl && !tl.live ? " ⟲" : ""}`;
+  $("clock").title = tl && !tl.live ? t("past.tip") : "";
   updateTimeline(tl);
   updateLesson(lesson);
-  $("load").setAttribute("aria-pressed", String(loadRunning(tl)));
+  $("load").setAttribute("aria-pressed", String(app.status().load != null));
+  const modesOn = modesSummary(app.modes());
+  $("modes-button").setAttribute("aria-pressed", String(modesOn !== ""));
+  $("modes-button").title = t("modes.tip", { on: modesOn || t("modes.allOff") });
   app.renderSafety($("safety"));
   const q = app.quorum();
   const acked = new Set(q.acked);
   const reach = new Set(q.reachable);
   $("quorum").innerHTML = `
-    <div class="row"><span class="k">leader</span>${q.leader ?? "<span class='chip no'>none</span>"}</div>
-    <div class="row"><span class="k">voters</span>${chips(q.voters, (id) => (q.leader === id ? "yes" : ""))}</div>
-    <div class="row"><span class="k">learners</span>${chips(q.learners, () => "learner")} <span class="none">(${q.learners.length} of max ${q.max_learners})</span></div>
-    <div class="row"><span class="k">quorum</span>${q.quorum} of ${q.voters.length} voters</div>
-    <div class="row"><span class="k">reachable</span>${q.leader == null ? "<span class='none'>no leader</span>" : `${chips(q.voters, (id) => (reach.has(id) ? "yes" : "no"))} <span class="none">${q.reachable.length} ${q.reachable.length >= q.quorum ? "≥" : "<"} ${q.quorum}</span>`}</div>
-    <div class="row"><span class="k">acked commit ${q.commit}</span>${q.leader == null ? "<span class='none'>no leader</span>" : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
+    <div class="row"><span class="k">${t("row.leader")}</span>${q.leader ?? `<span class='chip no'>${t("none")}</span>`}</div>
+    <div class="row"><span class="k">${t("row.voters")}</span>${chips(q.voters, (id) => (q.leader === id ? "yes" : ""))}</div>
+    <div class="row"><span class="k">${t("row.learners")}</span>${chips(q.learners, () => "learner")} <span class="none">${t("row.learnersOf", { n: q.learners.length, max: q.max_learners })}</span></div>
+    <div class="row"><span class="k">${t("row.quorum")}</span>${t("row.quorumOf", { q: q.quorum, n: q.voters.length })}</div>
+    <div class="row"><span class="k">${t("row.reachable")}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : `${chips(q.voters, (id) => (reach.has(id) ? "yes" : "no"))} <span class="none">${q.reachable.length} ${q.reachable.length >= q.quorum ? "≥" : "<"} ${q.quorum}</span>`}</div>
+    <div class="row"><span class="k">${t("row.acked", { commit: q.commit })}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
+    ${modesOn ? `<div class="row"><span class="k">${t("row.modes")}</span><span class="modes-on">${escapeHtml(modesOn)}</span></div>` : ""}
     <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>`;
-  $("status").textContent = `${q.voters.length} voters, ${q.learners.length} learners, leader ${q.leader ?? "none"}`;
+  $("status").textContent = t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") });
   const nodes = app.nodes();
   $("keys").innerHTML = `<table>${nodes.map((n) => `
-    <tr><th colspan="2">node ${n.id} · ${n.learner ? "learner · " : ""}${n.role}${n.applied != null ? ` · applied ${n.applied}` : ""}</th></tr>
-    ${n.kv.length ? n.kv.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join("") : `<tr><td class="none" colspan="2">${n.running ? "no keys" : "not running"}</td></tr>`}`).join("")}</table>`;
+    <tr><th colspan="2">${t("keys.node", { id: n.id })} · ${n.learner ? `${kindName(n)} · ` : ""}${role(n.role)}${n.applied != null ? ` · ${t("keys.applied", { n: n.applied })}` : ""}</th></tr>
+    ${n.kv.length ? n.kv.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join("") : `<tr><td class="none" colspan="2">${n.running ? t("keys.none") : t("keys.down")}</td></tr>`}`).join("")}</table>`;
   const script = app.history();
   if ($("script").textContent !== script) $("script").textContent = script;
   if (popupId != null) fillPopup();
+  // The history view runs the checker: only while it is open, and at most
+  // once a second while the clock runs.
+  if (!$("history-box").hidden && (!playing || performance.now() - historyDrawn > 1000)) drawHistory();
 }
+
+let historyDrawn = 0;
+function drawHistory() {
+  historyDrawn = performance.now();
+  const c = $("history-canvas");
+  const r = c.getBoundingClientRect();
+  const dpr = window.devicePixelRatio || 1;
+  const w = Math.max(1, Math.round(r.width * dpr)), h = Math.max(1, Math.round(r.height * dpr));
+  if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
+  const v = app.drawHistory(c.getContext("2d"), r.width, r.height, dpr);
+  $("history-verdict").textContent = v.verdict;
+  $("history-verdict").className = `history-verdict ${v.empty ? "" : v.ok ? "ok" : "bad"}`;
+  $("history-note").textContent = v.empty ? "" : v.note;
+  return v;
+}
+
+/** What a member is: a voter, or a learner of its kind. */
+function kindName(n) {
+  if (!n.learner) return t("popup.voter");
+  if (n.standby) return t("kind.standby");
+  return n.read_only ? t("kind.readOnly", { mode: n.read_only }) : t("popup.learner");
+}
+
+/** A node's role code ("pre-candidate") in the page's language. */
+const role = (code) => { try { return t(`role.${code}`); } catch { return code; } };
 
 function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -238,31 +246,46 @@ function escapeHtml(s) {
 
 function frame(now) {
   rafId = 0;
-  if (!playing) return;
+  const stepping = app.lessonPlaying();
+  if (!playing && !stepping) return;
   const dt = lastFrame ? now - lastFrame : 16;
   lastFrame = now;
-  app.advance(dt, speed);
+  if (stepping) {
+    // A lesson step plays: the app runs a slice of it; at its pause, the step.
+    const step = app.lessonFrame(dt, speed);
+    flushNarration();
+    if (step) { showStep(step, "lessonNext"); return; }
+  } else {
+    app.advance(dt, speed);
+  }
   flushNarration();
   draw();
   if (now >= panelsDue) { updatePanels(); panelsDue = now + 120; }
   rafId = requestAnimationFrame(frame);
 }
 
+/** Keeps animation frames coming while a lesson step plays. */
+function animate() {
+  if (!rafId) { lastFrame = 0; rafId = requestAnimationFrame(frame); }
+}
+
 function setPlaying(on) {
+  // The clock running, or anything else, ends a playing step first.
+  if (on && app.lessonPlaying()) lessonMove("lessonNext");
   if (on && !playing) {
     const lesson = app.lesson();
-    if (lesson?.on_path) logLine("The clock runs: this leaves the lesson's path (the lesson's next step may not go as it says). “Return to the lesson” puts it back.", "say");
+    if (lesson?.on_path) logLine(t("clockRuns"), "say");
   }
   playing = on;
-  $("play").textContent = on ? "Pause" : "Play";
+  $("play").textContent = on ? t("pause") : t("play");
   $("play").setAttribute("aria-pressed", String(on));
   if (on && !rafId) { lastFrame = 0; rafId = requestAnimationFrame(frame); }
-  if (!on && rafId) { cancelAnimationFrame(rafId); rafId = 0; refresh(); }
+  if (!on && rafId && !app.lessonPlaying()) { cancelAnimationFrame(rafId); rafId = 0; refresh(); }
 }
 
 function step() {
   setPlaying(false);
-  if (!app.stepEvent()) logLine("nothing more happens within a minute", "");
+  app.stepEvent();
   flushNarration();
   refresh();
 }
@@ -270,7 +293,8 @@ function step() {
 function stepBack() {
   setPlaying(false);
   if (app.lesson()) { lessonMove("lessonBack"); return; }
-  if (app.stepBack() === undefined) logLine("this is the beginning of the run", "");
+  app.stepBack();
+  flushNarration();
   refresh();
 }
 
@@ -289,49 +313,19 @@ $("speed").addEventListener("input", (e) => { speed = sliderToSpeed(Number(e.tar
 
 $("play").onclick = () => setPlaying(!playing);
 $("step").onclick = step;
-$("reset").onclick = () => create(defaultScript(Math.max(0, Math.floor(Number($("seed").value) || 0))));
-$("clear-log").onclick = () => logEl.replaceChildren();
-
-const members = () => app.nodes().filter((n) => !n.removed);
-function addMember(kind) {
-  const id = app.nextId();
-  if (id == null) { logLine("error: every id from 1 to 15 is taken", "err"); return; }
-  if (kind === "voter") run(`member add ${id}`);
-  else if (kind === "learner") run(`member add ${id} --learner`);
-  else run(`member add ${id} --peer-url=http://10.0.0.9:2380`);
-}
-$("add-voter").onclick = () => addMember("voter");
-$("add-learner").onclick = () => addMember("learner");
-$("add-bad").onclick = () => addMember("bad");
-
-function leaderFirst() {
-  const leader = app.status().leader;
-  const ids = members().map((n) => n.id);
-  return leader == null ? ids : [leader, ...ids.filter((id) => id !== leader)];
-}
-$("isolate-leader").onclick = () => {
-  const leader = app.status().leader;
-  if (leader == null) logLine("error: there is no leader to isolate (no-leader)", "err");
-  else run(`isolate ${leader}`);
+const seedValue = () => Math.max(0, Math.floor(Number($("seed").value) || 0));
+// Reset keeps the run's modes: a fresh cluster on the seed, with the same cluster options.
+$("reset").onclick = () => {
+  const r = freshRun(seedValue(), app.modes());
+  create(r.ok ? r.script : defaultScript(seedValue()));
 };
-function split(first) {
-  const ids = leaderFirst();
-  if (ids.length < 2) { logLine("error: a partition needs at least two nodes", "err"); return; }
-  const k = Math.min(Math.max(1, first(ids.length)), ids.length - 1);
-  run(`partition ${ids.slice(0, k).join(",")} | ${ids.slice(k).join(",")}`);
+$("clear-log").onclick = () => { logEl.replaceChildren(); app.clearLog(); };
+
+for (const name of ["add-voter", "add-learner", "add-standby", "add-read-weak", "add-read-strong", "add-bad", "isolate-leader", "split-31", "split-22", "heal-all", "load"]) {
+  $(name).onclick = () => preset(name);
 }
-$("split-31").onclick = () => split((n) => n - 1);
-$("split-22").onclick = () => split((n) => Math.floor(n / 2));
-$("heal-all").onclick = () => run("heal");
 let putCount = 0;
 $("put-one").onclick = () => run(`put key${++putCount} value${putCount}`);
-/** Whether a write load runs now: the last `load` command at or before now. */
-function loadRunning(tl) {
-  const texts = tl ? tl.entries.filter((e) => e.at_ms <= tl.now_ms).map((e) => e.text) : app.history().split("\n");
-  const last = texts.filter((t) => t.startsWith("load ")).pop();
-  return !!last && !last.startsWith("load stop");
-}
-$("load").onclick = () => run(loadRunning(app.timeline()) ? "load stop" : "load rate=20/s size=1KB");
 
 // ---- the canvas: hover, node popup, links ----------------------------------------
 
@@ -380,11 +374,12 @@ function closePopup() { popupId = null; popup.hidden = true; }
 function fillPopup() {
   const n = app.nodes().find((m) => m.id === popupId);
   if (!n) { closePopup(); return; }
-  $("popup-title").textContent = `node ${n.id} · ${n.learner ? "learner" : "voter"}`;
-  const facts = [n.role];
-  if (n.term != null) facts.push(`term ${n.term}`, `commit ${n.commit}`, `applied ${n.applied}`);
+  $("popup-title").textContent = t("popup.title", { id: n.id, kind: kindName(n) });
+  const facts = [role(n.role)];
+  if (n.term != null) facts.push(t("popup.term", { n: n.term }), t("popup.commit", { n: n.commit }), t("popup.applied", { n: n.applied }));
   if (n.peer_url) facts.push(n.peer_url);
-  if (n.bad_url) facts.push("this URL reaches no host: the process cannot join");
+  facts.push(t("popup.msgs", { in: n.msgs_in, out: n.msgs_out }));
+  if (n.bad_url) facts.push(t("popup.badUrl"));
   $("popup-info").textContent = facts.join(" · ");
   const show = (act, on) => { popup.querySelector(`[data-act="${act}"]`).hidden = !on; };
   show("start", !n.running && !n.removed);
@@ -415,10 +410,6 @@ $("popup-put").addEventListener("submit", (e) => {
   run(`put ${quoteWord(f.key.value)} ${quoteWord(f.value.value)} via=${popupId}`);
 });
 $("popup-close").onclick = closePopup;
-function quoteWord(s) {
-  s = String(s);
-  return s !== "" && /^[^\s#="\\]+$/.test(s) ? s : `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-}
 
 // ---- the console ------------------------------------------------------------------
 
@@ -441,7 +432,7 @@ consoleInput.addEventListener("keydown", (e) => {
 
 // ---- tabs, help, keyboard ------------------------------------------------------------
 
-const TABS = [["tab-log", "log-box"], ["tab-keys", "keys"], ["tab-script", "script-box"]];
+const TABS = [["tab-log", "log-box"], ["tab-keys", "keys"], ["tab-script", "script-box"], ["tab-history", "history-box"]];
 function selectTab(which) {
   for (const [tab, panel] of TABS) {
     const on = tab === which;
@@ -450,6 +441,7 @@ function selectTab(which) {
     $(panel).hidden = !on;
   }
   if (which === "tab-log") logEl.scrollTop = logEl.scrollHeight;
+  if (which === "tab-history") drawHistory();
 }
 for (const [tab] of TABS) {
   $(tab).onclick = () => selectTab(tab);
@@ -483,16 +475,17 @@ const toggleHelp = dialog("help", "help-close");
 $("help-button").onclick = () => toggleHelp(true);
 const toggleLessons = dialog("lessons", "lessons-close", () => $("lesson-list").querySelector("button"));
 const toggleShareBox = dialog("share-box", "share-close", () => $("share-link"));
+const toggleModes = dialog("modes-box", "modes-close", () => $("mode-learner"));
 
 function closeAll() {
-  toggleHelp(false); toggleLessons(false); toggleShareBox(false); closePopup(); showSafetyList(false);
+  toggleHelp(false); toggleLessons(false); toggleShareBox(false); toggleModes(false); closePopup(); showSafetyList(false);
 }
 
 document.addEventListener("keydown", (e) => {
   const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
   if (e.key === "Escape") { closeAll(); if (typing) e.target.blur(); return; }
   if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (!$("lessons").hidden || !$("help").hidden || !$("share-box").hidden) return;
+  if (!$("lessons").hidden || !$("help").hidden || !$("share-box").hidden || !$("modes-box").hidden) return;
   const lesson = app.lesson();
   if (e.key === " " && !(e.target instanceof HTMLButtonElement)) { e.preventDefault(); setPlaying(!playing); }
   else if (e.key === "ArrowRight") { e.preventDefault(); if (lesson) lessonForward(); else step(); }
@@ -502,6 +495,7 @@ document.addEventListener("keydown", (e) => {
 });
 
 new ResizeObserver(() => { resize(); if (!playing) draw(); }).observe(canvas);
+new ResizeObserver(() => { if (!$("history-box").hidden) drawHistory(); }).observe($("history-canvas"));
 matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.("change", () => { resize(); draw(); });
 
 // ---- the timeline under the canvas (the sandbox) ----------------------------------------
@@ -519,10 +513,10 @@ function updateTimeline(tl) {
   const end = tl.end_ms, now = tl.now_ms, span = Math.max(end, 1);
   scrub.max = String(end);
   if (!scrubbing) scrub.value = String(now);
-  scrub.setAttribute("aria-valuetext", `t = ${sec(now)} of ${sec(end)}${tl.live ? ", the live edge" : ", in the past"}`);
+  scrub.setAttribute("aria-valuetext", t("scrub.value", { now: sec(now), end: sec(end) }) + t(tl.live ? "scrub.live" : "scrub.past"));
   $("timeline").classList.toggle("past", !tl.live);
   $("scrub-played").style.width = `${(100 * now) / span}%`;
-  $("scrub-time").textContent = tl.live ? `${sec(now)} · live` : `${sec(now)} of ${sec(end)}`;
+  $("scrub-time").textContent = tl.live ? t("scrub.timeLive", { now: sec(now) }) : t("scrub.timeOf", { now: sec(now), end: sec(end) });
   $("live").disabled = tl.live;
   $("live").setAttribute("aria-pressed", String(tl.live));
   $("back").disabled = now === 0;
@@ -541,8 +535,8 @@ function updateTimeline(tl) {
   if (!box.hidden) {
     const sel = $("branch");
     const opts = tl.branches.map((b) => {
-      const what = b.parent == null ? "the first run" : `from ${sec(b.fork_ms)}${b.first ? `: ${b.first}` : ""}`;
-      return [String(b.id), `${b.id} · ${what}${b.current ? " (here)" : ""}`];
+      const what = b.parent == null ? t("branch.first") : `${t("branch.from", { t: sec(b.fork_ms) })}${b.first ? `: ${b.first}` : ""}`;
+      return [String(b.id), `${b.id} · ${what}${b.current ? t("branch.here") : ""}`];
     });
     const sig = JSON.stringify(opts);
     if (sel.dataset.sig !== sig) {
@@ -560,8 +554,7 @@ function dimLog(now) {
   if (now == null && !logDimmed) return;
   logDimmed = now != null;
   for (const li of logEl.children) {
-    // The log's times are rounded to 10 ms.
-    if (li.dataset.t !== undefined) li.classList.toggle("future", now != null && Number(li.dataset.t) > now + 5);
+    if (li.dataset.t !== undefined) li.classList.toggle("future", now != null && Number(li.dataset.t) > now);
   }
 }
 
@@ -605,14 +598,14 @@ $("timeline").querySelector(".scrub").addEventListener("pointermove", (e) => {
   if (!tl) return;
   const r = scrub.getBoundingClientRect();
   const x = Math.max(0, Math.min(1, (e.clientX - r.left - 7) / Math.max(1, r.width - 14)));
-  const t = x * tl.end_ms;
-  const near = (ms) => Math.abs(ms - t) / Math.max(1, tl.end_ms) * (r.width - 14) < 5;
+  const at = x * tl.end_ms;
+  const near = (ms) => Math.abs(ms - at) / Math.max(1, tl.end_ms) * (r.width - 14) < 5;
   const bits = [
     ...tl.entries.filter((en) => near(en.at_ms)).map((en) => en.text),
-    ...tl.leaders.filter((l) => near(l.at_ms)).map((l) => `node ${l.id} leads (term ${l.term})`),
+    ...tl.leaders.filter((l) => near(l.at_ms)).map((l) => t("tip.leads", { id: l.id, term: l.term })),
   ];
   const tip = $("scrub-tip");
-  tip.textContent = `t = ${sec(t)}${bits.length ? ` · ${bits.slice(0, 3).join(" · ")}` : ""}`;
+  tip.textContent = `t = ${sec(at)}${bits.length ? ` · ${bits.slice(0, 3).join(" · ")}` : ""}`;
   tip.style.left = `${e.clientX - r.left}px`;
   tip.hidden = false;
 });
@@ -622,27 +615,28 @@ $("live").onclick = () => { app.goLive(); flushNarration(); refresh(); };
 $("branch").addEventListener("change", (e) => {
   const id = Number(e.target.value);
   setPlaying(false);
-  const r = app.switchBranch(id);
-  if (r.ok) logLine(`↪ Back on branch ${id}, at t = ${sec(r.at_ms)}, where you left it.`, "branch");
-  else logLine(`error: ${r.error}`, "err");
+  app.switchBranch(id);
   flushNarration();
   refresh();
 });
 
 // ---- lessons ------------------------------------------------------------------------------
 
-const lessonNumber = (id) => id.replace(/^0*(\d+[a-z]?)-.*$/, "$1");
-const figuresText = (f) => `figure${f.length > 1 ? "s" : ""} ${f.join(", ")}`;
+const figuresText = (f) => `${t(f.length > 1 ? "figures" : "figure")} ${f.join(", ")}`;
+// What a lesson follows: its figures, or the design document's proposal it makes tryable.
+const lessonSource = (l) => l.figures.length ? figuresText(l.figures) : `${t("proposal")}: ${t(`proposal.${l.proposal}`)}`;
 
 function fillLessonList() {
   const list = $("lesson-list");
-  if (list.childElementCount) return;
+  if (list.childElementCount && list.dataset.lang === language()) return;
+  list.dataset.lang = language();
+  list.replaceChildren();
   for (const l of lessonInfos()) {
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.id = l.id;
-    b.innerHTML = `<span class="fig">${escapeHtml(lessonNumber(l.id))} · fig. ${escapeHtml(l.figures.join(", "))}</span>
-      <span class="t">${escapeHtml(l.title)}</span><span class="s">${escapeHtml(l.summary)} <i>(${l.steps} steps)</i></span>`;
+    b.innerHTML = `<span class="fig">${escapeHtml(l.number)} · ${escapeHtml(l.figures.length ? `${t("fig")} ${l.figures.join(", ")}` : lessonSource(l))}</span>
+      <span class="t">${escapeHtml(l.title)}</span><span class="s">${escapeHtml(l.summary)} <i>${t("steps", { n: l.steps })}</i></span>`;
     b.onclick = () => startLesson(l.id);
     const li = document.createElement("li");
     li.append(b);
@@ -654,40 +648,40 @@ $("lessons-button").onclick = () => { fillLessonList(); toggleLessons(true); };
 function startLesson(id) {
   const r = app.openLesson(id);
   toggleLessons(false);
-  if (!r.ok) { logLine(`error: ${r.error}`, "err"); return; }
+  if (!r.ok) { logLine(t("error", { msg: r.error }), "err"); return; }
   setPlaying(false);
   logEl.replaceChildren();
   closePopup();
   lastStep = null;
-  lessonOnPath = true;
   const l = app.lesson();
-  logLine(`Lesson ${lessonNumber(l.id)}: ${l.title}. Press Next (or →) to begin; the clock stands still between steps.`, "say");
+  logLine(t("lesson.start", { number: l.number, title: l.title }), "say");
   refresh();
   $("lesson-next").focus({ preventScroll: true });
 }
 
-/** Next, back, restart, rejoin or goto: the clock stops; the step's lines go to the log. */
+/** Next (at once; while a step plays, the rest of it), back, restart,
+ * rejoin or goto: the clock stops, a playing step ends; the step's lines go
+ * to the log. */
 function lessonMove(fn, arg) {
   setPlaying(false);
-  const rebuilt = fn !== "lessonNext";
+  flushNarration();
+  const before = app.lesson();
   const step = arg === undefined ? app[fn]() : app[fn](arg);
-  if (!step) return null;
+  if (!step) { refresh(); return null; }
+  return showStep(step, fn, fn === "lessonNext" && before?.finished && !before.playing);
+}
+
+/** Shows a step that ended (`fn`: the move that ended it; `over`: Next
+ * was pressed at the lesson's end). */
+function showStep(step, fn, over = false) {
+  const rebuilt = fn !== "lessonNext";
   if (rebuilt) {
     logEl.replaceChildren();
-    if (step.position === 0) logLine("The lesson's start: press Next to begin.", "say");
+    if (step.position === 0) logLine(t("lesson.atStart"), "say");
   }
-  // A failed command the script expects (`expect error=...` follows) is
-  // part of the story, not a surprise.
-  const surprising = new Set(step.surprises.map((r) => r.command));
-  for (const line of step.lines) {
-    if (line.kind === "say") logLine(line.text, "say");
-    else logNarration(line.text, true, (command) => !surprising.has(command));
-  }
-  if (step.finished && fn === "lessonNext" && step.position === step.steps && step.lines.length === 0) {
-    logLine("The lesson is over: Restart it, pick another, or leave it.", "say");
-  }
+  for (const line of step.lines) showLine(line);
+  if (over) logLine(t("lesson.over"), "say");
   lastStep = step;
-  lessonOnPath = true;
   refresh();
   logEl.scrollTop = logEl.scrollHeight;
   return step;
@@ -699,17 +693,27 @@ function followingLesson(id) {
   return i >= 0 ? all[i + 1] : undefined;
 }
 
-/** Next: the next step, or at a lesson's end the next lesson. */
+/** Next: plays the next step (while one plays, skips to its pause), or at
+ * a lesson's end opens the next lesson. */
 function lessonForward() {
   const l = app.lesson();
-  const following = l?.finished ? followingLesson(l.id) : undefined;
-  if (following) startLesson(following.id);
-  else lessonMove("lessonNext");
+  if (!l) return;
+  if (l.playing) { lessonMove("lessonNext"); return; }
+  const following = l.finished ? followingLesson(l.id) : undefined;
+  if (following) { startLesson(following.id); return; }
+  if (l.finished) { lessonMove("lessonNext"); return; }
+  setPlaying(false);
+  flushNarration();
+  if (app.lessonPlay()) {
+    lastStep = null;
+    refresh();
+    animate();
+  }
 }
 $("lesson-next").onclick = lessonForward;
 $("lesson-back").onclick = () => lessonMove("lessonBack");
 $("lesson-restart").onclick = () => lessonMove("lessonRestart");
-$("lesson-rejoin").onclick = () => { lessonMove("lessonRejoin"); logLine("↩ Back on the lesson's path.", "say"); };
+$("lesson-rejoin").onclick = () => { lessonMove("lessonRejoin"); logLine(t("lesson.back"), "say"); };
 $("lesson-leave").onclick = leaveLesson;
 
 function leaveLesson() {
@@ -717,7 +721,7 @@ function leaveLesson() {
   setPlaying(false);
   logEl.replaceChildren();
   lastStep = null;
-  logLine("You left the lesson: this is your sandbox run, as you left it.", "say");
+  logLine(t("lesson.left"), "say");
   refresh();
 }
 
@@ -726,35 +730,35 @@ function updateLesson(l) {
   $("main").classList.toggle("in-lesson", !!l);
   $("lesson").hidden = !l;
   $("lesson-strip").hidden = !l;
-  $("play").title = l ? "Play or pause (space). In a lesson, letting the clock run leaves the lesson's path" : "Play or pause (space)";
+  $("play").title = l ? t("play.tipLesson") : t("play.tip");
   if (!l) { lessonKey = ""; return; }
-  if (!l.on_path && lessonOnPath) lessonOnPath = false;
-  const key = `${l.id}:${l.position}:${lastStep?.position ?? -1}`;
+  const key = `${l.id}:${l.position}:${l.playing}:${l.says.length}:${lastStep?.position ?? -1}:${language()}`;
   if (key !== lessonKey) {
     lessonKey = key;
-    $("lesson-figure").textContent = `Lesson ${lessonNumber(l.id)} · ${figuresText(l.figures)}`;
+    $("lesson-figure").textContent = t("lesson.kicker", { number: l.number, figures: lessonSource(l) });
     $("lesson-title").textContent = l.title;
-    const paras = l.position === 0
-      ? [`<p>${escapeHtml(l.summary)}</p>`, `<p class="hint">Press Next to begin.</p>`]
-      : l.says.map((t) => `<p>${escapeHtml(t)}</p>`);
-    if (l.finished) paras.push(`<p class="hint">The end of the lesson.</p>`);
+    const paras = l.position === 0 && !l.says.length
+      ? [`<p>${escapeHtml(l.summary)}</p>`, `<p class="hint">${t("lesson.pressNext")}</p>`]
+      : l.says.map((said) => `<p>${escapeHtml(said)}</p>`);
+    if (l.finished) paras.push(`<p class="hint">${t("lesson.end")}</p>`);
     $("lesson-says").innerHTML = paras.join("");
     $("lesson-count").textContent = `${l.position} / ${l.steps}`;
-    $("lesson-count").title = `step ${l.position} of ${l.steps}`;
+    $("lesson-count").title = t("lesson.stepOf", { k: l.position, n: l.steps });
     $("lesson-back").disabled = l.position === 0;
     const following = l.finished ? followingLesson(l.id) : undefined;
     $("lesson-next").disabled = l.finished && !following;
-    $("lesson-next").textContent = l.position === 0 ? "Begin ▸" : following ? "Next lesson ▸" : "Next ▸";
-    $("lesson-next").title = following ? `Lesson ${lessonNumber(following.id)}: ${following.title}` : "Run to the next pause (→)";
-    $("lesson-where").textContent = l.finished ? "finished" : `step ${l.position} of ${l.steps}`;
+    $("lesson-next").textContent = l.playing ? t("skip") : l.position === 0 ? t("begin") : following ? t("nextLesson") : t("next");
+    $("lesson-next").title = l.playing ? t("skip.tip") : following ? t("lesson.nextTitle", { number: following.number, title: following.title }) : t("next.tip");
+    $("lesson-where").textContent = l.finished ? t("lesson.finished") : t("lesson.stepOf", { k: l.position, n: l.steps });
     const dots = [];
     for (let k = 0; k <= l.steps; k++) {
       const b = document.createElement("button");
       b.type = "button";
       b.textContent = k === 0 ? "⟲" : String(k);
-      b.title = k === 0 ? "the lesson's start" : `after step ${k}`;
-      b.setAttribute("aria-label", k === 0 ? "go to the lesson's start" : `go to step ${k} of ${l.steps}`);
+      b.title = k === 0 ? t("dot.start") : t("dot.after", { k });
+      b.setAttribute("aria-label", k === 0 ? t("dot.gotoStart") : t("dot.goto", { k, n: l.steps }));
       if (k < l.position) b.className = "done";
+      if (l.playing && k === l.position + 1) b.className = "playing";
       if (k === l.position) b.setAttribute("aria-current", "step");
       b.onclick = () => lessonMove("lessonGoto", k);
       const li = document.createElement("li");
@@ -762,23 +766,84 @@ function updateLesson(l) {
       dots.push(li);
     }
     $("lesson-dots").replaceChildren(...dots);
-    const surprises = lastStep?.surprises ?? [];
-    $("lesson-surprises").hidden = surprises.length === 0;
-    $("lesson-surprises").textContent = surprises.length
-      ? `Not as the lesson says: ${surprises.map((r) => `${r.command}: ${r.error}${r.detail ? ` (${r.detail})` : ""}`).join("; ")}`
-      : "";
+    $("lesson-surprises").hidden = !lastStep?.surprise;
+    $("lesson-surprises").textContent = lastStep?.surprise ?? "";
   }
   $("lesson-off").hidden = l.on_path;
   const q = l.quorum;
   const n = q.reachable.length;
-  $("lesson-quorum").innerHTML = `<div class="arith"><span>voters <b>${q.voters.length}</b></span><span>quorum <b>${q.quorum}</b></span>
-    <span class="${q.has_quorum ? "ok" : "bad"}">reachable <b>${n}</b> ${q.has_quorum ? "≥" : "<"} ${q.quorum} ${q.has_quorum ? "✓" : "✗"}</span></div>
+  $("lesson-quorum").innerHTML = `<div class="arith"><span>${t("arith.voters")} <b>${q.voters.length}</b></span><span>${t("arith.quorum")} <b>${q.quorum}</b></span>
+    <span class="${q.has_quorum ? "ok" : "bad"}">${t("arith.reachable")} <b>${n}</b> ${q.has_quorum ? "≥" : "<"} ${q.quorum} ${q.has_quorum ? "✓" : "✗"}</span></div>
     <div>${escapeHtml(l.sentence)}</div>`;
+}
+
+// ---- the modes control: cluster options for a fresh run ------------------------------------
+
+/** freshScript for a modes object (the shape of app.modes()). */
+const freshRun = (seed, m) => freshScript(seed, String(m?.new_members), m?.auto_promote == null ? undefined : Number(m.auto_promote),
+  Number(m?.failover_after_ms), String(m?.failover), Number(m?.max_learners));
+
+/** What the run's modes have on, in words ("" when all are off, as in etcd). */
+function modesSummary(m) {
+  const on = [];
+  if (m.new_members === "learner") on.push(t("modes.learnersFirst"));
+  if (m.auto_promote != null) on.push(t("modes.auto", { p: m.auto_promote }));
+  if (m.failover_after_ms !== 10000 || m.failover !== "replace") on.push(t("modes.failover", { s: m.failover_after_ms / 1000, how: m.failover }));
+  if (m.max_learners !== 1) on.push(t("modes.maxLearners", { n: m.max_learners }));
+  return on.join(" · ");
+}
+
+const modesForm = () => ({
+  new_members: $("mode-learner").checked ? "learner" : "voter",
+  auto_promote: $("mode-auto").checked ? Number($("mode-auto-pct").value) : null,
+  failover_after_ms: Number($("mode-after").value) * 1000,
+  failover: $("mode-failover").value,
+  max_learners: Number($("mode-max-learners").value),
+});
+
+/** The cluster line the form stands for, or what is wrong with it. */
+function previewModes() {
+  const r = freshRun(seedValue(), modesForm());
+  $("modes-line").textContent = r.ok ? r.script.trim() : "";
+  $("modes-error").textContent = r.error ?? "";
+  $("modes-error").hidden = r.ok;
+  $("modes-apply").disabled = !r.ok;
+  return r;
+}
+
+$("modes-button").onclick = () => {
+  const m = app.modes();
+  $("mode-learner").checked = m.new_members === "learner";
+  $("mode-auto").checked = m.auto_promote != null;
+  $("mode-auto-pct").value = String(m.auto_promote ?? 90);
+  $("mode-after").value = String(m.failover_after_ms / 1000);
+  $("mode-failover").value = m.failover;
+  $("mode-max-learners").value = String(m.max_learners);
+  previewModes();
+  toggleModes(true);
+};
+$("modes-form").addEventListener("input", previewModes);
+$("modes-form").addEventListener("change", previewModes);
+$("modes-form").addEventListener("submit", (e) => { e.preventDefault(); applyModes(modesForm()); });
+
+/** Starts a fresh run whose cluster line carries these modes; a bad form is refused and changes nothing. */
+function applyModes(form) {
+  const r = freshRun(seedValue(), form);
+  if (!r.ok) {
+    $("modes-error").textContent = r.error;
+    $("modes-error").hidden = false;
+    logLine(r.error, "err");
+    return r;
+  }
+  toggleModes(false);
+  create(r.script);
+  logLine(t("modes.started", { line: r.script.trim() }), "say");
+  return r;
 }
 
 // ---- share links, files -------------------------------------------------------------------
 
-const fullLink = () => `${location.origin}${location.pathname}${app.shareLink()}`;
+const fullLink = () => `${location.href.split("#")[0]}${app.shareLink()}`;
 
 async function share() {
   const link = fullLink();
@@ -786,14 +851,14 @@ async function share() {
   try {
     if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
     await navigator.clipboard.writeText(link);
-    toast(`Link copied: it opens this run at t = ${at}.`);
-    logLine(`A link to this run at t = ${at} is on the clipboard.`, "ok");
+    toast(t("share.copied", { t: at }));
+    logLine(t("share.logged", { t: at }), "ok");
   } catch {
-    $("share-why").textContent = `The clipboard is not available here: copy the link below (it is selected). It opens this run at t = ${at}.`;
+    $("share-why").textContent = t("share.noClipboard", { t: at });
     $("share-link").value = link;
     toggleShareBox(true);
     $("share-link").select();
-    logLine(`A link to this run at t = ${at} is shown to copy.`, "ok");
+    logLine(t("share.shown", { t: at }), "ok");
   }
   return link;
 }
@@ -802,33 +867,33 @@ $("share").onclick = share;
 /** Replaces the run with an opened one, or refuses and changes nothing. */
 function opened(r, what) {
   if (!r.ok) {
-    logLine(`✗ ${what} was refused: ${r.error}`, "err");
-    toast(`${what} was refused: ${r.error}`, "err");
+    logLine(`✗ ${t("open.refused", { what, error: r.error })}`, "err");
+    toast(t("open.refused", { what, error: r.error }), "err");
     return { ok: false, error: r.error };
   }
   setPlaying(false);
   adopt(app);
   const tl = app.timeline();
-  logLine(`${what} opened: the same run, at t = ${sec(app.timeMs())}${tl && !tl.live ? ` of ${sec(tl.end_ms)}` : ""}. Press Play to run on from here.`, "say");
+  logLine(t("open.done", { what, t: sec(app.timeMs()), of: tl && !tl.live ? t("open.of", { end: sec(tl.end_ms) }) : "" }), "say");
   return { ok: true };
 }
 
 function openLink(link) {
   let r;
   try { r = app.openLink(String(link ?? "")); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
-  return opened(r, "The link");
+  return opened(r, t("open.link"));
 }
 
 const MAX_FILE = 1 << 20;
 async function importFile(file) {
-  if (!file) return { ok: false, error: "no file" };
-  if (file.size > MAX_FILE) return opened({ ok: false, error: `${file.name} is ${file.size} bytes, more than the 1 MB a .scenario file may have` }, "The file");
+  if (!file) return { ok: false, error: t("file.none") };
+  if (file.size > MAX_FILE) return opened({ ok: false, error: t("file.tooBig", { name: file.name, size: file.size }) }, t("open.theFile"));
   return importText(await file.text(), file.name);
 }
-function importText(text, name = "the file") {
+function importText(text, name) {
   let r;
   try { r = app.importScenario(String(text)); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
-  return opened(r, `The file ${name}`.replace("The file the file", "The file"));
+  return opened(r, name ? t("open.file", { name }) : t("open.theFile"));
 }
 $("import").onclick = () => $("import-file").click();
 $("import-file").addEventListener("change", async (e) => {
@@ -845,7 +910,7 @@ $("export").onclick = () => {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
-  logLine(`↓ raftlab-run.scenario: this run, at t = ${sec(app.timeMs())}.`, "ok");
+  logLine(t("exported", { t: sec(app.timeMs()) }), "ok");
 };
 
 // Drag and drop a .scenario file anywhere on the page.
@@ -885,10 +950,33 @@ $("toggle-aside").onclick = () => {
   draw();
 };
 
+// ---- language -------------------------------------------------------------------------
+
+/** Speaks `lang` from now on: the page's words, and (through the app) new
+ * log lines, the panels and the canvas. The run goes on untouched. */
+function setLanguage(lang) {
+  if (!(lang in LANGS) || lang === language()) return language();
+  applyLanguage(lang);
+  rememberLanguage(lang);
+  $("lang").value = lang;
+  app.setLanguage(lang);
+  $("play").textContent = playing ? t("pause") : t("play");
+  if (!$("lessons").hidden) fillLessonList();
+  logLine(t("lang.switched"), "say");
+  refresh();
+  return lang;
+}
+$("lang").addEventListener("change", (e) => setLanguage(e.target.value));
+
 // ---- start -------------------------------------------------------------------------
 
 window.raftlab = {
-  status: () => app.status(),
+  // The report's object without its results; the history's verdict is
+  // computed for the console only (never for a frame).
+  status: () => ({ ...app.status(), linearizability: app.linearizability() }),
+  linearizability: () => app.linearizability(),
+  // The history view: opens its tab; its words ({ok, empty, verdict, note}).
+  showHistory: () => { selectTab("tab-history"); return drawHistory(); },
   command: (text) => run(text),
   history: () => app.history(),
   nodePosition: (id) => app.nodePosition(id),
@@ -904,16 +992,27 @@ window.raftlab = {
   share: () => fullLink(),
   open: (link) => openLink(link),
   exportScenario: () => app.exportScenario(),
+  // The learner modes: the run's, and a fresh run with others ({ok, script} or {ok: false, error}).
+  modes: () => app.modes(),
+  applyModes: (form) => applyModes(form),
   importScenario: (text) => importText(text),
   // Lessons.
   lessons: () => lessonInfos(),
   openLesson: (id) => { startLesson(id); return app.lesson(); },
   lesson: () => app.lesson(),
+  // Next at once (while a step plays: skips to its pause); `play` is the
+  // page's Next button, which plays the step.
   next: () => lessonMove("lessonNext"),
+  playNext: () => { lessonForward(); return app.lesson(); },
   leaveLesson: () => leaveLesson(),
+  // The page's language: "en" or "ja".
+  language: () => language(),
+  setLanguage: (lang) => setLanguage(lang),
   get app() { return app; },
 };
 
+applyLanguage(pickLanguage());
+$("lang").value = language();
 resize();
 if (isLink(location.hash)) {
   let opening;
@@ -921,15 +1020,15 @@ if (isLink(location.hash)) {
     opening = App.fromLink(location.hash);
   } catch (e) {
     create(defaultScript(1));
-    logLine(`✗ The link in this page's address was refused: ${e.message ?? e}. Here is a fresh cluster instead.`, "err");
+    logLine(t("link.refused", { error: e.message ?? e }), "err");
   }
   if (opening) {
     adopt(opening);
-    logLine(`A shared run, opened at t = ${sec(app.timeMs())}. Press Play to run on from here, or drag the timeline.`, "say");
+    logLine(t("link.opened", { t: sec(app.timeMs()) }), "say");
   }
   setPlaying(false);
 } else {
   create(scriptFromHash() ?? defaultScript(1));
-  logLine("Welcome. The three voters are waiting for their election timers (the rings). Click a node or a link, or type a command below. Press ? for help, or open the Lessons.", "say");
+  logLine(t("welcome"), "say");
   setPlaying(true);
 }

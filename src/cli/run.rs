@@ -16,6 +16,8 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::scenario::narrate::Renderer;
+use crate::scenario::text_en::English;
 use crate::scenario::{
     parse_duration, parse_script, Progress, Session, StopReason, DEFAULT_MEMORY_BUDGET,
 };
@@ -171,7 +173,7 @@ pub fn run_source(
         if !opts.json {
             bar.print(|| {
                 for line in lines {
-                    let _ = writeln!(out, "{line}");
+                    let _ = writeln!(out, "{}", English.trace(&line));
                 }
             });
         }

@@ -15,6 +15,12 @@ use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::mem::size_of;
 use std::rc::Rc;
 
+/// What a value owns beyond itself, for a type the core carries without
+/// knowing it (an opaque payload made with `Opaque::metered`).
+pub trait HeapSize {
+    fn heap_size(&self, m: &mut Meter);
+}
+
 /// Adds up bytes while walking structures.
 #[derive(Debug, Clone)]
 pub struct Meter {
@@ -124,6 +130,31 @@ impl Meter {
         }
         self.add(RC_HEADER + size_of::<T>());
         inner(self, rc);
+    }
+
+    /// A shared value of a type the walk does not know (an opaque
+    /// payload): `bytes` of allocation at the address `ptr`, held by
+    /// `holders`, and what the value owns (walked by `inner`). Large, so
+    /// counted as a [`Meter::block`].
+    pub fn shared_dyn(
+        &mut self,
+        ptr: usize,
+        holders: usize,
+        bytes: usize,
+        inner: impl FnOnce(&mut Meter),
+    ) {
+        if let Some(seen) = &mut self.seen {
+            if !seen.insert(ptr) {
+                return;
+            }
+            self.add(RC_HEADER + bytes);
+            return inner(self);
+        }
+        let saved = self.weight;
+        self.weight /= holders.max(1) as f64;
+        self.add(RC_HEADER + bytes);
+        inner(self);
+        self.weight = saved;
     }
 
     pub fn shared_str(&mut self, rc: &Rc<str>) {

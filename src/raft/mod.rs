@@ -17,9 +17,9 @@ pub mod confchange;
 pub mod events;
 pub mod heap;
 pub mod inflights;
-pub mod kv;
 pub mod log;
 pub mod node;
+pub mod opaque;
 pub mod progress;
 pub mod quorum;
 pub mod read_only;
@@ -32,8 +32,9 @@ mod testnet;
 mod tests;
 
 pub use events::{ProposeError, RaftEvent, StepError};
-pub use kv::{KvStore, MemberRecord};
-pub use node::{bootstrap_storage, Config, Raft, ReadOnlyOption, StateRole, Storage};
+pub use node::{
+    bootstrap_peers, bootstrap_storage, Config, Peer, Raft, ReadOnlyOption, StateRole, Storage,
+};
 pub use progress::{Progress, ProgressState};
 pub use tracker::{ProgressTracker, TrackerConfig};
 pub use types::*;

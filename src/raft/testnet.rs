@@ -1,24 +1,42 @@
 //! A tiny in-memory network for the core's tests: messages are delivered
 //! instantly (in the order they were sent), committed entries are applied
-//! at once (Put -> KvStore, ConfChange -> `apply_conf_change`), and links or
-//! whole nodes can be cut.
+//! at once (a write to the tests' own state machine, a configuration change
+//! through `apply_conf_change`), and links or whole nodes can be cut.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::rc::Rc;
 
 use crate::raft::events::RaftEvent;
-use crate::raft::kv::KvStore;
 use crate::raft::node::{bootstrap_storage, Config, Raft, StateRole, Storage};
 use crate::raft::types::{
-    ConfChange, ConfChangeType, EntryData, Message, MessageType, NodeId, Put,
+    ConfChange, ConfChangeType, EntryData, Message, MessageType, NodeId, Opaque,
 };
 use crate::sim::invariants::Checker;
 
 type DropFn = Box<dyn Fn(&Message) -> bool>;
 
+/// The tests' application: each write sets a key (what a normal entry
+/// carries, opaque to the core).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Write {
+    pub key: String,
+    pub value: String,
+    pub request: u64,
+}
+
+/// The tests' state machine: the writes applied, by key.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct State(BTreeMap<String, String>);
+
+impl State {
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.0.get(key).map(String::as_str)
+    }
+}
+
 pub struct Network {
     pub nodes: BTreeMap<NodeId, Raft>,
-    pub kv: BTreeMap<NodeId, KvStore>,
+    pub state: BTreeMap<NodeId, State>,
     /// Nodes cut off from everyone (messages to and from them are lost).
     isolated: BTreeSet<NodeId>,
     /// Directed links that lose every message.
@@ -60,7 +78,7 @@ pub fn conf_change(change_type: ConfChangeType, node_id: NodeId) -> EntryData {
         change_type,
         node_id,
         request: 1000 + node_id,
-        peer_url: Rc::from(format!("http://n{node_id}:2380")),
+        context: Opaque::default(),
         promote: false,
     }))
 }
@@ -76,7 +94,7 @@ impl Network {
     pub fn with_config(voters: &[NodeId], template: Config) -> Network {
         let mut net = Network {
             nodes: BTreeMap::new(),
-            kv: BTreeMap::new(),
+            state: BTreeMap::new(),
             isolated: BTreeSet::new(),
             cut: BTreeSet::new(),
             drop_if: None,
@@ -99,16 +117,21 @@ impl Network {
             id,
             ..self.config.clone()
         };
-        let kv = (*storage.snapshot.data).clone();
+        let state = storage
+            .snapshot
+            .data
+            .get::<State>()
+            .cloned()
+            .unwrap_or_default();
         let node = Raft::new(&cfg, storage, 0x5eed ^ id);
         self.nodes.insert(id, node);
-        self.kv.insert(id, kv);
+        self.state.insert(id, state);
         self.apply(id);
     }
 
     /// Stop node `id`, returning what it had on disk.
     pub fn crash(&mut self, id: NodeId) -> Storage {
-        self.kv.remove(&id);
+        self.state.remove(&id);
         self.nodes
             .remove(&id)
             .expect("crash of an unknown node")
@@ -117,6 +140,11 @@ impl Network {
 
     pub fn node(&self, id: NodeId) -> &Raft {
         &self.nodes[&id]
+    }
+
+    /// Node `id`'s applied state as a snapshot's data.
+    pub fn snapshot_data(&self, id: NodeId) -> Opaque {
+        Opaque::new(self.state[&id].clone(), 100)
     }
 
     pub fn node_mut(&mut self, id: NodeId) -> &mut Raft {
@@ -152,10 +180,10 @@ impl Network {
         let Some(node) = self.nodes.get_mut(&id) else {
             return;
         };
-        let kv = self.kv.entry(id).or_default();
+        let state = self.state.entry(id).or_default();
         loop {
             if let Some(snap) = node.take_restored_snapshot() {
-                *kv = (*snap.data).clone();
+                *state = snap.data.get::<State>().cloned().unwrap_or_default();
             }
             let entries = node.committed_entries();
             let Some(last) = entries.last().map(|e| e.index) else {
@@ -164,14 +192,18 @@ impl Network {
             for e in &entries {
                 self.checker.observe_applied(self.steps, id, e);
                 match &e.data {
-                    EntryData::Put(p) => kv.apply_put(p),
+                    EntryData::Normal(data) => {
+                        if let Some(w) = data.get::<Write>() {
+                            state.0.insert(w.key.clone(), w.value.clone());
+                        }
+                    }
                     EntryData::ConfChange(cc) => {
                         node.apply_conf_change(cc);
                     }
                     EntryData::ConfChangeV2(cc) => {
                         let _ = node.apply_conf_change_v2(cc);
                     }
-                    EntryData::Empty | EntryData::Publish(_) => {}
+                    EntryData::Empty => {}
                 }
             }
             node.applied_to(last);
@@ -249,12 +281,14 @@ impl Network {
     pub fn put(&mut self, id: NodeId, key: &str, value: &str) -> bool {
         let request = self.next_request;
         self.next_request += 1;
-        let data = EntryData::Put(Rc::new(Put {
-            key: key.into(),
-            value: value.into(),
-            size: 10,
-            request,
-        }));
+        let data = EntryData::Normal(Opaque::new(
+            Write {
+                key: key.into(),
+                value: value.into(),
+                request,
+            },
+            10,
+        ));
         let ok = self.node_mut(id).propose(data).is_ok();
         self.drain();
         ok

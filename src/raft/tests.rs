@@ -9,7 +9,7 @@ use crate::raft::progress::ProgressState;
 use crate::raft::testnet::{conf_change, config, Network};
 use crate::raft::types::{
     ConfChangeSingle, ConfChangeTransition, ConfChangeType, ConfChangeV2, EntryData, Message,
-    MessageType, NodeId, CAMPAIGN_TRANSFER,
+    MessageType, NodeId, Opaque, CAMPAIGN_TRANSFER,
 };
 
 use ConfChangeType::{AddLearnerNode, AddNode, RemoveNode};
@@ -54,7 +54,7 @@ fn assert_same_logs(net: &Network, ids: &[NodeId]) {
         for i in n.first_index().max(first.first_index())..=n.last_index() {
             assert_eq!(n.term_at(i), first.term_at(i), "term of entry {i} on {id}");
         }
-        assert_eq!(net.kv[&id], net.kv[&ids[0]], "state machine of {id}");
+        assert_eq!(net.state[&id], net.state[&ids[0]], "state machine of {id}");
     }
 }
 
@@ -71,7 +71,7 @@ fn single_voter_elects_itself_and_commits_alone() {
     assert_eq!((n.last_index(), n.commit()), (2, 2));
     assert!(net.put(1, "a", "1"));
     assert_eq!(net.node(1).commit(), 3);
-    assert_eq!(net.kv[&1].get("a"), Some("1"));
+    assert_eq!(net.state[&1].get("a"), Some("1"));
 }
 
 #[test]
@@ -206,7 +206,7 @@ fn conflicting_logs_are_repaired_by_the_new_leader() {
     assert_eq!(net.node(1).leader_id(), l);
     assert_eq!(net.node(1).last_index(), leader_last);
     assert_same_logs(&net, &[1, 2, 3, 4, 5]);
-    assert_eq!(net.kv[&1].get("k"), Some("v3"));
+    assert_eq!(net.state[&1].get("k"), Some("v3"));
 }
 
 #[test]
@@ -451,7 +451,7 @@ fn a_joining_member_starts_empty_and_is_caught_up_from_index_1() {
     assert_same_logs(&net, &[1, 2, 3, 4]);
     assert!(net.node(4).promotable());
     assert_eq!(net.node(4).conf_state().voters.len(), 4);
-    assert_eq!(net.kv[&4].get("a"), Some("1"));
+    assert_eq!(net.state[&4].get("a"), Some("1"));
 }
 
 // ----- membership changes -----
@@ -536,7 +536,7 @@ fn joint(transition: ConfChangeTransition, changes: &[(ConfChangeType, NodeId)])
         transition,
         changes,
         request: 77,
-        peer_urls: Vec::new(),
+        context: Opaque::default(),
     }))
 }
 
@@ -630,8 +630,7 @@ fn joint_configurations_survive_a_restart() {
     net.node_mut(1).propose(change).unwrap();
     net.drain();
     let applied = net.node(2).applied();
-    net.node_mut(2)
-        .compact(applied, Rc::new(Default::default()), 0);
+    net.node_mut(2).compact(applied, Opaque::default(), 0);
     let storage = net.crash(2);
     assert!(storage.snapshot.metadata.conf_state.is_joint());
     net.start(2, storage);
@@ -754,7 +753,7 @@ fn transfer_to_a_lagging_voter_catches_it_up_first() {
     net.heal();
     net.tick_all(1);
     assert_eq!(net.leaders(), vec![3]);
-    assert_eq!(net.kv[&3].get("k"), Some("4"));
+    assert_eq!(net.state[&3].get("k"), Some("4"));
 }
 
 #[test]
@@ -889,7 +888,7 @@ fn a_node_far_behind_is_caught_up_by_snapshot() {
         assert!(net.put(1, &format!("k{}", i % 7), &i.to_string()));
     }
     let applied = net.node(1).applied();
-    let data = Rc::new(net.kv[&1].clone());
+    let data = net.snapshot_data(1);
     net.node_mut(1).compact(applied, data, 5);
     assert_eq!(net.node(1).snapshot_index(), applied);
     assert_eq!(net.node(1).first_index(), applied - 4);
@@ -920,7 +919,7 @@ fn a_member_joining_after_compaction_gets_a_snapshot() {
         assert!(net.put(1, "k", &i.to_string()));
     }
     let applied = net.node(1).applied();
-    let data = Rc::new(net.kv[&1].clone());
+    let data = net.snapshot_data(1);
     net.node_mut(1).compact(applied, data, 2);
     net.start(4, Storage::default());
     assert!(net.propose_conf(1, AddLearnerNode, 4));
@@ -929,7 +928,7 @@ fn a_member_joining_after_compaction_gets_a_snapshot() {
         .events_of(4, |e| matches!(e, RaftEvent::SnapshotRestored { .. }))
         .is_empty());
     assert!(net.node(4).is_learner());
-    assert_eq!(net.kv[&4].get("k"), Some("9"));
+    assert_eq!(net.state[&4].get("k"), Some("9"));
     assert_eq!(net.node(4).last_index(), net.node(1).last_index());
 }
 
@@ -941,12 +940,12 @@ fn restart_from_storage_loses_nothing_committed() {
     }
     // Node 2 snapshots its state, then more is written after the snapshot.
     let applied = net.node(2).applied();
-    let data = Rc::new(net.kv[&2].clone());
+    let data = net.snapshot_data(2);
     net.node_mut(2).compact(applied, data, 0);
     for i in 5..8 {
         assert!(net.put(1, &format!("j{i}"), "x"));
     }
-    let kv_before = net.kv[&2].clone();
+    let state_before = net.state[&2].clone();
     let storage = net.crash(2);
     assert_eq!(storage.snapshot.metadata.index, applied);
     assert!(storage.entries.iter().all(|e| e.index > applied));
@@ -957,7 +956,7 @@ fn restart_from_storage_loses_nothing_committed() {
     assert_eq!(n.term(), net.node(1).term());
     assert_eq!(n.role(), StateRole::Follower);
     assert_eq!(n.storage(), storage, "restart is faithful");
-    assert_eq!(net.kv[&2], kv_before, "snapshot + re-applied entries");
+    assert_eq!(net.state[&2], state_before, "snapshot + re-applied entries");
     // Everyone restarts at once.
     for id in 1..=3 {
         let s = net.crash(id);
@@ -968,7 +967,7 @@ fn restart_from_storage_loses_nothing_committed() {
     assert_eq!(l.len(), 1);
     assert!(net.put(l[0], "k", "after"));
     assert_same_logs(&net, &[1, 2, 3]);
-    assert_eq!(net.kv[&2].get("k"), Some("after"));
+    assert_eq!(net.state[&2].get("k"), Some("after"));
 }
 
 #[test]
@@ -1062,7 +1061,7 @@ fn proposals_without_a_leader_are_dropped() {
     // A follower with a leader forwards.
     net.campaign(1);
     assert!(net.put(2, "via", "follower"));
-    assert_eq!(net.kv[&1].get("via"), Some("follower"));
+    assert_eq!(net.state[&1].get("via"), Some("follower"));
 }
 
 #[test]

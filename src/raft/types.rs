@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use crate::raft::heap::Meter;
-use crate::raft::kv::KvStore;
+pub use crate::raft::opaque::Opaque;
 
 /// A member id. Scenario ids are 1..=15; 0 means "none" (no vote, no leader).
 pub type NodeId = u64;
@@ -16,18 +16,6 @@ pub const NONE: NodeId = 0;
 /// payload. Only relative sizes matter: they drive the bandwidth model.
 pub const MESSAGE_HEADER_BYTES: u64 = 64;
 pub const ENTRY_HEADER_BYTES: u64 = 24;
-
-/// A client write replicated through the log.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Put {
-    pub key: String,
-    pub value: String,
-    /// Bytes this write weighs on the wire and in the state machine.
-    pub size: u64,
-    /// Unique id the server layer gives the request, to match the commit
-    /// back to the client that is waiting for it.
-    pub request: u64,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ConfChangeType {
@@ -49,8 +37,9 @@ pub struct ConfChange {
     pub node_id: NodeId,
     /// The server layer's request id (etcd puts the member in `Context`).
     pub request: u64,
-    /// The member's peer URL, carried so every member learns it on apply.
-    pub peer_url: Rc<str>,
+    /// The application's context, carried untouched (etcd's `Context`:
+    /// the member's attributes, so every member learns them on apply).
+    pub context: Opaque,
     /// An AddNode that promotes a learner (etcd's IsPromote in the change's
     /// context): the server checks at apply time that the member is a
     /// learner, where a plain add checks that the id is new.
@@ -68,7 +57,7 @@ impl ConfChange {
                 node_id: self.node_id,
             }],
             request: self.request,
-            peer_urls: vec![(self.node_id, self.peer_url.clone())],
+            context: self.context.clone(),
         }
     }
 }
@@ -104,9 +93,8 @@ pub struct ConfChangeV2 {
     pub changes: Vec<ConfChangeSingle>,
     /// The server layer's request id (0 for the leader's own leave).
     pub request: u64,
-    /// The peer URL of each member the change names (etcd carries them in
-    /// the change's context), so every member learns them on apply.
-    pub peer_urls: Vec<(NodeId, Rc<str>)>,
+    /// The application's context, carried untouched (etcd's `Context`).
+    pub context: Opaque,
 }
 
 impl ConfChangeV2 {
@@ -132,13 +120,12 @@ impl ConfChangeV2 {
 pub enum EntryData {
     /// The empty entry a new leader appends to commit entries of earlier terms.
     Empty,
-    Put(Rc<Put>),
+    /// The application's own entry (etcd's `EntryNormal` with data): Raft
+    /// orders it and never reads it.
+    Normal(Opaque),
     ConfChange(Rc<ConfChange>),
     /// A joint (or multi-member) change; etcd's server never proposes one.
     ConfChangeV2(Rc<ConfChangeV2>),
-    /// A started member announcing itself (etcd's publish of its attributes):
-    /// once applied, the member counts as "started".
-    Publish(NodeId),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,13 +141,9 @@ impl Entry {
         ENTRY_HEADER_BYTES
             + match &self.data {
                 EntryData::Empty => 0,
-                EntryData::Put(p) => p.size,
-                EntryData::ConfChange(c) => 16 + c.peer_url.len() as u64,
-                EntryData::ConfChangeV2(c) => {
-                    let urls: usize = c.peer_urls.iter().map(|(_, u)| u.len()).sum();
-                    16 + 8 * c.changes.len() as u64 + urls as u64
-                }
-                EntryData::Publish(_) => 32,
+                EntryData::Normal(data) => data.size(),
+                EntryData::ConfChange(c) => 16 + c.context.size(),
+                EntryData::ConfChangeV2(c) => 16 + 8 * c.changes.len() as u64 + c.context.size(),
             }
     }
 }
@@ -169,18 +152,12 @@ impl Entry {
     /// Counts what the entry owns beyond itself (its shared payload).
     pub fn heap_size(&self, m: &mut Meter) {
         match &self.data {
-            EntryData::Empty | EntryData::Publish(_) => {}
-            EntryData::Put(p) => m.shared(p, |m, p| {
-                m.string(&p.key);
-                m.string(&p.value);
-            }),
-            EntryData::ConfChange(c) => m.shared(c, |m, c| m.shared_str(&c.peer_url)),
+            EntryData::Empty => {}
+            EntryData::Normal(data) => data.heap_size(m),
+            EntryData::ConfChange(c) => m.shared(c, |m, c| c.context.heap_size(m)),
             EntryData::ConfChangeV2(c) => m.shared(c, |m, c| {
                 m.vec(&c.changes);
-                m.vec(&c.peer_urls);
-                for (_, url) in &c.peer_urls {
-                    m.shared_str(url);
-                }
+                c.context.heap_size(m);
             }),
         }
     }
@@ -230,23 +207,24 @@ pub struct SnapshotMetadata {
     pub conf_state: ConfState,
 }
 
-/// A point-in-time image of the state machine. Its data is shared, not
-/// copied: snapshots are immutable once taken.
+/// A point-in-time image of the state machine. Its data is the
+/// application's, opaque to Raft, and shared, not copied: snapshots are
+/// immutable once taken.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Snapshot {
     pub metadata: SnapshotMetadata,
-    pub data: Rc<KvStore>,
+    pub data: Opaque,
 }
 
 impl Snapshot {
-    /// A snapshot's size on the wire is the state's size.
+    /// A snapshot's size on the wire is its data's.
     pub fn size(&self) -> u64 {
-        self.data.bytes()
+        self.data.size()
     }
 
     /// Counts its share of the state it holds.
     pub fn heap_size(&self, m: &mut Meter) {
-        m.block(&self.data, |m, kv| kv.heap_size(m));
+        self.data.heap_size(m);
     }
 }
 

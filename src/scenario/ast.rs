@@ -9,7 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use crate::raft::types::NodeId;
-pub use crate::server::Release;
+pub use crate::server::{Failover, NewMembers, ReadMode, Release};
 pub use crate::sim::Transport;
 
 /// The lowest and highest node id a script may name.
@@ -18,6 +18,8 @@ pub const MAX_NODE_ID: NodeId = 15;
 
 /// `cluster` defaults. They follow etcd where etcd has one.
 pub const DEFAULT_SEED: u64 = 1;
+/// `failover-after` (the standby mode; raftlab's own, etcd has none).
+pub const DEFAULT_FAILOVER_AFTER_MS: u64 = crate::server::modes::DEFAULT_FAILOVER_AFTER_MS;
 /// etcd `--heartbeat-interval`.
 pub const DEFAULT_HEARTBEAT_MS: u64 = 100;
 /// etcd `--election-timeout`.
@@ -92,6 +94,17 @@ pub struct ClusterSpec {
     pub transport: Transport,
     /// The etcd release whose rules apply (`etcd=3.4|3.5|3.6`).
     pub etcd: Release,
+    /// What `member add N` adds without `--learner` or `--voter`
+    /// (`new-members=learner|voter`; the document's learner by default).
+    pub new_members: NewMembers,
+    /// `auto-promote=PERCENT`: the leader promotes caught-up learners;
+    /// `None` is `off`.
+    pub auto_promote: Option<u8>,
+    /// `failover-after=DURATION`: how long a voter is silent before a
+    /// standby takes over.
+    pub failover_after_ms: u64,
+    /// `failover=replace|grow`.
+    pub failover: Failover,
 }
 
 impl ClusterSpec {
@@ -113,6 +126,10 @@ impl ClusterSpec {
             bandwidth: None,
             transport: Transport::Shared,
             etcd: Release::V3_6,
+            new_members: NewMembers::Voter,
+            auto_promote: None,
+            failover_after_ms: DEFAULT_FAILOVER_AFTER_MS,
+            failover: Failover::Replace,
         }
     }
 
@@ -148,11 +165,30 @@ pub enum Command {
         timeout_ms: Option<u64>,
         require_leader: bool,
     },
-    /// `get KEY [via=N] [serializable] [timeout=DURATION] [require-leader]`
+    /// `get KEY [rev=R] [via=N] [serializable] [timeout=DURATION] [require-leader]`
     Get {
         key: String,
+        /// The store revision to read at (etcdctl `get --rev`; 0 or none:
+        /// the latest).
+        rev: Option<u64>,
         via: Option<NodeId>,
         serializable: bool,
+        timeout_ms: Option<u64>,
+        require_leader: bool,
+    },
+    /// `delete KEY [via=N] [timeout=DURATION] [require-leader]` (etcdctl `del`)
+    Delete {
+        key: String,
+        via: Option<NodeId>,
+        timeout_ms: Option<u64>,
+        require_leader: bool,
+    },
+    /// `compaction REV [via=N] [timeout=DURATION] [require-leader]`: etcd's
+    /// MVCC compaction of the key history (etcdctl `compaction`), not
+    /// `compact N` (a member's Raft log)
+    Compaction {
+        rev: u64,
+        via: Option<NodeId>,
         timeout_ms: Option<u64>,
         require_leader: bool,
     },
@@ -164,10 +200,19 @@ pub enum Command {
     },
     /// `load stop`
     LoadStop,
-    /// `member add N [--learner] [--peer-url=URL] [timeout=DURATION] [require-leader]`
+    /// `member add N [--learner|--voter] [--standby] [--read-only=weak|strong]
+    /// [--peer-url=URL] [timeout=DURATION] [require-leader]`
     MemberAdd {
         id: NodeId,
+        /// `--learner` (also when `--standby` or `--read-only` is given: both
+        /// are kinds of learner).
         learner: bool,
+        /// `--voter`: a voter even with `new-members=learner`.
+        voter: bool,
+        /// `--standby`: a learner kept for failover (the document's §3).
+        standby: bool,
+        /// `--read-only=MODE`: a learner never promoted, serving reads (§4).
+        read_only: Option<ReadMode>,
         /// As written; its syntax is checked when the command runs (`bad-url`).
         peer_url: Option<String>,
         timeout_ms: Option<u64>,
@@ -278,6 +323,8 @@ pub enum Condition {
     VotersOutgoing(Vec<NodeId>),
     /// `term=T`
     Term(u64),
+    /// `term>=T`: an election beyond term T-1 has begun (terms only grow)
+    TermAtLeast(u64),
     /// `commit>=I`
     CommitAtLeast(u64),
     /// `role N=ROLE`
@@ -288,6 +335,47 @@ pub enum Condition {
     Ok,
     /// `error=CODE`: the previous command failed with CODE
     Error(ErrorCode),
+    /// `value=TEXT`: the previous command was a `get` that read TEXT
+    Value(String),
+    /// `absent`: the previous command was a `get` that found no such key
+    Absent,
+    /// `linearizable`: the history of client operations so far is
+    /// linearizable per key
+    Linearizable,
+    /// `not-linearizable`: it is not
+    NotLinearizable,
+    /// `queued>=SIZE`, `queued<=SIZE`, `queued N>=SIZE`, `queued N<=SIZE`:
+    /// the bytes waiting in the send queue of node N (without N, the
+    /// leader's), as the report's `queued_bytes` counts them
+    Queued {
+        id: Option<NodeId>,
+        bound: Bound,
+        bytes: u64,
+    },
+}
+
+/// A comparison of a condition: `>=` or `<=`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    AtLeast,
+    AtMost,
+}
+
+impl Bound {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bound::AtLeast => ">=",
+            Bound::AtMost => "<=",
+        }
+    }
+
+    /// Whether `actual` is within the bound `limit`.
+    pub fn holds(self, actual: u64, limit: u64) -> bool {
+        match self {
+            Bound::AtLeast => actual >= limit,
+            Bound::AtMost => actual <= limit,
+        }
+    }
 }
 
 /// The roles `role N=ROLE` can name.
@@ -529,11 +617,23 @@ impl fmt::Display for Condition {
             Condition::Learners(v) => write!(f, "learners={}", format_list(v)),
             Condition::VotersOutgoing(v) => write!(f, "voters-outgoing={}", format_list(v)),
             Condition::Term(t) => write!(f, "term={t}"),
+            Condition::TermAtLeast(t) => write!(f, "term>={t}"),
             Condition::CommitAtLeast(i) => write!(f, "commit>={i}"),
             Condition::Role { id, role } => write!(f, "role {id}={role}"),
             Condition::Progress { id, state } => write!(f, "progress {id}={state}"),
             Condition::Ok => f.write_str("ok"),
             Condition::Error(code) => write!(f, "error={code}"),
+            Condition::Value(v) => write!(f, "value={}", format_text(v)),
+            Condition::Absent => f.write_str("absent"),
+            Condition::Linearizable => f.write_str("linearizable"),
+            Condition::NotLinearizable => f.write_str("not-linearizable"),
+            Condition::Queued { id, bound, bytes } => {
+                f.write_str("queued")?;
+                if let Some(id) = id {
+                    write!(f, " {id}")?;
+                }
+                write!(f, "{}{}", bound.as_str(), format_size(*bytes))
+            }
         }
     }
 }
@@ -577,17 +677,45 @@ impl fmt::Display for Command {
             }
             Command::Get {
                 key,
+                rev,
                 via,
                 serializable,
                 timeout_ms,
                 require_leader,
             } => {
                 write!(f, "get {}", format_text(key))?;
+                if let Some(r) = rev {
+                    write!(f, " rev={r}")?;
+                }
                 if let Some(n) = via {
                     write!(f, " via={n}")?;
                 }
                 if *serializable {
                     f.write_str(" serializable")?;
+                }
+                format_client(f, *timeout_ms, *require_leader)
+            }
+            Command::Delete {
+                key,
+                via,
+                timeout_ms,
+                require_leader,
+            } => {
+                write!(f, "delete {}", format_text(key))?;
+                if let Some(n) = via {
+                    write!(f, " via={n}")?;
+                }
+                format_client(f, *timeout_ms, *require_leader)
+            }
+            Command::Compaction {
+                rev,
+                via,
+                timeout_ms,
+                require_leader,
+            } => {
+                write!(f, "compaction {rev}")?;
+                if let Some(n) = via {
+                    write!(f, " via={n}")?;
                 }
                 format_client(f, *timeout_ms, *require_leader)
             }
@@ -609,6 +737,9 @@ impl fmt::Display for Command {
             Command::MemberAdd {
                 id,
                 learner,
+                voter,
+                standby,
+                read_only,
                 peer_url,
                 timeout_ms,
                 require_leader,
@@ -616,6 +747,15 @@ impl fmt::Display for Command {
                 write!(f, "member add {id}")?;
                 if *learner {
                     f.write_str(" --learner")?;
+                }
+                if *voter {
+                    f.write_str(" --voter")?;
+                }
+                if *standby {
+                    f.write_str(" --standby")?;
+                }
+                if let Some(mode) = read_only {
+                    write!(f, " --read-only={mode}")?;
                 }
                 if let Some(url) = peer_url {
                     write!(f, " --peer-url={}", format_text(url))?;
@@ -764,6 +904,19 @@ impl fmt::Display for ClusterSpec {
         }
         if self.transport == Transport::Streams {
             f.write_str(" transport=streams")?;
+        }
+        if self.new_members != d.new_members {
+            write!(f, " new-members={}", self.new_members)?;
+        }
+        if let Some(p) = self.auto_promote {
+            write!(f, " auto-promote={p}%")?;
+        }
+        if self.failover_after_ms != d.failover_after_ms {
+            let t = format_duration(self.failover_after_ms);
+            write!(f, " failover-after={t}")?;
+        }
+        if self.failover != d.failover {
+            write!(f, " failover={}", self.failover)?;
         }
         Ok(())
     }

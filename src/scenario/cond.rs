@@ -4,23 +4,86 @@
 
 use std::collections::BTreeSet;
 
-use crate::raft::NodeId;
+use crate::raft::{NodeId, StateRole};
 use crate::server::Cluster;
 
-use super::ast::{Condition, RoleName};
-use super::report::{self, Status};
+use crate::sim::linearizability::{Linearizability, OpName};
 
-/// The result of the previous command, for `ok` and `error=CODE`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+use super::ast::{format_quoted, Condition, RoleName};
+
+/// The result of the previous command, for `ok`, `error=CODE`, `value=TEXT`
+/// and `absent`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Previous {
+    /// No command that can fail has run yet.
+    #[default]
     None,
     Ok,
+    /// A `get` that answered: the value it read (`None`: no such key).
+    Read(Option<String>),
     Error(&'static str),
 }
 
+impl Previous {
+    /// Its error code, if it failed.
+    pub fn error(&self) -> Option<&'static str> {
+        match self {
+            Previous::Error(code) => Some(code),
+            _ => None,
+        }
+    }
+}
+
+/// The value a `get` read, for the reader: `"1"`, or "no such key".
+fn read_text(value: &Option<String>) -> String {
+    match value {
+        Some(v) => format!("the previous get read {}", format_quoted(v)),
+        None => "the previous get found no such key".to_string(),
+    }
+}
+
+/// Why `value=` or `absent` cannot hold: the previous command was no `get`
+/// that answered.
+fn no_read(previous: &Previous) -> String {
+    match previous {
+        Previous::None => "there is no previous command".into(),
+        Previous::Ok => "the previous command was not a get".into(),
+        Previous::Error(code) => format!("the previous command failed with {code}"),
+        Previous::Read(v) => read_text(v),
+    }
+}
+
+/// The operations of an anomaly, as a failed expectation says them:
+/// `write "2" (1.00–1.05s), read "1" (1.10–1.10s)`.
+fn anomaly_text(v: &Linearizability) -> String {
+    let Some(a) = &v.anomaly else {
+        return String::new();
+    };
+    let ops: Vec<String> = a
+        .operations
+        .iter()
+        .map(|op| {
+            let what = match (op.kind, &op.value) {
+                (OpName::Write, Some(v)) => format!("write {}", format_quoted(v)),
+                (OpName::Read, Some(v)) => format!("read {}", format_quoted(v)),
+                (OpName::Read, None) => "read (absent)".to_string(),
+                (OpName::Write, None) | (OpName::Delete, _) => "delete".to_string(),
+            };
+            let end = op.response_ms.map_or("no answer".to_string(), |r| {
+                format!("{:.2}s", r as f64 / 1000.0)
+            });
+            format!("{what} ({:.2}s–{end})", op.invoke_ms as f64 / 1000.0)
+        })
+        .collect();
+    format!(
+        "operations on key {} that no order explains: {}",
+        format_quoted(&a.key),
+        ops.join(", ")
+    )
+}
+
 /// Whether `cond` holds now; on false, a sentence saying what is true instead.
-pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<(), String> {
-    let status = || report::status(cluster);
+pub fn check(cond: &Condition, cluster: &Cluster, previous: &Previous) -> Result<(), String> {
     let leader = cluster.leader();
     let leader_text = |l: Option<NodeId>| {
         l.map_or("there is no leader".to_string(), |l| {
@@ -33,7 +96,7 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<
         Condition::LeaderIs(n) => holds(leader == Some(*n), leader_text(leader)),
         Condition::NoLeader => holds(leader.is_none(), leader_text(leader)),
         Condition::CaughtUp(n) => {
-            let Some(r) = leader.and_then(|l| cluster.world().raft(l)) else {
+            let Some(r) = cluster.leader_raft() else {
                 return Err("there is no leader".into());
             };
             let last = r.last_index();
@@ -64,20 +127,35 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<
             )
         }
         Condition::Quorum(q) => {
-            let s = status();
-            holds(s.quorum as u64 == *q, format!("the quorum is {}", s.quorum))
+            let quorum = cluster.majority();
+            holds(quorum as u64 == *q, format!("the quorum is {quorum}"))
         }
-        Condition::Voters(list) => same_set(list, &status().voters, "voters"),
-        Condition::Learners(list) => same_set(list, &status().learners, "learners"),
+        Condition::Voters(list) => {
+            let voters: Vec<NodeId> = cluster.configuration().voters.into_iter().collect();
+            same_set(list, &voters, "voters")
+        }
+        Condition::Learners(list) => {
+            let learners: Vec<NodeId> = cluster.configuration().learners.into_iter().collect();
+            same_set(list, &learners, "learners")
+        }
         Condition::VotersOutgoing(list) => {
-            same_set(list, &status().voters_outgoing, "outgoing voters")
+            let outgoing: Vec<NodeId> = cluster
+                .configuration()
+                .voters_outgoing
+                .into_iter()
+                .collect();
+            same_set(list, &outgoing, "outgoing voters")
         }
         Condition::Term(t) => {
-            let s = status();
-            holds(s.term == *t, format!("the term is {}", s.term))
+            let term = cluster.highest_term();
+            holds(term == *t, format!("the term is {term}"))
+        }
+        Condition::TermAtLeast(t) => {
+            let term = cluster.highest_term();
+            holds(term >= *t, format!("the term is {term}"))
         }
         Condition::CommitAtLeast(i) => {
-            let Some(r) = leader.and_then(|l| cluster.world().raft(l)) else {
+            let Some(r) = cluster.leader_raft() else {
                 return Err("there is no leader".into());
             };
             holds(
@@ -86,16 +164,18 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<
             )
         }
         Condition::Role { id, role } => {
-            let actual = role_of(&status(), *id);
+            let actual = cluster
+                .role(*id)
+                .map_or(RoleName::Down.as_str(), StateRole::name);
             holds(actual == role.as_str(), format!("node {id} is {actual}"))
         }
         Condition::Progress { id, state } => {
-            let Some(r) = leader.and_then(|l| cluster.world().raft(l)) else {
+            if cluster.leader_raft().is_none() {
                 return Err("there is no leader".into());
-            };
-            match r.tracker().progress.get(id).filter(|_| *id != r.id()) {
+            }
+            match cluster.progress(*id) {
                 Some(p) => {
-                    let actual = report::progress_state_name(p.state);
+                    let actual = p.state.name();
                     holds(
                         actual == state.as_str(),
                         format!("the leader's progress for {id} is {actual}"),
@@ -105,25 +185,53 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: Previous) -> Result<
             }
         }
         Condition::Ok => match previous {
-            Previous::Ok => Ok(()),
+            Previous::Ok | Previous::Read(_) => Ok(()),
             Previous::Error(code) => Err(format!("the previous command failed with {code}")),
             Previous::None => Err("there is no previous command".into()),
         },
         Condition::Error(code) => match previous {
-            Previous::Error(c) if c == code.as_str() => Ok(()),
+            Previous::Error(c) if *c == code.as_str() => Ok(()),
             Previous::Error(c) => Err(format!("the previous command failed with {c}")),
-            Previous::Ok => Err("the previous command succeeded".into()),
+            Previous::Ok | Previous::Read(_) => Err("the previous command succeeded".into()),
             Previous::None => Err("there is no previous command".into()),
         },
+        Condition::Value(text) => match previous {
+            Previous::Read(Some(v)) if v == text => Ok(()),
+            other => Err(no_read(other)),
+        },
+        Condition::Absent => match previous {
+            Previous::Read(None) => Ok(()),
+            other => Err(no_read(other)),
+        },
+        Condition::Linearizable => {
+            let v = cluster.linearizability();
+            holds(v.ok, anomaly_text(&v))
+        }
+        Condition::NotLinearizable => {
+            let v = cluster.linearizability();
+            holds(
+                !v.ok,
+                format!(
+                    "the history of {} operations on {} keys is linearizable",
+                    v.operations, v.keys
+                ),
+            )
+        }
+        Condition::Queued { id, bound, bytes } => {
+            let Some(node) = id.or(leader) else {
+                return Err("there is no leader".into());
+            };
+            let queued = cluster.queued_bytes(node, cluster.now());
+            let whose = match id {
+                Some(_) => format!("node {node}'s"),
+                None => format!("the leader's ({node})"),
+            };
+            holds(
+                bound.holds(queued, *bytes),
+                format!("{whose} send queue holds {queued} bytes"),
+            )
+        }
     }
-}
-
-fn role_of(status: &Status, id: NodeId) -> &'static str {
-    status
-        .nodes
-        .iter()
-        .find(|n| n.id == id)
-        .map_or(RoleName::Down.as_str(), |n| n.role)
 }
 
 fn same_set(expected: &[NodeId], actual: &[NodeId], what: &str) -> Result<(), String> {

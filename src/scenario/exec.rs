@@ -6,15 +6,20 @@ use std::collections::BTreeMap;
 
 use crate::raft::NodeId;
 use crate::server::client::DEFAULT_PUT_SIZE;
-use crate::server::members::peer_listener_failure;
-use crate::server::{Call, Cluster, ErrorCode, Outcome, RequestId, ServerConfig, ServerError};
-use crate::sim::{EventKind, WorldConfig};
+use crate::server::cluster::Finished;
+use crate::server::{
+    Call, Cluster, ErrorCode, MemberKind, ModesConfig, NewMembers, Outcome, RequestId,
+    ServerConfig, ServerError,
+};
+use crate::sim::WorldConfig;
 
 use super::ast::{format_duration, ClusterSpec, Command, Script, DEFAULT_CLIENT_TIMEOUT_MS};
 use super::cond::{self, Previous};
+use super::narrate::{self, Line};
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::{self, CommandResult, MemberJson, Report, Status};
-use super::slice::{Answer, Driver, Op, Queued, Stop, DEFAULT_MEMORY_BUDGET};
+use super::say;
+use super::slice::{Answer, Current, Driver, Op, Queued, Stop, DEFAULT_MEMORY_BUDGET};
 
 /// One run of the scenario language.
 #[derive(Debug, Clone)]
@@ -23,13 +28,16 @@ pub struct Session {
     cluster: Cluster,
     pub(super) results: Vec<CommandResult>,
     previous: Previous,
+    /// The value the last `get` read, for `{value}` (`None`: it found no
+    /// such key, failed, or none ran yet).
+    last_value: Option<String>,
     /// `put ... nowait` requests, by request id, to the index of their result.
     pub(super) nowait: BTreeMap<RequestId, usize>,
     /// The script of everything done so far.
     pub(super) history: Vec<String>,
     /// Simulated time the history accounts for.
     history_ms: u64,
-    pub(super) narration: Vec<String>,
+    pub(super) narration: Vec<Line>,
     /// Lines run so far, numbering console commands after the script.
     pub(super) lines: usize,
     /// Work done: engine steps and commands begun. Slices are measured in
@@ -75,6 +83,12 @@ pub fn configs(spec: &ClusterSpec) -> (WorldConfig, ServerConfig) {
     let server = ServerConfig {
         strict_reconfig: spec.strict_reconfig,
         release: spec.etcd,
+        modes: ModesConfig {
+            new_members: spec.new_members,
+            auto_promote: spec.auto_promote,
+            failover_after_ms: spec.failover_after_ms,
+            failover: spec.failover,
+        },
         ..ServerConfig::default()
     };
     (world, server)
@@ -93,6 +107,7 @@ impl Session {
             cluster: Cluster::new(world, server, &spec.voters),
             results: Vec::new(),
             previous: Previous::None,
+            last_value: None,
             nowait: BTreeMap::new(),
             history: vec![spec.to_string()],
             history_ms: 0,
@@ -125,6 +140,7 @@ impl Session {
         while session.is_running() {
             session.run_slice(u64::MAX);
         }
+        session.lines = script.commands.last().map_or(1, |c| c.line);
         session
     }
 
@@ -187,9 +203,16 @@ impl Session {
         true
     }
 
-    /// The sentences narrated since the last call.
-    pub fn take_narration(&mut self) -> Vec<String> {
+    /// The lines narrated since the last call.
+    pub fn take_narration(&mut self) -> Vec<Line> {
         std::mem::take(&mut self.narration)
+    }
+
+    /// Puts lines back in front of the narration not taken yet (a lesson
+    /// step's, told with the next narration when something ends it early).
+    pub fn push_narration(&mut self, mut lines: Vec<Line>) {
+        lines.append(&mut self.narration);
+        self.narration = lines;
     }
 
     /// Everything done so far as a script: the `cluster` line, then each
@@ -208,7 +231,11 @@ impl Session {
     }
 
     pub fn report(&self) -> Report {
-        let mut report = Report::new(self.status(), self.results.clone());
+        let mut report = Report::new(
+            self.status(),
+            self.results.clone(),
+            self.cluster.linearizability(),
+        );
         report.stopped = self.stopped.clone();
         report
     }
@@ -237,17 +264,86 @@ impl Session {
     /// ones stay queued). If the memory budget stops the command, the
     /// session is as before it and the result says `stopped`.
     pub fn execute(&mut self, line: usize, text: &str, cmd: &Command) -> CommandResult {
+        let running = self.begin(line, text, cmd);
+        self.finish(running)
+    }
+
+    /// Starts running one command a slice of simulated time at a time (the
+    /// page's lesson player shows a `wait` happen): [`Session::proceed`]
+    /// moves it on, [`Session::finish`] returns its result. It is the same
+    /// slicing as [`Session::run_slice`]'s (the command becomes the
+    /// command in progress), bounded by simulated time instead of work:
+    /// slices of either kind give exactly the run of the whole command.
+    /// If a run is going on in slices, its command in progress finishes
+    /// first (the queued ones stay queued).
+    pub fn begin(&mut self, line: usize, text: &str, cmd: &Command) -> Running {
         self.finish_current();
-        let before = self.results.len();
+        let mut running = Running {
+            cmd: cmd.clone(),
+            line,
+            text: text.to_string(),
+            first: self.results.len(),
+            result: None,
+        };
         self.driver.count_in(self.now());
-        self.begin(Queued::new(line, text, cmd.clone()));
-        self.finish_current();
-        if self.results.len() > before {
-            if let Some(r) = self.results.last() {
-                return r.clone();
+        self.start_queued(Queued::new(line, text, cmd.clone()));
+        self.collect(&mut running);
+        running
+    }
+
+    /// Runs `running` on, to simulated time `until` at most; true once it is
+    /// over. Only `wait` and `wait-until` stop at `until`: any other command
+    /// runs whole in its first slice (a client request that waits for its
+    /// answer included).
+    pub fn proceed(&mut self, running: &mut Running, until: u64) -> bool {
+        if running.result.is_some() {
+            return true;
+        }
+        if let Some(mut cur) = self.driver.current.take() {
+            match self.drive(&mut cur.op, &mut cur.result, u64::MAX, until) {
+                Drive::Done => {
+                    let Current { q, result, .. } = *cur;
+                    self.end(q, result);
+                }
+                Drive::Paused => {
+                    self.driver.current = Some(cur);
+                    self.after_time();
+                }
+                Drive::OverBudget(counted) => {
+                    self.driver.current = Some(cur);
+                    self.stop_for_memory(counted);
+                }
             }
         }
-        let mut result = CommandResult::new(line, text.to_string());
+        self.collect(running);
+        running.result.is_some()
+    }
+
+    /// Runs a command [`Session::begin`] started to its end (if it is not
+    /// over yet) and returns its result: `stopped` if the memory budget
+    /// stopped it (the session is then as before it).
+    pub fn finish(&mut self, mut running: Running) -> CommandResult {
+        while !self.proceed(&mut running, u64::MAX) {}
+        match running.result.take() {
+            Some(result) => result,
+            None => self.stopped_result(&running),
+        }
+    }
+
+    /// Fills in `running`'s result once the session no longer runs it.
+    fn collect(&self, running: &mut Running) {
+        if running.result.is_some() || self.driver.in_command() {
+            return;
+        }
+        running.result = Some(match self.results.get(running.first) {
+            Some(r) => r.clone(),
+            None => self.stopped_result(running),
+        });
+    }
+
+    /// The result of a command the memory budget stopped and undid.
+    fn stopped_result(&self, running: &Running) -> CommandResult {
+        let mut result = CommandResult::new(running.line, running.text.clone());
         result.ok = false;
         result.error = Some(super::slice::STOPPED);
         result.detail = self.stopped.as_ref().map(|s| s.message.clone());
@@ -257,7 +353,7 @@ impl Session {
     /// Begins a command: what takes no time is done at once; a command that
     /// lets time pass becomes the command in progress, driven by
     /// `drive`.
-    pub(super) fn begin(&mut self, q: Queued) {
+    pub(super) fn start_queued(&mut self, q: Queued) {
         // Only a command that lets time pass can be cut short and undone.
         if passes_time(&q.cmd) {
             self.snapshot_if_due();
@@ -294,59 +390,87 @@ impl Session {
                 | Command::Status { via: None }
                 | Command::Wait(_)
         ) {
-            self.previous = match result.error {
-                Some(code) => Previous::Error(code),
-                None => Previous::Ok,
+            self.previous = match (result.error, &result.value) {
+                (Some(code), _) => Previous::Error(code),
+                (None, Some(value)) => Previous::Read(value.clone()),
+                (None, None) => Previous::Ok,
             };
+        }
+        if matches!(cmd, Command::Get { .. }) {
+            self.last_value = result.value.clone().flatten();
         }
         self.history.push(cmd.to_string());
         self.after_time();
         self.history_ms = self.now();
-        if !matches!(cmd, Command::Say(_) | Command::Pause) {
-            self.narration.push(format!(
-                "t={:.2}s > {} : {}",
-                self.now() as f64 / 1000.0,
-                q.text,
-                result.summary()
-            ));
+        match cmd {
+            Command::Pause => {}
+            Command::Say(_) => {
+                let text = result.detail.clone().unwrap_or_default();
+                self.narration.push(Line::say(self.now(), text));
+            }
+            _ => self
+                .narration
+                .push(Line::result(self.now(), result.clone())),
         }
         self.results.push(result);
         self.driver.finished(q);
     }
 
-    /// Steps the command in progress until it ends or the work reaches
-    /// `stop_at`. Each step is one the unsliced command would take, in the
+    /// Steps the command in progress until it ends, the work reaches
+    /// `stop_at`, or (a `wait` or `wait-until`) simulated time reaches
+    /// `until`. Each step is one the unsliced command would take, in the
     /// same order: however a run is sliced, it is the same run.
-    pub(super) fn drive(&mut self, op: &mut Op, result: &mut CommandResult, stop_at: u64) -> Drive {
+    pub(super) fn drive(
+        &mut self,
+        op: &mut Op,
+        result: &mut CommandResult,
+        stop_at: u64,
+        until: u64,
+    ) -> Drive {
         match op {
-            Op::Wait { until } => {
-                let until = *until;
-                while self.cluster.step(until) {
+            Op::Wait { until: deadline } => {
+                let t = (*deadline).min(until);
+                while self.cluster.step(t) {
                     if let Some(d) = self.after_step(stop_at) {
                         return d;
                     }
                 }
-                self.cluster.settle(until);
+                self.cluster.settle(t);
+                if t < *deadline {
+                    return Drive::Paused;
+                }
             }
             Op::WaitUntil {
                 cond,
                 deadline,
                 within_ms,
+                check,
             } => {
-                let deadline = *deadline;
+                let limit = (*deadline).min(until);
+                // The condition is looked at when the command starts and
+                // after every step, never at a slice's end (where nothing
+                // happened): slices see what the whole command sees.
                 loop {
-                    if cond::check(cond, &self.cluster, self.previous).is_ok() {
-                        return Drive::Done;
+                    if *check {
+                        if cond::check(cond, &self.cluster, &self.previous).is_ok() {
+                            return Drive::Done;
+                        }
+                        *check = false;
                     }
-                    if !self.cluster.step(deadline) {
+                    if !self.cluster.step(limit) {
                         break;
                     }
+                    *check = true;
                     if let Some(d) = self.after_step(stop_at) {
                         return d;
                     }
                 }
-                self.cluster.run_until(deadline);
-                if let Err(why) = cond::check(cond, &self.cluster, self.previous) {
+                // Nothing more is due by `limit`: the clock moves there.
+                self.cluster.run_until(limit);
+                if limit < *deadline {
+                    return Drive::Paused;
+                }
+                if let Err(why) = cond::check(cond, &self.cluster, &self.previous) {
                     result.fail(failed(
                         ErrorCode::Timeout,
                         format!(
@@ -369,7 +493,11 @@ impl Session {
                 let outcome = self.cluster.take_outcome(request);
                 let answered = match answer {
                     Answer::Put => outcome.into_put().map(|i| result.index = Some(i)),
-                    Answer::Read => outcome.into_read().map(|v| result.value = Some(v)),
+                    Answer::Read => outcome.into_read().map(|read| read_into(result, read)),
+                    Answer::Deleted => outcome.into_deleted().map(|(deleted, revision)| {
+                        result.deleted = Some(deleted);
+                        result.revision = Some(revision);
+                    }),
                     Answer::Members => outcome.into_members().map(|list| {
                         result.members = Some(list.into_iter().map(MemberJson::from).collect());
                     }),
@@ -415,6 +543,7 @@ impl Session {
                     cond: cond.clone(),
                     deadline: c.now().saturating_add(*within_ms),
                     within_ms: *within_ms,
+                    check: true,
                 }));
             }
             Command::Put {
@@ -441,16 +570,18 @@ impl Session {
             }
             Command::Get {
                 key,
+                rev,
                 via,
                 serializable,
                 timeout_ms,
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let call = c.begin_get(key, *via, *serializable, timeout, *require_leader)?;
+                let rev = rev.unwrap_or(0);
+                let call = c.begin_get(key, rev, *via, *serializable, timeout, *require_leader)?;
                 return Ok(match call {
-                    Call::Done(value) => {
-                        result.value = Some(value);
+                    Call::Done(read) => {
+                        read_into(result, read);
                         None
                     }
                     Call::Waiting(request) => Some(Op::Request {
@@ -458,6 +589,40 @@ impl Session {
                         answer: Answer::Read,
                     }),
                 });
+            }
+            Command::Delete {
+                key,
+                via,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let call = c.begin_delete(key, *via, timeout, *require_leader)?;
+                return Ok(match call {
+                    Call::Done((deleted, revision)) => {
+                        result.deleted = Some(deleted);
+                        result.revision = Some(revision);
+                        None
+                    }
+                    Call::Waiting(request) => Some(Op::Request {
+                        request,
+                        answer: Answer::Deleted,
+                    }),
+                });
+            }
+            Command::Compaction {
+                rev,
+                via,
+                timeout_ms,
+                require_leader,
+            } => {
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                return Ok(done_or_wait(c.begin_compaction(
+                    *rev,
+                    *via,
+                    timeout,
+                    *require_leader,
+                )?));
             }
             Command::MemberList {
                 serializable,
@@ -480,14 +645,25 @@ impl Session {
             Command::MemberAdd {
                 id,
                 learner,
+                voter,
+                standby,
+                read_only,
                 peer_url,
                 timeout_ms,
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let call = c.begin_member_add(
+                // The learner-by-default mode decides what a bare add adds.
+                let by_default = c.config().modes.new_members == NewMembers::Learner;
+                let learner = *learner || (by_default && !*voter);
+                let kind = MemberKind {
+                    standby: *standby,
+                    read_only: *read_only,
+                };
+                let call = c.begin_member_add_as(
                     *id,
-                    *learner,
+                    learner,
+                    kind,
                     peer_url.as_deref(),
                     timeout,
                     *require_leader,
@@ -551,7 +727,7 @@ impl Session {
         let c = &mut self.cluster;
         match cmd {
             Command::Expect(cond) => {
-                if let Err(why) = cond::check(cond, c, self.previous) {
+                if let Err(why) = cond::check(cond, c, &self.previous) {
                     return Err(failed(
                         ErrorCode::ExpectFailed,
                         format!("expected {cond}, but {why}"),
@@ -562,7 +738,7 @@ impl Session {
             Command::Status { via: Some(id) } => {
                 result.member_status = Some(c.member_status(*id)?);
             }
-            Command::Say(text) => result.detail = Some(text.clone()),
+            Command::Say(text) => result.detail = Some(say::fill(text, &self.say_facts())),
             Command::Pause => {}
             Command::LoadStart {
                 rate_per_s,
@@ -582,17 +758,17 @@ impl Session {
                     ));
                 }
             }
-            Command::Start(id) => start(c, *id)?,
+            Command::Start(id) => c.start_process(*id)?,
             Command::Crash(id) => {
-                running(c, *id)?;
+                c.check_running(*id)?;
                 c.world_mut().crash(*id);
             }
             Command::Campaign(id) => {
-                running(c, *id)?;
+                c.check_running(*id)?;
                 c.world_mut().campaign(*id);
             }
             Command::Compact(id) => {
-                running(c, *id)?;
+                c.check_running(*id)?;
                 c.world_mut().compact(*id);
             }
             Command::Cut { a, b, one_way } => {
@@ -650,6 +826,8 @@ impl Session {
             | Command::WaitUntil { .. }
             | Command::Put { .. }
             | Command::Get { .. }
+            | Command::Delete { .. }
+            | Command::Compaction { .. }
             | Command::MemberAdd { .. }
             | Command::MemberPromote { .. }
             | Command::MemberRemove { .. }
@@ -661,9 +839,26 @@ impl Session {
         Ok(())
     }
 
+    /// What `say` placeholders stand for now.
+    fn say_facts(&self) -> say::Facts {
+        let c = &self.cluster;
+        let conf = c.configuration();
+        say::Facts {
+            leader: c.leader(),
+            term: c.highest_term(),
+            quorum: c.majority(),
+            voters: conf.voters.into_iter().collect(),
+            learners: conf.learners.into_iter().collect(),
+            commit: c.commit_index(),
+            value: self.last_value.clone(),
+            error: self.previous.error(),
+            time_ms: c.now(),
+        }
+    }
+
     /// After time passed: fill in finished `nowait` writes and narrate.
     fn after_time(&mut self) {
-        for (request, outcome) in self.cluster.take_finished() {
+        for Finished { request, outcome } in self.cluster.take_finished() {
             let Some(i) = self.nowait.remove(&request) else {
                 continue;
             };
@@ -678,7 +873,10 @@ impl Session {
                     r.error = Some(e.code.as_str());
                     r.detail = Some(e.detail);
                 }
-                Outcome::Read { .. } | Outcome::Members(_) | Outcome::Done => {}
+                Outcome::Read(_)
+                | Outcome::Deleted { .. }
+                | Outcome::Members(_)
+                | Outcome::Done => {}
             }
         }
         self.narrate_events();
@@ -686,22 +884,42 @@ impl Session {
 
     pub(super) fn narrate_events(&mut self) {
         for e in self.cluster.take_events() {
-            // Dropped messages repeat every heartbeat on a cut link; the
-            // drawing shows them, the narration would drown in them.
-            // Link changes are what the command just said.
-            if matches!(
-                e.kind,
-                EventKind::MessageDropped { .. }
-                    | EventKind::LinkCut { .. }
-                    | EventKind::LinkHealed { .. }
-            ) {
-                continue;
-            }
-            if let Some(s) = e.sentence() {
-                self.narration.push(s);
+            if narrate::is_narrated(&e) {
+                self.narration.push(Line::event(e));
             }
         }
     }
+}
+
+/// A command being run a slice of simulated time at a time (see
+/// [`Session::begin`]): a handle on the session's command in progress.
+#[derive(Debug, Clone)]
+pub struct Running {
+    cmd: Command,
+    line: usize,
+    text: String,
+    /// The session's result count when it began: its result goes there.
+    first: usize,
+    /// Its result, once it is over.
+    result: Option<CommandResult>,
+}
+
+impl Running {
+    pub fn command(&self) -> &Command {
+        &self.cmd
+    }
+
+    /// Whether it is over (its result is ready for [`Session::finish`]).
+    pub fn is_over(&self) -> bool {
+        self.result.is_some()
+    }
+}
+
+/// A read's answer into the command's result.
+fn read_into(result: &mut CommandResult, read: crate::sim::kv::KeyRead) {
+    result.value = Some(read.value);
+    result.revision = Some(read.revision);
+    result.mod_revision = Some(read.mod_revision);
 }
 
 /// What a started command still needs.
@@ -721,6 +939,8 @@ fn passes_time(cmd: &Command) -> bool {
         Command::Wait(_)
         | Command::WaitUntil { .. }
         | Command::Get { .. }
+        | Command::Delete { .. }
+        | Command::Compaction { .. }
         | Command::MemberAdd { .. }
         | Command::MemberPromote { .. }
         | Command::MemberRemove { .. }
@@ -743,27 +963,6 @@ fn done_or_wait(call: Call<()>) -> Option<Op> {
     }
 }
 
-/// The command needs `id`'s process running.
-fn running(c: &Cluster, id: NodeId) -> Result<(), ServerError> {
-    if c.world().raft(id).is_some() {
-        return Ok(());
-    }
-    match c.world().node(id) {
-        Some(n) if n.removed => Err(failed(
-            ErrorCode::IdRemoved,
-            format!("member {id} was removed; its process stopped for good"),
-        )),
-        Some(_) => Err(failed(
-            ErrorCode::NotStarted,
-            format!("node {id}'s process is not running"),
-        )),
-        None => Err(failed(
-            ErrorCode::MemberNotFound,
-            format!("there is no node {id}"),
-        )),
-    }
-}
-
 /// The command names only nodes the cluster knows.
 fn known(c: &Cluster, ids: &[NodeId]) -> Result<(), ServerError> {
     let known = c.known_ids();
@@ -774,50 +973,6 @@ fn known(c: &Cluster, ids: &[NodeId]) -> Result<(), ServerError> {
         )),
         None => Ok(()),
     }
-}
-
-/// `start N`: the second step of adding a member, or a restart after a crash.
-fn start(c: &mut Cluster, id: NodeId) -> Result<(), ServerError> {
-    if c.world().raft(id).is_some() {
-        return Err(failed(
-            ErrorCode::IdExists,
-            format!("node {id}'s process is already running"),
-        ));
-    }
-    if c.world().node(id).is_some_and(|n| n.removed) {
-        return Err(failed(
-            ErrorCode::IdRemoved,
-            format!("member {id} was removed from the cluster; it cannot come back"),
-        ));
-    }
-    let authority = c.authority().and_then(|a| c.world().node(a));
-    if authority.is_some_and(|n| n.state.removed.contains(&id)) {
-        // etcd's peers answer a removed member's process with "removed",
-        // and it stops at once.
-        return Err(failed(
-            ErrorCode::IdRemoved,
-            format!("member {id} was removed from the cluster; it cannot come back"),
-        ));
-    }
-    let member = authority.and_then(|n| n.state.members.get(&id).cloned());
-    match (member, c.world().has_node(id)) {
-        (None, false) => {
-            return Err(failed(
-                ErrorCode::MemberNotFound,
-                format!("node {id} is not a member: add it with `member add {id}` first"),
-            ));
-        }
-        (Some(m), false) if m.host != Some(id) => {
-            return Err(peer_listener_failure(id, &m.peer_url));
-        }
-        _ => {}
-    }
-    c.world_mut().start(id).map_err(|e| {
-        failed(
-            ErrorCode::NotStarted,
-            format!("node {id} cannot start: {e:?}"),
-        )
-    })
 }
 
 #[cfg(test)]

@@ -29,7 +29,8 @@ use std::fmt;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
-use crate::raft::{EntryData, NodeId};
+use crate::raft::NodeId;
+use crate::sim::kv::Request;
 use crate::sim::membership::resolve_host;
 
 use super::ast::{ClusterSpec, Command, Condition, Release, Script, MAX_NODE_ID, MAX_WAIT_MS};
@@ -81,7 +82,7 @@ impl fmt::Display for Failure {
 
 /// The verdict on one run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
+pub struct Verdict {
     /// Simulated time at the end, final phase included.
     pub time_ms: u64,
     /// Messages delivered in the whole run.
@@ -95,7 +96,7 @@ pub struct Outcome {
     pub failures: Vec<Failure>,
 }
 
-impl Outcome {
+impl Verdict {
     pub fn passed(&self) -> bool {
         self.failures.is_empty()
     }
@@ -112,7 +113,7 @@ pub struct FuzzRun {
     pub seed: u64,
     /// The generated script: the `cluster` line, then one command a line.
     pub script: String,
-    pub outcome: Outcome,
+    pub outcome: Verdict,
 }
 
 impl FuzzRun {
@@ -123,7 +124,7 @@ impl FuzzRun {
 }
 
 /// `script`, then the final phase `check` ran after it, marked as such.
-pub fn reproducer(script: &str, outcome: &Outcome) -> String {
+pub fn reproducer(script: &str, outcome: &Verdict) -> String {
     let mut out = script.trim_end().to_string();
     out.push_str("\n# final phase, as raftlab fuzz runs it after the script:\n");
     for line in &outcome.final_phase {
@@ -177,6 +178,7 @@ impl Tracker {
                 }
                 Ok(Command::Get {
                     key,
+                    rev: None | Some(0),
                     serializable: false,
                     ..
                 }) if r.ok => {
@@ -391,6 +393,7 @@ fn next_command(rng: &mut Pcg64, session: &Session, writes: &mut u64) -> Command
             }
             45..=51 => Some(Command::Get {
                 key: format!("k{}", rng.random_range(0..KEYS)),
+                rev: None,
                 via: if rng.random_bool(0.3) {
                     pick(rng, &v.running)
                 } else {
@@ -452,6 +455,9 @@ fn next_command(rng: &mut Pcg64, session: &Session, writes: &mut u64) -> Command
                 Command::MemberAdd {
                     id,
                     learner: rng.random_bool(0.6),
+                    voter: false,
+                    standby: false,
+                    read_only: None,
                     peer_url,
                     timeout_ms: client_timeout(rng),
                     require_leader: rng.random_bool(0.1),
@@ -556,13 +562,13 @@ pub fn generate(seed: u64, duration_ms: u64) -> (String, Session) {
 // ---- judging a run --------------------------------------------------------------
 
 /// Runs a script the way the fuzzer does, then its final phase, and judges it.
-pub fn check(src: &str) -> Result<Outcome, ParseError> {
+pub fn check(src: &str) -> Result<Verdict, ParseError> {
     let script = parse_script(src)?;
     Ok(check_script(&script))
 }
 
 /// [`check`] on a parsed script.
-pub fn check_script(script: &Script) -> Outcome {
+pub fn check_script(script: &Script) -> Verdict {
     let mut session = Session::new(&script.cluster);
     let mut tracker = Tracker::default();
     for cmd in &script.commands {
@@ -575,7 +581,7 @@ pub fn check_script(script: &Script) -> Outcome {
 }
 
 /// Runs the final phase on a session whose script has run, and judges.
-fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Outcome {
+fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Verdict {
     let mut final_phase = Vec::new();
     let mut run = |session: &mut Session, tracker: &mut Tracker, cmd: Command| {
         run_line(session, line, &cmd);
@@ -682,7 +688,7 @@ fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Outcom
     if wrote {
         failures.extend(durability(&session, &tracker));
     }
-    Outcome {
+    Verdict {
         time_ms: session.now(),
         deliveries: session.cluster().world().deliveries(),
         final_phase,
@@ -776,7 +782,7 @@ fn durability(session: &Session, tracker: &Tracker) -> Vec<Failure> {
         if a.index >= first {
             let entry = entries.get((a.index - first) as usize);
             let same = entry.is_some_and(
-                |e| matches!(&e.data, EntryData::Put(p) if p.key == a.key && p.value == a.value),
+                |e| matches!(Request::of(&e.data), Some(Request::Put(p)) if p.key == a.key && *p.value == *a.value),
             );
             if !same {
                 fail(format!(
@@ -813,7 +819,7 @@ pub fn run_seed(seed: u64, duration_ms: u64) -> FuzzRun {
     // Judge the script as text, exactly as a reproduction would run it.
     let outcome = match check(&script) {
         Ok(o) => o,
-        Err(e) => Outcome {
+        Err(e) => Verdict {
             time_ms: 0,
             deliveries: 0,
             final_phase: Vec::new(),

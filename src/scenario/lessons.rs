@@ -10,6 +10,11 @@
 //! cluster voters=1,2,3 seed=1
 //! ```
 //!
+//! A lesson about one of the design document's proposals for future
+//! releases (its second half, which etcd has not shipped) names the proposal
+//! instead of, or besides, figures: `# proposal: learner-by-default` (see
+//! [`PROPOSALS`]).
+//!
 //! and its body tells the story with `say` (narration), `pause` (the reader's
 //! stopping points) and `expect` (the proof of every claim).
 //!
@@ -30,12 +35,13 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::raft::NodeId;
-
 use super::ast::{Command, Script};
-use super::exec::Session;
+use super::exec::{Running, Session};
+use super::narrate::{Line, Said};
 use super::parse::parse_script;
 use super::report::{CommandResult, Status};
+use super::view::QuorumView;
+use crate::server::ErrorCode;
 
 /// One lesson file, as embedded in the binary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +65,7 @@ macro_rules! lesson {
 pub static LESSONS: &[LessonSource] = &[
     lesson!("01-new-member-overloads-leader.scenario"),
     lesson!("01b-the-same-join-on-etcds-streams.scenario"),
+    lesson!("01c-the-same-join-as-a-learner.scenario"),
     lesson!("02-partition-leader-keeps-quorum.scenario"),
     lesson!("03-isolated-leader-steps-down.scenario"),
     lesson!("04-four-voters-split-3-1.scenario"),
@@ -66,11 +73,34 @@ pub static LESSONS: &[LessonSource] = &[
     lesson!("06-add-voter-during-partition-refused.scenario"),
     lesson!("06b-add-voter-during-partition-unsafe.scenario"),
     lesson!("07-one-node-cluster-adds-a-voter.scenario"),
+    lesson!("07b-one-node-cluster-misconfigured-member.scenario"),
     lesson!("08-misconfigured-and-failed-member.scenario"),
     lesson!("09-adding-a-learner.scenario"),
+    lesson!("09b-adding-a-learner-during-a-partition.scenario"),
     lesson!("10-promoting-a-learner.scenario"),
+    lesson!("10b-the-ninety-percent-line.scenario"),
     lesson!("11-what-a-learner-refuses.scenario"),
     lesson!("12-learner-mistakes-are-reversible.scenario"),
+    lesson!("13-learner-by-default.scenario"),
+    lesson!("14-automatic-promotion.scenario"),
+    lesson!("15-standby-failover.scenario"),
+    lesson!("16-read-only-learners.scenario"),
+];
+
+/// The design document's proposals for future releases ("今後のリリースに向けた
+/// 機能案"), in its order: the name a `# proposal:` header uses, and the
+/// section's title in English.
+pub const PROPOSALS: [(&str, &str); 4] = [
+    (
+        "learner-by-default",
+        "Make the learner the uniform, default state of new members",
+    ),
+    (
+        "auto-promotion",
+        "Fully automate the promotion to a voting member",
+    ),
+    ("failover", "Make the learner a standby failover node"),
+    ("read-only", "Make the learner read-only"),
 ];
 
 /// Why a lesson file is not a lesson.
@@ -92,16 +122,21 @@ impl std::error::Error for LessonError {}
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LessonHeader {
     pub title: String,
-    /// The design document's figures the lesson stands for.
+    /// The design document's figures the lesson stands for (may be empty
+    /// for a lesson about a proposal).
     pub figures: Vec<u32>,
+    /// The design document's proposal the lesson stands for, by its name in
+    /// [`PROPOSALS`].
+    pub proposal: Option<String>,
     pub summary: String,
 }
 
-/// Reads the `# title:`, `# figure:` and `# summary:` comments that come
-/// before the `cluster` line. Other comments are allowed; each of the three
-/// keys must appear exactly once, with a non-empty value.
+/// Reads the `# title:`, `# figure:`, `# proposal:` and `# summary:`
+/// comments that come before the `cluster` line. Other comments are allowed.
+/// Title and summary must appear once, and a figure list or a proposal (or
+/// both), each at most once, all with non-empty values.
 pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
-    let (mut title, mut figures, mut summary) = (None, None, None);
+    let (mut title, mut figures, mut summary, mut proposal) = (None, None, None, None);
     for (n, raw) in src.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() {
@@ -118,6 +153,7 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
             "title" => &mut title,
             "figure" | "figures" => &mut figures,
             "summary" => &mut summary,
+            "proposal" => &mut proposal,
             _ => continue,
         };
         if value.is_empty() {
@@ -129,18 +165,33 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
     }
     let title = title.ok_or("no '# title:' header")?;
     let summary = summary.ok_or("no '# summary:' header")?;
-    let figures = figures
-        .ok_or("no '# figure:' header")?
-        .split(',')
-        .map(|f| {
-            f.trim()
-                .parse::<u32>()
-                .map_err(|_| format!("figure {:?} is not a number", f.trim()))
-        })
-        .collect::<Result<Vec<u32>, String>>()?;
+    if figures.is_none() && proposal.is_none() {
+        return Err("no '# figure:' or '# proposal:' header".into());
+    }
+    let figures = match figures {
+        None => Vec::new(),
+        Some(list) => list
+            .split(',')
+            .map(|f| {
+                f.trim()
+                    .parse::<u32>()
+                    .map_err(|_| format!("figure {:?} is not a number", f.trim()))
+            })
+            .collect::<Result<Vec<u32>, String>>()?,
+    };
+    if let Some(p) = &proposal {
+        if !PROPOSALS.iter().any(|(name, _)| name == p) {
+            let names: Vec<&str> = PROPOSALS.iter().map(|(n, _)| *n).collect();
+            return Err(format!(
+                "proposal {p:?} is not one of the design document's: {}",
+                names.join(", ")
+            ));
+        }
+    }
     Ok(LessonHeader {
         title,
         figures,
+        proposal,
         summary,
     })
 }
@@ -164,8 +215,14 @@ pub struct Lesson {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LessonInfo {
     pub id: String,
+    /// Its number in the list, as the page shows it ("6b" for `06b-…`).
+    pub number: String,
     pub title: String,
+    /// Empty for a lesson about a proposal only.
     pub figures: Vec<u32>,
+    /// The design document's proposal it stands for (a name in
+    /// [`PROPOSALS`]), or `None`.
+    pub proposal: Option<String>,
     pub summary: String,
     /// How many times `next` runs before the lesson is finished.
     pub steps: usize,
@@ -202,11 +259,21 @@ impl Lesson {
     pub fn info(&self) -> LessonInfo {
         LessonInfo {
             id: self.id.clone(),
+            number: self.number(),
             title: self.header.title.clone(),
             figures: self.header.figures.clone(),
+            proposal: self.header.proposal.clone(),
             summary: self.header.summary.clone(),
             steps: self.steps(),
         }
+    }
+
+    /// Its number in the list: the id's prefix without leading zeros
+    /// ("6b" for `06b-add-voter-during-partition-unsafe`).
+    pub fn number(&self) -> String {
+        let prefix = self.id.split('-').next().unwrap_or("");
+        let trimmed = prefix.trim_start_matches('0');
+        if trimmed.is_empty() { prefix } else { trimmed }.to_string()
     }
 
     /// The same lesson on another seed (as if the `cluster` line said so).
@@ -295,14 +362,13 @@ pub fn infos() -> Vec<LessonInfo> {
 }
 
 /// One line of a step's narration, in the order it happened.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", content = "text", rename_all = "lowercase")]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", content = "line", rename_all = "lowercase")]
 pub enum StepLine {
     /// The lesson's own words (`say`).
     Say(String),
-    /// What the cluster did: an event, or a command and its result, as the
-    /// runner's trace prints it.
-    Trace(String),
+    /// What the cluster did: an event, or a command's result.
+    Trace(Box<Line>),
 }
 
 /// What one `next` (or `back`, `restart`) did.
@@ -338,6 +404,36 @@ pub struct LessonPlayer {
     says: Vec<String>,
     /// Console commands and idle time since the lesson's path.
     detours: usize,
+    /// The step being played, while [`LessonPlayer::play`] shows it.
+    playing: Option<Playing>,
+    /// The lesson's own `expect` lines that failed in this run so far.
+    failed_checks: usize,
+}
+
+/// A step being played a command at a time (the page's Next, shown as it
+/// happens).
+#[derive(Debug, Clone)]
+struct Playing {
+    /// The command index just past the step.
+    end: usize,
+    /// The session's result count when the step began.
+    first: usize,
+    /// Says and trace lines not taken yet.
+    lines: Vec<StepLine>,
+    /// The command under way, started and not over.
+    running: Option<Running>,
+}
+
+/// What [`LessonPlayer::play`] got done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Played {
+    /// The command under way ran to the time asked and goes on.
+    Running,
+    /// A command ended (the step may have more).
+    Command,
+    /// Every command of the step has run: [`LessonPlayer::end_step`]
+    /// closes it.
+    Step,
 }
 
 impl LessonPlayer {
@@ -352,6 +448,8 @@ impl LessonPlayer {
             position: 0,
             says: Vec::new(),
             detours: 0,
+            playing: None,
+            failed_checks: 0,
         }
     }
 
@@ -420,53 +518,177 @@ impl LessonPlayer {
     }
 
     /// Runs the lesson's commands up to and including the next `pause` (or
-    /// to the end). At the end it does nothing and says so.
+    /// to the end). At the end it does nothing and says so. While a step
+    /// plays, it runs the rest of it at once (the page's second Next).
     // Named for the browser's Next button; a player is not an iterator (a
     // finished lesson still answers).
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Step {
-        let mut step = self.blank_step();
-        // Narration the browser did not collect (a console command's, say)
-        // comes first, as it happened first.
-        for line in self.session.take_narration() {
-            step.lines.push(StepLine::Trace(line));
-        }
-        if self.finished() {
+        if !self.begin_step() {
+            let mut step = self.blank_step();
+            // Narration the browser did not collect (a console command's,
+            // say) is still told.
+            for line in self.session.take_narration() {
+                step.lines.push(StepLine::Trace(Box::new(line)));
+            }
             step.finished = true;
             return step;
         }
-        let end = self.lesson.stop(self.position + 1);
+        self.end_step()
+    }
+
+    /// Whether a step is being played (begun and not ended).
+    pub fn playing(&self) -> bool {
+        self.playing.is_some()
+    }
+
+    /// The lesson's own `expect` lines that failed in this run so far.
+    pub fn failed_checks(&self) -> usize {
+        self.failed_checks
+    }
+
+    /// Begins playing the next step: nothing runs yet
+    /// ([`LessonPlayer::play`] runs it). False at the end of the lesson;
+    /// true (and nothing changes) while a step is playing.
+    pub fn begin_step(&mut self) -> bool {
+        if self.playing.is_some() {
+            return true;
+        }
+        if self.finished() {
+            return false;
+        }
         self.says.clear();
-        let first = self.session.results().len();
-        while self.cursor < end {
-            let c = &self.lesson.script.commands[self.cursor];
-            self.session.execute(c.line, &c.text, &c.node);
-            if let Command::Say(text) = &c.node {
-                self.says.push(text.clone());
-                step.lines.push(StepLine::Say(text.clone()));
+        // Narration the browser did not collect (a console command's, say)
+        // comes first, as it happened first.
+        let lines = self
+            .session
+            .take_narration()
+            .into_iter()
+            .map(|line| StepLine::Trace(Box::new(line)))
+            .collect();
+        self.playing = Some(Playing {
+            end: self.lesson.stop(self.position + 1),
+            first: self.session.results().len(),
+            lines,
+            running: None,
+        });
+        true
+    }
+
+    /// The command the playing step runs now or next; `None` when no step
+    /// plays or its commands have all run.
+    pub fn current(&self) -> Option<&Command> {
+        let p = self.playing.as_ref()?;
+        match &p.running {
+            Some(r) => Some(r.command()),
+            None => (self.cursor < p.end).then(|| &self.lesson.script.commands[self.cursor].node),
+        }
+    }
+
+    /// Plays one command of the step: the one under way, or the next. A
+    /// `wait` or `wait-until` runs to simulated time `until` at most; any
+    /// other command runs whole. Playing a step in any slices gives exactly
+    /// the run of [`LessonPlayer::next`].
+    pub fn play(&mut self, until: u64) -> Played {
+        let Some(p) = self.playing.as_mut() else {
+            return Played::Step;
+        };
+        let mut running = match p.running.take() {
+            Some(r) => r,
+            None => {
+                if self.cursor >= p.end {
+                    return Played::Step;
+                }
+                let c = &self.lesson.script.commands[self.cursor];
+                self.session.begin(c.line, &c.text, &c.node)
             }
-            for line in self.session.take_narration() {
-                step.lines.push(StepLine::Trace(line));
+        };
+        let over = self.session.proceed(&mut running, until);
+        let played = if over {
+            let result = self.session.finish(running);
+            let c = &self.lesson.script.commands[self.cursor];
+            if matches!(c.node, Command::Expect(_))
+                && result.error == Some(ErrorCode::ExpectFailed.as_str())
+            {
+                self.failed_checks += 1;
             }
             self.cursor += 1;
+            Played::Command
+        } else {
+            p.running = Some(running);
+            Played::Running
+        };
+        for line in self.session.take_narration() {
+            let line = match line.said {
+                // A `say`, its placeholders filled in by this run.
+                Said::Say(text) => {
+                    self.says.push(text.clone());
+                    StepLine::Say(text)
+                }
+                _ => StepLine::Trace(Box::new(line)),
+            };
+            p.lines.push(line);
         }
+        played
+    }
+
+    /// The playing step's lines told since the last call.
+    pub fn take_lines(&mut self) -> Vec<StepLine> {
+        self.playing
+            .as_mut()
+            .map(|p| std::mem::take(&mut p.lines))
+            .unwrap_or_default()
+    }
+
+    /// Runs what is left of the playing step at once and closes it: the
+    /// step, with the lines not taken yet. With no step playing, the step
+    /// as `next` returns it at the end of the lesson.
+    pub fn end_step(&mut self) -> Step {
+        if self.playing.is_none() {
+            return self.next();
+        }
+        while self.play(u64::MAX) != Played::Step {}
+        let Some(p) = self.playing.take() else {
+            return self.blank_step();
+        };
         self.position += 1;
-        let results = &self.session.results()[first..];
+        let mut step = self.blank_step();
+        step.lines = p.lines;
+        let results = &self.session.results()[p.first..];
         step.results = results
             .iter()
             .filter(|r| !is_narration(&r.command))
             .cloned()
             .collect();
         step.surprises = surprises(results);
-        step.says = self.says.clone();
-        step.position = self.position;
-        step.finished = self.finished();
         step
+    }
+
+    /// Whether a result of the lesson's own is one the lesson did not ask
+    /// for (as [`surprises`] tells, looking at the script's next command
+    /// rather than at a result that may not exist yet).
+    pub fn surprising(&self, r: &CommandResult) -> bool {
+        if r.error == Some(ErrorCode::ExpectFailed.as_str()) {
+            return true;
+        }
+        if r.ok || r.pending {
+            return false;
+        }
+        let commands = &self.lesson.script.commands;
+        let next = commands
+            .iter()
+            .position(|c| c.line == r.line)
+            .and_then(|i| commands.get(i + 1));
+        !next.is_some_and(|n| n.text.starts_with("expect error="))
     }
 
     /// Goes back one step: rebuilds the run from the start to the previous
     /// pause. The returned step is that pause's step, as `next` showed it.
+    /// While a step plays, back is the pause it started from.
     pub fn back(&mut self) -> Step {
+        if self.playing() {
+            return self.goto(self.position);
+        }
         self.goto(self.position.saturating_sub(1))
     }
 
@@ -490,6 +712,8 @@ impl LessonPlayer {
         self.position = 0;
         self.says.clear();
         self.detours = 0;
+        self.playing = None;
+        self.failed_checks = 0;
         let mut step = self.blank_step();
         // Earlier steps replay unseen; the last one is returned, lines and
         // all, exactly as `next` returned it the first time.
@@ -502,6 +726,7 @@ impl LessonPlayer {
     /// Runs one console command on the lesson's cluster. The lesson goes on
     /// from where its script is; see [`LessonPlayer::rejoin`].
     pub fn command(&mut self, line: &str) -> Result<CommandResult, super::parse::ParseError> {
+        self.settle();
         let result = self.session.command(line)?;
         self.detours += 1;
         Ok(result)
@@ -510,6 +735,7 @@ impl LessonPlayer {
     /// Lets simulated time pass outside the script (the browser's clock
     /// running while the reader looks). This is a detour like a command.
     pub fn advance(&mut self, ms: u64) {
+        self.settle();
         if ms > 0 {
             self.session.advance(ms);
             self.detours += 1;
@@ -521,6 +747,7 @@ impl LessonPlayer {
     /// [`LessonPlayer::advance`] when time moved. Returns whether something
     /// was narrated.
     pub fn step_event(&mut self, limit_ms: u64) -> bool {
+        self.settle();
         let before = self.session.now();
         let narrated = self.session.step_event(limit_ms);
         if narrated || self.session.now() > before {
@@ -529,9 +756,27 @@ impl LessonPlayer {
         narrated
     }
 
+    /// Ends a playing step at once before anything else acts on the
+    /// cluster; its lines are told with the session's next narration.
+    fn settle(&mut self) {
+        if self.playing.is_none() {
+            return;
+        }
+        let step = self.end_step();
+        let mut lines: Vec<Line> = Vec::new();
+        for l in step.lines {
+            match l {
+                StepLine::Say(text) => lines.push(Line::say(self.session.now(), text)),
+                StepLine::Trace(line) => lines.push(*line),
+            }
+        }
+        lines.extend(self.session.take_narration());
+        self.session.push_narration(lines);
+    }
+
     /// The quorum arithmetic now.
     pub fn quorum(&self) -> QuorumView {
-        QuorumView::of(&self.session)
+        QuorumView::of(self.session.cluster())
     }
 
     fn blank_step(&self) -> Step {
@@ -565,82 +810,4 @@ pub fn surprises(results: &[CommandResult]) -> Vec<CommandResult> {
         })
         .map(|(_, r)| r.clone())
         .collect()
-}
-
-/// The quorum arithmetic of the cluster now: how many voters, the quorum,
-/// and which voters can be reached from the leader (or, without one, from
-/// the member with the highest term).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct QuorumView {
-    pub voters: Vec<NodeId>,
-    pub learners: Vec<NodeId>,
-    pub quorum: usize,
-    pub leader: Option<NodeId>,
-    /// The member whose view this is: the leader, else the highest-term
-    /// running member; `None` when no member runs.
-    pub from: Option<NodeId>,
-    /// The voters `from` can exchange messages with now, itself included.
-    pub reachable: Vec<NodeId>,
-    /// `reachable` holds a quorum.
-    pub has_quorum: bool,
-}
-
-impl QuorumView {
-    pub fn of(session: &Session) -> QuorumView {
-        let status = session.status();
-        let cluster = session.cluster();
-        let from = cluster
-            .authority()
-            .filter(|&a| cluster.world().node(a).is_some_and(|n| n.is_running()));
-        QuorumView {
-            has_quorum: status.quorum > 0 && status.reachable.len() >= status.quorum,
-            voters: status.voters,
-            learners: status.learners,
-            quorum: status.quorum,
-            leader: status.leader,
-            from,
-            reachable: status.reachable,
-        }
-    }
-
-    /// "Voters: 4 (1, 2, 3, 4). Quorum: 3. Leader 1 reaches 2 voters (1, 2):
-    /// 1 short of the quorum."
-    pub fn sentence(&self) -> String {
-        let list = |ids: &[NodeId]| {
-            ids.iter()
-                .map(|id| id.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let mut s = format!(
-            "Voters: {} ({}). Quorum: {}.",
-            self.voters.len(),
-            list(&self.voters),
-            self.quorum
-        );
-        if !self.learners.is_empty() {
-            s += &format!(" Learners (not counted): {}.", list(&self.learners));
-        }
-        let Some(from) = self.from else {
-            s += " No member is running.";
-            return s;
-        };
-        let who = if self.leader == Some(from) {
-            format!("Leader {from}")
-        } else {
-            format!("No leader; node {from} (highest term)")
-        };
-        let n = self.reachable.len();
-        s += &format!(
-            " {who} reaches {n} voter{} ({}): ",
-            if n == 1 { "" } else { "s" },
-            list(&self.reachable)
-        );
-        if self.has_quorum {
-            s += "a quorum.";
-        } else {
-            s += &format!("{} short of the quorum.", self.quorum.saturating_sub(n));
-        }
-        s
-    }
 }

@@ -4,15 +4,22 @@
 
 pub mod ast;
 pub mod cond;
+pub mod etcdctl;
 pub mod exec;
 pub mod fuzz;
+pub mod lang;
 pub mod lessons;
 pub mod lexer;
+pub mod narrate;
 pub mod parse;
 pub mod report;
+pub mod say;
 pub mod share;
 pub mod slice;
+pub mod text_en;
+pub mod text_ja;
 pub mod timeline;
+pub mod view;
 
 #[cfg(test)]
 mod parse_tests;

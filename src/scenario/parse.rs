@@ -32,7 +32,7 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// The command words, in the order error messages list them.
-pub const COMMAND_NAMES: [&str; 20] = [
+pub const COMMAND_NAMES: [&str; 22] = [
     "wait",
     "wait-until",
     "expect",
@@ -41,6 +41,8 @@ pub const COMMAND_NAMES: [&str; 20] = [
     "pause",
     "put",
     "get",
+    "delete",
+    "compaction",
     "load",
     "member",
     "start",
@@ -56,8 +58,9 @@ pub const COMMAND_NAMES: [&str; 20] = [
 ];
 
 const CONDITION_FORMS: &str = "leader, leader=N, no-leader, caught-up=N, all-applied, quorum=Q, \
-     voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, commit>=I, role N=ROLE, \
-     progress N=STATE, ok, error=CODE";
+     voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, term>=T, commit>=I, role N=ROLE, \
+     progress N=STATE, ok, error=CODE, value=TEXT, absent, linearizable, not-linearizable, \
+     queued>=SIZE, queued N>=SIZE (or <=)";
 
 /// The options every client request takes: the client's timeout and
 /// etcd's `WithRequireLeader`.
@@ -617,6 +620,9 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
                     ),
                 ));
             }
+            if let Err(e) = super::say::pieces(&t.text) {
+                return Err(p.err(text_column(t, e.at), e.message));
+            }
             Command::Say(t.text.clone())
         }
         "put" => {
@@ -652,6 +658,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
             let found = p.options(
                 "get",
                 &[
+                    ("rev", Kind::Value("rev=R")),
                     ("via", Kind::Value("via=N")),
                     ("serializable", Kind::Flag),
                     CLIENT_OPTIONS[0],
@@ -661,10 +668,54 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
             let (timeout_ms, require_leader) = client_options(&p, &found)?;
             Command::Get {
                 key,
+                rev: get(&found, "rev")
+                    .map(|f| p.convert(f, parse_number))
+                    .transpose()?,
                 via: get(&found, "via")
                     .map(|f| p.convert(f, parse_node_id))
                     .transpose()?,
                 serializable: get(&found, "serializable").is_some(),
+                timeout_ms,
+                require_leader,
+            }
+        }
+        "delete" => {
+            let key = p.text("a key", "delete")?;
+            let found = p.options(
+                "delete",
+                &[
+                    ("via", Kind::Value("via=N")),
+                    CLIENT_OPTIONS[0],
+                    CLIENT_OPTIONS[1],
+                ],
+            )?;
+            let (timeout_ms, require_leader) = client_options(&p, &found)?;
+            Command::Delete {
+                key,
+                via: get(&found, "via")
+                    .map(|f| p.convert(f, parse_node_id))
+                    .transpose()?,
+                timeout_ms,
+                require_leader,
+            }
+        }
+        "compaction" => {
+            let t = p.word("a revision", "compaction")?;
+            let rev = parse_number(&t.text).map_err(|m| p.err(t.col, m))?;
+            let found = p.options(
+                "compaction",
+                &[
+                    ("via", Kind::Value("via=N")),
+                    CLIENT_OPTIONS[0],
+                    CLIENT_OPTIONS[1],
+                ],
+            )?;
+            let (timeout_ms, require_leader) = client_options(&p, &found)?;
+            Command::Compaction {
+                rev,
+                via: get(&found, "via")
+                    .map(|f| p.convert(f, parse_node_id))
+                    .transpose()?,
                 timeout_ms,
                 require_leader,
             }
@@ -810,15 +861,46 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
                 "member add",
                 &[
                     ("--learner", Kind::Flag),
+                    ("--voter", Kind::Flag),
+                    ("--standby", Kind::Flag),
+                    ("--read-only", Kind::Value("--read-only=weak|strong")),
                     ("--peer-url", Kind::Value("--peer-url=URL")),
                     CLIENT_OPTIONS[0],
                     CLIENT_OPTIONS[1],
                 ],
             )?;
             let (timeout_ms, require_leader) = client_options(p, &found)?;
+            let learner = get(&found, "--learner");
+            let voter = get(&found, "--voter");
+            let standby = get(&found, "--standby");
+            let read_only = get(&found, "--read-only");
+            // Whichever of two clashing options comes second is the error.
+            let later = |a: &Found<'_>, b: &Found<'_>| a.tok.col.max(b.tok.col);
+            if let (Some(l), Some(v)) = (learner, voter) {
+                return Err(p.err(later(l, v), "--learner and --voter cannot both be given"));
+            }
+            if let (Some(v), Some(k)) = (voter, standby.or(read_only)) {
+                return Err(p.err(
+                    later(v, k),
+                    format!("{} adds a learner; it cannot be given with --voter", k.name),
+                ));
+            }
+            if let (Some(a), Some(b)) = (standby, read_only) {
+                return Err(p.err(
+                    later(a, b),
+                    "--standby and --read-only cannot both be given: a read-only learner \
+                     is never promoted, so it cannot stand by for failover",
+                ));
+            }
+            let read_only = read_only
+                .map(|f| p.convert(f, parse_read_mode))
+                .transpose()?;
             Command::MemberAdd {
                 id,
-                learner: get(&found, "--learner").is_some(),
+                learner: learner.is_some() || standby.is_some() || read_only.is_some(),
+                voter: voter.is_some(),
+                standby: standby.is_some(),
+                read_only,
                 peer_url: get(&found, "--peer-url").map(|f| f.value().to_string()),
                 timeout_ms,
                 require_leader,
@@ -1054,8 +1136,9 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
     }
     groups.push(current);
     if groups.len() < 2 {
+        let (_, first_col) = items[0];
         return Err(p.err(
-            items[0].1,
+            first_col,
             "a partition needs at least two groups separated by \"|\", like 1,2 | 3",
         ));
     }
@@ -1110,6 +1193,10 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
             "ok" => Ok(Condition::Ok),
             "role" => parse_role(p),
             "progress" => parse_progress(p),
+            "absent" => Ok(Condition::Absent),
+            "linearizable" => Ok(Condition::Linearizable),
+            "not-linearizable" => Ok(Condition::NotLinearizable),
+            "queued" => parse_queued(p),
             _ => Err(unknown()),
         };
     };
@@ -1136,7 +1223,22 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
         "learners" => Condition::Learners(parse_id_list(p, v, vcol, true)?),
         "voters-outgoing" => Condition::VotersOutgoing(parse_id_list(p, v, vcol, true)?),
         "term" => Condition::Term(number(v)?),
+        "term>" => Condition::TermAtLeast(number(v)?),
         "commit>" => Condition::CommitAtLeast(number(v)?),
+        "queued>" | "queued<" => Condition::Queued {
+            id: None,
+            bound: bound_of(&opt.name),
+            bytes: size(p, v, vcol, &opt.name)?,
+        },
+        "value" => {
+            if v.is_empty() && !opt.value_quoted {
+                return Err(p.err(
+                    vcol,
+                    "missing a value after \"value=\"; quote an empty value: value=\"\"",
+                ));
+            }
+            Condition::Value(v.to_string())
+        }
         "error" => {
             if v.is_empty() {
                 return Err(missing("an error code"));
@@ -1144,6 +1246,64 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
             Condition::Error(v.parse().map_err(|m: String| p.err(vcol, m))?)
         }
         _ => return Err(unknown()),
+    })
+}
+
+/// The column of the `at`-th character of a word's text. Quoted text
+/// starts after its quote, and each `\"` or `\\` in it is two characters
+/// of the line for one of the text.
+fn text_column(t: &Token, at: usize) -> usize {
+    if !t.quoted {
+        return t.col + at;
+    }
+    let escapes = t
+        .text
+        .chars()
+        .take(at)
+        .filter(|c| matches!(c, '"' | '\\'))
+        .count();
+    t.col + 1 + at + escapes
+}
+
+/// `>=` or `<=`, from an option name ending in `>` or `<` (the lexer splits
+/// `queued>=1MB` at its `=`).
+fn bound_of(name: &str) -> Bound {
+    if name.ends_with('<') {
+        Bound::AtMost
+    } else {
+        Bound::AtLeast
+    }
+}
+
+/// The size after `NAME=`.
+fn size(p: &Words<'_>, v: &str, vcol: usize, name: &str) -> Result<u64, ParseError> {
+    if v.is_empty() {
+        return Err(p.err(vcol, format!("missing a size after \"{name}=\"")));
+    }
+    parse_size(v).map_err(|m| p.err(vcol, m))
+}
+
+/// `queued N>=SIZE` or `queued N<=SIZE`.
+fn parse_queued(p: &mut Words<'_>) -> Result<Condition, ParseError> {
+    let t = p.word("N>=SIZE", "queued")?;
+    let form = t
+        .opt
+        .as_ref()
+        .filter(|o| !t.quoted && (o.name.ends_with('>') || o.name.ends_with('<')));
+    let Some(opt) = form else {
+        return Err(p.err(
+            t.col,
+            format!(
+                "expected N>=SIZE or N<=SIZE like 1>=1MB, found {}",
+                quote_for_message(&t.text)
+            ),
+        ));
+    };
+    let id = parse_node_id(&opt.name[..opt.name.len() - 1]).map_err(|m| p.err(t.col, m))?;
+    Ok(Condition::Queued {
+        id: Some(id),
+        bound: bound_of(&opt.name),
+        bytes: size(p, &opt.value, opt.value_col, &opt.name)?,
     })
 }
 
@@ -1202,6 +1362,63 @@ fn parse_transport(s: &str) -> Result<Transport, String> {
     }
 }
 
+fn parse_read_mode(s: &str) -> Result<ReadMode, String> {
+    match s {
+        "weak" => Ok(ReadMode::Weak),
+        "strong" => Ok(ReadMode::Strong),
+        _ => Err(format!(
+            "expected weak or strong, found {}",
+            quote_for_message(s)
+        )),
+    }
+}
+
+fn parse_new_members(s: &str) -> Result<NewMembers, String> {
+    match s {
+        "learner" => Ok(NewMembers::Learner),
+        "voter" => Ok(NewMembers::Voter),
+        _ => Err(format!(
+            "expected learner or voter, found {}",
+            quote_for_message(s)
+        )),
+    }
+}
+
+fn parse_failover(s: &str) -> Result<Failover, String> {
+    match s {
+        "replace" => Ok(Failover::Replace),
+        "grow" => Ok(Failover::Grow),
+        _ => Err(format!(
+            "expected replace or grow, found {}",
+            quote_for_message(s)
+        )),
+    }
+}
+
+/// `auto-promote=off|PERCENT`: a whole percentage from 1% to 100%.
+fn parse_auto_promote(s: &str) -> Result<Option<u8>, String> {
+    if s == "off" {
+        return Ok(None);
+    }
+    let generic = || {
+        format!(
+            "expected off or a whole percentage from 1% to 100% (like 90%), found {}",
+            quote_for_message(s)
+        )
+    };
+    let number = s.strip_suffix('%').ok_or_else(generic)?;
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(generic());
+    }
+    match number.parse::<u64>() {
+        Ok(p @ 1..=100) => Ok(Some(p as u8)),
+        _ => Err(format!(
+            "auto-promote {} is out of range; expected 1% to 100%",
+            quote_for_message(s)
+        )),
+    }
+}
+
 fn parse_on_off(s: &str) -> Result<bool, String> {
     match s {
         "on" => Ok(true),
@@ -1254,7 +1471,7 @@ fn parse_bandwidth(s: &str) -> Result<Option<u64>, String> {
     }
 }
 
-const CLUSTER_OPTIONS: [(&str, Kind); 14] = [
+const CLUSTER_OPTIONS: [(&str, Kind); 18] = [
     ("voters", Kind::Value("voters=1,2,3")),
     ("seed", Kind::Value("seed=N")),
     ("heartbeat", Kind::Value("heartbeat=DURATION")),
@@ -1269,6 +1486,10 @@ const CLUSTER_OPTIONS: [(&str, Kind); 14] = [
     ("bandwidth", Kind::Value("bandwidth=SIZE/s|unlimited")),
     ("transport", Kind::Value("transport=shared|streams")),
     ("etcd", Kind::Value("etcd=3.4|3.5|3.6")),
+    ("new-members", Kind::Value("new-members=learner|voter")),
+    ("auto-promote", Kind::Value("auto-promote=off|PERCENT")),
+    ("failover-after", Kind::Value("failover-after=DURATION")),
+    ("failover", Kind::Value("failover=replace|grow")),
 ];
 
 /// The options of the `cluster` line (the word `cluster` already consumed).
@@ -1314,6 +1535,10 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
             }
             "bandwidth" => spec.bandwidth = p.convert(f, parse_bandwidth)?,
             "transport" => spec.transport = p.convert(f, parse_transport)?,
+            "new-members" => spec.new_members = p.convert(f, parse_new_members)?,
+            "auto-promote" => spec.auto_promote = p.convert(f, parse_auto_promote)?,
+            "failover-after" => spec.failover_after_ms = p.convert(f, parse_duration)?,
+            "failover" => spec.failover = p.convert(f, parse_failover)?,
             _ => {}
         }
     }
@@ -1344,6 +1569,18 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
                 "election-timeout {} is too long; etcd allows at most {}",
                 format_duration(spec.election_timeout_ms),
                 format_duration(MAX_ELECTION_TIMEOUT_MS)
+            ),
+        ));
+    }
+    let failover_after = get(&found, "failover-after");
+    if let Some(f) = failover_after.filter(|_| spec.failover_after_ms < spec.election_timeout_ms) {
+        return Err(p.err(
+            f.value_col(),
+            format!(
+                "failover-after {} must be at least the election timeout {}: a voter \
+                 counts as silent only after an election timeout without an answer",
+                format_duration(spec.failover_after_ms),
+                format_duration(spec.election_timeout_ms)
             ),
         ));
     }

@@ -5,9 +5,10 @@
 use serde::Serialize;
 
 use crate::raft::heap::Meter;
-use crate::raft::{NodeId, ProgressState, StateRole};
+use crate::raft::NodeId;
 use crate::server::members::MemberInfo;
 use crate::server::{Cluster, MemberStatus, ServerError};
+use crate::sim::linearizability::Linearizability;
 
 use super::slice::Stop;
 
@@ -30,6 +31,15 @@ pub struct NodeStatus {
     pub started: bool,
     /// Bytes waiting in its outgoing queues now.
     pub queued_bytes: u64,
+    /// A read-only learner's read mode (`"weak"` or `"strong"`), else null
+    /// (the document's read-only mode; etcd has none).
+    pub read_only: Option<&'static str>,
+    /// A standby learner, kept for failover (the document's standby mode).
+    pub standby: bool,
+    /// Raft messages delivered to it since the run began.
+    pub msgs_in: u64,
+    /// Raft messages it sent since the run began (lost ones too).
+    pub msgs_out: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -92,6 +102,17 @@ pub struct CommandResult {
     /// A `get`: the value read (null when the key is absent).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<Option<String>>,
+    /// A `get` or a `delete`: the store's revision when it answered (etcd's
+    /// response header revision).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revision: Option<u64>,
+    /// A `get`: the revision that wrote the value read (null when the key
+    /// is absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mod_revision: Option<Option<u64>>,
+    /// A `delete`: how many keys it deleted (0 or 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deleted: Option<u64>,
     /// A `put ... nowait` still waiting for its write.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub pending: bool,
@@ -114,6 +135,9 @@ impl CommandResult {
             detail: None,
             index: None,
             value: None,
+            revision: None,
+            mod_revision: None,
+            deleted: None,
             pending: false,
             status: None,
             members: None,
@@ -213,10 +237,17 @@ pub struct Report {
     /// command that finished.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<Stop>,
+    /// Whether the history of client operations (every `put`, `get` and
+    /// load write) is linearizable per key, and if not, a smallest anomaly.
+    pub linearizability: Linearizability,
 }
 
 impl Report {
-    pub fn new(status: Status, results: Vec<CommandResult>) -> Report {
+    pub fn new(
+        status: Status,
+        results: Vec<CommandResult>,
+        linearizability: Linearizability,
+    ) -> Report {
         Report {
             time_ms: status.time_ms,
             leader: status.leader,
@@ -232,101 +263,22 @@ impl Report {
             reachable: status.reachable,
             etcd: status.etcd,
             stopped: None,
+            linearizability,
         }
-    }
-}
-
-pub fn role_name(role: StateRole) -> &'static str {
-    match role {
-        StateRole::Leader => "leader",
-        StateRole::Follower => "follower",
-        StateRole::Candidate => "candidate",
-        StateRole::PreCandidate => "pre-candidate",
-    }
-}
-
-pub fn progress_state_name(state: ProgressState) -> &'static str {
-    match state {
-        ProgressState::Probe => "probe",
-        ProgressState::Replicate => "replicate",
-        ProgressState::Snapshot => "snapshot",
     }
 }
 
 /// The status of `cluster` now.
 pub fn status(cluster: &Cluster) -> Status {
     let world = cluster.world();
-    let leader = cluster.leader();
-    let authority = cluster.authority().and_then(|id| world.node(id));
-    let conf = authority
-        .and_then(|n| n.raft.as_ref())
-        .map(|r| r.conf_state())
-        .unwrap_or_default();
-    let members = authority.map(|n| &n.state.members);
-
+    let conf = cluster.configuration();
     let nodes = cluster
         .known_ids()
         .into_iter()
-        .map(|id| {
-            let node = world.node(id);
-            let member = members.and_then(|m| m.get(&id));
-            let learner = match node.and_then(|n| n.raft.as_ref()) {
-                Some(r) => r.is_learner() || conf.learners.contains(&id),
-                None => conf.learners.contains(&id) || member.is_some_and(|m| m.learner),
-            };
-            let base = NodeStatus {
-                id,
-                role: "down",
-                learner,
-                running: false,
-                term: 0,
-                vote: 0,
-                commit: 0,
-                applied: 0,
-                last_index: 0,
-                snapshot_index: 0,
-                removed: node.is_some_and(|n| n.removed),
-                started: member.is_some_and(|m| m.started),
-                queued_bytes: world.network().queued_bytes(
-                    id,
-                    world.now(),
-                    world.config().bandwidth,
-                ),
-            };
-            match node {
-                Some(n) => match &n.raft {
-                    Some(r) => NodeStatus {
-                        role: role_name(r.role()),
-                        running: true,
-                        term: r.term(),
-                        vote: r.vote(),
-                        commit: r.commit(),
-                        applied: r.applied(),
-                        last_index: r.last_index(),
-                        snapshot_index: r.snapshot_index(),
-                        ..base
-                    },
-                    None => {
-                        let d = &n.durable;
-                        let snap = d.snapshot.metadata.index;
-                        NodeStatus {
-                            term: d.hard_state.term,
-                            vote: d.hard_state.vote,
-                            commit: d.hard_state.commit,
-                            applied: 0,
-                            last_index: d.entries.last().map_or(snap, |e| e.index),
-                            snapshot_index: snap,
-                            ..base
-                        }
-                    }
-                },
-                None => base,
-            }
-        })
+        .map(|id| node_status(cluster, id))
         .collect();
-
-    let progress = leader
-        .and_then(|l| world.raft(l))
+    let progress = cluster
+        .leader_raft()
         .map(|r| {
             r.tracker()
                 .progress
@@ -336,33 +288,20 @@ pub fn status(cluster: &Cluster) -> Status {
                     id,
                     matched: p.matched,
                     next: p.next_idx,
-                    state: progress_state_name(p.state),
+                    state: p.state.name(),
                     learner: p.is_learner,
                 })
                 .collect()
         })
         .unwrap_or_default();
-
-    let term = world
-        .nodes()
-        .filter_map(|n| n.raft.as_ref())
-        .map(|r| r.term())
-        .max()
-        .unwrap_or(0);
-    let voters: Vec<NodeId> = conf.voters.iter().copied().collect();
-    let reachable = reachable_voters(cluster, &voters);
     Status {
         time_ms: world.now(),
-        leader,
-        term,
-        quorum: if voters.is_empty() {
-            0
-        } else {
-            voters.len() / 2 + 1
-        },
-        learners: conf.learners.iter().copied().collect(),
-        voters_outgoing: conf.voters_outgoing.iter().copied().collect(),
-        voters,
+        leader: cluster.leader(),
+        term: cluster.highest_term(),
+        quorum: cluster.majority(),
+        voters: conf.voters.into_iter().collect(),
+        learners: conf.learners.into_iter().collect(),
+        voters_outgoing: conf.voters_outgoing.into_iter().collect(),
         nodes,
         progress,
         violations: world
@@ -375,25 +314,61 @@ pub fn status(cluster: &Cluster) -> Status {
                 nodes: v.nodes.clone(),
             })
             .collect(),
-        reachable,
+        reachable: cluster.reachable_voters(),
         etcd: cluster.config().release.as_str(),
     }
 }
 
-/// The voters among `voters` that the report's authority (the leader, else
-/// the highest-term running member) can exchange messages with now, itself
-/// included. Empty when no member runs.
-pub fn reachable_voters(cluster: &Cluster, voters: &[NodeId]) -> Vec<NodeId> {
-    let world = cluster.world();
-    let Some(from) = cluster
-        .authority()
-        .filter(|&a| world.node(a).is_some_and(|n| n.is_running()))
-    else {
-        return Vec::new();
+/// One node's line of the status: a running node's own numbers, a stopped
+/// one's from what it kept on disk.
+fn node_status(cluster: &Cluster, id: NodeId) -> NodeStatus {
+    let node = cluster.world().node(id);
+    let base = NodeStatus {
+        id,
+        role: "down",
+        learner: cluster.is_learner(id),
+        running: false,
+        term: 0,
+        vote: 0,
+        commit: 0,
+        applied: 0,
+        last_index: 0,
+        snapshot_index: 0,
+        removed: node.is_some_and(|n| n.removed),
+        started: cluster.member(id).is_some_and(|m| m.started),
+        queued_bytes: cluster.queued_bytes(id, cluster.world().now()),
+        read_only: cluster.member_kind(id).read_only.map(|m| m.as_str()),
+        standby: cluster.member_kind(id).standby,
+        msgs_in: cluster.message_counts(id).received,
+        msgs_out: cluster.message_counts(id).sent,
     };
-    voters
-        .iter()
-        .copied()
-        .filter(|&v| v == from || world.connected_since(from, v).is_some())
-        .collect()
+    let Some(n) = node else {
+        return base;
+    };
+    match &n.raft {
+        Some(r) => NodeStatus {
+            role: r.role().name(),
+            running: true,
+            term: r.term(),
+            vote: r.vote(),
+            commit: r.commit(),
+            applied: r.applied(),
+            last_index: r.last_index(),
+            snapshot_index: r.snapshot_index(),
+            ..base
+        },
+        None => {
+            let d = &n.durable;
+            let snap = d.snapshot.metadata.index;
+            NodeStatus {
+                term: d.hard_state.term,
+                vote: d.hard_state.vote,
+                commit: d.hard_state.commit,
+                applied: 0,
+                last_index: d.entries.last().map_or(snap, |e| e.index),
+                snapshot_index: snap,
+                ..base
+            }
+        }
+    }
 }

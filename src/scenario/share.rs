@@ -248,6 +248,8 @@ fn time_bound(script: &Script) -> u64 {
             Command::WaitUntil { within_ms, .. } => *within_ms,
             Command::Put { timeout_ms, .. }
             | Command::Get { timeout_ms, .. }
+            | Command::Delete { timeout_ms, .. }
+            | Command::Compaction { timeout_ms, .. }
             | Command::MemberAdd { timeout_ms, .. }
             | Command::MemberPromote { timeout_ms, .. }
             | Command::MemberRemove { timeout_ms, .. }

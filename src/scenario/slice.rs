@@ -8,7 +8,10 @@
 //! (`wait`, `wait-until`, a request waited for) goes on in the next slice
 //! exactly where it was, so a run sliced in any way is the same run, bit
 //! for bit, as the run in one go ([`Session::run`] is that: one slice
-//! without limit).
+//! without limit). The lesson player's [`Session::begin`],
+//! [`Session::proceed`] and [`Session::finish`] drive the same command in
+//! progress, bounded by simulated time instead of work; `Session::execute`
+//! is those three with no bound.
 //!
 //! [`Session::cancel`] (and [`Session::stop`], which the runner uses for
 //! `--max-wall`) stops at the last finished command: the session is left
@@ -35,6 +38,7 @@ use crate::server::RequestId;
 
 use super::ast::{format_duration, Command, Condition, Script};
 use super::exec::{Drive, Session};
+use super::narrate::{Line, Said};
 use super::parse::{parse_command, ParseError};
 use super::report::CommandResult;
 
@@ -101,6 +105,9 @@ pub(crate) enum Op {
         cond: Condition,
         deadline: u64,
         within_ms: u64,
+        /// The condition is to be looked at before the next step (when the
+        /// command starts, and after every step).
+        check: bool,
     },
     /// A request waited for: a `put`, a linearizable `get`, `member list`,
     /// a membership change or `transfer-leader`.
@@ -112,6 +119,7 @@ pub(crate) enum Op {
 pub(crate) enum Answer {
     Put,
     Read,
+    Deleted,
     Members,
     Done,
 }
@@ -132,7 +140,7 @@ pub(crate) struct Driver {
     queue: VecDeque<Queued>,
     /// The `wait`s of the queue, added up (for the progress).
     queued_wait_ms: u64,
-    current: Option<Box<Current>>,
+    pub(super) current: Option<Box<Current>>,
     /// The session at a command boundary, and the commands finished since.
     snapshot: Option<Box<Session>>,
     snapshot_work: u64,
@@ -333,7 +341,7 @@ impl Session {
         let stop_at = self.work.saturating_add(work.max(1));
         loop {
             if let Some(mut cur) = self.driver.current.take() {
-                match self.drive(&mut cur.op, &mut cur.result, stop_at) {
+                match self.drive(&mut cur.op, &mut cur.result, stop_at, u64::MAX) {
                     Drive::Done => {
                         let Current { q, result, .. } = *cur;
                         self.end(q, result);
@@ -356,7 +364,7 @@ impl Session {
                     self.stop_for_memory(counted);
                     break;
                 }
-                self.begin(q);
+                self.start_queued(q);
             } else {
                 break;
             }
@@ -369,7 +377,7 @@ impl Session {
         let Some(mut cur) = self.driver.current.take() else {
             return;
         };
-        match self.drive(&mut cur.op, &mut cur.result, u64::MAX) {
+        match self.drive(&mut cur.op, &mut cur.result, u64::MAX, u64::MAX) {
             Drive::Done | Drive::Paused => {
                 let Current { q, result, .. } = *cur;
                 self.end(q, result);
@@ -471,13 +479,12 @@ impl Session {
             },
             message,
         };
-        self.narration
-            .push(format!("{} {}", secs(time_ms), stop.message));
+        self.narration.push(Line::stopped(time_ms, stop.clone()));
         self.stopped = Some(stop);
         self.stopped.as_ref()
     }
 
-    fn stop_for_memory(&mut self, counted: u64) {
+    pub(super) fn stop_for_memory(&mut self, counted: u64) {
         let budget = self.memory_budget.unwrap_or(0);
         self.stop(StopReason::Memory { budget, counted });
     }
@@ -499,7 +506,7 @@ impl Session {
         back.memory_budget = None;
         back.external_bytes = self.external_bytes;
         for q in since {
-            back.begin(q);
+            back.start_queued(q);
             back.finish_current();
         }
         // What the replay said was said the first time.
@@ -582,8 +589,21 @@ impl Session {
             r.heap_size(m);
         }
         m.strings(&self.history);
-        m.strings(&self.narration);
+        narration_heap_size(&self.narration, m);
         m.btree_map(&self.nowait);
         self.driver.heap_size(m);
+    }
+}
+
+/// Counts narrated lines not taken yet.
+pub(crate) fn narration_heap_size(lines: &Vec<Line>, m: &mut Meter) {
+    m.vec(lines);
+    for line in lines {
+        match &line.said {
+            Said::Event(e) => e.heap_size(m),
+            Said::Result(r) => r.heap_size(m),
+            Said::Say(text) => m.string(text),
+            Said::Stopped(stop) => m.string(&stop.message),
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! old future as a branch one can return to.
 //!
 //! A [`Timeline`] owns the live [`Session`] and the run as *timed commands*
-//! ([`Entry`]: each command of the history with the simulated times it
+//! ([`TimedCommand`]: each command of the history with the simulated times it
 //! started and ended). Because the engine is deterministic, the cluster at
 //! any moment is a pure function of the run and the moment, so travelling is
 //! replaying: [`Timeline::seek`] restores the nearest checkpoint (a clone of
@@ -56,8 +56,10 @@ use crate::server::Cluster;
 
 use super::ast::{ClusterSpec, Command, Script};
 use super::exec::Session;
+use super::narrate::Line;
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::CommandResult;
+use super::view::LeaderChange;
 
 /// Simulated time between two checkpoints.
 pub const DEFAULT_CHECKPOINT_EVERY_MS: u64 = 2_000;
@@ -74,11 +76,12 @@ pub struct TimelineConfig {
     pub checkpoint_every_ms: u64,
     /// At most this many checkpoints per branch: beyond, one is removed
     /// where they are densest (the first and the newest eighth excepted), so
-    /// the gaps stay even as the run grows. Memory is about this many
-    /// sessions: a session weighs about 10 KB per simulated second of a
-    /// 3-voter cluster under 50 writes/s (the engine's safety checker keeps
-    /// every committed entry), so 48 checkpoints of a 10-minute run weigh
-    /// about 190 MB natively. [`Timeline::memory_bytes`] counts them.
+    /// the gaps stay even as the run grows. A checkpoint is a clone of the
+    /// session whose logs and safety-checker records are shared chunks, so
+    /// it costs only what changed since the last one: about 56 KB after 10
+    /// simulated minutes under load, and a whole 10-minute timeline with its
+    /// checkpoints holds about 15 MB (the README's figures, `make bench`).
+    /// [`Timeline::memory_bytes`] counts them.
     pub max_checkpoints: usize,
     /// A branch that is left keeps at most this many checkpoints of its own
     /// (past its fork; those before are shared with its parent).
@@ -97,7 +100,7 @@ impl Default for TimelineConfig {
 
 /// One command of the run, with when it ran.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Entry {
+pub struct TimedCommand {
     /// Simulated time the command started.
     pub at_ms: u64,
     /// Simulated time it ended (`at_ms` for a command that takes no time).
@@ -111,7 +114,7 @@ pub struct Entry {
     cmd: Command,
 }
 
-impl Entry {
+impl TimedCommand {
     pub fn command(&self) -> &Command {
         &self.cmd
     }
@@ -178,7 +181,7 @@ struct Branch {
     fork_ms: u64,
     /// The entries it shares with its parent.
     fork_next: usize,
-    run: Vec<Entry>,
+    run: Vec<TimedCommand>,
     /// The furthest moment reached on this branch.
     end_ms: u64,
     /// Events due at `end_ms` were all run (time was let pass up to it, or
@@ -226,7 +229,7 @@ pub struct Timeline {
     /// Entries of `branch.run` done in `session`.
     next: usize,
     /// Narration not yet taken.
-    narration: Vec<String>,
+    narration: Vec<Line>,
 }
 
 impl Timeline {
@@ -349,7 +352,7 @@ impl Timeline {
 
     /// The current branch's commands with their times (idle time included,
     /// as `wait` entries marked `idle`).
-    pub fn entries(&self) -> &[Entry] {
+    pub fn entries(&self) -> &[TimedCommand] {
         &self.branch.run
     }
 
@@ -385,10 +388,10 @@ impl Timeline {
         s
     }
 
-    /// The sentences narrated since the last call. Replays for `seek` and
+    /// The lines narrated since the last call. Replays for `seek` and
     /// `step_back` narrate nothing; playing forward through the past with
     /// `advance` or `step_event` narrates as the live run did.
-    pub fn take_narration(&mut self) -> Vec<String> {
+    pub fn take_narration(&mut self) -> Vec<Line> {
         self.pull_narration();
         std::mem::take(&mut self.narration)
     }
@@ -420,25 +423,6 @@ impl Timeline {
             .collect();
         all.sort_by_key(|b| b.id);
         all
-    }
-
-    /// Everything a scrubber needs in one object: `now_ms`, `end_ms`,
-    /// `live`, `branch`, `entries` (non-idle commands: `at_ms`, `end_ms`,
-    /// `text`), `marks`, `branches`.
-    pub fn timeline_json(&self) -> serde_json::Value {
-        let entries: Vec<&Entry> = self.branch.run.iter().filter(|e| !e.idle).collect();
-        serde_json::json!({
-            "now_ms": self.now(),
-            "end_ms": self.end(),
-            "live": self.is_live(),
-            "branch": self.branch.id,
-            "entries": entries,
-            "marks": self.marks(),
-            "branches": self.branches(),
-            "leaders": self.leader_changes().iter().map(|&(at_ms, id, term)| {
-                serde_json::json!({"at_ms": at_ms, "id": id, "term": term})
-            }).collect::<Vec<_>>(),
-        })
     }
 
     // ---- acting ----------------------------------------------------------------
@@ -571,11 +555,11 @@ impl Timeline {
     /// seen at the live edge, as (time, leader, term), in order. Noted at
     /// narrated moments, so an election inside a command that lets time pass
     /// (`wait-until leader`) shows at the command's end.
-    pub fn leader_changes(&self) -> Vec<(u64, NodeId, u64)> {
+    pub fn leader_changes(&self) -> Vec<LeaderChange> {
         self.branch
             .leaders
             .iter()
-            .map(|(&t, &(id, term))| (t, id, term))
+            .map(|(&at_ms, &(id, term))| LeaderChange { at_ms, id, term })
             .collect()
     }
 
@@ -667,7 +651,7 @@ impl Timeline {
         if now > last || self.branch.tail_idle {
             // The idle time since the last command becomes a `wait`.
             let gap = now - last;
-            let entry = Entry {
+            let entry = TimedCommand {
                 at_ms: last,
                 end_ms: now,
                 text: Command::Wait(gap).to_string(),
@@ -684,7 +668,7 @@ impl Timeline {
         let text = cmd.to_string();
         let result = if let Command::Wait(ms) = cmd {
             let end = now.saturating_add(*ms);
-            let entry = Entry {
+            let entry = TimedCommand {
                 at_ms: now,
                 end_ms: end,
                 text,
@@ -705,7 +689,7 @@ impl Timeline {
                 self.pull_narration();
                 return r;
             }
-            self.branch.run.push(Entry {
+            self.branch.run.push(TimedCommand {
                 at_ms: now,
                 end_ms: self.session.now(),
                 text,
@@ -813,7 +797,7 @@ impl Timeline {
                 }
             }
         }
-        m.strings(&self.narration);
+        super::slice::narration_heap_size(&self.narration, &mut m);
         m.bytes()
     }
 }
@@ -841,9 +825,9 @@ fn branch_info(b: &Branch, current: bool) -> BranchInfo {
 /// An idle entry's own narration is dropped.
 fn finish_wait(
     session: &mut Session,
-    e: &Entry,
+    e: &TimedCommand,
     line: usize,
-    narration: &mut Vec<String>,
+    narration: &mut Vec<Line>,
 ) -> CommandResult {
     session.advance(e.end_ms.saturating_sub(session.now()));
     narration.extend(session.take_narration());
@@ -858,7 +842,7 @@ fn finish_wait(
 /// Replays `branch` from a session part-way along it (`next` entries done)
 /// to moment `t`: every command that starts at or before `t`, then the time
 /// up to `t`. Collects the narration in `out`.
-fn replay(session: &mut Session, next: &mut usize, branch: &Branch, t: u64, out: &mut Vec<String>) {
+fn replay(session: &mut Session, next: &mut usize, branch: &Branch, t: u64, out: &mut Vec<Line>) {
     while let Some(e) = branch.run.get(*next) {
         if e.is_wait() {
             if t < e.end_ms {
@@ -886,7 +870,7 @@ fn replay(session: &mut Session, next: &mut usize, branch: &Branch, t: u64, out:
 }
 
 /// Where `seek(t)` lands, without running anything.
-fn landing(run: &[Entry], t: u64) -> u64 {
+fn landing(run: &[TimedCommand], t: u64) -> u64 {
     let mut now = 0;
     for e in run {
         if e.is_wait() {
@@ -1034,13 +1018,13 @@ mod tests {
         let mut t = tl("cluster voters=1,2,3\nwait-until leader\nwait 2s\n");
         let first = t.leader_changes();
         assert_eq!(first.len(), 1, "{first:?}");
-        let (at, leader, _) = first[0];
+        let (at, leader) = (first[0].at_ms, first[0].id);
         t.command(&format!("crash {leader}")).unwrap();
         t.advance(5_000);
         let both = t.leader_changes();
         assert_eq!(both.len(), 2, "{both:?}");
-        assert_ne!(both[1].1, leader);
-        assert_eq!(t.timeline_json()["leaders"].as_array().unwrap().len(), 2);
+        assert_ne!(both[1].id, leader);
+        assert_eq!(crate::scenario::view::TimelineView::of(&t).leaders.len(), 2);
         // Acting before the second election forgets it on the new branch.
         t.seek(at + 500);
         t.command("put a b").unwrap();

@@ -1,11 +1,17 @@
-//! etcd's key-value API: Put and Range. Writes go through Raft; reads are
-//! linearizable (ReadIndex through the leader) or serializable (local).
+//! etcd's key-value API: Put, Range, DeleteRange and Compact. Writes go
+//! through Raft; reads are linearizable (ReadIndex through the leader) or
+//! serializable (local), at the latest revision or an older one.
 
-use crate::raft::Put;
+use std::rc::Rc;
+
+use crate::sim::kv::{Compaction, Delete, KeyRead, Put};
 
 use super::cluster::{Call, Cluster, Deferred, RequestId};
 use super::error::{ErrorCode, ServerError};
+use super::history::{History, SCRIPT_CLIENT};
+use super::modes::ReadMode;
 use crate::raft::NodeId;
+use crate::sim::linearizability::{ClientId, Linearizability};
 
 /// Bytes a write weighs when the script does not say.
 pub const DEFAULT_PUT_SIZE: u64 = 64;
@@ -40,6 +46,29 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<RequestId, ServerError> {
+        self.put_as(
+            SCRIPT_CLIENT,
+            key,
+            value,
+            via,
+            size,
+            timeout_ms,
+            require_leader,
+        )
+    }
+
+    /// [`Cluster::start_put`] for `client`, as the history records it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn put_as(
+        &mut self,
+        client: ClientId,
+        key: &str,
+        value: &str,
+        via: Option<NodeId>,
+        size: Option<u64>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<RequestId, ServerError> {
         let via = self.route(via)?;
         if let Some(v) = via {
             self.refuse_learner(v)?;
@@ -50,10 +79,13 @@ impl Cluster {
         let request = self.new_request();
         let put = Put {
             key: key.to_string(),
-            value: value.to_string(),
+            value: Rc::from(value),
             size: size.unwrap_or(DEFAULT_PUT_SIZE.max(key.len() as u64 + value.len() as u64)),
             request,
         };
+        // Past etcd's checks: from here on it may take effect.
+        let now = self.now();
+        self.history.write_sent(request, client, key, value, now);
         self.send(request, via, Deferred::Put(put), timeout_ms);
         Ok(request)
     }
@@ -72,55 +104,180 @@ impl Cluster {
         self.finish(request).into_put()
     }
 
-    /// A read. Serializable reads answer at once from `via`'s applied state
-    /// and never wait for a leader; linearizable reads confirm the leader's
+    /// A read of `key` at store revision `rev` (0: the latest).
+    /// Serializable reads answer at once from `via`'s applied state
+    /// and never wait for a leader (etcdserver `v3_server.go` `Range`: a
+    /// serializable request skips `linearizableReadNotify`), so they can be
+    /// stale; linearizable reads confirm the leader's
     /// commit index with a quorum first (ReadIndex) and wait until `via`
-    /// has applied it, holding on while `via` knows no leader.
+    /// has applied it, holding on while `via` knows no leader. A revision
+    /// above the store's is `future-rev`, below its compaction `compacted`
+    /// (etcd's `rangeKeys`).
     pub fn get(
         &mut self,
         key: &str,
+        rev: u64,
         via: Option<NodeId>,
         serializable: bool,
         timeout_ms: u64,
         require_leader: bool,
-    ) -> Result<Option<String>, ServerError> {
-        match self.begin_get(key, via, serializable, timeout_ms, require_leader)? {
-            Call::Done(value) => Ok(value),
+    ) -> Result<KeyRead, ServerError> {
+        match self.begin_get(key, rev, via, serializable, timeout_ms, require_leader)? {
+            Call::Done(read) => Ok(read),
             Call::Waiting(request) => self.finish(request).into_read(),
         }
     }
 
-    /// `get` without the waiting: a serializable read's answer, or the
-    /// linearizable read sent.
+    /// `get` without the waiting: a local read's answer, or the
+    /// linearizable read sent (its history recorded as `get` records it).
     pub fn begin_get(
         &mut self,
         key: &str,
+        rev: u64,
         via: Option<NodeId>,
         serializable: bool,
         timeout_ms: u64,
         require_leader: bool,
-    ) -> Result<Call<Option<String>>, ServerError> {
+    ) -> Result<Call<KeyRead>, ServerError> {
         let via = self.route(via)?;
-        if let Some(v) = via.filter(|_| !serializable) {
+        // A read-only learner (the document's §4, `modes.rs`; etcd has none)
+        // serves every read: `weak` from its applied state, with no message
+        // to anyone (possibly stale); `strong` through a ReadIndex, which
+        // etcd-raft's follower forwards to the leader for a learner too
+        // (`stepFollower`), confirmed by a quorum of voters, and answered
+        // once it has applied that far, as any linearizable read.
+        let read_only = via.and_then(|v| self.member_kind(v).read_only);
+        let local = serializable || read_only == Some(ReadMode::Weak);
+        if let Some(v) = via.filter(|_| !local && read_only.is_none()) {
             self.refuse_learner(v)?;
         }
         if require_leader {
             self.require_leader(via)?;
         }
-        if let Some(v) = via.filter(|_| serializable) {
-            return Ok(Call::Done(
-                self.world
-                    .node(v)
-                    .and_then(|n| n.state.get(key))
-                    .map(str::to_string),
-            ));
+        if let Some(v) = via.filter(|_| local) {
+            let read = match self.world.node(v) {
+                Some(n) => n.state.read(key, rev)?,
+                None => KeyRead {
+                    value: None,
+                    mod_revision: None,
+                    revision: 1,
+                },
+            };
+            // A read at an older revision reads the past on purpose: only
+            // reads of the latest state are client operations the checker
+            // can judge.
+            if rev == 0 {
+                let now = self.now();
+                self.history
+                    .read_at_once(SCRIPT_CLIENT, key, read.value.as_deref(), now);
+            }
+            return Ok(Call::Done(read));
         }
         let request = self.new_request();
+        if rev == 0 {
+            let now = self.now();
+            self.history.read_sent(request, SCRIPT_CLIENT, key, now);
+        }
         let then = Deferred::Read {
             key: key.to_string(),
             members: false,
+            rev,
         };
         self.send(request, via, then, timeout_ms);
         Ok(Call::Waiting(request))
+    }
+
+    /// Deletes `key` (etcd's DeleteRange on one key), through Raft like a
+    /// put; returns how many keys it deleted (0 or 1) and the store's
+    /// revision after it (unchanged when nothing was deleted).
+    pub fn delete(
+        &mut self,
+        key: &str,
+        via: Option<NodeId>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<(u64, u64), ServerError> {
+        match self.begin_delete(key, via, timeout_ms, require_leader)? {
+            Call::Done(d) => Ok(d),
+            Call::Waiting(request) => self.finish(request).into_deleted(),
+        }
+    }
+
+    /// `delete` without the waiting: the delete sent (its history recorded
+    /// as `delete` records it).
+    pub fn begin_delete(
+        &mut self,
+        key: &str,
+        via: Option<NodeId>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<Call<(u64, u64)>, ServerError> {
+        let via = self.route(via)?;
+        if let Some(v) = via {
+            self.refuse_learner(v)?;
+        }
+        if require_leader {
+            self.require_leader(via)?;
+        }
+        let request = self.new_request();
+        let delete = Delete {
+            key: key.to_string(),
+            request,
+        };
+        let now = self.now();
+        self.history.delete_sent(request, SCRIPT_CLIENT, key, now);
+        self.send(request, via, Deferred::Delete(delete), timeout_ms);
+        Ok(Call::Waiting(request))
+    }
+
+    /// etcd's MVCC compaction at `rev` (etcdctl `compaction`), through Raft:
+    /// every member compacts its store when it applies it, and the member
+    /// the request went to answers with etcd's errors (`compacted` at or
+    /// below the last compaction, `future-rev` above the store's revision;
+    /// etcd's `updateCompactRev`).
+    pub fn compaction(
+        &mut self,
+        rev: u64,
+        via: Option<NodeId>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<(), ServerError> {
+        let call = self.begin_compaction(rev, via, timeout_ms, require_leader)?;
+        self.finish_change(call)
+    }
+
+    /// `compaction` without the waiting: the compaction sent.
+    pub fn begin_compaction(
+        &mut self,
+        rev: u64,
+        via: Option<NodeId>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<Call<()>, ServerError> {
+        let via = self.route(via)?;
+        if let Some(v) = via {
+            self.refuse_learner(v)?;
+        }
+        if require_leader {
+            self.require_leader(via)?;
+        }
+        let request = self.new_request();
+        let compaction = Compaction { rev, request };
+        self.send(request, via, Deferred::Compaction(compaction), timeout_ms);
+        Ok(Call::Waiting(request))
+    }
+}
+
+impl Cluster {
+    /// The client operations of the run so far.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Whether the run's client operations so far are linearizable (the
+    /// report's `linearizability`): computed when asked, kept until the
+    /// history changes.
+    pub fn linearizability(&self) -> Linearizability {
+        self.history.verdict()
     }
 }

@@ -13,13 +13,16 @@ use std::rc::Rc;
 
 use crate::raft::heap::Meter;
 use crate::raft::{
-    ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, Put, RaftEvent, StateRole, NONE,
+    ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, RaftEvent, StateRole, NONE,
 };
+use crate::sim::kv::{Compaction, Delete, KeyRead, Put, Request};
 use crate::sim::{Event, EventKind, World, WorldConfig};
 
 use super::error::{ErrorCode, ServerError};
+use super::history::{History, LOAD_CLIENT};
 use super::load::Load;
 use super::members::MemberInfo;
+use super::modes::{ModeState, ModesConfig};
 use super::release::Release;
 use crate::sim::vecmap::VecMap;
 
@@ -33,6 +36,8 @@ pub struct ServerConfig {
     pub health_interval_ms: u64,
     /// The etcd release whose server rules apply.
     pub release: Release,
+    /// The design document's modes (`modes.rs`), all off by default.
+    pub modes: ModesConfig,
 }
 
 impl Default for ServerConfig {
@@ -41,6 +46,7 @@ impl Default for ServerConfig {
             strict_reconfig: true,
             health_interval_ms: 5_000,
             release: Release::default(),
+            modes: ModesConfig::default(),
         }
     }
 }
@@ -54,6 +60,13 @@ pub type RequestId = u64;
 /// DeadlineExceeded, as etcdctl prints it).
 pub const DEADLINE_EXCEEDED: &str = "context deadline exceeded";
 
+/// A request that finished, with what it returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finished {
+    pub request: RequestId,
+    pub outcome: Outcome,
+}
+
 /// What a finished request returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
@@ -61,9 +74,13 @@ pub enum Outcome {
     Put {
         index: u64,
     },
-    /// A read's value (`None`: no such key).
-    Read {
-        value: Option<String>,
+    /// A read's answer: the value (`None`: no such key) and revisions.
+    Read(KeyRead),
+    /// A delete took effect: keys deleted (0 or 1) and the store's revision
+    /// after it.
+    Deleted {
+        deleted: u64,
+        revision: u64,
     },
     /// A linearizable member list.
     Members(Vec<MemberInfo>),
@@ -100,10 +117,19 @@ impl Outcome {
         }
     }
 
-    /// A read's answer: the value (`None`: no such key).
-    pub fn into_read(self) -> Result<Option<String>, ServerError> {
+    /// A read's answer: the value (`None`: no such key) and revisions.
+    pub fn into_read(self) -> Result<KeyRead, ServerError> {
         match self {
-            Outcome::Read { value } => Ok(value),
+            Outcome::Read(read) => Ok(read),
+            Outcome::Failed(e) => Err(e),
+            other => unexpected(other),
+        }
+    }
+
+    /// A delete's answer: keys deleted and the store's revision after it.
+    pub fn into_deleted(self) -> Result<(u64, u64), ServerError> {
+        match self {
+            Outcome::Deleted { deleted, revision } => Ok((deleted, revision)),
             Outcome::Failed(e) => Err(e),
             other => unexpected(other),
         }
@@ -130,7 +156,7 @@ impl Outcome {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Waiting {
-    /// A write applied on `via`.
+    /// A write (a put, a delete, a compaction) applied on `via`.
     Put { via: NodeId },
     /// A linearizable read (of a key, or of the member list) served on `via`.
     Read { via: NodeId, members: bool },
@@ -147,9 +173,13 @@ pub(crate) enum Waiting {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Deferred {
     Put(Put),
+    Delete(Delete),
+    Compaction(Compaction),
     Read {
         key: String,
         members: bool,
+        /// The store revision to read at (0: the latest).
+        rev: u64,
     },
     Change(ConfChange),
     /// A joint change (`member change`); `promote` lists the learners it
@@ -172,6 +202,7 @@ pub(crate) enum Deferred {
 struct ReadIndexSent {
     via: NodeId,
     key: String,
+    rev: u64,
     /// The leader `via` knew when it was sent.
     leader: NodeId,
     at: u64,
@@ -203,7 +234,7 @@ pub struct Cluster {
     pub(crate) pending: BTreeMap<RequestId, Pending>,
     /// The pending requests by deadline, soonest first.
     deadlines: BTreeSet<(u64, RequestId)>,
-    finished: Vec<(RequestId, Outcome)>,
+    finished: Vec<Finished>,
     pub(crate) load: Option<Load>,
     /// World events since the last `take_events`, for narration.
     events: Vec<Event>,
@@ -211,6 +242,10 @@ pub struct Cluster {
     parked: BTreeSet<(NodeId, RequestId)>,
     /// Linearizable reads sent and not yet confirmed by a leader.
     reads: VecMap<RequestId, ReadIndexSent>,
+    /// What the modes remember between the leader's looks.
+    pub(crate) modes: ModeState,
+    /// Every client read and write, for the linearizability checker.
+    pub(crate) history: History,
 }
 
 impl Cluster {
@@ -226,6 +261,8 @@ impl Cluster {
             events: Vec::new(),
             parked: BTreeSet::new(),
             reads: VecMap::default(),
+            modes: ModeState::default(),
+            history: History::default(),
         };
         cluster.absorb();
         cluster
@@ -249,23 +286,27 @@ impl Cluster {
                 match then {
                     Deferred::Put(put) => {
                         m.string(&put.key);
-                        m.string(&put.value);
+                        m.shared_str(&put.value);
                     }
+                    Deferred::Delete(d) => m.string(&d.key),
                     Deferred::Read { key, .. } => m.string(key),
-                    Deferred::Change(cc) => m.shared_str(&cc.peer_url),
+                    Deferred::Change(cc) => cc.context.heap_size(m),
                     Deferred::ChangeV2 { cc, promote } => {
-                        m.shared(cc, |m, cc| m.vec(&cc.changes));
+                        m.shared(cc, |m, cc| {
+                            m.vec(&cc.changes);
+                            cc.context.heap_size(m);
+                        });
                         m.vec(promote);
                     }
-                    Deferred::Promote { .. } => {}
+                    Deferred::Compaction(_) | Deferred::Promote { .. } => {}
                 }
             }
         }
         m.btree_set(&self.deadlines);
         m.vec(&self.finished);
-        for (_, outcome) in &self.finished {
-            match outcome {
-                Outcome::Read { value: Some(v) } => m.string(v),
+        for f in &self.finished {
+            match &f.outcome {
+                Outcome::Read(KeyRead { value: Some(v), .. }) => m.string(v),
                 Outcome::Members(list) => {
                     m.vec(list);
                     for member in list {
@@ -285,10 +326,12 @@ impl Cluster {
         for (_, r) in self.reads.iter() {
             m.string(&r.key);
         }
+        self.history.heap_size(m);
     }
 
-    /// Direct access to the world for faults that bypass the API (links,
-    /// crashes).
+    /// Direct access to the world for the faults a scenario injects past
+    /// etcd's API (links, crashes, campaigns, compactions): the one allowed
+    /// shortcut past this layer (README, Layout).
     pub fn world_mut(&mut self) -> &mut World {
         &mut self.world
     }
@@ -309,7 +352,7 @@ impl Cluster {
 
     /// Requests that finished since the last call (those started with
     /// `nowait`, and any other the caller stopped waiting for).
-    pub fn take_finished(&mut self) -> Vec<(RequestId, Outcome)> {
+    pub fn take_finished(&mut self) -> Vec<Finished> {
         std::mem::take(&mut self.finished)
     }
 
@@ -481,16 +524,25 @@ impl Cluster {
         let sent = match then.clone() {
             Deferred::Put(put) => self
                 .world
-                .propose(via, EntryData::Put(Rc::new(put)))
+                .propose(via, Request::Put(put).entry())
                 .map(|()| Waiting::Put { via }),
-            Deferred::Read { key, members } => {
-                let sent = self.world.read_index(via, request, &key);
+            Deferred::Delete(d) => self
+                .world
+                .propose(via, Request::Delete(d).entry())
+                .map(|()| Waiting::Put { via }),
+            Deferred::Compaction(c) => self
+                .world
+                .propose(via, Request::Compaction(c).entry())
+                .map(|()| Waiting::Put { via }),
+            Deferred::Read { key, members, rev } => {
+                let sent = self.world.read_index(via, request, &key, rev);
                 if sent.is_ok() {
                     let leader = self.world.raft(via).map_or(NONE, |r| r.leader_id());
                     let at = self.now();
                     let read = ReadIndexSent {
                         via,
                         key,
+                        rev,
                         leader,
                         at,
                     };
@@ -571,7 +623,9 @@ impl Cluster {
             let Some(read) = self.reads.get(&request).cloned() else {
                 continue;
             };
-            let _ = self.world.read_index(read.via, request, &read.key);
+            let _ = self
+                .world
+                .read_index(read.via, request, &read.key, read.rev);
             let leader = self.world.raft(read.via).map_or(NONE, |r| r.leader_id());
             if let Some(r) = self.reads.get_mut(&request) {
                 r.leader = leader;
@@ -627,7 +681,8 @@ impl Cluster {
     fn next_time(&self) -> Option<u64> {
         let deadline = self.deadlines.first().map(|(t, _)| *t);
         let load = self.load.as_ref().map(Load::next_ms);
-        [self.world.next_time(), deadline, load]
+        let modes = self.next_mode_check();
+        [self.world.next_time(), deadline, load, modes]
             .into_iter()
             .flatten()
             .min()
@@ -651,6 +706,7 @@ impl Cluster {
         self.absorb();
         self.expire();
         self.release_parked();
+        self.check_modes();
         true
     }
 
@@ -667,6 +723,7 @@ impl Cluster {
         self.absorb();
         self.expire();
         self.release_parked();
+        self.check_modes();
     }
 
     /// Runs until `request` finishes (it always does: it has a deadline).
@@ -687,8 +744,8 @@ impl Cluster {
     /// The answer of a request that no longer waits (a timeout if it has
     /// none: nothing was left to run and it never finished).
     pub fn take_outcome(&mut self, request: RequestId) -> Outcome {
-        match self.finished.iter().position(|(r, _)| *r == request) {
-            Some(i) => self.finished.remove(i).1,
+        match self.finished.iter().position(|f| f.request == request) {
+            Some(i) => self.finished.remove(i).outcome,
             None => Outcome::Failed(ServerError::new(
                 ErrorCode::Timeout,
                 ErrorCode::Timeout.etcd_text(),
@@ -698,13 +755,29 @@ impl Cluster {
 
     fn complete(&mut self, request: RequestId, outcome: Outcome) {
         if let Some(p) = self.pending.remove(&request) {
+            let now = self.now();
+            match &outcome {
+                Outcome::Put { .. } => self.history.answered(request, None, now),
+                Outcome::Deleted { .. } => self.history.answered(request, None, now),
+                Outcome::Read(read) => {
+                    self.history
+                        .answered(request, Some(read.value.clone()), now)
+                }
+                // A write that failed while its member still held it
+                // (parked) never reached Raft: it took no effect.
+                Outcome::Failed(_) => {
+                    let proposed = !matches!(p.waiting, Waiting::Parked { .. });
+                    self.history.failed(request, proposed);
+                }
+                Outcome::Members(_) | Outcome::Done => {}
+            }
             if let Waiting::Parked { via: Some(via), .. } = p.waiting {
                 self.unpark(via, request);
             }
             self.reads.remove(&request);
             self.deadlines.remove(&(p.deadline, request));
             if !p.quiet {
-                self.finished.push((request, outcome));
+                self.finished.push(Finished { request, outcome });
             }
         }
     }
@@ -727,12 +800,21 @@ impl Cluster {
         };
         let (key, value) = load.next_write();
         let (size, via) = (load.size, load.via);
-        match self.start_put(&key, &value, via, Some(size), CLIENT_TIMEOUT_MS, false) {
+        let sent = self.put_as(
+            LOAD_CLIENT,
+            &key,
+            &value,
+            via,
+            Some(size),
+            CLIENT_TIMEOUT_MS,
+            false,
+        );
+        match sent {
             Ok(request) => {
                 if let Some(p) = self.pending.get_mut(&request) {
                     p.quiet = true;
                 } else {
-                    self.finished.retain(|(r, _)| *r != request);
+                    self.finished.retain(|f| f.request != request);
                 }
             }
             Err(_) => {
@@ -781,6 +863,18 @@ impl Cluster {
         }
     }
 
+    /// Adds an event of the server's own (a mode's decision) after the
+    /// world's events so far.
+    pub(crate) fn push_event(&mut self, e: Event) {
+        self.absorb();
+        self.events.push(e);
+    }
+
+    /// Forgets the outcome of a request nobody waits for.
+    pub(crate) fn take_finished_request(&mut self, request: RequestId) {
+        self.finished.retain(|f| f.request != request);
+    }
+
     /// Reads the world's new events: they finish requests and feed the narration.
     fn absorb(&mut self) {
         let events = self.world.take_events();
@@ -821,10 +915,37 @@ impl Cluster {
                 Waiting::Put { via: *node },
                 Outcome::Put { index: *index },
             ),
+            EventKind::DeleteApplied {
+                node,
+                request,
+                deleted,
+                revision,
+                ..
+            } => (
+                *request,
+                Waiting::Put { via: *node },
+                Outcome::Deleted {
+                    deleted: *deleted,
+                    revision: *revision,
+                },
+            ),
+            EventKind::CompactionApplied {
+                node,
+                request,
+                refused,
+                ..
+            } => (
+                *request,
+                Waiting::Put { via: *node },
+                match refused {
+                    None => Outcome::Done,
+                    Some(e) => Outcome::Failed(ServerError::from(*e)),
+                },
+            ),
             EventKind::ReadServed {
                 node,
                 request,
-                value,
+                read,
             } => {
                 let members = matches!(
                     self.pending.get(request).map(|p| &p.waiting),
@@ -833,8 +954,9 @@ impl Cluster {
                 let outcome = if members {
                     Outcome::Members(self.members_of(*node))
                 } else {
-                    Outcome::Read {
-                        value: value.clone(),
+                    match read {
+                        Ok(read) => Outcome::Read(read.clone()),
+                        Err(e) => Outcome::Failed(ServerError::from(*e)),
                     }
                 };
                 (
@@ -852,6 +974,9 @@ impl Cluster {
                 refused,
                 ..
             } => {
+                if refused.is_none() {
+                    self.kind_applied(change);
+                }
                 let outcome = match refused {
                     None => Outcome::Done,
                     Some(err) => {

@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use crate::raft::{NodeId, ProposeError};
 use crate::sim::membership::MemberError;
+use crate::sim::mvcc::MvccError;
 
 /// The stable error codes of the scenario language, one per etcd error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -20,6 +21,9 @@ pub enum ErrorCode {
     /// (etcd's server never demotes).
     MemberNotVoter,
     LearnerNotReady,
+    /// raftlab's own (the read-only mode, `server::modes`): a read-only
+    /// learner is never promoted.
+    MemberReadOnly,
     NotEnoughStartedMembers,
     Unhealthy,
     BadLeaderTransferee,
@@ -28,10 +32,12 @@ pub enum ErrorCode {
     NoLeader,
     Timeout,
     ExpectFailed,
+    Compacted,
+    FutureRev,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 17] = [
+    pub const ALL: [ErrorCode; 20] = [
         ErrorCode::BadUrl,
         ErrorCode::IdExists,
         ErrorCode::IdRemoved,
@@ -41,6 +47,7 @@ impl ErrorCode {
         ErrorCode::MemberNotLearner,
         ErrorCode::MemberNotVoter,
         ErrorCode::LearnerNotReady,
+        ErrorCode::MemberReadOnly,
         ErrorCode::NotEnoughStartedMembers,
         ErrorCode::Unhealthy,
         ErrorCode::BadLeaderTransferee,
@@ -49,6 +56,8 @@ impl ErrorCode {
         ErrorCode::NoLeader,
         ErrorCode::Timeout,
         ErrorCode::ExpectFailed,
+        ErrorCode::Compacted,
+        ErrorCode::FutureRev,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -62,6 +71,7 @@ impl ErrorCode {
             ErrorCode::MemberNotLearner => "member-not-learner",
             ErrorCode::MemberNotVoter => "member-not-voter",
             ErrorCode::LearnerNotReady => "learner-not-ready",
+            ErrorCode::MemberReadOnly => "member-read-only",
             ErrorCode::NotEnoughStartedMembers => "not-enough-started-members",
             ErrorCode::Unhealthy => "unhealthy",
             ErrorCode::BadLeaderTransferee => "bad-leader-transferee",
@@ -70,6 +80,8 @@ impl ErrorCode {
             ErrorCode::NoLeader => "no-leader",
             ErrorCode::Timeout => "timeout",
             ErrorCode::ExpectFailed => "expect-failed",
+            ErrorCode::Compacted => MvccError::Compacted.as_str(),
+            ErrorCode::FutureRev => MvccError::FutureRev.as_str(),
         }
     }
 
@@ -87,6 +99,8 @@ impl ErrorCode {
             ErrorCode::LearnerNotReady => {
                 "etcdserver: can only promote a learner member which is in sync with leader"
             }
+            // No etcd text: etcd has no read-only learners.
+            ErrorCode::MemberReadOnly => "a read-only learner is never promoted",
             ErrorCode::NotEnoughStartedMembers => {
                 "etcdserver: re-configuration failed due to not enough started members"
             }
@@ -97,6 +111,8 @@ impl ErrorCode {
             ErrorCode::NoLeader => "etcdserver: no leader",
             ErrorCode::Timeout => "etcdserver: request timed out",
             ErrorCode::ExpectFailed => "the expectation did not hold",
+            ErrorCode::Compacted => MvccError::Compacted.etcd_text(),
+            ErrorCode::FutureRev => MvccError::FutureRev.etcd_text(),
         }
     }
 }
@@ -120,6 +136,21 @@ impl FromStr for ErrorCode {
                     names.join(", ")
                 )
             })
+    }
+}
+
+impl From<MvccError> for ErrorCode {
+    fn from(e: MvccError) -> ErrorCode {
+        match e {
+            MvccError::Compacted => ErrorCode::Compacted,
+            MvccError::FutureRev => ErrorCode::FutureRev,
+        }
+    }
+}
+
+impl From<MvccError> for ServerError {
+    fn from(e: MvccError) -> ServerError {
+        ServerError::new(ErrorCode::from(e), e.etcd_text())
     }
 }
 

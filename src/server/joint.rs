@@ -8,6 +8,7 @@
 use std::rc::Rc;
 
 use crate::raft::{ConfChangeSingle, ConfChangeTransition, ConfChangeType, ConfChangeV2, NodeId};
+use crate::sim::kv::PeerUrls;
 use crate::sim::membership::default_peer_url;
 
 use super::cluster::{Call, Cluster, Deferred};
@@ -68,9 +69,11 @@ impl JointChange {
             },
             changes,
             request: 0,
-            peer_urls: new_members
-                .map(|&id| (id, Rc::from(default_peer_url(id))))
-                .collect(),
+            context: PeerUrls::context(
+                new_members
+                    .map(|&id| (id, Rc::from(default_peer_url(id))))
+                    .collect(),
+            ),
         }
     }
 }
@@ -171,6 +174,7 @@ impl Cluster {
             .get(&leader)
             .map_or(r.last_index(), |p| p.matched);
         for &id in promote {
+            self.refuse_read_only(id)?;
             if let Some(p) = tracker.progress.get(&id).filter(|p| p.is_learner) {
                 reconfig::check_learner_ready(id, p.matched, leader_match)?;
             }

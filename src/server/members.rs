@@ -5,15 +5,15 @@
 //! the change is applied on the member that took the request. A member that
 //! knows no leader holds the request until it knows one (see `cluster.rs`).
 
-use std::rc::Rc;
-
 use serde::Serialize;
 
 use crate::raft::{ConfChange, ConfChangeType, NodeId, StateRole, NONE};
-use crate::sim::membership::{default_peer_url, resolve_host, url_authority, url_host};
+use crate::sim::kv::PeerUrls;
+use crate::sim::membership::default_peer_url;
 
 use super::cluster::{Call, Cluster, Deferred, RequestId, Waiting};
 use super::error::{ErrorCode, ServerError};
+use super::modes::MemberKind;
 use super::reconfig::{self, VoterView};
 
 /// One member in a MemberList answer.
@@ -46,31 +46,6 @@ pub struct MemberStatus {
     pub errors: Vec<&'static str>,
 }
 
-/// What etcd prints when member `id`'s process, on host `nID`, starts with
-/// a peer URL naming another host: listening on it fails (embed
-/// `configurePeerListeners`: "creating peer listener failed"), and etcd exits.
-pub fn peer_listener_failure(id: NodeId, peer_url: &str) -> ServerError {
-    let authority = url_authority(peer_url).unwrap_or(peer_url);
-    let host = url_host(peer_url).unwrap_or("");
-    // An address literal (IPv4 digits and dots, or IPv6 in brackets) or a
-    // simulated host name resolves; any other name is looked up in vain.
-    let literal = host.starts_with('[')
-        || (!host.is_empty() && host.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
-    let resolvable = literal || resolve_host(peer_url).is_some();
-    let why = if resolvable {
-        format!("listen tcp {authority}: bind: cannot assign requested address")
-    } else {
-        format!("listen tcp: lookup {host}: no such host")
-    };
-    ServerError::new(
-        ErrorCode::BadUrl,
-        format!(
-            "member {id}'s process on host n{id} cannot listen on its peer URL {peer_url}: \
-             etcd exits at start-up with \"creating peer listener failed\": {why}"
-        ),
-    )
-}
-
 impl Cluster {
     /// Where a membership request goes when there is no leader to take it:
     /// (the member taking the request, whether it leads).
@@ -89,7 +64,7 @@ impl Cluster {
     /// The voting members as member `local` sees them, for the strict
     /// checks: its applied membership, and what its transport has noticed
     /// of each peer (etcd `isConnectedSince`, `ActiveSince`).
-    fn voter_views(&self, local: NodeId) -> Vec<VoterView> {
+    pub(super) fn voter_views(&self, local: NodeId) -> Vec<VoterView> {
         let Some(node) = self.world.node(local) else {
             return Vec::new();
         };
@@ -127,7 +102,7 @@ impl Cluster {
         })
     }
 
-    fn conf_change(
+    pub(super) fn conf_change(
         &mut self,
         change_type: ConfChangeType,
         id: NodeId,
@@ -138,7 +113,7 @@ impl Cluster {
             change_type,
             node_id: id,
             request: self.new_request(),
-            peer_url: Rc::from(peer_url),
+            context: PeerUrls::one(id, peer_url),
             promote,
         }
     }
@@ -162,19 +137,44 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<(), ServerError> {
-        let call = self.begin_member_add(id, learner, peer_url, timeout_ms, require_leader)?;
-        self.finish_change(call)
+        self.member_add_as(
+            id,
+            learner,
+            MemberKind::default(),
+            peer_url,
+            timeout_ms,
+            require_leader,
+        )
     }
 
-    /// `member_add` without the waiting.
-    pub fn begin_member_add(
+    /// MemberAdd of a learner of a given kind (a standby or a read-only
+    /// learner, the modes of `modes.rs`; etcd has neither): the same checks
+    /// and the same single change, the kind remembered once it is applied.
+    pub fn member_add_as(
         &mut self,
         id: NodeId,
         learner: bool,
+        kind: MemberKind,
+        peer_url: Option<&str>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<(), ServerError> {
+        let call =
+            self.begin_member_add_as(id, learner, kind, peer_url, timeout_ms, require_leader)?;
+        self.finish_change(call)
+    }
+
+    /// `member_add_as` without the waiting.
+    pub fn begin_member_add_as(
+        &mut self,
+        id: NodeId,
+        learner: bool,
+        kind: MemberKind,
         peer_url: Option<&str>,
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<Call<()>, ServerError> {
+        let learner = learner || !kind.is_plain();
         let via = self.route(None)?;
         if require_leader {
             self.require_leader(via)?;
@@ -184,13 +184,14 @@ impl Cluster {
         if let Some(local) = via.filter(|_| self.cfg.strict_reconfig) {
             reconfig::check_add(&self.voter_views(local), learner, self.cfg.release)?;
         }
-        let kind = if learner {
+        let change_type = if learner {
             ConfChangeType::AddLearnerNode
         } else {
             ConfChangeType::AddNode
         };
-        let cc = self.conf_change(kind, id, &url, false);
+        let cc = self.conf_change(change_type, id, &url, false);
         let request = cc.request;
+        self.remember_kind(request, id, kind);
         self.send(request, via, Deferred::Change(cc), timeout_ms);
         Ok(Call::Waiting(request))
     }
@@ -208,6 +209,7 @@ impl Cluster {
         let Some(r) = self.world.raft(leader) else {
             return Err(ServerError::no_leader(leader));
         };
+        self.refuse_read_only(id)?;
         // isLearnerReady answers "not found" for an id the leader tracks no
         // progress for, before anything reaches raft.
         let Some(learner_match) = r.tracker().progress.get(&id).map(|p| p.matched) else {
@@ -237,7 +239,7 @@ impl Cluster {
             change_type: ConfChangeType::AddNode,
             node_id: id,
             request,
-            peer_url: Rc::from(url.as_str()),
+            context: PeerUrls::one(id, &url),
             promote: true,
         })
     }
@@ -266,6 +268,9 @@ impl Cluster {
         if require_leader {
             self.require_leader(via)?;
         }
+        // Every member knows a read-only learner for one (its kind was
+        // applied with its add): refused before anything is sent on.
+        self.refuse_read_only(id)?;
         let request = self.new_request();
         let leads = via.is_some_and(|v| {
             self.world
@@ -354,6 +359,7 @@ impl Cluster {
         let then = Deferred::Read {
             key: String::new(),
             members: true,
+            rev: 0,
         };
         self.send(request, via, then, timeout_ms);
         Ok(Call::Waiting(request))

@@ -10,9 +10,13 @@
 pub mod client;
 pub mod cluster;
 pub mod error;
+pub mod facts;
+pub mod history;
 pub mod joint;
 pub mod load;
 pub mod members;
+pub mod modes;
+pub mod process;
 pub mod reconfig;
 pub mod release;
 
@@ -20,5 +24,7 @@ pub use cluster::{
     Call, Cluster, Outcome, RequestId, ServerConfig, CLIENT_TIMEOUT_MS, DEADLINE_EXCEEDED,
 };
 pub use error::{ErrorCode, ServerError};
+pub use facts::CatchUp;
 pub use members::MemberStatus;
+pub use modes::{Failover, FailoverWatch, MemberKind, ModesConfig, NewMembers, ReadMode};
 pub use release::Release;

@@ -26,9 +26,14 @@ pub struct VoterView {
     pub active: bool,
 }
 
-/// Majority of `n` voters.
+/// etcd's readiness rule for promoting a learner (`readyPercent` in
+/// etcd's `isLearnerReady`): its match index must be at least this share of
+/// the leader's.
+pub const READINESS_RATIO: f64 = 0.9;
+
+/// Majority of `n` voters (Raft's own arithmetic, in `raft::quorum`).
 pub fn quorum(n: usize) -> usize {
-    n / 2 + 1
+    crate::raft::quorum::majority(n)
 }
 
 fn not_enough(detail: String) -> ServerError {
@@ -131,16 +136,19 @@ pub fn check_remove_voter(
 }
 
 /// etcd's `isLearnerReady`, on the leader: the learner's match index must
-/// be at least 90% of the leader's.
+/// be at least [`READINESS_RATIO`] (90%) of the leader's.
 pub fn check_learner_ready(
     id: NodeId,
     learner_match: u64,
     leader_match: u64,
 ) -> Result<(), ServerError> {
-    if (learner_match as f64) < (leader_match as f64) * 0.9 {
+    if (learner_match as f64) < (leader_match as f64) * READINESS_RATIO {
         return Err(ServerError::new(
             ErrorCode::LearnerNotReady,
-            format!("learner {id} match {learner_match} < 90% of leader match {leader_match}"),
+            format!(
+                "learner {id} match {learner_match} < {}% of leader match {leader_match}",
+                (READINESS_RATIO * 100.0).round()
+            ),
         ));
     }
     Ok(())

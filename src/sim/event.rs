@@ -1,10 +1,11 @@
-//! The world's event stream: what happened, when, structured for drawing and
-//! tests, and rendered as plain sentences for the narrated log.
+//! The world's event stream: what happened, when, structured for drawing,
+//! narration and tests. The sentences are made by the front end's renderer
+//! (`scenario::text_en` in English), never here.
 
-use std::fmt::Write;
-
-use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, MessageType, NodeId, RaftEvent};
+use crate::raft::{ConfChange, ConfChangeV2, MessageType, NodeId, RaftEvent};
+use crate::sim::kv::KeyRead;
 use crate::sim::membership::MemberError;
+use crate::sim::mvcc::MvccError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DropReason {
@@ -20,20 +21,13 @@ pub enum DropReason {
     Lost,
 }
 
-impl DropReason {
-    pub fn text(self) -> &'static str {
-        match self {
-            DropReason::LinkCut => "the link is cut",
-            DropReason::NodeDown => "the receiver is down",
-            DropReason::NoRoute => "its peer URL names no host",
-            DropReason::SenderRemoved => "the sender was removed from the cluster",
-            DropReason::Lost => "it was lost on the network",
-        }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq)]
 pub enum EventKind {
+    /// The server's modes decided something on `leader` (`server::modes`).
+    Mode {
+        leader: NodeId,
+        decision: ModeDecision,
+    },
     /// Something inside one node's Raft.
     Raft {
         node: NodeId,
@@ -65,11 +59,29 @@ pub enum EventKind {
         node: NodeId,
         member: NodeId,
     },
+    /// A delete was applied on `node`: `deleted` keys (0 or 1) at store
+    /// revision `revision`.
+    DeleteApplied {
+        node: NodeId,
+        index: u64,
+        request: u64,
+        deleted: u64,
+        revision: u64,
+    },
+    /// An MVCC compaction was applied on `node`, or refused there with
+    /// etcd's error (`compacted`, `future-rev`).
+    CompactionApplied {
+        node: NodeId,
+        index: u64,
+        request: u64,
+        rev: u64,
+        refused: Option<MvccError>,
+    },
     /// A linearizable read is served on `node`.
     ReadServed {
         node: NodeId,
         request: u64,
-        value: Option<String>,
+        read: Result<KeyRead, MvccError>,
     },
     /// `node` took a snapshot of its state at `index` and compacted its log.
     Compacted {
@@ -105,49 +117,78 @@ pub enum EventKind {
     },
 }
 
+/// A decision of the server's modes (`server::modes`), made for the leader:
+/// the design document's proposals, which etcd does not ship. Recorded in
+/// this stream so that the narration tells it in order with the rest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModeDecision {
+    /// Automatic promotion: `learner`'s match reached `percent` of the
+    /// leader's last index, and it is healthy; its promotion is proposed.
+    Promote {
+        learner: NodeId,
+        matched: u64,
+        last: u64,
+        percent: u8,
+    },
+    /// `learner` is not promoted yet, and why (said when the why changes).
+    NotYet { learner: NodeId, reason: NotYet },
+    /// The leader has not heard from `voter` for `silent_ms`: failover to a
+    /// standby in `left_ms` unless it is heard again.
+    FailoverCountdown {
+        voter: NodeId,
+        silent_ms: u64,
+        left_ms: u64,
+    },
+    /// `voter` was heard again before its failover.
+    FailoverCancelled { voter: NodeId },
+    /// Failover by replacement, first step: `voter`, silent for
+    /// `silent_ms`, is removed; `standby` is promoted next.
+    FailoverRemove {
+        voter: NodeId,
+        standby: NodeId,
+        silent_ms: u64,
+    },
+    /// Failover: `standby` is promoted in place of `voter` (`grow`: beside it).
+    FailoverPromote {
+        standby: NodeId,
+        voter: NodeId,
+        grow: bool,
+    },
+    /// `voter` is due for failover but no standby can take over.
+    FailoverBlocked {
+        voter: NodeId,
+        standby: Option<NodeId>,
+        reason: NotYet,
+    },
+}
+
+/// Why a learner is not promoted (or a standby cannot take over) yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotYet {
+    /// Its match is `percent_now`% of the leader's last index, below `percent`.
+    Behind {
+        matched: u64,
+        last: u64,
+        percent_now: u64,
+        percent: u8,
+    },
+    /// The leader has not heard from it within an election timeout
+    /// (`None`: never).
+    NotHeard { silent_ms: Option<u64> },
+    /// The leader is sending it a snapshot.
+    Snapshot,
+    /// The strict reconfiguration check refuses the promotion.
+    Strict { detail: String },
+    /// The leader tracks no progress for it.
+    NotTracked,
+    /// There is no standby at all.
+    NoStandby,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
     pub time_ms: u64,
     pub kind: EventKind,
-}
-
-fn ids(list: &[NodeId]) -> String {
-    let mut s = String::new();
-    for (i, id) in list.iter().enumerate() {
-        if i > 0 {
-            s.push_str(if i + 1 == list.len() { " and " } else { ", " });
-        }
-        let _ = write!(s, "{id}");
-    }
-    s
-}
-
-fn change_text(c: &ConfChange) -> String {
-    single_text(c.change_type, c.node_id)
-}
-
-fn single_text(change_type: ConfChangeType, id: NodeId) -> String {
-    match change_type {
-        ConfChangeType::AddNode => format!("add voter {id}"),
-        ConfChangeType::AddLearnerNode => format!("add learner {id}"),
-        ConfChangeType::RemoveNode => format!("remove member {id}"),
-        ConfChangeType::UpdateNode => format!("update member {id}"),
-    }
-}
-
-fn joint_text(c: &ConfChangeV2) -> String {
-    if c.leave_joint() {
-        return "leave the joint configuration".to_string();
-    }
-    let changes: Vec<String> = c
-        .changes
-        .iter()
-        .map(|s| single_text(s.change_type, s.node_id))
-        .collect();
-    match c.enter_joint() {
-        Some(_) => format!("enter a joint configuration: {}", changes.join(", ")),
-        None => changes.join(", "),
-    }
 }
 
 impl Event {
@@ -158,148 +199,16 @@ impl Event {
                 event: RaftEvent::BecameLeader { votes, .. },
                 ..
             } => m.vec(votes),
-            EventKind::ConfChangeApplied { change, .. } => m.shared_str(&change.peer_url),
+            EventKind::ConfChangeApplied { change, .. } => change.context.heap_size(m),
             EventKind::JointChangeApplied { change, .. } => {
                 m.vec(&change.changes);
-                m.vec(&change.peer_urls);
-                for (_, url) in &change.peer_urls {
-                    m.shared_str(url);
-                }
+                change.context.heap_size(m);
             }
-            EventKind::ReadServed { value: Some(v), .. } => m.string(v),
+            EventKind::ReadServed {
+                read: Ok(KeyRead { value: Some(v), .. }),
+                ..
+            } => m.string(v),
             _ => {}
         }
     }
-
-    /// `t=2.31s`: the time prefix of every sentence.
-    pub fn time_text(&self) -> String {
-        format!("t={:.2}s", self.time_ms as f64 / 1000.0)
-    }
-
-    /// The event as one plain sentence, or `None` for events too fine-grained
-    /// to narrate (every applied write on every node).
-    pub fn sentence(&self) -> Option<String> {
-        use EventKind::*;
-        let text = match &self.kind {
-            Raft { node, event } => raft_sentence(*node, event)?,
-            PutApplied { .. } | PublishApplied { .. } => return None,
-            // The bootstrap configuration (request 0) is applied by every
-            // member as it starts; it is the cluster line, not news.
-            ConfChangeApplied { change, .. } if change.request == 0 => return None,
-            ConfChangeApplied {
-                node,
-                index,
-                change,
-                refused,
-            } => match refused {
-                None => format!(
-                    "node {node} applied \"{}\" at index {index}",
-                    change_text(change)
-                ),
-                Some(e) => format!(
-                    "node {node} refused \"{}\" at index {index}: {}",
-                    change_text(change),
-                    e.etcd_text()
-                ),
-            },
-            JointChangeApplied {
-                node,
-                index,
-                change,
-                refused,
-            } => match refused {
-                None => format!(
-                    "node {node} applied \"{}\" at index {index}",
-                    joint_text(change)
-                ),
-                Some(e) => format!(
-                    "node {node} refused \"{}\" at index {index}: {}",
-                    joint_text(change),
-                    e.etcd_text()
-                ),
-            },
-            ReadServed { node, value, .. } => match value {
-                Some(v) => format!("node {node} served a linearizable read: {v:?}"),
-                None => format!("node {node} served a linearizable read: no such key"),
-            },
-            Compacted { node, index } => {
-                format!("node {node} took a snapshot at index {index} and compacted its log")
-            }
-            MessageDropped {
-                from,
-                to,
-                kind,
-                reason,
-            } => {
-                format!(
-                    "{} from {from} to {to} was dropped: {}",
-                    kind.name(),
-                    reason.text()
-                )
-            }
-            Crashed { node } => format!("node {node} crashed"),
-            Started { node } => format!("node {node} started"),
-            StoppedRemoved {
-                node,
-                delayed: false,
-            } => format!("node {node} found it was removed from the cluster and stopped"),
-            StoppedRemoved {
-                node,
-                delayed: true,
-            } => format!(
-                "node {node} stopped: it applied its own removal from the cluster a moment ago"
-            ),
-            LinkCut { from, to } => format!("link {from}->{to} cut"),
-            LinkHealed { from, to } => format!("link {from}->{to} healed"),
-        };
-        Some(format!("{} {}", self.time_text(), text))
-    }
-}
-
-fn raft_sentence(node: NodeId, event: &RaftEvent) -> Option<String> {
-    use RaftEvent::*;
-    Some(match event {
-        BecameFollower { term, leader } if *leader != 0 => {
-            format!("node {node} became follower of {leader} in term {term}")
-        }
-        BecameFollower { term, .. } => format!("node {node} became follower in term {term}"),
-        BecamePreCandidate { term } => {
-            format!("node {node} became pre-candidate and asks for pre-votes for term {}", term + 1)
-        }
-        BecameCandidate { term } => format!("node {node} became candidate for term {term}"),
-        BecameLeader { term, votes } => format!(
-            "node {node} became leader for term {term} with votes from {}",
-            ids(votes)
-        ),
-        VoteGranted { candidate, term, pre_vote } => format!(
-            "node {node} granted its {}vote to {candidate} for term {term}",
-            if *pre_vote { "pre-" } else { "" }
-        ),
-        VoteRejected { candidate, term, pre_vote, reason } => format!(
-            "node {node} rejected the {}vote of {candidate} for term {term}: {reason}",
-            if *pre_vote { "pre-" } else { "" }
-        ),
-        StepDownNoQuorum { term } => format!(
-            "node {node} stepped down in term {term}: it cannot reach a quorum of voters (check-quorum)"
-        ),
-        // Commits on every node would drown the log; the leader's are enough.
-        Committed { .. } => return None,
-        SnapshotSent { to, index } => format!("node {node} sent a snapshot at index {index} to {to}"),
-        SnapshotRestored { index } => format!("node {node} installed a snapshot at index {index}"),
-        ConfChangeRefused { reason, .. } => {
-            format!("node {node} refused a membership change: {reason}")
-        }
-        ProposalDropped { reason } => format!("node {node} dropped a proposal: {reason}"),
-        TransferStarted { to } => format!("node {node} is transferring leadership to {to}"),
-        TransferIgnored { to, reason } => {
-            format!("node {node} ignored a leadership transfer to {to}: {reason}")
-        }
-        TransferAborted { to } => {
-            format!("node {node} gave up transferring leadership to {to}")
-        }
-        IgnoredTimeoutNow { reason } => format!("node {node} ignored MsgTimeoutNow: {reason}"),
-        CampaignIgnored { reason } => format!("node {node} will not campaign: {reason}"),
-        ForgetLeaderIgnored => format!("node {node} ignored ForgetLeader: reads rely on the lease"),
-        AutoLeaveProposed => format!("node {node} proposed leaving the joint configuration"),
-    })
 }

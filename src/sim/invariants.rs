@@ -3,10 +3,13 @@
 //! involved; it never stops the run, so the user can see what follows.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use crate::raft::chunked::Chunked;
 use crate::raft::heap::Meter;
 use crate::raft::{Entry, EntryData, NodeId, Raft, StateRole};
+use crate::sim::kv::Request;
+use crate::sim::mvcc::MvccStore;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
@@ -23,22 +26,36 @@ type Fingerprint = (u64, u8, u64, u64);
 fn fingerprint(e: &Entry) -> Fingerprint {
     match &e.data {
         EntryData::Empty => (e.term, 0, 0, 0),
-        EntryData::Put(p) => (e.term, 1, p.request, p.size),
+        EntryData::Normal(data) => match data.get::<Request>() {
+            Some(Request::Put(p)) => (e.term, 1, p.request, p.size),
+            Some(Request::Publish(id)) => (e.term, 3, *id, 0),
+            Some(Request::Delete(d)) => (e.term, 6, d.request, 0),
+            Some(Request::Compaction(c)) => (e.term, 7, c.request, c.rev),
+            // Another application's payload: told apart by its size.
+            None => (e.term, 5, 0, data.size()),
+        },
         EntryData::ConfChange(c) => (e.term, 2, c.request, c.node_id),
         EntryData::ConfChangeV2(c) => (e.term, 4, c.request, c.changes.len() as u64),
-        EntryData::Publish(id) => (e.term, 3, *id, 0),
     }
 }
 
-/// A record per log index from `base` on, kept in shared chunks so that
-/// cloning the checker with the world stays cheap.
+/// What a store wrote at one revision: key, value, creation, version and
+/// whether it was a delete (the strings are shared with the store).
+type RevisionPrint = (Rc<str>, Rc<str>, u64, u64, bool);
+
+/// A member's store after applying up to an index: its revision and its
+/// compaction revision.
+type StorePrint = (u64, Option<u64>);
+
+/// A record per log index (or per store revision) from `base` on, kept in
+/// shared chunks so that cloning the checker with the world stays cheap.
 #[derive(Debug, Clone)]
-struct ByIndex {
+struct ByIndex<T = Fingerprint> {
     base: u64,
-    items: Chunked<Option<Fingerprint>>,
+    items: Chunked<Option<T>>,
 }
 
-impl Default for ByIndex {
+impl<T> Default for ByIndex<T> {
     fn default() -> Self {
         // Log indexes start at 1.
         ByIndex {
@@ -48,13 +65,13 @@ impl Default for ByIndex {
     }
 }
 
-impl ByIndex {
-    fn get(&self, index: u64) -> Option<&Fingerprint> {
+impl<T: Clone> ByIndex<T> {
+    fn get(&self, index: u64) -> Option<&T> {
         let pos = usize::try_from(index.checked_sub(self.base)?).ok()?;
         self.items.get(pos)?.as_ref()
     }
 
-    fn set(&mut self, index: u64, fp: Fingerprint) {
+    fn set(&mut self, index: u64, fp: T) {
         let Some(pos) = index
             .checked_sub(self.base)
             .and_then(|p| usize::try_from(p).ok())
@@ -69,7 +86,7 @@ impl ByIndex {
         }
     }
 
-    fn last(&self) -> Option<(u64, &Fingerprint)> {
+    fn last(&self) -> Option<(u64, &T)> {
         let pos = self.items.len().checked_sub(1)?;
         let fp = self.items.get(pos)?.as_ref()?;
         Some((self.base + pos as u64, fp))
@@ -109,6 +126,12 @@ pub struct Checker {
     seen_other_terms: BTreeMap<(u64, u64), Fingerprint>,
     /// Content of every committed index: state machine safety.
     committed: ByIndex,
+    /// What the first member to write each store revision wrote there.
+    revisions: ByIndex<RevisionPrint>,
+    /// Each member's store after applying up to an index, as first seen.
+    stores: ByIndex<StorePrint>,
+    /// The store revision up to which each member was checked.
+    store_checked: BTreeMap<NodeId, u64>,
     violations: Vec<Violation>,
 }
 
@@ -315,8 +338,60 @@ impl Checker {
         }
     }
 
+    /// Every member's store holds the same at each revision, and the same
+    /// revision and compaction after applying the same entries (etcd's
+    /// members apply the same log to the same mvcc store). Only revisions
+    /// not yet checked are compared; a member whose store went back (a
+    /// restart replays its log) is checked again as it replays.
+    pub fn observe_store(&mut self, now: u64, id: NodeId, applied: u64, store: &MvccStore) {
+        let print = (store.rev(), store.compact_revision());
+        match self.stores.get(applied) {
+            Some(other) if *other != print => self.violate(
+                now,
+                "same store at each revision",
+                format!(
+                    "node {id}'s store is at revision {} (compacted at {:?}) after applying \
+                     index {applied}; another member's was at {} (compacted at {:?})",
+                    print.0, print.1, other.0, other.1
+                ),
+                vec![id],
+            ),
+            Some(_) => {}
+            None => self.stores.set(applied, print),
+        }
+        let checked = self.store_checked.get(&id).copied().unwrap_or(0);
+        let from = checked.min(store.rev()) + 1;
+        let mut differ = None;
+        for (rev, r) in store.records_from(from) {
+            let print = (
+                Rc::clone(&r.key),
+                Rc::clone(&r.value),
+                r.create_revision,
+                r.version,
+                r.tombstone,
+            );
+            match self.revisions.get(rev) {
+                Some(other) if *other != print => {
+                    differ.get_or_insert(rev);
+                }
+                Some(_) => {}
+                None => self.revisions.set(rev, print),
+            }
+        }
+        if let Some(rev) = differ {
+            self.violate(
+                now,
+                "same store at each revision",
+                format!("node {id}'s store holds a different write at revision {rev} than another member's"),
+                vec![id],
+            );
+        }
+        self.store_checked.insert(id, store.rev());
+    }
+
     /// Forgets entries below `index`, which every node has compacted away.
     pub fn forget_below(&mut self, index: u64) {
+        self.stores.forget_below(index);
         self.seen.forget_below(index);
         self.seen_other_terms = self.seen_other_terms.split_off(&(index, 0));
         self.committed.forget_below(index);
@@ -338,5 +413,81 @@ impl Checker {
             Some(_) => {}
             None => self.committed.set(entry.index, fp),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(writes: &[(&str, &str)]) -> MvccStore {
+        let mut s = MvccStore::new();
+        for (k, v) in writes {
+            s.put(k, *v, 1);
+        }
+        s
+    }
+
+    fn properties(c: &Checker) -> Vec<(&'static str, Vec<NodeId>)> {
+        c.violations()
+            .iter()
+            .map(|v| (v.property, v.nodes.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn members_that_wrote_the_same_revisions_agree() {
+        let mut c = Checker::default();
+        let a = store(&[("a", "1"), ("b", "2")]);
+        c.observe_store(1, 1, 2, &a);
+        c.observe_store(2, 2, 2, &a.clone());
+        // A member behind, then catching up.
+        c.observe_store(3, 3, 1, &store(&[("a", "1")]));
+        c.observe_store(4, 3, 2, &a.clone());
+        assert!(c.violations().is_empty(), "{:?}", c.violations());
+    }
+
+    #[test]
+    fn a_different_write_at_a_revision_is_a_violation() {
+        let mut c = Checker::default();
+        c.observe_store(1, 1, 2, &store(&[("a", "1"), ("b", "2")]));
+        c.observe_store(2, 2, 3, &store(&[("a", "1"), ("b", "3")]));
+        assert_eq!(
+            properties(&c),
+            vec![("same store at each revision", vec![2])]
+        );
+        assert!(c.violations()[0].text.contains("revision 3"));
+    }
+
+    #[test]
+    fn a_different_revision_after_the_same_entries_is_a_violation() {
+        let mut c = Checker::default();
+        let mut a = store(&[("a", "1"), ("a", "2")]);
+        c.observe_store(1, 1, 5, &a);
+        // Node 2 applied the same entries but compacted (or missed a write).
+        let mut b = a.clone();
+        b.compact(2).unwrap();
+        c.observe_store(2, 2, 5, &b);
+        assert_eq!(
+            properties(&c),
+            vec![("same store at each revision", vec![2])]
+        );
+        a.put("c", "3", 1);
+        c.observe_store(3, 1, 6, &a);
+        assert_eq!(c.violations().len(), 1);
+    }
+
+    #[test]
+    fn a_member_that_replays_its_log_is_checked_again() {
+        let mut c = Checker::default();
+        c.observe_store(1, 1, 2, &store(&[("a", "1"), ("b", "2")]));
+        // Node 1 restarts: its store goes back to revision 2, then replays a
+        // different write at revision 3.
+        c.observe_store(2, 1, 1, &store(&[("a", "1")]));
+        c.observe_store(3, 1, 2, &store(&[("a", "1"), ("b", "other")]));
+        assert_eq!(
+            properties(&c),
+            vec![("same store at each revision", vec![1])]
+        );
     }
 }

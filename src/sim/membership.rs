@@ -6,10 +6,8 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::raft::{
-    ConfChange, ConfChangeSingle, ConfChangeType, ConfChangeV2, ConfState, KvStore, MemberRecord,
-    NodeId,
-};
+use crate::raft::{ConfChange, ConfChangeSingle, ConfChangeType, ConfChangeV2, ConfState, NodeId};
+use crate::sim::kv::{KvStore, MemberRecord, PeerUrls};
 
 /// Why an applied membership change was refused. Names mirror etcd's errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,7 +68,8 @@ pub fn validate(state: &KvStore, cc: &ConfChange, max_learners: usize) -> Result
                 None if cc.promote => Err(MemberError::MemberNotFound),
                 Some(_) => Err(MemberError::IdExists),
                 None => {
-                    if state.members.values().any(|m| m.peer_url == cc.peer_url) {
+                    let url = PeerUrls::single(cc);
+                    if state.members.values().any(|m| m.peer_url == url) {
                         return Err(MemberError::PeerUrlExists);
                     }
                     if learner && learners + 1 > max_learners {
@@ -93,6 +92,7 @@ pub fn validate(state: &KvStore, cc: &ConfChange, max_learners: usize) -> Result
 /// Applies a validated change to the members bucket.
 pub fn apply(state: &mut KvStore, cc: &ConfChange) {
     let id = cc.node_id;
+    let url = PeerUrls::single(cc);
     match cc.change_type {
         ConfChangeType::AddNode => match state.members.get_mut(&id) {
             Some(m) => m.learner = false,
@@ -100,8 +100,8 @@ pub fn apply(state: &mut KvStore, cc: &ConfChange) {
                 state.members.insert(
                     id,
                     MemberRecord {
-                        peer_url: cc.peer_url.clone(),
-                        host: resolve_host(&cc.peer_url),
+                        host: resolve_host(&url),
+                        peer_url: url,
                         learner: false,
                         started: false,
                     },
@@ -112,8 +112,8 @@ pub fn apply(state: &mut KvStore, cc: &ConfChange) {
             state.members.insert(
                 id,
                 MemberRecord {
-                    peer_url: cc.peer_url.clone(),
-                    host: resolve_host(&cc.peer_url),
+                    host: resolve_host(&url),
+                    peer_url: url,
                     learner: true,
                     started: false,
                 },
@@ -123,7 +123,7 @@ pub fn apply(state: &mut KvStore, cc: &ConfChange) {
             state.members.remove(&id);
             state.removed.insert(id);
         }
-        ConfChangeType::UpdateNode => update_url(&mut state.members, id, &cc.peer_url),
+        ConfChangeType::UpdateNode => update_url(&mut state.members, id, &url),
     }
 }
 
@@ -186,7 +186,7 @@ fn check_single(
 
 /// The peer URL the change gives member `id`, if it adds (or updates) it.
 fn peer_url_of(cc: &ConfChangeV2, id: NodeId) -> Option<Rc<str>> {
-    cc.peer_urls
+    PeerUrls::joint(cc)
         .iter()
         .find(|(n, _)| *n == id)
         .map(|(_, u)| u.clone())
@@ -287,7 +287,7 @@ mod tests {
             change_type,
             node_id,
             request: 0,
-            peer_url: Rc::from(url),
+            context: PeerUrls::one(node_id, url),
             promote: false,
         }
     }
@@ -312,10 +312,11 @@ mod tests {
                 })
                 .collect(),
             request: 1,
-            peer_urls: new
-                .iter()
-                .map(|&id| (id, Rc::from(default_peer_url(id))))
-                .collect(),
+            context: PeerUrls::context(
+                new.iter()
+                    .map(|&id| (id, Rc::from(default_peer_url(id))))
+                    .collect(),
+            ),
         };
         use ConfChangeType::{AddLearnerNode as L, AddNode as V, RemoveNode as R};
         // Promote 3, demote 2, add 4: fine.

@@ -7,7 +7,10 @@
 pub mod config;
 pub mod event;
 pub mod invariants;
+pub mod kv;
+pub mod linearizability;
 pub mod membership;
+pub mod mvcc;
 pub mod network;
 pub mod node;
 pub mod streams;
@@ -15,9 +18,10 @@ pub mod vecmap;
 pub mod world;
 
 pub use config::WorldConfig;
-pub use event::{DropReason, Event, EventKind};
+pub use event::{DropReason, Event, EventKind, ModeDecision, NotYet};
 pub use invariants::Violation;
-pub use network::{InFlight, Transport};
-pub use node::SimNode;
+pub use kv::{Compaction, Delete, KeyRead, KvStore, MemberRecord, PeerUrls, Put, Request};
+pub use network::{InFlight, MessageCounts, Transport};
+pub use node::{PendingRead, SimNode};
 pub use streams::Stream;
 pub use world::World;

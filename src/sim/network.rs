@@ -35,6 +35,18 @@ pub enum Transport {
 /// or arrival time until its last byte is out.
 pub const UNKNOWN_MS: u64 = u64::MAX;
 
+/// How many Raft messages a node has sent and received since the run began
+/// (across its restarts): the report's `msgs_out` and `msgs_in`, how a
+/// lesson shows the load on a leader.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MessageCounts {
+    /// Messages the node's Raft handed to the network, whether or not they
+    /// arrived (a cut link or a lost message still cost the sender).
+    pub sent: u64,
+    /// Messages delivered to the node's Raft.
+    pub received: u64,
+}
+
 /// A message on its way. Times in milliseconds of simulated time.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InFlight {
@@ -96,6 +108,8 @@ pub struct Network {
     last_arrival: VecMap<(NodeId, NodeId, Stream), u64>,
     next_id: u64,
     wakes: Vec<Wake>,
+    /// Messages each node sent and received.
+    counts: VecMap<NodeId, MessageCounts>,
 }
 
 fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
@@ -252,6 +266,25 @@ impl Network {
             }
         }
         true
+    }
+
+    /// Counts a message `from` sent, whatever then becomes of it.
+    pub fn count_sent(&mut self, from: NodeId) {
+        self.counts
+            .get_or_insert_with(from, MessageCounts::default)
+            .sent += 1;
+    }
+
+    /// Counts a message delivered to `to`.
+    pub fn count_received(&mut self, to: NodeId) {
+        self.counts
+            .get_or_insert_with(to, MessageCounts::default)
+            .received += 1;
+    }
+
+    /// What `id` has sent and received since the run began.
+    pub fn counts(&self, id: NodeId) -> MessageCounts {
+        self.counts.get(&id).copied().unwrap_or_default()
     }
 
     /// Hands a message to the network at `now`, with the one-way delay

@@ -1,7 +1,19 @@
 //! One simulated etcd process: its Raft node when running, what survives a
 //! crash, and its applied state machine.
 
-use crate::raft::{KvStore, NodeId, Raft, Storage};
+use crate::raft::{NodeId, Raft, Storage};
+use crate::sim::kv::KvStore;
+
+/// A linearizable read waiting for its member to apply the read index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingRead {
+    pub request: u64,
+    /// The leader's confirmed commit index; 0 until it is confirmed.
+    pub index: u64,
+    pub key: String,
+    /// The store revision to read at (0: the latest).
+    pub rev: u64,
+}
 
 #[derive(Debug, Clone)]
 pub struct SimNode {
@@ -20,9 +32,8 @@ pub struct SimNode {
     pub removed: bool,
     /// Bumped at every start, so timers of a previous life are ignored.
     pub epoch: u64,
-    /// Linearizable reads waiting for the node to apply their read index:
-    /// (request, index, key).
-    pub pending_reads: Vec<(u64, u64, String)>,
+    /// Linearizable reads waiting for the node to apply their read index.
+    pub pending_reads: Vec<PendingRead>,
     /// When this process last proposed to publish itself.
     pub last_publish_ms: Option<u64>,
 }
@@ -51,8 +62,8 @@ impl SimNode {
         self.durable.heap_size(m);
         self.state.heap_size(m);
         m.vec(&self.pending_reads);
-        for (_, _, key) in &self.pending_reads {
-            m.string(key);
+        for r in &self.pending_reads {
+            m.string(&r.key);
         }
     }
 

@@ -4,7 +4,6 @@
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
-use std::rc::Rc;
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -15,9 +14,11 @@ use crate::raft::{
 use crate::sim::config::WorldConfig;
 use crate::sim::event::{DropReason, Event, EventKind};
 use crate::sim::invariants::{Checker, Violation};
+use crate::sim::kv::{KvStore, PeerUrls, Request};
 use crate::sim::membership;
 use crate::sim::network::{Network, Wake};
-use crate::sim::node::SimNode;
+use crate::sim::node::{PendingRead, SimNode};
+use crate::sim::vecmap::VecMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Action {
@@ -50,6 +51,11 @@ pub struct World {
     events: Vec<Event>,
     checker: Checker,
     deliveries: u64,
+    /// When each node last received an answer to its replication from a
+    /// peer (MsgAppResp or MsgHeartbeatResp): `(receiver, sender)` to time.
+    /// etcd-raft marks a peer `RecentActive` on exactly these
+    /// (`stepLeader`); the server's modes read it as "heard from".
+    acks: VecMap<(NodeId, NodeId), u64>,
 }
 
 impl World {
@@ -68,8 +74,18 @@ impl World {
             events: Vec::new(),
             checker: Checker::default(),
             deliveries: 0,
+            acks: VecMap::default(),
         };
-        let storage = raft::bootstrap_storage(voters);
+        // etcd's StartNode: each founding member's change carries its peer
+        // URL, so every member learns the others' as it applies them.
+        let peers: Vec<raft::Peer> = voters
+            .iter()
+            .map(|&id| raft::Peer {
+                id,
+                context: PeerUrls::one(id, &membership::default_peer_url(id)),
+            })
+            .collect();
+        let storage = raft::bootstrap_peers(&peers);
         for &id in voters {
             world.nodes.insert(id, SimNode::new(id, storage.clone()));
             // Infallible: the node is new and not removed.
@@ -139,6 +155,12 @@ impl World {
             .filter(|r| r.role() == raft::StateRole::Leader)
             .max_by_key(|r| (r.term(), Reverse(r.id())))
             .map(|r| r.id())
+    }
+
+    /// When node `at` last received an answer to its replication (MsgAppResp
+    /// or MsgHeartbeatResp) from `from`, if ever.
+    pub fn last_ack(&self, at: NodeId, from: NodeId) -> Option<u64> {
+        self.acks.get(&(at, from)).copied()
     }
 
     /// Drains the events since the last call.
@@ -272,7 +294,7 @@ impl World {
             && node.last_publish_ms.is_none_or(|t| now >= t + election)
         {
             node.last_publish_ms = Some(now);
-            let _ = r.propose(EntryData::Publish(id));
+            let _ = r.propose(Request::Publish(id).entry());
             self.process(id);
         }
     }
@@ -298,6 +320,13 @@ impl World {
             return;
         }
         self.deliveries += 1;
+        self.net.count_received(to);
+        if matches!(
+            msg.msg_type,
+            MessageType::AppResp | MessageType::HeartbeatResp
+        ) {
+            self.acks.insert((to, from), self.now);
+        }
         let snapshot = msg.msg_type == MessageType::Snap;
         if let Some(r) = self.nodes.get_mut(&to).and_then(|n| n.raft.as_mut()) {
             // A response from a peer it does not track is refused, as
@@ -346,7 +375,7 @@ impl World {
         let Some(r) = node.raft.as_mut() else { return };
 
         if let Some(snap) = r.take_restored_snapshot() {
-            node.state = (*snap.data).clone();
+            node.state = KvStore::of_snapshot(&snap);
         }
 
         let mut applied_events = Vec::new();
@@ -360,23 +389,47 @@ impl World {
                 self.checker.observe_applied(now, id, e);
                 match &e.data {
                     EntryData::Empty => {}
-                    EntryData::Put(p) => {
-                        node.state.apply_put(p);
-                        applied_events.push(EventKind::PutApplied {
-                            node: id,
-                            index: e.index,
-                            request: p.request,
-                        });
-                    }
-                    EntryData::Publish(member) => {
-                        if let Some(m) = node.state.members.get_mut(member) {
-                            m.started = true;
+                    EntryData::Normal(data) => match data.get::<Request>() {
+                        Some(Request::Put(p)) => {
+                            node.state.apply_put(p);
+                            applied_events.push(EventKind::PutApplied {
+                                node: id,
+                                index: e.index,
+                                request: p.request,
+                            });
                         }
-                        applied_events.push(EventKind::PublishApplied {
-                            node: id,
-                            member: *member,
-                        });
-                    }
+                        Some(Request::Delete(d)) => {
+                            let done = node.state.mvcc.delete(&d.key);
+                            applied_events.push(EventKind::DeleteApplied {
+                                node: id,
+                                index: e.index,
+                                request: d.request,
+                                deleted: done.deleted,
+                                revision: done.rev,
+                            });
+                        }
+                        Some(Request::Compaction(c)) => {
+                            let refused = node.state.mvcc.compact(c.rev).err();
+                            applied_events.push(EventKind::CompactionApplied {
+                                node: id,
+                                index: e.index,
+                                request: c.request,
+                                rev: c.rev,
+                                refused,
+                            });
+                        }
+                        Some(Request::Publish(member)) => {
+                            if let Some(m) = node.state.members.get_mut(member) {
+                                m.started = true;
+                            }
+                            applied_events.push(EventKind::PublishApplied {
+                                node: id,
+                                member: *member,
+                            });
+                        }
+                        // Only the server's requests are proposed here.
+                        None => {}
+                    },
                     EntryData::ConfChange(cc) => {
                         let refused = membership::validate(&node.state, cc, max_learners).err();
                         if refused.is_none() {
@@ -419,21 +472,21 @@ impl World {
             if let Some(read) = node
                 .pending_reads
                 .iter_mut()
-                .find(|(req, _, _)| *req == rs.request)
+                .find(|p| p.request == rs.request)
             {
-                read.1 = rs.index;
+                read.index = rs.index;
             }
         }
         let applied = r.applied();
         let mut served = Vec::new();
-        node.pending_reads.retain(|(request, index, key)| {
+        node.pending_reads.retain(|p| {
             // Index 0 means "not yet confirmed by the leader".
-            let ready = *index > 0 && *index <= applied;
+            let ready = p.index > 0 && p.index <= applied;
             if ready {
                 served.push(EventKind::ReadServed {
                     node: id,
-                    request: *request,
-                    value: node.state.get(key).map(str::to_string),
+                    request: p.request,
+                    read: node.state.read(&p.key, p.rev),
                 });
             }
             !ready
@@ -458,7 +511,7 @@ impl World {
                     term,
                     conf_state: r.conf_state(),
                 },
-                data: Rc::new(node.state.clone()),
+                data: node.state.snapshot_data(),
             });
             for e in &mut raft_events {
                 if let raft::RaftEvent::SnapshotSent { to, index: sent } = e {
@@ -469,6 +522,8 @@ impl World {
             }
         }
         self.checker.observe(now, id, r);
+        self.checker
+            .observe_store(now, id, r.applied(), &node.state.mvcc);
         let mut compacted = false;
 
         // etcd's triggerSnapshot: once more than snapshot-count entries were
@@ -482,7 +537,7 @@ impl World {
         if applied > r.snapshot_index() + every.max(1) {
             r.compact(
                 applied,
-                Rc::new(node.state.clone()),
+                node.state.snapshot_data(),
                 self.cfg.catchup_entries,
             );
             applied_events.push(EventKind::Compacted {
@@ -544,6 +599,7 @@ impl World {
 
     fn send(&mut self, m: Message) {
         let (from, to, kind) = (m.from, m.to, m.msg_type);
+        self.net.count_sent(from);
         let reason = if !self.routes(from, to) {
             Some(DropReason::NoRoute)
         } else if self.net.is_cut(from, to) {
@@ -620,7 +676,7 @@ impl World {
             return Err(StartError::AlreadyRunning);
         }
         let storage = std::mem::take(&mut node.durable);
-        node.state = (*storage.snapshot.data).clone();
+        node.state = KvStore::of_snapshot(&storage.snapshot);
         node.raft = Some(Raft::new(&raft_cfg, storage, seed));
         node.started_at = Some(now);
         node.epoch += 1;
@@ -713,9 +769,16 @@ impl World {
         result
     }
 
-    /// Starts a linearizable read of `key` through node `via`; a
-    /// `ReadServed` event with `request` carries the answer.
-    pub fn read_index(&mut self, via: NodeId, request: u64, key: &str) -> Result<(), ProposeError> {
+    /// Starts a linearizable read of `key` at store revision `rev` (0: the
+    /// latest) through node `via`; a `ReadServed` event with `request`
+    /// carries the answer.
+    pub fn read_index(
+        &mut self,
+        via: NodeId,
+        request: u64,
+        key: &str,
+        rev: u64,
+    ) -> Result<(), ProposeError> {
         let Some(node) = self.nodes.get_mut(&via) else {
             return Err(ProposeError::NotLeaderNoLeader);
         };
@@ -724,8 +787,13 @@ impl World {
         };
         let result = r.read_index(request);
         // Sent again (a retry): the read waits once.
-        if result.is_ok() && !node.pending_reads.iter().any(|(req, _, _)| *req == request) {
-            node.pending_reads.push((request, 0, key.to_string()));
+        if result.is_ok() && !node.pending_reads.iter().any(|p| p.request == request) {
+            node.pending_reads.push(PendingRead {
+                request,
+                index: 0,
+                key: key.to_string(),
+                rev,
+            });
         }
         self.process(via);
         result
@@ -737,7 +805,7 @@ impl World {
         self.nodes.get(&via).is_some_and(|n| {
             n.pending_reads
                 .iter()
-                .any(|(req, index, _)| *req == request && *index > 0)
+                .any(|p| p.request == request && p.index > 0)
         })
     }
 
@@ -752,7 +820,7 @@ impl World {
             return false;
         };
         let applied = r.applied();
-        r.compact(applied, Rc::new(node.state.clone()), keep);
+        r.compact(applied, node.state.snapshot_data(), keep);
         self.events.push(Event {
             time_ms: now,
             kind: EventKind::Compacted {

@@ -1,26 +1,27 @@
 //! Layer 5, browser: the one type the page talks to, and the canvas drawing.
 //! Only this module knows about wasm-bindgen and web-sys.
 //!
-//! - `engine`: the running scenario (a timeline in the sandbox, or a
-//!   lesson); every action is a command text;
-//! - `layout`: where nodes, links and log strips sit, and hit-testing;
-//! - `draw`: the canvas; `palette`: its colours;
-//! - `panels`: the JSON behind the page's text panels;
+//! - `draw`: the canvas (its colours and layout are `app::palette` and
+//!   `app::layout`);
+//! - `history`: the history view's canvas (its decisions are
+//!   `app::history`);
 //! - `safety`: the safety indicator, rendered into the page's DOM.
 
 mod draw;
-mod engine;
-pub mod layout;
-pub mod palette;
-mod panels;
+mod history;
 pub mod safety;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, Element};
 
-use engine::{step_json, Engine, LessonMove};
-use layout::{Hit, Layout};
+use crate::app::engine::{Engine, LessonMove};
+use crate::app::layout::{Hit, Layout};
+use crate::app::presets::{self, Preset};
+use crate::app::safety::SafetyStatus;
+use crate::scenario::narrate::Renderer;
+use crate::scenario::text_en::English;
+use crate::scenario::view;
 
 #[wasm_bindgen(start)]
 pub fn start() {
@@ -28,36 +29,141 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// The cluster a page opens with when it is given no script.
-pub const DEFAULT_SCRIPT: &str = "cluster voters=1,2,3 seed=1 bandwidth=1MB/s\n";
-
 /// Real milliseconds one animation frame may advance at most, so a tab
 /// that was hidden for a while does not jump ahead by minutes.
 const MAX_FRAME_MS: f64 = 250.0;
 
-fn to_js(v: &serde_json::Value) -> JsValue {
+/// A typed value as a plain JavaScript object (maps as objects, 64-bit
+/// integers as numbers).
+fn to_js<T: Serialize + ?Sized>(v: &T) -> JsValue {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or(JsValue::NULL)
 }
 
-fn refused(message: &str) -> JsValue {
-    to_js(&serde_json::json!({"ok": false, "error": message}))
+/// The answer of an action that either works or is refused with a reason:
+/// `{ok: true}` (with `at_ms` where it lands somewhere), or `{ok: false,
+/// error}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+struct Answer {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    at_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+impl Answer {
+    fn done() -> JsValue {
+        Answer::at(None)
+    }
+    fn at(at_ms: Option<u64>) -> JsValue {
+        to_js(&Answer {
+            ok: true,
+            at_ms,
+            error: None,
+        })
+    }
+    fn refused(message: &str) -> JsValue {
+        to_js(&Answer {
+            ok: false,
+            at_ms: None,
+            error: Some(message.to_string()),
+        })
+    }
+}
+
+/// What lies under a point of the canvas, as the page reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum HitView {
+    Node { id: u64 },
+    Link { a: u64, b: u64, near: u64 },
 }
 
 /// Renders the safety indicator for a status object (`App::status`) into
 /// `el`: green while `violations` is empty, red with the first broken
-/// property, its time and nodes, and the list of all. See `safety`.
+/// property, its time and nodes, and the list of all. See `safety`. Any
+/// other value reads as a status without violations.
 #[wasm_bindgen(js_name = renderSafety)]
 pub fn render_safety(el: &Element, status: JsValue) -> Result<(), JsError> {
-    let status: serde_json::Value = serde_wasm_bindgen::from_value(status)
-        .map_err(|e| JsError::new(&format!("not a status object: {e}")))?;
-    safety::render(el, &status).map_err(|e| JsError::new(&format!("{e:?}")))
+    let status: SafetyStatus = serde_wasm_bindgen::from_value(status).unwrap_or_default();
+    safety::render(el, &status, &English).map_err(|e| JsError::new(&format!("{e:?}")))
+}
+
+/// The script of the cluster a page opens with, on `seed` (the Reset
+/// button's).
+#[wasm_bindgen(js_name = defaultScript)]
+pub fn default_script(seed: f64) -> String {
+    let seed = if seed.is_finite() && seed >= 0.0 {
+        seed.floor() as u64
+    } else {
+        0
+    };
+    presets::default_script(seed)
+}
+
+/// The script of a fresh default cluster on `seed` with the modes of the
+/// page's modes control (the fields of `App.modes()`: `new_members`
+/// "learner" or "voter", `auto_promote` in percent or undefined for off,
+/// `failover_after_ms`, `failover` "replace" or "grow", `max_learners`):
+/// `{ok: true, script}` (one canonical `cluster` line carrying the options),
+/// or `{ok: false, error}` saying what is wrong with the form.
+#[wasm_bindgen(js_name = freshScript)]
+pub fn fresh_script(
+    seed: f64,
+    new_members: &str,
+    auto_promote: Option<f64>,
+    failover_after_ms: f64,
+    failover: &str,
+    max_learners: f64,
+) -> JsValue {
+    #[derive(Serialize)]
+    struct Fresh {
+        ok: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        script: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    }
+    let seed = if seed.is_finite() && seed >= 0.0 {
+        seed.floor() as u64
+    } else {
+        0
+    };
+    let form = presets::ModesForm {
+        new_members: new_members.to_string(),
+        auto_promote,
+        failover_after_ms,
+        failover: failover.to_string(),
+        max_learners,
+    };
+    let fresh = match presets::fresh_script(seed, &form) {
+        Ok(script) => Fresh {
+            ok: true,
+            script: Some(script),
+            error: None,
+        },
+        Err(why) => Fresh {
+            ok: false,
+            script: None,
+            error: Some(English.refusal(&why)),
+        },
+    };
+    to_js(&fresh)
+}
+
+/// A key, value or URL written as the scenario language reads it back:
+/// bare when that is unambiguous, else double-quoted with `\"` and `\\`
+/// escaped.
+#[wasm_bindgen(js_name = quoteWord)]
+pub fn quote_word(s: &str) -> String {
+    crate::scenario::ast::format_text(s)
 }
 
 /// The lessons, in reading order: `[{id, title, figures, summary, steps}]`.
 #[wasm_bindgen]
 pub fn lessons() -> JsValue {
-    to_js(&serde_json::to_value(crate::scenario::lessons::infos()).unwrap_or_default())
+    to_js(&crate::scenario::lessons::infos())
 }
 
 /// The app the page drives: one simulated cluster, its drawing, and the
@@ -79,12 +185,12 @@ impl App {
     /// column.
     #[wasm_bindgen(constructor)]
     pub fn new(script: &str) -> Result<App, JsError> {
-        let script = if script.trim().is_empty() {
-            DEFAULT_SCRIPT
+        let engine = if script.trim().is_empty() {
+            Engine::from_script(&presets::default_script(1))
         } else {
-            script
-        };
-        let engine = Engine::from_script(script).map_err(|e| JsError::new(&e))?;
+            Engine::from_script(script)
+        }
+        .map_err(|e| JsError::new(&e))?;
         Ok(App::with(engine))
     }
 
@@ -111,12 +217,36 @@ impl App {
         whole
     }
 
+    /// Speaks `code` (`en`, `ja`, or a regional tag of either) from now on:
+    /// new log lines, the panels, the canvas. False (nothing changes) for a
+    /// language raftlab does not speak. The run is untouched.
+    #[wasm_bindgen(js_name = setLanguage)]
+    pub fn set_language(&mut self, code: &str) -> bool {
+        match crate::scenario::lang::Language::from_code(code) {
+            Some(lang) => {
+                self.engine.set_language(lang);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Runs one scenario command (what every button does). Returns its
     /// result object `{line, command, ok, error, detail, ...}`; a command
     /// that does not parse comes back with `ok: false` and changes nothing.
+    /// The log gets the command, what happened and the result.
     pub fn command(&mut self, text: &str) -> JsValue {
         let result = self.engine.command(text);
         to_js(&result)
+    }
+
+    /// The command the page button `name` stands for now (`add-voter`,
+    /// `add-learner`, `add-bad`, `add-standby`, `add-read-weak`,
+    /// `add-read-strong`, `isolate-leader`, `split-31`, `split-22`,
+    /// `heal-all`, `load`), or undefined when it cannot apply (the log says
+    /// why) or there is no such button.
+    pub fn preset(&mut self, name: &str) -> Option<String> {
+        self.engine.preset(Preset::named(name)?)
     }
 
     /// The runner's report object (without `results`).
@@ -124,7 +254,8 @@ impl App {
         to_js(&self.engine.status())
     }
 
-    /// Runs to the next narrated event. False when nothing more will happen.
+    /// Runs to the next narrated event. False when nothing happens within a
+    /// minute (the log says so).
     #[wasm_bindgen(js_name = stepEvent)]
     pub fn step_event(&mut self) -> bool {
         self.carry = 0.0;
@@ -137,10 +268,25 @@ impl App {
         self.engine.now() as f64
     }
 
-    /// Sentences narrated since the last call (events, command results,
-    /// errors with etcd's error names).
-    pub fn narration(&mut self) -> Vec<String> {
-        self.engine.take_narration()
+    /// The log's lines since the last call: `[{id, time_ms, kind, tone,
+    /// event, command, text, fold}]` (events, commands and their results,
+    /// errors with etcd's error names, notices). A line with `fold` updates
+    /// the line `fold.into` instead of standing on its own.
+    pub fn narration(&mut self) -> JsValue {
+        to_js(&self.engine.take_narration())
+    }
+
+    /// The page cleared its log: lines not yet taken are dropped, and no
+    /// later line folds into one it no longer shows.
+    #[wasm_bindgen(js_name = clearLog)]
+    pub fn clear_log(&mut self) {
+        self.engine.clear_log();
+    }
+
+    /// The report's `linearizability`: whether the run's client operations
+    /// so far are linearizable, and if not a smallest anomaly.
+    pub fn linearizability(&self) -> JsValue {
+        to_js(&self.engine.linearizability())
     }
 
     /// The script of everything done so far: replaying it gives this state.
@@ -154,18 +300,24 @@ impl App {
     /// which voters acknowledged the latest commit, whether the leader can
     /// reach a quorum now.
     pub fn quorum(&self) -> JsValue {
-        to_js(&panels::quorum(self.engine.cluster()))
+        to_js(&self.engine.quorum())
     }
 
     /// Every node: role, learner, running, indexes, peer URL, keys.
     pub fn nodes(&self) -> JsValue {
-        to_js(&panels::nodes(self.engine.cluster()))
+        to_js(&view::node_details(self.engine.cluster()))
+    }
+
+    /// The run's modes, as its `cluster` line set them: `{new_members,
+    /// auto_promote, failover_after_ms, failover}`.
+    pub fn modes(&self) -> JsValue {
+        to_js(&view::ModesView::of(self.engine.cluster()))
     }
 
     /// The lowest id a new member can take.
     #[wasm_bindgen(js_name = nextId)]
     pub fn next_id(&self) -> Option<u32> {
-        panels::next_id(self.engine.cluster()).map(|id| id as u32)
+        view::next_id(self.engine.cluster()).map(|id| id as u32)
     }
 
     #[wasm_bindgen(js_name = nodeCount)]
@@ -186,18 +338,71 @@ impl App {
         };
         let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         let cluster = self.engine.cluster();
-        let views = draw::node_views(cluster);
-        let ids: Vec<(u64, bool)> = views.iter().map(|v| (v.id, !v.removed)).collect();
+        let nodes = draw::drawn(cluster);
+        let ids: Vec<(u64, bool)> = nodes.iter().map(|d| (d.view.id, !d.view.removed)).collect();
         self.layout.compute(width, height, &ids);
         draw::frame(&draw::Frame {
             ctx: &draw::Ctx::new(ctx),
             layout: &self.layout,
             cluster,
-            views: &views,
+            nodes: &nodes,
+            words: self.engine.renderer(),
             t: cluster.now() as f64 + self.carry,
             hover: self.hover,
             dashes: &self.dashes,
         });
+    }
+
+    /// Draws the history view (the run's client operations on a time axis,
+    /// the checker's anomaly in red) onto a 2D context whose canvas is
+    /// `width` x `height` CSS pixels, and returns its words: `{ok, empty,
+    /// verdict, note}`. The checker runs here, so the page calls this only
+    /// while the view is open.
+    #[wasm_bindgen(js_name = drawHistory)]
+    pub fn draw_history(
+        &self,
+        ctx: &CanvasRenderingContext2d,
+        width: f64,
+        height: f64,
+        dpr: f64,
+    ) -> JsValue {
+        #[derive(Serialize)]
+        struct HistoryPanel {
+            ok: bool,
+            empty: bool,
+            verdict: String,
+            note: String,
+        }
+        let scene = self.engine.history_scene();
+        let words = self.engine.renderer();
+        if width.is_finite() && height.is_finite() && width >= 1.0 && height >= 1.0 {
+            let dpr = if dpr.is_finite() && dpr > 0.0 {
+                dpr
+            } else {
+                1.0
+            };
+            let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+            history::paint(
+                &draw::Ctx::new(ctx),
+                &self.dashes,
+                &scene,
+                words,
+                width,
+                height,
+            );
+        }
+        to_js(&HistoryPanel {
+            ok: scene.ok,
+            empty: scene.total == 0,
+            verdict: words.history_verdict(&scene.verdict()),
+            note: words.history_note(
+                scene.from_ms,
+                scene.to_ms,
+                scene.shown,
+                scene.total,
+                scene.hidden_lanes,
+            ),
+        })
     }
 
     /// Keeps the top `px` CSS pixels of the canvas free (the page's legend
@@ -214,13 +419,10 @@ impl App {
     /// closer to the point).
     #[wasm_bindgen(js_name = hitTest)]
     pub fn hit_test(&self, x: f64, y: f64) -> JsValue {
-        let v = match self.layout.hit(x, y) {
-            None => serde_json::Value::Null,
-            Some(Hit::Node(id)) => serde_json::json!({"kind": "node", "id": id}),
-            Some(Hit::Link { a, b, near }) => {
-                serde_json::json!({"kind": "link", "a": a, "b": b, "near": near})
-            }
-        };
+        let v = self.layout.hit(x, y).map(|hit| match hit {
+            Hit::Node(id) => HitView::Node { id },
+            Hit::Link { a, b, near } => HitView::Link { a, b, near },
+        });
         to_js(&v)
     }
 
@@ -236,17 +438,13 @@ impl App {
     /// Messages on the network now (queued at a sender or on the wire).
     #[wasm_bindgen(js_name = inFlight)]
     pub fn in_flight(&self) -> u32 {
-        self.engine.cluster().world().network().in_flight().count() as u32
+        self.engine.cluster().in_flight().count() as u32
     }
 
     /// Whether messages from `from` to `to` are cut off.
     #[wasm_bindgen(js_name = isCut)]
     pub fn is_cut(&self, from: u32, to: u32) -> bool {
-        self.engine
-            .cluster()
-            .world()
-            .network()
-            .is_cut(u64::from(from), u64::from(to))
+        self.engine.cluster().is_cut(u64::from(from), u64::from(to))
     }
 
     /// Where a node sits (CSS pixels, as last drawn): `[x, y, radius]`.
@@ -271,7 +469,8 @@ impl App {
 
     /// Swaps in a new run (an opened link or file), keeping the drawing's
     /// layout.
-    fn replace(&mut self, engine: Engine) {
+    fn replace(&mut self, mut engine: Engine) {
+        engine.set_language(self.engine.language());
         self.engine = engine;
         self.carry = 0.0;
         self.hover = None;
@@ -280,7 +479,7 @@ impl App {
     fn lesson_move(&mut self, what: LessonMove) -> JsValue {
         self.carry = 0.0;
         match self.engine.lesson_step(what) {
-            Some(step) => to_js(&step_json(&step)),
+            Some(step) => to_js(&step),
             None => JsValue::NULL,
         }
     }
@@ -305,7 +504,7 @@ impl App {
     }
 
     /// Steps back to the previous narrated moment; its time, or undefined
-    /// at the very beginning (and in a lesson).
+    /// at the very beginning (the log says so) and in a lesson.
     #[wasm_bindgen(js_name = stepBack)]
     pub fn step_back(&mut self) -> Option<f64> {
         self.carry = 0.0;
@@ -324,17 +523,17 @@ impl App {
     /// branches: [{id, parent, fork_ms, end_ms, left_at_ms, commands, first,
     /// current}]}`; null in a lesson.
     pub fn timeline(&self) -> JsValue {
-        to_js(&self.engine.timeline_json())
+        to_js(&self.engine.timeline())
     }
 
     /// Makes branch `id` current, at the moment it was left: `{ok, at_ms}`
-    /// or `{ok: false, error}`.
+    /// or `{ok: false, error}`; the log says which.
     #[wasm_bindgen(js_name = switchBranch)]
     pub fn switch_branch(&mut self, id: u32) -> JsValue {
         self.carry = 0.0;
         match self.engine.switch_branch(id) {
-            Ok(at) => to_js(&serde_json::json!({"ok": true, "at_ms": at})),
-            Err(e) => refused(&e),
+            Ok(at) => Answer::at(Some(at)),
+            Err(e) => Answer::refused(&e),
         }
     }
 
@@ -353,9 +552,9 @@ impl App {
         match Engine::from_link(link) {
             Ok(engine) => {
                 self.replace(engine);
-                to_js(&serde_json::json!({"ok": true}))
+                Answer::done()
             }
-            Err(e) => refused(&e.message),
+            Err(e) => Answer::refused(&e.message),
         }
     }
 
@@ -372,9 +571,9 @@ impl App {
         match Engine::from_file(text) {
             Ok(engine) => {
                 self.replace(engine);
-                to_js(&serde_json::json!({"ok": true}))
+                Answer::done()
             }
-            Err(e) => refused(&e.message),
+            Err(e) => Answer::refused(&e.message),
         }
     }
 
@@ -386,8 +585,8 @@ impl App {
     pub fn open_lesson(&mut self, id: &str) -> JsValue {
         self.carry = 0.0;
         match self.engine.open_lesson(id) {
-            Ok(()) => to_js(&serde_json::json!({"ok": true})),
-            Err(e) => refused(&e),
+            Ok(()) => Answer::done(),
+            Err(e) => Answer::refused(&e),
         }
     }
 
@@ -398,12 +597,42 @@ impl App {
         self.engine.leave_lesson()
     }
 
-    /// Runs the lesson to its next pause. The step: `{position, steps,
-    /// finished, says, lines: [{kind: "say"|"trace", text}], results,
-    /// surprises}`; null outside a lesson.
+    /// Runs the lesson to its next pause at once (while a step plays: the
+    /// rest of it). The step: `{position, steps,
+    /// finished, says, lines, results, surprises, surprise}` (`lines`: the
+    /// log's lines, as `narration` gives them; `surprise`: what did not go
+    /// as the lesson says, in words); null outside a lesson.
     #[wasm_bindgen(js_name = lessonNext)]
     pub fn lesson_next(&mut self) -> JsValue {
         self.lesson_move(LessonMove::Next)
+    }
+
+    /// Begins playing the lesson's next step, shown as it happens: each
+    /// `lessonFrame` runs a slice of it. True when a step plays (also when
+    /// one already did), false at the lesson's end; undefined outside a
+    /// lesson.
+    #[wasm_bindgen(js_name = lessonPlay)]
+    pub fn lesson_play(&mut self) -> Option<bool> {
+        self.carry = 0.0;
+        self.engine.lesson_play()
+    }
+
+    /// Whether a lesson step is playing.
+    #[wasm_bindgen(js_name = lessonPlaying)]
+    pub fn lesson_playing(&self) -> bool {
+        self.engine.lesson_playing()
+    }
+
+    /// One animation frame of the playing step: `real_ms` of wall time at
+    /// `speed` (the page's speed control). What happened goes to
+    /// `narration`; when the step reaches its pause, the step (as
+    /// `lessonNext` returns it, with the lines not yet told); else null.
+    #[wasm_bindgen(js_name = lessonFrame)]
+    pub fn lesson_frame(&mut self, real_ms: f64, speed: f64) -> JsValue {
+        match self.engine.lesson_frame(real_ms, speed) {
+            Some(step) => to_js(&step),
+            None => JsValue::NULL,
+        }
     }
 
     /// Back one pause (the run rebuilt to it); the step shown there.
@@ -433,9 +662,10 @@ impl App {
 
     /// The lesson panel: `{id, title, figures, summary, position, steps,
     /// finished, on_path, says, quorum: {voters, learners, quorum, leader,
-    /// from, reachable, has_quorum}, sentence}`; null in the sandbox.
+    /// from, reachable, has_quorum}, playing, failed_checks, sentence}`; null
+    /// in the sandbox.
     pub fn lesson(&self) -> JsValue {
-        to_js(&self.engine.lesson_json())
+        to_js(&self.engine.lesson())
     }
 
     // ---- safety ----------------------------------------------------------------------------
@@ -443,6 +673,8 @@ impl App {
     /// Renders the safety indicator for the current status into `el`.
     #[wasm_bindgen(js_name = renderSafety)]
     pub fn render_safety(&self, el: &Element) -> Result<(), JsError> {
-        safety::render(el, &self.engine.status()).map_err(|e| JsError::new(&format!("{e:?}")))
+        let status = SafetyStatus::of(&self.engine.status().status);
+        safety::render(el, &status, self.engine.renderer())
+            .map_err(|e| JsError::new(&format!("{e:?}")))
     }
 }

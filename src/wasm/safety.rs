@@ -1,98 +1,13 @@
-//! The safety indicator: always visible, green while every Raft safety
-//! property holds, red with the broken property, its time and its nodes as
-//! soon as the world's checker records a violation. The panel is rendered
-//! here, from the status JSON, so a test can feed it a synthetic violation
-//! (the simulated cluster never breaks one through the page).
+//! The safety indicator in the page's DOM. What it says (`app::safety`) is
+//! decided natively; here it becomes a button and a list. The panel is
+//! rendered from a status object, so a test can feed it a synthetic
+//! violation (the simulated cluster never breaks one through the page).
 
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
-/// What the world checks after every event.
-pub const CHECKED: &str = "election safety, log matching, leader completeness, \
-     state machine safety, term and commit monotonicity, learners never campaign";
-
-/// One violation as the list shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Item {
-    pub time_ms: u64,
-    pub property: String,
-    pub nodes: Vec<u64>,
-    pub text: String,
-}
-
-impl Item {
-    fn of(v: &Value) -> Item {
-        Item {
-            time_ms: v["time_ms"].as_u64().unwrap_or(0),
-            property: v["property"]
-                .as_str()
-                .unwrap_or("a safety property")
-                .to_string(),
-            nodes: v["nodes"]
-                .as_array()
-                .map(|a| a.iter().filter_map(Value::as_u64).collect())
-                .unwrap_or_default(),
-            text: v["text"].as_str().unwrap_or("").to_string(),
-        }
-    }
-
-    /// "t=12.34s, nodes 1 and 2" (no nodes: just the time).
-    fn when_who(&self) -> String {
-        let t = format!("t={:.2}s", self.time_ms as f64 / 1000.0);
-        match self.nodes.as_slice() {
-            [] => t,
-            [one] => format!("{t}, node {one}"),
-            many => {
-                let (last, rest) = many.split_last().unwrap_or((&0, &[]));
-                let rest: Vec<String> = rest.iter().map(u64::to_string).collect();
-                format!("{t}, nodes {} and {last}", rest.join(", "))
-            }
-        }
-    }
-
-    pub fn line(&self) -> String {
-        if self.text.is_empty() {
-            format!("{} · {}", self.when_who(), self.property)
-        } else {
-            format!("{} · {}: {}", self.when_who(), self.property, self.text)
-        }
-    }
-}
-
-/// The indicator's content for a status object.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct View {
-    pub ok: bool,
-    pub headline: String,
-    pub items: Vec<Item>,
-}
-
-pub fn view(status: &Value) -> View {
-    let items: Vec<Item> = status["violations"]
-        .as_array()
-        .map(|a| a.iter().map(Item::of).collect())
-        .unwrap_or_default();
-    let headline = match items.first() {
-        None => "Raft safety: all invariants hold".to_string(),
-        Some(first) => {
-            let more = match items.len() {
-                1 => String::new(),
-                n => format!(" (+{} more)", n - 1),
-            };
-            format!(
-                "Raft safety broken: {} at {}{more}",
-                first.property,
-                first.when_who()
-            )
-        }
-    };
-    View {
-        ok: items.is_empty(),
-        headline,
-        items,
-    }
-}
+use crate::app::safety::{SafetyStatus, SafetyView};
+use crate::scenario::narrate::Renderer;
 
 fn child(doc: &Document, parent: &Element, tag: &str, class: &str) -> Result<Element, JsValue> {
     if let Some(e) = parent.query_selector(&format!(":scope > .{class}"))? {
@@ -108,14 +23,14 @@ fn child(doc: &Document, parent: &Element, tag: &str, class: &str) -> Result<Ele
 /// toggles the list, which the page does) and the list of violations. Builds
 /// what is missing the first time; afterwards touches the DOM only when the
 /// number of violations changed.
-pub fn render(el: &Element, status: &Value) -> Result<(), JsValue> {
-    let v = view(status);
-    let count = v.items.len().to_string();
+pub fn render(el: &Element, status: &SafetyStatus, words: &dyn Renderer) -> Result<(), JsValue> {
+    let count = status.violations.len().to_string();
     if el.get_attribute("data-violations").as_deref() == Some(count.as_str())
         && el.query_selector(".safety-button")?.is_some()
     {
         return Ok(());
     }
+    let v = SafetyView::of(status, words);
     let doc = el
         .owner_document()
         .ok_or_else(|| JsValue::from_str("the element has no document"))?;
@@ -136,14 +51,7 @@ pub fn render(el: &Element, status: &Value) -> Result<(), JsValue> {
     if button.get_attribute("aria-expanded").as_deref() != Some("true") {
         list.set_attribute("hidden", "")?;
     }
-    button.set_attribute(
-        "title",
-        if v.ok {
-            "Every Raft safety property is checked after every event; click for the list"
-        } else {
-            "A safety property was broken; click for every violation"
-        },
-    )?;
+    button.set_attribute("title", &v.tip)?;
     let dot = child(&doc, &button, "span", "safety-dot")?;
     dot.set_attribute("aria-hidden", "true")?;
     dot.set_text_content(Some(if v.ok { "✓" } else { "✗" }));
@@ -153,21 +61,13 @@ pub fn render(el: &Element, status: &Value) -> Result<(), JsValue> {
 
     list.set_text_content(None);
     let head = doc.create_element("p")?;
-    head.set_text_content(Some(&if v.ok {
-        format!("No violation. Checked after every event: {CHECKED}.")
-    } else {
-        format!(
-            "{} violation{} of Raft's safety properties (checked after every event):",
-            v.items.len(),
-            if v.items.len() == 1 { "" } else { "s" }
-        )
-    }));
+    head.set_text_content(Some(&v.list_head));
     list.append_child(&head)?;
     if !v.ok {
         let ol = doc.create_element("ol")?;
         for item in &v.items {
             let li = doc.create_element("li")?;
-            li.set_text_content(Some(&item.line()));
+            li.set_text_content(Some(item));
             ol.append_child(&li)?;
         }
         list.append_child(&ol)?;

@@ -38,7 +38,7 @@ pub fn data_dir() -> PathBuf {
 
 /// What happened to one file.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum FileOutcome {
     Passed { directives: usize },
     Failed { line: usize, what: String },
     Skipped { reason: &'static str },
@@ -46,11 +46,11 @@ pub enum Outcome {
 
 /// The outcome of every file, by path relative to the data directory.
 pub struct Report {
-    pub files: Vec<(String, Outcome)>,
+    pub files: Vec<(String, FileOutcome)>,
 }
 
 impl Report {
-    fn count(&self, dir: &str, f: impl Fn(&Outcome) -> bool) -> usize {
+    fn count(&self, dir: &str, f: impl Fn(&FileOutcome) -> bool) -> usize {
         self.files
             .iter()
             .filter(|(p, o)| p.starts_with(dir) && f(o))
@@ -58,11 +58,11 @@ impl Report {
     }
 
     pub fn passed(&self, dir: &str) -> usize {
-        self.count(dir, |o| matches!(o, Outcome::Passed { .. }))
+        self.count(dir, |o| matches!(o, FileOutcome::Passed { .. }))
     }
 
     pub fn failed(&self, dir: &str) -> usize {
-        self.count(dir, |o| matches!(o, Outcome::Failed { .. }))
+        self.count(dir, |o| matches!(o, FileOutcome::Failed { .. }))
     }
 
     pub fn total(&self, dir: &str) -> usize {
@@ -74,11 +74,11 @@ impl Report {
         let mut s = String::from("etcd-raft conformance: etcd-io/raft's data-driven test files\n");
         for (path, outcome) in &self.files {
             let _ = match outcome {
-                Outcome::Passed { directives } => {
+                FileOutcome::Passed { directives } => {
                     writeln!(s, "  passed   {path} ({directives} directives)")
                 }
-                Outcome::Skipped { reason } => writeln!(s, "  skipped  {path}: {reason}"),
-                Outcome::Failed { line, what } => {
+                FileOutcome::Skipped { reason } => writeln!(s, "  skipped  {path}: {reason}"),
+                FileOutcome::Failed { line, what } => {
                     writeln!(s, "  FAILED   {path}:{line}: {what}")
                 }
             };
@@ -123,9 +123,9 @@ pub fn run_all(dir: &Path) -> Result<Report, String> {
     Ok(Report { files })
 }
 
-fn run_file(dir: &Path, rel: &str) -> Outcome {
+fn run_file(dir: &Path, rel: &str) -> FileOutcome {
     if let Some((_, reason)) = SKIPS.iter().find(|(p, _)| *p == rel) {
-        return Outcome::Skipped { reason };
+        return FileOutcome::Skipped { reason };
     }
     let text = match std::fs::read_to_string(dir.join(rel)) {
         Ok(t) => t,
@@ -146,13 +146,13 @@ fn run_file(dir: &Path, rel: &str) -> Outcome {
             return failed(d.line, format!("`{}`: {diff}", d.cmd));
         }
     }
-    Outcome::Passed {
+    FileOutcome::Passed {
         directives: directives.len(),
     }
 }
 
-fn failed(line: usize, what: String) -> Outcome {
-    Outcome::Failed { line, what }
+fn failed(line: usize, what: String) -> FileOutcome {
+    FileOutcome::Failed { line, what }
 }
 
 type Runner = Box<dyn FnMut(&datadriven::Directive) -> Result<String, String>>;

@@ -128,6 +128,16 @@ test("the console runs commands, fast-forwards, reports errors and keeps a histo
   assert.equal(await input.inputValue(), "membr add 4");
   await input.press("ArrowUp");
   assert.equal(await input.inputValue(), "wait 2s");
+  // A read shows its value in the log; the history of reads and writes is
+  // linearizable, and every node counts its Raft messages.
+  await input.fill("get greeting");
+  await input.press("Enter");
+  assert.match(await page.textContent("#log"), /ok: value "hello"/);
+  const s = await status(page);
+  assert.equal(s.linearizability.ok, true);
+  assert.equal(s.linearizability.operations, 2);
+  assert.ok(s.nodes.every((n) => n.msgs_in > 0 && n.msgs_out > 0));
+  assert.equal((await page.evaluate(() => window.raftlab.command("expect value=hello"))).ok, true);
   // window.raftlab.command returns the result object of the report.
   const r = await page.evaluate(() => window.raftlab.command("transfer-leader 9"));
   assert.equal(r.ok, false);
@@ -177,6 +187,28 @@ test("a small screen: partition presets and the quorum panel", async () => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth > innerWidth || document.documentElement.scrollHeight > innerHeight);
   assert.equal(overflow, false);
   await page.screenshot({ path: path.join(SHOTS, "split-1024.png") });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("repeated events fold into one line of the log, and one click shows each of them", async () => {
+  const { page, problems } = await openApp(browser);
+  await page.evaluate(() => { window.raftlab.pause(); window.raftlab.command("wait-until leader"); });
+  await page.click("#isolate-leader");
+  await page.evaluate(() => window.raftlab.command("wait 10s"));
+  // The cut-off leader campaigns again and again: one line says how often.
+  const folded = page.locator("#log li details", { hasText: /asked for pre-votes \d+ times/ }).first();
+  await folded.waitFor({ state: "attached" });
+  const summary = await folded.locator("summary").textContent();
+  // Nobody answers a cut-off node: the line is its campaigns alone.
+  assert.match(summary, /asked for pre-votes \d+ times \(latest for term \d+\)$/);
+  const count = Number(summary.match(/asked for pre-votes (\d+) times/)[1]);
+  assert.ok(count >= 3, summary);
+  assert.equal(await folded.locator("ol.trace li").count(), count);
+  assert.equal(await folded.locator("ol.trace").isVisible(), false);
+  await folded.locator("summary").click();
+  assert.equal(await folded.locator("ol.trace").isVisible(), true);
+  await page.screenshot({ path: path.join(SHOTS, "log-folded.png") });
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -27,7 +27,6 @@ use crate::raft::chunked::Entries;
 use crate::raft::confchange::{self, Changer, ConfChangeError};
 use crate::raft::events::{ProposeError, RaftEvent, StepError};
 use crate::raft::heap::Meter;
-use crate::raft::kv::KvStore;
 use crate::raft::log::RaftLog;
 use crate::raft::progress::ProgressState;
 use crate::raft::quorum::VoteResult;
@@ -35,7 +34,7 @@ use crate::raft::read_only::{ReadOnly, ReadRequest};
 use crate::raft::tracker::{ProgressMap, ProgressTracker, TrackerConfig};
 use crate::raft::types::{
     ConfChange, ConfChangeType, ConfChangeV2, ConfState, Entry, EntryData, HardState, Message,
-    MessageType, NodeId, ReadState, Snapshot, SnapshotMetadata, CAMPAIGN_TRANSFER, NONE,
+    MessageType, NodeId, Opaque, ReadState, Snapshot, SnapshotMetadata, CAMPAIGN_TRANSFER, NONE,
 };
 
 mod conf_change;
@@ -130,23 +129,43 @@ impl Storage {
     }
 }
 
+/// A founding member of a new cluster (etcd's `raft.Peer`): its id and the
+/// application's context for it, carried in its bootstrap change.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Peer {
+    pub id: NodeId,
+    pub context: Opaque,
+}
+
+/// [`bootstrap_peers`] with no context for any voter.
+pub fn bootstrap_storage(voters: &[NodeId]) -> Storage {
+    let peers: Vec<Peer> = voters
+        .iter()
+        .map(|&id| Peer {
+            id,
+            context: Opaque::default(),
+        })
+        .collect();
+    bootstrap_peers(&peers)
+}
+
 /// The durable state every founding member of a new cluster starts from,
 /// as etcd's StartNode writes it: one `AddNode` entry per initial voter at
 /// term 1 (indexes 1..=n), all committed, and no snapshot. `Raft::new` then
 /// starts with an empty configuration; the caller re-applies the entries
 /// (through `committed_entries` and `apply_conf_change`) and the node is a voter.
-pub fn bootstrap_storage(voters: &[NodeId]) -> Storage {
-    let entries: Vec<Entry> = voters
+pub fn bootstrap_peers(peers: &[Peer]) -> Storage {
+    let entries: Vec<Entry> = peers
         .iter()
         .enumerate()
-        .map(|(i, &v)| Entry {
+        .map(|(i, p)| Entry {
             term: 1,
             index: i as u64 + 1,
             data: EntryData::ConfChange(Rc::new(ConfChange {
                 change_type: ConfChangeType::AddNode,
-                node_id: v,
+                node_id: p.id,
                 request: 0,
-                peer_url: Rc::from(format!("http://n{v}:2380")),
+                context: p.context.clone(),
                 promote: false,
             })),
         })

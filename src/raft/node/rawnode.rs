@@ -212,7 +212,7 @@ impl Raft {
     /// configuration recorded is the current one, so take it at the applied
     /// index). Entries up to `index - keep_entries` are dropped; the rest stay
     /// so slow followers can catch up from the log (etcd's SnapshotCatchUpEntries).
-    pub fn compact(&mut self, index: u64, data: Rc<KvStore>, keep_entries: u64) {
+    pub fn compact(&mut self, index: u64, data: Opaque, keep_entries: u64) {
         let index = index.min(self.log.applied);
         if self.create_snapshot(index, data) {
             self.compact_log(index.saturating_sub(keep_entries));
@@ -224,7 +224,7 @@ impl Raft {
     /// that needs entries the log no longer has is sent this snapshot
     /// (etcd's MemoryStorage.CreateSnapshot). Returns false if `index` is
     /// not newer than the last snapshot or not in the log.
-    pub fn create_snapshot(&mut self, index: u64, data: Rc<KvStore>) -> bool {
+    pub fn create_snapshot(&mut self, index: u64, data: Opaque) -> bool {
         if index <= self.log.snapshot.metadata.index || index > self.log.committed {
             return false;
         }

@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use raftlab::raft::{
     ConfChange, ConfChangeTransition, ConfChangeV2, ConfState, Config, EntryData, HardState,
-    KvStore, Message, MessageType, NodeId, Put, Raft, ReadOnlyOption, Snapshot, SnapshotMetadata,
+    Message, MessageType, NodeId, Opaque, Raft, ReadOnlyOption, Snapshot, SnapshotMetadata,
     StateRole, Storage,
 };
 
@@ -92,16 +92,12 @@ impl Env {
             "send-snapshot" => self.send_snapshot(&d.numbers()?)?,
             "propose" => {
                 let data = d.words().nth(1).ok_or("propose needs data")?.to_string();
-                let put = Put {
-                    size: data.len() as u64,
-                    key: data,
-                    value: String::new(),
-                    request: 0,
-                };
+                // etcd's entry data: bytes, here the proposed text.
+                let size = data.len() as u64;
                 let r = self
                     .node(first()?)?
                     .raft
-                    .propose(EntryData::Put(Rc::new(put)));
+                    .propose(EntryData::Normal(Opaque::new(data, size)));
                 return Ok(r.err().map(|_| "raft proposal dropped".to_string()));
             }
             "propose-conf-change" => return self.propose_conf_change(first()?, d),
@@ -170,7 +166,7 @@ impl Env {
                 term: u64::from(bootstrap),
                 conf_state,
             },
-            data: Rc::new(KvStore::default()),
+            data: Opaque::default(),
         };
         // etcd's raftConfigStub: no size or window limits.
         let template = Config {
@@ -375,7 +371,7 @@ impl Env {
                 change_type: single.change_type,
                 node_id: single.node_id,
                 request: 0,
-                peer_url: Rc::from(""),
+                context: Opaque::default(),
                 promote: false,
             }))
         } else {

@@ -2,8 +2,9 @@
 //! `util.go`: DescribeEntry, DescribeMessage, DescribeSnapshot,
 //! DescribeReady...), over raftlab's types.
 //!
-//! raftlab's entries are typed where etcd's carry bytes: a proposal's bytes
-//! are the key of a Put, an empty entry is etcd's entry with no data.
+//! A proposal's data is opaque to raftlab's core as to etcd's: this adapter
+//! proposes its text as the payload, and an empty entry is etcd's entry with
+//! no data.
 
 use std::collections::BTreeSet;
 
@@ -53,8 +54,10 @@ pub fn changes_text(changes: &[ConfChangeSingle]) -> String {
 pub fn entry(e: &Entry) -> String {
     let (kind, text) = match &e.data {
         EntryData::Empty => ("EntryNormal", quote("")),
-        EntryData::Put(p) => ("EntryNormal", quote(&p.key)),
-        EntryData::Publish(id) => ("EntryNormal", quote(&format!("publish {id}"))),
+        EntryData::Normal(data) => (
+            "EntryNormal",
+            quote(data.get::<String>().map_or("", String::as_str)),
+        ),
         EntryData::ConfChange(cc) => ("EntryConfChange", changes_text(&cc.as_v2().changes)),
         EntryData::ConfChangeV2(cc) => ("EntryConfChangeV2", changes_text(&cc.changes)),
     };

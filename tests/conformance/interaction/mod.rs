@@ -18,9 +18,8 @@ mod describe;
 mod storage;
 
 use raftlab::raft::{
-    Entry, EntryData, HardState, KvStore, Message, MessageType, NodeId, Raft, StateRole,
+    Entry, EntryData, HardState, Message, MessageType, NodeId, Opaque, Raft, StateRole,
 };
-use std::rc::Rc;
 
 use self::describe::Ready;
 use self::storage::MemStorage;
@@ -116,8 +115,7 @@ impl Node {
                 }
                 _ => {}
             }
-            self.raft
-                .create_snapshot(e.index, Rc::new(KvStore::default()));
+            self.raft.create_snapshot(e.index, Opaque::default());
         }
         self.raft.advance();
         if let Some(last) = rd.committed.last() {

@@ -86,7 +86,7 @@ impl Layout {
         self.cy = top + top_h / 2.0;
         // Room outside the ring for each node's labels and bars: three lines
         // above the top node and below a bottom one, wide text at the sides.
-        self.ring = ((width / 2.0) - 160.0).min(top_h / 2.0 - 78.0).max(40.0);
+        self.ring = ((width / 2.0) - 160.0).min(top_h / 2.0 - 84.0).max(40.0);
         let chord = if n > 1 {
             2.0 * self.ring * (std::f64::consts::PI / n as f64).sin()
         } else {
@@ -160,6 +160,36 @@ impl Layout {
     }
 }
 
+/// Each direction of a link has its own lane, a little to its right, so
+/// messages going both ways and one-way cuts can be told apart: the lane
+/// from `a` to `b`, stopping `r` short of each centre; `None` when the
+/// nodes are too close for one.
+pub fn lane(a: &Spot, b: &Spot, r: f64) -> Option<Segment> {
+    let (vx, vy) = (b.x - a.x, b.y - a.y);
+    let len = vx.hypot(vy);
+    if len < 2.0 * r + 1.0 {
+        return None;
+    }
+    let (ux, uy) = (vx / len, vy / len);
+    let off = 3.5;
+    let (nx, ny) = (-uy * off, ux * off);
+    Some(Segment {
+        x0: a.x + ux * r + nx,
+        y0: a.y + uy * r + ny,
+        x1: b.x - ux * r + nx,
+        y1: b.y - uy * r + ny,
+    })
+}
+
+/// A straight stretch from (x0, y0) to (x1, y1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Segment {
+    pub x0: f64,
+    pub y0: f64,
+    pub x1: f64,
+    pub y1: f64,
+}
+
 /// Distance from (px, py) to the segment (ax, ay)-(bx, by), and where along
 /// it (0 at a, 1 at b) the nearest point lies.
 pub fn segment_distance(px: f64, py: f64, ax: f64, ay: f64, bx: f64, by: f64) -> (f64, f64) {
@@ -171,4 +201,74 @@ pub fn segment_distance(px: f64, py: f64, ax: f64, ay: f64, bx: f64, by: f64) ->
         (((px - ax) * vx + (py - ay) * vy) / len2).clamp(0.0, 1.0)
     };
     ((px - (ax + t * vx)).hypot(py - (ay + t * vy)), t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn three() -> Layout {
+        let mut l = Layout::default();
+        l.compute(900.0, 600.0, &[(1, true), (2, true), (3, true)]);
+        l
+    }
+
+    #[test]
+    fn nodes_stand_on_a_ring_lowest_id_at_the_top_clockwise() {
+        let l = three();
+        let (a, b, c) = (l.spots[0], l.spots[1], l.spots[2]);
+        assert!(a.y < b.y && a.y < c.y, "node 1 is at the top");
+        assert!(
+            b.x > a.x && c.x < a.x,
+            "clockwise: 2 on the right, 3 on the left"
+        );
+        for s in &l.spots {
+            let r = (s.x - l.cx).hypot(s.y - l.cy);
+            assert!((r - l.ring).abs() < 1e-9);
+        }
+        // The log panel sits under the ring, one row per node.
+        assert!(l.log_y > b.y + l.node_r && l.row_y(2) + l.row_h <= l.log_y + l.log_h);
+        assert!((8..=30).contains(&l.cells));
+    }
+
+    #[test]
+    fn a_point_hits_a_node_its_log_row_or_the_nearest_link() {
+        let l = three();
+        let (a, b) = (l.spots[0], l.spots[1]);
+        assert_eq!(l.hit(a.x + 2.0, a.y - 2.0), Some(Hit::Node(1)));
+        assert_eq!(l.hit(l.log_x + 5.0, l.row_y(1) + 2.0), Some(Hit::Node(2)));
+        let at = |t: f64| (a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+        let (x, y) = at(0.4);
+        assert_eq!(
+            l.hit(x, y),
+            Some(Hit::Link {
+                a: 1,
+                b: 2,
+                near: 1
+            })
+        );
+        let (x, y) = at(0.7);
+        assert_eq!(
+            l.hit(x, y),
+            Some(Hit::Link {
+                a: 1,
+                b: 2,
+                near: 2
+            })
+        );
+        assert_eq!(l.hit(1.0, 1.0), None);
+    }
+
+    #[test]
+    fn an_unlinked_node_has_no_links_and_each_direction_its_lane() {
+        let mut l = Layout::default();
+        l.compute(900.0, 600.0, &[(1, true), (2, false)]);
+        let (a, b) = (l.spots[0], l.spots[1]);
+        let mid = ((a.x + b.x) / 2.0, (a.y + b.y) / 2.0);
+        assert_eq!(l.hit(mid.0, mid.1), None);
+        let there = lane(&a, &b, l.node_r).unwrap();
+        let back = lane(&b, &a, l.node_r).unwrap();
+        assert!((there.x0 - back.x1).abs() > 1.0, "the lanes are apart");
+        assert_eq!(lane(&a, &a, l.node_r), None);
+    }
 }

@@ -28,6 +28,14 @@ pub const SNAPSHOT: &str = "#f97316";
 pub const TIMER: &str = "#e2e8f0";
 pub const TIMER_TRACK: &str = "#1e293b";
 pub const GOOD: &str = "#4ade80";
+/// Failover's countdown on a voter the leader does not hear from.
+pub const COUNTDOWN: &str = "#ef4444";
+/// The `auto-promote` threshold on a learner's catch-up bar.
+pub const AUTO_LINE: &str = "#a3e635";
+/// The badges of the learners' kinds (the page's legend shows them).
+pub const STANDBY: &str = "#c4b5fd";
+pub const READ_WEAK: &str = "#fb7185";
+pub const READ_STRONG: &str = "#2dd4bf";
 pub const BAD: &str = "#f87171";
 
 pub fn role(role: Option<StateRole>) -> &'static str {
@@ -79,4 +87,51 @@ const TERMS: [&str; 8] = [
 /// Log entries are coloured by term, cycling through eight hues.
 pub fn term(term: u64) -> &'static str {
     TERMS[(term % TERMS.len() as u64) as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The legend of `www/index.html`: (label, colour) of each swatch.
+    fn page_legend() -> Vec<(String, String)> {
+        let page = include_str!("../../www/index.html");
+        let start = page.find("id=\"legend\"").expect("the page has a legend");
+        let end = start + page[start..].find("</ul>").unwrap();
+        page[start..end]
+            .split("<li")
+            .filter_map(|li| {
+                let c = li.split("--c:").nth(1)?;
+                let colour = c[..7].to_string();
+                let label = li.split("</span>").nth(1)?.split("</li>").next()?;
+                Some((label.trim().to_string(), colour))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_pages_legend_shows_the_canvas_colours() {
+        let legend = page_legend();
+        let colour = |label: &str| {
+            legend
+                .iter()
+                .find(|(l, _)| l == label)
+                .map(|(_, c)| c.as_str())
+                .unwrap_or_else(|| panic!("no {label} in the legend: {legend:?}"))
+        };
+        assert_eq!(colour("leader"), role(Some(StateRole::Leader)));
+        assert_eq!(colour("follower"), role(Some(StateRole::Follower)));
+        assert_eq!(colour("candidate"), role(Some(StateRole::Candidate)));
+        assert_eq!(colour("pre-candidate"), role(Some(StateRole::PreCandidate)));
+        assert_eq!(colour("down"), role(None));
+        for (label, c) in MESSAGE_LEGEND {
+            assert_eq!(colour(label), c, "{label}");
+        }
+        assert_eq!(colour("append"), message(MessageType::App));
+        assert_eq!(colour("vote"), message(MessageType::Vote));
+        assert_eq!(colour("snapshot"), message(MessageType::Snap));
+        assert_eq!(colour("standby"), STANDBY);
+        assert_eq!(colour("read-only weak"), READ_WEAK);
+        assert_eq!(colour("read-only strong"), READ_STRONG);
+    }
 }

@@ -1,0 +1,849 @@
+//! What the canvas shows, decided before anything is painted: each node's
+//! look (its body, colour, timer, labels) and where its labels go, the log
+//! strips' window and each cell. `wasm::draw` only paints these decisions,
+//! so they are tested natively.
+
+use crate::raft::{Entry, EntryData, Raft, StateRole};
+use crate::scenario::narrate::Renderer;
+use crate::scenario::view::{CatchUpView, LearnerKind, NodeState, NodeView};
+use crate::server::ReadMode;
+use crate::sim::{Request, SimNode};
+
+use super::layout::{Layout, Spot};
+use super::palette as pal;
+
+/// A node's body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Body {
+    /// A voter (or a node whose process is down): a solid disc.
+    Disc,
+    /// A learner: a hollow, dashed hexagon.
+    Hexagon,
+    /// A member whose process never ran: a hollow, dashed circle.
+    NotStarted,
+}
+
+/// A badge on a learner's hexagon: what it is kept for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Badge {
+    /// A standby for failover: a plus.
+    Standby,
+    /// A read-only learner: an eye, hollow for weak reads (possibly stale),
+    /// filled for strong ones.
+    ReadWeak,
+    ReadStrong,
+}
+
+impl Badge {
+    pub fn of(kind: Option<LearnerKind>) -> Option<Badge> {
+        match kind? {
+            LearnerKind::Plain => None,
+            LearnerKind::Standby => Some(Badge::Standby),
+            LearnerKind::ReadOnly(ReadMode::Weak) => Some(Badge::ReadWeak),
+            LearnerKind::ReadOnly(ReadMode::Strong) => Some(Badge::ReadStrong),
+        }
+    }
+
+    pub fn colour(self) -> &'static str {
+        match self {
+            Badge::Standby => pal::STANDBY,
+            Badge::ReadWeak => pal::READ_WEAK,
+            Badge::ReadStrong => pal::READ_STRONG,
+        }
+    }
+}
+
+/// A learner's catch-up bar: how much of the leader's log it holds, and
+/// the line at which it is promoted.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bar {
+    /// 0 to 1.
+    pub ratio: f64,
+    pub fill: &'static str,
+    /// The promotion line and its colour: etcd's 90% (white), or the
+    /// cluster's `auto-promote` threshold; none for a read-only learner.
+    pub line: Option<(f64, &'static str)>,
+}
+
+impl Bar {
+    pub fn of(c: &CatchUpView) -> Bar {
+        let line = c
+            .promote_at
+            .map(|at| (at, if c.auto { pal::AUTO_LINE } else { pal::TEXT }));
+        let fill = match c.promote_at {
+            None => pal::FOLLOWER,
+            Some(at) if c.ratio >= at => pal::GOOD,
+            Some(_) => pal::LEADER,
+        };
+        Bar {
+            ratio: c.ratio.clamp(0.0, 1.0),
+            fill,
+            line,
+        }
+    }
+
+    /// The share written after the bar, rounded down.
+    pub fn percent(&self) -> u32 {
+        (self.ratio * 100.0).floor() as u32
+    }
+}
+
+/// One line of the labels stacked outside a node.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Label {
+    Text(String, &'static str),
+    /// A learner's catch-up.
+    Bar(Bar),
+}
+
+/// How one node is drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeLook {
+    pub body: Body,
+    /// The role's colour: the body's fill, a learner's outline.
+    pub colour: &'static str,
+    /// The outline: `None` for a disc nobody hovers.
+    pub outline: Option<&'static str>,
+    /// A removed member is drawn faint.
+    pub faded: bool,
+    /// The leader's halo.
+    pub halo: bool,
+    /// The election timer's arc (how full, 0 to 1) and its colour, for a
+    /// running voter that does not lead.
+    pub timer: Option<(f64, &'static str)>,
+    /// Dark text on a coloured disc, light text otherwise.
+    pub dark_text: bool,
+    /// The term written under the id.
+    pub term: Option<u64>,
+    /// The red cross of a process that is down.
+    pub down_mark: bool,
+    /// A standby's or a read-only learner's badge.
+    pub badge: Option<Badge>,
+    /// Failover's countdown on a voter: the share of `failover-after`
+    /// still left (1 to 0), drawn as a shrinking red arc.
+    pub countdown: Option<f64>,
+    pub labels: Vec<Label>,
+}
+
+/// The timer turns to the candidate's colour in its last quarter.
+const TIMER_WARN: f64 = 0.75;
+
+/// Send queues from this size on are labelled.
+const QUEUE_LABEL_BYTES: u64 = 4096;
+
+/// More nodes than this share the ring: progress labels get short.
+const CROWDED: usize = 5;
+
+/// How node `v` looks. `hovered`: the pointer is on it; `nodes`: how many
+/// share the ring; `queued`: bytes in its send queue now.
+pub fn node_look(
+    v: &NodeView,
+    words: &dyn Renderer,
+    hovered: bool,
+    nodes: usize,
+    queued: u64,
+) -> NodeLook {
+    let colour = if v.never_started {
+        pal::NOT_STARTED
+    } else {
+        pal::role(v.raft_role)
+    };
+    let leads = v.raft_role == Some(StateRole::Leader);
+    let timer = v
+        .election
+        .filter(|_| !v.learner && !leads)
+        .map(|(elapsed, timeout)| {
+            let frac = (f64::from(elapsed) / f64::from(timeout.max(1))).clamp(0.0, 1.0);
+            let warn = if frac > TIMER_WARN {
+                pal::CANDIDATE
+            } else {
+                pal::TIMER
+            };
+            (frac, warn)
+        });
+    let (body, outline) = if v.learner {
+        (
+            Body::Hexagon,
+            Some(if hovered { pal::HOVER } else { colour }),
+        )
+    } else if v.never_started {
+        (
+            Body::NotStarted,
+            Some(if hovered { pal::HOVER } else { pal::TEXT_FAINT }),
+        )
+    } else {
+        (Body::Disc, hovered.then_some(pal::HOVER))
+    };
+    NodeLook {
+        body,
+        colour,
+        outline,
+        faded: v.removed,
+        halo: leads,
+        timer,
+        dark_text: !v.learner && !v.never_started && v.raft_role.is_some(),
+        term: v.shown_term,
+        down_mark: v.raft_role.is_none() && !v.never_started && !v.removed,
+        badge: Badge::of(v.learner_kind()),
+        countdown: v
+            .failover
+            .map(|f| (f.left_ms as f64 / f.after_ms.max(1) as f64).clamp(0.0, 1.0)),
+        labels: labels(v, words, colour, nodes, queued),
+    }
+}
+
+/// The labels outside the ring: what the node is, a bad URL, the leader's
+/// view of it with a learner's catch-up, a long send queue.
+fn labels(
+    v: &NodeView,
+    words: &dyn Renderer,
+    colour: &'static str,
+    nodes: usize,
+    queued: u64,
+) -> Vec<Label> {
+    let mut labels = Vec::with_capacity(4);
+    let head_colour = if v.role == NodeState::Removed {
+        pal::TEXT_FAINT
+    } else {
+        label_colour(colour)
+    };
+    labels.push(Label::Text(
+        words.node_head(v.learner_kind(), v.role),
+        head_colour,
+    ));
+    if let Some(f) = &v.failover {
+        labels.push(Label::Text(words.failover_countdown(f), pal::COUNTDOWN));
+    }
+    if let Some(url) = &v.bad_url {
+        labels.push(Label::Text(words.unreachable_url(url), pal::BAD));
+    }
+    if let Some(p) = &v.progress {
+        let state_colour = match p.state {
+            crate::raft::ProgressState::Probe => pal::TEXT_DIM,
+            crate::raft::ProgressState::Replicate => pal::GOOD,
+            crate::raft::ProgressState::Snapshot => pal::SNAPSHOT,
+        };
+        labels.push(Label::Text(
+            words.progress(p, nodes > CROWDED),
+            state_colour,
+        ));
+        if let Some(c) = v.catch_up {
+            labels.push(Label::Bar(Bar::of(&c)));
+            if let Some(at) = c.promote_at.filter(|_| c.auto) {
+                let percent = (at * 100.0).round() as u8;
+                labels.push(Label::Text(words.auto_promote_at(percent), pal::AUTO_LINE));
+            }
+        }
+    }
+    // What each node's Raft handled: a weak read leaves the leader's
+    // counts as they were; a strong one adds a read index round.
+    if v.running || v.msgs_in + v.msgs_out > 0 {
+        labels.push(Label::Text(
+            words.message_counts(v.msgs_in, v.msgs_out, nodes > CROWDED),
+            pal::TEXT_FAINT,
+        ));
+    }
+    if queued >= QUEUE_LABEL_BYTES {
+        labels.push(Label::Text(words.send_queue(queued), pal::SNAPSHOT));
+    }
+    labels
+}
+
+/// A label in a role's colour stays readable when the role is grey.
+pub fn label_colour(c: &'static str) -> &'static str {
+    if c == pal::DOWN || c == pal::NOT_STARTED {
+        pal::TEXT_DIM
+    } else {
+        c
+    }
+}
+
+/// The term fits under the id only on nodes at least this large.
+pub fn shows_term(node_r: f64) -> bool {
+    node_r >= 17.0
+}
+
+// ---- labels' place --------------------------------------------------------------
+
+/// The height of one label line, and a catch-up bar's width.
+pub const LABEL_LINE: f64 = 14.0;
+pub const BAR_W: f64 = 96.0;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Right,
+    Center,
+}
+
+impl Align {
+    /// The canvas's name for it.
+    pub fn css(self) -> &'static str {
+        match self {
+            Align::Left => "left",
+            Align::Right => "right",
+            Align::Center => "center",
+        }
+    }
+}
+
+/// Where a node's labels go: their alignment, the anchor's x, and the top
+/// of the first line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placement {
+    pub align: Align,
+    pub x: f64,
+    pub top: f64,
+}
+
+impl Placement {
+    /// The middle of line `i`.
+    pub fn line_y(&self, i: usize) -> f64 {
+        self.top + LABEL_LINE * (i as f64 + 0.5)
+    }
+
+    /// The left edge of a catch-up bar on this placement's lines.
+    pub fn bar_x(&self) -> f64 {
+        match self.align {
+            Align::Left => self.x,
+            Align::Right => self.x - BAR_W,
+            Align::Center => self.x - BAR_W / 2.0,
+        }
+    }
+}
+
+/// Places the labels of the node at `s` further out along its direction
+/// from the ring's centre, kept inside the canvas. `width` measures a line
+/// of text as the canvas will draw it.
+pub fn place_labels(
+    l: &Layout,
+    s: &Spot,
+    labels: &[Label],
+    width: impl Fn(&str) -> f64,
+) -> Placement {
+    let gap = l.node_r + 13.0;
+    let ax = s.x + s.dx * gap;
+    let ay = s.y + s.dy * gap;
+    let align = if s.dx > 0.2 {
+        Align::Left
+    } else if s.dx < -0.2 {
+        Align::Right
+    } else {
+        Align::Center
+    };
+    let total = labels.len() as f64 * LABEL_LINE;
+    let top = if s.dy < -0.5 {
+        ay - total
+    } else if s.dy > 0.5 {
+        ay
+    } else {
+        ay - total / 2.0
+    };
+    let widest = labels
+        .iter()
+        .map(|label| match label {
+            Label::Text(t, _) => width(t),
+            Label::Bar(_) => BAR_W,
+        })
+        .fold(0.0, f64::max);
+    // Keep the widest line inside the canvas.
+    let x = match align {
+        Align::Right => ax.max(widest + 4.0),
+        Align::Left => ax.min(l.width - widest - 4.0),
+        // Not clamp(): on a canvas narrower than the text its bounds cross.
+        Align::Center => ax.min(l.width - widest / 2.0 - 4.0).max(widest / 2.0 + 4.0),
+    };
+    Placement { align, x, top }
+}
+
+/// Radius of a message dot: grows with the log of its size.
+pub fn message_radius(bytes: u64) -> f64 {
+    let b = (bytes.max(64) as f64 / 64.0).log2();
+    (2.6 + 0.9 * b).min(10.0)
+}
+
+// ---- the log strips -------------------------------------------------------------
+
+/// Where a log strip reads its entries: a running node's log, or what a
+/// crashed one kept on disk.
+enum Source<'a> {
+    Running(&'a Raft),
+    Stored(&'a [Entry]),
+}
+
+/// One node's log as its strip shows it.
+pub struct Strip<'a> {
+    source: Source<'a>,
+    /// The first entry still in the log.
+    pub first: u64,
+    pub snapshot: u64,
+    pub commit: u64,
+    /// Applied index of a running node.
+    pub applied: Option<u64>,
+    pub last: u64,
+}
+
+impl<'a> Strip<'a> {
+    /// The strip of a node: its running log, or what it kept on disk; `None`
+    /// for a member that never ran.
+    pub fn of(v: &NodeView, sim: Option<&'a SimNode>) -> Option<Strip<'a>> {
+        let sim = sim?;
+        if let Some(r) = sim.raft.as_ref() {
+            return Some(Strip {
+                source: Source::Running(r),
+                first: r.first_index(),
+                snapshot: r.snapshot_index(),
+                commit: r.commit(),
+                applied: Some(r.applied()),
+                last: r.last_index(),
+            });
+        }
+        if v.never_started {
+            return None;
+        }
+        let d = &sim.durable;
+        let snapshot = d.snapshot.metadata.index;
+        Some(Strip {
+            source: Source::Stored(&d.entries),
+            first: d.entries.first().map_or(snapshot + 1, |e| e.index),
+            snapshot,
+            commit: d.hard_state.commit,
+            applied: None,
+            last: d.entries.last().map_or(snapshot, |e| e.index),
+        })
+    }
+
+    fn entry(&self, index: u64) -> Option<&Entry> {
+        match self.source {
+            Source::Running(r) => r.entry(index),
+            Source::Stored(entries) => {
+                entries.get(usize::try_from(index.checked_sub(self.first)?).ok()?)
+            }
+        }
+    }
+
+    /// What cell `index` shows.
+    pub fn cell(&self, index: u64) -> Cell {
+        if index > self.last {
+            return Cell::Empty;
+        }
+        if index < self.first {
+            return Cell::Compacted;
+        }
+        match self.entry(index) {
+            None => Cell::Missing,
+            Some(e) => Cell::Entry {
+                term: e.term,
+                committed: index <= self.commit,
+                mark: match &e.data {
+                    EntryData::ConfChange(_) | EntryData::ConfChangeV2(_) => Mark::Diamond,
+                    EntryData::Empty => Mark::Dot,
+                    EntryData::Normal(data) => match data.get::<Request>() {
+                        Some(Request::Publish(_)) => Mark::Dot,
+                        _ => Mark::None,
+                    },
+                },
+            },
+        }
+    }
+}
+
+/// One cell of a strip.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cell {
+    /// Past the end of the log.
+    Empty,
+    /// Compacted into the snapshot.
+    Compacted,
+    /// An entry, coloured by its term, faint until committed.
+    Entry {
+        term: u64,
+        committed: bool,
+        mark: Mark,
+    },
+    /// Not readable (never happens for a consistent log).
+    Missing,
+}
+
+/// What marks an entry's cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// A membership change: a white diamond.
+    Diamond,
+    /// An entry with no client data (a new leader's empty entry, a member's
+    /// announcement): a dark dot.
+    Dot,
+    None,
+}
+
+/// The first index the strips show, `cells` wide: the newest entries
+/// (`hi` is the highest last index), unless the highest commit would fall
+/// out of view (a leader far ahead of everyone): then it stays two thirds
+/// along.
+pub fn log_window(hi: u64, commit: u64, cells: u64) -> u64 {
+    (hi + 1)
+        .saturating_sub(cells)
+        .min(commit.saturating_sub(cells * 2 / 3))
+        .max(1)
+}
+
+/// Whether index `i` gets a number over the strips: every fifth, and the
+/// first shown unless it would crowd the next.
+pub fn index_tick(i: u64, lo: u64) -> bool {
+    i % 5 == 0 || (i == lo && i % 5 <= 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::log::tests::Reworded;
+    use crate::scenario::text_en::English;
+    use crate::scenario::view;
+    use crate::scenario::Session;
+
+    fn views(src: &str) -> (Session, Vec<NodeView>) {
+        let s = Session::from_script(src).unwrap();
+        let v = view::nodes(s.cluster());
+        (s, v)
+    }
+
+    fn texts(look: &NodeLook) -> Vec<&str> {
+        look.labels
+            .iter()
+            .filter_map(|l| match l {
+                Label::Text(t, _) => Some(t.as_str()),
+                Label::Bar(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_kind_of_node_has_its_body_colour_and_labels() {
+        let (s, v) = views(
+            "cluster voters=1,2,3 seed=1\nwait-until leader\nwait 6s\nmember add 4 --learner\nmember add 5 --peer-url=http://10.0.0.9:2380\ncrash 2\n",
+        );
+        let leader = s.cluster().leader().unwrap();
+        let look = |id: u64| node_look(&v[id as usize - 1], &English, false, v.len(), 0);
+        let l = look(leader);
+        assert_eq!(
+            (l.body, l.colour, l.halo, l.timer),
+            (Body::Disc, pal::LEADER, true, None)
+        );
+        assert!(l.dark_text && !l.down_mark && l.outline.is_none());
+        assert_eq!(texts(&l)[0], "leader");
+        assert!(texts(&l)[1].starts_with("msgs in "), "{:?}", texts(&l));
+
+        let down = look(2);
+        assert_eq!(
+            (down.colour, down.down_mark, down.timer),
+            (pal::DOWN, true, None)
+        );
+        assert_eq!(texts(&down)[0], "down");
+        assert!(texts(&down)[1].starts_with("match "), "{:?}", texts(&down));
+
+        let learner = look(4);
+        assert_eq!(learner.body, Body::Hexagon);
+        assert_eq!(learner.outline, Some(pal::NOT_STARTED));
+        assert!(!learner.dark_text && !learner.down_mark);
+        assert_eq!(texts(&learner)[0], "learner · not started");
+        assert!(learner.labels.iter().any(|l| matches!(l, Label::Bar(_))));
+
+        let bad = look(5);
+        assert_eq!(bad.body, Body::NotStarted);
+        assert_eq!(
+            texts(&bad)[..2],
+            ["not started", "unreachable URL http://10.0.0.9:2380"]
+        );
+        assert_eq!(
+            node_look(&v[4], &English, true, 5, 0).outline,
+            Some(pal::HOVER)
+        );
+
+        // A follower's timer runs; many nodes shorten the progress label.
+        let follower = v.iter().find(|n| n.running && !n.leader).unwrap();
+        let f = node_look(follower, &English, false, 9, 64 * 1024);
+        assert!(f.timer.is_some_and(|(frac, _)| (0.0..=1.0).contains(&frac)));
+        assert!(texts(&f)[1].starts_with("m "), "{:?}", texts(&f));
+        assert_eq!(*texts(&f).last().unwrap(), "send queue 64 KB");
+    }
+
+    #[test]
+    fn the_look_does_not_depend_on_the_words() {
+        let (_, v) = views(
+            "cluster voters=1,2,3 seed=1\nwait-until leader\nwait 6s\nmember add 4 --learner\n",
+        );
+        for n in &v {
+            let a = node_look(n, &English, false, v.len(), 8000);
+            let b = node_look(n, &Reworded, false, v.len(), 8000);
+            assert_eq!(a.labels.len(), b.labels.len());
+            assert_eq!(
+                (a.body, a.colour, a.timer, a.term),
+                (b.body, b.colour, b.timer, b.term)
+            );
+        }
+    }
+
+    #[test]
+    fn labels_go_outwards_and_stay_inside_the_canvas() {
+        let mut l = Layout::default();
+        l.compute(800.0, 600.0, &[(1, true), (2, true), (3, true), (4, true)]);
+        let labels = vec![
+            Label::Text("x".repeat(10), pal::TEXT),
+            Label::Text("x".repeat(40), pal::TEXT),
+        ];
+        let width = |t: &str| t.len() as f64 * 7.0;
+        // Node 1 at the top: centred, above.
+        let top = place_labels(&l, &l.spots[0], &labels, width);
+        assert_eq!(top.align, Align::Center);
+        assert!(top.line_y(1) < l.spots[0].y - l.node_r);
+        // Node 2 on the right: left-aligned beyond the node, or pulled in
+        // so its widest line stays inside the canvas.
+        let right = place_labels(&l, &l.spots[1], &labels[..1], width);
+        assert_eq!(right.align, Align::Left);
+        assert!(right.x > l.spots[1].x + l.node_r);
+        let pulled = place_labels(&l, &l.spots[1], &labels, width);
+        assert_eq!(pulled.x + 280.0, l.width - 4.0);
+        // Node 4 on the left: right-aligned, its widest line inside.
+        let left = place_labels(&l, &l.spots[3], &labels, width);
+        assert_eq!(left.align, Align::Right);
+        assert!(left.x - 280.0 >= 4.0 - 1e-9);
+        assert_eq!(left.bar_x(), left.x - BAR_W);
+        // Node 3 at the bottom: below.
+        let bottom = place_labels(&l, &l.spots[2], &labels, width);
+        assert!(bottom.top > l.spots[2].y);
+    }
+
+    #[test]
+    fn the_strips_window_follows_the_newest_entries_and_keeps_the_commit() {
+        assert_eq!(log_window(10, 10, 30), 1);
+        assert_eq!(log_window(100, 100, 30), 71);
+        // A leader far ahead: the commit stays two thirds along.
+        assert_eq!(log_window(200, 100, 30), 80);
+        assert!(index_tick(5, 3) && index_tick(71, 71) && !index_tick(74, 71));
+        assert!(!index_tick(73, 73), "3 would crowd the 5 after it");
+    }
+
+    #[test]
+    fn a_strip_shows_each_entry_and_what_was_compacted() {
+        let (s, v) = views(
+            "cluster voters=1,2,3 seed=1 snapshot-count=5 catchup-entries=2\nwait-until leader\nput a 1\nput b 2\nput c 3\nput d 4\nput e 5\ncompact 1\ncrash 3\n",
+        );
+        let one = Strip::of(&v[0], s.cluster().world().node(1)).unwrap();
+        assert!(one.first > 1, "compacted: first {}", one.first);
+        assert_eq!(one.cell(1), Cell::Compacted);
+        assert_eq!(one.cell(one.last + 1), Cell::Empty);
+        assert!(matches!(
+            one.cell(one.last),
+            Cell::Entry {
+                committed: true,
+                mark: Mark::None,
+                ..
+            }
+        ));
+        // A crashed node's strip is what it kept on disk.
+        let three = Strip::of(&v[2], s.cluster().world().node(3)).unwrap();
+        assert_eq!(three.applied, None);
+        assert!(three.last >= 5);
+        assert!(matches!(three.cell(three.last), Cell::Entry { .. }));
+        // The bootstrap configuration is three membership changes; a new
+        // leader's first entry carries no data.
+        let (s, v) = views("cluster voters=1,2,3 seed=1\nwait-until leader\n");
+        let one = Strip::of(&v[0], s.cluster().world().node(1)).unwrap();
+        assert!(matches!(
+            one.cell(1),
+            Cell::Entry {
+                mark: Mark::Diamond,
+                committed: true,
+                ..
+            }
+        ));
+        assert!(matches!(
+            one.cell(4),
+            Cell::Entry {
+                mark: Mark::Dot,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn message_dots_grow_slowly_and_stop_growing() {
+        assert_eq!(message_radius(0), message_radius(64));
+        assert!(message_radius(1024) > message_radius(64));
+        assert_eq!(message_radius(1 << 30), 10.0);
+    }
+
+    #[test]
+    fn learners_carry_their_kind_and_their_promotion_line() {
+        let (_, v) = views(
+            "cluster voters=1,2,3 seed=1 max-learners=5 auto-promote=80%\nwait-until leader\nwait 6s\nmember add 4 --learner --standby\nmember add 5 --learner --read-only=weak\nmember add 6 --learner --read-only=strong\nmember add 7 --learner\n",
+        );
+        let look = |id: u64| node_look(&v[id as usize - 1], &English, false, v.len(), 0);
+        let bar = |l: &NodeLook| {
+            l.labels
+                .iter()
+                .find_map(|l| match l {
+                    Label::Bar(b) => Some(*b),
+                    Label::Text(..) => None,
+                })
+                .expect("a learner's catch-up bar")
+        };
+        // Every learner is a hexagon; the kind is its badge and its words.
+        let kinds: Vec<_> = (4..=7).map(|id| (look(id).body, look(id).badge)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (Body::Hexagon, Some(Badge::Standby)),
+                (Body::Hexagon, Some(Badge::ReadWeak)),
+                (Body::Hexagon, Some(Badge::ReadStrong)),
+                (Body::Hexagon, None),
+            ]
+        );
+        assert_eq!(look(1).badge, None);
+        let heads: Vec<String> = (4..=7).map(|id| texts(&look(id))[0].to_string()).collect();
+        assert_eq!(
+            heads,
+            [
+                "standby · not started",
+                "read-only weak · not started",
+                "read-only strong · not started",
+                "learner · not started"
+            ]
+        );
+        let colours: Vec<_> = [Badge::Standby, Badge::ReadWeak, Badge::ReadStrong]
+            .map(Badge::colour)
+            .to_vec();
+        assert!(colours[0] != colours[1] && colours[1] != colours[2] && colours[0] != colours[2]);
+        // The plain learner is promoted by the leader at the cluster's 80%:
+        // its bar shows that line, in the auto colour, and says so.
+        let plain = look(7);
+        assert_eq!(bar(&plain).line, Some((0.8, pal::AUTO_LINE)));
+        assert!(texts(&plain).contains(&"auto-promotes at 80%"));
+        // A standby is promoted (by failover) at etcd's 90%, never by
+        // auto-promote; a read-only learner is never promoted: no line.
+        let standby = look(4);
+        assert_eq!(bar(&standby).line, Some((0.9, pal::TEXT)));
+        assert!(!texts(&standby).iter().any(|t| t.starts_with("auto")));
+        for id in [5, 6] {
+            let b = bar(&look(id));
+            assert_eq!((b.line, b.fill), (None, pal::FOLLOWER), "node {id}");
+        }
+        assert_eq!(bar(&plain).fill, pal::LEADER, "behind its line");
+        assert_eq!(bar(&plain).percent(), 0);
+        // Without auto-promote, a plain learner's line is etcd's 90%.
+        let (_, v) = views(
+            "cluster voters=1,2,3 seed=1\nwait-until leader\nwait 6s\nmember add 4 --learner\n",
+        );
+        let l = node_look(&v[3], &English, false, 4, 0);
+        assert_eq!(bar(&l).line, Some((0.9, pal::TEXT)));
+        assert!(!texts(&l).iter().any(|t| t.starts_with("auto")));
+    }
+
+    #[test]
+    fn a_silent_voter_counts_down_to_failover_while_a_standby_waits() {
+        let mut s = Session::from_script(
+            "cluster voters=1,2,3 seed=1 failover-after=5s\nwait-until leader\nwait 6s\nmember add 4 --learner --standby\nstart 4\nwait 3s\n",
+        )
+        .unwrap();
+        let leader = s.cluster().leader().unwrap();
+        let victim = (1..=3).find(|&id| id != leader).unwrap();
+        let look = |s: &Session, id: u64| {
+            let v = view::NodeView::of(s.cluster(), id);
+            node_look(&v, &English, false, 4, 0)
+        };
+        assert_eq!(look(&s, victim).countdown, None, "heard from: no countdown");
+        s.command(&format!("crash {victim}")).unwrap();
+        s.advance(500);
+        assert_eq!(
+            look(&s, victim).countdown,
+            None,
+            "silent for less than an election timeout"
+        );
+        s.advance(1500);
+        let l = look(&s, victim);
+        let left = l.countdown.expect("silent for 2s: the countdown runs");
+        assert!((0.5..0.8).contains(&left), "{left}");
+        let said = texts(&l)
+            .into_iter()
+            .find(|t| t.starts_with("failover in "))
+            .expect("the countdown in words")
+            .to_string();
+        let v = view::NodeView::of(s.cluster(), victim);
+        let f = v.failover.unwrap();
+        assert_eq!(f.after_ms, 5000);
+        assert_eq!(f.left_ms + f.silent_ms, 5000);
+        assert_eq!(said, English.failover_countdown(&f));
+        let at = |left_ms| view::FailoverView {
+            silent_ms: 5000 - left_ms,
+            after_ms: 5000,
+            left_ms,
+        };
+        assert_eq!(English.failover_countdown(&at(2400)), "failover in 2.4s");
+        assert_eq!(
+            English.failover_countdown(&at(0)),
+            "failover due: needs a ready standby"
+        );
+        assert_eq!(look(&s, leader).countdown, None);
+        assert_eq!(look(&s, 4).countdown, None);
+        // Time up: the leader replaced the voter; no countdown is left.
+        s.advance(4000);
+        let q = view::QuorumView::of(s.cluster());
+        assert!(
+            q.voters.contains(&4) && !q.voters.contains(&victim),
+            "{q:?}"
+        );
+        assert!(view::nodes(s.cluster())
+            .iter()
+            .all(|n| n.failover.is_none()));
+    }
+
+    #[test]
+    fn no_countdown_without_a_standby() {
+        let mut s = Session::from_script(
+            "cluster voters=1,2,3 seed=1 failover-after=5s\nwait-until leader\nwait 6s\n",
+        )
+        .unwrap();
+        let leader = s.cluster().leader().unwrap();
+        let victim = (1..=3).find(|&id| id != leader).unwrap();
+        s.command(&format!("crash {victim}")).unwrap();
+        s.advance(3000);
+        assert!(view::nodes(s.cluster())
+            .iter()
+            .all(|n| n.failover.is_none()));
+    }
+
+    #[test]
+    fn each_node_counts_its_messages_and_a_weak_read_costs_the_leader_nothing() {
+        let mut s = Session::from_script(
+            "cluster voters=1,2,3 seed=1 max-learners=2\nwait-until leader\nwait 6s\nmember add 4 --learner --read-only=weak\nmember add 5 --learner --read-only=strong\nstart 4\nstart 5\nput k v\nwait 2s\n",
+        )
+        .unwrap();
+        let leader = s.cluster().leader().unwrap();
+        let counts = |s: &Session, id| {
+            let v = view::NodeView::of(s.cluster(), id);
+            (v.msgs_in, v.msgs_out)
+        };
+        let before = counts(&s, leader);
+        assert!(before.0 > 0 && before.1 > 0, "{before:?}");
+        let four = counts(&s, 4);
+        let r = s.command("get k via=4").unwrap();
+        assert_eq!(r.value, Some(Some("v".to_string())), "{r:?}");
+        assert_eq!(
+            counts(&s, leader),
+            before,
+            "the weak read sent the leader nothing"
+        );
+        assert_eq!(counts(&s, 4), four);
+        let v = view::NodeView::of(s.cluster(), leader);
+        let look = node_look(&v, &English, false, 5, 0);
+        assert!(texts(&look).contains(&format!("msgs in {} · out {}", before.0, before.1).as_str()));
+        // A strong read goes through the leader: a read index round.
+        let r = s.command("get k via=5").unwrap();
+        assert_eq!(r.value, Some(Some("v".to_string())), "{r:?}");
+        let after = counts(&s, leader);
+        assert!(
+            after.0 > before.0 && after.1 > before.1,
+            "{before:?} {after:?}"
+        );
+    }
+}

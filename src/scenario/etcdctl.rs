@@ -1,0 +1,784 @@
+//! etcdctl v3 in the console: a line starting with `etcdctl` is read as
+//! etcdctl would read it, translated to the one scenario command it stands
+//! for (which the history records, so a run stays a scenario script), and
+//! its result printed as etcdctl's simple printer prints it.
+//!
+//! Each translation follows etcdctl's command function of the same name in
+//! `etcdctl/ctlv3/command` (argument checks and their messages included);
+//! each printer follows `printer_simple.go` and the tables of `printer.go`.
+//! See `docs/etcdctl.md` for the commands, and for how raftlab's member ids
+//! 1..15 map to etcd's 64-bit hexadecimal member ids and names.
+//!
+//! etcdctl's own output and errors are quoted as etcdctl prints them, in
+//! every language; raftlab's own explanations (a command it does not model,
+//! a member name it cannot map) are sentences of the [`Renderer`].
+//!
+//! [`Renderer`]: super::narrate::Renderer
+
+use super::ast::{Command, NodeId, MAX_NODE_ID, MIN_NODE_ID};
+use super::exec::Session;
+use super::report::CommandResult;
+use crate::server::ErrorCode;
+
+/// The etcdctl commands raftlab models, as its refusal lists them.
+pub const MODELLED: &[&str] = &[
+    "member add NAME --peer-urls=URL [--learner]",
+    "member promote ID",
+    "member remove ID",
+    "member list [--consistency=l|s]",
+    "put KEY VALUE",
+    "get KEY [--consistency=l|s]",
+    "move-leader ID",
+    "endpoint status",
+];
+
+/// splitmix64's finaliser: a bijection of u64 that scatters small numbers
+/// over all 64 bits, as etcd's hashed member ids look.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The etcd member id of raftlab member `id`: fixed for each id, the same in
+/// every run (etcd hashes the peer URLs, the cluster token and, for an added
+/// member, the time: raftlab keeps only "a 64-bit number shown in hex").
+pub fn member_id(id: NodeId) -> u64 {
+    mix(id)
+}
+
+/// The raftlab member an etcd member id stands for, if any.
+pub fn node_of(member_id: u64) -> Option<NodeId> {
+    (MIN_NODE_ID..=MAX_NODE_ID).find(|&n| mix(n) == member_id)
+}
+
+/// etcd's member name of raftlab member `id` (its `--name`): `n1`, `n2`...,
+/// the host its default peer URL names.
+pub fn member_name(id: NodeId) -> String {
+    format!("n{id}")
+}
+
+/// The raftlab member an etcd member name stands for: `nN`, N in 1..=15.
+pub fn node_of_name(name: &str) -> Option<NodeId> {
+    let digits = name.strip_prefix('n')?;
+    if digits.is_empty() || digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let id: NodeId = digits.parse().ok()?;
+    (MIN_NODE_ID..=MAX_NODE_ID).contains(&id).then_some(id)
+}
+
+/// The client URL of member `id` (etcd `--advertise-client-urls`).
+pub fn client_url(id: NodeId) -> String {
+    format!("http://n{id}:2379")
+}
+
+/// The cluster id: etcd derives it from the bootstrap members' ids; raftlab
+/// mixes the bootstrap voters' member ids in ascending order.
+pub fn cluster_id(voters: &[NodeId]) -> u64 {
+    let mut ids: Vec<NodeId> = voters.to_vec();
+    ids.sort_unstable();
+    ids.into_iter()
+        .fold(0x7261_6674_6c61_6200, |h, id| mix(h ^ member_id(id)))
+}
+
+/// Why an etcdctl line ran nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EtcdctlError {
+    /// etcdctl itself refuses the arguments, with this message (its own
+    /// words: etcdctl prints `Error: ` and it).
+    Etcdctl(String),
+    /// The server would answer with this error without raftlab running
+    /// anything: an id that names no member raftlab can have.
+    Server { code: ErrorCode, member_id: u64 },
+    /// A command raftlab does not model (its words after `etcdctl`, up to
+    /// the arguments; empty for a bare `etcdctl`).
+    Unmodelled { command: String },
+    /// A flag raftlab does not model, of a command it does (empty: a
+    /// global flag).
+    UnmodelledFlag { command: String, flag: String },
+    /// A member name that is not `n1`..`n15`.
+    BadName { name: String },
+    /// Several peer URLs (raftlab's members have one).
+    SeveralUrls,
+}
+
+/// How the result of a translated command is printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Print {
+    MemberAdd {
+        name: String,
+        peer_urls: String,
+        learner: bool,
+    },
+    MemberPromote {
+        member_id: u64,
+    },
+    MemberRemove {
+        member_id: u64,
+    },
+    MemberList,
+    Put,
+    Get {
+        key: String,
+    },
+    MoveLeader {
+        target: u64,
+    },
+    EndpointStatus,
+}
+
+/// An etcdctl line, understood.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Translation {
+    /// The scenario command it stands for: the history records it.
+    pub command: Command,
+    pub print: Print,
+}
+
+/// Whether a console line is an etcdctl command.
+pub fn is_etcdctl(line: &str) -> bool {
+    let t = line.trim_start();
+    t == "etcdctl" || t.starts_with("etcdctl ") || t.starts_with("etcdctl\t")
+}
+
+/// Splits a line into words as a POSIX shell would for simple cases:
+/// whitespace separates, single quotes keep everything, double quotes keep
+/// everything but `\"` and `\\`, a backslash outside quotes escapes the next
+/// character.
+fn words(line: &str) -> Result<Vec<String>, EtcdctlError> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut any = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if any {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            '\'' => {
+                any = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => cur.push(c),
+                        None => return Err(unterminated()),
+                    }
+                }
+            }
+            '"' => {
+                any = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') if matches!(chars.peek(), Some('"' | '\\')) => {
+                            cur.push(chars.next().unwrap_or('\\'))
+                        }
+                        Some(c) => cur.push(c),
+                        None => return Err(unterminated()),
+                    }
+                }
+            }
+            '\\' => {
+                any = true;
+                if let Some(n) = chars.next() {
+                    cur.push(n);
+                }
+            }
+            c => {
+                any = true;
+                cur.push(c);
+            }
+        }
+    }
+    if any {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+fn unterminated() -> EtcdctlError {
+    EtcdctlError::Etcdctl("unterminated quoted string".to_string())
+}
+
+/// A command's arguments and flags, as pflag splits them: `--name=value`,
+/// `--name value` for flags that take a value, `--name` for booleans.
+struct Args {
+    command: String,
+    positional: Vec<String>,
+    flags: Vec<(String, Option<String>)>,
+}
+
+impl Args {
+    /// `takes_value`: the flags of this command that take a value.
+    fn split(command: &str, rest: &[String], takes_value: &[&str]) -> Result<Args, EtcdctlError> {
+        let mut positional = Vec::new();
+        let mut flags = Vec::new();
+        let mut it = rest.iter();
+        let mut only_args = false;
+        while let Some(w) = it.next() {
+            if only_args || !w.starts_with('-') || w == "-" {
+                positional.push(w.clone());
+                continue;
+            }
+            if w == "--" {
+                only_args = true;
+                continue;
+            }
+            let body = w.trim_start_matches('-');
+            let (name, value) = match body.split_once('=') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (body.to_string(), None),
+            };
+            let value = match value {
+                None if takes_value.contains(&name.as_str()) => {
+                    Some(it.next().cloned().ok_or_else(|| {
+                        EtcdctlError::Etcdctl(format!("flag needs an argument: --{name}"))
+                    })?)
+                }
+                v => v,
+            };
+            flags.push((name, value));
+        }
+        Ok(Args {
+            command: command.to_string(),
+            positional,
+            flags,
+        })
+    }
+
+    /// Refuses any flag but `known`.
+    fn only(&self, known: &[&str]) -> Result<(), EtcdctlError> {
+        match self
+            .flags
+            .iter()
+            .find(|(n, _)| !known.contains(&n.as_str()))
+        {
+            Some((n, _)) => Err(EtcdctlError::UnmodelledFlag {
+                command: self.command.clone(),
+                flag: format!("--{n}"),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn value(&self, name: &str) -> Option<&str> {
+        self.flags
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.as_deref())
+    }
+
+    /// A boolean flag: `--name`, `--name=true` or `--name=false`.
+    fn bool(&self, name: &str) -> Result<bool, EtcdctlError> {
+        match self.flags.iter().rev().find(|(n, _)| n == name) {
+            None => Ok(false),
+            Some((_, None)) => Ok(true),
+            Some((_, Some(v))) => match v.as_str() {
+                "true" | "1" | "t" | "T" | "TRUE" | "True" => Ok(true),
+                "false" | "0" | "f" | "F" | "FALSE" | "False" => Ok(false),
+                _ => Err(EtcdctlError::Etcdctl(format!(
+                    "invalid argument \"{v}\" for \"--{name}\" flag: strconv.ParseBool: parsing \"{v}\": invalid syntax"
+                ))),
+            },
+        }
+    }
+
+    /// `--consistency=l|s` (etcdctl's `IsSerializable`).
+    fn serializable(&self) -> Result<bool, EtcdctlError> {
+        match self.value("consistency").unwrap_or("l") {
+            "l" => Ok(false),
+            "s" => Ok(true),
+            other => Err(EtcdctlError::Etcdctl(format!(
+                "unknown consistency flag \"{other}\""
+            ))),
+        }
+    }
+}
+
+/// A hexadecimal member id argument (etcdctl: `strconv.ParseUint(arg, 16,
+/// 64)`), and the raftlab member it names.
+fn member_arg(args: &Args, what: &str, unknown: ErrorCode) -> Result<(u64, NodeId), EtcdctlError> {
+    let [arg] = args.positional.as_slice() else {
+        return Err(EtcdctlError::Etcdctl(what.to_string()));
+    };
+    let id = u64::from_str_radix(arg, 16).map_err(|e| {
+        let why = match e.kind() {
+            std::num::IntErrorKind::PosOverflow => "value out of range",
+            _ => "invalid syntax",
+        };
+        EtcdctlError::Etcdctl(format!(
+            "bad member ID arg (strconv.ParseUint: parsing \"{arg}\": {why}), expecting ID in Hex"
+        ))
+    })?;
+    let node = node_of(id).ok_or(EtcdctlError::Server {
+        code: unknown,
+        member_id: id,
+    })?;
+    Ok((id, node))
+}
+
+/// Reads an etcdctl line (`etcdctl` included).
+pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
+    let all = words(line)?;
+    let mut rest: &[String] = match all.split_first() {
+        Some((first, rest)) if first == "etcdctl" => rest,
+        _ => {
+            return Err(EtcdctlError::Unmodelled {
+                command: line.trim().to_string(),
+            })
+        }
+    };
+    // Global flags before the command: only the simple printer is modelled.
+    while let Some(w) = rest.first().filter(|w| w.starts_with('-')) {
+        if w == "-w=simple" || w == "--write-out=simple" {
+            rest = &rest[1..];
+        } else if (w == "-w" || w == "--write-out") && rest.get(1).is_some_and(|v| v == "simple") {
+            rest = &rest[2..];
+        } else {
+            return Err(EtcdctlError::UnmodelledFlag {
+                command: String::new(),
+                flag: w.clone(),
+            });
+        }
+    }
+    let unmodelled = |n: usize| EtcdctlError::Unmodelled {
+        command: rest
+            .iter()
+            .take(n)
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    let Some(first) = rest.first() else {
+        return Err(EtcdctlError::Unmodelled {
+            command: String::new(),
+        });
+    };
+    match first.as_str() {
+        "member" => {
+            let Some(sub) = rest.get(1) else {
+                return Err(unmodelled(1));
+            };
+            let name = format!("member {sub}");
+            match sub.as_str() {
+                "add" => member_add(Args::split(&name, &rest[2..], &["peer-urls"])?),
+                "promote" => {
+                    let a = Args::split(&name, &rest[2..], &[])?;
+                    a.only(&[])?;
+                    let (member_id, id) =
+                        member_arg(&a, "member ID is not provided", ErrorCode::MemberNotFound)?;
+                    Ok(Translation {
+                        command: Command::MemberPromote {
+                            id,
+                            timeout_ms: None,
+                            require_leader: false,
+                        },
+                        print: Print::MemberPromote { member_id },
+                    })
+                }
+                "remove" => {
+                    let a = Args::split(&name, &rest[2..], &[])?;
+                    a.only(&[])?;
+                    let (member_id, id) =
+                        member_arg(&a, "member ID is not provided", ErrorCode::MemberNotFound)?;
+                    Ok(Translation {
+                        command: Command::MemberRemove {
+                            id,
+                            timeout_ms: None,
+                            require_leader: false,
+                        },
+                        print: Print::MemberRemove { member_id },
+                    })
+                }
+                "list" => {
+                    let a = Args::split(&name, &rest[2..], &["consistency"])?;
+                    a.only(&["consistency"])?;
+                    Ok(Translation {
+                        command: Command::MemberList {
+                            serializable: a.serializable()?,
+                            timeout_ms: None,
+                            require_leader: false,
+                        },
+                        print: Print::MemberList,
+                    })
+                }
+                _ => Err(unmodelled(2)),
+            }
+        }
+        "put" => {
+            let a = Args::split("put", &rest[1..], &[])?;
+            a.only(&[])?;
+            let [key, value] = a.positional.as_slice() else {
+                return Err(EtcdctlError::Etcdctl(
+                    "put command needs 1 argument and input from stdin or 2 arguments".to_string(),
+                ));
+            };
+            Ok(Translation {
+                command: Command::Put {
+                    key: key.clone(),
+                    value: value.clone(),
+                    via: None,
+                    size: None,
+                    nowait: false,
+                    timeout_ms: None,
+                    require_leader: false,
+                },
+                print: Print::Put,
+            })
+        }
+        "get" => {
+            let a = Args::split("get", &rest[1..], &["consistency"])?;
+            a.only(&["consistency"])?;
+            let key = match a.positional.as_slice() {
+                [key] => key.clone(),
+                [_, _] => {
+                    return Err(EtcdctlError::UnmodelledFlag {
+                        command: "get".to_string(),
+                        flag: "range_end".to_string(),
+                    })
+                }
+                _ => return Err(EtcdctlError::Etcdctl(
+                    "get command needs one argument as key and an optional argument as range_end"
+                        .to_string(),
+                )),
+            };
+            Ok(Translation {
+                command: Command::Get {
+                    key: key.clone(),
+                    rev: None,
+                    via: None,
+                    serializable: a.serializable()?,
+                    timeout_ms: None,
+                    require_leader: false,
+                },
+                print: Print::Get { key },
+            })
+        }
+        "move-leader" => {
+            let a = Args::split("move-leader", &rest[1..], &[])?;
+            a.only(&[])?;
+            if a.positional.len() != 1 {
+                return Err(EtcdctlError::Etcdctl(
+                    "move-leader command needs 1 argument".to_string(),
+                ));
+            }
+            let (target, id) = // etcd's MoveLeader: a transferee that is not a member is
+            // ErrBadLeaderTransferee.
+            member_arg(
+                &a,
+                "move-leader command needs 1 argument",
+                ErrorCode::BadLeaderTransferee,
+            )?;
+            Ok(Translation {
+                command: Command::TransferLeader(id),
+                print: Print::MoveLeader { target },
+            })
+        }
+        "endpoint" => match rest.get(1).map(String::as_str) {
+            Some("status") => {
+                let a = Args::split("endpoint status", &rest[2..], &[])?;
+                a.only(&["cluster"])?;
+                Ok(Translation {
+                    command: Command::Status { via: None },
+                    print: Print::EndpointStatus,
+                })
+            }
+            Some(_) => Err(unmodelled(2)),
+            None => Err(unmodelled(1)),
+        },
+        _ => Err(unmodelled(1)),
+    }
+}
+
+/// `member add NAME --peer-urls=URL [--learner]` (etcdctl
+/// `memberAddCommandFunc`).
+fn member_add(a: Args) -> Result<Translation, EtcdctlError> {
+    a.only(&["peer-urls", "learner"])?;
+    let learner = a.bool("learner")?;
+    let name = match a.positional.as_slice() {
+        [] => {
+            return Err(EtcdctlError::Etcdctl(
+                "member name not provided".to_string(),
+            ))
+        }
+        [name] => name.clone(),
+        many => {
+            let mut ev = "too many arguments".to_string();
+            for s in many {
+                if s.to_lowercase().starts_with("http") {
+                    ev += &format!(", did you mean --peer-urls={s}");
+                }
+            }
+            return Err(EtcdctlError::Etcdctl(ev));
+        }
+    };
+    let peer_urls = a.value("peer-urls").unwrap_or("").to_string();
+    if peer_urls.is_empty() {
+        return Err(EtcdctlError::Etcdctl(
+            "member peer urls not provided".to_string(),
+        ));
+    }
+    if peer_urls.contains(',') {
+        return Err(EtcdctlError::SeveralUrls);
+    }
+    let id = node_of_name(&name).ok_or_else(|| EtcdctlError::BadName { name: name.clone() })?;
+    Ok(Translation {
+        command: Command::MemberAdd {
+            id,
+            learner,
+            voter: false,
+            standby: false,
+            read_only: None,
+            peer_url: Some(peer_urls.clone()),
+            timeout_ms: None,
+            require_leader: false,
+        },
+        print: Print::MemberAdd {
+            name,
+            peer_urls,
+            learner,
+        },
+    })
+}
+
+/// go-humanize's `Bytes`: SI units, one decimal below 10.
+pub fn humanize_bytes(s: u64) -> String {
+    const SIZES: [&str; 7] = ["B", "kB", "MB", "GB", "TB", "PB", "EB"];
+    if s < 10 {
+        return format!("{s} B");
+    }
+    let e = ((s as f64).ln() / 1000f64.ln()).floor();
+    let suffix = SIZES[e as usize];
+    let val = ((s as f64) / 1000f64.powf(e) * 10.0 + 0.5).floor() / 10.0;
+    if val < 10.0 {
+        format!("{val:.1} {suffix}")
+    } else {
+        format!("{val:.0} {suffix}")
+    }
+}
+
+/// etcd's default backend quota (`DefaultQuotaBytes`, 2 GiB).
+const QUOTA_BYTES: u64 = 2 * 1024 * 1024 * 1024;
+
+/// What etcdctl prints for a translated command's result, line by line:
+/// its standard output, or `Error: ...` as it prints a failure.
+/// `leader_before`: the leader when the command was typed (move-leader
+/// prints it).
+pub fn output(
+    t: &Translation,
+    r: &CommandResult,
+    leader_before: Option<NodeId>,
+    session: &Session,
+) -> Vec<String> {
+    let cluster = session.cluster();
+    let cid = cluster_id(&session.spec().voters);
+    if let Some(code) = r.error {
+        let text = code
+            .parse::<ErrorCode>()
+            .map_or(code.to_string(), |c| c.etcd_text().to_string());
+        return vec![format!("Error: {text}")];
+    }
+    match &t.print {
+        Print::MemberAdd {
+            name,
+            peer_urls,
+            learner,
+        } => {
+            let Command::MemberAdd { id, .. } = t.command else {
+                return Vec::new();
+            };
+            let mut out = vec![format!(
+                "Member {:16x} added{}to cluster {cid:16x}",
+                member_id(id),
+                if *learner { " as learner " } else { " " }
+            )];
+            let via = cluster
+                .leader()
+                .or_else(|| cluster.known_ids().into_iter().next());
+            let members = via.map_or_else(Vec::new, |v| cluster.members_of(v));
+            let conf: Vec<String> = members
+                .iter()
+                .map(|m| {
+                    let n = if m.id == id {
+                        name.clone()
+                    } else if m.started {
+                        member_name(m.id)
+                    } else {
+                        String::new()
+                    };
+                    format!("{n}={}", m.peer_url)
+                })
+                .collect();
+            out.push(String::new());
+            out.push(format!("ETCD_NAME={name:?}"));
+            out.push(format!("ETCD_INITIAL_CLUSTER={:?}", conf.join(",")));
+            out.push(format!("ETCD_INITIAL_ADVERTISE_PEER_URLS={peer_urls:?}"));
+            out.push("ETCD_INITIAL_CLUSTER_STATE=\"existing\"".to_string());
+            out
+        }
+        Print::MemberPromote { member_id } => {
+            vec![format!(
+                "Member {member_id:16x} promoted in cluster {cid:16x}"
+            )]
+        }
+        Print::MemberRemove { member_id } => {
+            vec![format!(
+                "Member {member_id:16x} removed from cluster {cid:16x}"
+            )]
+        }
+        Print::MemberList => r
+            .members
+            .iter()
+            .flatten()
+            .map(|m| {
+                [
+                    format!("{:x}", member_id(m.id)),
+                    if m.started { "started" } else { "unstarted" }.to_string(),
+                    if m.started {
+                        member_name(m.id)
+                    } else {
+                        String::new()
+                    },
+                    m.peer_url.clone(),
+                    if m.started {
+                        client_url(m.id)
+                    } else {
+                        String::new()
+                    },
+                    m.learner.to_string(),
+                ]
+                .join(", ")
+            })
+            .collect(),
+        Print::Put => vec!["OK".to_string()],
+        Print::Get { key } => match &r.value {
+            Some(Some(v)) => vec![key.clone(), v.clone()],
+            _ => Vec::new(),
+        },
+        Print::MoveLeader { target } => vec![format!(
+            "Leadership transferred from {:x} to {target:x}",
+            leader_before.map_or(0, member_id)
+        )],
+        Print::EndpointStatus => {
+            let v36 = session.spec().etcd.as_str() == "3.6";
+            cluster
+                .known_ids()
+                .into_iter()
+                .map(|id| match cluster.member_status(id) {
+                    Ok(s) => {
+                        let db = humanize_bytes(s.db_size);
+                        let version = format!("{}.0", s.version);
+                        let leads = s.leader == Some(id);
+                        let mut row = vec![
+                            client_url(id),
+                            format!("{:x}", member_id(id)),
+                            version.clone(),
+                        ];
+                        if v36 {
+                            row.extend([
+                                version,
+                                db.clone(),
+                                db,
+                                "0%".to_string(),
+                                humanize_bytes(QUOTA_BYTES),
+                            ]);
+                        } else {
+                            row.push(db);
+                        }
+                        row.extend([
+                            leads.to_string(),
+                            s.is_learner.to_string(),
+                            s.raft_term.to_string(),
+                            s.raft_index.to_string(),
+                            s.raft_applied_index.to_string(),
+                            s.errors.join(", "),
+                        ]);
+                        if v36 {
+                            row.extend([String::new(), "false".to_string()]);
+                        }
+                        row.join(", ")
+                    }
+                    Err(_) => format!(
+                        "Failed to get the status of endpoint {} (context deadline exceeded)",
+                        client_url(id)
+                    ),
+                })
+                .collect()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn member_ids_are_distinct_nonzero_and_map_back() {
+        let ids: std::collections::BTreeSet<u64> =
+            (MIN_NODE_ID..=MAX_NODE_ID).map(member_id).collect();
+        assert_eq!(ids.len(), 15);
+        for n in MIN_NODE_ID..=MAX_NODE_ID {
+            assert_ne!(member_id(n), 0);
+            assert_eq!(node_of(member_id(n)), Some(n));
+            assert_eq!(node_of_name(&member_name(n)), Some(n));
+        }
+        assert_eq!(node_of(4), None);
+        for bad in ["n0", "n16", "n04", "node4", "n", "4", "n4x"] {
+            assert_eq!(node_of_name(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn bytes_are_written_as_go_humanize_writes_them() {
+        for (n, s) in [
+            (0, "0 B"),
+            (9, "9 B"),
+            (10, "10 B"),
+            (999, "999 B"),
+            (1000, "1.0 kB"),
+            (20_480, "20 kB"),
+            (2_147_483_648, "2.1 GB"),
+        ] {
+            assert_eq!(humanize_bytes(n), s);
+        }
+    }
+
+    #[test]
+    fn shell_words_follow_quotes() {
+        assert_eq!(
+            words(r#"etcdctl put 'a b' "c \"d\"" e\ f"#).unwrap(),
+            ["etcdctl", "put", "a b", "c \"d\"", "e f"]
+        );
+        assert!(words("etcdctl put 'a").is_err());
+    }
+}
+
+/// "etcdctl put", or "etcdctl" for an empty command.
+pub fn full_name(command: &str) -> String {
+    if command.is_empty() {
+        "etcdctl".to_string()
+    } else {
+        format!("etcdctl {command}")
+    }
+}
+
+#[cfg(test)]
+mod doc_tests {
+    use super::*;
+
+    /// docs/etcdctl.md lists every id as this module computes it.
+    #[test]
+    fn the_documented_ids_are_the_ids() {
+        let doc = include_str!("../../docs/etcdctl.md");
+        for n in MIN_NODE_ID..=MAX_NODE_ID {
+            let row = format!("| {n} | n{n} | `{:x}` |", member_id(n));
+            assert!(doc.contains(&row), "docs/etcdctl.md lacks {row}");
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! The languages raftlab speaks, and the [`Renderer`] of each.
+
+use super::narrate::Renderer;
+use super::text_en::English;
+use super::text_ja::Japanese;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Language {
+    #[default]
+    English,
+    Japanese,
+}
+
+impl Language {
+    pub const ALL: [Language; 2] = [Language::English, Language::Japanese];
+
+    /// The BCP 47 code the page uses (`?lang=`, `<html lang>`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Language::English => "en",
+            Language::Japanese => "ja",
+        }
+    }
+
+    /// `en`, `ja`, or a longer tag of either (`ja-JP`, `en-GB`).
+    pub fn from_code(code: &str) -> Option<Language> {
+        let primary = code.split(['-', '_']).next()?.to_ascii_lowercase();
+        Language::ALL.into_iter().find(|l| l.code() == primary)
+    }
+
+    pub fn renderer(self) -> &'static dyn Renderer {
+        match self {
+            Language::English => &English,
+            Language::Japanese => &Japanese,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_read_back_and_regional_tags_fall_to_their_language() {
+        for l in Language::ALL {
+            assert_eq!(Language::from_code(l.code()), Some(l));
+        }
+        assert_eq!(Language::from_code("ja-JP"), Some(Language::Japanese));
+        assert_eq!(Language::from_code("EN_gb"), Some(Language::English));
+        assert_eq!(Language::from_code("fr"), None);
+        assert_eq!(Language::from_code(""), None);
+    }
+}

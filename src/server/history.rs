@@ -1,0 +1,287 @@
+//! The history of client operations, as the linearizability checker reads
+//! it (`sim::linearizability`): every `put`, `get` and background-load write
+//! a client sent, with the simulated moments it was sent and answered.
+//!
+//! The recording rules are the checker's (its module doc, "Who decides what
+//! is in the history"), applied where this layer knows the answer:
+//!
+//! - A write enters the history when it is sent, after the checks etcd makes
+//!   before proposing (a learner's refusal, `require-leader`, a member that
+//!   is down): a write refused there certainly did not take effect and never
+//!   enters it.
+//! - A write held by a member that knows no leader and still held when it
+//!   ends, or refused by Raft when proposed (`ProposeError`), was never in
+//!   any log: it leaves the history.
+//! - A write proposed and then not answered (its time ran out, its member
+//!   crashed) may or may not have taken effect: it stays, with no response.
+//! - A read enters the history when it is answered, with the moment it was
+//!   sent; a read that failed observed nothing and is left out.
+//!
+//! Every moment is a [`Stamp`]: the millisecond, and one counter for the
+//! whole run, so two events of one millisecond keep the order they
+//! happened in (a `get` sent right after a `put` returned must see it).
+//!
+//! The verdict is computed only when asked for (the report, the
+//! `linearizable` conditions), and kept until the history changes.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+use crate::raft::chunked::Chunked;
+use crate::sim::linearizability::{self, ClientId, Linearizability, OpKind, Operation, Stamp};
+
+use super::cluster::RequestId;
+
+/// The script's (and the console's) client.
+pub const SCRIPT_CLIENT: ClientId = 0;
+/// The background load's client (`load rate=...`).
+pub const LOAD_CLIENT: ClientId = 1;
+
+/// One operation as recorded, and whether the checker sees it.
+#[derive(Debug, Clone)]
+struct Recorded {
+    op: Operation,
+    /// False for a read not answered (yet) and for a write that certainly
+    /// did not take effect.
+    kept: bool,
+}
+
+/// The run's client operations.
+#[derive(Debug, Clone, Default)]
+pub struct History {
+    /// In the order they were sent. Chunked: every time-travel checkpoint
+    /// clones the cluster, and a long run under load holds many operations.
+    ops: Chunked<Recorded>,
+    /// Operations not answered yet, by request, to their position in `ops`.
+    open: BTreeMap<RequestId, usize>,
+    /// The run-wide event counter of [`Stamp`].
+    seq: u64,
+    /// Bumped at every change, so a verdict knows what it is about.
+    version: u64,
+    /// The latest verdict and the version it is for.
+    verdict: RefCell<Option<(u64, Linearizability)>>,
+}
+
+impl History {
+    fn stamp(&mut self, now_ms: u64) -> Stamp {
+        self.seq += 1;
+        Stamp {
+            ms: now_ms,
+            seq: self.seq,
+        }
+    }
+
+    fn push(&mut self, op: Operation, kept: bool) -> usize {
+        self.version += 1;
+        self.ops.push(Recorded { op, kept });
+        self.ops.len() - 1
+    }
+
+    /// A write of `value` to `key` sent now as `request`.
+    pub fn write_sent(
+        &mut self,
+        request: RequestId,
+        client: ClientId,
+        key: &str,
+        value: &str,
+        now_ms: u64,
+    ) {
+        let op = Operation {
+            client,
+            key: key.to_string(),
+            kind: OpKind::Write(value.to_string()),
+            invoke: self.stamp(now_ms),
+            response: None,
+        };
+        let at = self.push(op, true);
+        self.open.insert(request, at);
+    }
+
+    /// A delete of `key` sent now as `request` (afterwards the key is
+    /// absent, as after etcd's DeleteRange).
+    pub fn delete_sent(&mut self, request: RequestId, client: ClientId, key: &str, now_ms: u64) {
+        let op = Operation {
+            client,
+            key: key.to_string(),
+            kind: OpKind::Delete,
+            invoke: self.stamp(now_ms),
+            response: None,
+        };
+        let at = self.push(op, true);
+        self.open.insert(request, at);
+    }
+
+    /// A linearizable read of `key` sent now as `request`.
+    pub fn read_sent(&mut self, request: RequestId, client: ClientId, key: &str, now_ms: u64) {
+        let op = Operation {
+            client,
+            key: key.to_string(),
+            kind: OpKind::Read(None),
+            invoke: self.stamp(now_ms),
+            response: None,
+        };
+        let at = self.push(op, false);
+        self.open.insert(request, at);
+    }
+
+    /// A read answered at once (a serializable one): sent and answered in
+    /// the same millisecond, in that order.
+    pub fn read_at_once(&mut self, client: ClientId, key: &str, value: Option<&str>, now_ms: u64) {
+        let invoke = self.stamp(now_ms);
+        let response = Some(self.stamp(now_ms));
+        let op = Operation {
+            client,
+            key: key.to_string(),
+            kind: OpKind::Read(value.map(str::to_string)),
+            invoke,
+            response,
+        };
+        self.push(op, true);
+    }
+
+    /// `request` was answered now: a write took effect (`read` is `None`),
+    /// or a read returned `read` (`Some(None)`: the key was absent).
+    pub fn answered(&mut self, request: RequestId, read: Option<Option<String>>, now_ms: u64) {
+        let Some(at) = self.open.remove(&request) else {
+            return;
+        };
+        let response = self.stamp(now_ms);
+        self.version += 1;
+        if let Some(r) = self.ops.get_mut(at) {
+            r.op.response = Some(response);
+            if let (Some(value), OpKind::Read(_)) = (read, &r.op.kind) {
+                r.op.kind = OpKind::Read(value);
+                r.kept = true;
+            }
+        }
+    }
+
+    /// `request` failed. `proposed`: a write reached Raft, so its outcome
+    /// is unknown and it stays without a response; otherwise it certainly
+    /// did not take effect and leaves the history. A failed read observed
+    /// nothing and is never kept.
+    pub fn failed(&mut self, request: RequestId, proposed: bool) {
+        let Some(at) = self.open.remove(&request) else {
+            return;
+        };
+        if let Some(r) = self.ops.get_mut(at) {
+            if matches!(r.op.kind, OpKind::Write(_)) && !proposed {
+                self.version += 1;
+                r.kept = false;
+            }
+        }
+    }
+
+    /// The operations the checker sees, in the order they were sent.
+    pub fn operations(&self) -> Vec<Operation> {
+        self.ops
+            .iter()
+            .filter(|r| r.kept)
+            .map(|r| r.op.clone())
+            .collect()
+    }
+
+    /// Whether the history so far is linearizable, key by key, and if not
+    /// a smallest anomaly: computed when first asked after a change.
+    pub fn verdict(&self) -> Linearizability {
+        if let Some((v, verdict)) = self.verdict.borrow().as_ref() {
+            if *v == self.version {
+                return verdict.clone();
+            }
+        }
+        let verdict = linearizability::check(&self.operations());
+        *self.verdict.borrow_mut() = Some((self.version, verdict.clone()));
+        verdict
+    }
+}
+
+impl History {
+    /// Counts the operations recorded (a steady load adds one per write).
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        self.ops.heap_size(
+            m,
+            Some(|r: &Recorded, m: &mut crate::raft::heap::Meter| {
+                m.string(&r.op.key);
+                match &r.op.kind {
+                    crate::sim::linearizability::OpKind::Write(v)
+                    | crate::sim::linearizability::OpKind::Read(Some(v)) => m.string(v),
+                    _ => {}
+                }
+            }),
+        );
+        m.btree_map(&self.open);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stale_read_after_a_write_returned_in_the_same_millisecond_is_flagged() {
+        let mut h = History::default();
+        h.read_at_once(SCRIPT_CLIENT, "k", None, 5);
+        h.write_sent(1, SCRIPT_CLIENT, "k", "v", 10);
+        h.answered(1, None, 20);
+        // Sent in the millisecond the write returned, after it: it must see it.
+        h.read_at_once(SCRIPT_CLIENT, "k", None, 20);
+        let v = h.verdict();
+        assert!(!v.ok, "{v:?}");
+        assert_eq!(v.operations, 3);
+        let anomaly = v.anomaly.expect("an anomaly");
+        assert_eq!(anomaly.operations.len(), 2, "{anomaly:?}");
+    }
+
+    #[test]
+    fn recording_rules_keep_unknown_writes_and_drop_refused_ones_and_failed_reads() {
+        let mut h = History::default();
+        // Proposed, then timed out: unknown, kept without a response.
+        h.write_sent(1, SCRIPT_CLIENT, "k", "a", 0);
+        h.failed(1, true);
+        // Held without a leader until it ended: never proposed, dropped.
+        h.write_sent(2, SCRIPT_CLIENT, "k", "b", 1);
+        h.failed(2, false);
+        // A read that timed out observed nothing.
+        h.read_sent(3, SCRIPT_CLIENT, "k", 2);
+        h.failed(3, true);
+        // A read that returned the unknown write's value: explained by it.
+        h.read_sent(4, SCRIPT_CLIENT, "k", 3);
+        h.answered(4, Some(Some("a".into())), 4);
+        let ops = h.operations();
+        assert_eq!(ops.len(), 2, "{ops:?}");
+        assert_eq!(ops[0].response, None);
+        assert_eq!(ops[1].kind, OpKind::Read(Some("a".into())));
+        assert!(h.verdict().ok);
+        // A read of the dropped write's value has no write to explain it.
+        h.read_at_once(SCRIPT_CLIENT, "k", Some("b"), 5);
+        assert!(!h.verdict().ok);
+    }
+
+    #[test]
+    fn a_read_of_a_deleted_key_must_find_it_absent() {
+        let mut h = History::default();
+        h.write_sent(1, SCRIPT_CLIENT, "k", "a", 0);
+        h.answered(1, None, 10);
+        h.delete_sent(2, SCRIPT_CLIENT, "k", 20);
+        h.answered(2, None, 30);
+        h.read_at_once(SCRIPT_CLIENT, "k", None, 40);
+        assert!(h.verdict().ok);
+        // The value the delete removed, read after the delete returned.
+        h.read_at_once(SCRIPT_CLIENT, "k", Some("a"), 50);
+        let v = h.verdict();
+        assert!(!v.ok);
+        // The read, the delete it missed, and the write whose value it saw.
+        assert_eq!(v.anomaly.map(|a| a.operations.len()), Some(3));
+    }
+
+    #[test]
+    fn the_verdict_is_kept_until_the_history_changes() {
+        let mut h = History::default();
+        h.write_sent(1, LOAD_CLIENT, "k", "a", 0);
+        assert!(h.verdict().ok);
+        assert_eq!(h.verdict.borrow().as_ref().map(|(v, _)| *v), Some(1));
+        h.answered(1, None, 3);
+        assert_eq!(h.verdict().operations, 1);
+        assert_eq!(h.verdict.borrow().as_ref().map(|(v, _)| *v), Some(2));
+    }
+}

@@ -1,0 +1,103 @@
+//! An etcd process starting: the rules etcd applies when a member's process
+//! comes up (the second step of adding a member, or a restart after a
+//! crash), and whether a process runs at all. The scenario's `start N` asks
+//! here; crash, campaign and compaction are faults and operator actions a
+//! scenario injects straight into the world (the one shortcut past this
+//! layer, see the README's layout).
+
+use crate::raft::NodeId;
+use crate::sim::membership::{resolve_host, url_authority, url_host};
+
+use super::cluster::Cluster;
+use super::error::{ErrorCode, ServerError};
+
+/// What etcd prints when member `id`'s process, on host `nID`, starts with
+/// a peer URL naming another host: listening on it fails (embed
+/// `configurePeerListeners`: "creating peer listener failed"), and etcd exits.
+pub fn peer_listener_failure(id: NodeId, peer_url: &str) -> ServerError {
+    let authority = url_authority(peer_url).unwrap_or(peer_url);
+    let host = url_host(peer_url).unwrap_or("");
+    // An address literal (IPv4 digits and dots, or IPv6 in brackets) or a
+    // simulated host name resolves; any other name is looked up in vain.
+    let literal = host.starts_with('[')
+        || (!host.is_empty() && host.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
+    let resolvable = literal || resolve_host(peer_url).is_some();
+    let why = if resolvable {
+        format!("listen tcp {authority}: bind: cannot assign requested address")
+    } else {
+        format!("listen tcp: lookup {host}: no such host")
+    };
+    ServerError::new(
+        ErrorCode::BadUrl,
+        format!(
+            "member {id}'s process on host n{id} cannot listen on its peer URL {peer_url}: \
+             etcd exits at start-up with \"creating peer listener failed\": {why}"
+        ),
+    )
+}
+
+impl Cluster {
+    /// Starts member `id`'s process, as etcd's start-up checks allow:
+    /// - a process already running is not started twice;
+    /// - a removed member never comes back: its own record says so, or its
+    ///   peers answer it "removed" and it stops at once (rafthttp's
+    ///   `errMemberRemoved`);
+    /// - a process needs a member record to join (etcdserver `NewServer`,
+    ///   `ValidateClusterAndAssignIDs`: it must be in the cluster);
+    /// - a new member whose peer URL names another host fails to listen
+    ///   ([`peer_listener_failure`]).
+    pub fn start_process(&mut self, id: NodeId) -> Result<(), ServerError> {
+        if self.world().raft(id).is_some() {
+            return Err(ServerError::new(
+                ErrorCode::IdExists,
+                format!("node {id}'s process is already running"),
+            ));
+        }
+        if self.world().node(id).is_some_and(|n| n.removed) || self.removed_ids().contains(&id) {
+            return Err(ServerError::new(
+                ErrorCode::IdRemoved,
+                format!("member {id} was removed from the cluster; it cannot come back"),
+            ));
+        }
+        match (self.member(id), self.world().has_node(id)) {
+            (None, false) => {
+                return Err(ServerError::new(
+                    ErrorCode::MemberNotFound,
+                    format!("node {id} is not a member: add it with `member add {id}` first"),
+                ));
+            }
+            (Some(m), false) if m.host != Some(id) => {
+                return Err(peer_listener_failure(id, &m.peer_url));
+            }
+            _ => {}
+        }
+        self.world_mut().start(id).map_err(|e| {
+            ServerError::new(
+                ErrorCode::NotStarted,
+                format!("node {id} cannot start: {e:?}"),
+            )
+        })
+    }
+
+    /// Whether member `id`'s process runs; if not, why (removed for good,
+    /// down, or no such node).
+    pub fn check_running(&self, id: NodeId) -> Result<(), ServerError> {
+        if self.world().raft(id).is_some() {
+            return Ok(());
+        }
+        match self.world().node(id) {
+            Some(n) if n.removed => Err(ServerError::new(
+                ErrorCode::IdRemoved,
+                format!("member {id} was removed; its process stopped for good"),
+            )),
+            Some(_) => Err(ServerError::new(
+                ErrorCode::NotStarted,
+                format!("node {id}'s process is not running"),
+            )),
+            None => Err(ServerError::new(
+                ErrorCode::MemberNotFound,
+                format!("there is no node {id}"),
+            )),
+        }
+    }
+}

@@ -1,0 +1,109 @@
+// Two languages: the page in 日本語 with ?lang=ja (its buttons, panels,
+// help and event log), switched to English and back without reloading the
+// run; and no page string without both languages.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { launch, openApp, SHOTS } from "./browser.mjs";
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
+
+/** Words a Japanese reader still reads in Latin letters: raftlab's and
+ * etcd's names, commands as typed, Raft's own terms, units. */
+const KEEP = new Set(("raftlab raft etcd etcdctl member add list learner put get crash cut wait url urls id ids " +
+  "match next probe replicate snapshot read index msgapp esc space scenario log bytes shift get http https " +
+  "fig page up down home end").split(" "));
+
+/** The page's own words outside the log, the keys and the script: visible
+ * text, titles, labels and placeholders. */
+const chrome = (page) => page.evaluate(() => {
+  const out = [];
+  const skip = (el) => el.closest("#log, #script, #keys, #scrub-tip, #branch, #lesson-list, #lesson-says, #lesson-title, #lesson-quorum, #lang");
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.textContent.trim() || skip(n.parentElement) || n.parentElement.closest("[hidden]") && !n.parentElement.closest("#help, #lessons")) continue;
+    out.push(n.textContent.trim());
+  }
+  for (const el of document.querySelectorAll("[title], [aria-label], [placeholder]")) {
+    if (skip(el)) continue;
+    for (const a of ["title", "aria-label", "placeholder"]) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+  }
+  return out;
+});
+
+const english = (texts) => texts.filter((s) => {
+  // Commands in the console's placeholder and tooltips are typed as they are.
+  const words = s.replace(/member add N[^·)]*|--[\w-]+|`[^`]*`|\.scenario/g, "").match(/[A-Za-z]{3,}/g) ?? [];
+  return words.some((w) => !KEEP.has(w.toLowerCase()));
+});
+
+test("every page string has both languages and every binding finds its element", async () => {
+  const { page, problems } = await openApp(browser);
+  const missing = await page.evaluate(async () => {
+    const { STRINGS, PAGE } = await import("./i18n.js");
+    const en = Object.keys(STRINGS.en), ja = Object.keys(STRINGS.ja);
+    return {
+      onlyEn: en.filter((k) => !(k in STRINGS.ja)),
+      onlyJa: ja.filter((k) => !(k in STRINGS.en)),
+      unbound: PAGE.filter(([sel, , key]) => !document.querySelector(sel) || !(key in STRINGS.en)).map(([sel, , key]) => `${sel} ${key}`),
+      untranslated: ja.filter((k) => STRINGS.ja[k] === STRINGS.en[k] && !/^(put|act\.get|learner\.tip|legend\.readindex)$/.test(k)),
+    };
+  });
+  assert.deepEqual(missing, { onlyEn: [], onlyJa: [], unbound: [], untranslated: [] });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("?lang=ja shows the page in Japanese, and switching languages keeps the run", async () => {
+  const { page, problems } = await openApp(browser, { hash: "?lang=ja" });
+  assert.equal(await page.evaluate(() => document.documentElement.lang), "ja");
+  assert.equal(await page.textContent("#lessons-button"), "レッスン");
+  assert.equal(await page.textContent("#quorum-h"), "クォーラム");
+  await page.evaluate(() => window.raftlab.setSpeed(8));
+  await page.waitForFunction(() => window.raftlab.status().leader != null, null, { timeout: 20000 });
+  await page.evaluate(() => window.raftlab.command("etcdctl member list"));
+  await page.waitForFunction(() => document.querySelector("#log").textContent.includes("リーダーになった"));
+  assert.match(await page.textContent("#quorum .verdict"), /クォーラム/);
+  assert.match(await page.textContent("#safety"), /安全性/);
+  const left = english(await chrome(page));
+  assert.deepEqual(left, [], "English left on the Japanese page");
+  await page.evaluate(() => window.raftlab.pause());
+  await page.click("#help-button");
+  await page.screenshot({ path: path.join(SHOTS, "ja-help.png") });
+  await page.keyboard.press("Escape");
+  await page.screenshot({ path: path.join(SHOTS, "ja-page.png") });
+  // To English and back: the same run goes on.
+  const before = await page.evaluate(() => ({ t: window.raftlab.status().time_ms, h: window.raftlab.history() }));
+  await page.selectOption("#lang", "en");
+  assert.equal(await page.textContent("#lessons-button"), "Lessons");
+  assert.match(await page.textContent("#quorum .verdict"), /quorum/);
+  const after = await page.evaluate(() => ({ t: window.raftlab.status().time_ms, h: window.raftlab.history() }));
+  assert.deepEqual(after, before);
+  assert.equal(await page.evaluate(() => localStorage.getItem("raftlab.lang")), "en");
+  await page.evaluate(() => window.raftlab.command("crash 1"));
+  assert.match(await page.textContent("#log"), /node 1 crashed/);
+  await page.selectOption("#lang", "ja");
+  await page.evaluate(() => window.raftlab.command("start 1"));
+  assert.match(await page.textContent("#log"), /ノード 1 が起動した/);
+  assert.equal(await page.evaluate(() => window.raftlab.history()), before.h + "crash 1\nstart 1\n");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the language is remembered, and the browser's language is the default", async () => {
+  const context = await browser.newContext({ locale: "ja-JP", viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(process.env.RAFTLAB_URL ?? "http://127.0.0.1:8000/");
+  await page.waitForFunction(() => window.raftlab !== undefined);
+  assert.equal(await page.evaluate(() => window.raftlab.language()), "ja");
+  await page.evaluate(() => window.raftlab.setLanguage("en"));
+  await page.reload();
+  await page.waitForFunction(() => window.raftlab !== undefined);
+  assert.equal(await page.evaluate(() => window.raftlab.language()), "en");
+  assert.equal(await page.textContent("#step"), "Step ▸");
+  await context.close();
+});
