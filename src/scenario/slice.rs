@@ -590,7 +590,7 @@ impl Session {
         }
         m.strings(&self.history);
         narration_heap_size(&self.narration, m);
-        m.btree_map(&self.nowait);
+        self.nowait.heap_size(m);
         self.driver.heap_size(m);
     }
 }

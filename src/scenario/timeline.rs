@@ -45,7 +45,7 @@
 //!
 //! Layer 4: no browser types; the wasm front end wraps this type.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::raft::vecmap::{VecMap, VecSet};
 use std::rc::Rc;
 
 use serde::Serialize;
@@ -189,13 +189,13 @@ struct Branch {
     tail_idle: bool,
     /// Moments something was narrated (events between commands, and the
     /// end of each command): where `step_back` stops.
-    marks: BTreeSet<u64>,
+    marks: VecSet<u64>,
     checkpoints: Vec<Checkpoint>,
     /// Where the user was when they left it (for a saved branch).
     left_at_ms: u64,
     /// For the page's scrubber: the moments a new leader was first seen
     /// (leader id, term), noted at narrated moments of the live edge.
-    leaders: BTreeMap<u64, (NodeId, u64)>,
+    leaders: VecMap<u64, (NodeId, u64)>,
 }
 
 /// A branch as the page lists it.
@@ -246,7 +246,7 @@ impl Timeline {
         };
         let mut session = Session::new(spec);
         let narration = session.take_narration();
-        let mut marks = BTreeSet::new();
+        let mut marks = VecSet::new();
         if !narration.is_empty() {
             marks.insert(0);
         }
@@ -267,7 +267,7 @@ impl Timeline {
                 marks,
                 checkpoints: vec![first],
                 left_at_ms: 0,
-                leaders: BTreeMap::new(),
+                leaders: VecMap::new(),
             },
             saved: Vec::new(),
             next_branch_id: 2,
@@ -421,7 +421,7 @@ impl Timeline {
                 i
             }))
             .collect();
-        all.sort_by_key(|b| b.id);
+        crate::raft::vecmap::sort_by_u32_key(&mut all, |b| b.id);
         all
     }
 
@@ -780,7 +780,7 @@ impl Timeline {
     fn held_bytes(&self) -> u64 {
         let mut m = Meter::new();
         m.add(std::mem::size_of::<Timeline>());
-        let mut counted = BTreeSet::new();
+        let mut counted = VecSet::new();
         for b in std::iter::once(&self.branch).chain(&self.saved) {
             m.vec(&b.run);
             for e in &b.run {
@@ -788,8 +788,8 @@ impl Timeline {
                 m.string(&e.text);
                 m.add(e.text.len());
             }
-            m.btree_set(&b.marks);
-            m.btree_map(&b.leaders);
+            b.marks.heap_size(&mut m);
+            b.leaders.heap_size(&mut m);
             m.vec(&b.checkpoints);
             for c in &b.checkpoints {
                 if counted.insert(Rc::as_ptr(&c.session)) {
@@ -918,7 +918,7 @@ fn thin_saved(b: &mut Branch, keep: usize) {
         return;
     }
     // Evenly spaced, the newest included.
-    let picks: BTreeSet<usize> = (1..=keep).map(|j| j * n / keep - 1).collect();
+    let picks: VecSet<usize> = (1..=keep).map(|j| j * n / keep - 1).collect();
     b.checkpoints.extend(
         own.into_iter()
             .enumerate()

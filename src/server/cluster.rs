@@ -8,10 +8,10 @@
 //! `processInternalRaftRequestOnce`, `linearizableReadLoop`). Only a client
 //! that asks for it (`WithRequireLeader`) is refused at once.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use crate::raft::heap::Meter;
+use crate::raft::vecmap::{IdMap, VecSet};
 use crate::raft::{
     ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, RaftEvent, StateRole, NONE,
 };
@@ -231,15 +231,15 @@ pub struct Cluster {
     pub(crate) world: World,
     pub(crate) cfg: ServerConfig,
     next_request: RequestId,
-    pub(crate) pending: BTreeMap<RequestId, Pending>,
+    pub(crate) pending: IdMap<Pending>,
     /// The pending requests by deadline, soonest first.
-    deadlines: BTreeSet<(u64, RequestId)>,
+    deadlines: VecSet<(u64, RequestId)>,
     finished: Vec<Finished>,
     pub(crate) load: Option<Load>,
     /// World events since the last `take_events`, for narration.
     events: Vec<Event>,
     /// The parked requests that can go on, by the member holding them.
-    parked: BTreeSet<(NodeId, RequestId)>,
+    parked: VecSet<(NodeId, RequestId)>,
     /// Linearizable reads sent and not yet confirmed by a leader.
     reads: VecMap<RequestId, ReadIndexSent>,
     /// What the modes remember between the leader's looks.
@@ -254,12 +254,12 @@ impl Cluster {
             world: World::new(world_cfg, voters),
             cfg,
             next_request: 1,
-            pending: BTreeMap::new(),
-            deadlines: BTreeSet::new(),
+            pending: IdMap::new(),
+            deadlines: VecSet::new(),
             finished: Vec::new(),
             load: None,
             events: Vec::new(),
-            parked: BTreeSet::new(),
+            parked: VecSet::new(),
             reads: VecMap::default(),
             modes: ModeState::default(),
             history: History::default(),
@@ -277,7 +277,7 @@ impl Cluster {
     /// answers and events not yet taken.
     pub fn heap_size(&self, m: &mut Meter) {
         self.world.heap_size(m);
-        m.btree_map(&self.pending);
+        self.pending.heap_size(m);
         for p in self.pending.values() {
             if let Some(n) = &p.note {
                 m.string(n);
@@ -302,7 +302,7 @@ impl Cluster {
                 }
             }
         }
-        m.btree_set(&self.deadlines);
+        self.deadlines.heap_size(m);
         m.vec(&self.finished);
         for f in &self.finished {
             match &f.outcome {
@@ -321,7 +321,7 @@ impl Cluster {
         for e in &self.events {
             e.heap_size(m);
         }
-        m.btree_set(&self.parked);
+        self.parked.heap_size(m);
         self.reads.heap_size(m);
         for (_, r) in self.reads.iter() {
             m.string(&r.key);
@@ -1040,8 +1040,8 @@ impl Cluster {
 
     /// Every id the cluster knows of: processes that ever ran, and members
     /// in the authority's view (added but never started).
-    pub fn known_ids(&self) -> BTreeSet<NodeId> {
-        let mut ids: BTreeSet<NodeId> = self.world.nodes().map(|n| n.id).collect();
+    pub fn known_ids(&self) -> VecSet<NodeId> {
+        let mut ids: VecSet<NodeId> = self.world.nodes().map(|n| n.id).collect();
         if let Some(a) = self.authority().and_then(|a| self.world.node(a)) {
             ids.extend(a.state.members.keys().copied());
         }

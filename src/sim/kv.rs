@@ -9,10 +9,10 @@
 //! snapshot carries both and a member that catches up by snapshot learns who
 //! its peers are.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use crate::raft::heap::{HeapSize, Meter};
+use crate::raft::vecmap::{VecMap, VecSet};
 use crate::raft::{ConfChange, ConfChangeV2, EntryData, NodeId, Opaque, Snapshot};
 use crate::sim::mvcc::{MvccError, MvccImage, MvccStore};
 
@@ -149,9 +149,9 @@ pub struct KvStore {
     /// The keys, their history and revisions (etcd's mvcc store).
     pub mvcc: MvccStore,
     /// The members bucket: every current member.
-    pub members: BTreeMap<NodeId, MemberRecord>,
+    pub members: VecMap<NodeId, MemberRecord>,
     /// The members_removed bucket: ids that can never come back.
-    pub removed: BTreeSet<NodeId>,
+    pub removed: VecSet<NodeId>,
 }
 
 /// What a snapshot carries of the applied state (etcd's snapshot is its
@@ -161,8 +161,8 @@ pub struct KvStore {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct KvImage {
     pub mvcc: MvccImage,
-    pub members: BTreeMap<NodeId, MemberRecord>,
-    pub removed: BTreeSet<NodeId>,
+    pub members: VecMap<NodeId, MemberRecord>,
+    pub removed: VecSet<NodeId>,
 }
 
 impl KvStore {
@@ -257,15 +257,15 @@ impl HeapSize for PeerUrls {
 }
 
 fn members_heap_size(
-    members: &BTreeMap<NodeId, MemberRecord>,
-    removed: &BTreeSet<NodeId>,
+    members: &VecMap<NodeId, MemberRecord>,
+    removed: &VecSet<NodeId>,
     m: &mut Meter,
 ) {
-    m.btree_map(members);
+    members.heap_size(m);
     for r in members.values() {
         m.shared_str(&r.peer_url);
     }
-    m.btree_set(removed);
+    removed.heap_size(m);
 }
 
 impl HeapSize for KvImage {

@@ -107,3 +107,19 @@ test("the language is remembered, and the browser's language is the default", as
   assert.equal(await page.textContent("#step"), "Step ▸");
   await context.close();
 });
+
+for (const width of [1280, 1024]) {
+  test(`the Japanese page keeps its top bar and its actions on one row each at ${width} px`, async () => {
+    const { page, problems } = await openApp(browser, { width, height: 800, hash: "?lang=ja" });
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "ja");
+    const rows = await page.evaluate(() => ["header.bar", ".tools"].map((s) => {
+      const tops = new Set([...document.querySelector(s).querySelectorAll("button")]
+        .filter((b) => b.offsetParent !== null)
+        .map((b) => Math.round(b.getBoundingClientRect().top)));
+      return tops.size;
+    }));
+    assert.deepEqual(rows, [1, 1], "one row of buttons in the top bar and in the actions");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}

@@ -274,13 +274,13 @@ impl Raft {
     pub fn heap_size(&self, m: &mut Meter) {
         self.log.heap_size(m);
         let t = &self.tracker;
-        m.btree_map(&t.progress);
+        t.progress.heap_size(m);
         for p in t.progress.values() {
             p.inflights.heap_size(m);
         }
-        m.btree_map(&t.votes);
-        m.btree_set(&t.config.learners);
-        m.btree_set(&t.config.learners_next);
+        t.votes.heap_size(m);
+        t.config.learners.heap_size(m);
+        t.config.learners_next.heap_size(m);
         self.read_only.heap_size(m);
         m.vec(&self.pending_read_index);
         for msgs in [&self.msgs, &self.msgs_after_append, &self.steps_on_advance] {

@@ -7,10 +7,10 @@
 //! or below the compaction only each key's newest record is left, at most
 //! one per key: those sit in an ordered map.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::raft::chunked::Chunked;
+use crate::raft::vecmap::VecMap;
 
 /// Bytes of bookkeeping each record costs, so an empty value still weighs
 /// something (the same figure the single-value store used per key).
@@ -49,7 +49,7 @@ const FIRST_WRITE: u64 = 2;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Backend {
     /// Records at or below the last compaction that it kept.
-    compacted: BTreeMap<u64, Record>,
+    compacted: VecMap<u64, Record>,
     /// Records from `base` on, one per revision.
     tail: Chunked<Record>,
     base: u64,
@@ -58,7 +58,7 @@ pub struct Backend {
 impl Default for Backend {
     fn default() -> Self {
         Backend {
-            compacted: BTreeMap::new(),
+            compacted: VecMap::new(),
             tail: Chunked::default(),
             base: FIRST_WRITE,
         }
@@ -172,7 +172,7 @@ impl Backend {
     /// Counts the records (the tail's chunks at their share: images share
     /// them).
     pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
-        m.btree_map(&self.compacted);
+        self.compacted.heap_size(m);
         for r in self.compacted.values() {
             r.heap_size(m);
         }
