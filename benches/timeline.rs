@@ -62,6 +62,7 @@ mod native {
         let mut t = Timeline::run_script_with(&script, config);
         let built = start.elapsed();
         let weight = LIVE.load(Ordering::Relaxed) - before;
+        let counted = t.memory_bytes();
         let one = {
             let b = LIVE.load(Ordering::Relaxed);
             let c = t.session().clone();
@@ -83,12 +84,13 @@ mod native {
         let pick = |q: f64| ms[((ms.len() - 1) as f64 * q) as usize];
         println!(
             "timeline (max {max_checkpoints} checkpoints): 10 simulated minutes at 50 writes/s built in {:.0} ms; {} checkpoints \
-             (widest gap {} ms), {:.1} MB for the whole timeline, {:.0} KB for one session \
-             at the end",
+             (widest gap {} ms), {:.1} MB for the whole timeline (counted: {:.1} MB), {:.0} KB \
+             for one session at the end",
             built.as_secs_f64() * 1000.0,
             cps.len(),
             widest,
             weight as f64 / 1e6,
+            counted as f64 / 1e6,
             one as f64 / 1e3
         );
         println!(

@@ -170,6 +170,11 @@ impl Log {
             }
             // The script's own words, in any renderer.
             Said::Say(text) => self.plain(LogKind::Say, Tone::Say, text.clone()),
+            Said::Stopped(stop) => self.plain(
+                LogKind::Error,
+                Tone::Bad,
+                format!("{} {}", r.time(line.time_ms), r.stopped(stop)),
+            ),
             Said::Result(res) => {
                 self.window.clear();
                 let bad = res.error.is_some();

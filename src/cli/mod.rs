@@ -5,6 +5,8 @@ pub mod fuzz;
 pub mod run;
 pub mod serve;
 
+use std::io::IsTerminal;
+
 use clap::{Parser, Subcommand};
 
 #[derive(Parser, Debug)]
@@ -22,13 +24,24 @@ struct Cli {
 enum Command {
     /// Run a scenario script: a readable trace, or the JSON report with --json.
     /// Exit status 0 when every expect held and no safety property broke, 1
-    /// otherwise, 2 when the script does not parse.
+    /// otherwise, 2 when the script does not parse, 3 when the run was
+    /// stopped before its end (--max-wall, or the memory budget).
     Run {
         /// The script file, or - for standard input.
         file: String,
         /// Print the JSON report instead of the trace.
         #[arg(long)]
         json: bool,
+        /// Stop the run once it has taken this much wall-clock time, like
+        /// 30s, 1.5s, 2m or 1h; the report is the run up to the last
+        /// command that finished.
+        #[arg(long, value_name = "DURATION", value_parser = run::parse_wall)]
+        max_wall: Option<std::time::Duration>,
+        /// The run's memory budget, counted from what the cluster, its logs
+        /// and the results hold, like 256MB or 2GB, or `none`; a run that
+        /// would hold more stops with a message.
+        #[arg(long, value_name = "SIZE", value_parser = parse_memory, default_value = "512MB")]
+        max_memory: MemoryLimit,
     },
     /// Measure the engine: 5 voters and a learner under a steady write load.
     Bench {
@@ -76,13 +89,43 @@ enum Command {
     },
 }
 
+/// A memory budget in bytes, or none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct MemoryLimit(Option<u64>);
+
+fn parse_memory(s: &str) -> Result<MemoryLimit, String> {
+    if s == "none" {
+        return Ok(MemoryLimit(None));
+    }
+    // The language's sizes stop at 1GB; a budget may be more.
+    let bytes = match s.strip_suffix("GB") {
+        Some(n) => crate::scenario::parse_size(&format!("{n}MB"))?.saturating_mul(1024),
+        None => crate::scenario::parse_size(s)?,
+    };
+    match bytes {
+        0 => Err("the memory budget must be more than 0 (or none)".to_string()),
+        n => Ok(MemoryLimit(Some(n))),
+    }
+}
+
 /// Runs the command line and returns the process exit status.
 pub fn main() -> i32 {
     let cli = Cli::parse();
     match cli.command {
-        Command::Run { file, json } => {
-            let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
-            run::run(&file, json, &mut out, &mut err)
+        Command::Run {
+            file,
+            json,
+            max_wall,
+            max_memory,
+        } => {
+            let opts = run::RunOptions {
+                json,
+                max_wall,
+                max_memory: max_memory.0,
+                progress: std::io::stderr().is_terminal(),
+            };
+            let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
+            run::run(&file, &opts, &mut out, &mut err)
         }
         Command::Bench { seconds, rate } => bench::run(seconds, rate),
         Command::Fuzz {
@@ -105,5 +148,20 @@ pub fn main() -> i32 {
                 1
             }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_budgets_read_as_sizes_beyond_the_language_or_none() {
+        assert_eq!(parse_memory("512MB"), Ok(MemoryLimit(Some(512 << 20))));
+        assert_eq!(parse_memory("2GB"), Ok(MemoryLimit(Some(2 << 30))));
+        assert_eq!(parse_memory("1.5GB"), Ok(MemoryLimit(Some(3 << 29))));
+        assert_eq!(parse_memory("none"), Ok(MemoryLimit(None)));
+        assert!(parse_memory("0MB").is_err());
+        assert!(parse_memory("12").unwrap_err().contains("unit"));
     }
 }

@@ -6,6 +6,7 @@
 
 use std::rc::Rc;
 
+use crate::raft::heap::Meter;
 use crate::raft::types::Entry;
 
 /// The log's entries.
@@ -148,6 +149,22 @@ impl<T: Clone> Chunked<T> {
 
     pub fn to_vec(&self) -> Vec<T> {
         self.iter().cloned().collect()
+    }
+
+    /// Counts the chunks (each at its share: checkpoints share them) and,
+    /// with `item`, what each element owns.
+    pub fn heap_size(&self, m: &mut Meter, item: Option<fn(&T, &mut Meter)>) {
+        m.vec(&self.chunks);
+        for chunk in &self.chunks {
+            m.block(chunk, |m, v| {
+                m.vec(v);
+                if let Some(f) = item {
+                    for x in v.iter() {
+                        f(x, m);
+                    }
+                }
+            });
+        }
     }
 }
 

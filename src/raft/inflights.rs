@@ -41,6 +41,11 @@ impl Inflights {
         self.indexes.len() >= self.capacity
     }
 
+    /// Counts the window's buffer.
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        m.deque(&self.indexes);
+    }
+
     pub fn count(&self) -> usize {
         self.indexes.len()
     }

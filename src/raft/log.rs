@@ -8,6 +8,7 @@
 //! SnapshotCatchUpEntries); `entries[i].index == offset + i`.
 
 use crate::raft::chunked::Entries;
+use crate::raft::heap::Meter;
 use crate::raft::types::{Entry, Snapshot};
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -50,6 +51,12 @@ impl RaftLog {
             applied: sindex,
             snapshot,
         }
+    }
+
+    /// Counts the entries kept and the snapshot.
+    pub fn heap_size(&self, m: &mut Meter) {
+        self.snapshot.heap_size(m);
+        self.entries.heap_size(m, Some(Entry::heap_size));
     }
 
     pub fn first_index(&self) -> u64 {

@@ -15,6 +15,7 @@
 pub mod chunked;
 pub mod confchange;
 pub mod events;
+pub mod heap;
 pub mod inflights;
 pub mod log;
 pub mod node;

@@ -14,6 +14,8 @@ use std::any::Any;
 use std::fmt;
 use std::rc::Rc;
 
+use crate::raft::heap::{HeapSize, Meter};
+
 /// An opaque payload (empty by default: etcd's nil `Data`).
 #[derive(Clone)]
 pub struct Opaque {
@@ -24,6 +26,9 @@ pub struct Opaque {
     eq: fn(&dyn Any, &dyn Any) -> bool,
     /// Prints the value (for `Debug` only).
     debug: fn(&dyn Any, &mut fmt::Formatter<'_>) -> fmt::Result,
+    /// Counts what the value owns (nothing for a payload made with
+    /// [`Opaque::new`]: only its allocation counts).
+    heap: fn(&dyn Any, &mut Meter),
 }
 
 impl Opaque {
@@ -42,6 +47,31 @@ impl Opaque {
                 Some(v) => v.fmt(f),
                 None => f.write_str("?"),
             },
+            heap: |_, _| {},
+        }
+    }
+
+    /// [`Opaque::new`] for a value whose memory the session's meter counts
+    /// (`Session::memory_bytes`): what it owns, walked by its [`HeapSize`].
+    pub fn metered<T: Any + fmt::Debug + PartialEq + HeapSize>(value: T, size: u64) -> Opaque {
+        Opaque {
+            heap: |v, m| {
+                if let Some(v) = v.downcast_ref::<T>() {
+                    v.heap_size(m);
+                }
+            },
+            ..Opaque::new(value, size)
+        }
+    }
+
+    /// Counts the payload: its share of the shared value and of what that
+    /// owns.
+    pub fn heap_size(&self, m: &mut Meter) {
+        if let Some(v) = &self.value {
+            let ptr = Rc::as_ptr(v) as *const u8 as usize;
+            m.shared_dyn(ptr, Rc::strong_count(v), std::mem::size_of_val(&**v), |m| {
+                (self.heap)(&**v, m)
+            });
         }
     }
 
@@ -72,6 +102,7 @@ impl Default for Opaque {
             size: 0,
             eq: |_, _| true,
             debug: |_, f| f.write_str("empty"),
+            heap: |_, _| {},
         }
     }
 }

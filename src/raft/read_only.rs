@@ -36,6 +36,12 @@ pub struct ReadOnly {
 }
 
 impl ReadOnly {
+    /// Counts the acknowledgements and the reads waiting.
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        self.acks.heap_size(m);
+        m.deque(&self.unconfirmed);
+    }
+
     pub fn add_request(&mut self, req: ReadRequest) {
         self.unconfirmed.push_back(req);
     }

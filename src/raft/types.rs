@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use crate::raft::heap::Meter;
 use crate::raft::vecmap::VecSet;
 
 pub use crate::raft::opaque::Opaque;
@@ -148,6 +149,21 @@ impl Entry {
     }
 }
 
+impl Entry {
+    /// Counts what the entry owns beyond itself (its shared payload).
+    pub fn heap_size(&self, m: &mut Meter) {
+        match &self.data {
+            EntryData::Empty => {}
+            EntryData::Normal(data) => data.heap_size(m),
+            EntryData::ConfChange(c) => m.shared(c, |m, c| c.context.heap_size(m)),
+            EntryData::ConfChangeV2(c) => m.shared(c, |m, c| {
+                m.vec(&c.changes);
+                c.context.heap_size(m);
+            }),
+        }
+    }
+}
+
 impl EntryData {
     /// Whether the entry changes the configuration (etcd's EntryConfChange
     /// and EntryConfChangeV2).
@@ -205,6 +221,11 @@ impl Snapshot {
     /// A snapshot's size on the wire is its data's.
     pub fn size(&self) -> u64 {
         self.data.size()
+    }
+
+    /// Counts its share of the state it holds.
+    pub fn heap_size(&self, m: &mut Meter) {
+        self.data.heap_size(m);
     }
 }
 
@@ -321,6 +342,17 @@ impl Message {
             reject: false,
             reject_hint: 0,
             context: 0,
+        }
+    }
+
+    /// Counts what the message owns beyond itself.
+    pub fn heap_size(&self, m: &mut Meter) {
+        m.vec(&self.entries);
+        for e in &self.entries {
+            e.heap_size(m);
+        }
+        if let Some(s) = &self.snapshot {
+            s.heap_size(m);
         }
     }
 

@@ -77,6 +77,11 @@ fn index_range<Q: ?Sized>(
 }
 
 impl<K, V> VecMap<K, V> {
+    /// Counts the vector of pairs (not what they own).
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        m.vec(&self.entries);
+    }
+
     pub const fn new() -> Self {
         VecMap {
             entries: Vec::new(),
@@ -382,6 +387,11 @@ impl<T: fmt::Debug> fmt::Debug for VecSet<T> {
 }
 
 impl<T> VecSet<T> {
+    /// Counts the vector of items (not what they own).
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        m.vec(&self.items);
+    }
+
     pub const fn new() -> Self {
         VecSet { items: Vec::new() }
     }
@@ -583,6 +593,13 @@ impl<T: Ord, const N: usize> From<[T; N]> for VecSet<T> {
 pub struct IdMap<V> {
     slots: VecDeque<(u64, Option<V>)>,
     live: usize,
+}
+
+impl<V> IdMap<V> {
+    /// Counts the slots (not what the values own).
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        m.deque(&self.slots);
+    }
 }
 
 impl<V> Default for IdMap<V> {

@@ -8,8 +8,8 @@ use crate::raft::NodeId;
 use crate::server::client::DEFAULT_PUT_SIZE;
 use crate::server::cluster::Finished;
 use crate::server::{
-    Cluster, ErrorCode, MemberKind, ModesConfig, NewMembers, Outcome, RequestId, ServerConfig,
-    ServerError,
+    Call, Cluster, ErrorCode, MemberKind, ModesConfig, NewMembers, Outcome, RequestId,
+    ServerConfig, ServerError,
 };
 use crate::sim::WorldConfig;
 
@@ -19,50 +19,43 @@ use super::narrate::{self, Line};
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::{self, CommandResult, MemberJson, Report, Status};
 use super::say;
+use super::slice::{Answer, Current, Driver, Op, Queued, Stop, DEFAULT_MEMORY_BUDGET};
 
 /// One run of the scenario language.
 #[derive(Debug, Clone)]
 pub struct Session {
     spec: ClusterSpec,
     cluster: Cluster,
-    results: Vec<CommandResult>,
+    pub(super) results: Vec<CommandResult>,
     previous: Previous,
     /// The value the last `get` read, for `{value}` (`None`: it found no
     /// such key, failed, or none ran yet).
     last_value: Option<String>,
     /// `put ... nowait` requests, by request id, to the index of their result.
-    nowait: VecMap<RequestId, usize>,
+    pub(super) nowait: VecMap<RequestId, usize>,
     /// The script of everything done so far.
-    history: Vec<String>,
+    pub(super) history: Vec<String>,
     /// Simulated time the history accounts for.
     history_ms: u64,
-    narration: Vec<Line>,
+    pub(super) narration: Vec<Line>,
     /// Lines run so far, numbering console commands after the script.
-    lines: usize,
-}
-
-/// A command being run (see [`Session::begin`]).
-#[derive(Debug, Clone)]
-pub struct Running {
-    cmd: Command,
-    result: CommandResult,
-    /// When a `wait` ends, or a `wait-until` gives up.
-    deadline: u64,
-    /// `wait-until`: the condition is to be looked at before the next step.
-    check: bool,
-    /// Set once the command is over.
-    outcome: Option<Result<(), ServerError>>,
-}
-
-impl Running {
-    pub fn command(&self) -> &Command {
-        &self.cmd
-    }
-
-    /// Whether it is over (its result is ready for [`Session::finish`]).
-    pub fn is_over(&self) -> bool {
-        self.outcome.is_some()
-    }
+    pub(super) lines: usize,
+    /// Work done: engine steps and commands begun. Slices are measured in
+    /// it, and the memory budget is checked at points of it, so a run stops
+    /// at the same point however it is sliced.
+    pub(super) work: u64,
+    /// The work at which memory is next counted.
+    pub(super) next_check: u64,
+    /// Bytes a run may hold before it is stopped (`None`: no limit).
+    pub(super) memory_budget: Option<u64>,
+    /// Bytes held for this session by its owner (a timeline's
+    /// checkpoints), counted against the budget with its own.
+    pub(super) external_bytes: u64,
+    /// Why the run stopped before its end, if it did.
+    pub(super) stopped: Option<Stop>,
+    /// The commands queued and the one in progress; not part of the state
+    /// (a clone starts without them).
+    pub(super) driver: Driver,
 }
 
 /// The world and server settings a `cluster` line stands for.
@@ -120,6 +113,12 @@ impl Session {
             history_ms: 0,
             narration: Vec::new(),
             lines: 1,
+            work: 0,
+            next_check: 0,
+            memory_budget: Some(DEFAULT_MEMORY_BUDGET),
+            external_bytes: 0,
+            stopped: None,
+            driver: Driver::default(),
         };
         session.narrate_events();
         session
@@ -132,11 +131,14 @@ impl Session {
         Ok(Session::run(&script))
     }
 
-    /// Runs every command of a parsed script.
+    /// Runs every command of a parsed script (all of it in one slice:
+    /// the same run as [`Session::queued`] then [`Session::run_slice`]
+    /// until done). A run the memory budget stops ends there; see
+    /// [`Session::stopped`].
     pub fn run(script: &Script) -> Session {
-        let mut session = Session::new(&script.cluster);
-        for cmd in &script.commands {
-            session.execute(cmd.line, &cmd.text, &cmd.node);
+        let mut session = Session::queued(script);
+        while session.is_running() {
+            session.run_slice(u64::MAX);
         }
         session.lines = script.commands.last().map_or(1, |c| c.line);
         session
@@ -168,15 +170,26 @@ impl Session {
     }
 
     /// Moves simulated time forward by `ms` (the browser's animation).
+    /// While a command runs in slices the run owns the clock: nothing
+    /// happens.
     pub fn advance(&mut self, ms: u64) {
+        if self.driver.in_command() {
+            return;
+        }
+        self.driver.forget_snapshot();
         let t = self.now().saturating_add(ms);
         self.cluster.run_until(t);
         self.after_time();
     }
 
     /// Runs until the next event worth narrating (at most `limit_ms` ahead).
-    /// Returns false if nothing happened within the limit.
+    /// Returns false if nothing happened within the limit (or a command
+    /// runs in slices, which owns the clock).
     pub fn step_event(&mut self, limit_ms: u64) -> bool {
+        if self.driver.in_command() {
+            return false;
+        }
+        self.driver.forget_snapshot();
         let limit = self.now().saturating_add(limit_ms);
         let before = self.narration.len();
         while self.narration.len() == before {
@@ -218,11 +231,13 @@ impl Session {
     }
 
     pub fn report(&self) -> Report {
-        Report::new(
+        let mut report = Report::new(
             self.status(),
             self.results.clone(),
             self.cluster.linearizability(),
-        )
+        );
+        report.stopped = self.stopped.clone();
+        report
     }
 
     pub fn status_json(&self) -> serde_json::Value {
@@ -244,117 +259,127 @@ impl Session {
 
     // ---- running one command ---------------------------------------------------
 
-    /// Runs one parsed command and records its result.
+    /// Runs one parsed command and records its result. If a run is going
+    /// on in slices, the command in progress finishes first (the queued
+    /// ones stay queued). If the memory budget stops the command, the
+    /// session is as before it and the result says `stopped`.
     pub fn execute(&mut self, line: usize, text: &str, cmd: &Command) -> CommandResult {
-        let mut running = self.begin(line, text, cmd);
-        self.proceed(&mut running, u64::MAX);
+        let running = self.begin(line, text, cmd);
         self.finish(running)
     }
 
     /// Starts running one command a slice of simulated time at a time (the
     /// page's lesson player shows a `wait` happen): [`Session::proceed`]
-    /// moves it on, [`Session::finish`] records it. Slices give exactly the
-    /// run of the whole command: [`Session::execute`] is the same code with
-    /// one slice that ends wherever the command does.
+    /// moves it on, [`Session::finish`] returns its result. It is the same
+    /// slicing as [`Session::run_slice`]'s (the command becomes the
+    /// command in progress), bounded by simulated time instead of work:
+    /// slices of either kind give exactly the run of the whole command.
+    /// If a run is going on in slices, its command in progress finishes
+    /// first (the queued ones stay queued).
     pub fn begin(&mut self, line: usize, text: &str, cmd: &Command) -> Running {
+        self.finish_current();
+        let mut running = Running {
+            cmd: cmd.clone(),
+            line,
+            text: text.to_string(),
+            first: self.results.len(),
+            result: None,
+        };
+        self.driver.count_in(self.now());
+        self.start_queued(Queued::new(line, text, cmd.clone()));
+        self.collect(&mut running);
+        running
+    }
+
+    /// Runs `running` on, to simulated time `until` at most; true once it is
+    /// over. Only `wait` and `wait-until` stop at `until`: any other command
+    /// runs whole in its first slice (a client request that waits for its
+    /// answer included).
+    pub fn proceed(&mut self, running: &mut Running, until: u64) -> bool {
+        if running.result.is_some() {
+            return true;
+        }
+        if let Some(mut cur) = self.driver.current.take() {
+            match self.drive(&mut cur.op, &mut cur.result, u64::MAX, until) {
+                Drive::Done => {
+                    let Current { q, result, .. } = *cur;
+                    self.end(q, result);
+                }
+                Drive::Paused => {
+                    self.driver.current = Some(cur);
+                    self.after_time();
+                }
+                Drive::OverBudget(counted) => {
+                    self.driver.current = Some(cur);
+                    self.stop_for_memory(counted);
+                }
+            }
+        }
+        self.collect(running);
+        running.result.is_some()
+    }
+
+    /// Runs a command [`Session::begin`] started to its end (if it is not
+    /// over yet) and returns its result: `stopped` if the memory budget
+    /// stopped it (the session is then as before it).
+    pub fn finish(&mut self, mut running: Running) -> CommandResult {
+        while !self.proceed(&mut running, u64::MAX) {}
+        match running.result.take() {
+            Some(result) => result,
+            None => self.stopped_result(&running),
+        }
+    }
+
+    /// Fills in `running`'s result once the session no longer runs it.
+    fn collect(&self, running: &mut Running) {
+        if running.result.is_some() || self.driver.in_command() {
+            return;
+        }
+        running.result = Some(match self.results.get(running.first) {
+            Some(r) => r.clone(),
+            None => self.stopped_result(running),
+        });
+    }
+
+    /// The result of a command the memory budget stopped and undid.
+    fn stopped_result(&self, running: &Running) -> CommandResult {
+        let mut result = CommandResult::new(running.line, running.text.clone());
+        result.ok = false;
+        result.error = Some(super::slice::STOPPED);
+        result.detail = self.stopped.as_ref().map(|s| s.message.clone());
+        result
+    }
+
+    /// Begins a command: what takes no time is done at once; a command that
+    /// lets time pass becomes the command in progress, driven by
+    /// `drive`.
+    pub(super) fn start_queued(&mut self, q: Queued) {
+        // Only a command that lets time pass can be cut short and undone.
+        if passes_time(&q.cmd) {
+            self.snapshot_if_due();
+        }
+        self.work += 1;
         // Console commands are numbered after everything run so far.
-        self.lines = self.lines.max(line);
+        self.lines = self.lines.max(q.line);
         let started_at = self.now();
         if started_at > self.history_ms {
             self.history
                 .push(Command::Wait(started_at - self.history_ms).to_string());
         }
-        let deadline = match cmd {
-            Command::Wait(ms) => started_at.saturating_add(*ms),
-            Command::WaitUntil { within_ms, .. } => started_at.saturating_add(*within_ms),
-            _ => started_at,
-        };
-        Running {
-            cmd: cmd.clone(),
-            result: CommandResult::new(line, text.to_string()),
-            deadline,
-            check: true,
-            outcome: None,
+        let mut result = CommandResult::new(q.line, q.text.clone());
+        match self.start(&q.cmd, &mut result) {
+            Ok(Some(op)) => self.driver.set_current(q, result, op),
+            Ok(None) => self.end(q, result),
+            Err(e) => {
+                result.fail(e);
+                self.end(q, result);
+            }
         }
     }
 
-    /// Runs `running` on, to simulated time `until` at most; true once it is
-    /// over. Only `wait` and `wait-until` take slices: any other command
-    /// runs whole in its first one (a client request that waits for its
-    /// answer included).
-    pub fn proceed(&mut self, running: &mut Running, until: u64) -> bool {
-        if running.outcome.is_some() {
-            return true;
-        }
-        let c = &mut self.cluster;
-        match &running.cmd {
-            Command::Wait(_) => {
-                let t = running.deadline.min(until);
-                c.run_until(t);
-                if t == running.deadline {
-                    running.outcome = Some(Ok(()));
-                }
-            }
-            Command::WaitUntil { cond, within_ms } => {
-                let limit = running.deadline.min(until);
-                // The condition is looked at when the command starts and
-                // after every step, never at a slice's end (where nothing
-                // happened): slices see what the whole command sees.
-                loop {
-                    if running.check {
-                        if cond::check(cond, c, &self.previous).is_ok() {
-                            running.outcome = Some(Ok(()));
-                            break;
-                        }
-                        running.check = false;
-                    }
-                    if !c.step(limit) {
-                        break;
-                    }
-                    running.check = true;
-                }
-                if running.outcome.is_none() {
-                    // Nothing more is due by `limit`: the clock moves there.
-                    c.run_until(limit);
-                    if limit == running.deadline {
-                        running.outcome = Some(match cond::check(cond, c, &self.previous) {
-                            Ok(()) => Ok(()),
-                            Err(why) => Err(failed(
-                                ErrorCode::Timeout,
-                                format!(
-                                    "{cond} did not hold within {}: {why}",
-                                    format_duration(*within_ms)
-                                ),
-                            )),
-                        });
-                    }
-                }
-            }
-            cmd => {
-                let cmd = cmd.clone();
-                running.outcome = Some(self.apply(&cmd, &mut running.result));
-            }
-        }
-        self.after_time();
-        running.outcome.is_some()
-    }
-
-    /// Records a command [`Session::proceed`] ran to its end (one not over
-    /// yet is run to its end first) and returns its result.
-    pub fn finish(&mut self, mut running: Running) -> CommandResult {
-        self.proceed(&mut running, u64::MAX);
-        let Running {
-            cmd,
-            mut result,
-            outcome,
-            ..
-        } = running;
-        if let Some(Err(e)) = outcome {
-            result.ok = false;
-            result.error = Some(e.code.as_str());
-            result.detail = Some(e.detail);
-        }
-        let cmd = &cmd;
+    /// Records a finished command: its result, the history, the narration.
+    pub(super) fn end(&mut self, q: Queued, result: CommandResult) {
+        let cmd = &q.cmd;
         // `ok` and `error=` look at the last command that can fail: a plain
         // `wait` (also the idle time the browser records) never does.
         if !matches!(
@@ -387,29 +412,140 @@ impl Session {
                 .narration
                 .push(Line::result(self.now(), result.clone())),
         }
-        self.results.push(result.clone());
-        result
+        self.results.push(result);
+        self.driver.finished(q);
     }
 
-    fn apply(&mut self, cmd: &Command, result: &mut CommandResult) -> Result<(), ServerError> {
-        let c = &mut self.cluster;
-        match cmd {
-            // Run by `proceed`, a slice at a time.
-            Command::Wait(_) | Command::WaitUntil { .. } => {}
-            Command::Expect(cond) => {
-                if let Err(why) = cond::check(cond, c, &self.previous) {
-                    return Err(failed(
-                        ErrorCode::ExpectFailed,
-                        format!("expected {cond}, but {why}"),
+    /// Steps the command in progress until it ends, the work reaches
+    /// `stop_at`, or (a `wait` or `wait-until`) simulated time reaches
+    /// `until`. Each step is one the unsliced command would take, in the
+    /// same order: however a run is sliced, it is the same run.
+    pub(super) fn drive(
+        &mut self,
+        op: &mut Op,
+        result: &mut CommandResult,
+        stop_at: u64,
+        until: u64,
+    ) -> Drive {
+        match op {
+            Op::Wait { until: deadline } => {
+                let t = (*deadline).min(until);
+                while self.cluster.step(t) {
+                    if let Some(d) = self.after_step(stop_at) {
+                        return d;
+                    }
+                }
+                self.cluster.settle(t);
+                if t < *deadline {
+                    return Drive::Paused;
+                }
+            }
+            Op::WaitUntil {
+                cond,
+                deadline,
+                within_ms,
+                check,
+            } => {
+                let limit = (*deadline).min(until);
+                // The condition is looked at when the command starts and
+                // after every step, never at a slice's end (where nothing
+                // happened): slices see what the whole command sees.
+                loop {
+                    if *check {
+                        if cond::check(cond, &self.cluster, &self.previous).is_ok() {
+                            return Drive::Done;
+                        }
+                        *check = false;
+                    }
+                    if !self.cluster.step(limit) {
+                        break;
+                    }
+                    *check = true;
+                    if let Some(d) = self.after_step(stop_at) {
+                        return d;
+                    }
+                }
+                // Nothing more is due by `limit`: the clock moves there.
+                self.cluster.run_until(limit);
+                if limit < *deadline {
+                    return Drive::Paused;
+                }
+                if let Err(why) = cond::check(cond, &self.cluster, &self.previous) {
+                    result.fail(failed(
+                        ErrorCode::Timeout,
+                        format!(
+                            "{cond} did not hold within {}: {why}",
+                            format_duration(*within_ms)
+                        ),
                     ));
                 }
             }
-            Command::Status { via: None } => result.status = Some(Box::new(report::status(c))),
-            Command::Status { via: Some(id) } => {
-                result.member_status = Some(c.member_status(*id)?);
+            Op::Request { request, answer } => {
+                let request = *request;
+                while self.cluster.is_pending(request) {
+                    if !self.cluster.step(u64::MAX) {
+                        break;
+                    }
+                    if let Some(d) = self.after_step(stop_at) {
+                        return d;
+                    }
+                }
+                let outcome = self.cluster.take_outcome(request);
+                let answered = match answer {
+                    Answer::Put => outcome.into_put().map(|i| result.index = Some(i)),
+                    Answer::Read => outcome.into_read().map(|read| read_into(result, read)),
+                    Answer::Deleted => outcome.into_deleted().map(|(deleted, revision)| {
+                        result.deleted = Some(deleted);
+                        result.revision = Some(revision);
+                    }),
+                    Answer::Members => outcome.into_members().map(|list| {
+                        result.members = Some(list.into_iter().map(MemberJson::from).collect());
+                    }),
+                    Answer::Done => outcome.into_done(),
+                };
+                if let Err(e) = answered {
+                    result.fail(e);
+                }
             }
-            Command::Say(text) => result.detail = Some(say::fill(text, &self.say_facts())),
-            Command::Pause => {}
+        }
+        Drive::Done
+    }
+
+    /// After one engine step of a command: counts the work, narrates now and
+    /// then (so a long wait holds few events), counts memory when due.
+    fn after_step(&mut self, stop_at: u64) -> Option<Drive> {
+        self.work += 1;
+        if self.work % super::slice::NARRATE_EVERY == 0 {
+            self.narrate_events();
+        }
+        if let Some(counted) = self.over_budget() {
+            return Some(Drive::OverBudget(counted));
+        }
+        (self.work >= stop_at).then_some(Drive::Paused)
+    }
+
+    /// Starts one parsed command: does what takes no time, and returns what
+    /// is left to wait for, if anything.
+    fn start(
+        &mut self,
+        cmd: &Command,
+        result: &mut CommandResult,
+    ) -> Result<Option<Op>, ServerError> {
+        let c = &mut self.cluster;
+        match cmd {
+            Command::Wait(ms) => {
+                return Ok(Some(Op::Wait {
+                    until: c.now().saturating_add(*ms),
+                }));
+            }
+            Command::WaitUntil { cond, within_ms } => {
+                return Ok(Some(Op::WaitUntil {
+                    cond: cond.clone(),
+                    deadline: c.now().saturating_add(*within_ms),
+                    within_ms: *within_ms,
+                    check: true,
+                }));
+            }
             Command::Put {
                 key,
                 value,
@@ -421,13 +557,16 @@ impl Session {
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
                 let rl = *require_leader;
+                let request = c.start_put(key, value, *via, *size, timeout, rl)?;
                 if *nowait {
-                    let request = c.start_put(key, value, *via, *size, timeout, rl)?;
                     result.pending = true;
                     self.nowait.insert(request, self.results.len());
-                } else {
-                    result.index = Some(c.put(key, value, *via, *size, timeout, rl)?);
+                    return Ok(None);
                 }
+                return Ok(Some(Op::Request {
+                    request,
+                    answer: Answer::Put,
+                }));
             }
             Command::Get {
                 key,
@@ -439,10 +578,17 @@ impl Session {
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
                 let rev = rev.unwrap_or(0);
-                let read = c.get(key, rev, *via, *serializable, timeout, *require_leader)?;
-                result.value = Some(read.value);
-                result.revision = Some(read.revision);
-                result.mod_revision = Some(read.mod_revision);
+                let call = c.begin_get(key, rev, *via, *serializable, timeout, *require_leader)?;
+                return Ok(match call {
+                    Call::Done(read) => {
+                        read_into(result, read);
+                        None
+                    }
+                    Call::Waiting(request) => Some(Op::Request {
+                        request,
+                        answer: Answer::Read,
+                    }),
+                });
             }
             Command::Delete {
                 key,
@@ -451,9 +597,18 @@ impl Session {
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let (deleted, revision) = c.delete(key, *via, timeout, *require_leader)?;
-                result.deleted = Some(deleted);
-                result.revision = Some(revision);
+                let call = c.begin_delete(key, *via, timeout, *require_leader)?;
+                return Ok(match call {
+                    Call::Done((deleted, revision)) => {
+                        result.deleted = Some(deleted);
+                        result.revision = Some(revision);
+                        None
+                    }
+                    Call::Waiting(request) => Some(Op::Request {
+                        request,
+                        answer: Answer::Deleted,
+                    }),
+                });
             }
             Command::Compaction {
                 rev,
@@ -462,25 +617,30 @@ impl Session {
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                c.compaction(*rev, *via, timeout, *require_leader)?;
+                return Ok(done_or_wait(c.begin_compaction(
+                    *rev,
+                    *via,
+                    timeout,
+                    *require_leader,
+                )?));
             }
-            Command::LoadStart {
-                rate_per_s,
-                size,
-                via,
+            Command::MemberList {
+                serializable,
+                timeout_ms,
+                require_leader,
             } => {
-                if let Some(v) = via {
-                    c.target(Some(*v))?;
-                }
-                c.start_load(*rate_per_s, size.unwrap_or(DEFAULT_PUT_SIZE), *via);
-            }
-            Command::LoadStop => {
-                if let Some(load) = c.stop_load() {
-                    result.detail = Some(format!(
-                        "{} writes sent, {} refused at once",
-                        load.sent, load.refused
-                    ));
-                }
+                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let call = c.begin_member_list(*serializable, timeout, *require_leader)?;
+                return Ok(match call {
+                    Call::Done(list) => {
+                        result.members = Some(list.into_iter().map(MemberJson::from).collect());
+                        None
+                    }
+                    Call::Waiting(request) => Some(Op::Request {
+                        request,
+                        answer: Answer::Members,
+                    }),
+                });
             }
             Command::MemberAdd {
                 id,
@@ -500,14 +660,15 @@ impl Session {
                     standby: *standby,
                     read_only: *read_only,
                 };
-                c.member_add_as(
+                let call = c.begin_member_add_as(
                     *id,
                     learner,
                     kind,
                     peer_url.as_deref(),
                     timeout,
                     *require_leader,
-                )?
+                )?;
+                return Ok(done_or_wait(call));
             }
             Command::MemberPromote {
                 id,
@@ -515,7 +676,11 @@ impl Session {
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                c.member_promote(*id, timeout, *require_leader)?
+                return Ok(done_or_wait(c.begin_member_promote(
+                    *id,
+                    timeout,
+                    *require_leader,
+                )?));
             }
             Command::MemberRemove {
                 id,
@@ -523,16 +688,11 @@ impl Session {
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                c.member_remove(*id, timeout, *require_leader)?
-            }
-            Command::MemberList {
-                serializable,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let list = c.member_list(*serializable, timeout, *require_leader)?;
-                result.members = Some(list.into_iter().map(MemberJson::from).collect());
+                return Ok(done_or_wait(c.begin_member_remove(
+                    *id,
+                    timeout,
+                    *require_leader,
+                )?));
             }
             Command::MemberChange {
                 change,
@@ -540,14 +700,63 @@ impl Session {
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                c.member_change(change, timeout, *require_leader)?
+                return Ok(done_or_wait(c.begin_member_change(
+                    change,
+                    timeout,
+                    *require_leader,
+                )?));
             }
             Command::MemberLeaveJoint {
                 timeout_ms,
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                c.member_leave_joint(timeout, *require_leader)?
+                return Ok(done_or_wait(
+                    c.begin_member_leave_joint(timeout, *require_leader)?,
+                ));
+            }
+            Command::TransferLeader(id) => return Ok(done_or_wait(c.begin_move_leader(*id)?)),
+            _ => {}
+        }
+        self.apply(cmd, result)?;
+        Ok(None)
+    }
+
+    /// Does a command that takes no time.
+    fn apply(&mut self, cmd: &Command, result: &mut CommandResult) -> Result<(), ServerError> {
+        let c = &mut self.cluster;
+        match cmd {
+            Command::Expect(cond) => {
+                if let Err(why) = cond::check(cond, c, &self.previous) {
+                    return Err(failed(
+                        ErrorCode::ExpectFailed,
+                        format!("expected {cond}, but {why}"),
+                    ));
+                }
+            }
+            Command::Status { via: None } => result.status = Some(Box::new(report::status(c))),
+            Command::Status { via: Some(id) } => {
+                result.member_status = Some(c.member_status(*id)?);
+            }
+            Command::Say(text) => result.detail = Some(say::fill(text, &self.say_facts())),
+            Command::Pause => {}
+            Command::LoadStart {
+                rate_per_s,
+                size,
+                via,
+            } => {
+                if let Some(v) = via {
+                    c.target(Some(*v))?;
+                }
+                c.start_load(*rate_per_s, size.unwrap_or(DEFAULT_PUT_SIZE), *via);
+            }
+            Command::LoadStop => {
+                if let Some(load) = c.stop_load() {
+                    result.detail = Some(format!(
+                        "{} writes sent, {} refused at once",
+                        load.sent, load.refused
+                    ));
+                }
             }
             Command::Start(id) => c.start_process(*id)?,
             Command::Crash(id) => {
@@ -558,7 +767,6 @@ impl Session {
                 c.check_running(*id)?;
                 c.world_mut().campaign(*id);
             }
-            Command::TransferLeader(id) => c.move_leader(*id)?,
             Command::Compact(id) => {
                 c.check_running(*id)?;
                 c.world_mut().compact(*id);
@@ -613,6 +821,20 @@ impl Session {
                     c.world_mut().cut(o, *id);
                 }
             }
+            // Started by `start`, which waits for them.
+            Command::Wait(_)
+            | Command::WaitUntil { .. }
+            | Command::Put { .. }
+            | Command::Get { .. }
+            | Command::Delete { .. }
+            | Command::Compaction { .. }
+            | Command::MemberAdd { .. }
+            | Command::MemberPromote { .. }
+            | Command::MemberRemove { .. }
+            | Command::MemberList { .. }
+            | Command::MemberChange { .. }
+            | Command::MemberLeaveJoint { .. }
+            | Command::TransferLeader(_) => {}
         }
         Ok(())
     }
@@ -660,12 +882,84 @@ impl Session {
         self.narrate_events();
     }
 
-    fn narrate_events(&mut self) {
+    pub(super) fn narrate_events(&mut self) {
         for e in self.cluster.take_events() {
             if narrate::is_narrated(&e) {
                 self.narration.push(Line::event(e));
             }
         }
+    }
+}
+
+/// A command being run a slice of simulated time at a time (see
+/// [`Session::begin`]): a handle on the session's command in progress.
+#[derive(Debug, Clone)]
+pub struct Running {
+    cmd: Command,
+    line: usize,
+    text: String,
+    /// The session's result count when it began: its result goes there.
+    first: usize,
+    /// Its result, once it is over.
+    result: Option<CommandResult>,
+}
+
+impl Running {
+    pub fn command(&self) -> &Command {
+        &self.cmd
+    }
+
+    /// Whether it is over (its result is ready for [`Session::finish`]).
+    pub fn is_over(&self) -> bool {
+        self.result.is_some()
+    }
+}
+
+/// A read's answer into the command's result.
+fn read_into(result: &mut CommandResult, read: crate::sim::kv::KeyRead) {
+    result.value = Some(read.value);
+    result.revision = Some(read.revision);
+    result.mod_revision = Some(read.mod_revision);
+}
+
+/// What a started command still needs.
+pub(super) enum Drive {
+    /// It ended.
+    Done,
+    /// The slice's work is spent; it goes on in the next.
+    Paused,
+    /// The run holds more than its memory budget (this many bytes).
+    OverBudget(u64),
+}
+
+/// Whether the command may let simulated time pass (and so be stopped in
+/// the middle).
+fn passes_time(cmd: &Command) -> bool {
+    match cmd {
+        Command::Wait(_)
+        | Command::WaitUntil { .. }
+        | Command::Get { .. }
+        | Command::Delete { .. }
+        | Command::Compaction { .. }
+        | Command::MemberAdd { .. }
+        | Command::MemberPromote { .. }
+        | Command::MemberRemove { .. }
+        | Command::MemberList { .. }
+        | Command::MemberChange { .. }
+        | Command::MemberLeaveJoint { .. }
+        | Command::TransferLeader(_) => true,
+        Command::Put { nowait, .. } => !nowait,
+        _ => false,
+    }
+}
+
+fn done_or_wait(call: Call<()>) -> Option<Op> {
+    match call {
+        Call::Done(()) => None,
+        Call::Waiting(request) => Some(Op::Request {
+            request,
+            answer: Answer::Done,
+        }),
     }
 }
 

@@ -15,6 +15,7 @@ pub mod parse;
 pub mod report;
 pub mod say;
 pub mod share;
+pub mod slice;
 pub mod text_en;
 pub mod text_ja;
 pub mod timeline;
@@ -27,3 +28,4 @@ pub use ast::{ClusterSpec, Command, Condition, ErrorCode, RoleName, Script, Span
 pub use exec::Session;
 pub use parse::{parse_command, parse_duration, parse_script, parse_size, ParseError};
 pub use report::{CommandResult, Report, Status};
+pub use slice::{Progress, Stop, StopReason, DEFAULT_MEMORY_BUDGET};

@@ -16,6 +16,7 @@ use crate::sim::{DropReason, Event, EventKind, ModeDecision};
 
 use super::etcdctl::EtcdctlError;
 use super::report::CommandResult;
+use super::slice::Stop;
 use crate::sim::linearizability::{ClientId, OpName};
 
 use super::view::{
@@ -40,6 +41,9 @@ pub enum Said {
     Result(CommandResult),
     /// A `say`: the script's own words, placeholders filled in.
     Say(String),
+    /// The run was stopped before its end (a cancel, `--max-wall`, the
+    /// memory budget): where, and why.
+    Stopped(Stop),
 }
 
 /// How a line is shown: its colour in the page's log.
@@ -93,6 +97,19 @@ impl Line {
         }
     }
 
+    pub fn stopped(time_ms: u64, stop: Stop) -> Line {
+        Line {
+            time_ms,
+            said: Said::Stopped(stop),
+        }
+    }
+
+    /// Whether the line, as `raftlab run` prints it in English, says
+    /// `text`.
+    pub fn contains(&self, text: &str) -> bool {
+        super::text_en::English.trace(self).contains(text)
+    }
+
     /// The line's colour, from what it says.
     pub fn tone(&self) -> Tone {
         match &self.said {
@@ -100,6 +117,7 @@ impl Line {
             Said::Result(r) if r.ok => Tone::Good,
             Said::Result(_) => Tone::Bad,
             Said::Say(_) => Tone::Say,
+            Said::Stopped(_) => Tone::Bad,
         }
     }
 
@@ -107,7 +125,7 @@ impl Line {
     pub fn fold_key(&self) -> Option<FoldKey> {
         match &self.said {
             Said::Event(e) => fold_key(&e.kind),
-            Said::Result(_) | Said::Say(_) => None,
+            Said::Result(_) | Said::Say(_) | Said::Stopped(_) => None,
         }
     }
 }
@@ -437,6 +455,11 @@ impl Serialize for Line {
                 st.serialize_field("tone", &self.tone())?;
                 st.serialize_field("text", text)?;
             }
+            Said::Stopped(stop) => {
+                st.serialize_field("kind", "stopped")?;
+                st.serialize_field("tone", &self.tone())?;
+                st.serialize_field("stopped", stop)?;
+            }
         }
         st.end()
     }
@@ -458,6 +481,11 @@ pub trait Renderer {
     /// What a command that worked returned (the index of a write, the
     /// member list), if anything; a value read is in its summary.
     fn result_details(&self, r: &CommandResult) -> Option<String>;
+    /// A run stopped before its end: where, and why. The session makes the
+    /// sentence in English (`Stop::message`, also the report's).
+    fn stopped(&self, stop: &Stop) -> String {
+        stop.message.clone()
+    }
     /// A line as `raftlab run` prints it: "t=1.23s node 2 crashed",
     /// "t=1.23s > crash 2 : ok" for a command's result, or
     /// "t=1.23s say: node 1 leads" for a script's own words.
@@ -471,6 +499,7 @@ pub trait Renderer {
                 self.result_summary(r)
             ),
             Said::Say(text) => format!("{} say: {text}", self.time(line.time_ms)),
+            Said::Stopped(stop) => format!("{} {}", self.time(line.time_ms), self.stopped(stop)),
         }
     }
 

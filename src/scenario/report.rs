@@ -4,10 +4,13 @@
 
 use serde::Serialize;
 
+use crate::raft::heap::Meter;
 use crate::raft::NodeId;
 use crate::server::members::MemberInfo;
-use crate::server::{Cluster, MemberStatus};
+use crate::server::{Cluster, MemberStatus, ServerError};
 use crate::sim::linearizability::Linearizability;
+
+use super::slice::Stop;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NodeStatus {
@@ -146,6 +149,39 @@ impl CommandResult {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }
 
+    /// The command failed with `e`.
+    pub fn fail(&mut self, e: ServerError) {
+        self.ok = false;
+        self.error = Some(e.code.as_str());
+        self.detail = Some(e.detail);
+    }
+
+    /// Counts what the result owns (about: a recorded status by its lists).
+    pub fn heap_size(&self, m: &mut Meter) {
+        m.string(&self.command);
+        if let Some(d) = &self.detail {
+            m.string(d);
+        }
+        if let Some(Some(v)) = &self.value {
+            m.string(v);
+        }
+        if let Some(s) = &self.status {
+            m.add(std::mem::size_of::<Status>());
+            m.vec(&s.nodes);
+            m.vec(&s.progress);
+            m.vec(&s.voters);
+            m.vec(&s.learners);
+            m.vec(&s.reachable);
+            m.vec(&s.violations);
+        }
+        if let Some(list) = &self.members {
+            m.vec(list);
+            for member in list {
+                m.string(&member.peer_url);
+            }
+        }
+    }
+
     /// "error learner-not-ready: learner 4 match 3 < 90% of leader match 12",
     /// or "ok".
     pub fn summary(&self) -> String {
@@ -195,6 +231,12 @@ pub struct Report {
     pub violations: Vec<ViolationStatus>,
     pub reachable: Vec<NodeId>,
     pub etcd: &'static str,
+    /// Present only when the run was stopped before the end of its script
+    /// (`raftlab run --max-wall`, the memory budget, a cancel in the page):
+    /// why, and where. The rest of the report is the run up to the last
+    /// command that finished.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stop>,
     /// Whether the history of client operations (every `put`, `get` and
     /// load write) is linearizable per key, and if not, a smallest anomaly.
     pub linearizability: Linearizability,
@@ -220,6 +262,7 @@ impl Report {
             violations: status.violations,
             reachable: status.reachable,
             etcd: status.etcd,
+            stopped: None,
             linearizability,
         }
     }

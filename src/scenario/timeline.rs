@@ -50,6 +50,7 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
+use crate::raft::heap::Meter;
 use crate::raft::NodeId;
 use crate::server::Cluster;
 
@@ -80,6 +81,7 @@ pub struct TimelineConfig {
     /// it costs only what changed since the last one: about 56 KB after 10
     /// simulated minutes under load, and a whole 10-minute timeline with its
     /// checkpoints holds about 15 MB (the README's figures, `make bench`).
+    /// [`Timeline::memory_bytes`] counts them.
     pub max_checkpoints: usize,
     /// A branch that is left keeps at most this many checkpoints of its own
     /// (past its fork; those before are shared with its parent).
@@ -129,6 +131,45 @@ struct Checkpoint {
     at_ms: u64,
     next: usize,
     session: Rc<Session>,
+    /// Bytes it holds beyond the checkpoint before it (which it mostly
+    /// shares), and that checkpoint's session (null: none), or `None`
+    /// until measured.
+    bytes: u64,
+    base: Option<*const Session>,
+}
+
+impl Checkpoint {
+    fn new(at_ms: u64, next: usize, session: Rc<Session>) -> Checkpoint {
+        Checkpoint {
+            at_ms,
+            next,
+            session,
+            bytes: 0,
+            base: None,
+        }
+    }
+}
+
+/// Measures what each checkpoint adds to the one before it, where that is
+/// not known yet (a new checkpoint, or one whose predecessor was thinned
+/// out). Cheap: two sessions walked per checkpoint measured.
+fn measure(cps: &mut [Checkpoint]) {
+    for i in 0..cps.len() {
+        let prev = i.checked_sub(1).map(|j| cps[j].session.clone());
+        let base = prev.as_ref().map_or(std::ptr::null(), Rc::as_ptr);
+        if cps[i].base == Some(base) {
+            continue;
+        }
+        let mut m = Meter::deduplicating();
+        if let Some(p) = &prev {
+            p.heap_size(&mut m);
+        }
+        let before = m.bytes();
+        m.add(std::mem::size_of::<Session>());
+        cps[i].session.heap_size(&mut m);
+        cps[i].bytes = m.bytes() - before;
+        cps[i].base = Some(base);
+    }
 }
 
 /// One line of development of the run.
@@ -209,11 +250,9 @@ impl Timeline {
         if !narration.is_empty() {
             marks.insert(0);
         }
-        let first = Checkpoint {
-            at_ms: 0,
-            next: 0,
-            session: Rc::new(session.clone()),
-        };
+        let mut first = [Checkpoint::new(0, 0, Rc::new(session.clone()))];
+        measure(&mut first);
+        let [first] = first;
         Timeline {
             config,
             spec: spec.clone(),
@@ -260,6 +299,17 @@ impl Timeline {
     }
 
     // ---- reading ---------------------------------------------------------------
+
+    /// A counted estimate of the bytes the timeline holds: the session at
+    /// the current moment, the checkpoints of every branch (each for what
+    /// it adds to the one before it: they share most of their logs), the
+    /// runs and the narration. Cheap: the checkpoints were measured when
+    /// they were taken.
+    pub fn memory_bytes(&self) -> u64 {
+        self.session
+            .memory_bytes()
+            .saturating_add(self.held_bytes())
+    }
 
     /// The session at the current moment (read it; act through the timeline).
     /// Its own `history()` is not the run's: use [`Timeline::history`].
@@ -633,6 +683,12 @@ impl Timeline {
         } else {
             let line = self.line();
             let r = self.session.execute(line, &text, cmd);
+            if r.error == Some(super::slice::STOPPED) {
+                // The memory budget stopped it and the session undid it:
+                // the run does not have it either.
+                self.pull_narration();
+                return r;
+            }
             self.branch.run.push(TimedCommand {
                 at_ms: now,
                 end_ms: self.session.now(),
@@ -700,11 +756,11 @@ impl Timeline {
             return;
         }
         self.pull_narration();
-        self.branch.checkpoints.push(Checkpoint {
-            at_ms: self.session.now(),
-            next: self.next,
-            session: Rc::new(self.session.clone()),
-        });
+        self.branch.checkpoints.push(Checkpoint::new(
+            self.session.now(),
+            self.next,
+            Rc::new(self.session.clone()),
+        ));
         if self.branch.checkpoints.len() > self.config.max_checkpoints {
             thin(
                 &mut self.branch.checkpoints,
@@ -712,6 +768,37 @@ impl Timeline {
                 self.config.max_checkpoints / 8,
             );
         }
+        measure(&mut self.branch.checkpoints);
+        // The session's memory budget counts the checkpoints too.
+        let held = self.held_bytes();
+        self.session.set_external_bytes(held);
+    }
+
+    /// What the timeline holds besides its live session: each checkpoint
+    /// for what it adds to the one before it (a checkpoint shared by
+    /// branches once), the runs and the narration.
+    fn held_bytes(&self) -> u64 {
+        let mut m = Meter::new();
+        m.add(std::mem::size_of::<Timeline>());
+        let mut counted = VecSet::new();
+        for b in std::iter::once(&self.branch).chain(&self.saved) {
+            m.vec(&b.run);
+            for e in &b.run {
+                // The text, and about as much again in the parsed command.
+                m.string(&e.text);
+                m.add(e.text.len());
+            }
+            b.marks.heap_size(&mut m);
+            b.leaders.heap_size(&mut m);
+            m.vec(&b.checkpoints);
+            for c in &b.checkpoints {
+                if counted.insert(Rc::as_ptr(&c.session)) {
+                    m.add(usize::try_from(c.bytes).unwrap_or(usize::MAX));
+                }
+            }
+        }
+        super::slice::narration_heap_size(&self.narration, &mut m);
+        m.bytes()
     }
 }
 
@@ -838,6 +925,7 @@ fn thin_saved(b: &mut Branch, keep: usize) {
             .filter(|(i, _)| picks.contains(i))
             .map(|(_, c)| c),
     );
+    measure(&mut b.checkpoints);
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use crate::sim::kv::{Compaction, Delete, KeyRead, Put};
 
-use super::cluster::{Cluster, Deferred, Outcome, RequestId};
+use super::cluster::{Call, Cluster, Deferred, RequestId};
 use super::error::{ErrorCode, ServerError};
 use super::history::{History, SCRIPT_CLIENT};
 use super::modes::ReadMode;
@@ -101,11 +101,7 @@ impl Cluster {
         require_leader: bool,
     ) -> Result<u64, ServerError> {
         let request = self.start_put(key, value, via, size, timeout_ms, require_leader)?;
-        match self.finish(request) {
-            Outcome::Put { index } => Ok(index),
-            Outcome::Failed(e) => Err(e),
-            other => unreachable_outcome(other),
-        }
+        self.finish(request).into_put()
     }
 
     /// A read of `key` at store revision `rev` (0: the latest).
@@ -126,6 +122,23 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<KeyRead, ServerError> {
+        match self.begin_get(key, rev, via, serializable, timeout_ms, require_leader)? {
+            Call::Done(read) => Ok(read),
+            Call::Waiting(request) => self.finish(request).into_read(),
+        }
+    }
+
+    /// `get` without the waiting: a local read's answer, or the
+    /// linearizable read sent (its history recorded as `get` records it).
+    pub fn begin_get(
+        &mut self,
+        key: &str,
+        rev: u64,
+        via: Option<NodeId>,
+        serializable: bool,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<Call<KeyRead>, ServerError> {
         let via = self.route(via)?;
         // A read-only learner (the document's §4, `modes.rs`; etcd has none)
         // serves every read: `weak` from its applied state, with no message
@@ -158,7 +171,7 @@ impl Cluster {
                 self.history
                     .read_at_once(SCRIPT_CLIENT, key, read.value.as_deref(), now);
             }
-            return Ok(read);
+            return Ok(Call::Done(read));
         }
         let request = self.new_request();
         if rev == 0 {
@@ -171,11 +184,7 @@ impl Cluster {
             rev,
         };
         self.send(request, via, then, timeout_ms);
-        match self.finish(request) {
-            Outcome::Read(read) => Ok(read),
-            Outcome::Failed(e) => Err(e),
-            other => unreachable_outcome(other),
-        }
+        Ok(Call::Waiting(request))
     }
 
     /// Deletes `key` (etcd's DeleteRange on one key), through Raft like a
@@ -188,6 +197,21 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<(u64, u64), ServerError> {
+        match self.begin_delete(key, via, timeout_ms, require_leader)? {
+            Call::Done(d) => Ok(d),
+            Call::Waiting(request) => self.finish(request).into_deleted(),
+        }
+    }
+
+    /// `delete` without the waiting: the delete sent (its history recorded
+    /// as `delete` records it).
+    pub fn begin_delete(
+        &mut self,
+        key: &str,
+        via: Option<NodeId>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<Call<(u64, u64)>, ServerError> {
         let via = self.route(via)?;
         if let Some(v) = via {
             self.refuse_learner(v)?;
@@ -203,11 +227,7 @@ impl Cluster {
         let now = self.now();
         self.history.delete_sent(request, SCRIPT_CLIENT, key, now);
         self.send(request, via, Deferred::Delete(delete), timeout_ms);
-        match self.finish(request) {
-            Outcome::Deleted { deleted, revision } => Ok((deleted, revision)),
-            Outcome::Failed(e) => Err(e),
-            other => unreachable_outcome(other),
-        }
+        Ok(Call::Waiting(request))
     }
 
     /// etcd's MVCC compaction at `rev` (etcdctl `compaction`), through Raft:
@@ -222,6 +242,18 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<(), ServerError> {
+        let call = self.begin_compaction(rev, via, timeout_ms, require_leader)?;
+        self.finish_change(call)
+    }
+
+    /// `compaction` without the waiting: the compaction sent.
+    pub fn begin_compaction(
+        &mut self,
+        rev: u64,
+        via: Option<NodeId>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<Call<()>, ServerError> {
         let via = self.route(via)?;
         if let Some(v) = via {
             self.refuse_learner(v)?;
@@ -232,11 +264,7 @@ impl Cluster {
         let request = self.new_request();
         let compaction = Compaction { rev, request };
         self.send(request, via, Deferred::Compaction(compaction), timeout_ms);
-        match self.finish(request) {
-            Outcome::Done => Ok(()),
-            Outcome::Failed(e) => Err(e),
-            other => unreachable_outcome(other),
-        }
+        Ok(Call::Waiting(request))
     }
 }
 
@@ -252,13 +280,4 @@ impl Cluster {
     pub fn linearizability(&self) -> Linearizability {
         self.history.verdict()
     }
-}
-
-/// Requests finish only with the outcome of their kind; anything else is a
-/// bug in this layer, reported as a timeout rather than a panic.
-fn unreachable_outcome<T>(other: Outcome) -> Result<T, ServerError> {
-    Err(ServerError::new(
-        ErrorCode::Timeout,
-        format!("unexpected outcome {other:?}"),
-    ))
 }

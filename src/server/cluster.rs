@@ -10,6 +10,7 @@
 
 use std::rc::Rc;
 
+use crate::raft::heap::Meter;
 use crate::raft::vecmap::{IdMap, VecSet};
 use crate::raft::{
     ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, RaftEvent, StateRole, NONE,
@@ -86,6 +87,71 @@ pub enum Outcome {
     /// A membership change or a leader move took effect.
     Done,
     Failed(ServerError),
+}
+
+/// A request a member took: answered at once, or waiting (its answer comes
+/// with [`Cluster::finish`], or step by step with [`Cluster::is_pending`]
+/// and [`Cluster::take_outcome`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Call<T> {
+    Done(T),
+    Waiting(RequestId),
+}
+
+/// Requests finish only with the outcome of their kind; anything else is a
+/// bug in this layer, reported as a timeout rather than a panic.
+fn unexpected<T>(other: Outcome) -> Result<T, ServerError> {
+    Err(ServerError::new(
+        ErrorCode::Timeout,
+        format!("unexpected outcome {other:?}"),
+    ))
+}
+
+impl Outcome {
+    /// A write's answer: the index it was committed at.
+    pub fn into_put(self) -> Result<u64, ServerError> {
+        match self {
+            Outcome::Put { index } => Ok(index),
+            Outcome::Failed(e) => Err(e),
+            other => unexpected(other),
+        }
+    }
+
+    /// A read's answer: the value (`None`: no such key) and revisions.
+    pub fn into_read(self) -> Result<KeyRead, ServerError> {
+        match self {
+            Outcome::Read(read) => Ok(read),
+            Outcome::Failed(e) => Err(e),
+            other => unexpected(other),
+        }
+    }
+
+    /// A delete's answer: keys deleted and the store's revision after it.
+    pub fn into_deleted(self) -> Result<(u64, u64), ServerError> {
+        match self {
+            Outcome::Deleted { deleted, revision } => Ok((deleted, revision)),
+            Outcome::Failed(e) => Err(e),
+            other => unexpected(other),
+        }
+    }
+
+    /// A linearizable member list.
+    pub fn into_members(self) -> Result<Vec<MemberInfo>, ServerError> {
+        match self {
+            Outcome::Members(list) => Ok(list),
+            Outcome::Failed(e) => Err(e),
+            other => unexpected(other),
+        }
+    }
+
+    /// A membership change or a leader move.
+    pub fn into_done(self) -> Result<(), ServerError> {
+        match self {
+            Outcome::Done => Ok(()),
+            Outcome::Failed(e) => Err(e),
+            other => unexpected(other),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -204,6 +270,63 @@ impl Cluster {
 
     pub fn world(&self) -> &World {
         &self.world
+    }
+
+    /// Counts what the cluster holds: the world, the requests waiting (a
+    /// steady load keeps up to a client timeout's worth of them), the
+    /// answers and events not yet taken.
+    pub fn heap_size(&self, m: &mut Meter) {
+        self.world.heap_size(m);
+        self.pending.heap_size(m);
+        for p in self.pending.values() {
+            if let Some(n) = &p.note {
+                m.string(n);
+            }
+            if let Waiting::Parked { then, .. } = &p.waiting {
+                match then {
+                    Deferred::Put(put) => {
+                        m.string(&put.key);
+                        m.shared_str(&put.value);
+                    }
+                    Deferred::Delete(d) => m.string(&d.key),
+                    Deferred::Read { key, .. } => m.string(key),
+                    Deferred::Change(cc) => cc.context.heap_size(m),
+                    Deferred::ChangeV2 { cc, promote } => {
+                        m.shared(cc, |m, cc| {
+                            m.vec(&cc.changes);
+                            cc.context.heap_size(m);
+                        });
+                        m.vec(promote);
+                    }
+                    Deferred::Compaction(_) | Deferred::Promote { .. } => {}
+                }
+            }
+        }
+        self.deadlines.heap_size(m);
+        m.vec(&self.finished);
+        for f in &self.finished {
+            match &f.outcome {
+                Outcome::Read(KeyRead { value: Some(v), .. }) => m.string(v),
+                Outcome::Members(list) => {
+                    m.vec(list);
+                    for member in list {
+                        m.string(&member.peer_url);
+                    }
+                }
+                Outcome::Failed(e) => m.string(&e.detail),
+                _ => {}
+            }
+        }
+        m.vec(&self.events);
+        for e in &self.events {
+            e.heap_size(m);
+        }
+        self.parked.heap_size(m);
+        self.reads.heap_size(m);
+        for (_, r) in self.reads.iter() {
+            m.string(&r.key);
+        }
+        self.history.heap_size(m);
     }
 
     /// Direct access to the world for the faults a scenario injects past
@@ -590,6 +713,12 @@ impl Cluster {
     /// Advances simulated time to `t`, running everything due on the way.
     pub fn run_until(&mut self, t: u64) {
         while self.step(t) {}
+        self.settle(t);
+    }
+
+    /// Sets the clock to `t` once `step(t)` has nothing left to do
+    /// (the end of `run_until`, for a caller that steps by itself).
+    pub fn settle(&mut self, t: u64) {
         self.world.run_until(t);
         self.absorb();
         self.expire();
@@ -599,11 +728,22 @@ impl Cluster {
 
     /// Runs until `request` finishes (it always does: it has a deadline).
     pub fn finish(&mut self, request: RequestId) -> Outcome {
-        while self.pending.contains_key(&request) {
+        while self.is_pending(request) {
             if !self.step(u64::MAX) {
                 break;
             }
         }
+        self.take_outcome(request)
+    }
+
+    /// Whether `request` still waits for its answer.
+    pub fn is_pending(&self, request: RequestId) -> bool {
+        self.pending.contains_key(&request)
+    }
+
+    /// The answer of a request that no longer waits (a timeout if it has
+    /// none: nothing was left to run and it never finished).
+    pub fn take_outcome(&mut self, request: RequestId) -> Outcome {
         match self.finished.iter().position(|f| f.request == request) {
             Some(i) => self.finished.remove(i).outcome,
             None => Outcome::Failed(ServerError::new(

@@ -195,6 +195,24 @@ impl History {
     }
 }
 
+impl History {
+    /// Counts the operations recorded (a steady load adds one per write).
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        self.ops.heap_size(
+            m,
+            Some(|r: &Recorded, m: &mut crate::raft::heap::Meter| {
+                m.string(&r.op.key);
+                match &r.op.kind {
+                    crate::sim::linearizability::OpKind::Write(v)
+                    | crate::sim::linearizability::OpKind::Read(Some(v)) => m.string(v),
+                    _ => {}
+                }
+            }),
+        );
+        self.open.heap_size(m);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

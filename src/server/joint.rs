@@ -11,7 +11,7 @@ use crate::raft::{ConfChangeSingle, ConfChangeTransition, ConfChangeType, ConfCh
 use crate::sim::kv::PeerUrls;
 use crate::sim::membership::default_peer_url;
 
-use super::cluster::{Cluster, Deferred};
+use super::cluster::{Call, Cluster, Deferred};
 use super::error::ServerError;
 use super::reconfig;
 
@@ -93,6 +93,17 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<(), ServerError> {
+        let call = self.begin_member_change(change, timeout_ms, require_leader)?;
+        self.finish_change(call)
+    }
+
+    /// `member_change` without the waiting.
+    pub fn begin_member_change(
+        &mut self,
+        change: &JointChange,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<Call<()>, ServerError> {
         self.send_joint(
             change.to_conf_change(),
             change.promote.clone(),
@@ -108,6 +119,16 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<(), ServerError> {
+        let call = self.begin_member_leave_joint(timeout_ms, require_leader)?;
+        self.finish_change(call)
+    }
+
+    /// `member_leave_joint` without the waiting.
+    pub fn begin_member_leave_joint(
+        &mut self,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<Call<()>, ServerError> {
         self.send_joint(
             ConfChangeV2::default(),
             Vec::new(),
@@ -122,7 +143,7 @@ impl Cluster {
         promote: Vec<NodeId>,
         timeout_ms: u64,
         require_leader: bool,
-    ) -> Result<(), ServerError> {
+    ) -> Result<Call<()>, ServerError> {
         let via = self.route(None)?;
         if require_leader {
             self.require_leader(via)?;
@@ -134,7 +155,7 @@ impl Cluster {
             promote,
         };
         self.send(request, via, then, timeout_ms);
-        self.finish_change(request)
+        Ok(Call::Waiting(request))
     }
 
     /// A learner made a voter must be in sync with the leader, as etcd's

@@ -11,7 +11,7 @@ use crate::raft::{ConfChange, ConfChangeType, NodeId, StateRole, NONE};
 use crate::sim::kv::PeerUrls;
 use crate::sim::membership::default_peer_url;
 
-use super::cluster::{Cluster, Deferred, Outcome, RequestId, Waiting};
+use super::cluster::{Call, Cluster, Deferred, RequestId, Waiting};
 use super::error::{ErrorCode, ServerError};
 use super::modes::MemberKind;
 use super::reconfig::{self, VoterView};
@@ -118,14 +118,12 @@ impl Cluster {
         }
     }
 
-    pub(super) fn finish_change(&mut self, request: RequestId) -> Result<(), ServerError> {
-        match self.finish(request) {
-            Outcome::Done => Ok(()),
-            Outcome::Failed(e) => Err(e),
-            other => Err(ServerError::new(
-                ErrorCode::Timeout,
-                format!("unexpected outcome {other:?}"),
-            )),
+    /// Waits for a membership change or leader move taken by a `begin_`
+    /// method.
+    pub(super) fn finish_change(&mut self, call: Call<()>) -> Result<(), ServerError> {
+        match call {
+            Call::Done(()) => Ok(()),
+            Call::Waiting(request) => self.finish(request).into_done(),
         }
     }
 
@@ -161,6 +159,21 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<(), ServerError> {
+        let call =
+            self.begin_member_add_as(id, learner, kind, peer_url, timeout_ms, require_leader)?;
+        self.finish_change(call)
+    }
+
+    /// `member_add_as` without the waiting.
+    pub fn begin_member_add_as(
+        &mut self,
+        id: NodeId,
+        learner: bool,
+        kind: MemberKind,
+        peer_url: Option<&str>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<Call<()>, ServerError> {
         let learner = learner || !kind.is_plain();
         let via = self.route(None)?;
         if require_leader {
@@ -180,7 +193,7 @@ impl Cluster {
         let request = cc.request;
         self.remember_kind(request, id, kind);
         self.send(request, via, Deferred::Change(cc), timeout_ms);
-        self.finish_change(request)
+        Ok(Call::Waiting(request))
     }
 
     /// The leader's checks of a promotion (etcd `mayPromoteMember`): the
@@ -240,6 +253,17 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<(), ServerError> {
+        let call = self.begin_member_promote(id, timeout_ms, require_leader)?;
+        self.finish_change(call)
+    }
+
+    /// `member_promote` without the waiting.
+    pub fn begin_member_promote(
+        &mut self,
+        id: NodeId,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<Call<()>, ServerError> {
         let via = self.route(None)?;
         if require_leader {
             self.require_leader(via)?;
@@ -258,7 +282,7 @@ impl Cluster {
             _ => Deferred::Promote { id },
         };
         self.send(request, via, then, timeout_ms);
-        self.finish_change(request)
+        Ok(Call::Waiting(request))
     }
 
     /// etcd MemberRemove. A removed member stops itself; its id never returns.
@@ -268,6 +292,17 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<(), ServerError> {
+        let call = self.begin_member_remove(id, timeout_ms, require_leader)?;
+        self.finish_change(call)
+    }
+
+    /// `member_remove` without the waiting.
+    pub fn begin_member_remove(
+        &mut self,
+        id: NodeId,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<Call<()>, ServerError> {
         let via = self.route(None)?;
         if require_leader {
             self.require_leader(via)?;
@@ -286,7 +321,7 @@ impl Cluster {
         let cc = self.conf_change(ConfChangeType::RemoveNode, id, &url, false);
         let request = cc.request;
         self.send(request, via, Deferred::Change(cc), timeout_ms);
-        self.finish_change(request)
+        Ok(Call::Waiting(request))
     }
 
     /// etcd MemberList. Since v3.6 etcdctl asks for a linearizable list by
@@ -299,13 +334,26 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<Vec<MemberInfo>, ServerError> {
+        match self.begin_member_list(serializable, timeout_ms, require_leader)? {
+            Call::Done(list) => Ok(list),
+            Call::Waiting(request) => self.finish(request).into_members(),
+        }
+    }
+
+    /// `member_list` without the waiting.
+    pub fn begin_member_list(
+        &mut self,
+        serializable: bool,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<Call<Vec<MemberInfo>>, ServerError> {
         let via = self.route(None)?;
         if require_leader {
             self.require_leader(via)?;
         }
         let linearizable = !serializable && self.cfg.release.member_list_linearizable();
         if let Some(v) = via.filter(|_| !linearizable) {
-            return Ok(self.members_of(v));
+            return Ok(Call::Done(self.members_of(v)));
         }
         let request = self.new_request();
         let then = Deferred::Read {
@@ -314,14 +362,7 @@ impl Cluster {
             rev: 0,
         };
         self.send(request, via, then, timeout_ms);
-        match self.finish(request) {
-            Outcome::Members(list) => Ok(list),
-            Outcome::Failed(e) => Err(e),
-            other => Err(ServerError::new(
-                ErrorCode::Timeout,
-                format!("unexpected outcome {other:?}"),
-            )),
-        }
+        Ok(Call::Waiting(request))
     }
 
     /// etcd's maintenance Status, answered by member `id` itself: learners
@@ -358,6 +399,12 @@ impl Cluster {
     /// call returns once `to` leads. etcdctl sends it to the leader it finds
     /// among the endpoints; with none, it fails at once.
     pub fn move_leader(&mut self, to: NodeId) -> Result<(), ServerError> {
+        let call = self.begin_move_leader(to)?;
+        self.finish_change(call)
+    }
+
+    /// `move_leader` without the waiting.
+    pub fn begin_move_leader(&mut self, to: NodeId) -> Result<Call<()>, ServerError> {
         let (via, leads) = self.member_target()?;
         let bad = |why: String| {
             ServerError::new(
@@ -375,12 +422,12 @@ impl Cluster {
             Some(_) => {}
         }
         if leads && via == to {
-            return Ok(());
+            return Ok(Call::Done(()));
         }
         let request = self.new_request();
         self.world.transfer_leader(via, to);
         let timeout = self.request_timeout_ms();
         self.wait_for(request, Waiting::Leader { to }, timeout);
-        self.finish_change(request)
+        Ok(Call::Waiting(request))
     }
 }

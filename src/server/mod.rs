@@ -21,7 +21,7 @@ pub mod reconfig;
 pub mod release;
 
 pub use cluster::{
-    Cluster, Outcome, RequestId, ServerConfig, CLIENT_TIMEOUT_MS, DEADLINE_EXCEEDED,
+    Call, Cluster, Outcome, RequestId, ServerConfig, CLIENT_TIMEOUT_MS, DEADLINE_EXCEEDED,
 };
 pub use error::{ErrorCode, ServerError};
 pub use facts::CatchUp;

@@ -190,3 +190,25 @@ pub struct Event {
     pub time_ms: u64,
     pub kind: EventKind,
 }
+
+impl Event {
+    /// Counts what the event owns beyond itself.
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        match &self.kind {
+            EventKind::Raft {
+                event: RaftEvent::BecameLeader { votes, .. },
+                ..
+            } => m.vec(votes),
+            EventKind::ConfChangeApplied { change, .. } => change.context.heap_size(m),
+            EventKind::JointChangeApplied { change, .. } => {
+                m.vec(&change.changes);
+                change.context.heap_size(m);
+            }
+            EventKind::ReadServed {
+                read: Ok(KeyRead { value: Some(v), .. }),
+                ..
+            } => m.string(v),
+            _ => {}
+        }
+    }
+}

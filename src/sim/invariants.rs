@@ -7,6 +7,7 @@ use std::rc::Rc;
 use crate::raft::vecmap::VecMap;
 
 use crate::raft::chunked::Chunked;
+use crate::raft::heap::Meter;
 use crate::raft::{Entry, EntryData, NodeId, Raft, StateRole};
 use crate::sim::kv::Request;
 use crate::sim::mvcc::MvccStore;
@@ -92,6 +93,10 @@ impl<T: Clone> ByIndex<T> {
         Some((self.base + pos as u64, fp))
     }
 
+    fn heap_size(&self, m: &mut Meter) {
+        self.items.heap_size(m, None);
+    }
+
     fn forget_below(&mut self, index: u64) {
         if index > self.base {
             self.items.drop_front((index - self.base) as usize);
@@ -134,6 +139,22 @@ pub struct Checker {
 impl Checker {
     pub fn violations(&self) -> &[Violation] {
         &self.violations
+    }
+
+    /// Counts what the checker remembers: a fingerprint per index of the
+    /// logs not yet compacted away everywhere, the leader of each term,
+    /// and the violations.
+    pub fn heap_size(&self, m: &mut Meter) {
+        self.nodes.heap_size(m);
+        self.leaders.heap_size(m);
+        self.seen.heap_size(m);
+        self.seen_other_terms.heap_size(m);
+        self.committed.heap_size(m);
+        m.vec(&self.violations);
+        for v in &self.violations {
+            m.string(&v.text);
+            m.vec(&v.nodes);
+        }
     }
 
     fn violate(&mut self, time_ms: u64, property: &'static str, text: String, nodes: Vec<NodeId>) {

@@ -11,6 +11,7 @@
 
 use std::rc::Rc;
 
+use crate::raft::heap::{HeapSize, Meter};
 use crate::raft::vecmap::{VecMap, VecSet};
 use crate::raft::{ConfChange, ConfChangeV2, EntryData, NodeId, Opaque, Snapshot};
 use crate::sim::mvcc::{MvccError, MvccImage, MvccStore};
@@ -70,7 +71,7 @@ impl Request {
             Request::Compaction(_) => SMALL_REQUEST_BYTES,
             Request::Publish(_) => PUBLISH_BYTES,
         };
-        EntryData::Normal(Opaque::new(self, size))
+        EntryData::Normal(Opaque::metered(self, size))
     }
 
     /// The request a log entry carries (`None` for Raft's own entries).
@@ -92,7 +93,7 @@ impl PeerUrls {
     /// The context of a change naming these members.
     pub fn context(list: Vec<(NodeId, Rc<str>)>) -> Opaque {
         let size = list.iter().map(|(_, u)| u.len() as u64).sum();
-        Opaque::new(PeerUrls(list), size)
+        Opaque::metered(PeerUrls(list), size)
     }
 
     /// The context of a change naming one member.
@@ -173,7 +174,7 @@ impl KvStore {
             members: self.members.clone(),
             removed: self.removed.clone(),
         };
-        Opaque::new(image, self.bytes())
+        Opaque::metered(image, self.bytes())
     }
 
     /// The state a snapshot holds (the empty state for a snapshot without
@@ -228,6 +229,58 @@ impl KvStore {
     /// Every live key and its value, in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.mvcc.iter().map(|(_, r)| (&*r.key, &*r.value))
+    }
+}
+
+// ---- what the session's memory meter counts (`Session::memory_bytes`) ----
+
+impl HeapSize for Request {
+    fn heap_size(&self, m: &mut Meter) {
+        match self {
+            Request::Put(p) => {
+                m.string(&p.key);
+                m.shared_str(&p.value);
+            }
+            Request::Delete(d) => m.string(&d.key),
+            Request::Compaction(_) | Request::Publish(_) => {}
+        }
+    }
+}
+
+impl HeapSize for PeerUrls {
+    fn heap_size(&self, m: &mut Meter) {
+        m.vec(&self.0);
+        for (_, url) in &self.0 {
+            m.shared_str(url);
+        }
+    }
+}
+
+fn members_heap_size(
+    members: &VecMap<NodeId, MemberRecord>,
+    removed: &VecSet<NodeId>,
+    m: &mut Meter,
+) {
+    members.heap_size(m);
+    for r in members.values() {
+        m.shared_str(&r.peer_url);
+    }
+    removed.heap_size(m);
+}
+
+impl HeapSize for KvImage {
+    fn heap_size(&self, m: &mut Meter) {
+        self.mvcc.heap_size(m);
+        members_heap_size(&self.members, &self.removed, m);
+    }
+}
+
+impl KvStore {
+    /// Counts what the store owns in memory (not its simulated `bytes`:
+    /// a write's size is a number, its value a short text).
+    pub fn heap_size(&self, m: &mut Meter) {
+        self.mvcc.heap_size(m);
+        members_heap_size(&self.members, &self.removed, m);
     }
 }
 

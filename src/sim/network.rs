@@ -115,6 +115,25 @@ fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
 }
 
 impl Network {
+    /// Counts the messages in flight (each with its entries) and the
+    /// bookkeeping of links and queues.
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        self.in_flight.heap_size(m);
+        for f in self.in_flight.values() {
+            m.boxed(&**f, |m, f| f.msg.heap_size(m));
+        }
+        self.cut.heap_size(m);
+        self.changed_at.heap_size(m);
+        self.peers.heap_size(m);
+        self.free_at.heap_size(m);
+        self.links.heap_size(m);
+        for l in self.links.values() {
+            l.heap_size(m);
+        }
+        self.last_arrival.heap_size(m);
+        m.vec(&self.wakes);
+    }
+
     pub fn new(transport: Transport) -> Network {
         Network {
             transport,

@@ -53,6 +53,20 @@ impl SimNode {
         }
     }
 
+    /// Counts the running node, what survived its last crash, its applied
+    /// state and the reads waiting.
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        if let Some(r) = &self.raft {
+            r.heap_size(m);
+        }
+        self.durable.heap_size(m);
+        self.state.heap_size(m);
+        m.vec(&self.pending_reads);
+        for r in &self.pending_reads {
+            m.string(&r.key);
+        }
+    }
+
     pub fn is_running(&self) -> bool {
         self.raft.is_some()
     }

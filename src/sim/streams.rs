@@ -66,6 +66,14 @@ pub struct FairLink {
 }
 
 impl FairLink {
+    /// Counts the queues.
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        self.queues.heap_size(m);
+        for q in self.queues.values() {
+            m.deque(q);
+        }
+    }
+
     fn busy(&self) -> usize {
         self.queues.values().filter(|q| !q.is_empty()).count()
     }

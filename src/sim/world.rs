@@ -124,6 +124,23 @@ impl World {
         self.checker.violations()
     }
 
+    /// Counts what the world holds: every node (log, snapshot, applied
+    /// state), the messages in flight, the scheduled actions, the events
+    /// not yet taken and the safety checker's records.
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        self.nodes.heap_size(m);
+        for n in self.nodes.values() {
+            n.heap_size(m);
+        }
+        self.net.heap_size(m);
+        m.add(self.queue.capacity() * std::mem::size_of::<Reverse<(u64, u64, Action)>>());
+        m.vec(&self.events);
+        for e in &self.events {
+            e.heap_size(m);
+        }
+        self.checker.heap_size(m);
+    }
+
     /// Messages delivered to a receiver so far.
     pub fn deliveries(&self) -> u64 {
         self.deliveries

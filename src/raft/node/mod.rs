@@ -26,6 +26,7 @@ use rand_pcg::Pcg32;
 use crate::raft::chunked::Entries;
 use crate::raft::confchange::{self, Changer, ConfChangeError};
 use crate::raft::events::{ProposeError, RaftEvent, StepError};
+use crate::raft::heap::Meter;
 use crate::raft::log::RaftLog;
 use crate::raft::progress::ProgressState;
 use crate::raft::quorum::VoteResult;
@@ -115,6 +116,17 @@ pub struct Storage {
     pub snapshot: Snapshot,
     /// Entries after `snapshot.metadata.index`, contiguous.
     pub entries: Vec<Entry>,
+}
+
+impl Storage {
+    /// Counts the entries and the snapshot.
+    pub fn heap_size(&self, m: &mut Meter) {
+        self.snapshot.heap_size(m);
+        m.vec(&self.entries);
+        for e in &self.entries {
+            e.heap_size(m);
+        }
+    }
 }
 
 /// A founding member of a new cluster (etcd's `raft.Peer`): its id and the
@@ -254,6 +266,35 @@ pub struct Raft {
     events: Vec<RaftEvent>,
     /// A snapshot restored from the leader that the state machine must install.
     restored_snapshot: Option<Snapshot>,
+}
+
+impl Raft {
+    /// Counts what the node holds: its log and snapshot, the leader's view
+    /// of its peers, and the messages and events not yet taken.
+    pub fn heap_size(&self, m: &mut Meter) {
+        self.log.heap_size(m);
+        let t = &self.tracker;
+        t.progress.heap_size(m);
+        for p in t.progress.values() {
+            p.inflights.heap_size(m);
+        }
+        t.votes.heap_size(m);
+        t.config.learners.heap_size(m);
+        t.config.learners_next.heap_size(m);
+        self.read_only.heap_size(m);
+        m.vec(&self.pending_read_index);
+        for msgs in [&self.msgs, &self.msgs_after_append, &self.steps_on_advance] {
+            m.vec(msgs);
+            for msg in msgs {
+                msg.heap_size(m);
+            }
+        }
+        m.vec(&self.read_states);
+        m.vec(&self.events);
+        if let Some(s) = &self.restored_snapshot {
+            s.heap_size(m);
+        }
+    }
 }
 
 impl Raft {

@@ -161,6 +161,25 @@ impl Backend {
     }
 }
 
+impl Record {
+    fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        m.shared_str(&self.key);
+        m.shared_str(&self.value);
+    }
+}
+
+impl Backend {
+    /// Counts the records (the tail's chunks at their share: images share
+    /// them).
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        self.compacted.heap_size(m);
+        for r in self.compacted.values() {
+            r.heap_size(m);
+        }
+        self.tail.heap_size(m, Some(Record::heap_size));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

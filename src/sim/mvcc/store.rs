@@ -487,3 +487,23 @@ impl MvccImage {
         self.backend.range_from(0).map(|(_, r)| r.weight()).sum()
     }
 }
+
+impl MvccStore {
+    /// Counts what the store owns: its index and its records.
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        self.index.heap_size(m);
+        for (k, ki) in &self.index {
+            m.shared_str(k);
+            m.vec(&ki.generations);
+        }
+        self.backend.heap_size(m);
+    }
+}
+
+impl MvccImage {
+    /// Counts what the image owns (records shared with the store it was
+    /// taken from count for their share).
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        self.backend.heap_size(m);
+    }
+}

@@ -1,0 +1,609 @@
+//! Running commands in slices: a bounded amount of work at a time, with
+//! progress, a cancel that leaves a usable session, and a memory budget.
+//!
+//! A session runs a queue of commands ([`Session::queued`],
+//! [`Session::queue`]). [`Session::run_slice`] does at most a given amount
+//! of *work* (one unit per engine step, a message delivered or a timer
+//! fired, and one per command) and returns; a command that lets time pass
+//! (`wait`, `wait-until`, a request waited for) goes on in the next slice
+//! exactly where it was, so a run sliced in any way is the same run, bit
+//! for bit, as the run in one go ([`Session::run`] is that: one slice
+//! without limit). The lesson player's [`Session::begin`],
+//! [`Session::proceed`] and [`Session::finish`] drive the same command in
+//! progress, bounded by simulated time instead of work; `Session::execute`
+//! is those three with no bound.
+//!
+//! [`Session::cancel`] (and [`Session::stop`], which the runner uses for
+//! `--max-wall`) stops at the last finished command: the session is left
+//! as if the script had ended there. To get back there from the middle of
+//! a command, the session keeps a clone of itself taken at a command
+//! boundary at most [`SNAPSHOT_EVERY`] units of work back, and replays the
+//! commands finished since (deterministic, so the same). A clone shares
+//! the logs' chunks, so it costs little.
+//!
+//! The memory budget: every so often (at fixed points of the work, so a
+//! run stops at the same point however it is sliced) the session counts
+//! what it holds ([`Session::memory_bytes`], a counted estimate, see
+//! `raft::heap`); past its budget the run stops like a cancel, with a
+//! message saying so, instead of growing until the process or the page's
+//! module dies.
+
+use std::collections::VecDeque;
+use std::mem::size_of;
+
+use serde::Serialize;
+
+use crate::raft::heap::Meter;
+use crate::server::RequestId;
+
+use super::ast::{format_duration, Command, Condition, Script};
+use super::exec::{Drive, Session};
+use super::narrate::{Line, Said};
+use super::parse::{parse_command, ParseError};
+use super::report::CommandResult;
+
+/// The default memory budget of a session: 512 MiB counted. What the
+/// process really holds is more (the allocator's overhead and free space:
+/// the README gives the measured figure), and the page also holds its
+/// timeline's checkpoints (counted with the session, see
+/// `Timeline::memory_bytes`): this keeps a page far inside the 4 GiB a
+/// wasm32 module can address at most, and inside the 1 to 2 GiB some
+/// browsers give one.
+pub const DEFAULT_MEMORY_BUDGET: u64 = 512 << 20;
+
+/// Work between two narrations inside a long command: the events a long
+/// `wait` produces are turned into sentences (and dropped when they say
+/// nothing) as it goes, not all held until it ends.
+pub(super) const NARRATE_EVERY: u64 = 1 << 10;
+
+/// The least work between two countings of memory. Counting walks what
+/// the session holds, so the gap grows with it ([`CHECK_SPACING_BYTES`]):
+/// the counting stays a small part of the work.
+const CHECK_EVERY: u64 = 1 << 14;
+/// One more unit of work between two countings per this many bytes held.
+const CHECK_SPACING_BYTES: u64 = 1 << 10;
+
+/// The most work a cancel replays: a rollback clone is taken at the first
+/// command boundary this much work after the last one.
+pub const SNAPSHOT_EVERY: u64 = 1 << 16;
+
+/// The error of a command the memory budget stopped (`Session::execute`).
+pub const STOPPED: &str = "stopped";
+
+/// A command waiting in the queue, or finished since the rollback clone.
+#[derive(Debug, Clone)]
+pub(crate) struct Queued {
+    pub line: usize,
+    pub text: String,
+    pub cmd: Command,
+}
+
+impl Queued {
+    pub fn new(line: usize, text: &str, cmd: Command) -> Queued {
+        Queued {
+            line,
+            text: text.to_string(),
+            cmd,
+        }
+    }
+
+    fn heap_size(&self, m: &mut Meter) {
+        m.string(&self.text);
+        // The command's own texts (keys, values, narration) are about the
+        // length of its line.
+        m.add(self.text.len());
+    }
+}
+
+/// What a command that lets time pass still waits for.
+#[derive(Debug, Clone)]
+pub(crate) enum Op {
+    /// `wait`: time passes until `until`.
+    Wait { until: u64 },
+    /// `wait-until`: the condition is checked after each step.
+    WaitUntil {
+        cond: Condition,
+        deadline: u64,
+        within_ms: u64,
+        /// The condition is to be looked at before the next step (when the
+        /// command starts, and after every step).
+        check: bool,
+    },
+    /// A request waited for: a `put`, a linearizable `get`, `member list`,
+    /// a membership change or `transfer-leader`.
+    Request { request: RequestId, answer: Answer },
+}
+
+/// What a request's answer fills in.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Answer {
+    Put,
+    Read,
+    Deleted,
+    Members,
+    Done,
+}
+
+/// The command in progress.
+#[derive(Debug)]
+pub(crate) struct Current {
+    pub q: Queued,
+    pub result: CommandResult,
+    pub op: Op,
+}
+
+/// The queue, the command in progress and the rollback clone: what runs
+/// the session, not its state. A clone of the session (a checkpoint, the
+/// rollback clone itself) starts without them.
+#[derive(Debug, Default)]
+pub(crate) struct Driver {
+    queue: VecDeque<Queued>,
+    /// The `wait`s of the queue, added up (for the progress).
+    queued_wait_ms: u64,
+    pub(super) current: Option<Box<Current>>,
+    /// The session at a command boundary, and the commands finished since.
+    snapshot: Option<Box<Session>>,
+    snapshot_work: u64,
+    since: Vec<Queued>,
+    /// The run the progress describes: when it began, its commands.
+    start_ms: u64,
+    commands_total: usize,
+    commands_done: usize,
+}
+
+impl Clone for Driver {
+    fn clone(&self) -> Driver {
+        Driver::default()
+    }
+}
+
+impl Driver {
+    pub fn in_command(&self) -> bool {
+        self.current.is_some()
+    }
+
+    fn running(&self) -> bool {
+        self.current.is_some() || !self.queue.is_empty()
+    }
+
+    /// Time passed outside any command: the clone no longer leads here by
+    /// replaying commands. The next command takes a new one.
+    pub fn forget_snapshot(&mut self) {
+        self.snapshot = None;
+        self.since.clear();
+    }
+
+    pub fn set_current(&mut self, q: Queued, result: CommandResult, op: Op) {
+        self.current = Some(Box::new(Current { q, result, op }));
+    }
+
+    pub fn finished(&mut self, q: Queued) {
+        self.commands_done += 1;
+        if self.snapshot.is_some() {
+            self.since.push(q);
+        }
+    }
+
+    /// Counts one more command in the run, starting a new run if none is
+    /// going on.
+    pub fn count_in(&mut self, now: u64) {
+        if !self.running() {
+            self.start_ms = now;
+            self.commands_total = 0;
+            self.commands_done = 0;
+        }
+        self.commands_total += 1;
+    }
+
+    fn push(&mut self, q: Queued) {
+        if let Command::Wait(ms) = q.cmd {
+            self.queued_wait_ms = self.queued_wait_ms.saturating_add(ms);
+        }
+        self.queue.push_back(q);
+    }
+
+    fn pop(&mut self) -> Option<Queued> {
+        let q = self.queue.pop_front()?;
+        if let Command::Wait(ms) = q.cmd {
+            self.queued_wait_ms = self.queued_wait_ms.saturating_sub(ms);
+        }
+        Some(q)
+    }
+
+    fn heap_size(&self, m: &mut Meter) {
+        m.deque(&self.queue);
+        for q in &self.queue {
+            q.heap_size(m);
+        }
+        if let Some(c) = &self.current {
+            m.add(size_of::<Current>());
+            c.q.heap_size(m);
+            c.result.heap_size(m);
+        }
+        if let Some(s) = &self.snapshot {
+            m.add(size_of::<Session>());
+            s.heap_size(m);
+        }
+        m.vec(&self.since);
+        for q in &self.since {
+            q.heap_size(m);
+        }
+    }
+}
+
+/// How far a run of queued commands is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Progress {
+    /// Commands are left to run.
+    pub running: bool,
+    /// Simulated time since the run began.
+    pub done_ms: u64,
+    /// `done_ms` plus the `wait`s left (the one in progress included):
+    /// `wait-until` and requests add what they take when they take it.
+    pub total_ms: u64,
+    pub commands_done: usize,
+    pub commands_total: usize,
+}
+
+/// Why a run is stopped before its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    /// The user asked (the page's Cancel).
+    Cancelled,
+    /// The run took longer than its wall-clock limit (`raftlab run
+    /// --max-wall`).
+    MaxWall { limit_ms: u64 },
+    /// The run would hold more than its memory budget.
+    Memory { budget: u64, counted: u64 },
+}
+
+impl StopReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::Cancelled => "cancelled",
+            StopReason::MaxWall { .. } => "max-wall",
+            StopReason::Memory { .. } => "memory",
+        }
+    }
+}
+
+/// A stopped run, as the report's `stopped` says it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Stop {
+    /// `cancelled`, `max-wall` or `memory`.
+    pub reason: &'static str,
+    /// The command cut short (or, stopped between two commands, the next
+    /// one); absent when none was left.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// Simulated time the run had reached when it stopped.
+    pub reached_ms: u64,
+    /// Simulated time the session is back at: the end of the last command
+    /// that finished (the report's `time_ms`).
+    pub time_ms: u64,
+    /// Commands of the run that did not finish (the one cut short included).
+    pub commands_left: usize,
+    /// For `memory`: the budget and what was counted, in bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counted_bytes: Option<u64>,
+    /// For `max-wall`: the limit, in milliseconds of wall-clock time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_wall_ms: Option<u64>,
+    /// One sentence saying what stopped, where and why.
+    pub message: String,
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / (1u64 << 20) as f64)
+}
+
+impl Session {
+    /// A fresh session with `script`'s commands queued, none run yet: run
+    /// them with [`Session::run_slice`].
+    pub fn queued(script: &Script) -> Session {
+        let mut session = Session::new(&script.cluster);
+        for c in &script.commands {
+            session.queue(c.line, &c.text, c.node.clone());
+        }
+        session
+    }
+
+    /// Queues a command to run after those already queued.
+    pub fn queue(&mut self, line: usize, text: &str, cmd: Command) {
+        self.lines = self.lines.max(line);
+        let now = self.now();
+        self.driver.count_in(now);
+        self.driver.push(Queued::new(line, text, cmd));
+    }
+
+    /// Parses a console command and queues it (numbered after everything
+    /// run or queued so far). A line that does not parse queues nothing.
+    pub fn queue_command(&mut self, line: &str) -> Result<(), ParseError> {
+        let cmd = parse_command(line)?;
+        let text = cmd.to_string();
+        self.queue(self.lines + 1, &text, cmd);
+        Ok(())
+    }
+
+    /// Commands are queued or one is in progress.
+    pub fn is_running(&self) -> bool {
+        self.driver.running()
+    }
+
+    /// Runs queued commands for at most `work` units of work (engine steps
+    /// and commands; at least one), then returns how far the run is. A
+    /// command cut by the end of the slice goes on in the next one.
+    pub fn run_slice(&mut self, work: u64) -> Progress {
+        let stop_at = self.work.saturating_add(work.max(1));
+        loop {
+            if let Some(mut cur) = self.driver.current.take() {
+                match self.drive(&mut cur.op, &mut cur.result, stop_at, u64::MAX) {
+                    Drive::Done => {
+                        let Current { q, result, .. } = *cur;
+                        self.end(q, result);
+                    }
+                    Drive::Paused => {
+                        self.driver.current = Some(cur);
+                        break;
+                    }
+                    Drive::OverBudget(counted) => {
+                        self.driver.current = Some(cur);
+                        self.stop_for_memory(counted);
+                        break;
+                    }
+                }
+            } else if self.work >= stop_at {
+                break;
+            } else if let Some(q) = self.driver.pop() {
+                if let Some(counted) = self.over_budget() {
+                    self.driver.queue.push_front(q);
+                    self.stop_for_memory(counted);
+                    break;
+                }
+                self.start_queued(q);
+            } else {
+                break;
+            }
+        }
+        self.progress()
+    }
+
+    /// Runs the command in progress, if any, to its end (the queue waits).
+    pub(super) fn finish_current(&mut self) {
+        let Some(mut cur) = self.driver.current.take() else {
+            return;
+        };
+        match self.drive(&mut cur.op, &mut cur.result, u64::MAX, u64::MAX) {
+            Drive::Done | Drive::Paused => {
+                let Current { q, result, .. } = *cur;
+                self.end(q, result);
+            }
+            Drive::OverBudget(counted) => {
+                self.driver.current = Some(cur);
+                self.stop_for_memory(counted);
+            }
+        }
+    }
+
+    /// How far the run of queued commands is.
+    pub fn progress(&self) -> Progress {
+        let d = &self.driver;
+        let now = self.now();
+        let mut left = d.queued_wait_ms;
+        if let Some(Op::Wait { until }) = d.current.as_ref().map(|c| &c.op) {
+            left = left.saturating_add(until.saturating_sub(now));
+        }
+        let done_ms = now.saturating_sub(d.start_ms);
+        Progress {
+            running: d.running(),
+            done_ms,
+            total_ms: done_ms.saturating_add(left),
+            commands_done: d.commands_done,
+            commands_total: d.commands_total,
+        }
+    }
+
+    /// Stops the run at the last finished command (the page's Cancel).
+    /// Returns the stop, or `None` if nothing was running.
+    pub fn cancel(&mut self) -> Option<&Stop> {
+        self.stop(StopReason::Cancelled)
+    }
+
+    /// Stops the run at the last finished command: the command in progress
+    /// is undone, the queued ones dropped, and the session is as if the
+    /// script had ended there. The narration and [`Session::stopped`] say
+    /// so. Returns `None` if nothing was running.
+    pub fn stop(&mut self, reason: StopReason) -> Option<&Stop> {
+        if !self.is_running() {
+            return None;
+        }
+        let reached_ms = self.now();
+        let cut = self.driver.current.take();
+        let (line, command) = match cut.as_ref().map(|c| &c.q).or(self.driver.queue.front()) {
+            Some(q) => (Some(q.line), Some(q.text.clone())),
+            None => (None, None),
+        };
+        let commands_left = self.driver.queue.len() + usize::from(cut.is_some());
+        if cut.is_some() {
+            self.roll_back();
+        }
+        self.driver.queue.clear();
+        self.driver.queued_wait_ms = 0;
+        let time_ms = self.now();
+        let secs = |ms: u64| format!("t={:.2}s", ms as f64 / 1000.0);
+        let place = match (line, &command) {
+            (Some(l), Some(c)) => format!(" at line {l} (`{c}`)"),
+            _ => String::new(),
+        };
+        let why = match reason {
+            StopReason::Cancelled => String::new(),
+            StopReason::MaxWall { limit_ms } => format!(
+                ": the run took longer than its wall-clock limit of {}",
+                format_duration(limit_ms)
+            ),
+            StopReason::Memory { budget, counted } => format!(
+                ": the run would hold more than its memory budget of {} (it counted {})",
+                mib(budget),
+                mib(counted)
+            ),
+        };
+        let verb = match reason {
+            StopReason::Cancelled => "cancelled",
+            _ => "stopped",
+        };
+        let message = format!(
+            "{verb}{place}, {}{why}; the run ends with the last command that finished, at {}",
+            secs(reached_ms),
+            secs(time_ms)
+        );
+        let (budget_bytes, counted_bytes) = match reason {
+            StopReason::Memory { budget, counted } => (Some(budget), Some(counted)),
+            _ => (None, None),
+        };
+        let stop = Stop {
+            reason: reason.name(),
+            line,
+            command,
+            reached_ms,
+            time_ms,
+            commands_left,
+            budget_bytes,
+            counted_bytes,
+            max_wall_ms: match reason {
+                StopReason::MaxWall { limit_ms } => Some(limit_ms),
+                _ => None,
+            },
+            message,
+        };
+        self.narration.push(Line::stopped(time_ms, stop.clone()));
+        self.stopped = Some(stop);
+        self.stopped.as_ref()
+    }
+
+    pub(super) fn stop_for_memory(&mut self, counted: u64) {
+        let budget = self.memory_budget.unwrap_or(0);
+        self.stop(StopReason::Memory { budget, counted });
+    }
+
+    /// Why the run stopped before its end, if it did.
+    pub fn stopped(&self) -> Option<&Stop> {
+        self.stopped.as_ref()
+    }
+
+    /// Back to the rollback clone, then forward through the commands that
+    /// finished since: the session at the end of the last finished command.
+    fn roll_back(&mut self) {
+        let Some(snapshot) = self.driver.snapshot.take() else {
+            return;
+        };
+        let since = std::mem::take(&mut self.driver.since);
+        let mut back = *snapshot;
+        // It ran once within the budget: it is not stopped again.
+        back.memory_budget = None;
+        back.external_bytes = self.external_bytes;
+        for q in since {
+            back.start_queued(q);
+            back.finish_current();
+        }
+        // What the replay said was said the first time.
+        back.narration = std::mem::take(&mut self.narration);
+        back.memory_budget = self.memory_budget;
+        back.driver.start_ms = self.driver.start_ms;
+        back.driver.commands_total = self.driver.commands_total;
+        back.driver.commands_done = self.driver.commands_done;
+        *self = back;
+    }
+
+    /// Takes a rollback clone at this command boundary if the last one is
+    /// missing or `SNAPSHOT_EVERY` work old.
+    pub(super) fn snapshot_if_due(&mut self) {
+        let d = &self.driver;
+        if d.snapshot.is_some() && self.work < d.snapshot_work.saturating_add(SNAPSHOT_EVERY) {
+            return;
+        }
+        let narration = std::mem::take(&mut self.narration);
+        let clone = self.clone();
+        self.narration = narration;
+        self.driver.snapshot = Some(Box::new(clone));
+        self.driver.snapshot_work = self.work;
+        self.driver.since.clear();
+    }
+
+    /// Counts memory if it is due; returns what was counted if it is over
+    /// the budget.
+    pub(super) fn over_budget(&mut self) -> Option<u64> {
+        let budget = self.memory_budget?;
+        if self.work < self.next_check {
+            return None;
+        }
+        let counted = self.memory_bytes().saturating_add(self.external_bytes);
+        self.next_check = self
+            .work
+            .saturating_add(CHECK_EVERY.max(counted / CHECK_SPACING_BYTES));
+        (counted > budget).then_some(counted)
+    }
+
+    /// Bytes this session may hold before its run is stopped (`None`: no
+    /// limit). The default is [`DEFAULT_MEMORY_BUDGET`].
+    pub fn set_memory_budget(&mut self, budget: Option<u64>) {
+        self.memory_budget = budget;
+        self.next_check = self.work;
+    }
+
+    pub fn memory_budget(&self) -> Option<u64> {
+        self.memory_budget
+    }
+
+    /// Bytes the session's owner holds for it (a timeline's checkpoints),
+    /// counted against the budget with the session's own.
+    pub fn set_external_bytes(&mut self, bytes: u64) {
+        self.external_bytes = bytes;
+    }
+
+    /// Work done so far: engine steps and commands.
+    pub fn work(&self) -> u64 {
+        self.work
+    }
+
+    /// A counted estimate of the bytes this session holds: the cluster (logs,
+    /// snapshots, applied state, messages in flight, requests waiting,
+    /// the safety checker's records), the results, history and narration,
+    /// the queue and the rollback clone. What it shares with others (a
+    /// timeline's checkpoints) counts for its share.
+    pub fn memory_bytes(&self) -> u64 {
+        let mut m = Meter::new();
+        m.add(size_of::<Session>());
+        self.heap_size(&mut m);
+        m.bytes()
+    }
+
+    /// Counts what the session owns beyond itself.
+    pub fn heap_size(&self, m: &mut Meter) {
+        self.cluster().heap_size(m);
+        m.vec(&self.results);
+        for r in &self.results {
+            r.heap_size(m);
+        }
+        m.strings(&self.history);
+        narration_heap_size(&self.narration, m);
+        self.nowait.heap_size(m);
+        self.driver.heap_size(m);
+    }
+}
+
+/// Counts narrated lines not taken yet.
+pub(crate) fn narration_heap_size(lines: &Vec<Line>, m: &mut Meter) {
+    m.vec(lines);
+    for line in lines {
+        match &line.said {
+            Said::Event(e) => e.heap_size(m),
+            Said::Result(r) => r.heap_size(m),
+            Said::Say(text) => m.string(text),
+            Said::Stopped(stop) => m.string(&stop.message),
+        }
+    }
+}
