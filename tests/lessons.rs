@@ -687,3 +687,43 @@ fn a_lesson_runs_the_same_in_both_languages() {
         }
     }
 }
+
+#[test]
+fn switching_language_mid_lesson_rerenders_the_step_and_the_log_speaks_it() {
+    use raftlab::app::engine::{Engine, LessonMove};
+    use raftlab::app::log::LogKind;
+    use raftlab::scenario::lang::Language;
+    let mut e = Engine::from_script("cluster voters=1\n").unwrap();
+    e.set_language(Language::Japanese);
+    e.open_lesson("01-new-member-overloads-leader").unwrap();
+    let step = e.lesson_step(LessonMove::Next).unwrap();
+    assert!(step.says[0].starts_with("図1。"), "{:?}", step.says);
+    let said: Vec<_> = step
+        .lines
+        .iter()
+        .filter(|l| l.kind == LogKind::Say)
+        .collect();
+    assert!(said[0].text.starts_with("図1。"), "{said:?}");
+    let panel = e.lesson().unwrap();
+    assert_eq!(
+        panel.lesson.title,
+        "新しいメンバーがリーダーに過負荷をかける"
+    );
+    assert!(panel.lesson.summary.contains("クォーラム"));
+    assert_eq!(panel.lesson.says, step.says);
+    e.set_language(Language::English);
+    let panel = e.lesson().unwrap();
+    assert_eq!(panel.lesson.position, 1);
+    assert_eq!(panel.lesson.title, "A new member overloads the leader");
+    assert!(panel.lesson.says[0].starts_with("Figure 1. Three voters. Node 1 leads term 2;"));
+    assert!(!is_japanese(&panel.lesson.says[0]));
+    // The list follows the language asked for.
+    assert_eq!(
+        lessons::infos_in(Language::Japanese)[0].title,
+        "新しいメンバーがリーダーに過負荷をかける"
+    );
+    assert_eq!(
+        lessons::infos()[0].title,
+        "A new member overloads the leader"
+    );
+}
