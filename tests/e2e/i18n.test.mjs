@@ -138,6 +138,7 @@ test("lesson 01 with ?lang=ja: list, title and narration in Japanese, then Engli
   const ja = await page.textContent("#lesson-says");
   assert.match(ja, /^図1。投票メンバーは3つ。ノード1が任期2のリーダーです。/, "the narration, its placeholders filled in");
   assert.match(await page.textContent("#log"), /図1。投票メンバーは3つ/);
+  await page.screenshot({ path: path.join(SHOTS, "ja-lesson-01.png") });
   const before = await page.evaluate(() => ({ t: window.raftlab.status().time_ms, h: window.raftlab.history() }));
   // To English mid-lesson: the same step, its words re-rendered.
   await page.selectOption("#lang", "en");
