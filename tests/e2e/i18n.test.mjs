@@ -136,7 +136,7 @@ test("lesson 01 with ?lang=ja: list, title and narration in Japanese, then Engli
   await page.click("#lesson-next");
   await page.waitForFunction(() => !window.raftlab.lesson().playing && window.raftlab.lesson().position === 1, null, { timeout: 20000 });
   const ja = await page.textContent("#lesson-says");
-  assert.match(ja, /^図1。投票メンバーは3つ。ノード1が任期2のリーダーです。/, "the narration, its placeholders filled in");
+  assert.match(ja, /^図1。投票メンバーは3つ。ノード 1 が任期 2 のリーダーです。/, "the narration, its placeholders filled in");
   assert.match(await page.textContent("#log"), /図1。投票メンバーは3つ/);
   await page.screenshot({ path: path.join(SHOTS, "ja-lesson-01.png") });
   const before = await page.evaluate(() => ({ t: window.raftlab.status().time_ms, h: window.raftlab.history() }));
