@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use raftlab::scenario::lessons::{self, Lesson, LessonPlayer, StepLine, LESSONS};
 use raftlab::scenario::narrate::Renderer;
+use raftlab::scenario::say::Spoken;
 use raftlab::scenario::text_en::English;
 use raftlab::scenario::view::QuorumView;
 use raftlab::scenario::{Command, Session};
@@ -224,7 +225,7 @@ fn every_step_says_one_short_thing() {
         };
         for c in &lesson.script.commands {
             match &c.node {
-                Command::Say(text) => step.push(text),
+                Command::Say { text, .. } => step.push(text),
                 Command::Pause => {
                     check(&mut step, k);
                     k += 1;
@@ -328,7 +329,7 @@ fn next_stops_at_each_pause_with_the_state_of_the_script_run_to_there() {
             assert_eq!(player.session().results(), at.results());
             assert_eq!(player.says(), step.says.as_slice());
             said.extend(step.says.clone());
-            let says_in_lines: Vec<&String> = step
+            let says_in_lines: Vec<&Spoken> = step
                 .lines
                 .iter()
                 .filter_map(|l| match l {
@@ -341,14 +342,22 @@ fn next_stops_at_each_pause_with_the_state_of_the_script_run_to_there() {
         }
         assert_eq!(player.position(), player.steps());
         // Every say was shown once, in order, its placeholders filled in.
-        let written: Vec<&str> = lesson.says().collect();
+        let written: Vec<(&str, Option<&str>)> = lesson.says_ja().collect();
         assert_eq!(said.len(), written.len(), "{}", lesson.id);
-        for (shown, template) in said.iter().zip(&written) {
+        for (shown, (template, template_ja)) in said.iter().zip(&written) {
             assert!(
-                fills(template, shown),
+                fills(template, &shown.en),
                 "{}: {shown:?} is not {template:?}",
                 lesson.id
             );
+            // The Japanese words are filled with the same run's facts.
+            match (template_ja, &shown.ja) {
+                (Some(t), Some(ja)) => {
+                    assert!(fills(t, ja), "{}: {ja:?} is not {t:?}", lesson.id)
+                }
+                (None, None) => {}
+                other => panic!("{}: say-ja and its words differ: {other:?}", lesson.id),
+            }
         }
         // The whole lesson equals the script run in one go.
         assert_eq!(player.session().report(), lesson.run().report());
@@ -537,6 +546,7 @@ fn a_lessons_say_names_this_runs_leader_term_and_value() {
         "node {leader} leads term {}; it read v1 at {time}s; {{{{braces}}}}",
         status.term
     );
+    let said = Spoken::en(said);
     assert_eq!(step.says, std::slice::from_ref(&said));
     assert!(
         step.lines.contains(&StepLine::Say(said)),
@@ -559,5 +569,161 @@ fn a_lessons_say_names_this_runs_leader_term_and_value() {
         "{traced:?}"
     );
     let step = player.next();
-    assert_eq!(step.says, ["now none, error none"]);
+    assert_eq!(step.says, [Spoken::en("now none, error none")]);
+}
+
+/// Whether `s` has Japanese in it: a kana or a kanji.
+fn is_japanese(s: &str) -> bool {
+    s.chars().any(|c| {
+        matches!(c,
+            '\u{3040}'..='\u{309f}' // hiragana
+            | '\u{30a0}'..='\u{30ff}' // katakana
+            | '\u{4e00}'..='\u{9fff}') // kanji
+    })
+}
+
+/// The placeholders a say text names, in order.
+fn placeholders(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text.replace("{{", "").replace("}}", "");
+    while let Some(start) = rest.find('{') {
+        let end = start + rest[start..].find('}').expect("closed");
+        let name = rest[start + 1..end].to_string();
+        out.push(name);
+        rest = rest[end + 1..].to_string();
+    }
+    let mut names: Vec<&str> = raftlab::scenario::say::PLACEHOLDERS
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| out.iter().any(|o| o == n))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_lesson_speaks_japanese_too() {
+    for lesson in lessons::lessons().unwrap() {
+        let id = &lesson.id;
+        let h = &lesson.header;
+        for (what, ja) in [("title-ja", &h.title_ja), ("summary-ja", &h.summary_ja)] {
+            let ja = ja
+                .as_deref()
+                .unwrap_or_else(|| panic!("{id}: no '# {what}:' header"));
+            assert!(is_japanese(ja), "{id}: {what} is not Japanese: {ja:?}");
+        }
+        let mut step = 0;
+        let mut chars = 0;
+        for c in &lesson.script.commands {
+            match &c.node {
+                Command::Say { text, ja } => {
+                    let ja = ja.as_deref().unwrap_or_else(|| {
+                        panic!("{id} line {}: say {text:?} has no say-ja line", c.line)
+                    });
+                    assert!(
+                        is_japanese(ja),
+                        "{id} line {}: not Japanese: {ja:?}",
+                        c.line
+                    );
+                    // The same facts in both languages.
+                    assert_eq!(
+                        placeholders(text),
+                        placeholders(ja),
+                        "{id} line {}: the placeholders differ",
+                        c.line
+                    );
+                    chars += ja.chars().count();
+                }
+                Command::Pause => {
+                    // About as long as 40 English words.
+                    assert!(chars <= 160, "{id} step {}: {chars} characters", step + 1);
+                    step += 1;
+                    chars = 0;
+                }
+                _ => {}
+            }
+        }
+        assert!(chars <= 160, "{id} last step: {chars} characters");
+    }
+}
+
+#[test]
+fn a_lesson_runs_the_same_in_both_languages() {
+    use raftlab::app::engine::{Engine, LessonMove};
+    use raftlab::scenario::lang::Language;
+    for lesson in lessons::lessons().unwrap() {
+        let mut runs = Vec::new();
+        for lang in Language::ALL {
+            let mut e = Engine::from_script("cluster voters=1\n").unwrap();
+            e.set_language(lang);
+            e.open_lesson(&lesson.id).unwrap();
+            let mut says = Vec::new();
+            for _ in 0..lesson.steps() {
+                says.extend(e.lesson_step(LessonMove::Next).unwrap().says);
+            }
+            let l = e.lesson().unwrap();
+            assert_eq!(
+                l.lesson.title,
+                lesson.header.title_in(lang),
+                "{}",
+                lesson.id
+            );
+            let status = serde_json::to_string(&e.status()).unwrap();
+            runs.push((status, e.history(), says));
+        }
+        let (en, ja) = (&runs[0], &runs[1]);
+        assert_eq!(en.0, ja.0, "{}: the report differs by language", lesson.id);
+        assert_eq!(en.1, ja.1, "{}: the history differs by language", lesson.id);
+        let written: Vec<_> = lesson.says_ja().collect();
+        assert_eq!(en.2.len(), written.len(), "{}", lesson.id);
+        for ((en, ja), (_, template_ja)) in en.2.iter().zip(&ja.2).zip(&written) {
+            if template_ja.is_some() {
+                assert!(
+                    is_japanese(ja) && !is_japanese(en),
+                    "{}: {en:?} / {ja:?}",
+                    lesson.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn switching_language_mid_lesson_rerenders_the_step_and_the_log_speaks_it() {
+    use raftlab::app::engine::{Engine, LessonMove};
+    use raftlab::app::log::LogKind;
+    use raftlab::scenario::lang::Language;
+    let mut e = Engine::from_script("cluster voters=1\n").unwrap();
+    e.set_language(Language::Japanese);
+    e.open_lesson("01-new-member-overloads-leader").unwrap();
+    let step = e.lesson_step(LessonMove::Next).unwrap();
+    assert!(step.says[0].starts_with("図1。"), "{:?}", step.says);
+    let said: Vec<_> = step
+        .lines
+        .iter()
+        .filter(|l| l.kind == LogKind::Say)
+        .collect();
+    assert!(said[0].text.starts_with("図1。"), "{said:?}");
+    let panel = e.lesson().unwrap();
+    assert_eq!(
+        panel.lesson.title,
+        "新しいメンバーがリーダーに過負荷をかける"
+    );
+    assert!(panel.lesson.summary.contains("クォーラム"));
+    assert_eq!(panel.lesson.says, step.says);
+    e.set_language(Language::English);
+    let panel = e.lesson().unwrap();
+    assert_eq!(panel.lesson.position, 1);
+    assert_eq!(panel.lesson.title, "A new member overloads the leader");
+    assert!(panel.lesson.says[0].starts_with("Figure 1. Three voters. Node 1 leads term 2;"));
+    assert!(!is_japanese(&panel.lesson.says[0]));
+    // The list follows the language asked for.
+    assert_eq!(
+        lessons::infos_in(Language::Japanese)[0].title,
+        "新しいメンバーがリーダーに過負荷をかける"
+    );
+    assert_eq!(
+        lessons::infos()[0].title,
+        "A new member overloads the leader"
+    );
 }

@@ -447,7 +447,7 @@ fn a_malformed_or_tampered_link_is_refused_and_the_app_is_unchanged() {
 
 #[wasm_bindgen_test]
 fn the_lesson_player_through_the_boundary() {
-    let list = json(raftlab::wasm::lessons());
+    let list = json(raftlab::wasm::lessons(None));
     let ids: Vec<&str> = list
         .as_array()
         .unwrap()
@@ -455,6 +455,11 @@ fn the_lesson_player_through_the_boundary() {
         .map(|l| l["id"].as_str().unwrap())
         .collect();
     assert!(ids.contains(&"10-promoting-a-learner"), "{ids:?}");
+    assert_eq!(list[0]["title"], "A new member overloads the leader");
+    // In the page's language: titles and summaries in Japanese.
+    let ja = json(raftlab::wasm::lessons(Some("ja".to_string())));
+    assert_eq!(ja[0]["title"], "新しいメンバーがリーダーに過負荷をかける");
+    assert_eq!(ja[0]["id"], list[0]["id"]);
     let mut app = App::new(THREE).unwrap();
     let sandbox = json(app.status());
     assert_eq!(app.lesson(), JsValue::NULL);
@@ -481,6 +486,14 @@ fn the_lesson_player_through_the_boundary() {
         .any(|x| x["kind"] == "say"));
     assert_eq!(first["surprises"], serde_json::json!([]));
     let after_one = json(app.status());
+    // The panel speaks the page's language; the run does not change.
+    assert!(app.set_language("ja"));
+    let ja = json(app.lesson());
+    assert_ne!(ja["says"], first["says"]);
+    assert!(ja["says"][0].as_str().unwrap().contains("ノード"), "{ja}");
+    assert_eq!(json(app.status()), after_one);
+    assert!(app.set_language("en"));
+    assert_eq!(json(app.lesson())["says"], first["says"]);
     // A lesson's run is shared as a sandbox run at the same moment.
     let shared = App::from_link(&app.share_link()).unwrap();
     assert_eq!(json(shared.status()), after_one);

@@ -6,8 +6,10 @@
 // Two modes, both held by the wasm app: the sandbox (a timeline one can
 // travel in, branch and share) and a lesson (a player walking a lesson pause
 // by pause; the sandbox waits aside and comes back when the lesson is left).
-import init, { App, lessons as lessonInfos, defaultScript, freshScript, quoteWord } from "./pkg/raftlab.js";
+import init, { App, lessons as wasmLessons, defaultScript, freshScript, quoteWord } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS } from "./i18n.js";
+// The lessons, titles and summaries in the page's language.
+const lessonInfos = () => wasmLessons(language());
 
 // The one-file build (make dist) hands the module over inlined; served, the
 // glue fetches pkg/raftlab_bg.wasm.

@@ -478,7 +478,11 @@ impl Engine {
             position: step.position,
             steps: step.steps,
             finished: step.finished,
-            says: step.says,
+            says: step
+                .says
+                .iter()
+                .map(|s| self.renderer.say(s).to_string())
+                .collect(),
             results: step.results,
             surprises: step.surprises,
         }
@@ -548,7 +552,7 @@ impl Engine {
 
     /// The lesson panel, or `None` in the sandbox.
     pub fn lesson(&self) -> Option<LessonPanel> {
-        let lesson = LessonView::of(self.lesson.as_deref()?);
+        let lesson = LessonView::of_in(self.lesson.as_deref()?, self.language);
         Some(LessonPanel {
             sentence: self.renderer.quorum_sentence(&lesson.quorum),
             lesson,

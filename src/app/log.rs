@@ -169,7 +169,7 @@ impl Log {
                 }
             }
             // The script's own words, in any renderer.
-            Said::Say(text) => self.plain(LogKind::Say, Tone::Say, text.clone()),
+            Said::Say(text) => self.plain(LogKind::Say, Tone::Say, r.say(text).to_string()),
             Said::Stopped(stop) => self.plain(
                 LogKind::Error,
                 Tone::Bad,
@@ -324,7 +324,7 @@ impl Log {
         lines
             .iter()
             .map(|l| match l {
-                StepLine::Say(text) => self.plain(LogKind::Say, Tone::Say, text.clone()),
+                StepLine::Say(text) => self.plain(LogKind::Say, Tone::Say, r.say(text).to_string()),
                 StepLine::Trace(line) => self.narrated(r, line, true, &surprise),
             })
             .collect()

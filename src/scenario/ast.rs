@@ -151,8 +151,10 @@ pub enum Command {
     /// `status` (the cluster) or `status via=N` (member N's own status,
     /// etcd's maintenance Status)
     Status { via: Option<NodeId> },
-    /// `say "TEXT"`
-    Say(String),
+    /// `say "TEXT"`, and the same words in Japanese when a `say-ja "TEXT"`
+    /// line follows it (a lesson's narration, in both of the page's
+    /// languages; which one is shown never changes the run).
+    Say { text: String, ja: Option<String> },
     /// `pause`
     Pause,
     /// `put KEY VALUE [via=N] [size=SIZE] [nowait] [timeout=DURATION] [require-leader]`
@@ -652,7 +654,13 @@ impl fmt::Display for Command {
             Command::Expect(cond) => write!(f, "expect {cond}"),
             Command::Status { via: None } => f.write_str("status"),
             Command::Status { via: Some(n) } => write!(f, "status via={n}"),
-            Command::Say(text) => write!(f, "say {}", format_quoted(text)),
+            Command::Say { text, ja } => {
+                write!(f, "say {}", format_quoted(text))?;
+                if let Some(ja) = ja {
+                    write!(f, "\nsay-ja {}", format_quoted(ja))?;
+                }
+                Ok(())
+            }
             Command::Pause => f.write_str("pause"),
             Command::Put {
                 key,

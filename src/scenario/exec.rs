@@ -18,7 +18,7 @@ use super::cond::{self, Previous};
 use super::narrate::{self, Line};
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::{self, CommandResult, MemberJson, Report, Status};
-use super::say;
+use super::say::{self, Spoken};
 use super::slice::{Answer, Current, Driver, Op, Queued, Stop, DEFAULT_MEMORY_BUDGET};
 
 /// One run of the scenario language.
@@ -385,7 +385,7 @@ impl Session {
         if !matches!(
             cmd,
             Command::Expect(_)
-                | Command::Say(_)
+                | Command::Say { .. }
                 | Command::Pause
                 | Command::Status { via: None }
                 | Command::Wait(_)
@@ -404,9 +404,13 @@ impl Session {
         self.history_ms = self.now();
         match cmd {
             Command::Pause => {}
-            Command::Say(_) => {
-                let text = result.detail.clone().unwrap_or_default();
-                self.narration.push(Line::say(self.now(), text));
+            Command::Say { ja, .. } => {
+                // The report keeps the English words; the Japanese ones
+                // are filled with the same facts, for the page only.
+                let en = result.detail.clone().unwrap_or_default();
+                let ja = ja.as_ref().map(|t| say::fill(t, &self.say_facts()));
+                self.narration
+                    .push(Line::say(self.now(), Spoken { en, ja }));
             }
             _ => self
                 .narration
@@ -738,7 +742,7 @@ impl Session {
             Command::Status { via: Some(id) } => {
                 result.member_status = Some(c.member_status(*id)?);
             }
-            Command::Say(text) => result.detail = Some(say::fill(text, &self.say_facts())),
+            Command::Say { text, .. } => result.detail = Some(say::fill(text, &self.say_facts())),
             Command::Pause => {}
             Command::LoadStart {
                 rate_per_s,

@@ -5,8 +5,10 @@
 //!
 //! ```text
 //! # title: A new member overloads the leader
+//! # title-ja: 新しいメンバーがリーダーに過負荷をかける
 //! # figure: 1
 //! # summary: One sentence.
+//! # summary-ja: 一文。
 //! cluster voters=1,2,3 seed=1
 //! ```
 //!
@@ -15,8 +17,11 @@
 //! instead of, or besides, figures: `# proposal: learner-by-default` (see
 //! [`PROPOSALS`]).
 //!
-//! and its body tells the story with `say` (narration), `pause` (the reader's
-//! stopping points) and `expect` (the proof of every claim).
+//! and its body tells the story with `say` (narration, each followed by a
+//! `say-ja` line with the same words in Japanese), `pause` (the reader's
+//! stopping points) and `expect` (the proof of every claim). The page shows
+//! the title, summary and narration in its language (see
+//! [`LessonHeader::title_in`]); the run is the same in both.
 //!
 //! A [`LessonPlayer`] walks a lesson for the browser: [`LessonPlayer::next`]
 //! runs up to and including the next `pause`, [`LessonPlayer::back`] and
@@ -37,9 +42,11 @@ use serde::Serialize;
 
 use super::ast::{Command, Script};
 use super::exec::{Running, Session};
+use super::lang::Language;
 use super::narrate::{Line, Said};
 use super::parse::parse_script;
 use super::report::{CommandResult, Status};
+use super::say::Spoken;
 use super::view::QuorumView;
 use crate::server::ErrorCode;
 
@@ -129,14 +136,37 @@ pub struct LessonHeader {
     /// [`PROPOSALS`].
     pub proposal: Option<String>,
     pub summary: String,
+    /// `# title-ja:`, the title in Japanese.
+    pub title_ja: Option<String>,
+    /// `# summary-ja:`, the summary in Japanese.
+    pub summary_ja: Option<String>,
 }
 
-/// Reads the `# title:`, `# figure:`, `# proposal:` and `# summary:`
-/// comments that come before the `cluster` line. Other comments are allowed.
+impl LessonHeader {
+    /// The title in `lang` (English when no translation was written).
+    pub fn title_in(&self, lang: Language) -> &str {
+        match (lang, &self.title_ja) {
+            (Language::Japanese, Some(t)) => t,
+            _ => &self.title,
+        }
+    }
+
+    /// The summary in `lang` (English when no translation was written).
+    pub fn summary_in(&self, lang: Language) -> &str {
+        match (lang, &self.summary_ja) {
+            (Language::Japanese, Some(s)) => s,
+            _ => &self.summary,
+        }
+    }
+}
+
+/// Reads the `# title:`, `# title-ja:`, `# figure:`, `# proposal:`,
+/// `# summary:` and `# summary-ja:` comments that come before the `cluster` line. Other comments are allowed.
 /// Title and summary must appear once, and a figure list or a proposal (or
 /// both), each at most once, all with non-empty values.
 pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
     let (mut title, mut figures, mut summary, mut proposal) = (None, None, None, None);
+    let (mut title_ja, mut summary_ja) = (None, None);
     for (n, raw) in src.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() {
@@ -153,6 +183,8 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
             "title" => &mut title,
             "figure" | "figures" => &mut figures,
             "summary" => &mut summary,
+            "title-ja" => &mut title_ja,
+            "summary-ja" => &mut summary_ja,
             "proposal" => &mut proposal,
             _ => continue,
         };
@@ -193,6 +225,8 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
         figures,
         proposal,
         summary,
+        title_ja,
+        summary_ja,
     })
 }
 
@@ -257,13 +291,18 @@ impl Lesson {
     }
 
     pub fn info(&self) -> LessonInfo {
+        self.info_in(Language::English)
+    }
+
+    /// What the browser lists for it, in `lang`.
+    pub fn info_in(&self, lang: Language) -> LessonInfo {
         LessonInfo {
             id: self.id.clone(),
             number: self.number(),
-            title: self.header.title.clone(),
+            title: self.header.title_in(lang).to_string(),
             figures: self.header.figures.clone(),
             proposal: self.header.proposal.clone(),
-            summary: self.header.summary.clone(),
+            summary: self.header.summary_in(lang).to_string(),
             steps: self.steps(),
         }
     }
@@ -299,8 +338,13 @@ impl Lesson {
 
     /// The `say` texts in script order.
     pub fn says(&self) -> impl Iterator<Item = &str> {
+        self.says_ja().map(|(en, _)| en)
+    }
+
+    /// The `say` texts in script order, each with its `say-ja` text.
+    pub fn says_ja(&self) -> impl Iterator<Item = (&str, Option<&str>)> {
         self.script.commands.iter().filter_map(|c| match &c.node {
-            Command::Say(text) => Some(text.as_str()),
+            Command::Say { text, ja } => Some((text.as_str(), ja.as_deref())),
             _ => None,
         })
     }
@@ -354,10 +398,15 @@ pub fn find(id: &str) -> Option<Lesson> {
 /// The list the browser shows; a lesson that does not parse is left out
 /// (the tests make sure none is).
 pub fn infos() -> Vec<LessonInfo> {
+    infos_in(Language::English)
+}
+
+/// The list the browser shows, in `lang`.
+pub fn infos_in(lang: Language) -> Vec<LessonInfo> {
     LESSONS
         .iter()
         .filter_map(|s| Lesson::parse(s.file, s.text).ok())
-        .map(|l| l.info())
+        .map(|l| l.info_in(lang))
         .collect()
 }
 
@@ -365,8 +414,8 @@ pub fn infos() -> Vec<LessonInfo> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", content = "line", rename_all = "lowercase")]
 pub enum StepLine {
-    /// The lesson's own words (`say`).
-    Say(String),
+    /// The lesson's own words (`say`, with its `say-ja`).
+    Say(Spoken),
     /// What the cluster did: an event, or a command's result.
     Trace(Box<Line>),
 }
@@ -381,7 +430,7 @@ pub struct Step {
     /// No step is left.
     pub finished: bool,
     /// The `say` texts of this step: the narration panel's text.
-    pub says: Vec<String>,
+    pub says: Vec<Spoken>,
     /// Says and trace lines, interleaved as they happened.
     pub lines: Vec<StepLine>,
     /// The results of this step's commands (without `say` and `pause`).
@@ -401,7 +450,7 @@ pub struct LessonPlayer {
     /// Steps done.
     position: usize,
     /// The `say` texts of the last step run.
-    says: Vec<String>,
+    says: Vec<Spoken>,
     /// Console commands and idle time since the lesson's path.
     detours: usize,
     /// The step being played, while [`LessonPlayer::play`] shows it.
@@ -496,14 +545,20 @@ impl LessonPlayer {
     }
 
     /// The `say` texts of the current step, for the narration panel.
-    pub fn says(&self) -> &[String] {
+    pub fn says(&self) -> &[Spoken] {
         &self.says
     }
 
     /// The current step's narration as one text (paragraphs separated by a
-    /// blank line); empty at the start.
+    /// blank line), in English; empty at the start.
     pub fn say(&self) -> String {
-        self.says.join("\n\n")
+        self.say_in(Language::English)
+    }
+
+    /// The current step's narration as one text, in `lang`.
+    pub fn say_in(&self, lang: Language) -> String {
+        let says: Vec<&str> = self.says.iter().map(|s| s.get(lang)).collect();
+        says.join("\n\n")
     }
 
     /// The script line the lesson will run next, if any.

@@ -16,6 +16,7 @@ use crate::sim::{DropReason, Event, EventKind, ModeDecision};
 
 use super::etcdctl::EtcdctlError;
 use super::report::CommandResult;
+use super::say::Spoken;
 use super::slice::Stop;
 use crate::sim::linearizability::{ClientId, OpName};
 
@@ -39,8 +40,9 @@ pub enum Said {
     Event(Event),
     /// A command finished (`say` and `pause` are not narrated as results).
     Result(CommandResult),
-    /// A `say`: the script's own words, placeholders filled in.
-    Say(String),
+    /// A `say`: the script's own words (and its `say-ja` line's),
+    /// placeholders filled in.
+    Say(Spoken),
     /// The run was stopped before its end (a cancel, `--max-wall`, the
     /// memory budget): where, and why.
     Stopped(Stop),
@@ -90,7 +92,7 @@ impl Line {
         }
     }
 
-    pub fn say(time_ms: u64, text: String) -> Line {
+    pub fn say(time_ms: u64, text: Spoken) -> Line {
         Line {
             time_ms,
             said: Said::Say(text),
@@ -453,7 +455,10 @@ impl Serialize for Line {
             Said::Say(text) => {
                 st.serialize_field("kind", "say")?;
                 st.serialize_field("tone", &self.tone())?;
-                st.serialize_field("text", text)?;
+                st.serialize_field("text", &text.en)?;
+                if let Some(ja) = &text.ja {
+                    st.serialize_field("ja", ja)?;
+                }
             }
             Said::Stopped(stop) => {
                 st.serialize_field("kind", "stopped")?;
@@ -498,9 +503,16 @@ pub trait Renderer {
                 r.command,
                 self.result_summary(r)
             ),
-            Said::Say(text) => format!("{} say: {text}", self.time(line.time_ms)),
+            Said::Say(text) => format!("{} say: {}", self.time(line.time_ms), self.say(text)),
             Said::Stopped(stop) => format!("{} {}", self.time(line.time_ms), self.stopped(stop)),
         }
+    }
+
+    /// A lesson's own words in this language: its `say-ja` line's in
+    /// Japanese, the `say` line's in English (and wherever no translation
+    /// was written).
+    fn say<'a>(&self, text: &'a Spoken) -> &'a str {
+        &text.en
     }
 
     // ---- the page's log ----

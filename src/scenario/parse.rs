@@ -114,6 +114,34 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
                         .to_string(),
                 })
             }
+            (Some(_), false) if is_bare(first, "say-ja") => {
+                // The Japanese words of the `say` line just before: part of
+                // that command, never a command of its own.
+                let mut p = Words::new(&lexed.tokens, line_no);
+                p.next();
+                let text = say_text(&mut p, "say-ja")?;
+                match commands
+                    .last_mut()
+                    .map(|c: &mut Spanned<Command>| &mut c.node)
+                {
+                    Some(Command::Say { ja: ja @ None, .. }) => *ja = Some(text),
+                    Some(Command::Say { .. }) => {
+                        return Err(ParseError {
+                            line: line_no,
+                            column: first.col,
+                            message: "a second say-ja for the same say line".to_string(),
+                        })
+                    }
+                    _ => {
+                        return Err(ParseError {
+                            line: line_no,
+                            column: first.col,
+                            message: "say-ja must come right after the say line it translates"
+                                .to_string(),
+                        })
+                    }
+                }
+            }
             (Some(_), false) => {
                 let node = parse_tokens(&lexed.tokens, line_no)?;
                 commands.push(Spanned {
@@ -561,6 +589,25 @@ fn get<'a, 't>(found: &'a [Found<'t>], name: &str) -> Option<&'a Found<'t>> {
 }
 
 /// Parses the words of a non-empty command line (not `cluster`).
+/// The quoted text of a `say` (or `say-ja`) line, its placeholders checked.
+fn say_text(p: &mut Words<'_>, name: &str) -> Result<String, ParseError> {
+    let t = p.word("quoted text", name)?;
+    if let Some(extra) = p.peek() {
+        return Err(p.err(
+            extra.col,
+            format!(
+                "unexpected extra word {} after the text of {name}; \
+                 put text with spaces in double quotes",
+                quote_for_message(&extra.text)
+            ),
+        ));
+    }
+    if let Err(e) = super::say::pieces(&t.text) {
+        return Err(p.err(text_column(t, e.at), e.message));
+    }
+    Ok(t.text.clone())
+}
+
 fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
     let mut p = Words::new(toks, line);
     let Some(first) = p.next() else {
@@ -608,22 +655,16 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
             p.finish("pause")?;
             Command::Pause
         }
-        "say" => {
-            let t = p.word("quoted text", "say")?;
-            if let Some(extra) = p.peek() {
-                return Err(p.err(
-                    extra.col,
-                    format!(
-                        "unexpected extra word {} after the text of say; \
-                         put text with spaces in double quotes",
-                        quote_for_message(&extra.text)
-                    ),
-                ));
-            }
-            if let Err(e) = super::say::pieces(&t.text) {
-                return Err(p.err(text_column(t, e.at), e.message));
-            }
-            Command::Say(t.text.clone())
+        "say" => Command::Say {
+            text: say_text(&mut p, "say")?,
+            ja: None,
+        },
+        "say-ja" => {
+            return Err(p.err(
+                first.col,
+                "say-ja gives the Japanese words of the say line just before it; \
+                 it only follows a say line in a script",
+            ))
         }
         "put" => {
             let key = p.text("a key", "put")?;

@@ -287,7 +287,7 @@ mod props {
                 .prop_map(|(cond, within_ms)| Command::WaitUntil { cond, within_ms }),
             condition().prop_map(Command::Expect),
             proptest::option::of(id()).prop_map(|via| Command::Status { via }),
-            say_text().prop_map(Command::Say),
+            say_text().prop_map(|text| Command::Say { text, ja: None }),
             Just(Command::Pause),
             (
                 text(),

@@ -47,6 +47,33 @@ pub const PLACEHOLDERS: [(&str, Placeholder); 9] = [
     ("time", Placeholder::Time),
 ];
 
+/// A `say` line's words filled in, in English and, when the script gives
+/// a `say-ja` line, in Japanese.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Spoken {
+    pub en: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ja: Option<String>,
+}
+
+impl Spoken {
+    /// English words only.
+    pub fn en(text: impl Into<String>) -> Spoken {
+        Spoken {
+            en: text.into(),
+            ja: None,
+        }
+    }
+
+    /// The words in `lang`; English when no Japanese was written.
+    pub fn get(&self, lang: super::lang::Language) -> &str {
+        match (lang, &self.ja) {
+            (super::lang::Language::Japanese, Some(ja)) => ja,
+            _ => &self.en,
+        }
+    }
+}
+
 /// A piece of `say` text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Piece {

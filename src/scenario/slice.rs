@@ -602,7 +602,12 @@ pub(crate) fn narration_heap_size(lines: &Vec<Line>, m: &mut Meter) {
         match &line.said {
             Said::Event(e) => e.heap_size(m),
             Said::Result(r) => r.heap_size(m),
-            Said::Say(text) => m.string(text),
+            Said::Say(spoken) => {
+                m.string(&spoken.en);
+                if let Some(ja) = &spoken.ja {
+                    m.string(ja);
+                }
+            }
             Said::Stopped(stop) => m.string(&stop.message),
         }
     }

@@ -350,6 +350,10 @@ fn property(p: &str) -> String {
 }
 
 impl Renderer for Japanese {
+    fn say<'a>(&self, text: &'a super::say::Spoken) -> &'a str {
+        text.get(super::lang::Language::Japanese)
+    }
+
     fn time(&self, ms: u64) -> String {
         format!("t={:.2}s", ms as f64 / 1000.0)
     }

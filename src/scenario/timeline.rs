@@ -702,7 +702,7 @@ impl Timeline {
         self.branch.tail_idle = false;
         self.pull_narration();
         let end = self.session.now();
-        if !matches!(cmd, Command::Say(_) | Command::Pause) {
+        if !matches!(cmd, Command::Say { .. } | Command::Pause) {
             self.branch.marks.insert(end);
             self.note_leader();
         }

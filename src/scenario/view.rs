@@ -582,19 +582,24 @@ pub struct LessonView {
 
 impl LessonView {
     pub fn of(p: &LessonPlayer) -> LessonView {
+        LessonView::of_in(p, super::lang::Language::English)
+    }
+
+    /// The panel in `lang`: its title, summary and the step's narration.
+    pub fn of_in(p: &LessonPlayer, lang: super::lang::Language) -> LessonView {
         let l = p.lesson();
         LessonView {
             id: l.id.clone(),
             number: l.number(),
-            title: l.header.title.clone(),
+            title: l.header.title_in(lang).to_string(),
             figures: l.header.figures.clone(),
             proposal: l.header.proposal.clone(),
-            summary: l.header.summary.clone(),
+            summary: l.header.summary_in(lang).to_string(),
             position: p.position(),
             steps: p.steps(),
             finished: p.finished(),
             on_path: p.on_path(),
-            says: p.says().to_vec(),
+            says: p.says().iter().map(|s| s.get(lang).to_string()).collect(),
             quorum: p.quorum(),
             playing: p.playing(),
             failed_checks: p.failed_checks(),

@@ -160,10 +160,15 @@ pub fn quote_word(s: &str) -> String {
     crate::scenario::ast::format_text(s)
 }
 
-/// The lessons, in reading order: `[{id, title, figures, summary, steps}]`.
+/// The lessons, in reading order: `[{id, title, figures, summary, steps}]`,
+/// titles and summaries in `lang` (`"ja"`, `"en"`; English when absent).
 #[wasm_bindgen]
-pub fn lessons() -> JsValue {
-    to_js(&crate::scenario::lessons::infos())
+pub fn lessons(lang: Option<String>) -> JsValue {
+    let lang = lang
+        .as_deref()
+        .and_then(crate::scenario::lang::Language::from_code)
+        .unwrap_or_default();
+    to_js(&crate::scenario::lessons::infos_in(lang))
 }
 
 /// The app the page drives: one simulated cluster, its drawing, and the

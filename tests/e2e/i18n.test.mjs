@@ -123,3 +123,35 @@ for (const width of [1280, 1024]) {
     await page.close();
   });
 }
+
+test("lesson 01 with ?lang=ja: list, title and narration in Japanese, then English without reloading", async () => {
+  const { page, problems } = await openApp(browser, { hash: "?lang=ja" });
+  await page.click("#lessons-button");
+  await page.locator("#lessons").waitFor({ state: "visible" });
+  const listed = await page.textContent('#lesson-list button[data-id="01-new-member-overloads-leader"]');
+  assert.match(listed, /新しいメンバーがリーダーに過負荷をかける/);
+  await page.click('#lesson-list button[data-id="01-new-member-overloads-leader"]');
+  await page.locator("#lesson").waitFor({ state: "visible" });
+  assert.equal(await page.textContent("#lesson-title"), "新しいメンバーがリーダーに過負荷をかける");
+  await page.click("#lesson-next");
+  await page.waitForFunction(() => !window.raftlab.lesson().playing && window.raftlab.lesson().position === 1, null, { timeout: 20000 });
+  const ja = await page.textContent("#lesson-says");
+  assert.match(ja, /^図1。投票メンバーは3つ。ノード 1 が任期 2 のリーダーです。/, "the narration, its placeholders filled in");
+  assert.match(await page.textContent("#log"), /図1。投票メンバーは3つ/);
+  await page.screenshot({ path: path.join(SHOTS, "ja-lesson-01.png") });
+  const before = await page.evaluate(() => ({ t: window.raftlab.status().time_ms, h: window.raftlab.history() }));
+  // To English mid-lesson: the same step, its words re-rendered.
+  await page.selectOption("#lang", "en");
+  await page.waitForFunction(() => document.querySelector("#lesson-says").textContent.startsWith("Figure 1."));
+  assert.match(await page.textContent("#lesson-says"), /^Figure 1\. Three voters\. Node 1 leads term 2;/);
+  assert.equal(await page.textContent("#lesson-title"), "A new member overloads the leader");
+  assert.doesNotMatch(await page.textContent("#lesson-says"), JAPANESE);
+  const after = await page.evaluate(() => ({ t: window.raftlab.status().time_ms, h: window.raftlab.history() }));
+  assert.deepEqual(after, before, "switching languages leaves the run alone");
+  // And the next step speaks English.
+  await page.click("#lesson-next");
+  await page.waitForFunction(() => !window.raftlab.lesson().playing && window.raftlab.lesson().position === 2, null, { timeout: 60000 });
+  assert.match(await page.textContent("#lesson-says"), /^The cluster gets data/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
