@@ -327,6 +327,12 @@ fn next_stops_at_each_pause_with_the_state_of_the_script_run_to_there() {
             assert_eq!(player.status(), at.status(), "{} step {k}", lesson.id);
             assert_eq!(player.session().results(), at.results());
             assert_eq!(player.says(), step.says.as_slice());
+            // The presenter's hint of a step holds the step's says as written.
+            let hint = lesson.step_says(k);
+            assert_eq!(hint.len(), step.says.len(), "{} step {k}", lesson.id);
+            for (shown, template) in step.says.iter().zip(&hint) {
+                assert!(fills(template, shown), "{}: {shown:?} is not {template:?}", lesson.id);
+            }
             said.extend(step.says.clone());
             let says_in_lines: Vec<&String> = step
                 .lines
@@ -340,6 +346,8 @@ fn next_stops_at_each_pause_with_the_state_of_the_script_run_to_there() {
             assert_eq!(step.finished, k == player.steps());
         }
         assert_eq!(player.position(), player.steps());
+        assert!(lesson.step_says(player.steps() + 1).is_empty());
+        assert!(lesson.step_says(0).is_empty());
         // Every say was shown once, in order, its placeholders filled in.
         let written: Vec<&str> = lesson.says().collect();
         assert_eq!(said.len(), written.len(), "{}", lesson.id);
