@@ -8,8 +8,7 @@
 //! stale read and the writes it contradicts, side by side); otherwise the
 //! latest [`RECENT_MS`] of the run.
 
-use std::collections::BTreeMap;
-
+use crate::raft::vecmap::VecMap;
 use crate::scenario::view::HistoryVerdict;
 use crate::sim::linearizability::{ClientId, Linearizability, OpKind, OpName, Operation, Stamp};
 
@@ -91,7 +90,7 @@ impl HistoryScene {
             None => (now_ms.saturating_sub(RECENT_MS), now_ms),
         };
         let to_ms = to_ms.max(from_ms + 1);
-        let mut lanes: BTreeMap<(&str, ClientId), Vec<OpBar>> = BTreeMap::new();
+        let mut lanes: VecMap<(&str, ClientId), Vec<OpBar>> = VecMap::new();
         for (index, op) in ops.iter().enumerate() {
             if op.invoke.ms > to_ms || end(op) < from_ms {
                 continue;

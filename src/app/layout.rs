@@ -88,7 +88,7 @@ impl Layout {
         // above the top node and below a bottom one, wide text at the sides.
         self.ring = ((width / 2.0) - 160.0).min(top_h / 2.0 - 84.0).max(40.0);
         let chord = if n > 1 {
-            2.0 * self.ring * (std::f64::consts::PI / n as f64).sin()
+            2.0 * self.ring * super::trig::sin_cos(std::f64::consts::PI / n as f64).0
         } else {
             self.ring
         };
@@ -97,7 +97,7 @@ impl Layout {
         self.spots.clear();
         for (k, &(id, linked)) in nodes.iter().enumerate() {
             let angle = -std::f64::consts::FRAC_PI_2 + std::f64::consts::TAU * k as f64 / n as f64;
-            let (dy, dx) = angle.sin_cos();
+            let (dy, dx) = super::trig::sin_cos(angle);
             self.spots.push(Spot {
                 id,
                 x: self.cx + self.ring * dx,

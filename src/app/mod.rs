@@ -22,5 +22,6 @@ pub mod player;
 pub mod presets;
 pub mod safety;
 pub mod scene;
+pub mod trig;
 
 pub use engine::Engine;

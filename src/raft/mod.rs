@@ -24,6 +24,7 @@ pub mod quorum;
 pub mod read_only;
 pub mod tracker;
 pub mod types;
+pub mod vecmap;
 
 #[cfg(test)]
 mod testnet;

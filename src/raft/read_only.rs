@@ -8,7 +8,9 @@
 //! with the commit index recorded when each arrived: the leader was still
 //! the leader after they arrived.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::raft::vecmap::VecMap;
 
 use crate::raft::quorum::JointConfig;
 use crate::raft::types::NodeId;
@@ -27,7 +29,7 @@ pub struct ReadRequest {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReadOnly {
     /// Highest position each peer acknowledged.
-    acks: BTreeMap<NodeId, u64>,
+    acks: VecMap<NodeId, u64>,
     unconfirmed: VecDeque<ReadRequest>,
     /// Reads 1..=confirmed have been answered.
     confirmed: u64,

@@ -1,7 +1,7 @@
 //! The configuration and the leader's bookkeeping of every peer's progress
 //! and of the votes of the current election (etcd's `tracker/tracker.go`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::raft::vecmap::{VecMap, VecSet};
 use std::fmt;
 
 use crate::raft::progress::Progress;
@@ -21,10 +21,10 @@ pub struct TrackerConfig {
     /// proposes the empty change itself) rather than on the application's
     /// request.
     pub auto_leave: bool,
-    pub learners: BTreeSet<NodeId>,
+    pub learners: VecSet<NodeId>,
     /// Voters demoted in a joint change: they keep voting in the outgoing
     /// half and turn learners on leaving it (a peer is never both).
-    pub learners_next: BTreeSet<NodeId>,
+    pub learners_next: VecSet<NodeId>,
 }
 
 impl fmt::Display for TrackerConfig {
@@ -50,7 +50,7 @@ impl fmt::Display for TrackerConfig {
 }
 
 /// Every tracked peer's progress, by id (etcd's `ProgressMap`).
-pub type ProgressMap = BTreeMap<NodeId, Progress>;
+pub type ProgressMap = VecMap<NodeId, Progress>;
 
 /// Invariant: every id in `config` (either half of the voters, learners,
 /// learners_next) has an entry in `progress` and nothing else does; an
@@ -60,7 +60,7 @@ pub struct ProgressTracker {
     pub config: TrackerConfig,
     pub progress: ProgressMap,
     /// Votes received in the current (pre-)election: id -> granted.
-    pub votes: BTreeMap<NodeId, bool>,
+    pub votes: VecMap<NodeId, bool>,
     /// Capacity of each new progress's in-flight window.
     pub max_inflight: usize,
 }
@@ -155,7 +155,7 @@ impl ProgressTracker {
     /// Whether a quorum of voters was recently active (CheckQuorum).
     /// Learners are skipped: their activity keeps no leader in office.
     pub fn quorum_active(&self) -> bool {
-        let active: BTreeMap<NodeId, bool> = self
+        let active: VecMap<NodeId, bool> = self
             .progress
             .iter()
             .filter(|(_, pr)| !pr.is_learner)

@@ -1,8 +1,9 @@
 //! The vocabulary every layer shares: ids, log entries, configuration
 //! changes, snapshots and messages. Names follow etcd's `raftpb`.
 
-use std::collections::BTreeSet;
 use std::rc::Rc;
+
+use crate::raft::vecmap::VecSet;
 
 pub use crate::raft::opaque::Opaque;
 
@@ -160,12 +161,12 @@ impl EntryData {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ConfState {
     /// The voters (of the incoming configuration, while joint).
-    pub voters: BTreeSet<NodeId>,
-    pub learners: BTreeSet<NodeId>,
+    pub voters: VecSet<NodeId>,
+    pub learners: VecSet<NodeId>,
     /// The outgoing configuration's voters; empty unless joint.
-    pub voters_outgoing: BTreeSet<NodeId>,
+    pub voters_outgoing: VecSet<NodeId>,
     /// Outgoing voters that become learners when the joint configuration is left.
-    pub learners_next: BTreeSet<NodeId>,
+    pub learners_next: VecSet<NodeId>,
     /// The joint configuration is left automatically.
     pub auto_leave: bool,
 }

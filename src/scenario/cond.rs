@@ -2,8 +2,7 @@
 //! cluster. Each answer comes with what was actually seen, so a failed
 //! expectation explains itself.
 
-use std::collections::BTreeSet;
-
+use crate::raft::vecmap::VecSet;
 use crate::raft::{NodeId, StateRole};
 use crate::server::Cluster;
 
@@ -235,8 +234,8 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: &Previous) -> Result
 }
 
 fn same_set(expected: &[NodeId], actual: &[NodeId], what: &str) -> Result<(), String> {
-    let a: BTreeSet<_> = expected.iter().collect();
-    let b: BTreeSet<_> = actual.iter().collect();
+    let a: VecSet<_> = expected.iter().collect();
+    let b: VecSet<_> = actual.iter().collect();
     if a == b {
         Ok(())
     } else {

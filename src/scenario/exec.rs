@@ -2,7 +2,7 @@
 //! runner feeds it a whole script, the browser one console command at a
 //! time. Every command either takes effect whole or is refused whole.
 
-use std::collections::BTreeMap;
+use crate::raft::vecmap::VecMap;
 
 use crate::raft::NodeId;
 use crate::server::client::DEFAULT_PUT_SIZE;
@@ -31,7 +31,7 @@ pub struct Session {
     /// such key, failed, or none ran yet).
     last_value: Option<String>,
     /// `put ... nowait` requests, by request id, to the index of their result.
-    nowait: BTreeMap<RequestId, usize>,
+    nowait: VecMap<RequestId, usize>,
     /// The script of everything done so far.
     history: Vec<String>,
     /// Simulated time the history accounts for.
@@ -115,7 +115,7 @@ impl Session {
             results: Vec::new(),
             previous: Previous::None,
             last_value: None,
-            nowait: BTreeMap::new(),
+            nowait: VecMap::new(),
             history: vec![spec.to_string()],
             history_ms: 0,
             narration: Vec::new(),

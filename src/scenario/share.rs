@@ -383,7 +383,7 @@ fn word(code: u8) -> Option<&'static str> {
 pub fn pack(text: &str) -> Vec<u8> {
     let bytes = text.as_bytes();
     let mut by_length: Vec<(usize, &str)> = WORDS.iter().copied().enumerate().collect();
-    by_length.sort_by_key(|(_, w)| std::cmp::Reverse(w.len()));
+    crate::raft::vecmap::sort_by_u32_key(&mut by_length, |(_, w)| u32::MAX - w.len() as u32);
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     'outer: while i < bytes.len() {

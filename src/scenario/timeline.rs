@@ -45,7 +45,7 @@
 //!
 //! Layer 4: no browser types; the wasm front end wraps this type.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::raft::vecmap::{VecMap, VecSet};
 use std::rc::Rc;
 
 use serde::Serialize;
@@ -148,13 +148,13 @@ struct Branch {
     tail_idle: bool,
     /// Moments something was narrated (events between commands, and the
     /// end of each command): where `step_back` stops.
-    marks: BTreeSet<u64>,
+    marks: VecSet<u64>,
     checkpoints: Vec<Checkpoint>,
     /// Where the user was when they left it (for a saved branch).
     left_at_ms: u64,
     /// For the page's scrubber: the moments a new leader was first seen
     /// (leader id, term), noted at narrated moments of the live edge.
-    leaders: BTreeMap<u64, (NodeId, u64)>,
+    leaders: VecMap<u64, (NodeId, u64)>,
 }
 
 /// A branch as the page lists it.
@@ -205,7 +205,7 @@ impl Timeline {
         };
         let mut session = Session::new(spec);
         let narration = session.take_narration();
-        let mut marks = BTreeSet::new();
+        let mut marks = VecSet::new();
         if !narration.is_empty() {
             marks.insert(0);
         }
@@ -228,7 +228,7 @@ impl Timeline {
                 marks,
                 checkpoints: vec![first],
                 left_at_ms: 0,
-                leaders: BTreeMap::new(),
+                leaders: VecMap::new(),
             },
             saved: Vec::new(),
             next_branch_id: 2,
@@ -371,7 +371,7 @@ impl Timeline {
                 i
             }))
             .collect();
-        all.sort_by_key(|b| b.id);
+        crate::raft::vecmap::sort_by_u32_key(&mut all, |b| b.id);
         all
     }
 
@@ -831,7 +831,7 @@ fn thin_saved(b: &mut Branch, keep: usize) {
         return;
     }
     // Evenly spaced, the newest included.
-    let picks: BTreeSet<usize> = (1..=keep).map(|j| j * n / keep - 1).collect();
+    let picks: VecSet<usize> = (1..=keep).map(|j| j * n / keep - 1).collect();
     b.checkpoints.extend(
         own.into_iter()
             .enumerate()

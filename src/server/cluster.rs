@@ -8,9 +8,9 @@
 //! `processInternalRaftRequestOnce`, `linearizableReadLoop`). Only a client
 //! that asks for it (`WithRequireLeader`) is refused at once.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+use crate::raft::vecmap::{IdMap, VecSet};
 use crate::raft::{
     ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, RaftEvent, StateRole, NONE,
 };
@@ -165,15 +165,15 @@ pub struct Cluster {
     pub(crate) world: World,
     pub(crate) cfg: ServerConfig,
     next_request: RequestId,
-    pub(crate) pending: BTreeMap<RequestId, Pending>,
+    pub(crate) pending: IdMap<Pending>,
     /// The pending requests by deadline, soonest first.
-    deadlines: BTreeSet<(u64, RequestId)>,
+    deadlines: VecSet<(u64, RequestId)>,
     finished: Vec<Finished>,
     pub(crate) load: Option<Load>,
     /// World events since the last `take_events`, for narration.
     events: Vec<Event>,
     /// The parked requests that can go on, by the member holding them.
-    parked: BTreeSet<(NodeId, RequestId)>,
+    parked: VecSet<(NodeId, RequestId)>,
     /// Linearizable reads sent and not yet confirmed by a leader.
     reads: VecMap<RequestId, ReadIndexSent>,
     /// What the modes remember between the leader's looks.
@@ -188,12 +188,12 @@ impl Cluster {
             world: World::new(world_cfg, voters),
             cfg,
             next_request: 1,
-            pending: BTreeMap::new(),
-            deadlines: BTreeSet::new(),
+            pending: IdMap::new(),
+            deadlines: VecSet::new(),
             finished: Vec::new(),
             load: None,
             events: Vec::new(),
-            parked: BTreeSet::new(),
+            parked: VecSet::new(),
             reads: VecMap::default(),
             modes: ModeState::default(),
             history: History::default(),
@@ -900,8 +900,8 @@ impl Cluster {
 
     /// Every id the cluster knows of: processes that ever ran, and members
     /// in the authority's view (added but never started).
-    pub fn known_ids(&self) -> BTreeSet<NodeId> {
-        let mut ids: BTreeSet<NodeId> = self.world.nodes().map(|n| n.id).collect();
+    pub fn known_ids(&self) -> VecSet<NodeId> {
+        let mut ids: VecSet<NodeId> = self.world.nodes().map(|n| n.id).collect();
         if let Some(a) = self.authority().and_then(|a| self.world.node(a)) {
             ids.extend(a.state.members.keys().copied());
         }

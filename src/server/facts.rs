@@ -11,8 +11,7 @@
 //! has no authority: no voters are known, the majority is 0 and nobody is
 //! reachable.
 
-use std::collections::BTreeSet;
-
+use crate::raft::vecmap::VecSet;
 use crate::raft::{quorum, ConfState, NodeId, Progress, Raft, StateRole};
 use crate::sim::kv::MemberRecord;
 use crate::sim::{InFlight, MessageCounts, SimNode};
@@ -136,7 +135,7 @@ impl Cluster {
 
     /// Every id the authority's members_removed bucket holds: ids that can
     /// never come back.
-    pub fn removed_ids(&self) -> BTreeSet<NodeId> {
+    pub fn removed_ids(&self) -> VecSet<NodeId> {
         self.authority()
             .and_then(|a| self.world.node(a))
             .map(|a| a.state.removed.clone())

@@ -24,8 +24,8 @@
 //! The verdict is computed only when asked for (the report, the
 //! `linearizable` conditions), and kept until the history changes.
 
+use crate::raft::vecmap::VecMap;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 
 use crate::raft::chunked::Chunked;
 use crate::sim::linearizability::{self, ClientId, Linearizability, OpKind, Operation, Stamp};
@@ -53,7 +53,7 @@ pub struct History {
     /// clones the cluster, and a long run under load holds many operations.
     ops: Chunked<Recorded>,
     /// Operations not answered yet, by request, to their position in `ops`.
-    open: BTreeMap<RequestId, usize>,
+    open: VecMap<RequestId, usize>,
     /// The run-wide event counter of [`Stamp`].
     seq: u64,
     /// Bumped at every change, so a verdict knows what it is about.

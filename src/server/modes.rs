@@ -27,7 +27,7 @@
 //! at a time. Every decision, and every "not yet" whose reason changed, is
 //! an event ([`ModeDecision`]) the narration puts into words.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::raft::vecmap::{VecMap, VecSet};
 use std::fmt;
 use std::str::FromStr;
 
@@ -219,9 +219,9 @@ fn said_key(reason: &NotYet) -> SaidKey {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ModeState {
     /// Each member's kind, once its add has been applied.
-    kinds: BTreeMap<NodeId, MemberKind>,
+    kinds: VecMap<NodeId, MemberKind>,
     /// Kinds of adds proposed and not yet applied, by request.
-    proposed: BTreeMap<RequestId, (NodeId, MemberKind)>,
+    proposed: VecMap<RequestId, (NodeId, MemberKind)>,
     /// When the leader next looks at its learners and voters.
     next_check: u64,
     /// The leader being watched, its term, and since when it led.
@@ -231,11 +231,11 @@ pub(crate) struct ModeState {
     /// Replace, second step: after voter `.0` is removed, promote standby `.1`.
     owed: Option<(NodeId, NodeId)>,
     /// Voters already failed over for with `grow` (they stay voters).
-    grown_for: BTreeSet<NodeId>,
+    grown_for: VecSet<NodeId>,
     /// Voters whose countdown was announced.
-    counting: BTreeSet<NodeId>,
+    counting: VecSet<NodeId>,
     /// The last "not yet" said for each learner (or voter, for failover).
-    said: BTreeMap<NodeId, SaidKey>,
+    said: VecMap<NodeId, SaidKey>,
 }
 
 impl ModeState {

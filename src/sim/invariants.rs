@@ -2,8 +2,9 @@
 //! A broken property is recorded with its time, its text and the nodes
 //! involved; it never stops the run, so the user can see what follows.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
+
+use crate::raft::vecmap::VecMap;
 
 use crate::raft::chunked::Chunked;
 use crate::raft::{Entry, EntryData, NodeId, Raft, StateRole};
@@ -111,14 +112,14 @@ struct NodeWatch {
 
 #[derive(Debug, Clone, Default)]
 pub struct Checker {
-    nodes: BTreeMap<NodeId, NodeWatch>,
+    nodes: VecMap<NodeId, NodeWatch>,
     /// Who led each term.
-    leaders: BTreeMap<u64, NodeId>,
+    leaders: VecMap<u64, NodeId>,
     /// Content of the first (index, term) seen at each index in any log:
     /// log matching. Its term is the fingerprint's first field.
     seen: ByIndex,
     /// The rarer other terms seen at an index (entries that were replaced).
-    seen_other_terms: BTreeMap<(u64, u64), Fingerprint>,
+    seen_other_terms: VecMap<(u64, u64), Fingerprint>,
     /// Content of every committed index: state machine safety.
     committed: ByIndex,
     /// What the first member to write each store revision wrote there.
@@ -126,7 +127,7 @@ pub struct Checker {
     /// Each member's store after applying up to an index, as first seen.
     stores: ByIndex<StorePrint>,
     /// The store revision up to which each member was checked.
-    store_checked: BTreeMap<NodeId, u64>,
+    store_checked: VecMap<NodeId, u64>,
     violations: Vec<Violation>,
 }
 

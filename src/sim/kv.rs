@@ -9,9 +9,9 @@
 //! snapshot carries both and a member that catches up by snapshot learns who
 //! its peers are.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+use crate::raft::vecmap::{VecMap, VecSet};
 use crate::raft::{ConfChange, ConfChangeV2, EntryData, NodeId, Opaque, Snapshot};
 use crate::sim::mvcc::{MvccError, MvccImage, MvccStore};
 
@@ -148,9 +148,9 @@ pub struct KvStore {
     /// The keys, their history and revisions (etcd's mvcc store).
     pub mvcc: MvccStore,
     /// The members bucket: every current member.
-    pub members: BTreeMap<NodeId, MemberRecord>,
+    pub members: VecMap<NodeId, MemberRecord>,
     /// The members_removed bucket: ids that can never come back.
-    pub removed: BTreeSet<NodeId>,
+    pub removed: VecSet<NodeId>,
 }
 
 /// What a snapshot carries of the applied state (etcd's snapshot is its
@@ -160,8 +160,8 @@ pub struct KvStore {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct KvImage {
     pub mvcc: MvccImage,
-    pub members: BTreeMap<NodeId, MemberRecord>,
-    pub removed: BTreeSet<NodeId>,
+    pub members: VecMap<NodeId, MemberRecord>,
+    pub removed: VecSet<NodeId>,
 }
 
 impl KvStore {

@@ -3,7 +3,7 @@
 //! simulated hosts. Every member runs the same checks on the same applied
 //! state, so they all reach the same verdict.
 
-use std::collections::BTreeMap;
+use crate::raft::vecmap::VecMap;
 use std::rc::Rc;
 
 use crate::raft::{ConfChange, ConfChangeSingle, ConfChangeType, ConfChangeV2, ConfState, NodeId};
@@ -127,7 +127,7 @@ pub fn apply(state: &mut KvStore, cc: &ConfChange) {
     }
 }
 
-fn update_url(members: &mut BTreeMap<NodeId, MemberRecord>, id: NodeId, url: &Rc<str>) {
+fn update_url(members: &mut VecMap<NodeId, MemberRecord>, id: NodeId, url: &Rc<str>) {
     if let Some(m) = members.get_mut(&id) {
         m.peer_url = url.clone();
         m.host = resolve_host(url);
@@ -157,7 +157,7 @@ pub fn validate_v2(
 }
 
 fn check_single(
-    members: &BTreeMap<NodeId, MemberRecord>,
+    members: &VecMap<NodeId, MemberRecord>,
     c: &ConfChangeSingle,
     url: Option<&Rc<str>>,
     max_learners: usize,
@@ -195,7 +195,7 @@ fn peer_url_of(cc: &ConfChangeV2, id: NodeId) -> Option<Rc<str>> {
 /// Applies one change of a joint change to the member list; removals are
 /// left to `apply_v2`.
 fn apply_single(
-    members: &mut BTreeMap<NodeId, MemberRecord>,
+    members: &mut VecMap<NodeId, MemberRecord>,
     c: &ConfChangeSingle,
     url: Option<&Rc<str>>,
 ) {

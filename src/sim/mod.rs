@@ -14,7 +14,7 @@ pub mod mvcc;
 pub mod network;
 pub mod node;
 pub mod streams;
-pub mod vecmap;
+pub use crate::raft::vecmap;
 pub mod world;
 
 pub use config::WorldConfig;

@@ -14,12 +14,10 @@
 //! In both, latency varies from message to message but never reorders a
 //! connection: a message arrives no earlier than the one sent before it.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use crate::raft::{Message, NodeId};
 
 use super::streams::{FairLink, Stream};
-use super::vecmap::VecMap;
+use super::vecmap::{IdMap, VecMap, VecSet};
 
 /// How nodes send to each other (the cluster's `transport=` option).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -92,16 +90,16 @@ pub struct PeerLink {
 pub struct Network {
     transport: Transport,
     /// Directed links that are cut: (from, to).
-    cut: BTreeSet<(NodeId, NodeId)>,
+    cut: VecSet<(NodeId, NodeId)>,
     /// When each directed link last changed state (cut or healed).
-    changed_at: BTreeMap<(NodeId, NodeId), u64>,
+    changed_at: VecMap<(NodeId, NodeId), u64>,
     /// Each pair of peers (lower id first) as etcd's transport sees it.
     peers: VecMap<(NodeId, NodeId), PeerLink>,
     /// Messages in flight by id; ids grow, so iteration follows send order.
     /// Boxed: a message is large, and the map moves its values around.
-    in_flight: BTreeMap<u64, Box<InFlight>>,
+    in_flight: IdMap<Box<InFlight>>,
     /// `shared`: when each node's outbound queue is next free.
-    free_at: BTreeMap<NodeId, u64>,
+    free_at: VecMap<NodeId, u64>,
     /// `streams` with a bandwidth: each node's fairly shared link.
     links: VecMap<NodeId, FairLink>,
     /// The latest arrival time on each connection, so none overtakes.

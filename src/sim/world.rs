@@ -3,7 +3,7 @@
 //! and every collection is ordered, so a run is a function of its inputs.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BinaryHeap;
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -44,7 +44,7 @@ pub struct World {
     cfg: WorldConfig,
     now: u64,
     rng: Pcg64,
-    nodes: BTreeMap<NodeId, SimNode>,
+    nodes: VecMap<NodeId, SimNode>,
     net: Network,
     queue: BinaryHeap<Reverse<(u64, u64, Action)>>,
     seq: u64,
@@ -67,7 +67,7 @@ impl World {
             rng: Pcg64::seed_from_u64(cfg.seed),
             cfg,
             now: 0,
-            nodes: BTreeMap::new(),
+            nodes: VecMap::new(),
             net,
             queue: BinaryHeap::new(),
             seq: 0,

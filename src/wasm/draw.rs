@@ -180,8 +180,8 @@ fn circle(ctx: &Ctx, x: f64, y: f64, r: f64) {
 fn hexagon(ctx: &Ctx, x: f64, y: f64, r: f64) {
     ctx.begin_path();
     for k in 0..6 {
-        let a = TAU * k as f64 / 6.0;
-        let (px, py) = (x + r * a.cos(), y + r * a.sin());
+        let (sin, cos) = crate::app::trig::sin_cos(TAU * k as f64 / 6.0);
+        let (px, py) = (x + r * cos, y + r * sin);
         if k == 0 {
             ctx.move_to(px, py);
         } else {

@@ -6,7 +6,7 @@
 //! or self-joined configuration, lower acknowledgements) and prints any
 //! disagreement, which the expected output never contains.
 
-use std::collections::BTreeMap;
+use raftlab::raft::vecmap::VecMap;
 
 use raftlab::raft::quorum::{format_index, JointConfig, MajorityConfig, INFINITY};
 use raftlab::raft::NodeId;
@@ -64,7 +64,7 @@ pub fn run(d: &Directive) -> Result<String, String> {
             })
         }
         "vote" => {
-            let l: BTreeMap<NodeId, bool> = lookuper(&votes, &ids, &idsj)
+            let l: VecMap<NodeId, bool> = lookuper(&votes, &ids, &idsj)
                 .into_iter()
                 .map(|(id, v)| (id, v != 1))
                 .collect();
@@ -84,8 +84,8 @@ fn number(v: &str) -> Result<u64, String> {
 
 /// The values in the order the ids appear in (ids, idsj), without
 /// repetition; zeroes (`_`) are dropped: no information.
-fn lookuper(vals: &[u64], ids: &[NodeId], idsj: &[NodeId]) -> BTreeMap<NodeId, u64> {
-    let mut l = BTreeMap::new();
+fn lookuper(vals: &[u64], ids: &[NodeId], idsj: &[NodeId]) -> VecMap<NodeId, u64> {
+    let mut l = VecMap::new();
     let mut next = vals.iter();
     for &id in ids.iter().chain(idsj) {
         if l.contains_key(&id) {
@@ -99,7 +99,7 @@ fn lookuper(vals: &[u64], ids: &[NodeId], idsj: &[NodeId]) -> BTreeMap<NodeId, u
     l
 }
 
-fn committed_majority(c: &MajorityConfig, l: &BTreeMap<NodeId, u64>) -> String {
+fn committed_majority(c: &MajorityConfig, l: &VecMap<NodeId, u64>) -> String {
     let get = |id| l.get(&id).copied();
     let idx = c.committed_index(get);
     let mut buf = c.describe(get);
@@ -144,7 +144,7 @@ fn committed_majority(c: &MajorityConfig, l: &BTreeMap<NodeId, u64>) -> String {
     buf
 }
 
-fn committed_joint(c: &MajorityConfig, cj: &MajorityConfig, l: &BTreeMap<NodeId, u64>) -> String {
+fn committed_joint(c: &MajorityConfig, cj: &MajorityConfig, l: &VecMap<NodeId, u64>) -> String {
     let get = |id| l.get(&id).copied();
     let cc = JointConfig {
         incoming: c.clone(),
@@ -164,7 +164,7 @@ fn committed_joint(c: &MajorityConfig, cj: &MajorityConfig, l: &BTreeMap<NodeId,
     buf
 }
 
-fn vote_joint(both: &JointConfig, l: &BTreeMap<NodeId, bool>) -> String {
+fn vote_joint(both: &JointConfig, l: &VecMap<NodeId, bool>) -> String {
     let swapped = JointConfig {
         incoming: both.outgoing.clone(),
         outgoing: both.incoming.clone(),
@@ -181,7 +181,7 @@ fn vote_joint(both: &JointConfig, l: &BTreeMap<NodeId, bool>) -> String {
 
 /// The committed index counted another way: the largest acknowledged
 /// index that a majority has acknowledged at or above.
-fn alternative_committed_index(c: &MajorityConfig, l: &BTreeMap<NodeId, u64>) -> u64 {
+fn alternative_committed_index(c: &MajorityConfig, l: &VecMap<NodeId, u64>) -> u64 {
     if c.is_empty() {
         return INFINITY;
     }

@@ -2,11 +2,10 @@
 //! `confchange/restore.go`), by replaying the changes that produce it on an
 //! empty configuration: every peer starts fresh.
 
-use std::collections::BTreeSet;
-
 use super::{Changer, ConfChangeError};
 use crate::raft::tracker::ProgressTracker;
 use crate::raft::types::{ConfChangeSingle, ConfChangeType, ConfState, NodeId};
+use crate::raft::vecmap::VecSet;
 
 /// A tracker holding exactly the configuration `cs`; new peers probe from
 /// `last_index`.
@@ -51,7 +50,7 @@ pub fn restore(
 }
 
 fn add(
-    ids: &BTreeSet<NodeId>,
+    ids: &VecSet<NodeId>,
     change_type: ConfChangeType,
 ) -> impl Iterator<Item = ConfChangeSingle> + '_ {
     ids.iter().map(move |&node_id| ConfChangeSingle {

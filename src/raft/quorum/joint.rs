@@ -3,7 +3,7 @@
 //! both majorities; outside a joint change the outgoing half is empty, and
 //! the empty majority agrees to everything, so the incoming half decides.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::raft::vecmap::{VecMap, VecSet};
 use std::fmt;
 
 use super::{MajorityConfig, VoteResult};
@@ -26,7 +26,7 @@ impl JointConfig {
     }
 
     /// Every voter of either half, ascending.
-    pub fn ids(&self) -> BTreeSet<NodeId> {
+    pub fn ids(&self) -> VecSet<NodeId> {
         self.incoming.iter().chain(self.outgoing.iter()).collect()
     }
 
@@ -42,7 +42,7 @@ impl JointConfig {
     }
 
     /// Both halves must win; either one losing loses.
-    pub fn vote_result(&self, votes: &BTreeMap<NodeId, bool>) -> VoteResult {
+    pub fn vote_result(&self, votes: &VecMap<NodeId, bool>) -> VoteResult {
         let r1 = self.incoming.vote_result(votes);
         let r2 = self.outgoing.vote_result(votes);
         if r1 == r2 {
@@ -85,7 +85,7 @@ mod tests {
 
     #[test]
     fn commit_needs_both_majorities() {
-        let acks = BTreeMap::from([(1, 9), (2, 8), (3, 2), (4, 1)]);
+        let acks = VecMap::from([(1, 9), (2, 8), (3, 2), (4, 1)]);
         let get = |id| acks.get(&id).copied();
         // (1 2 3) alone commits 8; (2 3 4) alone commits 2; together 2.
         assert_eq!(joint(&[1, 2, 3], &[]).committed_index(get), 8);
@@ -101,7 +101,7 @@ mod tests {
     #[test]
     fn a_vote_needs_both_majorities() {
         let c = joint(&[1, 2, 3], &[3, 4, 5]);
-        let votes = |pairs: &[(NodeId, bool)]| pairs.iter().copied().collect::<BTreeMap<_, _>>();
+        let votes = |pairs: &[(NodeId, bool)]| pairs.iter().copied().collect::<VecMap<_, _>>();
         assert_eq!(
             c.vote_result(&votes(&[(1, true), (2, true)])),
             VoteResult::Pending

@@ -1,6 +1,6 @@
 //! One majority of voters (etcd's `quorum/majority.go`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::raft::vecmap::{VecMap, VecSet};
 use std::fmt;
 
 use super::{majority, VoteResult, INFINITY};
@@ -11,14 +11,14 @@ const STACK_VOTERS: usize = 16;
 
 /// A set of voters deciding by simple majority.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MajorityConfig(BTreeSet<NodeId>);
+pub struct MajorityConfig(VecSet<NodeId>);
 
 impl MajorityConfig {
     pub fn new(ids: impl IntoIterator<Item = NodeId>) -> MajorityConfig {
         MajorityConfig(ids.into_iter().collect())
     }
 
-    pub fn ids(&self) -> &BTreeSet<NodeId> {
+    pub fn ids(&self) -> &VecSet<NodeId> {
         &self.0
     }
 
@@ -75,7 +75,7 @@ impl MajorityConfig {
     /// Tallies `votes` (id -> granted); votes of ids outside the set are
     /// ignored. The empty configuration wins, by etcd's convention (it makes
     /// a joint configuration with an empty half behave like the other half).
-    pub fn vote_result(&self, votes: &BTreeMap<NodeId, bool>) -> VoteResult {
+    pub fn vote_result(&self, votes: &VecMap<NodeId, bool>) -> VoteResult {
         if self.0.is_empty() {
             return VoteResult::Won;
         }
@@ -155,7 +155,7 @@ mod tests {
 
     #[test]
     fn committed_index_is_the_majority_acknowledged_index() {
-        let acks = BTreeMap::from([(1, 10), (2, 7), (3, 3), (4, 9), (5, 1)]);
+        let acks = VecMap::from([(1, 10), (2, 7), (3, 3), (4, 9), (5, 1)]);
         let get = |id| acks.get(&id).copied();
         assert_eq!(set(&[1]).committed_index(get), 10);
         assert_eq!(set(&[1, 2]).committed_index(get), 7);
@@ -178,7 +178,7 @@ mod tests {
     #[test]
     fn vote_results() {
         let v = set(&[1, 2, 3]);
-        let votes = |pairs: &[(NodeId, bool)]| pairs.iter().copied().collect::<BTreeMap<_, _>>();
+        let votes = |pairs: &[(NodeId, bool)]| pairs.iter().copied().collect::<VecMap<_, _>>();
         assert_eq!(v.vote_result(&votes(&[])), VoteResult::Pending);
         assert_eq!(v.vote_result(&votes(&[(1, true)])), VoteResult::Pending);
         assert_eq!(
@@ -212,7 +212,7 @@ mod tests {
 
     #[test]
     fn describe_draws_ranks_and_unknowns() {
-        let acks = BTreeMap::from([(1, 12), (2, 5)]);
+        let acks = VecMap::from([(1, 12), (2, 5)]);
         let got = set(&[1, 2, 3]).describe(|id| acks.get(&id).copied());
         let want = "       idx\nxx>     12    (id=1)\nx>       5    (id=2)\n?        0    (id=3)\n";
         assert_eq!(got, want);

@@ -7,10 +7,10 @@
 //! or below the compaction only each key's newest record is left, at most
 //! one per key: those sit in an ordered map.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::raft::chunked::Chunked;
+use crate::raft::vecmap::VecMap;
 
 /// Bytes of bookkeeping each record costs, so an empty value still weighs
 /// something (the same figure the single-value store used per key).
@@ -49,7 +49,7 @@ const FIRST_WRITE: u64 = 2;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Backend {
     /// Records at or below the last compaction that it kept.
-    compacted: BTreeMap<u64, Record>,
+    compacted: VecMap<u64, Record>,
     /// Records from `base` on, one per revision.
     tail: Chunked<Record>,
     base: u64,
@@ -58,7 +58,7 @@ pub struct Backend {
 impl Default for Backend {
     fn default() -> Self {
         Backend {
-            compacted: BTreeMap::new(),
+            compacted: VecMap::new(),
             tail: Chunked::default(),
             base: FIRST_WRITE,
         }

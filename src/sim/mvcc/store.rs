@@ -9,10 +9,11 @@
 //! revision and sees the store as it was then, unless compaction has
 //! forgotten it.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Bound;
 use std::rc::Rc;
+
+use crate::raft::vecmap::VecMap;
 
 use super::backend::{Backend, Record};
 use super::key_index::{Found, KeyIndex};
@@ -113,7 +114,7 @@ pub struct Deleted {
 #[derive(Debug, Clone, PartialEq)]
 pub struct MvccStore {
     /// key -> its revisions (etcd's `treeIndex`).
-    index: BTreeMap<Rc<str>, KeyIndex>,
+    index: VecMap<Rc<str>, KeyIndex>,
     /// revision -> what was written then (etcd's backend "key" bucket).
     backend: Backend,
     /// The revision of the last write (etcd's `currentRev`; 1 when empty).
@@ -138,7 +139,7 @@ impl MvccStore {
     /// write gets revision 2.
     pub fn new() -> MvccStore {
         MvccStore {
-            index: BTreeMap::new(),
+            index: VecMap::new(),
             backend: Backend::default(),
             current_rev: 1,
             compact_rev: None,
@@ -331,7 +332,7 @@ impl MvccStore {
             KeyRange::Prefix(p) => {
                 for (_, ki) in self
                     .index
-                    .range::<str, _>((Bound::Included(p.as_str()), Bound::Unbounded))
+                    .range::<str>((Bound::Included(p.as_str()), Bound::Unbounded))
                     .take_while(|(k, _)| k.starts_with(p.as_str()))
                 {
                     visit(ki);

@@ -6,7 +6,7 @@
 //! proposes its text as the payload, and an empty entry is etcd's entry with
 //! no data.
 
-use std::collections::BTreeSet;
+use raftlab::raft::vecmap::VecSet;
 
 use raftlab::raft::{
     ConfChangeSingle, ConfChangeType, ConfState, Entry, EntryData, HardState, Message, MessageType,
@@ -124,7 +124,7 @@ pub fn message(m: &Message) -> String {
     s
 }
 
-fn ids(set: &BTreeSet<NodeId>) -> String {
+fn ids(set: &VecSet<NodeId>) -> String {
     let v: Vec<String> = set.iter().map(u64::to_string).collect();
     format!("[{}]", v.join(" "))
 }
