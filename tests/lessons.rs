@@ -331,7 +331,11 @@ fn next_stops_at_each_pause_with_the_state_of_the_script_run_to_there() {
             let hint = lesson.step_says(k);
             assert_eq!(hint.len(), step.says.len(), "{} step {k}", lesson.id);
             for (shown, template) in step.says.iter().zip(&hint) {
-                assert!(fills(template, shown), "{}: {shown:?} is not {template:?}", lesson.id);
+                assert!(
+                    fills(template, shown),
+                    "{}: {shown:?} is not {template:?}",
+                    lesson.id
+                );
             }
             said.extend(step.says.clone());
             let says_in_lines: Vec<&String> = step

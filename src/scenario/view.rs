@@ -692,7 +692,10 @@ impl TimelineView {
 mod tests {
     #[test]
     fn a_hint_shows_placeholders_as_an_ellipsis_and_doubled_braces_as_braces() {
-        assert_eq!(super::unfilled("n{leader} leads, {{x}} {n}"), "n… leads, {x} …");
+        assert_eq!(
+            super::unfilled("n{leader} leads, {{x}} {n}"),
+            "n… leads, {x} …"
+        );
         assert_eq!(super::unfilled("plain"), "plain");
     }
 
