@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use raftlab::scenario::lang::Language;
 use raftlab::scenario::lessons::{self, Lesson, LessonPlayer, StepLine, LESSONS};
 use raftlab::scenario::narrate::Renderer;
 use raftlab::scenario::say::Spoken;
@@ -328,6 +329,19 @@ fn next_stops_at_each_pause_with_the_state_of_the_script_run_to_there() {
             assert_eq!(player.status(), at.status(), "{} step {k}", lesson.id);
             assert_eq!(player.session().results(), at.results());
             assert_eq!(player.says(), step.says.as_slice());
+            // The presenter's hint of a step holds the step's says as written.
+            for lang in [Language::English, Language::Japanese] {
+                let hint = lesson.step_says(k, lang);
+                assert_eq!(hint.len(), step.says.len(), "{} step {k}", lesson.id);
+                for (shown, template) in step.says.iter().zip(&hint) {
+                    let shown = shown.get(lang);
+                    assert!(
+                        fills(template, shown),
+                        "{}: {shown:?} is not {template:?}",
+                        lesson.id
+                    );
+                }
+            }
             said.extend(step.says.clone());
             let says_in_lines: Vec<&Spoken> = step
                 .lines
@@ -341,6 +355,10 @@ fn next_stops_at_each_pause_with_the_state_of_the_script_run_to_there() {
             assert_eq!(step.finished, k == player.steps());
         }
         assert_eq!(player.position(), player.steps());
+        assert!(lesson
+            .step_says(player.steps() + 1, Language::English)
+            .is_empty());
+        assert!(lesson.step_says(0, Language::English).is_empty());
         // Every say was shown once, in order, its placeholders filled in.
         let written: Vec<(&str, Option<&str>)> = lesson.says_ja().collect();
         assert_eq!(said.len(), written.len(), "{}", lesson.id);

@@ -8,6 +8,7 @@
 // by pause; the sandbox waits aside and comes back when the lesson is left).
 import init, { App, lessons as wasmLessons, defaultScript, freshScript, quoteWord } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS } from "./i18n.js";
+import { escapeHtml, lessonSource, followingLesson, narrationHtml, nextButton, fitCanvas } from "./view.js";
 // The lessons, titles and summaries in the page's language.
 const lessonInfos = () => wasmLessons(language());
 
@@ -145,16 +146,17 @@ function flushNarration() {
 // ---- drawing and panels ----------------------------------------------------
 
 function resize() {
-  const r = canvas.getBoundingClientRect();
-  const dpr = window.devicePixelRatio || 1;
-  const w = Math.max(1, Math.round(r.width * dpr)), h = Math.max(1, Math.round(r.height * dpr));
-  if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+  fitCanvas(canvas);
 }
 
+/** How much larger the canvas draws: in presenter mode on a big screen,
+ * nodes and their words grow with it (up to 1.3 times), readable from afar. */
+let zoom = 1;
 function draw() {
   const r = canvas.getBoundingClientRect();
-  app.setTopInset($("legend").offsetHeight + 6);
-  app.draw(ctx, r.width, r.height, window.devicePixelRatio || 1);
+  zoom = presenting ? Math.min(1.3, Math.max(1, Math.min(r.width, r.height) / 760)) : 1;
+  app.setTopInset(($("legend").offsetHeight + 6) / zoom);
+  app.draw(ctx, r.width / zoom, r.height / zoom, (window.devicePixelRatio || 1) * zoom);
 }
 
 function refresh() {
@@ -240,9 +242,6 @@ function kindName(n) {
 /** A node's role code ("pre-candidate") in the page's language. */
 const role = (code) => { try { return t(`role.${code}`); } catch { return code; } };
 
-function escapeHtml(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-}
 
 // ---- the animation loop ------------------------------------------------------
 
@@ -331,7 +330,7 @@ $("put-one").onclick = () => run(`put key${++putCount} value${putCount}`);
 
 // ---- the canvas: hover, node popup, links ----------------------------------------
 
-const point = (e) => { const r = canvas.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; };
+const point = (e) => { const r = canvas.getBoundingClientRect(); return [(e.clientX - r.left) / zoom, (e.clientY - r.top) / zoom]; };
 canvas.addEventListener("pointermove", (e) => {
   const [x, y] = point(e);
   if (app.hover(x, y) && !playing) draw();
@@ -361,7 +360,7 @@ function openPopup(id) {
   const pos = app.nodePosition(id);
   const stage = canvas.getBoundingClientRect();
   if (pos) {
-    const [x, y, r] = pos;
+    const [x, y, r] = pos.map((v) => v * zoom);
     const w = popup.offsetWidth, h = popup.offsetHeight;
     let left = x + r + 14, top = y - h / 2;
     if (left + w > stage.width - 6) left = x - r - 14 - w;
@@ -483,20 +482,37 @@ function closeAll() {
   toggleHelp(false); toggleLessons(false); toggleShareBox(false); toggleModes(false); closePopup(); showSafetyList(false);
 }
 
+const dialogOpen = () => !$("lessons").hidden || !$("help").hidden || !$("share-box").hidden || !$("modes-box").hidden;
+
 document.addEventListener("keydown", (e) => {
   const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
-  if (e.key === "Escape") { closeAll(); if (typing) e.target.blur(); return; }
+  if (e.key === "Escape") {
+    // Escape closes what is open; with nothing open, it leaves presenter mode.
+    const open = dialogOpen() || !popup.hidden || typing;
+    closeAll();
+    if (typing) e.target.blur();
+    if (!open) present(false);
+    return;
+  }
   if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (!$("lessons").hidden || !$("help").hidden || !$("share-box").hidden || !$("modes-box").hidden) return;
+  if (dialogOpen()) return;
   const lesson = app.lesson();
+  // A presentation clicker sends Page Down / Page Up (or the arrows).
+  const forward = e.key === "ArrowRight" || (presenting && e.key === "PageDown");
+  const backward = e.key === "ArrowLeft" || (presenting && e.key === "PageUp");
   if (e.key === " " && !(e.target instanceof HTMLButtonElement)) { e.preventDefault(); setPlaying(!playing); }
-  else if (e.key === "ArrowRight") { e.preventDefault(); if (lesson) lessonForward(); else step(); }
-  else if (e.key === "ArrowLeft") { e.preventDefault(); stepBack(); }
+  else if (forward) { e.preventDefault(); if (lesson) lessonForward(); else step(); }
+  else if (backward) { e.preventDefault(); stepBack(); }
+  else if (e.key === "p") { e.preventDefault(); present(!presenting, true); }
   else if (e.key === "?") { e.preventDefault(); toggleHelp(); }
   else if (e.key === "/") { e.preventDefault(); consoleInput.focus(); }
 });
 
-new ResizeObserver(() => { resize(); if (!playing) draw(); }).observe(canvas);
+new ResizeObserver(() => {
+  resize();
+  if (!playing) draw();
+  if (presenting) showHint(app.lesson());
+}).observe(canvas);
 new ResizeObserver(() => { if (!$("history-box").hidden) drawHistory(); }).observe($("history-canvas"));
 matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.("change", () => { resize(); draw(); });
 
@@ -624,9 +640,6 @@ $("branch").addEventListener("change", (e) => {
 
 // ---- lessons ------------------------------------------------------------------------------
 
-const figuresText = (f) => `${t(f.length > 1 ? "figures" : "figure")} ${f.join(", ")}`;
-// What a lesson follows: its figures, or the design document's proposal it makes tryable.
-const lessonSource = (l) => l.figures.length ? figuresText(l.figures) : `${t("proposal")}: ${t(`proposal.${l.proposal}`)}`;
 
 function fillLessonList() {
   const list = $("lesson-list");
@@ -688,12 +701,6 @@ function showStep(step, fn, over = false) {
   logEl.scrollTop = logEl.scrollHeight;
   return step;
 }
-/** The lesson after `id` in the list, if there is one. */
-function followingLesson(id) {
-  const all = lessonInfos();
-  const i = all.findIndex((l) => l.id === id);
-  return i >= 0 ? all[i + 1] : undefined;
-}
 
 /** Next: plays the next step (while one plays, skips to its pause), or at
  * a lesson's end opens the next lesson. */
@@ -739,18 +746,15 @@ function updateLesson(l) {
     lessonKey = key;
     $("lesson-figure").textContent = t("lesson.kicker", { number: l.number, figures: lessonSource(l) });
     $("lesson-title").textContent = l.title;
-    const paras = l.position === 0 && !l.says.length
-      ? [`<p>${escapeHtml(l.summary)}</p>`, `<p class="hint">${t("lesson.pressNext")}</p>`]
-      : l.says.map((said) => `<p>${escapeHtml(said)}</p>`);
-    if (l.finished) paras.push(`<p class="hint">${t("lesson.end")}</p>`);
-    $("lesson-says").innerHTML = paras.join("");
+    $("lesson-says").innerHTML = narrationHtml(l);
     $("lesson-count").textContent = `${l.position} / ${l.steps}`;
     $("lesson-count").title = t("lesson.stepOf", { k: l.position, n: l.steps });
     $("lesson-back").disabled = l.position === 0;
     const following = l.finished ? followingLesson(l.id) : undefined;
     $("lesson-next").disabled = l.finished && !following;
-    $("lesson-next").textContent = l.playing ? t("skip") : l.position === 0 ? t("begin") : following ? t("nextLesson") : t("next");
-    $("lesson-next").title = l.playing ? t("skip.tip") : following ? t("lesson.nextTitle", { number: following.number, title: following.title }) : t("next.tip");
+    const nb = nextButton(l, following);
+    $("lesson-next").textContent = nb.text;
+    $("lesson-next").title = nb.title;
     $("lesson-where").textContent = l.finished ? t("lesson.finished") : t("lesson.stepOf", { k: l.position, n: l.steps });
     const dots = [];
     for (let k = 0; k <= l.steps; k++) {
@@ -777,6 +781,7 @@ function updateLesson(l) {
   $("lesson-quorum").innerHTML = `<div class="arith"><span>${t("arith.voters")} <b>${q.voters.length}</b></span><span>${t("arith.quorum")} <b>${q.quorum}</b></span>
     <span class="${q.has_quorum ? "ok" : "bad"}">${t("arith.reachable")} <b>${n}</b> ${q.has_quorum ? "≥" : "<"} ${q.quorum} ${q.has_quorum ? "✓" : "✗"}</span></div>
     <div>${escapeHtml(l.sentence)}</div>`;
+  if (presenting || !$("lesson-hint").hidden) showHint(l);
 }
 
 // ---- the modes control: cluster options for a fresh run ------------------------------------
@@ -952,6 +957,48 @@ $("toggle-aside").onclick = () => {
   draw();
 };
 
+// ---- presenter mode ------------------------------------------------------------------
+
+// The canvas and the current lesson step fill the screen in large type, the
+// side panels hidden (in the sandbox: the canvas alone); the speaker sees a
+// hint of the next step when it fits. `?present` in the address, or `p`.
+let presenting = false;
+let ownFullscreen = false;
+function present(on, fullscreen = false) {
+  if (on === presenting) return presenting;
+  presenting = on;
+  document.body.classList.toggle("present", on);
+  closeAll();
+  // The key asks the browser for full screen too (the address cannot: the
+  // browser wants a key press or a click first).
+  if (on && fullscreen && !document.fullscreenElement) {
+    document.documentElement.requestFullscreen?.().then(() => { ownFullscreen = true; }, () => {});
+  } else if (!on && ownFullscreen && document.fullscreenElement) {
+    ownFullscreen = false;
+    document.exitFullscreen?.().catch(() => {});
+  }
+  lessonKey = "";
+  resize();
+  refresh();
+  return presenting;
+}
+// The browser's own Escape ends its full screen: presenter mode ends with it.
+document.addEventListener("fullscreenchange", () => {
+  if (!document.fullscreenElement && ownFullscreen) { ownFullscreen = false; present(false); }
+});
+$("present-exit").onclick = () => present(false);
+
+/** The next step's words, for the speaker: shown in presenter mode between
+ * steps, and only if the panel has room for them. */
+function showHint(l) {
+  const hint = $("lesson-hint");
+  const says = presenting && l && !l.playing && !l.finished ? l.next_says ?? [] : [];
+  $("lesson-hint-text").textContent = says.join(" ");
+  hint.hidden = !says.length;
+  const panel = $("lesson");
+  if (!hint.hidden && panel.scrollHeight > panel.clientHeight + 1) hint.hidden = true;
+}
+
 // ---- language -------------------------------------------------------------------------
 
 /** Speaks `lang` from now on: the page's words, and (through the app) new
@@ -1007,6 +1054,9 @@ window.raftlab = {
   next: () => lessonMove("lessonNext"),
   playNext: () => { lessonForward(); return app.lesson(); },
   leaveLesson: () => leaveLesson(),
+  // Presenter mode: on or off; whether it is on.
+  present: (on = !presenting) => present(Boolean(on)),
+  presenting: () => presenting,
   // The page's language: "en" or "ja".
   language: () => language(),
   setLanguage: (lang) => setLanguage(lang),
@@ -1033,4 +1083,8 @@ if (isLink(location.hash)) {
   create(scriptFromHash() ?? defaultScript(1));
   logLine(t("welcome"), "say");
   setPlaying(true);
+  // `#lesson=ID` opens a lesson (as an embedded lesson's link to the page does).
+  const lessonId = location.hash.match(/^#lesson=([^&]*)/)?.[1];
+  if (lessonId) startLesson(decodeURIComponent(lessonId));
 }
+if (new URLSearchParams(location.search).has("present")) present(true);

@@ -74,7 +74,10 @@ export const STRINGS = {
     "help.mouse": "Mouse",
     "help.p5": "Click a node for its actions. Click a link to cut or heal it; shift-click to cut one direction only, from the nearer node.",
     "help.keys": "Keys",
-    "help.dl": "<dt>space</dt><dd>play / pause</dd><dt>→</dt><dd>step to the next event (in a lesson: Next)</dd><dt>←</dt><dd>step back to the previous event (in a lesson: Back)</dd><dt>/</dt><dd>focus the console</dd><dt>↑ ↓</dt><dd>console history</dd><dt>?</dt><dd>this help</dd><dt>esc</dt><dd>close</dd>",
+    "help.dl": "<dt>space</dt><dd>play / pause</dd><dt>→</dt><dd>step to the next event (in a lesson: Next)</dd><dt>←</dt><dd>step back to the previous event (in a lesson: Back)</dd><dt>/</dt><dd>focus the console</dd><dt>↑ ↓</dt><dd>console history</dd><dt>p</dt><dd>presenter mode: the cluster and the lesson step full screen in large type; Page Down or → plays Next, Page Up or ← goes Back (what a clicker sends)</dd><dt>?</dt><dd>this help</dd><dt>esc</dt><dd>close (in presenter mode: leave it)</dd>",
+    "present.exit": "Leave presenter mode (esc)", "present.next": "next",
+    "embed.none": "No lesson to show: give one in the address, as embed.html#lesson=01-… (and &lang=ja for 日本語), or a share link.",
+    "embed.bad": "This embedded lesson cannot be shown: {error}.", "embed.open": "open in raftlab", "embed.open.tip": "Open this lesson in the full raftlab page",
     "close": "close",
     // Messages app.js writes.
     "error": "error: {msg}",
@@ -209,7 +212,10 @@ export const STRINGS = {
     "help.mouse": "マウス",
     "help.p5": "ノードをクリックすると操作メニュー。リンクをクリックすると切断・復旧。Shift+クリックで近い側のノードから一方向だけ切断します。",
     "help.keys": "キー",
-    "help.dl": "<dt>スペース</dt><dd>再生 / 一時停止</dd><dt>→</dt><dd>次のイベントへ（レッスン中: 次へ）</dd><dt>←</dt><dd>前のイベントへ（レッスン中: 戻る）</dd><dt>/</dt><dd>コンソールへ</dd><dt>↑ ↓</dt><dd>コンソールの履歴</dd><dt>?</dt><dd>このヘルプ</dd><dt>esc</dt><dd>閉じる</dd>",
+    "help.dl": "<dt>スペース</dt><dd>再生 / 一時停止</dd><dt>→</dt><dd>次のイベントへ（レッスン中: 次へ）</dd><dt>←</dt><dd>前のイベントへ（レッスン中: 戻る）</dd><dt>/</dt><dd>コンソールへ</dd><dt>↑ ↓</dt><dd>コンソールの履歴</dd><dt>p</dt><dd>プレゼンター表示: クラスターとレッスンのステップを全画面・大きな文字で。Page Down か → で次へ、Page Up か ← で戻る（プレゼン用リモコンが送るキー）</dd><dt>?</dt><dd>このヘルプ</dd><dt>esc</dt><dd>閉じる（プレゼンター表示では終了）</dd>",
+    "present.exit": "プレゼンター表示を終える (esc)", "present.next": "次",
+    "embed.none": "表示するレッスンがない: アドレスで embed.html#lesson=01-…（日本語なら &lang=ja）か共有リンクを指定する。",
+    "embed.bad": "この埋め込みレッスンは表示できない: {error}。", "embed.open": "raftlab で開く", "embed.open.tip": "このレッスンを raftlab の全体ページで開く",
     "close": "閉じる",
     "error": "エラー: {msg}",
     "none": "なし", "row.leader": "リーダー", "row.voters": "投票メンバー", "row.learners": "学習者",
@@ -355,6 +361,7 @@ export const PAGE = [
   ["#help .help-card > p:nth-of-type(4)", "html", "help.p4"], ["#help .help-card > h3:nth-of-type(4)", "text", "help.mouse"],
   ["#help .help-card > p:nth-of-type(5)", "html", "help.p5"], ["#help .help-card > h3:nth-of-type(5)", "text", "help.keys"],
   ["#help dl", "html", "help.dl"], ["#help-close", "text", "close"],
+  ["#present-exit", "title", "present.exit"], ["#present-exit", "aria-label", "present.exit"], ["#lesson-hint-label", "text", "present.next"],
 ];
 
 const KEY = "raftlab.lang";

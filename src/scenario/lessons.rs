@@ -349,6 +349,25 @@ impl Lesson {
         })
     }
 
+    /// The `say` texts of step `k` as written, placeholders unfilled (1 is
+    /// the first step; empty past the last): a presenter's hint of what
+    /// comes next, before the step is played.
+    pub fn step_says(&self, k: usize, lang: super::lang::Language) -> Vec<String> {
+        if k == 0 || k > self.steps() {
+            return Vec::new();
+        }
+        self.script.commands[self.stop(k - 1)..self.stop(k)]
+            .iter()
+            .filter_map(|c| match &c.node {
+                Command::Say { text, ja } => Some(match (lang, ja) {
+                    (super::lang::Language::Japanese, Some(ja)) => ja.clone(),
+                    _ => text.clone(),
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The command index just past step `position` (0 is the start).
     fn stop(&self, position: usize) -> usize {
         match position {

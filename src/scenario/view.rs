@@ -573,6 +573,9 @@ pub struct LessonView {
     pub on_path: bool,
     /// The current step's narration (while a step plays: its `say`s so far).
     pub says: Vec<String>,
+    /// The next step's narration, for a presenter's hint (empty at the
+    /// lesson's end).
+    pub next_says: Vec<String>,
     pub quorum: QuorumView,
     /// A step is playing (the page's Next shows it happen).
     pub playing: bool,
@@ -600,11 +603,39 @@ impl LessonView {
             finished: p.finished(),
             on_path: p.on_path(),
             says: p.says().iter().map(|s| s.get(lang).to_string()).collect(),
+            next_says: l
+                .step_says(p.position() + 1, lang)
+                .iter()
+                .map(|say| unfilled(say))
+                .collect(),
             quorum: p.quorum(),
             playing: p.playing(),
             failed_checks: p.failed_checks(),
         }
     }
+}
+
+/// A `say` template with each `{placeholder}` shown as "…" (its value is
+/// known only once the step has run) and `{{`, `}}` as braces.
+fn unfilled(template: &str) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(c) = rest.chars().next() {
+        if let Some(r) = rest.strip_prefix("{{") {
+            out.push('{');
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("}}") {
+            out.push('}');
+            rest = r;
+        } else if let (Some(r), Some(end)) = (rest.strip_prefix('{'), rest.find('}')) {
+            out.push('…');
+            rest = &r[end..];
+        } else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
 }
 
 // ---- the timeline ---------------------------------------------------------------
@@ -664,6 +695,15 @@ impl TimelineView {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_hint_shows_placeholders_as_an_ellipsis_and_doubled_braces_as_braces() {
+        assert_eq!(
+            super::unfilled("n{leader} leads, {{x}} {n}"),
+            "n… leads, {x} …"
+        );
+        assert_eq!(super::unfilled("plain"), "plain");
+    }
+
     use super::*;
     use crate::scenario::Session;
 

@@ -1,0 +1,127 @@
+// An embedded lesson (embed.html#lesson=ID&lang=ja) or share link
+// (embed.html#v1.…): the canvas, the step's words, Back and Next, sized by
+// the iframe. The lesson words and the canvas come from the same wasm app
+// and view.js as the full page.
+import init, { App, defaultScript } from "./pkg/raftlab.js";
+import { t, applyLanguage, pickLanguage } from "./i18n.js";
+import { escapeHtml, lessonSource, narrationHtml, nextButton, fitCanvas } from "./view.js";
+
+await init(globalThis.raftlabWasm);
+
+const $ = (id) => document.getElementById(id);
+const canvas = $("cluster");
+const ctx = canvas.getContext("2d");
+const SPEED = 0.2;
+
+// `#lesson=ID&lang=ja`, or `#v1.<link>&lang=ja`.
+const [head, ...rest] = location.hash.replace(/^#/, "").split("&");
+const params = new URLSearchParams(rest.join("&"));
+const lang = params.get("lang");
+applyLanguage(lang === "ja" || lang === "en" ? lang : pickLanguage());
+
+let app = new App(defaultScript(1));
+let mode = null; // "lesson" or "link"
+let rafId = 0, lastFrame = 0;
+let said = ""; // a link's newest log line
+
+function fail(message) {
+  $("embed-error").textContent = message;
+  $("embed-error").hidden = false;
+  $("embed-next").disabled = $("embed-back").disabled = true;
+}
+
+if (head.startsWith("lesson=")) {
+  const id = decodeURIComponent(head.slice("lesson=".length));
+  let r;
+  try { r = app.openLesson(id); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
+  if (r.ok) mode = "lesson";
+  else fail(t("embed.bad", { error: r.error }));
+  $("embed-open").href = `./?lang=${document.documentElement.lang}#lesson=${encodeURIComponent(id)}`;
+} else if (/^v\d+\./.test(head)) {
+  try {
+    app.free();
+    app = App.fromLink(`#${head}`);
+    mode = "link";
+  } catch (e) {
+    fail(t("link.refused", { error: e?.message ?? e }));
+  }
+  $("embed-open").href = `./?lang=${document.documentElement.lang}#${head}`;
+} else {
+  fail(t("embed.none"));
+}
+app.setLanguage(document.documentElement.lang);
+$("embed-open").textContent = t("embed.open");
+$("embed-open").title = t("embed.open.tip");
+$("embed-open").hidden = !mode;
+app.narration();
+
+function draw() {
+  const r = canvas.getBoundingClientRect();
+  app.setTopInset(6);
+  app.draw(ctx, r.width, r.height, window.devicePixelRatio || 1);
+}
+
+function show() {
+  draw();
+  if (mode === "lesson") {
+    const l = app.lesson();
+    $("embed-kicker").textContent = t("lesson.kicker", { number: l.number, figures: lessonSource(l) });
+    $("embed-title").textContent = l.title;
+    $("embed-says").innerHTML = narrationHtml(l);
+    $("embed-count").textContent = `${l.position} / ${l.steps}`;
+    $("embed-back").disabled = l.position === 0 && !l.playing;
+    $("embed-next").disabled = l.finished;
+    const nb = nextButton(l);
+    $("embed-next").textContent = nb.text;
+    $("embed-next").title = nb.title;
+    $("embed-back").textContent = t("lback");
+    $("embed-back").title = t("lback.tip");
+  } else if (mode === "link") {
+    for (const line of app.narration()) said = line.fold ? line.fold.summary : line.text;
+    $("embed-says").innerHTML = said ? `<p>${escapeHtml(said)}</p>` : "";
+    $("embed-count").textContent = t("sec", { s: (app.timeMs() / 1000).toFixed(2) });
+    $("embed-next").textContent = t("step");
+    $("embed-next").title = t("step.tip");
+    $("embed-back").textContent = t("back");
+    $("embed-back").title = t("back.tip");
+  }
+}
+
+function frame(now) {
+  rafId = 0;
+  const dt = lastFrame ? now - lastFrame : 16;
+  lastFrame = now;
+  app.lessonFrame(dt, SPEED);
+  app.narration();
+  show();
+  if (app.lessonPlaying()) rafId = requestAnimationFrame(frame);
+}
+
+function next() {
+  if (mode === "link") { app.stepEvent(); show(); return; }
+  const l = app.lesson();
+  if (!l || l.finished) return;
+  if (l.playing) { app.lessonNext(); app.narration(); show(); return; }
+  if (app.lessonPlay() && !rafId) { lastFrame = 0; rafId = requestAnimationFrame(frame); }
+  show();
+}
+function back() {
+  if (mode === "link") { app.stepBack(); show(); return; }
+  app.lessonBack();
+  app.narration();
+  show();
+}
+$("embed-next").onclick = next;
+$("embed-back").onclick = back;
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey || !mode) return;
+  if (e.key === "ArrowRight" || e.key === "PageDown") { e.preventDefault(); next(); }
+  else if (e.key === "ArrowLeft" || e.key === "PageUp") { e.preventDefault(); back(); }
+});
+
+new ResizeObserver(() => { fitCanvas(canvas); show(); }).observe(canvas);
+fitCanvas(canvas);
+show();
+
+// For tests and the page around: the lesson, and Next / Back.
+window.raftlab = { lesson: () => app.lesson(), next, back, mode: () => mode, get app() { return app; } };

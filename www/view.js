@@ -1,0 +1,46 @@
+// What the page (app.js) and an embedded lesson (embed.js) show alike: the
+// lesson panel's words, the canvas's size, and the lesson after another.
+// Thin: every sentence is made in Rust or comes from i18n.js.
+import { lessons as lessonInfos } from "./pkg/raftlab.js";
+import { t } from "./i18n.js";
+
+export function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+const figuresText = (f) => `${t(f.length > 1 ? "figures" : "figure")} ${f.join(", ")}`;
+/** What a lesson follows: its figures, or the design document's proposal it makes tryable. */
+export const lessonSource = (l) => l.figures.length ? figuresText(l.figures) : `${t("proposal")}: ${t(`proposal.${l.proposal}`)}`;
+
+/** The lesson after `id` in the list, if there is one. */
+export function followingLesson(id) {
+  const all = lessonInfos();
+  const i = all.findIndex((l) => l.id === id);
+  return i >= 0 ? all[i + 1] : undefined;
+}
+
+/** The lesson step's narration as HTML paragraphs (`l`: app.lesson()). */
+export function narrationHtml(l) {
+  const paras = l.position === 0 && !l.says.length
+    ? [`<p>${escapeHtml(l.summary)}</p>`, `<p class="hint">${t("lesson.pressNext")}</p>`]
+    : l.says.map((said) => `<p>${escapeHtml(said)}</p>`);
+  if (l.finished) paras.push(`<p class="hint">${t("lesson.end")}</p>`);
+  return paras.join("");
+}
+
+/** The Next button's word and tooltip for lesson `l`. */
+export function nextButton(l, following) {
+  return {
+    text: l.playing ? t("skip") : l.position === 0 ? t("begin") : following ? t("nextLesson") : t("next"),
+    title: l.playing ? t("skip.tip") : following ? t("lesson.nextTitle", { number: following.number, title: following.title }) : t("next.tip"),
+  };
+}
+
+/** Sizes the canvas's backing store to its box at the screen's pixel ratio. */
+export function fitCanvas(canvas) {
+  const r = canvas.getBoundingClientRect();
+  const dpr = window.devicePixelRatio || 1;
+  const w = Math.max(1, Math.round(r.width * dpr)), h = Math.max(1, Math.round(r.height * dpr));
+  if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+  return r;
+}
