@@ -297,7 +297,7 @@ pub struct Stop {
     pub message: String,
 }
 
-fn mib(bytes: u64) -> String {
+pub(crate) fn mib(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / (1u64 << 20) as f64)
 }
 

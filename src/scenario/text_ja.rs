@@ -13,9 +13,11 @@ use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::server::ErrorCode;
 use crate::sim::{DropReason, Event, EventKind, KeyRead, ModeDecision, NotYet};
 
+use super::ast::format_duration;
 use super::etcdctl::{self, EtcdctlError};
 use super::narrate::{CampaignFold, Refusal, Renderer};
 use super::report::CommandResult;
+use super::slice::{mib, Stop};
 use super::text_en::json_string;
 use super::view::{
     FailoverView, HistoryVerdict, LearnerKind, LogMark, NodeState, ProgressView, QuorumView,
@@ -350,6 +352,39 @@ fn property(p: &str) -> String {
 }
 
 impl Renderer for Japanese {
+    fn stopped(&self, stop: &Stop) -> String {
+        let secs = |ms: u64| format!("t={:.2}秒", ms as f64 / 1000.0);
+        let place = match (stop.line, &stop.command) {
+            (Some(l), Some(c)) => format!("{l} 行目（`{c}`）、"),
+            _ => String::new(),
+        };
+        let why = match (
+            stop.reason,
+            stop.max_wall_ms,
+            stop.budget_bytes,
+            stop.counted_bytes,
+        ) {
+            ("max-wall", Some(limit), _, _) => {
+                format!("：実行時間の上限 {} を超えた", format_duration(limit))
+            }
+            ("memory", _, Some(budget), Some(counted)) => format!(
+                "：メモリ予算 {} を超える（{} と数えた）",
+                mib(budget),
+                mib(counted)
+            ),
+            _ => String::new(),
+        };
+        let verb = if stop.reason == "cancelled" {
+            "取り消した"
+        } else {
+            "止めた"
+        };
+        format!(
+            "{place}{} で{verb}{why}。実行は最後に終わったコマンド（{}）で終わる",
+            secs(stop.reached_ms),
+            secs(stop.time_ms)
+        )
+    }
     fn say<'a>(&self, text: &'a super::say::Spoken) -> &'a str {
         text.get(super::lang::Language::Japanese)
     }
@@ -1214,6 +1249,25 @@ mod tests {
             | EventKind::LinkHealed { .. }
             | EventKind::Mode { .. } => {}
         }
+    }
+
+    #[test]
+    fn a_stopped_run_is_said_in_japanese() {
+        let stop = Stop {
+            reason: "memory",
+            line: Some(3),
+            command: Some("wait 3600s".into()),
+            reached_ms: 2_688_000,
+            time_ms: 20_000,
+            commands_left: 2,
+            budget_bytes: Some(512 << 20),
+            counted_bytes: Some(519 << 20),
+            max_wall_ms: None,
+            message: String::new(),
+        };
+        let ja = Japanese.stopped(&stop);
+        assert!(japanese(&ja), "{ja}");
+        assert!(ja.contains("3 行目") && ja.contains("メモリ予算"), "{ja}");
     }
 
     #[test]
