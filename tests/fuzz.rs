@@ -155,11 +155,32 @@ wait 842ms\n\
 get k0\n\
 cut 1 4\n";
 
+/// Seed 3659's shrunk script: the leader (15) applies its own removal at
+/// the heal, and drops every proposal until its process stops. The final
+/// phase tried its write 64 times in the same millisecond and called it a
+/// liveness failure "within 0ms of the heal"; a client backs off instead.
+const REMOVED_LEADER_DROPS_PROPOSALS: &str = "\
+cluster voters=1,2,3 seed=582056 etcd=3.4 heartbeat=50ms election-timeout=650ms check-quorum=off strict-reconfig=off snapshot-count=160 catchup-entries=18 latency=25ms..28ms bandwidth=2923KB/s transport=streams\n\
+partition 1 | 2,3\n\
+wait 1374ms\n\
+heal\n\
+isolate 3\n\
+member add 15\n\
+start 15\n\
+wait 3927ms\n\
+crash 2\n\
+wait 3999ms\n\
+member remove 15 timeout=711ms\n";
+
 #[test]
 fn the_bugs_the_fuzzer_found_stay_fixed() {
     for (name, src) in [
         ("snapshot answer lost", SNAPSHOT_ANSWER_LOST),
         ("cut queue reserved", CUT_QUEUE_RESERVED),
+        (
+            "removed leader drops proposals",
+            REMOVED_LEADER_DROPS_PROPOSALS,
+        ),
     ] {
         let outcome = fuzz::check(src).unwrap();
         assert!(outcome.liveness_expected, "{name}");

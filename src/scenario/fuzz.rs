@@ -641,6 +641,7 @@ fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Verdic
         ) {
             break;
         }
+        let sent_at = session.now();
         if run(
             &mut session,
             &mut tracker,
@@ -656,6 +657,13 @@ fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Verdic
         ) {
             wrote = true;
             break;
+        }
+        // Refused at once (a leader that has applied its own removal drops
+        // proposals until its process stops, etcd-raft's
+        // ErrProposalDropped): a client backs off before it tries again, so
+        // time passes and the cluster moves on.
+        if session.now() == sent_at {
+            run(&mut session, &mut tracker, Command::Wait(et));
         }
     }
 
