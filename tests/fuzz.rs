@@ -241,3 +241,27 @@ fn jobs_must_be_a_positive_number() {
         );
     }
 }
+
+#[test]
+fn a_share_of_the_runs_turns_the_design_documents_modes_on() {
+    let (mut with_modes, mut standby, mut read_only) = (0, 0, 0);
+    for seed in 1..=60 {
+        let run = fuzz::run_seed(seed, 20_000);
+        let first = run.script.lines().next().unwrap();
+        if first.contains("failover-after=") {
+            with_modes += 1;
+            standby += run.script.matches("--standby").count();
+            read_only += run.script.matches("--read-only=").count();
+            assert!(
+                run.outcome.passed(),
+                "seed {seed}: {:?}",
+                run.outcome.failures
+            );
+        }
+    }
+    assert!((5..=30).contains(&with_modes), "{with_modes} of 60 runs");
+    assert!(
+        standby > 0 && read_only > 0,
+        "{standby} standbys, {read_only} read-only learners"
+    );
+}

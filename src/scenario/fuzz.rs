@@ -11,14 +11,20 @@
 //! judges the run:
 //!
 //! - **safety**: no invariant the world checks after every event broke;
-//! - **linearizability**: a linearizable read never returned a value older
-//!   than a write acknowledged before the read was sent;
+//! - **linearizability**: a linearizable read (a strong read of a read-only
+//!   learner too) never returned a value older than a write acknowledged
+//!   before the read was sent; a weak read-only read may be stale by design;
 //! - **liveness**: a leader is elected and a write commits within a bound
 //!   whenever a majority of the voters, in every running member's view of
 //!   the configuration, can run and reach each other;
 //! - **durability**: every acknowledged write is committed on the final
 //!   leader at the index it was acknowledged with, and the leader's state
 //!   holds it or a later write of the same key.
+//!
+//! In a quarter of the runs the design document's modes are on (learners
+//! by default, automatic promotion, failover to standbys, read-only
+//! learners: `docs/modes.md`), drawn from a generator of their own so that
+//! the other runs are the scripts they always were.
 //!
 //! [`shrink`] cuts a failing script down by delta debugging. No clap, no
 //! I/O: the browser can use it as well as `raftlab fuzz`.
@@ -30,6 +36,7 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
 use crate::raft::NodeId;
+use crate::server::{Failover, NewMembers, ReadMode};
 use crate::sim::kv::Request;
 use crate::sim::membership::resolve_host;
 
@@ -176,12 +183,19 @@ impl Tracker {
                         .or_insert(None);
                     new_puts.push((i, key, value));
                 }
+                // A weak read of a read-only learner may be stale by
+                // design; a strong one is held to linearizability.
                 Ok(Command::Get {
                     key,
                     rev: None | Some(0),
                     serializable: false,
+                    via,
                     ..
-                }) if r.ok => {
+                }) if r.ok
+                    && via.is_none_or(|v| {
+                        session.cluster().member_kind(v).read_only != Some(ReadMode::Weak)
+                    }) =>
+                {
                     if let Some(value) = &r.value {
                         self.check_read(r.line, &key, value.as_deref());
                     }
@@ -308,6 +322,45 @@ pub fn random_cluster(rng: &mut Pcg64) -> ClusterSpec {
         spec.max_learners = 1;
     }
     spec
+}
+
+/// The share of runs with the design document's modes on.
+const MODES_STREAM: u64 = 0x6d6f_6465_735f_6f6e;
+const MODES_SHARE: f64 = 0.25;
+
+/// The document's modes on a `cluster` line: learners by default,
+/// automatic promotion, failover of standbys (`docs/modes.md`).
+fn random_modes(rng: &mut Pcg64, spec: &mut ClusterSpec) {
+    if rng.random_bool(0.5) {
+        spec.new_members = NewMembers::Learner;
+    }
+    if rng.random_bool(0.6) {
+        spec.auto_promote = Some(rng.random_range(50..=100u8));
+    }
+    // At least an election timeout, as the parser asks.
+    spec.failover_after_ms = spec.election_timeout_ms * rng.random_range(1..=20u64);
+    if rng.random_bool(0.4) {
+        spec.failover = Failover::Grow;
+    }
+}
+
+/// A learner added in a run with the modes on may be a standby or a
+/// read-only learner.
+fn learner_kind(rng: &mut Pcg64, cmd: &mut Command) {
+    if let Command::MemberAdd {
+        learner: true,
+        standby,
+        read_only,
+        ..
+    } = cmd
+    {
+        match rng.random_range(0..5u32) {
+            0 => *standby = true,
+            1 => *read_only = Some(ReadMode::Weak),
+            2 => *read_only = Some(ReadMode::Strong),
+            _ => {}
+        }
+    }
 }
 
 /// What the generator sees of the cluster.
@@ -543,13 +596,24 @@ fn run_line(session: &mut Session, line: usize, cmd: &Command) {
 /// time. Returns the script and the session that ran it.
 pub fn generate(seed: u64, duration_ms: u64) -> (String, Session) {
     let mut rng = Pcg64::seed_from_u64(seed);
-    let spec = random_cluster(&mut rng);
+    let mut spec = random_cluster(&mut rng);
+    // The design document's modes, in a share of the runs. They draw from
+    // a generator of their own, so a run without them is the same script
+    // as before they existed.
+    let mut modes_rng = Pcg64::seed_from_u64(seed ^ MODES_STREAM);
+    let modes = modes_rng.random_bool(MODES_SHARE);
+    if modes {
+        random_modes(&mut modes_rng, &mut spec);
+    }
     let mut session = Session::new(&spec);
     let mut script = format!("{spec}\n");
     let mut writes = 0u64;
     let mut line = 1;
     while session.now() < duration_ms {
-        let cmd = next_command(&mut rng, &session, &mut writes);
+        let mut cmd = next_command(&mut rng, &session, &mut writes);
+        if modes {
+            learner_kind(&mut modes_rng, &mut cmd);
+        }
         line += 1;
         run_line(&mut session, line, &cmd);
         script.push_str(&cmd.to_string());
