@@ -359,10 +359,9 @@ impl Lesson {
         self.script.commands[self.stop(k - 1)..self.stop(k)]
             .iter()
             .filter_map(|c| match &c.node {
-                Command::Say { text, ja } => Some(match (lang, ja) {
-                    (super::lang::Language::Japanese, Some(ja)) => ja.clone(),
-                    _ => text.clone(),
-                }),
+                Command::Say { text, ja } => {
+                    Some(super::say::in_language(lang, text, ja.as_deref()).to_string())
+                }
                 _ => None,
             })
             .collect()

@@ -67,10 +67,16 @@ impl Spoken {
 
     /// The words in `lang`; English when no Japanese was written.
     pub fn get(&self, lang: super::lang::Language) -> &str {
-        match (lang, &self.ja) {
-            (super::lang::Language::Japanese, Some(ja)) => ja,
-            _ => &self.en,
-        }
+        in_language(lang, &self.en, self.ja.as_deref())
+    }
+}
+
+/// A `say`'s words in `lang`: its `say-ja` line in Japanese when one was
+/// written, else the English.
+pub fn in_language<'a>(lang: super::lang::Language, en: &'a str, ja: Option<&'a str>) -> &'a str {
+    match (lang, ja) {
+        (super::lang::Language::Japanese, Some(ja)) => ja,
+        _ => en,
     }
 }
 
