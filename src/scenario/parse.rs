@@ -19,8 +19,9 @@ pub struct ParseError {
     pub column: usize,
     /// The English words (the report's and the command line's).
     pub message: String,
-    /// What is wrong, as data, for every language's words.
-    pub kind: ParseErrorKind,
+    /// What is wrong, as data, for every language's words (boxed: errors
+    /// travel in `Result`s and stay small).
+    pub kind: Box<ParseErrorKind>,
 }
 
 impl ParseError {
@@ -30,7 +31,7 @@ impl ParseError {
             line,
             column,
             message: kind.english(),
-            kind,
+            kind: Box::new(kind),
         }
     }
 }

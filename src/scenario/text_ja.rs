@@ -1531,7 +1531,7 @@ mod tests {
         ] {
             let e = crate::scenario::parse_command(line).unwrap_err();
             assert!(
-                !matches!(e.kind, ParseErrorKind::Other(_)),
+                !matches!(*e.kind, ParseErrorKind::Other(_)),
                 "{line:?}: {}",
                 e.message
             );
@@ -1545,7 +1545,7 @@ mod tests {
             "cluster voters=1\nsay \"a\"\nsay-ja \"b\"\nsay-ja \"c\"",
         ] {
             let e = crate::scenario::parse_script(script).unwrap_err();
-            assert!(!matches!(e.kind, ParseErrorKind::Other(_)), "{script:?}");
+            assert!(!matches!(*e.kind, ParseErrorKind::Other(_)), "{script:?}");
         }
     }
 
