@@ -1,8 +1,7 @@
 // What the page loads, as the server holds it: every file a browser fetched
 // while opening the app (/ is www/index.html, /pkg/ is pkg/, the rest
-// www/), each with its size and its size gzipped at level 9. Shared by
-// bench-page.mjs (which prints it) and page-size.test.mjs (which holds it to
-// the budget).
+// www/), each with its size and its size gzipped at level 9. Used by
+// bench-page.mjs, which prints it against the budget.
 import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 
