@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The figures README reports: the engine (criterion and raftlab bench), the
-# fuzzer on one thread and on two, and the page's load size, start-up and
-# frame time in headless Chromium.
+# The figures README reports, each with the ratio it stands for: the engine
+# (criterion and raftlab bench), the page against native on the same
+# workload (page/native speed), the fuzzer on one thread and on two
+# (jobs2/jobs1), and the page's load size (of the 250 KB budget), start-up
+# and frame time (of a 16.7 ms frame) in headless Chromium.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 ensure_chromium
@@ -38,3 +40,5 @@ for _ in $(seq 50); do grep -q 'served at' "$LOG" && break; sleep 0.1; done
 URL=$(sed -n 's/^raftlab is served at \(http:[^ ]*\)$/\1/p' "$LOG")
 [ -n "$URL" ] || die "raftlab serve did not start: $(cat "$LOG")"
 RAFTLAB_URL="$URL" node tests/e2e/bench-page.mjs
+step "page against native: raftlab bench's workload in both, in one go"
+RAFTLAB_URL="$URL" node tests/e2e/bench-ratio.mjs

@@ -1,0 +1,80 @@
+// Page against native on `raftlab bench`'s standard workload, in one go:
+// runs the workload natively (target/release/raftlab bench) and in the page
+// (the release wasm module in headless Chromium, `new App(script)`, which is
+// what opening a run does: the timeline with its checkpoints and the
+// narration), alternating, three times each, and prints the medians and
+// their ratio (page speed / native speed; 0.5 or better wanted, 0.6 the
+// goal). Needs RAFTLAB_URL (a running `raftlab serve`) and the release
+// binary. Prints figures; asserts nothing.
+import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const url = process.env.RAFTLAB_URL ?? "http://127.0.0.1:8000/";
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const SECONDS = 600;
+const RATE = 100;
+const ROUNDS = 3;
+
+// src/cli/bench.rs's `workload(600, 100)`, line for line.
+const script = [
+  "cluster voters=1,2,3,4,5 seed=1",
+  "wait-until leader",
+  "wait 6s",
+  "member add 6 --learner",
+  "start 6",
+  `load rate=${RATE}/s size=256B`,
+  `wait ${SECONDS}s`,
+  "load stop",
+  "",
+].join("\n");
+
+const native = () => {
+  const out = execFileSync(`${root}target/release/raftlab`,
+    ["bench", "--seconds", String(SECONDS), "--rate", String(RATE)], { encoding: "utf8" });
+  // "... 1234 message deliveries in 0.700 s wall time = ... (commit index N)"
+  const m = out.match(/: (\d+) message deliveries in ([0-9.]+) s wall time.*\(commit index (\d+)\)/);
+  if (!m) throw new Error(`raftlab bench printed something unexpected: ${out}`);
+  return { deliveries: Number(m[1]), wallS: Number(m[2]), commit: Number(m[3]) };
+};
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+await page.goto(url);
+await page.waitForFunction(() => window.raftlab !== undefined);
+await page.evaluate(() => window.raftlab.pause());
+
+const inPage = () => page.evaluate(async (src) => {
+  // The page's module, already initialised by the page itself.
+  const { App } = await import("/pkg/raftlab.js");
+  const start = performance.now();
+  const app = new App(src);
+  const wallS = (performance.now() - start) / 1000;
+  const simulatedMs = app.timeMs();
+  app.free();
+  return { wallS, simulatedMs };
+}, script);
+
+const natives = [], pages = [];
+let simulatedMs = 0, deliveries = 0;
+for (let i = 0; i < ROUNDS; i++) {
+  const n = native();
+  natives.push(n.wallS);
+  deliveries = n.deliveries;
+  const p = await inPage();
+  pages.push(p.wallS);
+  simulatedMs = p.simulatedMs;
+}
+await browser.close();
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const n = median(natives), p = median(pages);
+const simS = simulatedMs / 1000;
+console.log(`standard workload (5 voters + 1 learner, ${RATE} writes/s, ${simS.toFixed(0)} simulated s, ${deliveries} deliveries), median of ${ROUNDS}:`);
+console.log(`  native (raftlab bench):        ${n.toFixed(3)} s wall, ${(simS / n).toFixed(0)}x real time  [${natives.map((x) => x.toFixed(2)).join(", ")}]`);
+console.log(`  page (new App, release wasm):  ${p.toFixed(3)} s wall, ${(simS / p).toFixed(0)}x real time  [${pages.map((x) => x.toFixed(2)).join(", ")}]`);
+console.log(`  page/native speed: ${(n / p).toFixed(2)} (0.5 or better wanted, 0.6 the goal)`);
