@@ -319,3 +319,32 @@ fn learner_by_default_changes_only_a_bare_add() {
     // --learner still works with the mode on; --voter overrides it.
     run("cluster voters=1,2,3 new-members=learner\nwait-until leader\nwait 6s\nmember add 4 --learner\nexpect learners=4\nmember remove 4\nmember add 5 --voter\nexpect voters=1,2,3,5\n");
 }
+
+#[test]
+fn msgs_conditions_count_what_the_previous_command_cost_each_node() {
+    // A weak read costs nobody a message; a strong one costs the leader
+    // messages in and out; a `wait` after a command changes nothing (the
+    // count is the command's own, from its start to its end).
+    run(&format!(
+        "{READ_ONLY}get k via=5\nexpect msgs-out 1=0\nexpect msgs-in 1=0\nexpect msgs-out 5=0\n\
+         wait 2s\nexpect msgs-out 1<=0\n\
+         get k via=6\nexpect msgs-out 6>=1\nexpect msgs-in 1>=1\nexpect msgs-out 1>=1\n"
+    ));
+    // A strong read that costs the leader nothing is a failed expectation,
+    // which says what was counted.
+    let mut session = Session::from_script(READ_ONLY).unwrap();
+    session.command("get k via=6").unwrap();
+    let r = session.command("expect msgs-out 1=0").unwrap();
+    assert_eq!(r.error, Some("expect-failed"));
+    let detail = r.detail.unwrap();
+    assert!(
+        detail.starts_with("expected msgs-out 1=0, but node 1 sent ")
+            && detail.ends_with(" messages during the previous command"),
+        "{detail}"
+    );
+    // Before any command that can fail there is nothing to count.
+    let mut fresh = Session::from_script("cluster voters=1\n").unwrap();
+    let r = fresh.command("expect msgs-in 1=0").unwrap();
+    assert_eq!(r.error, Some("expect-failed"));
+    assert!(r.detail.unwrap().contains("there is no previous command"));
+}

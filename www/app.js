@@ -788,7 +788,7 @@ function updateLesson(l) {
 
 /** freshScript for a modes object (the shape of app.modes()). */
 const freshRun = (seed, m) => freshScript(seed, String(m?.new_members), m?.auto_promote == null ? undefined : Number(m.auto_promote),
-  Number(m?.failover_after_ms), String(m?.failover), Number(m?.max_learners));
+  Number(m?.failover_after_ms), String(m?.failover), Number(m?.max_learners), language());
 
 /** What the run's modes have on, in words ("" when all are off, as in etcd). */
 function modesSummary(m) {

@@ -137,7 +137,7 @@ impl Engine {
             }
             Err(e) => {
                 let detail = e.to_string();
-                let said = self.renderer.unparsed(text, &detail);
+                let said = self.renderer.unparsed(text, &e);
                 let line = self.log.plain(LogKind::Error, Tone::Bad, said);
                 self.out.push(line);
                 Reply::Unparsed(Unparsed {
@@ -380,20 +380,24 @@ impl Engine {
     /// why not.
     pub fn switch_branch(&mut self, id: u32) -> Result<u64, String> {
         let switched = if self.in_lesson() {
-            Err("a lesson has no branches: leave it first".to_string())
+            Err(Refusal::LessonHasNoBranches)
         } else {
-            self.sandbox.switch_branch(id)
+            // The timeline's only refusal: no such branch.
+            self.sandbox
+                .switch_branch(id)
+                .map_err(|_| Refusal::NoBranch(id))
         };
         let line = match &switched {
             Ok(at) => {
                 let said = self.renderer.branch_resumed(id, *at);
                 self.log.plain(LogKind::Notice, Tone::Branch, said)
             }
-            Err(e) => self.log.refusal(self.renderer, &Refusal::Branch(e.clone())),
+            Err(why) => self.log.refusal(self.renderer, why),
         };
         self.pull();
         self.out.push(line);
-        switched
+        // The caller gets the refusal in the page's language.
+        switched.map_err(|why| self.renderer.refusal(&why))
     }
 
     /// The scrubber's view, or `None` in a lesson.

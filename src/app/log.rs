@@ -512,8 +512,8 @@ pub(crate) mod tests {
         fn logged_result(&self, t: u64, r: &CommandResult, named: bool, expected: bool) -> String {
             reword(English.logged_result(t, r, named, expected))
         }
-        fn unparsed(&self, c: &str, d: &str) -> String {
-            reword(English.unparsed(c, d))
+        fn unparsed(&self, c: &str, e: &crate::scenario::ParseError) -> String {
+            reword(English.unparsed(c, e))
         }
         fn folded(&self, a: u64, b: u64, latest: &str, n: usize) -> String {
             reword(English.folded(a, b, latest, n))

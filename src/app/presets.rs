@@ -38,10 +38,18 @@ pub const MAX_FAILOVER_AFTER_MS: u64 = 600_000;
 /// (one `cluster` line carrying the options), or why the form is wrong.
 pub fn fresh_script(seed: u64, form: &ModesForm) -> Result<String, Refusal> {
     let mut spec = parse_script(&default_script(seed))
-        .map_err(|e| Refusal::Modes(e.to_string()))?
+        .map_err(Refusal::Modes)?
         .cluster;
-    spec.new_members = form.new_members.parse().map_err(Refusal::Modes)?;
-    spec.failover = form.failover.parse().map_err(Refusal::Modes)?;
+    spec.new_members = form.new_members.parse().map_err(|_| Refusal::ModeChoice {
+        option: "new-members",
+        found: form.new_members.clone(),
+        choices: "learner, voter",
+    })?;
+    spec.failover = form.failover.parse().map_err(|_| Refusal::ModeChoice {
+        option: "failover",
+        found: form.failover.clone(),
+        choices: "replace, grow",
+    })?;
     spec.auto_promote = match form.auto_promote {
         None => None,
         Some(p) if p.fract() == 0.0 && (1.0..=100.0).contains(&p) => Some(p as u8),
@@ -64,7 +72,7 @@ pub fn fresh_script(seed: u64, form: &ModesForm) -> Result<String, Refusal> {
     let script = format!("{spec}\n");
     // The canonical line parses back to the same options (the checks of the
     // `cluster` line apply).
-    parse_script(&script).map_err(|e| Refusal::Modes(e.to_string()))?;
+    parse_script(&script).map_err(Refusal::Modes)?;
     Ok(script)
 }
 
@@ -334,14 +342,20 @@ mod tests {
         assert_eq!(bad(form("voter", None, f64::NAN, "replace")), after);
         assert!(matches!(
             bad(form("everyone", None, 10_000.0, "replace")),
-            Refusal::Modes(m) if m.contains("learner or voter")
+            Refusal::ModeChoice {
+                option: "new-members",
+                ..
+            }
         ));
         let mut f = form("voter", None, 10_000.0, "replace");
         f.max_learners = 2.5;
         assert_eq!(bad(f), Refusal::MaxLearnersRange { max: MAX_NODE_ID });
         assert!(matches!(
             bad(form("voter", None, 10_000.0, "shrink")),
-            Refusal::Modes(m) if m.contains("replace or grow")
+            Refusal::ModeChoice {
+                option: "failover",
+                ..
+            }
         ));
         use crate::scenario::narrate::Renderer;
         let said = crate::scenario::text_en::English.refusal(&after);

@@ -354,13 +354,43 @@ pub enum Condition {
         bound: Bound,
         bytes: u64,
     },
+    /// `msgs-out N=K`, `msgs-out N>=K`, `msgs-out N<=K` (and `msgs-in`):
+    /// the Raft messages node N sent (received) while the previous command
+    /// ran, from its start to its end, as the report's `msgs_out`
+    /// (`msgs_in`) count them. "The previous command" is the one `ok` and
+    /// `error=` look at.
+    Messages {
+        id: NodeId,
+        dir: MsgDir,
+        bound: Bound,
+        count: u64,
+    },
 }
 
-/// A comparison of a condition: `>=` or `<=`.
+/// Which of a node's message counts a `msgs-out`/`msgs-in` condition reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MsgDir {
+    /// Messages the node sent (`msgs-out`, the report's `msgs_out`).
+    Out,
+    /// Messages delivered to the node (`msgs-in`, the report's `msgs_in`).
+    In,
+}
+
+impl MsgDir {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MsgDir::Out => "msgs-out",
+            MsgDir::In => "msgs-in",
+        }
+    }
+}
+
+/// A comparison of a condition: `>=`, `<=` or (`msgs-out`, `msgs-in`) `=`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bound {
     AtLeast,
     AtMost,
+    Exactly,
 }
 
 impl Bound {
@@ -368,6 +398,7 @@ impl Bound {
         match self {
             Bound::AtLeast => ">=",
             Bound::AtMost => "<=",
+            Bound::Exactly => "=",
         }
     }
 
@@ -376,6 +407,7 @@ impl Bound {
         match self {
             Bound::AtLeast => actual >= limit,
             Bound::AtMost => actual <= limit,
+            Bound::Exactly => actual == limit,
         }
     }
 }
@@ -636,6 +668,12 @@ impl fmt::Display for Condition {
                 }
                 write!(f, "{}{}", bound.as_str(), format_size(*bytes))
             }
+            Condition::Messages {
+                id,
+                dir,
+                bound,
+                count,
+            } => write!(f, "{} {id}{}{count}", dir.as_str(), bound.as_str()),
         }
     }
 }

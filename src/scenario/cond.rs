@@ -7,8 +7,49 @@ use crate::raft::{NodeId, StateRole};
 use crate::server::Cluster;
 
 use crate::sim::linearizability::{Linearizability, OpName};
+use crate::sim::MessageCounts;
 
-use super::ast::{format_quoted, Condition, RoleName};
+use super::ast::{format_quoted, Condition, MsgDir, RoleName, MAX_NODE_ID, MIN_NODE_ID};
+
+/// Every node's message counts at one moment (ids 1..=15; a node never
+/// started counts nothing).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counts(Vec<MessageCounts>);
+
+impl Counts {
+    pub fn now(cluster: &Cluster) -> Counts {
+        Counts(
+            (MIN_NODE_ID..=MAX_NODE_ID)
+                .map(|id| cluster.message_counts(id))
+                .collect(),
+        )
+    }
+
+    /// What was sent and received from `earlier` to `self`.
+    pub fn since(&self, earlier: &Counts) -> Counts {
+        let zero = MessageCounts::default();
+        Counts(
+            self.0
+                .iter()
+                .enumerate()
+                .map(|(i, now)| {
+                    let then = earlier.0.get(i).unwrap_or(&zero);
+                    MessageCounts {
+                        sent: now.sent.saturating_sub(then.sent),
+                        received: now.received.saturating_sub(then.received),
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    fn of(&self, id: NodeId) -> MessageCounts {
+        id.checked_sub(MIN_NODE_ID)
+            .and_then(|i| self.0.get(usize::try_from(i).ok()?))
+            .copied()
+            .unwrap_or_default()
+    }
+}
 
 /// The result of the previous command, for `ok`, `error=CODE`, `value=TEXT`
 /// and `absent`.
@@ -82,7 +123,15 @@ fn anomaly_text(v: &Linearizability) -> String {
 }
 
 /// Whether `cond` holds now; on false, a sentence saying what is true instead.
-pub fn check(cond: &Condition, cluster: &Cluster, previous: &Previous) -> Result<(), String> {
+///
+/// `spent`: the messages each node sent and received while the previous
+/// command ran (`None`: no command that can fail has run yet).
+pub fn check(
+    cond: &Condition,
+    cluster: &Cluster,
+    previous: &Previous,
+    spent: Option<&Counts>,
+) -> Result<(), String> {
     let leader = cluster.leader();
     let leader_text = |l: Option<NodeId>| {
         l.map_or("there is no leader".to_string(), |l| {
@@ -228,6 +277,25 @@ pub fn check(cond: &Condition, cluster: &Cluster, previous: &Previous) -> Result
             holds(
                 bound.holds(queued, *bytes),
                 format!("{whose} send queue holds {queued} bytes"),
+            )
+        }
+        Condition::Messages {
+            id,
+            dir,
+            bound,
+            count,
+        } => {
+            let Some(spent) = spent else {
+                return Err("there is no previous command".into());
+            };
+            let c = spent.of(*id);
+            let (n, verb) = match dir {
+                MsgDir::Out => (c.sent, "sent"),
+                MsgDir::In => (c.received, "received"),
+            };
+            holds(
+                bound.holds(n, *count),
+                format!("node {id} {verb} {n} messages during the previous command"),
             )
         }
     }

@@ -28,6 +28,11 @@ pub struct Session {
     cluster: Cluster,
     pub(super) results: Vec<CommandResult>,
     previous: Previous,
+    /// The messages each node sent and received while the previous command
+    /// (the one `previous` describes) ran, for `msgs-out`/`msgs-in`.
+    previous_msgs: Option<cond::Counts>,
+    /// Every node's message counts when the command now running began.
+    msgs_at_start: cond::Counts,
     /// The value the last `get` read, for `{value}` (`None`: it found no
     /// such key, failed, or none ran yet).
     last_value: Option<String>,
@@ -107,6 +112,8 @@ impl Session {
             cluster: Cluster::new(world, server, &spec.voters),
             results: Vec::new(),
             previous: Previous::None,
+            previous_msgs: None,
+            msgs_at_start: cond::Counts::default(),
             last_value: None,
             nowait: VecMap::new(),
             history: vec![spec.to_string()],
@@ -362,6 +369,7 @@ impl Session {
         // Console commands are numbered after everything run so far.
         self.lines = self.lines.max(q.line);
         let started_at = self.now();
+        self.msgs_at_start = cond::Counts::now(&self.cluster);
         if started_at > self.history_ms {
             self.history
                 .push(Command::Wait(started_at - self.history_ms).to_string());
@@ -395,6 +403,7 @@ impl Session {
                 (None, Some(value)) => Previous::Read(value.clone()),
                 (None, None) => Previous::Ok,
             };
+            self.previous_msgs = Some(cond::Counts::now(&self.cluster).since(&self.msgs_at_start));
         }
         if matches!(cmd, Command::Get { .. }) {
             self.last_value = result.value.clone().flatten();
@@ -456,7 +465,14 @@ impl Session {
                 // happened): slices see what the whole command sees.
                 loop {
                     if *check {
-                        if cond::check(cond, &self.cluster, &self.previous).is_ok() {
+                        if cond::check(
+                            cond,
+                            &self.cluster,
+                            &self.previous,
+                            self.previous_msgs.as_ref(),
+                        )
+                        .is_ok()
+                        {
                             return Drive::Done;
                         }
                         *check = false;
@@ -474,7 +490,12 @@ impl Session {
                 if limit < *deadline {
                     return Drive::Paused;
                 }
-                if let Err(why) = cond::check(cond, &self.cluster, &self.previous) {
+                if let Err(why) = cond::check(
+                    cond,
+                    &self.cluster,
+                    &self.previous,
+                    self.previous_msgs.as_ref(),
+                ) {
                     result.fail(failed(
                         ErrorCode::Timeout,
                         format!(
@@ -731,7 +752,8 @@ impl Session {
         let c = &mut self.cluster;
         match cmd {
             Command::Expect(cond) => {
-                if let Err(why) = cond::check(cond, c, &self.previous) {
+                if let Err(why) = cond::check(cond, c, &self.previous, self.previous_msgs.as_ref())
+                {
                     return Err(failed(
                         ErrorCode::ExpectFailed,
                         format!("expected {cond}, but {why}"),

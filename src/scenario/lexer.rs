@@ -6,7 +6,7 @@
 //! `--peer-url="http://a b"`. Columns count characters from 1.
 
 use super::ast::quote_for_message;
-use super::parse::ParseError;
+use super::parse::{ParseError, ParseErrorKind};
 
 /// One word of a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,11 +40,7 @@ pub(crate) struct Lexed {
 }
 
 pub(crate) fn lex(line: &str, line_no: usize) -> Result<Lexed, ParseError> {
-    let err = |col: usize, message: String| ParseError {
-        line: line_no,
-        column: col,
-        message,
-    };
+    let err = |col: usize, kind: ParseErrorKind| ParseError::new(line_no, col, kind);
     let chars: Vec<(usize, char)> = line.char_indices().collect();
     let mut tokens = Vec::new();
     let mut i = 0;
@@ -90,10 +86,9 @@ pub(crate) fn lex(line: &str, line_no: usize) -> Result<Lexed, ParseError> {
                 }
                 return Err(err(
                     i + 1,
-                    format!(
-                        "unexpected quote inside the word {}; quote the whole word",
-                        quote_for_message(&word)
-                    ),
+                    ParseErrorKind::QuoteInsideWord {
+                        word: quote_for_message(&word),
+                    },
                 ));
             }
             word.push(c);
@@ -131,7 +126,10 @@ pub(crate) fn lex(line: &str, line_no: usize) -> Result<Lexed, ParseError> {
 
 /// Reads quoted text starting at the opening quote `chars[open]`. Returns the
 /// text and the index just past the closing quote.
-fn read_quoted(chars: &[(usize, char)], open: usize) -> Result<(String, usize), (usize, String)> {
+fn read_quoted(
+    chars: &[(usize, char)],
+    open: usize,
+) -> Result<(String, usize), (usize, ParseErrorKind)> {
     let mut text = String::new();
     let mut i = open + 1;
     while i < chars.len() {
@@ -145,10 +143,9 @@ fn read_quoted(chars: &[(usize, char)], open: usize) -> Result<(String, usize), 
                 Some(other) => {
                     return Err((
                         i + 1,
-                        format!(
-                            "unknown escape {} in quoted text; only \\\" and \\\\ are allowed",
-                            quote_for_message(&format!("\\{other}"))
-                        ),
+                        ParseErrorKind::UnknownEscape {
+                            escape: quote_for_message(&format!("\\{other}")),
+                        },
                     ))
                 }
                 None => break,
@@ -159,17 +156,16 @@ fn read_quoted(chars: &[(usize, char)], open: usize) -> Result<(String, usize), 
             }
         }
     }
-    Err((open + 1, "unterminated quoted text".to_string()))
+    Err((open + 1, ParseErrorKind::Unterminated))
 }
 
-fn check_after_quote(chars: &[(usize, char)], i: usize) -> Result<(), (usize, String)> {
+fn check_after_quote(chars: &[(usize, char)], i: usize) -> Result<(), (usize, ParseErrorKind)> {
     match chars.get(i) {
         Some((_, c)) if !c.is_whitespace() && *c != '#' => Err((
             i + 1,
-            format!(
-                "expected a space after the closing quote, found {}",
-                quote_for_message(&c.to_string())
-            ),
+            ParseErrorKind::SpaceAfterQuote {
+                found: quote_for_message(&c.to_string()),
+            },
         )),
         _ => Ok(()),
     }

@@ -12,6 +12,7 @@ pub mod lessons;
 pub mod lexer;
 pub mod narrate;
 pub mod parse;
+pub mod parse_error;
 pub mod report;
 pub mod say;
 pub mod share;
@@ -26,6 +27,8 @@ mod parse_tests;
 
 pub use ast::{ClusterSpec, Command, Condition, ErrorCode, RoleName, Script, Spanned};
 pub use exec::Session;
-pub use parse::{parse_command, parse_duration, parse_script, parse_size, ParseError};
+pub use parse::{
+    parse_command, parse_duration, parse_script, parse_size, ParseError, ParseErrorKind,
+};
 pub use report::{CommandResult, Report, Status};
 pub use slice::{Progress, Stop, StopReason, DEFAULT_MEMORY_BUDGET};

@@ -15,6 +15,7 @@ use crate::raft::{MessageType, NodeId, RaftEvent};
 use crate::sim::{DropReason, Event, EventKind, ModeDecision};
 
 use super::etcdctl::EtcdctlError;
+use super::parse::ParseError;
 use super::report::CommandResult;
 use super::say::Spoken;
 use super::slice::Stop;
@@ -525,7 +526,7 @@ pub trait Renderer {
     fn logged_result(&self, time_ms: u64, r: &CommandResult, named: bool, expected: bool)
         -> String;
     /// A console line that does not parse.
-    fn unparsed(&self, command: &str, detail: &str) -> String;
+    fn unparsed(&self, command: &str, e: &ParseError) -> String;
     /// Several repeats of one line, shown as one: `latest` is the last
     /// repeat's sentence.
     fn folded(&self, first_ms: u64, last_ms: u64, latest: &str, count: usize) -> String;
@@ -630,9 +631,10 @@ pub enum Refusal {
     NoLeaderToIsolate,
     /// A partition preset with fewer than two members.
     TooFewToPartition,
-    /// A branch that does not exist, or a lesson's (which has none); the
-    /// timeline's own message.
-    Branch(String),
+    /// A branch that does not exist.
+    NoBranch(u32),
+    /// Branches asked for in a lesson, which has none.
+    LessonHasNoBranches,
     /// The modes control: `auto-promote` is not a whole percentage from 1
     /// to 100.
     AutoPromoteRange,
@@ -641,9 +643,15 @@ pub enum Refusal {
     /// The modes control: `max-learners` is not a whole number from 0 to
     /// `max`.
     MaxLearnersRange { max: NodeId },
-    /// The modes control: a value the `cluster` line does not take (its
-    /// parser's message).
-    Modes(String),
+    /// The modes control: a choice that is none of `choices` (which are
+    /// the language's words, as typed).
+    ModeChoice {
+        option: &'static str,
+        found: String,
+        choices: &'static str,
+    },
+    /// The modes control: a value the `cluster` line does not take.
+    Modes(ParseError),
 }
 
 #[cfg(test)]

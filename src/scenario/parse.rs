@@ -8,6 +8,7 @@ use std::fmt;
 
 use super::ast::*;
 use super::lexer::{lex, Token};
+pub use super::parse_error::ParseErrorKind;
 
 /// A line that does not parse.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,7 +17,23 @@ pub struct ParseError {
     pub line: usize,
     /// 1-based column, in characters, of the offending word.
     pub column: usize,
+    /// The English words (the report's and the command line's).
     pub message: String,
+    /// What is wrong, as data, for every language's words (boxed: errors
+    /// travel in `Result`s and stay small).
+    pub kind: Box<ParseErrorKind>,
+}
+
+impl ParseError {
+    pub fn new(line: usize, column: usize, kind: impl Into<ParseErrorKind>) -> ParseError {
+        let kind = kind.into();
+        ParseError {
+            line,
+            column,
+            message: kind.english(),
+            kind: Box::new(kind),
+        }
+    }
 }
 
 impl fmt::Display for ParseError {
@@ -57,11 +74,6 @@ pub const COMMAND_NAMES: [&str; 22] = [
     "net",
 ];
 
-const CONDITION_FORMS: &str = "leader, leader=N, no-leader, caught-up=N, all-applied, quorum=Q, \
-     voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, term>=T, commit>=I, role N=ROLE, \
-     progress N=STATE, ok, error=CODE, value=TEXT, absent, linearizable, not-linearizable, \
-     queued>=SIZE, queued N>=SIZE (or <=)";
-
 /// The options every client request takes: the client's timeout and
 /// etcd's `WithRequireLeader`.
 const CLIENT_OPTIONS: [(&str, Kind); 2] = [
@@ -97,22 +109,20 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
                 cluster = Some(parse_cluster(&mut p)?);
             }
             (None, false) => {
-                return Err(ParseError {
-                    line: line_no,
-                    column: first.col,
-                    message: format!(
-                        "expected the cluster line first, like \"cluster voters=1,2,3\", found {}",
-                        quote_for_message(&first.text)
-                    ),
-                })
+                return Err(ParseError::new(
+                    line_no,
+                    first.col,
+                    ParseErrorKind::ClusterFirst {
+                        found: quote_for_message(&first.text),
+                    },
+                ))
             }
             (Some(_), true) => {
-                return Err(ParseError {
-                    line: line_no,
-                    column: first.col,
-                    message: "a script has only one \"cluster\" line, and this is a second one"
-                        .to_string(),
-                })
+                return Err(ParseError::new(
+                    line_no,
+                    first.col,
+                    ParseErrorKind::SecondCluster,
+                ))
             }
             (Some(_), false) if is_bare(first, "say-ja") => {
                 // The Japanese words of the `say` line just before: part of
@@ -126,19 +136,18 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
                 {
                     Some(Command::Say { ja: ja @ None, .. }) => *ja = Some(text),
                     Some(Command::Say { .. }) => {
-                        return Err(ParseError {
-                            line: line_no,
-                            column: first.col,
-                            message: "a second say-ja for the same say line".to_string(),
-                        })
+                        return Err(ParseError::new(
+                            line_no,
+                            first.col,
+                            ParseErrorKind::SecondSayJa,
+                        ))
                     }
                     _ => {
-                        return Err(ParseError {
-                            line: line_no,
-                            column: first.col,
-                            message: "say-ja must come right after the say line it translates"
-                                .to_string(),
-                        })
+                        return Err(ParseError::new(
+                            line_no,
+                            first.col,
+                            ParseErrorKind::SayJaAlone,
+                        ))
                     }
                 }
             }
@@ -154,12 +163,7 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
     }
     match cluster {
         Some(cluster) => Ok(Script { cluster, commands }),
-        None => Err(ParseError {
-            line: 1,
-            column: 1,
-            message: "the script is empty; it must start with a line like \"cluster voters=1,2,3\""
-                .to_string(),
-        }),
+        None => Err(ParseError::new(1, 1, ParseErrorKind::EmptyScript)),
     }
 }
 
@@ -168,113 +172,90 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
 pub fn parse_command(line: &str) -> Result<Command, ParseError> {
     let lexed = lex(line, 1)?;
     match lexed.tokens.first() {
-        None => Err(ParseError {
-            line: 1,
-            column: 1,
-            message: format!(
-                "expected a command, found nothing; commands are: {}",
-                COMMAND_NAMES.join(", ")
-            ),
-        }),
-        Some(first) if is_bare(first, "cluster") => Err(ParseError {
-            line: 1,
-            column: first.col,
-            message: "\"cluster\" can only be the first line of a script".to_string(),
-        }),
+        None => Err(ParseError::new(1, 1, ParseErrorKind::NoCommand)),
+        Some(first) if is_bare(first, "cluster") => Err(ParseError::new(
+            1,
+            first.col,
+            ParseErrorKind::ClusterNotCommand,
+        )),
         Some(_) => parse_tokens(&lexed.tokens, 1),
     }
 }
 
 /// A duration with its unit (`250ms`, `2s`, `1.5s`) in whole milliseconds.
 pub fn parse_duration(s: &str) -> Result<u64, String> {
-    let generic = || {
-        format!(
-            "expected a duration like 250ms or 2s, found {}",
-            quote_for_message(s)
-        )
+    duration_of(s).map_err(|k| k.english())
+}
+
+fn duration_of(s: &str) -> Result<u64, ParseErrorKind> {
+    let found = quote_for_message(s);
+    let generic = || ParseErrorKind::BadDuration {
+        found: found.clone(),
     };
     if s.starts_with('-') {
-        return Err(format!(
-            "a duration cannot be negative, found {}",
-            quote_for_message(s)
-        ));
+        return Err(ParseErrorKind::NegativeDuration { found });
     }
     let (number, per_unit) = if let Some(n) = s.strip_suffix("ms") {
         (n, 1u128)
     } else if let Some(n) = s.strip_suffix('s') {
         (n, 1000u128)
     } else if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "a duration needs a unit (ms or s), found {}",
-            quote_for_message(s)
-        ));
+        return Err(ParseErrorKind::DurationUnit { found });
     } else {
         return Err(generic());
     };
     let ms = scaled(number, per_unit).ok_or_else(generic)?;
     match ms {
-        Scaled::Whole(ms) => u64::try_from(ms)
-            .map_err(|_| format!("the duration {} is too long", quote_for_message(s))),
-        Scaled::Fraction => Err(format!(
-            "durations are whole milliseconds; {} is finer than 1ms",
-            quote_for_message(s)
-        )),
-        Scaled::TooLarge => Err(format!("the duration {} is too long", quote_for_message(s))),
+        Scaled::Whole(ms) => {
+            u64::try_from(ms).map_err(|_| ParseErrorKind::DurationTooLong { found })
+        }
+        Scaled::Fraction => Err(ParseErrorKind::DurationFraction { found }),
+        Scaled::TooLarge => Err(ParseErrorKind::DurationTooLong { found }),
     }
 }
 
 /// A duration one command may let pass: at most [`MAX_WAIT_MS`] (an hour).
-fn parse_wait(s: &str) -> Result<u64, String> {
-    let ms = parse_duration(s)?;
+fn parse_wait(s: &str) -> Result<u64, ParseErrorKind> {
+    let ms = duration_of(s)?;
     if ms > MAX_WAIT_MS {
-        return Err(format!(
-            "the duration {} is longer than the limit of {} (one command lets at most \
-             an hour of simulated time pass)",
-            quote_for_message(s),
-            format_duration(MAX_WAIT_MS)
-        ));
+        return Err(ParseErrorKind::WaitTooLong {
+            found: quote_for_message(s),
+            limit: format_duration(MAX_WAIT_MS),
+        });
     }
     Ok(ms)
 }
 
 /// A loss rate in percent (`1%`, `0.5%`, at most four decimals, at most
 /// `100%`) in parts per million.
-fn parse_percent(s: &str) -> Result<u32, String> {
-    let generic = || {
-        format!(
-            "expected a percentage like 1% or 0.5%, found {}",
-            quote_for_message(s)
-        )
+fn parse_percent(s: &str) -> Result<u32, ParseErrorKind> {
+    let found = quote_for_message(s);
+    let generic = || ParseErrorKind::BadPercent {
+        found: found.clone(),
     };
     let Some(number) = s.strip_suffix('%') else {
         return Err(generic());
     };
     match scaled(number, u128::from(LOSS_PPM_PER_PERCENT)).ok_or_else(generic)? {
         Scaled::Whole(ppm) if ppm <= 100 * u128::from(LOSS_PPM_PER_PERCENT) => Ok(ppm as u32),
-        Scaled::Whole(_) | Scaled::TooLarge => {
-            Err(format!("the loss {} is above 100%", quote_for_message(s)))
-        }
-        Scaled::Fraction => Err(format!(
-            "the loss {} has more than four decimals",
-            quote_for_message(s)
-        )),
+        Scaled::Whole(_) | Scaled::TooLarge => Err(ParseErrorKind::LossAbove100 { found }),
+        Scaled::Fraction => Err(ParseErrorKind::LossDecimals { found }),
     }
 }
 
 /// A size with its unit (`512B`, `4KB`, `1MB`, `1GB`, powers of 1024) in
 /// bytes, at most 1GB.
 pub fn parse_size(s: &str) -> Result<u64, String> {
-    let generic = || {
-        format!(
-            "expected a size like 512B, 4KB or 1MB, found {}",
-            quote_for_message(s)
-        )
+    size_of(s).map_err(|k| k.english())
+}
+
+fn size_of(s: &str) -> Result<u64, ParseErrorKind> {
+    let found = quote_for_message(s);
+    let generic = || ParseErrorKind::BadSize {
+        found: found.clone(),
     };
     if s.starts_with('-') {
-        return Err(format!(
-            "a size cannot be negative, found {}",
-            quote_for_message(s)
-        ));
+        return Err(ParseErrorKind::NegativeSize { found });
     }
     let units: [(&str, u128); 4] = [("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10), ("B", 1)];
     let Some((number, mult)) = units
@@ -282,27 +263,18 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         .find_map(|(u, m)| s.strip_suffix(u).map(|n| (n, *m)))
     else {
         if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!(
-                "a size needs a unit (B, KB, MB or GB), found {}",
-                quote_for_message(s)
-            ));
+            return Err(ParseErrorKind::SizeUnit { found });
         }
         return Err(generic());
     };
-    let too_large = || {
-        format!(
-            "the size {} is larger than the limit of {}",
-            quote_for_message(s),
-            format_size(MAX_SIZE_BYTES)
-        )
+    let too_large = || ParseErrorKind::SizeTooLarge {
+        found: found.clone(),
+        limit: format_size(MAX_SIZE_BYTES),
     };
     match scaled(number, mult).ok_or_else(generic)? {
         Scaled::Whole(b) if b <= u128::from(MAX_SIZE_BYTES) => Ok(b as u64),
         Scaled::Whole(_) | Scaled::TooLarge => Err(too_large()),
-        Scaled::Fraction => Err(format!(
-            "the size {} is not a whole number of bytes",
-            quote_for_message(s)
-        )),
+        Scaled::Fraction => Err(ParseErrorKind::SizeFraction { found }),
     }
 }
 
@@ -357,31 +329,30 @@ fn parse_digits_u128(s: &str) -> Option<u128> {
 
 /// A node id, 1..=15.
 pub fn parse_node_id(s: &str) -> Result<NodeId, String> {
+    node_id_of(s).map_err(|k| k.english())
+}
+
+fn node_id_of(s: &str) -> Result<NodeId, ParseErrorKind> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "expected a node id ({MIN_NODE_ID}..={MAX_NODE_ID}), found {}",
-            quote_for_message(s)
-        ));
+        return Err(ParseErrorKind::BadNodeId {
+            found: quote_for_message(s),
+        });
     }
     match s.parse::<u64>() {
         Ok(n) if (MIN_NODE_ID..=MAX_NODE_ID).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "node id {} is out of range {MIN_NODE_ID}..={MAX_NODE_ID}",
-            shorten(s)
-        )),
+        _ => Err(ParseErrorKind::NodeIdRange { found: shorten(s) }),
     }
 }
 
 /// A whole number without unit.
-fn parse_number(s: &str) -> Result<u64, String> {
+fn parse_number(s: &str) -> Result<u64, ParseErrorKind> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "expected a whole number, found {}",
-            quote_for_message(s)
-        ));
+        return Err(ParseErrorKind::BadNumber {
+            found: quote_for_message(s),
+        });
     }
     s.parse::<u64>()
-        .map_err(|_| format!("the number {} is too large", shorten(s)))
+        .map_err(|_| ParseErrorKind::NumberTooLarge { found: shorten(s) })
 }
 
 fn shorten(s: &str) -> String {
@@ -441,12 +412,8 @@ impl<'t> Words<'t> {
         }
     }
 
-    fn err(&self, column: usize, message: impl Into<String>) -> ParseError {
-        ParseError {
-            line: self.line,
-            column,
-            message: message.into(),
-        }
+    fn err(&self, column: usize, kind: impl Into<ParseErrorKind>) -> ParseError {
+        ParseError::new(self.line, column, kind)
     }
 
     fn next(&mut self) -> Option<&'t Token> {
@@ -471,14 +438,17 @@ impl<'t> Words<'t> {
             Some(t) => Ok(t),
             None => Err(self.err(
                 self.missing_col(),
-                format!("missing {what} after {}", quote_for_message(after)),
+                ParseErrorKind::Missing {
+                    what: what.to_string(),
+                    after: quote_for_message(after),
+                },
             )),
         }
     }
 
     fn node_id(&mut self, after: &str) -> Result<NodeId, ParseError> {
         let t = self.word("node id", after)?;
-        parse_node_id(&t.text).map_err(|m| self.err(t.col, m))
+        node_id_of(&t.text).map_err(|m| self.err(t.col, m))
     }
 
     /// A positional text (a key or value): quoted, or a bare word without `=`.
@@ -487,12 +457,11 @@ impl<'t> Words<'t> {
         if t.opt.is_some() && !t.quoted {
             return Err(self.err(
                 t.col,
-                format!(
-                    "expected {what} after {}, found the option {}; \
-                     quote {what} that contains \"=\"",
-                    quote_for_message(after),
-                    quote_for_message(&t.text)
-                ),
+                ParseErrorKind::TextIsOption {
+                    what: what.to_string(),
+                    after: quote_for_message(after),
+                    found: quote_for_message(&t.text),
+                },
             ));
         }
         Ok(t.text.clone())
@@ -504,10 +473,10 @@ impl<'t> Words<'t> {
             None => Ok(()),
             Some(t) => Err(self.err(
                 t.col,
-                format!(
-                    "unexpected extra word {} after {cmd}",
-                    quote_for_message(&t.text)
-                ),
+                ParseErrorKind::ExtraWord {
+                    word: quote_for_message(&t.text),
+                    after: cmd.to_string(),
+                },
             )),
         }
     }
@@ -530,41 +499,57 @@ impl<'t> Words<'t> {
             if t.quoted {
                 return Err(self.err(
                     t.col,
-                    format!(
-                        "unexpected quoted text {} for {cmd}; expected {}",
-                        quote_for_message(&t.text),
-                        expected()
-                    ),
+                    ParseErrorKind::QuotedOption {
+                        found: quote_for_message(&t.text),
+                        cmd: cmd.to_string(),
+                        expected: expected(),
+                    },
                 ));
             }
             let name = t.opt.as_ref().map_or(t.text.as_str(), |o| o.name.as_str());
             let Some((name, kind)) = allowed.iter().find(|(n, _)| *n == name) else {
                 return Err(self.err(
                     t.col,
-                    format!(
-                        "unknown option {} for {cmd}; expected {}",
-                        quote_for_message(name),
-                        expected()
-                    ),
+                    ParseErrorKind::UnknownOption {
+                        name: quote_for_message(name),
+                        cmd: cmd.to_string(),
+                        expected: expected(),
+                    },
                 ));
             };
             if found.iter().any(|f| f.name == *name) {
-                return Err(self.err(t.col, format!("duplicate option \"{name}\"")));
+                return Err(self.err(
+                    t.col,
+                    ParseErrorKind::DuplicateOption {
+                        name: name.to_string(),
+                    },
+                ));
             }
             match (kind, &t.opt) {
                 (Kind::Flag, Some(_)) => {
-                    return Err(self.err(t.col, format!("option \"{name}\" takes no value")))
+                    return Err(self.err(
+                        t.col,
+                        ParseErrorKind::OptionTakesNoValue {
+                            name: name.to_string(),
+                        },
+                    ))
                 }
                 (Kind::Value(hint), None) => {
                     return Err(self.err(
                         t.col,
-                        format!("missing value for option \"{name}\"; expected {hint}"),
+                        ParseErrorKind::MissingOptionValue {
+                            name: name.to_string(),
+                            hint: hint.to_string(),
+                        },
                     ))
                 }
                 (Kind::Value(hint), Some(o)) if o.value.is_empty() && !o.value_quoted => {
                     return Err(self.err(
                         t.col,
-                        format!("missing value for option \"{name}\"; expected {hint}"),
+                        ParseErrorKind::MissingOptionValue {
+                            name: name.to_string(),
+                            hint: hint.to_string(),
+                        },
                     ))
                 }
                 _ => {}
@@ -575,10 +560,10 @@ impl<'t> Words<'t> {
     }
 
     /// Converts an option's value, pointing errors at the value.
-    fn convert<T>(
+    fn convert<T, E: Into<ParseErrorKind>>(
         &self,
         f: &Found<'_>,
-        conv: impl FnOnce(&str) -> Result<T, String>,
+        conv: impl FnOnce(&str) -> Result<T, E>,
     ) -> Result<T, ParseError> {
         conv(f.value()).map_err(|m| self.err(f.value_col(), m))
     }
@@ -595,11 +580,10 @@ fn say_text(p: &mut Words<'_>, name: &str) -> Result<String, ParseError> {
     if let Some(extra) = p.peek() {
         return Err(p.err(
             extra.col,
-            format!(
-                "unexpected extra word {} after the text of {name}; \
-                 put text with spaces in double quotes",
-                quote_for_message(&extra.text)
-            ),
+            ParseErrorKind::ExtraSayWord {
+                word: quote_for_message(&extra.text),
+                after: name.to_string(),
+            },
         ));
     }
     if let Err(e) = super::say::pieces(&t.text) {
@@ -616,10 +600,9 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
     if first.quoted {
         return Err(p.err(
             first.col,
-            format!(
-                "expected a command, found quoted text {}",
-                quote_for_message(&first.text)
-            ),
+            ParseErrorKind::QuotedCommand {
+                found: quote_for_message(&first.text),
+            },
         ));
     }
     let cmd = match first.text.as_str() {
@@ -647,7 +630,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
             let found = p.options("status", &[("via", Kind::Value("via=N"))])?;
             Command::Status {
                 via: get(&found, "via")
-                    .map(|f| p.convert(f, parse_node_id))
+                    .map(|f| p.convert(f, node_id_of))
                     .transpose()?,
             }
         }
@@ -684,10 +667,10 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
                 key,
                 value,
                 via: get(&found, "via")
-                    .map(|f| p.convert(f, parse_node_id))
+                    .map(|f| p.convert(f, node_id_of))
                     .transpose()?,
                 size: get(&found, "size")
-                    .map(|f| p.convert(f, parse_size))
+                    .map(|f| p.convert(f, size_of))
                     .transpose()?,
                 nowait: get(&found, "nowait").is_some(),
                 timeout_ms,
@@ -713,7 +696,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
                     .map(|f| p.convert(f, parse_number))
                     .transpose()?,
                 via: get(&found, "via")
-                    .map(|f| p.convert(f, parse_node_id))
+                    .map(|f| p.convert(f, node_id_of))
                     .transpose()?,
                 serializable: get(&found, "serializable").is_some(),
                 timeout_ms,
@@ -734,7 +717,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
             Command::Delete {
                 key,
                 via: get(&found, "via")
-                    .map(|f| p.convert(f, parse_node_id))
+                    .map(|f| p.convert(f, node_id_of))
                     .transpose()?,
                 timeout_ms,
                 require_leader,
@@ -755,7 +738,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
             Command::Compaction {
                 rev,
                 via: get(&found, "via")
-                    .map(|f| p.convert(f, parse_node_id))
+                    .map(|f| p.convert(f, node_id_of))
                     .transpose()?,
                 timeout_ms,
                 require_leader,
@@ -794,11 +777,9 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
         other => {
             return Err(p.err(
                 first.col,
-                format!(
-                    "unknown command {}; expected one of: {}",
-                    quote_for_message(other),
-                    COMMAND_NAMES.join(", ")
-                ),
+                ParseErrorKind::UnknownCommand {
+                    found: quote_for_message(other),
+                },
             ))
         }
     };
@@ -837,10 +818,10 @@ fn parse_load(p: &mut Words<'_>) -> Result<Command, ParseError> {
     Ok(Command::LoadStart {
         rate_per_s: p.convert(rate, parse_rate)?,
         size: get(&found, "size")
-            .map(|f| p.convert(f, parse_size))
+            .map(|f| p.convert(f, size_of))
             .transpose()?,
         via: get(&found, "via")
-            .map(|f| p.convert(f, parse_node_id))
+            .map(|f| p.convert(f, node_id_of))
             .transpose()?,
     })
 }
@@ -1067,16 +1048,16 @@ fn parse_joint_change(p: &mut Words<'_>) -> Result<(JointChange, Option<u64>, bo
 fn parse_link(p: &mut Words<'_>, cmd: &str) -> Result<(NodeId, NodeId, bool), ParseError> {
     let t = p.word("node id", cmd)?;
     let (a, b, one_way) = if let Some((a_txt, b_txt)) = t.text.split_once("->") {
-        let a = parse_node_id(a_txt).map_err(|m| p.err(t.col, m))?;
+        let a = node_id_of(a_txt).map_err(|m| p.err(t.col, m))?;
         let b_col = t.col + a_txt.chars().count() + 2;
         if b_txt.is_empty() {
             return Err(p.err(b_col, format!("missing node id after \"{a_txt}->\"")));
         }
-        let b = parse_node_id(b_txt).map_err(|m| p.err(b_col, m))?;
+        let b = node_id_of(b_txt).map_err(|m| p.err(b_col, m))?;
         p.finish(&format!("{cmd} {a}->{b}"))?;
         (a, b, true)
     } else {
-        let a = parse_node_id(&t.text).map_err(|m| p.err(t.col, m))?;
+        let a = node_id_of(&t.text).map_err(|m| p.err(t.col, m))?;
         let b = p.node_id(&format!("{cmd} {a}"))?;
         p.finish(&format!("{cmd} {a} {b}"))?;
         (a, b, false)
@@ -1137,7 +1118,7 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
     for (item, col) in &items {
         match item {
             Item::Id(s) => {
-                let id = parse_node_id(s).map_err(|m| p.err(*col, m))?;
+                let id = node_id_of(s).map_err(|m| p.err(*col, m))?;
                 if !expect_id {
                     return Err(p.err(
                         *col,
@@ -1202,7 +1183,7 @@ fn parse_id_list(
     let mut ids = Vec::new();
     let mut c = col;
     for part in s.split(',') {
-        let id = parse_node_id(part).map_err(|m| p.err(c, m))?;
+        let id = node_id_of(part).map_err(|m| p.err(c, m))?;
         if ids.contains(&id) {
             return Err(p.err(c, format!("node {id} appears twice in the list")));
         }
@@ -1217,10 +1198,9 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
     let unknown = || {
         p.err(
             t.col,
-            format!(
-                "unknown condition {}; expected one of: {CONDITION_FORMS}",
-                quote_for_message(&t.text)
-            ),
+            ParseErrorKind::UnknownCondition {
+                found: quote_for_message(&t.text),
+            },
         )
     };
     if t.quoted {
@@ -1238,17 +1218,27 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
             "linearizable" => Ok(Condition::Linearizable),
             "not-linearizable" => Ok(Condition::NotLinearizable),
             "queued" => parse_queued(p),
+            "msgs-out" => parse_msgs(p, MsgDir::Out),
+            "msgs-in" => parse_msgs(p, MsgDir::In),
             _ => Err(unknown()),
         };
     };
     let v = opt.value.as_str();
     let vcol = opt.value_col;
-    let missing = |what: &str| p.err(vcol, format!("missing {what} after \"{}=\"", opt.name));
+    let missing = |what: &str| {
+        p.err(
+            vcol,
+            ParseErrorKind::Missing {
+                what: what.to_string(),
+                after: format!("\"{}=\"", opt.name),
+            },
+        )
+    };
     let node = |v: &str| {
         if v.is_empty() {
             return Err(missing("node id"));
         }
-        parse_node_id(v).map_err(|m| p.err(vcol, m))
+        node_id_of(v).map_err(|m| p.err(vcol, m))
     };
     let number = |v: &str| {
         if v.is_empty() {
@@ -1319,9 +1309,51 @@ fn bound_of(name: &str) -> Bound {
 /// The size after `NAME=`.
 fn size(p: &Words<'_>, v: &str, vcol: usize, name: &str) -> Result<u64, ParseError> {
     if v.is_empty() {
-        return Err(p.err(vcol, format!("missing a size after \"{name}=\"")));
+        return Err(p.err(
+            vcol,
+            ParseErrorKind::Missing {
+                what: "a size".to_string(),
+                after: format!("\"{name}=\""),
+            },
+        ));
     }
-    parse_size(v).map_err(|m| p.err(vcol, m))
+    size_of(v).map_err(|m| p.err(vcol, m))
+}
+
+/// `msgs-out N=K`, `msgs-out N>=K`, `msgs-out N<=K` (or `msgs-in`).
+fn parse_msgs(p: &mut Words<'_>, dir: MsgDir) -> Result<Condition, ParseError> {
+    let name = dir.as_str();
+    let t = p.word("N=K", name)?;
+    let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
+        return Err(p.err(
+            t.col,
+            format!(
+                "expected N=K, N>=K or N<=K like 1=0 after {name}, found {}",
+                quote_for_message(&t.text)
+            ),
+        ));
+    };
+    let (id, bound) = match opt.name.strip_suffix(['>', '<']) {
+        Some(id) => (id, bound_of(&opt.name)),
+        None => (opt.name.as_str(), Bound::Exactly),
+    };
+    let id = node_id_of(id).map_err(|m| p.err(t.col, m))?;
+    if opt.value.is_empty() {
+        return Err(p.err(
+            opt.value_col,
+            ParseErrorKind::Missing {
+                what: "a number".to_string(),
+                after: format!("\"{}=\"", opt.name),
+            },
+        ));
+    }
+    let count = parse_number(&opt.value).map_err(|m| p.err(opt.value_col, m))?;
+    Ok(Condition::Messages {
+        id,
+        dir,
+        bound,
+        count,
+    })
 }
 
 /// `queued N>=SIZE` or `queued N<=SIZE`.
@@ -1340,7 +1372,7 @@ fn parse_queued(p: &mut Words<'_>) -> Result<Condition, ParseError> {
             ),
         ));
     };
-    let id = parse_node_id(&opt.name[..opt.name.len() - 1]).map_err(|m| p.err(t.col, m))?;
+    let id = node_id_of(&opt.name[..opt.name.len() - 1]).map_err(|m| p.err(t.col, m))?;
     Ok(Condition::Queued {
         id: Some(id),
         bound: bound_of(&opt.name),
@@ -1359,7 +1391,7 @@ fn parse_role(p: &mut Words<'_>) -> Result<Condition, ParseError> {
             ),
         ));
     };
-    let id = parse_node_id(&opt.name).map_err(|m| p.err(t.col, m))?;
+    let id = node_id_of(&opt.name).map_err(|m| p.err(t.col, m))?;
     if opt.value.is_empty() {
         return Err(p.err(opt.value_col, format!("missing role after \"{id}=\"")));
     }
@@ -1381,9 +1413,15 @@ fn parse_progress(p: &mut Words<'_>) -> Result<Condition, ParseError> {
             ),
         ));
     };
-    let id = parse_node_id(&opt.name).map_err(|m| p.err(t.col, m))?;
+    let id = node_id_of(&opt.name).map_err(|m| p.err(t.col, m))?;
     if opt.value.is_empty() {
-        return Err(p.err(opt.value_col, format!("missing state after \"{id}=\"")));
+        return Err(p.err(
+            opt.value_col,
+            ParseErrorKind::Missing {
+                what: "state".to_string(),
+                after: format!("\"{id}=\""),
+            },
+        ));
     }
     let state = opt
         .value
@@ -1551,8 +1589,8 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
     for f in &found {
         match f.name {
             "seed" => spec.seed = p.convert(f, parse_number)?,
-            "heartbeat" => spec.heartbeat_ms = p.convert(f, parse_duration)?,
-            "election-timeout" => spec.election_timeout_ms = p.convert(f, parse_duration)?,
+            "heartbeat" => spec.heartbeat_ms = p.convert(f, duration_of)?,
+            "election-timeout" => spec.election_timeout_ms = p.convert(f, duration_of)?,
             "prevote" => spec.prevote = p.convert(f, parse_on_off)?,
             "check-quorum" => spec.check_quorum = p.convert(f, parse_on_off)?,
             "strict-reconfig" => spec.strict_reconfig = p.convert(f, parse_on_off)?,
@@ -1578,7 +1616,7 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
             "transport" => spec.transport = p.convert(f, parse_transport)?,
             "new-members" => spec.new_members = p.convert(f, parse_new_members)?,
             "auto-promote" => spec.auto_promote = p.convert(f, parse_auto_promote)?,
-            "failover-after" => spec.failover_after_ms = p.convert(f, parse_duration)?,
+            "failover-after" => spec.failover_after_ms = p.convert(f, duration_of)?,
             "failover" => spec.failover = p.convert(f, parse_failover)?,
             _ => {}
         }

@@ -215,6 +215,18 @@ mod props {
                     bytes,
                 }
             }),
+            (
+                id(),
+                any::<bool>(),
+                proptest::sample::select(vec![Bound::AtLeast, Bound::AtMost, Bound::Exactly]),
+                any::<u64>()
+            )
+                .prop_map(|(id, out, bound, count)| Condition::Messages {
+                    id,
+                    dir: if out { MsgDir::Out } else { MsgDir::In },
+                    bound,
+                    count,
+                }),
         ]
     }
 

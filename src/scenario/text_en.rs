@@ -15,6 +15,7 @@ use crate::sim::{DropReason, Event, EventKind, KeyRead, ModeDecision, NotYet};
 
 use super::etcdctl::{self, EtcdctlError};
 use super::narrate::{CampaignFold, Refusal, Renderer};
+use super::parse::ParseError;
 use super::report::CommandResult;
 use super::view::{
     FailoverView, HistoryVerdict, LearnerKind, LogMark, NodeState, ProgressView, QuorumView,
@@ -463,8 +464,13 @@ impl Renderer for English {
         format!("{} {mark} {what}{summary}", self.time(time_ms))
     }
 
-    fn unparsed(&self, command: &str, detail: &str) -> String {
-        format!("error: \"{command}\" does not parse: {detail}")
+    fn unparsed(&self, command: &str, e: &ParseError) -> String {
+        format!(
+            "error: \"{command}\" does not parse: line {}, column {}: {}",
+            e.line,
+            e.column,
+            e.kind.english()
+        )
     }
 
     fn folded(&self, first_ms: u64, last_ms: u64, latest: &str, count: usize) -> String {
@@ -522,7 +528,10 @@ impl Renderer for English {
                 "error: there is no leader to isolate (no-leader)".to_string()
             }
             Refusal::TooFewToPartition => "error: a partition needs at least two nodes".to_string(),
-            Refusal::Branch(why) => format!("error: {why}"),
+            Refusal::NoBranch(id) => format!("error: there is no branch {id}"),
+            Refusal::LessonHasNoBranches => {
+                "error: a lesson has no branches: leave it first".to_string()
+            }
             Refusal::AutoPromoteRange => {
                 "error: auto-promote takes a whole percentage from 1% to 100%".to_string()
             }
@@ -534,7 +543,12 @@ impl Renderer for English {
             Refusal::MaxLearnersRange { max } => {
                 format!("error: max-learners takes a whole number from 0 to {max}")
             }
-            Refusal::Modes(why) => format!("error: {why}"),
+            Refusal::ModeChoice {
+                option,
+                found,
+                choices,
+            } => format!("error: unknown {option} {found:?}; expected {choices}"),
+            Refusal::Modes(e) => format!("error: {e}"),
         }
     }
 

@@ -13,9 +13,11 @@ use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::server::ErrorCode;
 use crate::sim::{DropReason, Event, EventKind, KeyRead, ModeDecision, NotYet};
 
-use super::ast::format_duration;
+use super::ast::{format_duration, MAX_NODE_ID, MIN_NODE_ID};
 use super::etcdctl::{self, EtcdctlError};
 use super::narrate::{CampaignFold, Refusal, Renderer};
+use super::parse::{ParseError, ParseErrorKind, COMMAND_NAMES};
+use super::parse_error::CONDITION_FORMS;
 use super::report::CommandResult;
 use super::slice::{mib, Stop};
 use super::text_en::json_string;
@@ -286,6 +288,125 @@ fn raft_sentence(node: NodeId, event: &RaftEvent) -> String {
             format!("ノード {node} が ForgetLeader を無視: 読み取りがリースに依存している")
         }
         AutoLeaveProposed => format!("ノード {node} が共同構成から抜けることを提案した"),
+    }
+}
+
+/// A word the parser found missing, in Japanese; forms such as `N=K` are
+/// written as they are typed.
+pub fn missing_ja(what: &str) -> String {
+    match what {
+        "node id" => "ノードID".to_string(),
+        "quoted text" => "引用符で囲んだテキスト".to_string(),
+        "duration" => "時間（250ms、2s など）".to_string(),
+        "a key" => "キー".to_string(),
+        "a value" => "値".to_string(),
+        "a condition" => "条件".to_string(),
+        "a number" => "数".to_string(),
+        "a revision" => "リビジョン".to_string(),
+        "an error code" => "エラーコード".to_string(),
+        "a size" => "サイズ（512B、4KB、1MB など）".to_string(),
+        "state" => "状態".to_string(),
+        "a member subcommand (add, promote, remove, list, change or leave-joint)" => {
+            "member のサブコマンド（add, promote, remove, list, change, leave-joint）".to_string()
+        }
+        form => format!("「{form}」"),
+    }
+}
+
+/// Why a line does not parse, in Japanese, from the parser's
+/// [`ParseErrorKind`]. Words quoted from the input, commands, options and
+/// the lists of forms are shown as they are typed.
+pub fn parse_error(kind: &ParseErrorKind) -> String {
+    use ParseErrorKind::*;
+    match kind {
+        QuoteInsideWord { word } => {
+            format!("単語 {word} の途中に引用符がある。単語全体を引用符で囲むこと")
+        }
+        UnknownEscape { escape } => format!(
+            "引用符内のテキストに未知のエスケープ {escape} がある。使えるのは \\\" と \\\\ だけ"
+        ),
+        Unterminated => "引用符が閉じていない".to_string(),
+        SpaceAfterQuote { found } => {
+            format!("閉じ引用符の後には空白が必要だが、{found} がある")
+        }
+        ClusterFirst { found } => format!(
+            "最初の行は「cluster voters=1,2,3」のような cluster 行でなければならないが、{found} がある"
+        ),
+        SecondCluster => "スクリプトの cluster 行は1つだけ。これは2つ目".to_string(),
+        SecondSayJa => "同じ say 行に2つ目の say-ja がある".to_string(),
+        SayJaAlone => "say-ja は翻訳する say 行の直後に置くこと".to_string(),
+        EmptyScript => {
+            "スクリプトが空。「cluster voters=1,2,3」のような行で始めること".to_string()
+        }
+        NoCommand => format!(
+            "コマンドがない。コマンドは: {}",
+            COMMAND_NAMES.join(", ")
+        ),
+        ClusterNotCommand => "cluster はスクリプトの最初の行にしか書けない".to_string(),
+        QuotedCommand { found } => {
+            format!("コマンドがあるべき所に引用符で囲んだテキスト {found} がある")
+        }
+        UnknownCommand { found } => format!(
+            "未知のコマンド {found}。使えるコマンドは: {}",
+            COMMAND_NAMES.join(", ")
+        ),
+        Missing { what, after } => format!("{after} の後に{}がない", missing_ja(what)),
+        TextIsOption { what, after, found } => {
+            let what = missing_ja(what);
+            format!(
+                "{after} の後には{what}が必要だが、オプション {found} がある。\
+                 「=」を含む{what}は引用符で囲むこと"
+            )
+        }
+        ExtraWord { word, after } => format!("{after} の後に余分な単語 {word} がある"),
+        ExtraSayWord { word, after } => format!(
+            "{after} のテキストの後に余分な単語 {word} がある。空白を含むテキストは二重引用符で囲むこと"
+        ),
+        QuotedOption {
+            found,
+            cmd,
+            expected,
+        } => format!("{cmd} に引用符で囲んだテキスト {found} は使えない。使えるのは: {expected}"),
+        UnknownOption {
+            name,
+            cmd,
+            expected,
+        } => format!("{cmd} に未知のオプション {name}。使えるのは: {expected}"),
+        DuplicateOption { name } => format!("オプション「{name}」が重複している"),
+        OptionTakesNoValue { name } => format!("オプション「{name}」は値を取らない"),
+        MissingOptionValue { name, hint } => {
+            format!("オプション「{name}」に値がない。{hint} の形で書くこと")
+        }
+        UnknownCondition { found } => {
+            format!("未知の条件 {found}。使える条件は: {CONDITION_FORMS}")
+        }
+        BadDuration { found } => format!("250ms や 2s のような時間が必要だが、{found} がある"),
+        NegativeDuration { found } => format!("時間は負にできない: {found}"),
+        DurationUnit { found } => format!("時間には単位（ms か s）が必要: {found}"),
+        DurationTooLong { found } => format!("時間 {found} は長すぎる"),
+        DurationFraction { found } => {
+            format!("時間はミリ秒単位の整数。{found} は 1ms より細かい")
+        }
+        WaitTooLong { found, limit } => format!(
+            "時間 {found} は上限 {limit} を超えている（1つのコマンドで進められるシミュレーション時間は最大1時間）"
+        ),
+        BadPercent { found } => format!("1% や 0.5% のような百分率が必要だが、{found} がある"),
+        LossAbove100 { found } => format!("損失率 {found} が 100% を超えている"),
+        LossDecimals { found } => format!("損失率 {found} の小数が4桁を超えている"),
+        BadSize { found } => format!("512B、4KB、1MB のようなサイズが必要だが、{found} がある"),
+        NegativeSize { found } => format!("サイズは負にできない: {found}"),
+        SizeUnit { found } => format!("サイズには単位（B、KB、MB、GB）が必要: {found}"),
+        SizeTooLarge { found, limit } => format!("サイズ {found} は上限 {limit} を超えている"),
+        SizeFraction { found } => format!("サイズ {found} がバイトの整数ではない"),
+        BadNodeId { found } => format!(
+            "ノードID（{MIN_NODE_ID}..={MAX_NODE_ID}）が必要だが、{found} がある"
+        ),
+        NodeIdRange { found } => {
+            format!("ノードID {found} は範囲 {MIN_NODE_ID}..={MAX_NODE_ID} の外")
+        }
+        BadNumber { found } => format!("整数が必要だが、{found} がある"),
+        NumberTooLarge { found } => format!("数 {found} は大きすぎる"),
+        Other(message) => format!("（英語のみ）{message}"),
     }
 }
 
@@ -580,8 +701,13 @@ impl Renderer for Japanese {
         format!("{} {mark} {what}{summary}", self.time(time_ms))
     }
 
-    fn unparsed(&self, command: &str, detail: &str) -> String {
-        format!("エラー: 「{command}」を解釈できない: {detail}")
+    fn unparsed(&self, command: &str, e: &ParseError) -> String {
+        format!(
+            "エラー: 「{command}」を解釈できない: {} 行目 {} 文字目: {}",
+            e.line,
+            e.column,
+            parse_error(&e.kind)
+        )
     }
 
     fn folded(&self, first_ms: u64, last_ms: u64, latest: &str, count: usize) -> String {
@@ -639,7 +765,10 @@ impl Renderer for Japanese {
                 "エラー: 孤立させるリーダーがいない（no-leader）".to_string()
             }
             Refusal::TooFewToPartition => "エラー: 分断には少なくとも2つのノードが必要".to_string(),
-            Refusal::Branch(why) => format!("エラー: {why}"),
+            Refusal::NoBranch(id) => format!("エラー: ブランチ {id} はない"),
+            Refusal::LessonHasNoBranches => {
+                "エラー: レッスンにはブランチがない。先にレッスンを終えること".to_string()
+            }
             Refusal::AutoPromoteRange => {
                 "エラー: auto-promote は 1% から 100% までの整数のパーセント".to_string()
             }
@@ -651,7 +780,17 @@ impl Renderer for Japanese {
             Refusal::MaxLearnersRange { max } => {
                 format!("エラー: max-learners は 0 から {max} までの整数")
             }
-            Refusal::Modes(why) => format!("エラー: {why}"),
+            Refusal::ModeChoice {
+                option,
+                found,
+                choices,
+            } => format!("エラー: {option} の値 {found:?} は使えない。使えるのは {choices}"),
+            Refusal::Modes(e) => format!(
+                "エラー: {} 行目 {} 文字目: {}",
+                e.line,
+                e.column,
+                parse_error(&e.kind)
+            ),
         }
     }
 
@@ -1339,6 +1478,78 @@ mod tests {
     }
 
     #[test]
+    fn every_parse_error_kind_is_said_in_japanese_and_differs_from_english() {
+        use crate::scenario::parse_error::MissingWhat;
+        for kind in ParseErrorKind::samples() {
+            if matches!(kind, ParseErrorKind::Other(_)) {
+                continue;
+            }
+            let ja = parse_error(&kind);
+            assert!(japanese(&ja), "no Japanese for {kind:?}: {ja}");
+            assert_ne!(ja, kind.english());
+        }
+        for what in MissingWhat::ALL {
+            assert!(japanese(&missing_ja(what)), "no Japanese word for {what:?}");
+        }
+        // Every parse error the parser gives for these lines is one of the
+        // kinds said in Japanese, never the English-only fallback.
+        for line in [
+            "",
+            "pt a b",
+            "\"put\" a b",
+            "cluster voters=1",
+            "put",
+            "put a=b c",
+            "crash 1 2",
+            "crash x",
+            "crash 16",
+            "get a vai=1",
+            "get a via=1 via=2",
+            "get a serializable=1",
+            "get a via",
+            "get a \"x\"",
+            "wait 5",
+            "wait -1s",
+            "wait 0.1ms",
+            "wait 2h",
+            "wait x",
+            "expect leeder",
+            "expect",
+            "expect role",
+            "expect queued>=x",
+            "expect queued>=5",
+            "expect msgs-out 1=x",
+            "say \"a\" b",
+            "put \"a",
+            "put a\"b",
+            "put \"a\\x\"",
+            "put \"a\"b",
+            "net loss=x",
+            "net loss=101%",
+            "member",
+            "member add",
+        ] {
+            let e = crate::scenario::parse_command(line).unwrap_err();
+            assert!(
+                !matches!(*e.kind, ParseErrorKind::Other(_)),
+                "{line:?}: {}",
+                e.message
+            );
+            assert!(japanese(&Japanese.unparsed(line, &e)), "{line:?}");
+        }
+        for script in [
+            "",
+            "put a b",
+            "cluster voters=1\ncluster voters=2",
+            "cluster voters=1\nsay-ja \"x\"",
+            "cluster voters=1\nsay \"a\"\nsay-ja \"b\"\nsay-ja \"c\"",
+        ] {
+            let e = crate::scenario::parse_script(script).unwrap_err();
+            assert!(!matches!(*e.kind, ParseErrorKind::Other(_)), "{script:?}");
+        }
+    }
+
+    #[test]
     fn every_result_refusal_and_panel_sentence_is_in_japanese() {
         let mut r = CommandResult::new(1, "member promote 4".into());
         let mut texts = vec![Japanese.result_summary(&r)];
@@ -1358,7 +1569,7 @@ mod tests {
             texts.push(Japanese.logged_result(0, &failed, true, true));
             texts.push(Japanese.surprises(&[failed.clone()]));
         }
-        texts.push(Japanese.unparsed("x", "y"));
+        texts.push(Japanese.unparsed("x", &ParseError::new(1, 1, ParseErrorKind::Unterminated)));
         texts.push(Japanese.folded(0, 5, "z", 2));
         texts.push(Japanese.branch_started(0, 2, 1));
         texts.push(Japanese.branch_resumed(1, 0));
@@ -1366,7 +1577,20 @@ mod tests {
             Refusal::NoFreeId { max: 15 },
             Refusal::NoLeaderToIsolate,
             Refusal::TooFewToPartition,
-            Refusal::Branch("x".into()),
+            Refusal::NoBranch(9),
+            Refusal::LessonHasNoBranches,
+            Refusal::ModeChoice {
+                option: "failover",
+                found: "x".into(),
+                choices: "replace, grow",
+            },
+            Refusal::Modes(ParseError::new(1, 1, ParseErrorKind::Unterminated)),
+            Refusal::AutoPromoteRange,
+            Refusal::FailoverAfterRange {
+                min_ms: 1000,
+                max_ms: 600_000,
+            },
+            Refusal::MaxLearnersRange { max: 15 },
         ] {
             texts.push(Japanese.refusal(&why));
         }

@@ -107,7 +107,8 @@ pub fn default_script(seed: f64) -> String {
 /// "learner" or "voter", `auto_promote` in percent or undefined for off,
 /// `failover_after_ms`, `failover` "replace" or "grow", `max_learners`):
 /// `{ok: true, script}` (one canonical `cluster` line carrying the options),
-/// or `{ok: false, error}` saying what is wrong with the form.
+/// or `{ok: false, error}` saying what is wrong with the form, in `lang`
+/// ("en" or "ja"; English when absent or unknown).
 #[wasm_bindgen(js_name = freshScript)]
 pub fn fresh_script(
     seed: f64,
@@ -116,6 +117,7 @@ pub fn fresh_script(
     failover_after_ms: f64,
     failover: &str,
     max_learners: f64,
+    lang: Option<String>,
 ) -> JsValue {
     #[derive(Serialize)]
     struct Fresh {
@@ -146,7 +148,13 @@ pub fn fresh_script(
         Err(why) => Fresh {
             ok: false,
             script: None,
-            error: Some(English.refusal(&why)),
+            error: Some(
+                lang.as_deref()
+                    .and_then(crate::scenario::lang::Language::from_code)
+                    .unwrap_or_default()
+                    .renderer()
+                    .refusal(&why),
+            ),
         },
     };
     to_js(&fresh)

@@ -71,6 +71,13 @@ test("?lang=ja shows the page in Japanese, and switching languages keeps the run
   assert.match(await page.textContent("#safety"), /安全性/);
   const left = english(await chrome(page));
   assert.deepEqual(left, [], "English left on the Japanese page");
+  // A console line that does not parse, and a number out of range: why,
+  // in Japanese, from the parser's structured error.
+  await page.evaluate(() => window.raftlab.command("pt a b"));
+  await page.waitForFunction(() => document.querySelector("#log").textContent.includes("未知のコマンド"));
+  assert.match(await page.textContent("#log"), /「pt a b」を解釈できない: 1 行目 1 文字目: 未知のコマンド "pt"/);
+  await page.evaluate(() => window.raftlab.command("crash 16"));
+  assert.match(await page.textContent("#log"), /ノードID 16 は範囲 1\.\.=15 の外/);
   await page.evaluate(() => window.raftlab.pause());
   await page.click("#help-button");
   await page.screenshot({ path: path.join(SHOTS, "ja-help.png") });
