@@ -33,6 +33,8 @@ pub struct Session {
     last_value: Option<String>,
     /// `put ... nowait` requests, by request id, to the index of their result.
     pub(super) nowait: VecMap<RequestId, usize>,
+    /// `watch` commands, by watch number, to the index of their result.
+    pub(super) watch_results: VecMap<u64, usize>,
     /// The script of everything done so far.
     pub(super) history: Vec<String>,
     /// Simulated time the history accounts for.
@@ -109,6 +111,7 @@ impl Session {
             previous: Previous::None,
             last_value: None,
             nowait: VecMap::new(),
+            watch_results: VecMap::new(),
             history: vec![spec.to_string()],
             history_ms: 0,
             narration: Vec::new(),
@@ -614,6 +617,19 @@ impl Session {
                     }),
                 });
             }
+            Command::Watch {
+                key,
+                prefix,
+                from_rev,
+                via,
+            } => {
+                let id = c.watch(key, *prefix, from_rev.unwrap_or(0), *via)?;
+                result.watch = Some(id);
+                result.events = Some(Vec::new());
+                self.watch_results.insert(id, self.results.len());
+                sync_watch(&self.cluster, id, result);
+                return Ok(None);
+            }
             Command::Compaction {
                 rev,
                 via,
@@ -832,6 +848,7 @@ impl Session {
             | Command::Get { .. }
             | Command::Delete { .. }
             | Command::Compaction { .. }
+            | Command::Watch { .. }
             | Command::MemberAdd { .. }
             | Command::MemberPromote { .. }
             | Command::MemberRemove { .. }
@@ -883,6 +900,11 @@ impl Session {
                 | Outcome::Done => {}
             }
         }
+        for (&id, &i) in self.watch_results.iter() {
+            if let Some(r) = self.results.get_mut(i) {
+                sync_watch(&self.cluster, id, r);
+            }
+        }
         self.narrate_events();
     }
 
@@ -916,6 +938,29 @@ impl Running {
     /// Whether it is over (its result is ready for [`Session::finish`]).
     pub fn is_over(&self) -> bool {
         self.result.is_some()
+    }
+}
+
+/// Brings a `watch` command's result up to date with its watch: the
+/// events received since, and a cancellation (the watch then failed with
+/// `compacted`, as etcdctl `watch` ends with etcd's error).
+fn sync_watch(c: &Cluster, id: u64, result: &mut CommandResult) {
+    let Some(w) = c.world().watch_of(id) else {
+        return;
+    };
+    let events = result.events.get_or_insert_with(Vec::new);
+    for e in w.events.iter().skip(events.len()) {
+        events.push(report::WatchEventJson::from(e));
+    }
+    if let (Some(rev), None) = (w.canceled, result.compact_revision) {
+        result.compact_revision = Some(rev);
+        result.fail(failed(
+            ErrorCode::Compacted,
+            format!(
+                "watch {id} was cancelled: {} (compact revision {rev})",
+                ErrorCode::Compacted.etcd_text()
+            ),
+        ));
     }
 }
 
