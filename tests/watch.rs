@@ -178,8 +178,5 @@ fn watch_events_are_in_the_narration() {
         .iter()
         .map(|l| format!("{l:?}"))
         .collect();
-    assert!(
-        text.iter().any(|t| t.contains("WatchEvents")),
-        "{text:?}"
-    );
+    assert!(text.iter().any(|t| t.contains("WatchEvents")), "{text:?}");
 }

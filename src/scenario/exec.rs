@@ -624,8 +624,11 @@ impl Session {
                 via,
             } => {
                 let id = c.watch(key, *prefix, from_rev.unwrap_or(0), *via)?;
-                result.watch = Some(id);
-                result.events = Some(Vec::new());
+                result.watch = Some(Box::new(report::WatchResult {
+                    watch: id,
+                    events: Vec::new(),
+                    compact_revision: None,
+                }));
                 self.watch_results.insert(id, self.results.len());
                 sync_watch(&self.cluster, id, result);
                 return Ok(None);
@@ -948,12 +951,18 @@ fn sync_watch(c: &Cluster, id: u64, result: &mut CommandResult) {
     let Some(w) = c.world().watch_of(id) else {
         return;
     };
-    let events = result.events.get_or_insert_with(Vec::new);
-    for e in w.events.iter().skip(events.len()) {
-        events.push(report::WatchEventJson::from(e));
-    }
-    if let (Some(rev), None) = (w.canceled, result.compact_revision) {
-        result.compact_revision = Some(rev);
+    let Some(r) = result.watch.as_mut() else {
+        return;
+    };
+    let known = r.events.len();
+    r.events.extend(
+        w.events
+            .iter()
+            .skip(known)
+            .map(report::WatchEventJson::from),
+    );
+    if let (Some(rev), None) = (w.canceled, r.compact_revision) {
+        r.compact_revision = Some(rev);
         result.fail(failed(
             ErrorCode::Compacted,
             format!(

@@ -562,10 +562,11 @@ impl Renderer for Japanese {
                 (_, None) => "削除".to_string(),
             });
         }
-        if let (Some(id), Some(events)) = (r.watch, &r.events) {
+        if let Some(w) = &r.watch {
             bits.push(format!(
-                "ウォッチ {id}: これまでに {} 件のイベント",
-                events.len()
+                "ウォッチ {}: これまでに {} 件のイベント",
+                w.watch,
+                w.events.len()
             ));
         }
         if let Some(members) = &r.members {
