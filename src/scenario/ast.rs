@@ -188,6 +188,15 @@ pub enum Command {
     /// `compaction REV [via=N] [timeout=DURATION] [require-leader]`: etcd's
     /// MVCC compaction of the key history (etcdctl `compaction`), not
     /// `compact N` (a member's Raft log)
+    /// `watch KEY [prefix] [from-rev=R] [via=N]`: a watcher on member N's
+    /// store (etcdctl `watch [--prefix] [--rev]`)
+    Watch {
+        key: String,
+        prefix: bool,
+        /// The revision to start from (0 or none: the next write).
+        from_rev: Option<u64>,
+        via: Option<NodeId>,
+    },
     Compaction {
         rev: u64,
         via: Option<NodeId>,
@@ -365,6 +374,15 @@ pub enum Condition {
         bound: Bound,
         count: u64,
     },
+    /// `watch-events W=N`, `watch-events W>=N`, `watch-events W<=N`: how
+    /// many events watch W has received (`bound` `None`: exactly N)
+    WatchEvents {
+        watch: u64,
+        bound: Option<Bound>,
+        count: u64,
+    },
+    /// `watch-canceled W`: watch W was cancelled (its history was compacted)
+    WatchCanceled(u64),
 }
 
 /// Which of a node's message counts a `msgs-out`/`msgs-in` condition reads.
@@ -674,6 +692,15 @@ impl fmt::Display for Condition {
                 bound,
                 count,
             } => write!(f, "{} {id}{}{count}", dir.as_str(), bound.as_str()),
+            Condition::WatchEvents {
+                watch,
+                bound,
+                count,
+            } => {
+                let op = bound.map_or("=", Bound::as_str);
+                write!(f, "watch-events {watch}{op}{count}")
+            }
+            Condition::WatchCanceled(w) => write!(f, "watch-canceled {w}"),
         }
     }
 }
@@ -752,6 +779,24 @@ impl fmt::Display for Command {
                     write!(f, " via={n}")?;
                 }
                 format_client(f, *timeout_ms, *require_leader)
+            }
+            Command::Watch {
+                key,
+                prefix,
+                from_rev,
+                via,
+            } => {
+                write!(f, "watch {}", format_text(key))?;
+                if *prefix {
+                    f.write_str(" prefix")?;
+                }
+                if let Some(r) = from_rev {
+                    write!(f, " from-rev={r}")?;
+                }
+                if let Some(n) = via {
+                    write!(f, " via={n}")?;
+                }
+                Ok(())
             }
             Command::Compaction {
                 rev,

@@ -265,6 +265,33 @@ pub fn check(
                 ),
             )
         }
+        Condition::WatchEvents {
+            watch,
+            bound,
+            count,
+        } => {
+            let Some(w) = cluster.world().watch_of(*watch) else {
+                return Err(format!("there is no watch {watch}"));
+            };
+            let n = w.events.len() as u64;
+            let ok = match bound {
+                Some(b) => b.holds(n, *count),
+                None => n == *count,
+            };
+            holds(ok, format!("watch {watch} has received {n} events"))
+        }
+        Condition::WatchCanceled(watch) => {
+            let Some(w) = cluster.world().watch_of(*watch) else {
+                return Err(format!("there is no watch {watch}"));
+            };
+            holds(
+                w.canceled.is_some(),
+                format!(
+                    "watch {watch} is still open ({} events received)",
+                    w.events.len()
+                ),
+            )
+        }
         Condition::Queued { id, bound, bytes } => {
             let Some(node) = id.or(leader) else {
                 return Err("there is no leader".into());

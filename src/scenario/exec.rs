@@ -38,6 +38,8 @@ pub struct Session {
     last_value: Option<String>,
     /// `put ... nowait` requests, by request id, to the index of their result.
     pub(super) nowait: VecMap<RequestId, usize>,
+    /// `watch` commands, by watch number, to the index of their result.
+    pub(super) watch_results: VecMap<u64, usize>,
     /// The script of everything done so far.
     pub(super) history: Vec<String>,
     /// Simulated time the history accounts for.
@@ -116,6 +118,7 @@ impl Session {
             msgs_at_start: cond::Counts::default(),
             last_value: None,
             nowait: VecMap::new(),
+            watch_results: VecMap::new(),
             history: vec![spec.to_string()],
             history_ms: 0,
             narration: Vec::new(),
@@ -635,6 +638,22 @@ impl Session {
                     }),
                 });
             }
+            Command::Watch {
+                key,
+                prefix,
+                from_rev,
+                via,
+            } => {
+                let id = c.watch(key, *prefix, from_rev.unwrap_or(0), *via)?;
+                result.watch = Some(Box::new(report::WatchResult {
+                    watch: id,
+                    events: Vec::new(),
+                    compact_revision: None,
+                }));
+                self.watch_results.insert(id, self.results.len());
+                sync_watch(&self.cluster, id, result);
+                return Ok(None);
+            }
             Command::Compaction {
                 rev,
                 via,
@@ -854,6 +873,7 @@ impl Session {
             | Command::Get { .. }
             | Command::Delete { .. }
             | Command::Compaction { .. }
+            | Command::Watch { .. }
             | Command::MemberAdd { .. }
             | Command::MemberPromote { .. }
             | Command::MemberRemove { .. }
@@ -905,6 +925,11 @@ impl Session {
                 | Outcome::Done => {}
             }
         }
+        for (&id, &i) in self.watch_results.iter() {
+            if let Some(r) = self.results.get_mut(i) {
+                sync_watch(&self.cluster, id, r);
+            }
+        }
         self.narrate_events();
     }
 
@@ -938,6 +963,35 @@ impl Running {
     /// Whether it is over (its result is ready for [`Session::finish`]).
     pub fn is_over(&self) -> bool {
         self.result.is_some()
+    }
+}
+
+/// Brings a `watch` command's result up to date with its watch: the
+/// events received since, and a cancellation (the watch then failed with
+/// `compacted`, as etcdctl `watch` ends with etcd's error).
+fn sync_watch(c: &Cluster, id: u64, result: &mut CommandResult) {
+    let Some(w) = c.world().watch_of(id) else {
+        return;
+    };
+    let Some(r) = result.watch.as_mut() else {
+        return;
+    };
+    let known = r.events.len();
+    r.events.extend(
+        w.events
+            .iter()
+            .skip(known)
+            .map(report::WatchEventJson::from),
+    );
+    if let (Some(rev), None) = (w.canceled, r.compact_revision) {
+        r.compact_revision = Some(rev);
+        result.fail(failed(
+            ErrorCode::Compacted,
+            format!(
+                "watch {id} was cancelled: {} (compact revision {rev})",
+                ErrorCode::Compacted.etcd_text()
+            ),
+        ));
     }
 }
 

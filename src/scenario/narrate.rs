@@ -176,7 +176,7 @@ pub fn event_tone(kind: &EventKind) -> Tone {
         | JointChangeApplied {
             refused: Some(_), ..
         } => Tone::Bad,
-        MessageDropped { .. } | Crashed { .. } => Tone::Bad,
+        MessageDropped { .. } | Crashed { .. } | WatchCanceled { .. } => Tone::Bad,
         Mode { decision, .. } => match decision {
             ModeDecision::Promote { .. }
             | ModeDecision::FailoverRemove { .. }
@@ -359,6 +359,8 @@ pub fn event_code(kind: &EventKind) -> &'static str {
         EventKind::StoppedRemoved { .. } => "stopped-removed",
         EventKind::LinkCut { .. } => "link-cut",
         EventKind::LinkHealed { .. } => "link-healed",
+        EventKind::WatchEvents { .. } => "watch-events",
+        EventKind::WatchCanceled { .. } => "watch-canceled",
         EventKind::Mode { decision, .. } => match decision {
             ModeDecision::Promote { .. } => "auto-promote",
             ModeDecision::NotYet { .. } => "auto-promote-not-yet",
@@ -394,7 +396,9 @@ pub fn event_nodes(kind: &EventKind) -> Vec<NodeId> {
         | EventKind::Compacted { node, .. }
         | EventKind::Crashed { node }
         | EventKind::Started { node }
-        | EventKind::StoppedRemoved { node, .. } => vec![*node],
+        | EventKind::StoppedRemoved { node, .. }
+        | EventKind::WatchEvents { node, .. }
+        | EventKind::WatchCanceled { node, .. } => vec![*node],
         EventKind::ConfChangeApplied { node, change, .. } => vec![*node, change.node_id],
         EventKind::JointChangeApplied { node, change, .. } => std::iter::once(*node)
             .chain(change.changes.iter().map(|c| c.node_id))

@@ -49,7 +49,7 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// The command words, in the order error messages list them.
-pub const COMMAND_NAMES: [&str; 22] = [
+pub const COMMAND_NAMES: [&str; 23] = [
     "wait",
     "wait-until",
     "expect",
@@ -60,6 +60,7 @@ pub const COMMAND_NAMES: [&str; 22] = [
     "get",
     "delete",
     "compaction",
+    "watch",
     "load",
     "member",
     "start",
@@ -744,6 +745,27 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
                 require_leader,
             }
         }
+        "watch" => {
+            let key = p.text("a key", "watch")?;
+            let found = p.options(
+                "watch",
+                &[
+                    ("prefix", Kind::Flag),
+                    ("from-rev", Kind::Value("from-rev=R")),
+                    ("via", Kind::Value("via=N")),
+                ],
+            )?;
+            Command::Watch {
+                key,
+                prefix: get(&found, "prefix").is_some(),
+                from_rev: get(&found, "from-rev")
+                    .map(|f| p.convert(f, parse_number))
+                    .transpose()?,
+                via: get(&found, "via")
+                    .map(|f| p.convert(f, parse_node_id))
+                    .transpose()?,
+            }
+        }
         "load" => parse_load(&mut p)?,
         "member" => parse_member(&mut p)?,
         "start" | "crash" | "campaign" | "transfer-leader" | "compact" | "isolate" => {
@@ -1220,6 +1242,12 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
             "queued" => parse_queued(p),
             "msgs-out" => parse_msgs(p, MsgDir::Out),
             "msgs-in" => parse_msgs(p, MsgDir::In),
+            "watch-events" => parse_watch_events(p),
+            "watch-canceled" => {
+                let t = p.word("a watch number", "watch-canceled")?;
+                let w = parse_watch_id(&t.text).map_err(|m| p.err(t.col, m))?;
+                Ok(Condition::WatchCanceled(w))
+            }
             _ => Err(unknown()),
         };
     };
@@ -1377,6 +1405,49 @@ fn parse_queued(p: &mut Words<'_>) -> Result<Condition, ParseError> {
         id: Some(id),
         bound: bound_of(&opt.name),
         bytes: size(p, &opt.value, opt.value_col, &opt.name)?,
+    })
+}
+
+/// A watch's number: 1 for the run's first `watch`, then 2, ...
+fn parse_watch_id(s: &str) -> Result<u64, String> {
+    match parse_number(s) {
+        Ok(0) => Err("watches are numbered from 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "expected a watch number like 1, found {}",
+            quote_for_message(s)
+        )),
+    }
+}
+
+/// `watch-events W=N`, `watch-events W>=N` or `watch-events W<=N`.
+fn parse_watch_events(p: &mut Words<'_>) -> Result<Condition, ParseError> {
+    let t = p.word("W>=N", "watch-events")?;
+    let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
+        return Err(p.err(
+            t.col,
+            format!(
+                "expected W=N, W>=N or W<=N like 1>=3, found {}",
+                quote_for_message(&t.text)
+            ),
+        ));
+    };
+    let (id, bound) = match opt.name.strip_suffix('>') {
+        Some(id) => (id, Some(Bound::AtLeast)),
+        None => match opt.name.strip_suffix('<') {
+            Some(id) => (id, Some(Bound::AtMost)),
+            None => (opt.name.as_str(), None),
+        },
+    };
+    let watch = parse_watch_id(id).map_err(|m| p.err(t.col, m))?;
+    if opt.value.is_empty() {
+        return Err(p.err(opt.value_col, "missing a number of events"));
+    }
+    let count = parse_number(&opt.value).map_err(|m| p.err(opt.value_col, m))?;
+    Ok(Condition::WatchEvents {
+        watch,
+        bound,
+        count,
     })
 }
 

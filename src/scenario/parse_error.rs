@@ -197,7 +197,8 @@ pub const CONDITION_FORMS: &str =
     "leader, leader=N, no-leader, caught-up=N, all-applied, quorum=Q, \
      voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, term>=T, commit>=I, role N=ROLE, \
      progress N=STATE, ok, error=CODE, value=TEXT, absent, linearizable, not-linearizable, \
-     queued>=SIZE, queued N>=SIZE (or <=), msgs-out N=K, msgs-in N=K (or >=, <=)";
+     queued>=SIZE, queued N>=SIZE (or <=), msgs-out N=K, msgs-in N=K (or >=, <=), \
+     watch-events W=N (or >=, <=), watch-canceled W";
 
 impl ParseErrorKind {
     /// A sample of every kind, for the tests that every renderer says each.

@@ -227,6 +227,14 @@ mod props {
                     bound,
                     count,
                 }),
+            (1..=u64::MAX, 0u8..3, any::<u64>()).prop_map(|(watch, b, count)| {
+                Condition::WatchEvents {
+                    watch,
+                    bound: [None, Some(Bound::AtLeast), Some(Bound::AtMost)][b as usize],
+                    count,
+                }
+            }),
+            (1..=u64::MAX).prop_map(Condition::WatchCanceled),
         ]
     }
 
@@ -345,6 +353,18 @@ mod props {
                     require_leader
                 }
             ),
+            (
+                text(),
+                any::<bool>(),
+                proptest::option::of(any::<u64>()),
+                proptest::option::of(id())
+            )
+                .prop_map(|(key, prefix, from_rev, via)| Command::Watch {
+                    key,
+                    prefix,
+                    from_rev,
+                    via
+                }),
             (any::<u64>(), proptest::option::of(id()), client()).prop_map(
                 |(rev, via, (timeout_ms, require_leader))| Command::Compaction {
                     rev,

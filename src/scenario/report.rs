@@ -84,6 +84,10 @@ pub struct Status {
     pub reachable: Vec<NodeId>,
     /// The etcd release profile (`3.4`, `3.5` or `3.6`).
     pub etcd: &'static str,
+    /// Every watch opened (`watch`), with the events it received; omitted
+    /// when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub watches: Vec<WatchJson>,
 }
 
 /// One command's result.
@@ -113,6 +117,10 @@ pub struct CommandResult {
     /// A `delete`: how many keys it deleted (0 or 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deleted: Option<u64>,
+    /// A `watch`: its number, its events so far and its cancellation
+    /// (fields `watch`, `events`, `compact_revision`).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub watch: Option<Box<WatchResult>>,
     /// A `put ... nowait` still waiting for its write.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub pending: bool,
@@ -138,6 +146,7 @@ impl CommandResult {
             revision: None,
             mod_revision: None,
             deleted: None,
+            watch: None,
             pending: false,
             status: None,
             members: None,
@@ -174,6 +183,16 @@ impl CommandResult {
             m.vec(&s.reachable);
             m.vec(&s.violations);
         }
+        if let Some(w) = &self.watch {
+            m.add(std::mem::size_of::<WatchResult>());
+            m.vec(&w.events);
+            for e in &w.events {
+                m.string(&e.key);
+                if let Some(v) = &e.value {
+                    m.string(v);
+                }
+            }
+        }
         if let Some(list) = &self.members {
             m.vec(list);
             for member in list {
@@ -191,6 +210,87 @@ impl CommandResult {
             (None, _) if self.pending => "sent, not waited for".to_string(),
             (None, Some(d)) => format!("ok: {d}"),
             (None, None) => "ok".to_string(),
+        }
+    }
+}
+
+/// What a `watch` command's result carries.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WatchResult {
+    /// Its number (1 for the run's first), for `watch-events`.
+    pub watch: u64,
+    /// The events it has received so far, updated as the run goes on.
+    pub events: Vec<WatchEventJson>,
+    /// Once a compaction cancelled it: the compaction's revision (etcd's
+    /// `CompactRevision`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compact_revision: Option<u64>,
+}
+
+/// One event a watch received (etcd's `mvccpb.Event`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WatchEventJson {
+    /// The revision of the write (the key's `mod_revision`).
+    pub revision: u64,
+    /// `put` or `delete`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub key: String,
+    /// The value written; null for a delete.
+    pub value: Option<String>,
+    /// The key's version after a put (1 for a new key); null for a delete.
+    pub version: Option<u64>,
+}
+
+impl From<&crate::sim::mvcc::Event> for WatchEventJson {
+    fn from(e: &crate::sim::mvcc::Event) -> WatchEventJson {
+        let put = e.kind == crate::sim::mvcc::EventType::Put;
+        WatchEventJson {
+            revision: e.revision(),
+            kind: e.kind.as_str(),
+            key: e.kv.key.to_string(),
+            value: put.then(|| e.kv.value.to_string()),
+            version: put.then_some(e.kv.version),
+        }
+    }
+}
+
+/// A watch in the report's `watches`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WatchJson {
+    /// Its number: 1 for the run's first `watch` (mirrors' watches count too).
+    pub id: u64,
+    /// The member whose store it watches.
+    pub node: NodeId,
+    pub key: String,
+    pub prefix: bool,
+    /// The revision it was asked to start from (0: the next write).
+    pub start_revision: u64,
+    /// The revision it wants next.
+    pub next_revision: u64,
+    pub events: Vec<WatchEventJson>,
+    /// Cancelled because the history it needed was compacted.
+    pub canceled: bool,
+    /// That compaction's revision.
+    pub compact_revision: Option<u64>,
+}
+
+impl From<&crate::sim::world::NodeWatch> for WatchJson {
+    fn from(w: &crate::sim::world::NodeWatch) -> WatchJson {
+        let (key, prefix) = match &w.watcher.range {
+            crate::sim::mvcc::KeyRange::Key(k) => (k.clone(), false),
+            crate::sim::mvcc::KeyRange::Prefix(p) => (p.clone(), true),
+        };
+        WatchJson {
+            id: w.id,
+            node: w.node,
+            key,
+            prefix,
+            start_revision: w.watcher.start_rev,
+            next_revision: w.watcher.min_rev,
+            events: w.events.iter().map(WatchEventJson::from).collect(),
+            canceled: w.canceled.is_some(),
+            compact_revision: w.canceled,
         }
     }
 }
@@ -231,6 +331,9 @@ pub struct Report {
     pub violations: Vec<ViolationStatus>,
     pub reachable: Vec<NodeId>,
     pub etcd: &'static str,
+    /// Every watch opened, with its events; omitted when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub watches: Vec<WatchJson>,
     /// Present only when the run was stopped before the end of its script
     /// (`raftlab run --max-wall`, the memory budget, a cancel in the page):
     /// why, and where. The rest of the report is the run up to the last
@@ -262,6 +365,7 @@ impl Report {
             violations: status.violations,
             reachable: status.reachable,
             etcd: status.etcd,
+            watches: status.watches,
             stopped: None,
             linearizability,
         }
@@ -316,6 +420,7 @@ pub fn status(cluster: &Cluster) -> Status {
             .collect(),
         reachable: cluster.reachable_voters(),
         etcd: cluster.config().release.as_str(),
+        watches: world.watches().iter().map(WatchJson::from).collect(),
     }
 }
 

@@ -383,6 +383,28 @@ impl Renderer for English {
             ),
             LinkCut { from, to } => format!("link {from}->{to} cut"),
             LinkHealed { from, to } => format!("link {from}->{to} healed"),
+            WatchEvents {
+                node,
+                watch,
+                count: 1,
+                revision,
+            } => format!("watch {watch} on node {node} received an event at revision {revision}"),
+            WatchEvents {
+                node,
+                watch,
+                count,
+                revision,
+            } => format!(
+                "watch {watch} on node {node} received {count} events, up to revision {revision}"
+            ),
+            WatchCanceled {
+                node,
+                watch,
+                compact_revision,
+            } => format!(
+                "watch {watch} on node {node} was cancelled: the history it needed was compacted \
+                 at revision {compact_revision}"
+            ),
             Mode { leader, decision } => mode_sentence(*leader, decision),
         }
     }
@@ -416,6 +438,12 @@ impl Renderer for English {
                 (0, _) => "no such key".to_string(),
                 (_, Some(rev)) => format!("deleted at revision {rev}"),
                 (_, None) => "deleted".to_string(),
+            });
+        }
+        if let Some(w) = &r.watch {
+            bits.push(match w.events.len() {
+                1 => format!("watch {}: 1 event so far", w.watch),
+                n => format!("watch {}: {n} events so far", w.watch),
             });
         }
         if let Some(members) = &r.members {

@@ -628,6 +628,27 @@ impl Renderer for Japanese {
             } => format!("ノード {node} が停止した: 少し前に自身の削除を適用していた"),
             LinkCut { from, to } => format!("リンク {from}->{to} を切断"),
             LinkHealed { from, to } => format!("リンク {from}->{to} を復旧"),
+            WatchEvents {
+                node,
+                watch,
+                count: 1,
+                revision,
+            } => format!("ノード {node} のウォッチ {watch} がリビジョン {revision} のイベントを受け取った"),
+            WatchEvents {
+                node,
+                watch,
+                count,
+                revision,
+            } => format!(
+                "ノード {node} のウォッチ {watch} がリビジョン {revision} までの {count} 件のイベントを受け取った"
+            ),
+            WatchCanceled {
+                node,
+                watch,
+                compact_revision,
+            } => format!(
+                "ノード {node} のウォッチ {watch} がキャンセルされた: 必要な履歴はリビジョン {compact_revision} でコンパクションされていた"
+            ),
             Mode { leader, decision } => mode_sentence(*leader, decision),
         }
     }
@@ -654,6 +675,20 @@ impl Renderer for Japanese {
         let mut bits = Vec::new();
         if let Some(index) = r.index {
             bits.push(format!("インデックス {index} でコミット"));
+        }
+        if let Some(deleted) = r.deleted {
+            bits.push(match (deleted, r.revision) {
+                (0, _) => "そのキーはない".to_string(),
+                (_, Some(rev)) => format!("リビジョン {rev} で削除"),
+                (_, None) => "削除".to_string(),
+            });
+        }
+        if let Some(w) = &r.watch {
+            bits.push(format!(
+                "ウォッチ {}: これまでに {} 件のイベント",
+                w.watch,
+                w.events.len()
+            ));
         }
         if let Some(members) = &r.members {
             let text: Vec<String> = members
@@ -1253,6 +1288,23 @@ mod tests {
             },
             EventKind::LinkCut { from: 1, to: 2 },
             EventKind::LinkHealed { from: 1, to: 2 },
+            EventKind::WatchEvents {
+                node: 1,
+                watch: 1,
+                count: 1,
+                revision: 5,
+            },
+            EventKind::WatchEvents {
+                node: 1,
+                watch: 1,
+                count: 3,
+                revision: 7,
+            },
+            EventKind::WatchCanceled {
+                node: 1,
+                watch: 2,
+                compact_revision: 6,
+            },
         ];
         for pre_vote in [false, true] {
             all.push(raft(VoteGranted {
@@ -1386,6 +1438,8 @@ mod tests {
             | EventKind::StoppedRemoved { .. }
             | EventKind::LinkCut { .. }
             | EventKind::LinkHealed { .. }
+            | EventKind::WatchEvents { .. }
+            | EventKind::WatchCanceled { .. }
             | EventKind::Mode { .. } => {}
         }
     }

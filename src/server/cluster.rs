@@ -875,6 +875,11 @@ impl Cluster {
         self.finished.retain(|f| f.request != request);
     }
 
+    /// Takes in the world's events of something done outside a step.
+    pub(crate) fn absorb_events(&mut self) {
+        self.absorb();
+    }
+
     /// Reads the world's new events: they finish requests and feed the narration.
     fn absorb(&mut self) {
         let events = self.world.take_events();

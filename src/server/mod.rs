@@ -19,6 +19,7 @@ pub mod modes;
 pub mod process;
 pub mod reconfig;
 pub mod release;
+pub mod watch;
 
 pub use cluster::{
     Call, Cluster, Outcome, RequestId, ServerConfig, CLIENT_TIMEOUT_MS, DEADLINE_EXCEEDED,

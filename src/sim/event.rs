@@ -115,6 +115,21 @@ pub enum EventKind {
         from: NodeId,
         to: NodeId,
     },
+    /// Watch `watch` on `node` received `count` events, the last at store
+    /// revision `revision` (etcd's `WatchResponse` with events).
+    WatchEvents {
+        node: NodeId,
+        watch: u64,
+        count: u64,
+        revision: u64,
+    },
+    /// Watch `watch` on `node` was cancelled: the revision it wanted next
+    /// had been compacted away (etcd sends `CompactRevision` and cancels).
+    WatchCanceled {
+        node: NodeId,
+        watch: u64,
+        compact_revision: u64,
+    },
 }
 
 /// A decision of the server's modes (`server::modes`), made for the leader:

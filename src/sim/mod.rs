@@ -24,4 +24,4 @@ pub use kv::{Compaction, Delete, KeyRead, KvStore, MemberRecord, PeerUrls, Put, 
 pub use network::{InFlight, MessageCounts, Transport};
 pub use node::{PendingRead, SimNode};
 pub use streams::Stream;
-pub use world::World;
+pub use world::{NodeWatch, World};

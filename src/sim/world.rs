@@ -16,6 +16,7 @@ use crate::sim::event::{DropReason, Event, EventKind};
 use crate::sim::invariants::{Checker, Violation};
 use crate::sim::kv::{KvStore, PeerUrls, Request};
 use crate::sim::membership;
+use crate::sim::mvcc::{self, KeyRange, MvccStore, WatchResponse, Watcher};
 use crate::sim::network::{Network, Wake};
 use crate::sim::node::{PendingRead, SimNode};
 use crate::sim::vecmap::VecMap;
@@ -56,6 +57,66 @@ pub struct World {
     /// etcd-raft marks a peer `RecentActive` on exactly these
     /// (`stepLeader`); the server's modes read it as "heard from".
     acks: VecMap<(NodeId, NodeId), u64>,
+    /// Watches on members' stores, by id (id 1 first).
+    watches: Vec<NodeWatch>,
+}
+
+/// A watch a client opened on one member's store (etcd's watch stream to
+/// that member): the watcher and every event it received so far.
+#[derive(Debug, Clone)]
+pub struct NodeWatch {
+    /// 1 for the first watch of the run, then 2, ...
+    pub id: u64,
+    pub node: NodeId,
+    pub watcher: Watcher,
+    /// Everything received, in revision order.
+    pub events: Vec<mvcc::Event>,
+    /// The compaction revision that cancelled it, if one did.
+    pub canceled: Option<u64>,
+    /// Stopped by its client (`mirror stop`): it receives nothing more.
+    pub closed: bool,
+}
+
+impl NodeWatch {
+    /// Whether it still receives events.
+    pub fn is_active(&self) -> bool {
+        self.canceled.is_none() && !self.closed
+    }
+}
+
+/// Delivers to every open watch on `id` what its store holds for it
+/// (etcd's `notify` for synced watchers, `syncWatchers` for the others),
+/// with one event for each response.
+fn poll_watches(
+    watches: &mut [NodeWatch],
+    id: NodeId,
+    store: &MvccStore,
+    out: &mut Vec<EventKind>,
+) {
+    for w in watches.iter_mut().filter(|w| w.node == id && w.is_active()) {
+        for response in w.watcher.poll_all(store) {
+            match response {
+                WatchResponse::Events { events, .. } => {
+                    let revision = events.last().map_or(0, mvcc::Event::revision);
+                    out.push(EventKind::WatchEvents {
+                        node: id,
+                        watch: w.id,
+                        count: events.len() as u64,
+                        revision,
+                    });
+                    w.events.extend(events);
+                }
+                WatchResponse::Compacted { compact_revision } => {
+                    w.canceled = Some(compact_revision);
+                    out.push(EventKind::WatchCanceled {
+                        node: id,
+                        watch: w.id,
+                        compact_revision,
+                    });
+                }
+            }
+        }
+    }
 }
 
 impl World {
@@ -75,6 +136,7 @@ impl World {
             checker: Checker::default(),
             deliveries: 0,
             acks: VecMap::default(),
+            watches: Vec::new(),
         };
         // etcd's StartNode: each founding member's change carries its peer
         // URL, so every member learns the others' as it applies them.
@@ -139,6 +201,10 @@ impl World {
             e.heap_size(m);
         }
         self.checker.heap_size(m);
+        m.vec(&self.watches);
+        for w in &self.watches {
+            m.vec(&w.events);
+        }
     }
 
     /// Messages delivered to a receiver so far.
@@ -409,6 +475,15 @@ impl World {
                             });
                         }
                         Some(Request::Compaction(c)) => {
+                            // A synced watcher has every write before the
+                            // compaction already (etcd's `notify` at each
+                            // write's end): it is never cancelled by it.
+                            poll_watches(
+                                &mut self.watches,
+                                id,
+                                &node.state.mvcc,
+                                &mut applied_events,
+                            );
                             let refused = node.state.mvcc.compact(c.rev).err();
                             applied_events.push(EventKind::CompactionApplied {
                                 node: id,
@@ -477,6 +552,7 @@ impl World {
                 read.index = rs.index;
             }
         }
+        poll_watches(&mut self.watches, id, &node.state.mvcc, &mut applied_events);
         let applied = r.applied();
         let mut served = Vec::new();
         node.pending_reads.retain(|p| {
@@ -882,6 +958,50 @@ impl World {
     }
 
     /// Whether a process for `id` exists (running or crashed).
+    /// Opens a watch on member `node`'s store for `range` from `start_rev`
+    /// (etcd's `watchableStore.watch`; 0: from the next write) and hands it
+    /// at once what its store holds for it. `None` if `node` is not running.
+    pub fn watch(&mut self, node: NodeId, range: KeyRange, start_rev: u64) -> Option<u64> {
+        let store = &self
+            .nodes
+            .get(&node)
+            .filter(|n| n.raft.is_some())?
+            .state
+            .mvcc;
+        let id = self.watches.len() as u64 + 1;
+        self.watches.push(NodeWatch {
+            id,
+            node,
+            watcher: Watcher::new(store, range, start_rev),
+            events: Vec::new(),
+            canceled: None,
+            closed: false,
+        });
+        let mut out = Vec::new();
+        poll_watches(&mut self.watches, node, store, &mut out);
+        for kind in out {
+            self.push(kind);
+        }
+        Some(id)
+    }
+
+    /// Closes watch `id` (its client cancels it): nothing more arrives.
+    pub fn close_watch(&mut self, id: u64) {
+        if let Some(w) = self.watches.iter_mut().find(|w| w.id == id) {
+            w.closed = true;
+        }
+    }
+
+    /// Every watch opened so far, by id.
+    pub fn watches(&self) -> &[NodeWatch] {
+        &self.watches
+    }
+
+    /// Watch `id`, if it was opened.
+    pub fn watch_of(&self, id: u64) -> Option<&NodeWatch> {
+        self.watches.get((id as usize).checked_sub(1)?)
+    }
+
     pub fn has_node(&self, id: NodeId) -> bool {
         self.nodes.contains_key(&id)
     }
