@@ -289,6 +289,7 @@ fn a_modes_form_the_cluster_line_cannot_take_is_refused_in_words() {
         10_000.0,
         "replace",
         2.0,
+        None,
     ));
     assert_eq!(
         ok["script"],
@@ -308,6 +309,7 @@ fn a_modes_form_the_cluster_line_cannot_take_is_refused_in_words() {
             after,
             failover,
             max,
+            None,
         ));
         assert_eq!(r["ok"], false, "{r}");
         assert!(r["error"].as_str().unwrap().starts_with("error: "), "{r}");

@@ -19,7 +19,6 @@ use crate::app::engine::{Engine, LessonMove};
 use crate::app::layout::{Hit, Layout};
 use crate::app::presets::{self, Preset};
 use crate::app::safety::SafetyStatus;
-use crate::scenario::narrate::Renderer;
 use crate::scenario::text_en::English;
 use crate::scenario::view;
 
