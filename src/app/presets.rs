@@ -43,12 +43,12 @@ pub fn fresh_script(seed: u64, form: &ModesForm) -> Result<String, Refusal> {
     spec.new_members = form.new_members.parse().map_err(|_| Refusal::ModeChoice {
         option: "new-members",
         found: form.new_members.clone(),
-        choices: "learner, voter",
+        choices: &["learner", "voter"],
     })?;
     spec.failover = form.failover.parse().map_err(|_| Refusal::ModeChoice {
         option: "failover",
         found: form.failover.clone(),
-        choices: "replace, grow",
+        choices: &["replace", "grow"],
     })?;
     spec.auto_promote = match form.auto_promote {
         None => None,

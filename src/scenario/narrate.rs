@@ -652,7 +652,7 @@ pub enum Refusal {
     ModeChoice {
         option: &'static str,
         found: String,
-        choices: &'static str,
+        choices: &'static [&'static str],
     },
     /// The modes control: a value the `cluster` line does not take.
     Modes(ParseError),

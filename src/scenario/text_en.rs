@@ -575,7 +575,10 @@ impl Renderer for English {
                 option,
                 found,
                 choices,
-            } => format!("error: unknown {option} {found:?}; expected {choices}"),
+            } => format!(
+                "error: unknown {option} {found:?}; expected {}",
+                choices.join(" or ")
+            ),
             Refusal::Modes(e) => format!("error: {e}"),
         }
     }

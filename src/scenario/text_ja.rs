@@ -819,7 +819,10 @@ impl Renderer for Japanese {
                 option,
                 found,
                 choices,
-            } => format!("エラー: {option} の値 {found:?} は使えない。使えるのは {choices}"),
+            } => format!(
+                "エラー: {option} の値 {found:?} は使えない。使えるのは {}",
+                choices.join(" か ")
+            ),
             Refusal::Modes(e) => format!(
                 "エラー: {} 行目 {} 文字目: {}",
                 e.line,
@@ -1636,7 +1639,7 @@ mod tests {
             Refusal::ModeChoice {
                 option: "failover",
                 found: "x".into(),
-                choices: "replace, grow",
+                choices: &["replace", "grow"],
             },
             Refusal::Modes(ParseError::new(1, 1, ParseErrorKind::Unterminated)),
             Refusal::AutoPromoteRange,
