@@ -60,6 +60,9 @@ pub struct Session {
     pub(super) external_bytes: u64,
     /// Why the run stopped before its end, if it did.
     pub(super) stopped: Option<Stop>,
+    /// Whether the session keeps a rollback clone to undo a command cut
+    /// short (a timeline keeps its own, and turns this off).
+    pub(super) rollback_clones: bool,
     /// The commands queued and the one in progress; not part of the state
     /// (a clone starts without them).
     pub(super) driver: Driver,
@@ -128,6 +131,7 @@ impl Session {
             memory_budget: Some(DEFAULT_MEMORY_BUDGET),
             external_bytes: 0,
             stopped: None,
+            rollback_clones: true,
             driver: Driver::default(),
         };
         session.narrate_events();
@@ -160,6 +164,10 @@ impl Session {
 
     pub fn cluster(&self) -> &Cluster {
         &self.cluster
+    }
+
+    pub(super) fn cluster_mut(&mut self) -> &mut Cluster {
+        &mut self.cluster
     }
 
     pub fn results(&self) -> &[CommandResult] {
@@ -903,7 +911,7 @@ impl Session {
     }
 
     /// After time passed: fill in finished `nowait` writes and narrate.
-    fn after_time(&mut self) {
+    pub(super) fn after_time(&mut self) {
         for Finished { request, outcome } in self.cluster.take_finished() {
             let Some(i) = self.nowait.remove(&request) else {
                 continue;

@@ -245,6 +245,19 @@ pub struct Progress {
     pub commands_total: usize,
 }
 
+/// How a bounded step ([`Session::step_event_bounded`]) ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stepped {
+    /// Something was narrated.
+    Narrated,
+    /// Simulated time reached the limit.
+    Reached,
+    /// The work reached its bound.
+    Paused,
+    /// Memory is over the budget (this many bytes counted).
+    OverBudget(u64),
+}
+
 /// Why a run is stopped before its end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StopReason {
@@ -299,6 +312,65 @@ pub struct Stop {
 
 pub(crate) fn mib(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / (1u64 << 20) as f64)
+}
+
+impl Stop {
+    /// A stop and its sentence: the command cut short (or the next one) at
+    /// `line`, the time the run reached and the time it is back at.
+    pub(crate) fn new(
+        reason: StopReason,
+        line: Option<usize>,
+        command: Option<String>,
+        reached_ms: u64,
+        time_ms: u64,
+        commands_left: usize,
+    ) -> Stop {
+        let secs = |ms: u64| format!("t={:.2}s", ms as f64 / 1000.0);
+        let place = match (line, &command) {
+            (Some(l), Some(c)) => format!(" at line {l} (`{c}`)"),
+            _ => String::new(),
+        };
+        let why = match reason {
+            StopReason::Cancelled => String::new(),
+            StopReason::MaxWall { limit_ms } => format!(
+                ": the run took longer than its wall-clock limit of {}",
+                format_duration(limit_ms)
+            ),
+            StopReason::Memory { budget, counted } => format!(
+                ": the run would hold more than its memory budget of {} (it counted {})",
+                mib(budget),
+                mib(counted)
+            ),
+        };
+        let verb = match reason {
+            StopReason::Cancelled => "cancelled",
+            _ => "stopped",
+        };
+        let message = format!(
+            "{verb}{place}, {}{why}; the run ends with the last command that finished, at {}",
+            secs(reached_ms),
+            secs(time_ms)
+        );
+        let (budget_bytes, counted_bytes) = match reason {
+            StopReason::Memory { budget, counted } => (Some(budget), Some(counted)),
+            _ => (None, None),
+        };
+        Stop {
+            reason: reason.name(),
+            line,
+            command,
+            reached_ms,
+            time_ms,
+            commands_left,
+            budget_bytes,
+            counted_bytes,
+            max_wall_ms: match reason {
+                StopReason::MaxWall { limit_ms } => Some(limit_ms),
+                _ => None,
+            },
+            message,
+        }
+    }
 }
 
 impl Session {
@@ -434,51 +506,7 @@ impl Session {
         self.driver.queue.clear();
         self.driver.queued_wait_ms = 0;
         let time_ms = self.now();
-        let secs = |ms: u64| format!("t={:.2}s", ms as f64 / 1000.0);
-        let place = match (line, &command) {
-            (Some(l), Some(c)) => format!(" at line {l} (`{c}`)"),
-            _ => String::new(),
-        };
-        let why = match reason {
-            StopReason::Cancelled => String::new(),
-            StopReason::MaxWall { limit_ms } => format!(
-                ": the run took longer than its wall-clock limit of {}",
-                format_duration(limit_ms)
-            ),
-            StopReason::Memory { budget, counted } => format!(
-                ": the run would hold more than its memory budget of {} (it counted {})",
-                mib(budget),
-                mib(counted)
-            ),
-        };
-        let verb = match reason {
-            StopReason::Cancelled => "cancelled",
-            _ => "stopped",
-        };
-        let message = format!(
-            "{verb}{place}, {}{why}; the run ends with the last command that finished, at {}",
-            secs(reached_ms),
-            secs(time_ms)
-        );
-        let (budget_bytes, counted_bytes) = match reason {
-            StopReason::Memory { budget, counted } => (Some(budget), Some(counted)),
-            _ => (None, None),
-        };
-        let stop = Stop {
-            reason: reason.name(),
-            line,
-            command,
-            reached_ms,
-            time_ms,
-            commands_left,
-            budget_bytes,
-            counted_bytes,
-            max_wall_ms: match reason {
-                StopReason::MaxWall { limit_ms } => Some(limit_ms),
-                _ => None,
-            },
-            message,
-        };
+        let stop = Stop::new(reason, line, command, reached_ms, time_ms, commands_left);
         self.narration.push(Line::stopped(time_ms, stop.clone()));
         self.stopped = Some(stop);
         self.stopped.as_ref()
@@ -521,6 +549,9 @@ impl Session {
     /// Takes a rollback clone at this command boundary if the last one is
     /// missing or `SNAPSHOT_EVERY` work old.
     pub(super) fn snapshot_if_due(&mut self) {
+        if !self.rollback_clones {
+            return;
+        }
         let d = &self.driver;
         if d.snapshot.is_some() && self.work < d.snapshot_work.saturating_add(SNAPSHOT_EVERY) {
             return;
@@ -531,6 +562,39 @@ impl Session {
         self.driver.snapshot = Some(Box::new(clone));
         self.driver.snapshot_work = self.work;
         self.driver.since.clear();
+    }
+
+    /// [`Session::step_event`] bounded by work, for a run that lets time
+    /// pass outside any command (the timeline's `wait`): steps until
+    /// something is narrated, simulated time `limit` is reached (the clock
+    /// then moves there), the work reaches `stop_at`, or memory is over the
+    /// budget (counted at fixed points of the work, as inside commands). A
+    /// paused call goes on exactly where it was when called again, so any
+    /// slicing gives the same run.
+    pub(super) fn step_event_bounded(&mut self, limit: u64, stop_at: u64) -> Stepped {
+        if self.driver.in_command() {
+            return Stepped::Reached;
+        }
+        self.driver.forget_snapshot();
+        let before = self.narration.len();
+        loop {
+            if self.narration.len() != before {
+                return Stepped::Narrated;
+            }
+            if self.work >= stop_at {
+                return Stepped::Paused;
+            }
+            if let Some(counted) = self.over_budget() {
+                return Stepped::OverBudget(counted);
+            }
+            if !self.cluster_mut().step(limit) {
+                self.cluster_mut().run_until(limit);
+                self.after_time();
+                return Stepped::Reached;
+            }
+            self.work += 1;
+            self.after_time();
+        }
     }
 
     /// Counts memory if it is due; returns what was counted if it is over

@@ -46,6 +46,7 @@
 //! Layer 4: no browser types; the wasm front end wraps this type.
 
 use crate::raft::vecmap::{VecMap, VecSet};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use serde::Serialize;
@@ -56,9 +57,10 @@ use crate::server::Cluster;
 
 use super::ast::{ClusterSpec, Command, Script};
 use super::exec::Session;
-use super::narrate::Line;
+use super::narrate::{Line, Said};
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::CommandResult;
+use super::slice::{Progress, Stepped, Stop, StopReason, STOPPED};
 use super::view::LeaderChange;
 
 /// Simulated time between two checkpoints.
@@ -230,6 +232,119 @@ pub struct Timeline {
     next: usize,
     /// Narration not yet taken.
     narration: Vec<Line>,
+    /// The commands queued and the one in progress (see
+    /// [`Timeline::run_slice`]); a clone starts without them.
+    run: Runner,
+    /// The memory budget of the live session, whichever session that is
+    /// (a seek brings back a checkpoint's).
+    budget: Option<u64>,
+}
+
+/// Work between two rollback clones of a run in slices: a cancel replays
+/// at most about this much.
+pub const ROLLBACK_EVERY: u64 = 1 << 15;
+
+/// A command waiting in a timeline's queue.
+#[derive(Debug, Clone)]
+struct Next {
+    cmd: Command,
+    text: String,
+}
+
+/// What a cut-short command changed in the branch, to be put back.
+#[derive(Debug, Clone)]
+struct Undo {
+    /// Entries before the command.
+    cut: usize,
+    /// When it started.
+    at_ms: u64,
+    /// Whether a mark, and which election, were noted at that moment
+    /// before it started.
+    mark: bool,
+    leader: Option<(NodeId, u64)>,
+}
+
+/// How the command in progress runs.
+#[derive(Debug, Clone, Copy)]
+enum Doing {
+    /// A `wait`: the live edge runs to `end`, event by event, noting
+    /// marks and taking checkpoints; `stop` is the moment the stepping in
+    /// progress runs to (the end or the next checkpoint).
+    Wait { end: u64, stop: Option<u64> },
+    /// Any other command: queued in the session, which runs it in slices.
+    Session,
+}
+
+#[derive(Debug)]
+struct InProgress {
+    next: Next,
+    line: usize,
+    undo: Undo,
+    doing: Doing,
+}
+
+/// A session at a command boundary of the run, and the entries done in it.
+#[derive(Debug)]
+struct Rollback {
+    session: Session,
+    next: usize,
+    work: u64,
+}
+
+/// The run in slices: not part of the timeline's state.
+#[derive(Debug, Default)]
+struct Runner {
+    queue: VecDeque<Next>,
+    /// The queue's `wait`s, added up (for the progress).
+    queued_wait_ms: u64,
+    current: Option<Box<InProgress>>,
+    rollback: Option<Box<Rollback>>,
+    start_ms: u64,
+    commands_total: usize,
+    commands_done: usize,
+    /// The result of the last command that finished.
+    last: Option<CommandResult>,
+    /// Why the last run stopped before its end, if it did.
+    stopped: Option<Stop>,
+}
+
+impl Clone for Runner {
+    fn clone(&self) -> Runner {
+        Runner::default()
+    }
+}
+
+impl Runner {
+    fn running(&self) -> bool {
+        self.current.is_some() || !self.queue.is_empty()
+    }
+}
+
+/// How driving the command in progress ended.
+enum Driven {
+    Done,
+    Paused,
+    Stopped(StopReason),
+}
+
+/// Whether a command may let simulated time pass (and so be cut short).
+fn passes_time(cmd: &Command) -> bool {
+    match cmd {
+        Command::Put { nowait, .. } => !nowait,
+        Command::Wait(_)
+        | Command::WaitUntil { .. }
+        | Command::Get { .. }
+        | Command::Delete { .. }
+        | Command::Compaction { .. }
+        | Command::MemberAdd { .. }
+        | Command::MemberPromote { .. }
+        | Command::MemberRemove { .. }
+        | Command::MemberList { .. }
+        | Command::MemberChange { .. }
+        | Command::MemberLeaveJoint { .. }
+        | Command::TransferLeader(_) => true,
+        _ => false,
+    }
 }
 
 impl Timeline {
@@ -245,6 +360,8 @@ impl Timeline {
             saved_branch_checkpoints: config.saved_branch_checkpoints,
         };
         let mut session = Session::new(spec);
+        // The timeline undoes a command cut short itself (see `stop`).
+        session.rollback_clones = false;
         let narration = session.take_narration();
         let mut marks = VecSet::new();
         if !narration.is_empty() {
@@ -274,6 +391,8 @@ impl Timeline {
             session,
             next: 0,
             narration,
+            run: Runner::default(),
+            budget: Some(super::slice::DEFAULT_MEMORY_BUDGET),
         }
     }
 
@@ -291,11 +410,434 @@ impl Timeline {
 
     /// [`Timeline::run_script`] with checkpoints kept as `config` says.
     pub fn run_script_with(script: &Script, config: TimelineConfig) -> Timeline {
+        let mut t = Timeline::queued_with(script, config);
+        t.finish();
+        t
+    }
+
+    /// A timeline at time 0 with the script's commands queued, none run
+    /// yet: run them with [`Timeline::run_slice`].
+    pub fn queued(script: &Script) -> Timeline {
+        Timeline::queued_with(script, TimelineConfig::default())
+    }
+
+    /// [`Timeline::queued`] with checkpoints kept as `config` says.
+    pub fn queued_with(script: &Script, config: TimelineConfig) -> Timeline {
         let mut t = Timeline::with_config(&script.cluster, config);
         for cmd in &script.commands {
-            t.act(&cmd.node);
+            t.queue(cmd.node.clone());
         }
         t
+    }
+
+    // ---- running in slices -------------------------------------------------------
+
+    /// Queues a command to run at the live edge after those queued. With
+    /// nothing running and the timeline in the past, it first starts a
+    /// branch at the current moment (see the module documentation).
+    pub fn queue(&mut self, cmd: Command) {
+        if !self.run.running() {
+            if !self.is_live() {
+                self.fork();
+            }
+            let now = self.now();
+            let r = &mut self.run;
+            r.start_ms = now;
+            r.commands_total = 0;
+            r.commands_done = 0;
+            r.stopped = None;
+            r.rollback = None;
+        }
+        if let Command::Wait(ms) = cmd {
+            self.run.queued_wait_ms = self.run.queued_wait_ms.saturating_add(ms);
+        }
+        self.run.commands_total += 1;
+        let text = cmd.to_string();
+        self.run.queue.push_back(Next { cmd, text });
+    }
+
+    /// Parses a console command and queues it; a line that does not parse
+    /// queues nothing.
+    pub fn queue_command(&mut self, line: &str) -> Result<(), ParseError> {
+        let cmd = parse_command(line)?;
+        self.queue(cmd);
+        Ok(())
+    }
+
+    /// Commands are queued or one is in progress. Meanwhile the run owns
+    /// the timeline: time travel and `advance` do nothing.
+    pub fn is_running(&self) -> bool {
+        self.run.running()
+    }
+
+    /// Runs queued commands for at most `work` units of work (the
+    /// session's: engine steps and commands; at least one), then returns
+    /// how far the run is. A command cut by the end of the slice goes on
+    /// in the next one, exactly where it was: the entries, checkpoints,
+    /// marks and narration are those of the run in one go.
+    pub fn run_slice(&mut self, work: u64) -> Progress {
+        let stop_at = self.session.work.saturating_add(work.max(1));
+        loop {
+            if self.run.current.is_some() {
+                match self.drive(stop_at) {
+                    Driven::Done => self.end_current(),
+                    Driven::Paused => break,
+                    Driven::Stopped(reason) => {
+                        self.stop(reason);
+                        break;
+                    }
+                }
+            } else if self.session.work >= stop_at {
+                break;
+            } else if let Some(next) = self.run.queue.pop_front() {
+                if let Command::Wait(ms) = next.cmd {
+                    self.run.queued_wait_ms = self.run.queued_wait_ms.saturating_sub(ms);
+                }
+                self.begin(next);
+            } else {
+                break;
+            }
+        }
+        if !self.run.running() {
+            self.run.rollback = None;
+        }
+        self.progress()
+    }
+
+    /// Runs everything queued to its end, in one go.
+    pub fn finish(&mut self) {
+        while self.run.running() {
+            self.run_slice(u64::MAX);
+        }
+    }
+
+    /// How far the run of queued commands is: simulated time since it
+    /// began, and that plus the `wait`s left (`wait-until` and requests
+    /// add what they take when they take it).
+    pub fn progress(&self) -> Progress {
+        let r = &self.run;
+        let now = self.now();
+        let mut left = r.queued_wait_ms;
+        if let Some(InProgress {
+            doing: Doing::Wait { end, .. },
+            ..
+        }) = r.current.as_deref()
+        {
+            left = left.saturating_add(end.saturating_sub(now));
+        }
+        let done_ms = now.saturating_sub(r.start_ms);
+        Progress {
+            running: r.running(),
+            done_ms,
+            total_ms: done_ms.saturating_add(left),
+            commands_done: r.commands_done,
+            commands_total: r.commands_total,
+        }
+    }
+
+    /// The result of the last command that finished.
+    pub fn last_result(&self) -> Option<&CommandResult> {
+        self.run.last.as_ref()
+    }
+
+    /// Why the last run stopped before its end, if it did.
+    pub fn stopped(&self) -> Option<&Stop> {
+        self.run.stopped.as_ref()
+    }
+
+    /// Stops the run at the last finished command (the page's Cancel): the
+    /// command in progress is undone, the queued ones dropped; the run is
+    /// as if its script had ended there, and the narration says so.
+    /// `None` if nothing was running.
+    pub fn cancel(&mut self) -> Option<Stop> {
+        self.stop(StopReason::Cancelled)
+    }
+
+    /// Stops the run (see [`Timeline::cancel`]) for `reason`.
+    pub fn stop(&mut self, reason: StopReason) -> Option<Stop> {
+        if !self.run.running() {
+            return None;
+        }
+        self.pull_narration();
+        // A stop the session made itself (its memory budget) is said
+        // once, by the timeline.
+        while matches!(
+            self.narration.last().map(|l| &l.said),
+            Some(Said::Stopped(_))
+        ) {
+            self.narration.pop();
+        }
+        let reached_ms = self.now();
+        let cur = self.run.current.take();
+        let next_line = self.line();
+        let (line, command) = match (&cur, self.run.queue.front()) {
+            (Some(c), _) => (Some(c.line), Some(c.next.text.clone())),
+            (None, Some(q)) => (Some(next_line), Some(q.text.clone())),
+            (None, None) => (None, None),
+        };
+        let commands_left = self.run.queue.len() + usize::from(cur.is_some());
+        if let Some(c) = cur {
+            self.undo(&c.undo);
+        }
+        self.run.queue.clear();
+        self.run.queued_wait_ms = 0;
+        self.run.rollback = None;
+        let time_ms = self.now();
+        let stop = Stop::new(reason, line, command, reached_ms, time_ms, commands_left);
+        self.narration.push(Line::stopped(time_ms, stop.clone()));
+        self.session.stopped = Some(stop.clone());
+        self.run.stopped = Some(stop.clone());
+        Some(stop)
+    }
+
+    /// Bytes the run may hold, the timeline's checkpoints counted, before
+    /// it is stopped (`None`: no limit; the default is
+    /// `slice::DEFAULT_MEMORY_BUDGET`).
+    pub fn set_memory_budget(&mut self, budget: Option<u64>) {
+        self.budget = budget;
+        self.session.set_memory_budget(budget);
+    }
+
+    pub fn memory_budget(&self) -> Option<u64> {
+        self.budget
+    }
+
+    /// Makes `session` the live one, with the timeline's budget.
+    fn adopt(&mut self, mut session: Session) {
+        session.stopped = None;
+        if session.memory_budget() != self.budget {
+            session.set_memory_budget(self.budget);
+        }
+        let held = self.held_bytes();
+        session.set_external_bytes(held);
+        self.session = session;
+    }
+
+    /// Begins a queued command at the live edge (what `act` did at once).
+    fn begin(&mut self, next: Next) {
+        let now = self.now();
+        let last = self.last_end();
+        if now > last || self.branch.tail_idle {
+            // The idle time since the last command becomes a `wait`.
+            let gap = now - last;
+            let entry = TimedCommand {
+                at_ms: last,
+                end_ms: now,
+                text: Command::Wait(gap).to_string(),
+                idle: true,
+                cmd: Command::Wait(gap),
+            };
+            self.pull_narration();
+            let line = self.line();
+            finish_wait(&mut self.session, &entry, line, &mut self.narration);
+            self.branch.run.push(entry);
+            self.next += 1;
+        }
+        self.branch.tail_idle = false;
+        let line = self.line();
+        if let Some(counted) = self.session.over_budget() {
+            self.run.queue.push_front(next);
+            let budget = self.session.memory_budget.unwrap_or(0);
+            self.stop(StopReason::Memory { budget, counted });
+            return;
+        }
+        let undo = Undo {
+            cut: self.branch.run.len(),
+            at_ms: now,
+            mark: self.branch.marks.contains(&now),
+            leader: self.branch.leaders.get(&now).copied(),
+        };
+        if passes_time(&next.cmd) {
+            self.rollback_if_due();
+        }
+        let doing = if let Command::Wait(ms) = next.cmd {
+            Doing::Wait {
+                end: now.saturating_add(ms),
+                stop: None,
+            }
+        } else {
+            self.session.stopped = None;
+            self.session.queue(line, &next.text, next.cmd.clone());
+            Doing::Session
+        };
+        self.run.current = Some(Box::new(InProgress {
+            next,
+            line,
+            undo,
+            doing,
+        }));
+    }
+
+    /// Runs the command in progress until it ends, the work reaches
+    /// `stop_at`, or it must stop.
+    fn drive(&mut self, stop_at: u64) -> Driven {
+        let Some(cur) = self.run.current.as_deref() else {
+            return Driven::Done;
+        };
+        match cur.doing {
+            Doing::Session => {
+                let left = stop_at.saturating_sub(self.session.work);
+                self.session.run_slice(left);
+                if let Some(stop) = &self.session.stopped {
+                    let (budget, counted) = (
+                        stop.budget_bytes.unwrap_or(0),
+                        stop.counted_bytes.unwrap_or(0),
+                    );
+                    return Driven::Stopped(StopReason::Memory { budget, counted });
+                }
+                if self.session.is_running() {
+                    Driven::Paused
+                } else {
+                    Driven::Done
+                }
+            }
+            Doing::Wait { end, mut stop } => {
+                // `live_run(end)`, resumable: the stepping in progress goes
+                // on to the moment it was running to.
+                let driven = loop {
+                    let target = match stop {
+                        Some(t) => t,
+                        None => {
+                            self.checkpoint_if_due();
+                            if self.session.now() >= end {
+                                break Driven::Done;
+                            }
+                            let t = end.min(self.checkpoint_due());
+                            stop = Some(t);
+                            t
+                        }
+                    };
+                    match self.session.step_event_bounded(target, stop_at) {
+                        Stepped::Narrated => {
+                            self.branch.marks.insert(self.session.now());
+                            self.note_leader();
+                        }
+                        Stepped::Reached => {
+                            self.pull_narration();
+                            self.branch.tail_idle = true;
+                            self.branch.end_ms = self.session.now();
+                            stop = None;
+                        }
+                        Stepped::Paused => break Driven::Paused,
+                        Stepped::OverBudget(counted) => {
+                            let budget = self.session.memory_budget.unwrap_or(0);
+                            break Driven::Stopped(StopReason::Memory { budget, counted });
+                        }
+                    }
+                };
+                if let Some(cur) = self.run.current.as_deref_mut() {
+                    cur.doing = Doing::Wait { end, stop };
+                }
+                driven
+            }
+        }
+    }
+
+    /// Records the command in progress, which ended.
+    fn end_current(&mut self) {
+        let Some(cur) = self.run.current.take() else {
+            return;
+        };
+        let InProgress {
+            next,
+            line,
+            undo,
+            doing,
+        } = *cur;
+        let result = match doing {
+            Doing::Wait { end, .. } => {
+                let entry = TimedCommand {
+                    at_ms: undo.at_ms,
+                    end_ms: end,
+                    text: next.text,
+                    idle: false,
+                    cmd: next.cmd,
+                };
+                let r = finish_wait(&mut self.session, &entry, line, &mut self.narration);
+                self.branch.run.push(entry);
+                r
+            }
+            Doing::Session => {
+                let r = self
+                    .session
+                    .results()
+                    .last()
+                    .cloned()
+                    .unwrap_or_else(|| CommandResult::new(line, next.text.clone()));
+                self.branch.run.push(TimedCommand {
+                    at_ms: undo.at_ms,
+                    end_ms: self.session.now(),
+                    text: next.text,
+                    idle: false,
+                    cmd: next.cmd,
+                });
+                r
+            }
+        };
+        self.next += 1;
+        self.branch.tail_idle = false;
+        self.pull_narration();
+        let end = self.session.now();
+        let cmd = &self.branch.run[self.branch.run.len() - 1].cmd;
+        if !matches!(cmd, Command::Say { .. } | Command::Pause) {
+            self.branch.marks.insert(end);
+            self.note_leader();
+        }
+        self.branch.end_ms = end;
+        self.checkpoint_if_due();
+        self.run.last = Some(result);
+        self.run.commands_done += 1;
+    }
+
+    /// Keeps a clone of the session at this command boundary, if the last
+    /// one is missing or `ROLLBACK_EVERY` work old.
+    fn rollback_if_due(&mut self) {
+        let work = self.session.work;
+        if let Some(r) = &self.run.rollback {
+            if work < r.work.saturating_add(ROLLBACK_EVERY) {
+                return;
+            }
+        }
+        self.pull_narration();
+        self.run.rollback = Some(Box::new(Rollback {
+            session: self.session.clone(),
+            next: self.next,
+            work,
+        }));
+    }
+
+    /// Puts the branch and the session back as they were when the command
+    /// `undo` describes started.
+    fn undo(&mut self, undo: &Undo) {
+        self.pull_narration();
+        let at = undo.at_ms;
+        let b = &mut self.branch;
+        b.run.truncate(undo.cut);
+        b.end_ms = at;
+        b.tail_idle = false;
+        let _ = b.marks.split_off(&at);
+        if undo.mark {
+            b.marks.insert(at);
+        }
+        let _ = b.leaders.split_off(&at);
+        if let Some(l) = undo.leader {
+            b.leaders.insert(at, l);
+        }
+        b.checkpoints
+            .retain(|c| c.at_ms <= at && c.next <= undo.cut);
+        measure(&mut b.checkpoints);
+        let (mut session, mut next) = match self.run.rollback.take() {
+            Some(r) if r.next <= undo.cut => (r.session, r.next),
+            _ => {
+                let cps = &self.branch.checkpoints;
+                let i = cps.partition_point(|c| c.at_ms <= at).saturating_sub(1);
+                ((*cps[i].session).clone(), cps[i].next)
+            }
+        };
+        let mut dropped = Vec::new();
+        replay(&mut session, &mut next, &self.branch, at, &mut dropped);
+        self.adopt(session);
+        self.next = next;
     }
 
     // ---- reading ---------------------------------------------------------------
@@ -435,19 +977,30 @@ impl Timeline {
         Ok(self.execute(&cmd))
     }
 
-    /// Runs one parsed command at the current moment.
+    /// Runs one parsed command at the current moment (after anything
+    /// queued, all of it in one go). A command the memory budget stops is
+    /// undone and its result has the error `stopped`.
     pub fn execute(&mut self, cmd: &Command) -> CommandResult {
-        if !self.is_live() {
-            self.fork();
+        let line = self.line();
+        self.queue(cmd.clone());
+        self.finish();
+        if self.run.stopped.is_none() {
+            if let Some(r) = &self.run.last {
+                return r.clone();
+            }
         }
-        self.act(cmd)
+        let mut result = CommandResult::new(line, cmd.to_string());
+        result.ok = false;
+        result.error = Some(STOPPED);
+        result.detail = self.run.stopped.as_ref().map(|s| s.message.clone());
+        result
     }
 
     /// Moves time forward by `ms`. At the live edge this runs the cluster
     /// (the browser's animation); in the past it plays the run forward (and
     /// past the edge, runs live). Returns the new moment.
     pub fn advance(&mut self, ms: u64) -> u64 {
-        if ms == 0 {
+        if ms == 0 || self.run.running() {
             return self.now();
         }
         let target = self.now().saturating_add(ms);
@@ -465,6 +1018,9 @@ impl Timeline {
     /// past: to the next narrated moment of the run. Returns false if
     /// nothing was narrated within the limit (time still moved to it).
     pub fn step_event(&mut self, limit_ms: u64) -> bool {
+        if self.run.running() {
+            return false;
+        }
         let limit = self.now().saturating_add(limit_ms);
         if !self.is_live() {
             let now = self.now();
@@ -491,12 +1047,15 @@ impl Timeline {
     /// landed: `t_ms` itself, unless a command that lets time pass spans it,
     /// in which case the command's end. Nothing is narrated.
     pub fn seek(&mut self, t_ms: u64) -> u64 {
+        if self.run.running() {
+            return self.now();
+        }
         let t = t_ms.min(self.branch.end_ms);
         let (mut session, mut next) = self.start_for(t);
         let mut dropped = Vec::new();
         replay(&mut session, &mut next, &self.branch, t, &mut dropped);
         self.pull_narration();
-        self.session = session;
+        self.adopt(session);
         self.next = next;
         self.now()
     }
@@ -506,6 +1065,9 @@ impl Timeline {
     /// lands at the command's end, so it is skipped), or to time 0 if there
     /// is none. Returns the new moment, or `None` at the very beginning.
     pub fn step_back(&mut self) -> Option<u64> {
+        if self.run.running() {
+            return None;
+        }
         let now = self.now();
         let candidates = self
             .branch
@@ -530,7 +1092,7 @@ impl Timeline {
     /// Makes branch `id` current, at the moment it was left; the branch
     /// being left is kept. Returns the moment, or an error naming the id.
     pub fn switch_branch(&mut self, id: u32) -> Result<u64, String> {
-        if id == self.branch.id {
+        if id == self.branch.id || self.run.running() {
             return Ok(self.now());
         }
         let Some(i) = self.saved.iter().position(|b| b.id == id) else {
@@ -641,74 +1203,6 @@ impl Timeline {
         self.branch
             .checkpoints
             .retain(|c| c.at_ms <= now && c.next <= cut);
-    }
-
-    /// Runs a command at the live edge.
-    fn act(&mut self, cmd: &Command) -> CommandResult {
-        debug_assert!(self.is_live());
-        let now = self.now();
-        let last = self.last_end();
-        if now > last || self.branch.tail_idle {
-            // The idle time since the last command becomes a `wait`.
-            let gap = now - last;
-            let entry = TimedCommand {
-                at_ms: last,
-                end_ms: now,
-                text: Command::Wait(gap).to_string(),
-                idle: true,
-                cmd: Command::Wait(gap),
-            };
-            self.pull_narration();
-            let line = self.line();
-            finish_wait(&mut self.session, &entry, line, &mut self.narration);
-            self.branch.run.push(entry);
-            self.next += 1;
-        }
-        self.branch.tail_idle = false;
-        let text = cmd.to_string();
-        let result = if let Command::Wait(ms) = cmd {
-            let end = now.saturating_add(*ms);
-            let entry = TimedCommand {
-                at_ms: now,
-                end_ms: end,
-                text,
-                idle: false,
-                cmd: cmd.clone(),
-            };
-            self.live_run(end, false);
-            let line = self.line();
-            let r = finish_wait(&mut self.session, &entry, line, &mut self.narration);
-            self.branch.run.push(entry);
-            r
-        } else {
-            let line = self.line();
-            let r = self.session.execute(line, &text, cmd);
-            if r.error == Some(super::slice::STOPPED) {
-                // The memory budget stopped it and the session undid it:
-                // the run does not have it either.
-                self.pull_narration();
-                return r;
-            }
-            self.branch.run.push(TimedCommand {
-                at_ms: now,
-                end_ms: self.session.now(),
-                text,
-                idle: false,
-                cmd: cmd.clone(),
-            });
-            r
-        };
-        self.next += 1;
-        self.branch.tail_idle = false;
-        self.pull_narration();
-        let end = self.session.now();
-        if !matches!(cmd, Command::Say { .. } | Command::Pause) {
-            self.branch.marks.insert(end);
-            self.note_leader();
-        }
-        self.branch.end_ms = end;
-        self.checkpoint_if_due();
-        result
     }
 
     /// At the live edge: runs to `t`, event by event (noting the moments
@@ -843,6 +1337,10 @@ fn finish_wait(
 /// to moment `t`: every command that starts at or before `t`, then the time
 /// up to `t`. Collects the narration in `out`.
 fn replay(session: &mut Session, next: &mut usize, branch: &Branch, t: u64, out: &mut Vec<Line>) {
+    // The run went this way once within its budget: a replay is not
+    // stopped again (it would not be the same run).
+    let budget = session.memory_budget();
+    session.set_memory_budget(None);
     while let Some(e) = branch.run.get(*next) {
         if e.is_wait() {
             if t < e.end_ms {
@@ -867,6 +1365,7 @@ fn replay(session: &mut Session, next: &mut usize, branch: &Branch, t: u64, out:
         session.advance(t - now);
     }
     out.extend(session.take_narration());
+    session.set_memory_budget(budget);
 }
 
 /// Where `seek(t)` lands, without running anything.
