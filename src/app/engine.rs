@@ -14,12 +14,14 @@
 
 use serde::Serialize;
 
-use crate::scenario::etcdctl;
+use crate::scenario::etcdctl::{self, Translation};
 use crate::scenario::lang::Language;
 use crate::scenario::lessons::{LessonPlayer, Step};
 use crate::scenario::narrate::{Line, Refusal, Renderer, Tone};
+use crate::scenario::parse::{parse_command, parse_script};
 use crate::scenario::report::CommandResult;
 use crate::scenario::share::{self, ShareError};
+use crate::scenario::slice::{Progress, STOPPED};
 use crate::scenario::text_en::English;
 use crate::scenario::timeline::Timeline;
 use crate::scenario::view::{LessonView, LoadView, PageStatus, QuorumView, TimelineView};
@@ -28,6 +30,7 @@ use crate::sim::linearizability::Linearizability;
 
 use super::history::HistoryScene;
 use super::log::{Log, LogKind, LogLine};
+use super::plan::Plan;
 use super::player::Pacer;
 use super::presets::{self, Preset};
 
@@ -45,14 +48,56 @@ pub struct Engine {
     out: Vec<LogLine>,
     /// The pace of the lesson step playing.
     pacer: Pacer,
+    /// A run being opened (a link, a file, a script) in slices: its
+    /// narration is old news, and it ends at its moment.
+    opening: Option<Opening>,
+    /// A console command running in slices, and its reply once it ended.
+    pending: Option<Pending>,
+    reply: Option<Reply>,
+    /// The memory budget stopped the clock (said once).
+    over_budget: bool,
+}
+
+/// A run being opened.
+#[derive(Debug, Clone, Copy)]
+struct Opening {
+    /// The moment to show once it ran (`# at:`), else its end.
+    at: Option<u64>,
+}
+
+/// A console command running in slices: what its reply needs.
+struct Pending {
+    text: String,
+    branch: u32,
+    etcdctl: Option<(Translation, Option<crate::raft::NodeId>)>,
 }
 
 impl Engine {
     /// Parses and runs a whole script; the engine holds its end state.
     pub fn from_script(src: &str) -> Result<Engine, String> {
-        Timeline::from_script(src)
-            .map(Engine::sandbox)
-            .map_err(|e| e.to_string())
+        let mut e = Engine::queued_script(src)?;
+        e.finish();
+        Ok(e)
+    }
+
+    /// Parses a script and queues it: it runs with [`Engine::run_slice`].
+    pub fn queued_script(src: &str) -> Result<Engine, String> {
+        let script = parse_script(src).map_err(|e| e.to_string())?;
+        Ok(Engine::opening(Timeline::queued(&script), None))
+    }
+
+    /// A sandbox opening a queued run, to stand at `at` once it ran.
+    fn opening(timeline: Timeline, at: Option<u64>) -> Engine {
+        let mut e = Engine::sandbox(timeline);
+        e.opening = Some(Opening { at });
+        e
+    }
+
+    /// Runs whatever is queued to its end, in one go.
+    pub fn finish(&mut self) {
+        while self.is_running() {
+            self.run_slice(u64::MAX);
+        }
     }
 
     /// A sandbox over an opened run (a link or a file).
@@ -67,17 +112,154 @@ impl Engine {
             log: Log::default(),
             out: Vec::new(),
             pacer: Pacer::default(),
+            opening: None,
+            pending: None,
+            reply: None,
+            over_budget: false,
         }
     }
 
-    /// Opens a share link (`#v1.…`, or a whole URL ending in one).
+    /// Opens a share link (`#v1.…`, or a whole URL ending in one), run
+    /// in one go.
     pub fn from_link(link: &str) -> Result<Engine, ShareError> {
-        share::decode_link(link).map(Engine::sandbox)
+        let mut e = Engine::queued_link(link)?;
+        e.finish();
+        Ok(e)
     }
 
-    /// Opens a `.scenario` file.
+    /// Opens a `.scenario` file, run in one go.
     pub fn from_file(text: &str) -> Result<Engine, ShareError> {
-        share::import_scenario(text).map(Engine::sandbox)
+        let mut e = Engine::queued_file(text)?;
+        e.finish();
+        Ok(e)
+    }
+
+    /// Opens a share link with its run queued, none of it run yet.
+    pub fn queued_link(link: &str) -> Result<Engine, ShareError> {
+        let text = share::link_text(link)?;
+        let (script, at) = share::read_run(&text, "the link")?;
+        Ok(Engine::opening(Timeline::queued(&script), at))
+    }
+
+    /// Opens a `.scenario` file with its run queued.
+    pub fn queued_file(text: &str) -> Result<Engine, ShareError> {
+        let (script, at) = share::read_run(text, "the file")?;
+        Ok(Engine::opening(Timeline::queued(&script), at))
+    }
+
+    // ---- runs in slices -------------------------------------------------------------
+
+    /// A run goes on in slices (an opened run, a long console command).
+    pub fn is_running(&self) -> bool {
+        self.lesson.is_none() && self.sandbox.is_running()
+    }
+
+    /// Runs the sandbox's queued commands for at most `work` units of work
+    /// (see `Timeline::run_slice`); when they end, an opened run goes to
+    /// its moment and a console command's reply is ready
+    /// ([`Engine::take_reply`]).
+    pub fn run_slice(&mut self, work: u64) -> Progress {
+        if self.lesson.is_some() {
+            return self.progress();
+        }
+        let p = self.sandbox.run_slice(work);
+        if !p.running {
+            self.run_ended();
+        }
+        p
+    }
+
+    pub fn progress(&self) -> Progress {
+        match &self.lesson {
+            Some(_) => Progress {
+                running: false,
+                done_ms: 0,
+                total_ms: 0,
+                commands_done: 0,
+                commands_total: 0,
+            },
+            None => self.sandbox.progress(),
+        }
+    }
+
+    /// Cancels the run going on: it ends with the last command that
+    /// finished, as if its script had ended there; the log says so.
+    /// False if nothing was running.
+    pub fn cancel(&mut self) -> bool {
+        if !self.is_running() {
+            return false;
+        }
+        self.sandbox.cancel();
+        self.run_ended();
+        true
+    }
+
+    /// The reply of a console command that ran in slices, once it ended.
+    pub fn take_reply(&mut self) -> Option<Reply> {
+        self.reply.take()
+    }
+
+    /// Sets the sandbox's memory budget in bytes (`None`: no limit).
+    pub fn set_memory_budget(&mut self, budget: Option<u64>) {
+        self.sandbox.set_memory_budget(budget);
+        self.over_budget = false;
+    }
+
+    /// `(counted bytes, budget)` of the sandbox's run (a walk of it: for
+    /// the console, not for a frame).
+    pub fn memory(&self) -> (u64, Option<u64>) {
+        (self.sandbox.memory_bytes(), self.sandbox.memory_budget())
+    }
+
+    /// What a script would run (cluster, time, load, an estimate), without
+    /// running it; a script that does not parse is an error.
+    pub fn plan(src: &str) -> Result<Plan, String> {
+        parse_script(src)
+            .map(|s| Plan::of(&s))
+            .map_err(|e| e.to_string())
+    }
+
+    /// What an opened run (a link or a file) would run.
+    pub fn plan_run(text: &str, link: bool) -> Result<Plan, ShareError> {
+        let (script, _) = if link {
+            share::read_run(&share::link_text(text)?, "the link")?
+        } else {
+            share::read_run(text, "the file")?
+        };
+        Ok(Plan::of(&script))
+    }
+
+    /// The queue ran out or was stopped.
+    fn run_ended(&mut self) {
+        if let Some(o) = self.opening.take() {
+            // Its narration is old news; a stop is not.
+            let said = self.sandbox.take_narration();
+            self.show_stops(&said);
+            if let (Some(at), None) = (o.at, self.sandbox.stopped()) {
+                self.sandbox.seek(at);
+            }
+            self.sandbox.take_narration();
+        }
+        if let Some(p) = self.pending.take() {
+            let reply = self.finish_command(p);
+            self.reply = Some(reply);
+        }
+    }
+
+    /// Logs the stops among `lines`.
+    fn show_stops(&mut self, lines: &[Line]) {
+        for l in lines {
+            if matches!(l.said, crate::scenario::narrate::Said::Stopped(_)) {
+                let line = self.log.narrated(self.renderer, l, false, |_| true);
+                self.out.push(line);
+            }
+        }
+    }
+
+    /// Says a refusal in the log: nothing but Cancel while a run goes on.
+    fn busy(&mut self) {
+        let line = self.log.refusal(self.renderer, &Refusal::RunInProgress);
+        self.out.push(line);
     }
 
     pub fn cluster(&self) -> &Cluster {
@@ -112,49 +294,153 @@ impl Engine {
     /// changes nothing and comes back as `ok: false, error: "parse"`. In the
     /// sandbox's past it starts a branch; in a lesson it is a detour.
     pub fn command(&mut self, line: &str) -> Reply {
+        let reply = self.command_in(line, u64::MAX);
+        match reply {
+            Reply::Running(_) => {
+                self.finish();
+                self.take_reply().unwrap_or(reply)
+            }
+            r => r,
+        }
+    }
+
+    /// [`Engine::command`] run in slices in the sandbox: the first slice of
+    /// `work` now; if the command is not over, it comes back as
+    /// `Reply::Running` and goes on with [`Engine::run_slice`], its reply
+    /// then from [`Engine::take_reply`]. While a run goes on, a command is
+    /// refused (the log says so) and changes nothing.
+    pub fn command_in(&mut self, line: &str, work: u64) -> Reply {
         let text = line.trim();
         self.settle_lesson();
+        if self.is_running() {
+            let echo = self.log.echo(self.renderer, text);
+            self.out.push(echo);
+            self.busy();
+            return Reply::Unparsed(Unparsed {
+                line: None,
+                command: text.to_string(),
+                ok: false,
+                error: "running",
+                detail: self.renderer.refusal(&Refusal::RunInProgress),
+            });
+        }
         if etcdctl::is_etcdctl(text) {
-            return self.etcdctl(text);
+            return self.etcdctl(text, work);
         }
         let echo = self.log.echo(self.renderer, text);
         self.out.push(echo);
         let branch = self.sandbox.branch_id();
-        let outcome = match &mut self.lesson {
-            Some(p) => p.command(text),
-            None => self.sandbox.command(text),
+        if let Some(p) = &mut self.lesson {
+            return match p.command(text) {
+                Ok(result) => {
+                    self.pull();
+                    if let Some(details) = self.log.details(self.renderer, &result) {
+                        self.out.push(details);
+                    }
+                    Reply::Ran(Box::new(result))
+                }
+                Err(e) => self.unparsed(text, e),
+            };
+        }
+        match parse_command(text) {
+            Ok(cmd) => {
+                self.sandbox.queue(cmd);
+                self.start(
+                    Pending {
+                        text: text.to_string(),
+                        branch,
+                        etcdctl: None,
+                    },
+                    work,
+                )
+            }
+            Err(e) => self.unparsed(text, e),
+        }
+    }
+
+    /// A console line that does not parse: the log says why.
+    fn unparsed(&mut self, text: &str, e: crate::scenario::ParseError) -> Reply {
+        let detail = e.to_string();
+        let said = self.renderer.unparsed(text, &e);
+        let line = self.log.plain(LogKind::Error, Tone::Bad, said);
+        self.out.push(line);
+        Reply::Unparsed(Unparsed {
+            line: None,
+            command: text.to_string(),
+            ok: false,
+            error: "parse",
+            detail,
+        })
+    }
+
+    /// Runs the first slice of a command just queued; its reply if it is
+    /// over, else `Reply::Running`.
+    fn start(&mut self, p: Pending, work: u64) -> Reply {
+        let command = p.text.clone();
+        self.pending = Some(p);
+        self.reply = None;
+        self.run_slice(work);
+        match self.reply.take() {
+            Some(r) => r,
+            None => Reply::Running(RunningReply {
+                command,
+                ok: true,
+                running: true,
+            }),
+        }
+    }
+
+    /// The reply of a console command whose run ended (or was stopped).
+    fn finish_command(&mut self, p: Pending) -> Reply {
+        self.pull();
+        let result = match (self.sandbox.stopped(), self.sandbox.last_result()) {
+            (None, Some(r)) => r.clone(),
+            (stop, _) => {
+                let mut r = CommandResult::new(0, p.text.clone());
+                r.ok = false;
+                r.error = Some(STOPPED);
+                r.detail = stop.map(|s| self.renderer.stopped(s));
+                r
+            }
         };
-        match outcome {
-            Ok(result) => {
-                self.pull();
+        let reply = match p.etcdctl {
+            None => {
                 if let Some(details) = self.log.details(self.renderer, &result) {
                     self.out.push(details);
                 }
-                if self.lesson.is_none() && self.sandbox.branch_id() != branch {
-                    self.branch_started(branch);
-                }
                 Reply::Ran(Box::new(result))
             }
-            Err(e) => {
-                let detail = e.to_string();
-                let said = self.renderer.unparsed(text, &e);
-                let line = self.log.plain(LogKind::Error, Tone::Bad, said);
-                self.out.push(line);
-                Reply::Unparsed(Unparsed {
-                    line: None,
-                    command: text.to_string(),
-                    ok: false,
-                    error: "parse",
-                    detail,
-                })
+            Some((t, leader_before)) => {
+                if result.error == Some(STOPPED) {
+                    Reply::Ran(Box::new(result))
+                } else {
+                    let canonical = t.command.to_string();
+                    let said = self.renderer.etcdctl_recorded(&canonical);
+                    let line = self.log.plain(LogKind::Notice, Tone::Plain, said);
+                    self.out.push(line);
+                    let printed =
+                        etcdctl::output(&t, &result, leader_before, self.sandbox.session());
+                    for p in &printed {
+                        let line = self.log.plain(LogKind::Details, Tone::Plain, p.clone());
+                        self.out.push(line);
+                    }
+                    Reply::Etcdctl(Box::new(EtcdctlReply {
+                        result,
+                        etcdctl: printed,
+                    }))
+                }
             }
+        };
+        if self.sandbox.branch_id() != p.branch {
+            self.branch_started(p.branch);
         }
+        reply
     }
 
     /// An etcdctl line: translated to its scenario command, which runs and
     /// is recorded; the log shows what it was recorded as and what etcdctl
     /// prints. A line raftlab cannot take changes nothing and says why.
-    fn etcdctl(&mut self, text: &str) -> Reply {
+    fn etcdctl(&mut self, text: &str, work: u64) -> Reply {
         let echo = self.log.echo(self.renderer, text);
         self.out.push(echo);
         let t = match etcdctl::translate(text) {
@@ -175,45 +461,39 @@ impl Engine {
         let canonical = t.command.to_string();
         let leader_before = self.cluster().leader();
         let branch = self.sandbox.branch_id();
-        let outcome = match &mut self.lesson {
-            Some(p) => p.command(&canonical),
-            None => self.sandbox.command(&canonical),
-        };
-        let result = match outcome {
-            Ok(r) => r,
-            // A translation is always a command the parser reads back.
-            Err(e) => {
-                let line = self.log.plain(LogKind::Error, Tone::Bad, e.to_string());
-                self.out.push(line);
-                return Reply::Unparsed(Unparsed {
-                    line: None,
-                    command: text.to_string(),
-                    ok: false,
-                    error: "parse",
-                    detail: e.to_string(),
-                });
-            }
-        };
-        self.pull();
-        let said = self.renderer.etcdctl_recorded(&canonical);
-        let line = self.log.plain(LogKind::Notice, Tone::Plain, said);
-        self.out.push(line);
-        let session = match &self.lesson {
-            Some(p) => p.session(),
-            None => self.sandbox.session(),
-        };
-        let printed = etcdctl::output(&t, &result, leader_before, session);
-        for p in &printed {
-            let line = self.log.plain(LogKind::Details, Tone::Plain, p.clone());
+        if let Some(p) = &mut self.lesson {
+            let result = match p.command(&canonical) {
+                Ok(r) => r,
+                // A translation is always a command the parser reads back.
+                Err(e) => return self.unparsed(text, e),
+            };
+            self.pull();
+            let said = self.renderer.etcdctl_recorded(&canonical);
+            let line = self.log.plain(LogKind::Notice, Tone::Plain, said);
             self.out.push(line);
+            let session = match &self.lesson {
+                Some(p) => p.session(),
+                None => self.sandbox.session(),
+            };
+            let printed = etcdctl::output(&t, &result, leader_before, session);
+            for p in &printed {
+                let line = self.log.plain(LogKind::Details, Tone::Plain, p.clone());
+                self.out.push(line);
+            }
+            return Reply::Etcdctl(Box::new(EtcdctlReply {
+                result,
+                etcdctl: printed,
+            }));
         }
-        if self.lesson.is_none() && self.sandbox.branch_id() != branch {
-            self.branch_started(branch);
-        }
-        Reply::Etcdctl(Box::new(EtcdctlReply {
-            result,
-            etcdctl: printed,
-        }))
+        self.sandbox.queue(t.command.clone());
+        self.start(
+            Pending {
+                text: canonical,
+                branch,
+                etcdctl: Some((t, leader_before)),
+            },
+            work,
+        )
     }
 
     /// Says that acting in the past started a branch.
@@ -243,12 +523,27 @@ impl Engine {
         }
     }
 
+    /// Lets `ms` of simulated time pass (the page's clock). While a run
+    /// goes on in slices it owns the clock: nothing happens. Once the
+    /// sandbox is over its memory budget the clock stops (the log says so
+    /// once).
     pub fn advance(&mut self, ms: u64) {
         self.settle_lesson();
         match &mut self.lesson {
             Some(p) => p.advance(ms),
             None => {
+                if self.sandbox.is_running() || self.over_budget {
+                    return;
+                }
                 self.sandbox.advance(ms);
+                if let Some(counted) = self.sandbox.take_over_budget() {
+                    self.over_budget = true;
+                    let budget = self.sandbox.memory_budget().unwrap_or(0);
+                    let line = self
+                        .log
+                        .refusal(self.renderer, &Refusal::ClockOverBudget { budget, counted });
+                    self.out.push(line);
+                }
             }
         }
     }
@@ -257,6 +552,10 @@ impl Engine {
     /// nothing happens within a minute of simulated time.
     pub fn step_event(&mut self) -> bool {
         self.settle_lesson();
+        if self.is_running() {
+            self.busy();
+            return false;
+        }
         let stepped = match &mut self.lesson {
             Some(p) => p.step_event(STEP_LIMIT_MS),
             None => self.sandbox.step_event(STEP_LIMIT_MS),
@@ -276,6 +575,11 @@ impl Engine {
             Some(p) => p.session_mut().take_narration(),
             None => self.sandbox.take_narration(),
         };
+        if self.opening.is_some() && self.lesson.is_none() {
+            // An opened run's narration is old news.
+            self.show_stops(&lines);
+            return;
+        }
         for l in &lines {
             let line = self.log.narrated(self.renderer, l, false, |_| true);
             self.out.push(line);
@@ -351,6 +655,11 @@ impl Engine {
         if self.in_lesson() {
             return None;
         }
+        if self.is_running() {
+            self.busy();
+            return None;
+        }
+        self.over_budget = false;
         Some(self.sandbox.seek(t))
     }
 
@@ -360,6 +669,11 @@ impl Engine {
         if self.in_lesson() {
             return None;
         }
+        if self.is_running() {
+            self.busy();
+            return None;
+        }
+        self.over_budget = false;
         let at = self.sandbox.step_back();
         if at.is_none() {
             let said = self.renderer.at_the_beginning();
@@ -373,6 +687,10 @@ impl Engine {
         if self.in_lesson() {
             return None;
         }
+        if self.is_running() {
+            self.busy();
+            return None;
+        }
         Some(self.sandbox.go_live())
     }
 
@@ -381,6 +699,8 @@ impl Engine {
     pub fn switch_branch(&mut self, id: u32) -> Result<u64, String> {
         let switched = if self.in_lesson() {
             Err(Refusal::LessonHasNoBranches)
+        } else if self.is_running() {
+            Err(Refusal::RunInProgress)
         } else {
             // The timeline's only refusal: no such branch.
             self.sandbox
@@ -438,6 +758,8 @@ impl Engine {
     /// id changes nothing.
     pub fn open_lesson(&mut self, id: &str) -> Result<(), String> {
         let player = LessonPlayer::open(id).ok_or_else(|| format!("there is no lesson {id:?}"))?;
+        // A run going on in the sandbox ends where it is.
+        self.cancel();
         self.lesson = Some(Box::new(player));
         self.out.clear();
         self.log.reset();
@@ -585,6 +907,17 @@ pub enum Reply {
     /// An etcdctl line that ran: its scenario command's result, and what
     /// etcdctl prints.
     Etcdctl(Box<EtcdctlReply>),
+    /// It runs in slices: its reply comes when it ends.
+    Running(RunningReply),
+}
+
+/// A console command still running in slices.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunningReply {
+    pub command: String,
+    /// It was accepted (the result comes when it ends).
+    pub ok: bool,
+    pub running: bool,
 }
 
 /// An etcdctl line that ran.

@@ -7,6 +7,7 @@
 //! - `history`: the history view of client operations and the checker's anomaly;
 //! - `log`: the event log's lines, with repeats folded;
 //! - `player`: the pace a lesson step plays at;
+//! - `plan`: what a run is about to do, and how long the page will take;
 //! - `presets`: what the page's buttons stand for;
 //! - `safety`: what the safety indicator says;
 //! - `scene`: how each node and log strip looks, and where labels go;
@@ -18,6 +19,7 @@ pub mod history;
 pub mod layout;
 pub mod log;
 pub mod palette;
+pub mod plan;
 pub mod player;
 pub mod presets;
 pub mod safety;

@@ -639,6 +639,11 @@ pub enum Refusal {
     NoBranch(u32),
     /// Branches asked for in a lesson, which has none.
     LessonHasNoBranches,
+    /// Anything but Cancel while a run goes on in slices (an opened link,
+    /// a long console command).
+    RunInProgress,
+    /// The page's clock stopped: the run holds more than its memory budget.
+    ClockOverBudget { budget: u64, counted: u64 },
     /// The modes control: `auto-promote` is not a whole percentage from 1
     /// to 100.
     AutoPromoteRange,

@@ -560,6 +560,15 @@ impl Renderer for English {
             Refusal::LessonHasNoBranches => {
                 "error: a lesson has no branches: leave it first".to_string()
             }
+            Refusal::RunInProgress => {
+                "error: a run is in progress: wait for it to end, or cancel it".to_string()
+            }
+            Refusal::ClockOverBudget { budget, counted } => format!(
+                "the clock stopped: the run holds more than its memory budget of {} (it counted {}); \
+                 go back in time or reset to go on",
+                crate::scenario::slice::mib(*budget),
+                crate::scenario::slice::mib(*counted)
+            ),
             Refusal::AutoPromoteRange => {
                 "error: auto-promote takes a whole percentage from 1% to 100%".to_string()
             }

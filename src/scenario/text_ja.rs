@@ -804,6 +804,14 @@ impl Renderer for Japanese {
             Refusal::LessonHasNoBranches => {
                 "エラー: レッスンにはブランチがない。先にレッスンを終えること".to_string()
             }
+            Refusal::RunInProgress => {
+                "エラー: 実行中の処理がある。終わるまで待つか、取り消すこと".to_string()
+            }
+            Refusal::ClockOverBudget { budget, counted } => format!(
+                "時計を止めた：実行がメモリ予算 {} を超える（{} と数えた）。続けるには過去に戻るかリセットすること",
+                crate::scenario::slice::mib(*budget),
+                crate::scenario::slice::mib(*counted)
+            ),
             Refusal::AutoPromoteRange => {
                 "エラー: auto-promote は 1% から 100% までの整数のパーセント".to_string()
             }
@@ -1636,6 +1644,11 @@ mod tests {
             Refusal::TooFewToPartition,
             Refusal::NoBranch(9),
             Refusal::LessonHasNoBranches,
+            Refusal::RunInProgress,
+            Refusal::ClockOverBudget {
+                budget: 512 << 20,
+                counted: 600 << 20,
+            },
             Refusal::ModeChoice {
                 option: "failover",
                 found: "x".into(),

@@ -238,6 +238,8 @@ pub struct Timeline {
     /// The memory budget of the live session, whichever session that is
     /// (a seek brings back a checkpoint's).
     budget: Option<u64>,
+    /// What was counted at the last checkpoint, if it was over the budget.
+    over: Option<u64>,
 }
 
 /// Work between two rollback clones of a run in slices: a cancel replays
@@ -393,6 +395,7 @@ impl Timeline {
             narration,
             run: Runner::default(),
             budget: Some(super::slice::DEFAULT_MEMORY_BUDGET),
+            over: None,
         }
     }
 
@@ -635,7 +638,7 @@ impl Timeline {
         }
         self.branch.tail_idle = false;
         let line = self.line();
-        if let Some(counted) = self.session.over_budget() {
+        if let Some(counted) = self.over.take().or_else(|| self.session.over_budget()) {
             self.run.queue.push_front(next);
             let budget = self.session.memory_budget.unwrap_or(0);
             self.stop(StopReason::Memory { budget, counted });
@@ -699,6 +702,10 @@ impl Timeline {
                         Some(t) => t,
                         None => {
                             self.checkpoint_if_due();
+                            if let Some(counted) = self.over.take() {
+                                let budget = self.budget.unwrap_or(0);
+                                break Driven::Stopped(StopReason::Memory { budget, counted });
+                            }
                             if self.session.now() >= end {
                                 break Driven::Done;
                             }
@@ -1266,6 +1273,22 @@ impl Timeline {
         // The session's memory budget counts the checkpoints too.
         let held = self.held_bytes();
         self.session.set_external_bytes(held);
+        // And memory is counted at each checkpoint (a fixed point of the
+        // run, however it is sliced), so a run that grows fast is stopped
+        // within a checkpoint's gap of its budget.
+        if let Some(budget) = self.budget {
+            let counted = self.session.memory_bytes().saturating_add(held);
+            if counted > budget {
+                self.over = Some(counted);
+            }
+        }
+    }
+
+    /// What was counted when the memory budget was last found exceeded
+    /// (at a checkpoint), if it was; taking it clears it. The page stops
+    /// its clock then.
+    pub fn take_over_budget(&mut self) -> Option<u64> {
+        self.over.take()
     }
 
     /// What the timeline holds besides its live session: each checkpoint
