@@ -48,6 +48,9 @@ const isLink = (hash) => /^#v\d+\./.test(hash);
 function adopt(next) {
   if (app && app !== next) app.free();
   app = next;
+  // A run of the app left, or its confirm, is over.
+  endConfirm();
+  runAfter = null;
   app.setLanguage(language());
   logEl.replaceChildren();
   closePopup();
@@ -56,27 +59,38 @@ function adopt(next) {
   refresh();
 }
 
-function create(script) {
+/** A fresh app on `script`, its commands run in slices (asking first when
+ * the run is big); `after` once it ran. */
+function create(script, after = null) {
   let next;
   try {
-    next = new App(script);
+    next = App.queued(script);
   } catch (e) {
-    next = new App(defaultScript(1));
+    next = App.queued(defaultScript(1));
     adopt(next);
     logLine(t("error", { msg: e.message ?? e }), "err");
     return;
   }
   adopt(next);
+  beginRun(app.planned(), after);
 }
 
 /** Runs one scenario command and returns its result object; the app's log
- * lines (the command, what happened, the result) go to the log. */
+ * lines (the command, what happened, the result) go to the log. A command
+ * that lets much time pass (`wait 3600s`) runs on in slices after a first
+ * stretch: it comes back as `{ok: true, running: true}` and its result goes
+ * to the log when it ends. */
 function run(text) {
   text = String(text).trim();
   if (!text) return { ok: false, error: "parse", detail: "empty command" };
   let result;
   try {
-    result = app.command(text);
+    result = app.commandIn(text, 1);
+    if (result.running) {
+      const p = runFor(SLICE_MS);
+      if (p.running) startRun(null, false);
+      else result = app.takeReply() ?? result;
+    }
   } catch (e) {
     result = { ok: false, command: text, error: "internal", detail: String(e?.message ?? e) };
     logLine(t("error", { msg: result.detail }), "err");
@@ -84,6 +98,155 @@ function run(text) {
   flushNarration();
   refresh();
   return result;
+}
+
+// ---- long runs: in slices, with a progress bar, Cancel, and a confirm --------
+
+// A run (an opened link, file or script; a long console command) runs a
+// slice of work at a time: at most SLICE_MS of each animation frame (the drawing takes up to
+// 10 ms more; a busy machine stretches both), so the
+// page draws and answers throughout.
+const SLICE_MS = 12;
+const CONFIRM_SECONDS = 3;
+let runRaf = 0;
+let runAfter = null;
+let runStarted = 0; // wall clock and simulated time when the bar first showed
+let runStartedSim = 0;
+let confirming = null; // {plan, left, timer, after}
+let openingAddress = false; // the page's address is about to be read
+const idleWaiters = [];
+const replyWaiters = []; // resolves window.raftlab.commandDone's promise
+
+/** Runs the queued run for about `budgetMs` of wall time (the app cuts it
+ * in chunks of a fraction of a millisecond); the progress. */
+const runFor = (budgetMs) => app.runFor(budgetMs);
+
+/** Starts (or goes on with) the queued run: a first stretch at once, then
+ * frame by frame; `after` once it ended (finished or cancelled). */
+function startRun(after = null, first = true) {
+  if (after) runAfter = after;
+  if (first) {
+    const p = runFor(SLICE_MS);
+    if (!p.running) { runEnded(); return; }
+  }
+  runStarted = performance.now();
+  runStartedSim = app.progress().done_ms;
+  showProgress(app.progress());
+  if (!runRaf) runRaf = requestAnimationFrame(runFrame);
+}
+
+// The canvas of a heavy run (thousands of messages in flight) is costly to
+// paint: during a run it is redrawn a few times a second, not every frame.
+const RUN_DRAW_MS = 150;
+let runDrawn = 0;
+function runFrame(now) {
+  runRaf = 0;
+  if (!app.isRunning()) { runEnded(); return; }
+  // A frame that paints runs a short slice only.
+  const paint = now - runDrawn >= RUN_DRAW_MS;
+  const p = runFor(paint ? 2 : SLICE_MS);
+  flushNarration(12);
+  if (paint) { draw(); runDrawn = now; }
+  if (!p.running) { runEnded(); return; }
+  showProgress(p);
+  runRaf = requestAnimationFrame(runFrame);
+}
+
+function runEnded() {
+  if (runRaf) { cancelAnimationFrame(runRaf); runRaf = 0; }
+  $("run-box").hidden = true;
+  flushNarration(200);
+  const reply = app.takeReply();
+  if (reply) for (const r of replyWaiters.splice(0)) r(reply);
+  const after = runAfter;
+  runAfter = null;
+  after?.();
+  refresh();
+  for (const w of idleWaiters.splice(0)) w();
+  if (playing && !rafId) { lastFrame = 0; rafId = requestAnimationFrame(frame); }
+}
+
+/** A duration in the page's words: "12 s", "5 min", "3.0 h". */
+function duration(ms) {
+  if (ms < 60_000) return t("dur.s", { n: ms < 10_000 ? (ms / 1000).toFixed(1) : Math.round(ms / 1000) });
+  if (ms < 3_600_000) return t("dur.min", { n: ms < 600_000 ? (ms / 60_000).toFixed(1) : Math.round(ms / 60_000) });
+  return t("dur.h", { n: (ms / 3_600_000).toFixed(1) });
+}
+const bytes = (b) => (b >= 1 << 30 ? `${+(b / (1 << 30)).toFixed(1)} GB` : b >= 1 << 20 ? `${+(b / (1 << 20)).toFixed(1)} MB` : b >= 1 << 10 ? `${+(b / (1 << 10)).toFixed(1)} KB` : `${b} B`);
+
+function showProgress(p) {
+  $("run-box").hidden = false;
+  let text = t("run.progress", { done: duration(p.done_ms), total: duration(p.total_ms), c: p.commands_done, n: p.commands_total });
+  const spent = performance.now() - runStarted, simDone = p.done_ms - runStartedSim;
+  if (spent > 1500 && simDone > 0 && p.total_ms > p.done_ms) text += t("run.left", { left: duration(((p.total_ms - p.done_ms) * spent) / simDone) });
+  $("run-text").textContent = text;
+  const frac = p.total_ms > 0 ? p.done_ms / p.total_ms : p.commands_total ? p.commands_done / p.commands_total : 0;
+  $("run-bar").style.width = `${(100 * Math.min(1, frac)).toFixed(2)}%`;
+  $("clock").textContent = `t = ${sec(app.timeMs())}`;
+}
+
+/** Cancels the run going on (or a run not yet confirmed): it ends with the
+ * last command that finished; the log says so. False if nothing ran. */
+function cancelRun() {
+  if (confirming) { skipConfirm(); return true; }
+  if (!app.isRunning()) return false;
+  app.cancel();
+  runEnded();
+  return true;
+}
+$("run-cancel").onclick = () => cancelRun();
+
+/** Runs what is queued, asking first (a countdown) when the plan says the
+ * page may take more than a few seconds. */
+function beginRun(planned, after) {
+  endConfirm();
+  const plan = planned?.ok ? planned.plan : null;
+  if (!plan?.confirm) { startRun(after); return; }
+  confirming = { plan, left: CONFIRM_SECONDS, after, timer: 0 };
+  const load = plan.load_rate_per_s != null ? t("confirm.load", { rate: plan.load_rate_per_s, size: bytes(plan.load_size ?? 64) }) : "";
+  $("confirm-text").textContent = t("confirm.text", {
+    nodes: plan.nodes, time: duration(plan.wait_ms), load, n: plan.commands, est: duration(plan.estimate_ms),
+  });
+  $("confirm-box").hidden = false;
+  const tick = () => {
+    $("confirm-run").textContent = t("confirm.run", { n: confirming.left });
+    if (confirming.left-- <= 0) { runConfirmed(); return; }
+    confirming.timer = setTimeout(tick, 1000);
+  };
+  tick();
+  $("confirm-run").focus({ preventScroll: true });
+}
+function endConfirm() {
+  if (!confirming) return null;
+  const c = confirming;
+  clearTimeout(c.timer);
+  confirming = null;
+  $("confirm-box").hidden = true;
+  return c;
+}
+function runConfirmed() {
+  const c = endConfirm();
+  if (c) startRun(c.after);
+}
+function skipConfirm() {
+  const c = endConfirm();
+  if (!c) return;
+  app.cancel();
+  flushNarration();
+  logLine(t("confirm.skipped"), "say");
+  refresh();
+  for (const w of idleWaiters.splice(0)) w();
+}
+$("confirm-run").onclick = runConfirmed;
+$("confirm-skip").onclick = skipConfirm;
+
+/** `{running, done_ms, total_ms, commands_done, commands_total,
+ * confirming}`: a run waiting for the confirm counts as running. */
+function progress() {
+  if (openingAddress) return { running: true, done_ms: 0, total_ms: 0, commands_done: 0, commands_total: 0, confirming: false };
+  const p = app.progress();
+  if (confirming) return { ...p, running: true, confirming: true, total_ms: confirming.plan.wait_ms };
+  return { ...p, confirming: false };
 }
 
 /** A page button: the command it stands for now, run; or, when it cannot
@@ -139,8 +302,14 @@ function showLine(line) {
   li.textContent = line.text;
   trace.append(li);
 }
-function flushNarration() {
-  for (const line of app.narration()) showLine(line);
+/** Shows the app's new log lines; of a long batch (a run in slices under a
+ * heavy load says thousands a second), only the last `max`, with a line
+ * saying how many were left out. */
+function flushNarration(max = Infinity) {
+  const lines = app.narration();
+  const skip = lines.length > max ? lines.length - max : 0;
+  if (skip) logLine(t("log.skipped", { n: skip }), "plain");
+  for (let i = skip; i < lines.length; i++) showLine(lines[i]);
 }
 
 // ---- drawing and panels ----------------------------------------------------
@@ -180,6 +349,9 @@ function chips(ids, cls = () => "") {
 }
 
 function updatePanels() {
+  // During a run in slices only the canvas, the clock and the bar move;
+  // the panels catch up when it ends.
+  if (app.isRunning()) { $("clock").textContent = `t = ${sec(app.timeMs())}`; return; }
   const now = app.timeMs();
   const tl = app.timeline();
   const lesson = app.lesson();
@@ -209,8 +381,11 @@ function updatePanels() {
   $("keys").innerHTML = `<table>${nodes.map((n) => `
     <tr><th colspan="2">${t("keys.node", { id: n.id })} · ${n.learner ? `${kindName(n)} · ` : ""}${role(n.role)}${n.applied != null ? ` · ${t("keys.applied", { n: n.applied })}` : ""}</th></tr>
     ${n.kv.length ? n.kv.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join("") : `<tr><td class="none" colspan="2">${n.running ? t("keys.none") : t("keys.down")}</td></tr>`}`).join("")}</table>`;
-  const script = app.history();
-  if ($("script").textContent !== script) $("script").textContent = script;
+  // The run's script only while it is shown (it can be long).
+  if ($("script").checkVisibility?.() ?? true) {
+    const script = app.history();
+    if ($("script").textContent !== script) $("script").textContent = script;
+  }
   if (popupId != null) fillPopup();
   // The history view runs the checker: only while it is open, and at most
   // once a second while the clock runs.
@@ -249,6 +424,8 @@ function frame(now) {
   rafId = 0;
   const stepping = app.lessonPlaying();
   if (!playing && !stepping) return;
+  // A run in slices owns the clock; the loop comes back when it ends.
+  if (app.isRunning()) return;
   const dt = lastFrame ? now - lastFrame : 16;
   lastFrame = now;
   if (stepping) {
@@ -661,6 +838,9 @@ function fillLessonList() {
 $("lessons-button").onclick = () => { fillLessonList(); toggleLessons(true); };
 
 function startLesson(id) {
+  // A run going on in the sandbox ends where it is (the app cancels it).
+  endConfirm();
+  runAfter = null;
   const r = app.openLesson(id);
   toggleLessons(false);
   if (!r.ok) { logLine(t("error", { msg: r.error }), "err"); return; }
@@ -871,23 +1051,28 @@ async function share() {
 }
 $("share").onclick = share;
 
-/** Replaces the run with an opened one, or refuses and changes nothing. */
+/** Replaces the run with an opened one (its run queued: it runs in slices,
+ * asking first when it is big), or refuses and changes nothing. */
 function opened(r, what) {
   if (!r.ok) {
     logLine(`✗ ${t("open.refused", { what, error: r.error })}`, "err");
     toast(t("open.refused", { what, error: r.error }), "err");
     return { ok: false, error: r.error };
   }
+  const planned = app.planned();
   setPlaying(false);
   adopt(app);
-  const tl = app.timeline();
-  logLine(t("open.done", { what, t: sec(app.timeMs()), of: tl && !tl.live ? t("open.of", { end: sec(tl.end_ms) }) : "" }), "say");
+  beginRun(planned, () => {
+    const tl = app.timeline();
+    logLine(t("open.done", { what, t: sec(app.timeMs()), of: tl && !tl.live ? t("open.of", { end: sec(tl.end_ms) }) : "" }), "say");
+  });
   return { ok: true };
 }
 
 function openLink(link) {
   let r;
-  try { r = app.openLink(String(link ?? "")); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
+  link = String(link ?? "");
+  try { r = app.openLink(link); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
   return opened(r, t("open.link"));
 }
 
@@ -899,7 +1084,8 @@ async function importFile(file) {
 }
 function importText(text, name) {
   let r;
-  try { r = app.importScenario(String(text)); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
+  text = String(text);
+  try { r = app.importScenario(text); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
   return opened(r, name ? t("open.file", { name }) : t("open.theFile"));
 }
 $("import").onclick = () => $("import-file").click();
@@ -1027,6 +1213,13 @@ window.raftlab = {
   // The history view: opens its tab; its words ({ok, empty, verdict, note}).
   showHistory: () => { selectTab("tab-history"); return drawHistory(); },
   command: (text) => run(text),
+  // The same, as a promise of its result once it ended (a command that
+  // runs on in slices: when it ends, or is cancelled).
+  commandDone: (text) => {
+    const r = run(text);
+    if (!r.running) return Promise.resolve(r);
+    return new Promise((resolve) => replyWaiters.push(resolve));
+  },
   history: () => app.history(),
   nodePosition: (id) => app.nodePosition(id),
   play: () => setPlaying(true),
@@ -1060,31 +1253,59 @@ window.raftlab = {
   // The page's language: "en" or "ja".
   language: () => language(),
   setLanguage: (lang) => setLanguage(lang),
+  // Long runs (an opened link or file, a long console command) run in
+  // slices: how far ({running, done_ms, total_ms, commands_done,
+  // commands_total, confirming}), Cancel (true if something was running; a
+  // run waiting for its confirm is not run), the confirm's "Run now", a
+  // promise that resolves when nothing runs, and the memory counted
+  // against the budget ({counted_bytes, budget_bytes}; setMemoryBudget(bytes
+  // or null)).
+  progress: () => progress(),
+  cancel: () => cancelRun(),
+  runNow: () => { const was = confirming != null; runConfirmed(); return was; },
+  idle: () => (openingAddress || confirming || app.isRunning() ? new Promise((resolve) => idleWaiters.push(resolve)) : Promise.resolve()),
+  memory: () => app.memory(),
+  runStats: () => app.runStats(),
+  setMemoryBudget: (bytes) => app.setMemoryBudget(bytes ?? undefined),
   get app() { return app; },
 };
 
 applyLanguage(pickLanguage());
 $("lang").value = language();
 resize();
-if (isLink(location.hash)) {
-  let opening;
-  try {
-    opening = App.fromLink(location.hash);
-  } catch (e) {
-    create(defaultScript(1));
-    logLine(t("link.refused", { error: e.message ?? e }), "err");
+/** Opens the page's address: a link's run, or a `#script=`. */
+function openAddress() {
+  if (isLink(location.hash)) {
+    // The link's run is queued, drawn at its start, and runs in slices from
+    // here (asking first when it is big): window.raftlab answers throughout.
+    let opening;
+    try {
+      opening = App.queuedLink(location.hash);
+    } catch (e) {
+      create(defaultScript(1));
+      logLine(t("link.refused", { error: e.message ?? e }), "err");
+    }
+    if (opening) {
+      adopt(opening);
+      beginRun(app.planned(), () => logLine(t("link.opened", { t: sec(app.timeMs()) }), "say"));
+    }
+    setPlaying(false);
+  } else {
+    create(scriptFromHash() ?? defaultScript(1));
+    logLine(t("welcome"), "say");
+    setPlaying(true);
+    // `#lesson=ID` opens a lesson (as an embedded lesson's link to the page does).
+    const lessonId = location.hash.match(/^#lesson=([^&]*)/)?.[1];
+    if (lessonId) startLesson(decodeURIComponent(lessonId));
   }
-  if (opening) {
-    adopt(opening);
-    logLine(t("link.opened", { t: sec(app.timeMs()) }), "say");
-  }
-  setPlaying(false);
+}
+if (isLink(location.hash) || location.hash.startsWith("#script=")) {
+  // Reading a long link takes a moment: the page answers first (a run
+  // being opened counts as running), then reads it.
+  adopt(App.queued(defaultScript(1)));
+  openingAddress = true;
+  setTimeout(() => { openingAddress = false; openAddress(); }, 0);
 } else {
-  create(scriptFromHash() ?? defaultScript(1));
-  logLine(t("welcome"), "say");
-  setPlaying(true);
-  // `#lesson=ID` opens a lesson (as an embedded lesson's link to the page does).
-  const lessonId = location.hash.match(/^#lesson=([^&]*)/)?.[1];
-  if (lessonId) startLesson(decodeURIComponent(lessonId));
+  openAddress();
 }
 if (new URLSearchParams(location.search).has("present")) present(true);

@@ -122,6 +122,16 @@ export const STRINGS = {
     "link.opened": "A shared run, opened at t = {t}. Press Play to run on from here, or drag the timeline.",
     "welcome": "Welcome. The three voters are waiting for their election timers (the rings). Click a node or a link, or type a command below. Press ? for help, or open the Lessons.",
     "lang.switched": "Language: English. Lines already in the log keep their words.",
+    // Long runs: the progress bar, its Cancel, and the confirm before a big run.
+    "run.cancel": "Cancel", "run.cancel.tip": "Stop the run at the last command that finished",
+    "run.progress": "Running: {done} of {total} simulated · {c} of {n} commands",
+    "run.left": " · about {left} left",
+    "confirm.title": "This run is big", "confirm.run": "Run now ({n})", "confirm.skip": "Don't run",
+    "confirm.text": "It runs {nodes} nodes for {time} of simulated time{load}: {n} commands. This page may take about {est} to run it. The page stays usable meanwhile, and Cancel stops the run.",
+    "confirm.load": " under a load of {rate} writes a second of {size} each",
+    "confirm.skipped": "The run was not run: the cluster stands at its start (t = 0). Open the link again to run it.",
+    "dur.s": "{n} s", "dur.min": "{n} min", "dur.h": "{n} h",
+    "log.skipped": "… {n} lines of the run not shown here",
     "sec": "{s} s",
     // The learner modes, the kinds of learners and the history view.
     "reset.tip2": "Start again from a fresh cluster with this seed and the run's modes (leaves a lesson)",
@@ -258,6 +268,15 @@ export const STRINGS = {
     "link.refused": "✗ このページのアドレスのリンクは拒否された: {error}。代わりに新しいクラスターを用意した。",
     "link.opened": "共有された実行を t = {t} で開いた。再生でここから続けるか、タイムラインをドラッグしてください。",
     "welcome": "ようこそ。3つの投票メンバーが選挙タイマー（輪）を待っています。ノードやリンクをクリックするか、下にコマンドを入力してください。? でヘルプ、またはレッスンを開いてください。",
+    "run.cancel": "取り消す", "run.cancel.tip": "最後に終わったコマンドで実行を止める",
+    "run.progress": "実行中: シミュレーション時間 {total} のうち {done} · コマンド {n} 個のうち {c} 個",
+    "run.left": " · 残り約 {left}",
+    "confirm.title": "大きな実行", "confirm.run": "今すぐ実行（{n}）", "confirm.skip": "実行しない",
+    "confirm.text": "{nodes} ノードをシミュレーション時間 {time} 動かす{load}。コマンドは {n} 個。このページでは約 {est} かかる見込み。その間もページは使え、取り消すで実行を止められる。",
+    "confirm.load": "（毎秒 {rate} 件、各 {size} の書き込み負荷の下で）",
+    "confirm.skipped": "実行しなかった。クラスタは開始時点（t = 0）のまま。実行するにはリンクをもう一度開くこと。",
+    "dur.s": "{n} 秒", "dur.min": "{n} 分", "dur.h": "{n} 時間",
+    "log.skipped": "… 実行の {n} 行はここに表示しない",
     "lang.switched": "言語: 日本語。ログにすでにある行はそのままです。",
     "sec": "{s} 秒",
 
@@ -293,6 +312,8 @@ export const STRINGS = {
 
 /** [selector, what, key]: the page's static words. */
 export const PAGE = [
+  ["#run-cancel", "text", "run.cancel"], ["#run-cancel", "title", "run.cancel.tip"],
+  ["#confirm-h", "text", "confirm.title"], ["#confirm-skip", "text", "confirm.skip"],
   ["#play", "title", "play.tip"], ["#step", "text", "step"], ["#step", "title", "step.tip"],
   [".speed > span", "text", "speed"],
   ["#lessons-button", "text", "lessons"], ["#lessons-button", "title", "lessons.tip"],

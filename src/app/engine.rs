@@ -59,10 +59,12 @@ pub struct Engine {
 }
 
 /// A run being opened.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Opening {
     /// The moment to show once it ran (`# at:`), else its end.
     at: Option<u64>,
+    /// What it runs.
+    plan: Plan,
 }
 
 /// A console command running in slices: what its reply needs.
@@ -83,14 +85,22 @@ impl Engine {
     /// Parses a script and queues it: it runs with [`Engine::run_slice`].
     pub fn queued_script(src: &str) -> Result<Engine, String> {
         let script = parse_script(src).map_err(|e| e.to_string())?;
-        Ok(Engine::opening(Timeline::queued(&script), None))
+        Ok(Engine::opening(&script, None))
     }
 
-    /// A sandbox opening a queued run, to stand at `at` once it ran.
-    fn opening(timeline: Timeline, at: Option<u64>) -> Engine {
-        let mut e = Engine::sandbox(timeline);
-        e.opening = Some(Opening { at });
+    /// A sandbox with a script queued, to stand at `at` once it ran.
+    fn opening(script: &crate::scenario::Script, at: Option<u64>) -> Engine {
+        let mut e = Engine::sandbox(Timeline::queued(script));
+        e.opening = Some(Opening {
+            at,
+            plan: Plan::of(script),
+        });
         e
+    }
+
+    /// What the run being opened runs (`None` once it ran).
+    pub fn planned(&self) -> Option<&Plan> {
+        self.opening.as_ref().map(|o| &o.plan)
     }
 
     /// Runs whatever is queued to its end, in one go.
@@ -138,13 +148,13 @@ impl Engine {
     pub fn queued_link(link: &str) -> Result<Engine, ShareError> {
         let text = share::link_text(link)?;
         let (script, at) = share::read_run(&text, "the link")?;
-        Ok(Engine::opening(Timeline::queued(&script), at))
+        Ok(Engine::opening(&script, at))
     }
 
     /// Opens a `.scenario` file with its run queued.
     pub fn queued_file(text: &str) -> Result<Engine, ShareError> {
         let (script, at) = share::read_run(text, "the file")?;
-        Ok(Engine::opening(Timeline::queued(&script), at))
+        Ok(Engine::opening(&script, at))
     }
 
     // ---- runs in slices -------------------------------------------------------------

@@ -1276,8 +1276,10 @@ impl Timeline {
         // And memory is counted at each checkpoint (a fixed point of the
         // run, however it is sliced), so a run that grows fast is stopped
         // within a checkpoint's gap of its budget.
+        // The live session is the newest checkpoint's clone and shares all
+        // it holds with it: what the checkpoints hold is what is counted.
         if let Some(budget) = self.budget {
-            let counted = self.session.memory_bytes().saturating_add(held);
+            let counted = held;
             if counted > budget {
                 self.over = Some(counted);
             }

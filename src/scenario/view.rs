@@ -664,29 +664,48 @@ pub struct TimelineView {
     pub end_ms: u64,
     pub live: bool,
     pub branch: u32,
-    /// The commands typed or clicked (idle time left out).
+    /// The commands typed or clicked (idle time left out); of a run with
+    /// more than [`MAX_VIEW_ENTRIES`], the first in each of that many
+    /// equal stretches of the run (the scrubber has no more room).
     pub entries: Vec<TimelineEntry>,
+    /// How many commands there are (all of them).
+    pub entries_total: usize,
     pub leaders: Vec<LeaderChange>,
     pub branches: Vec<BranchInfo>,
 }
 
+/// The most commands the scrubber's view lists.
+pub const MAX_VIEW_ENTRIES: usize = 1000;
+
 impl TimelineView {
     pub fn of(t: &Timeline) -> TimelineView {
+        let typed = || t.entries().iter().filter(|e| !e.idle);
+        let total = typed().count();
+        let span = u128::from(t.end().max(1));
+        let mut last = None;
+        let entries = typed()
+            .filter(|e| {
+                if total <= MAX_VIEW_ENTRIES {
+                    return true;
+                }
+                let stretch = u128::from(e.at_ms) * MAX_VIEW_ENTRIES as u128 / span;
+                let first = last != Some(stretch);
+                last = Some(stretch);
+                first
+            })
+            .map(|e| TimelineEntry {
+                at_ms: e.at_ms,
+                end_ms: e.end_ms,
+                text: e.text.clone(),
+            })
+            .collect();
         TimelineView {
             now_ms: t.now(),
             end_ms: t.end(),
             live: t.is_live(),
             branch: t.branch_id(),
-            entries: t
-                .entries()
-                .iter()
-                .filter(|e| !e.idle)
-                .map(|e| TimelineEntry {
-                    at_ms: e.at_ms,
-                    end_ms: e.end_ms,
-                    text: e.text.clone(),
-                })
-                .collect(),
+            entries,
+            entries_total: total,
             leaders: t.leader_changes(),
             branches: t.branches(),
         }

@@ -22,6 +22,18 @@ use crate::app::safety::SafetyStatus;
 use crate::scenario::text_en::English;
 use crate::scenario::view;
 
+#[wasm_bindgen]
+extern "C" {
+    /// The page's clock, in milliseconds.
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
+
+/// Wall-clock time one chunk of a run's work aims at, in milliseconds: a
+/// step that suddenly costs much more (a load starting) overshoots a
+/// slice by a small multiple of it only.
+const CHUNK_MS: f64 = 0.25;
+
 #[wasm_bindgen(start)]
 pub fn start() {
     // Turn a Rust panic into a readable console error instead of "unreachable".
@@ -188,6 +200,10 @@ pub struct App {
     /// Simulated milliseconds owed to the clock (below one).
     carry: f64,
     hover: Option<Hit>,
+    /// Work per chunk of `runFor`, adapted to `CHUNK_MS`.
+    chunk: u64,
+    /// The longest `runFor` chunk so far, in milliseconds.
+    slowest_chunk_ms: f64,
 }
 
 #[wasm_bindgen]
@@ -212,6 +228,197 @@ impl App {
     pub fn from_link(link: &str) -> Result<App, JsError> {
         let engine = Engine::from_link(link).map_err(|e| JsError::new(&e.message))?;
         Ok(App::with(engine))
+    }
+
+    /// An app with `script` queued and none of it run: the page runs it
+    /// with `runSlice`, drawing and answering between slices. A script
+    /// that does not parse is an error.
+    pub fn queued(script: &str) -> Result<App, JsError> {
+        let engine = Engine::queued_script(script).map_err(|e| JsError::new(&e))?;
+        Ok(App::with(engine))
+    }
+
+    /// An app with a share link's run queued (see `queued`).
+    #[wasm_bindgen(js_name = queuedLink)]
+    pub fn queued_link(link: &str) -> Result<App, JsError> {
+        let engine = Engine::queued_link(link).map_err(|e| JsError::new(&e.message))?;
+        Ok(App::with(engine))
+    }
+
+    /// What a script would run, before it runs: `{ok: true, plan: {voters,
+    /// nodes, commands, wait_ms, bound_ms, load_rate_per_s, load_size,
+    /// estimate_ms, confirm}}` (`confirm`: the page asks first), or `{ok:
+    /// false, error}`. `kind` is `"script"`, `"link"` or `"file"`.
+    pub fn plan(kind: &str, text: &str) -> JsValue {
+        #[derive(Serialize)]
+        struct Planned {
+            ok: bool,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            plan: Option<crate::app::plan::Plan>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            error: Option<String>,
+        }
+        let plan = match kind {
+            "link" => Engine::plan_run(text, true).map_err(|e| e.message),
+            "file" => Engine::plan_run(text, false).map_err(|e| e.message),
+            _ => Engine::plan(text),
+        };
+        to_js(&match plan {
+            Ok(p) => Planned {
+                ok: true,
+                plan: Some(p),
+                error: None,
+            },
+            Err(e) => Planned {
+                ok: false,
+                plan: None,
+                error: Some(e),
+            },
+        })
+    }
+
+    /// What the run being opened runs (as `plan` gives it: `{ok: true,
+    /// plan}`), or null when none is being opened.
+    pub fn planned(&self) -> JsValue {
+        #[derive(Serialize)]
+        struct Planned<'a> {
+            ok: bool,
+            plan: &'a crate::app::plan::Plan,
+        }
+        match self.engine.planned() {
+            Some(plan) => to_js(&Planned { ok: true, plan }),
+            None => JsValue::NULL,
+        }
+    }
+
+    /// Runs the queued run for at most `work` units of work (engine steps
+    /// and commands; the page sizes it to a few milliseconds) and returns
+    /// `{running, done_ms, total_ms, commands_done, commands_total}`.
+    #[wasm_bindgen(js_name = runSlice)]
+    pub fn run_slice(&mut self, work: f64) -> JsValue {
+        let work = if work.is_finite() && work >= 1.0 {
+            work as u64
+        } else {
+            1
+        };
+        self.carry = 0.0;
+        to_js(&self.engine.run_slice(work))
+    }
+
+    /// Runs the queued run for about `budget_ms` of wall-clock time (at
+    /// most a second), in chunks of work sized to a fraction of a
+    /// millisecond, and returns its progress (as `runSlice`). The page
+    /// calls it once per animation frame.
+    #[wasm_bindgen(js_name = runFor)]
+    pub fn run_for(&mut self, budget_ms: f64) -> JsValue {
+        let budget = if budget_ms.is_finite() {
+            budget_ms.clamp(0.0, 1000.0)
+        } else {
+            0.0
+        };
+        self.carry = 0.0;
+        let t0 = performance_now();
+        loop {
+            let s = performance_now();
+            let p = self.engine.run_slice(self.chunk);
+            let end = performance_now();
+            let dt = end - s;
+            self.slowest_chunk_ms = self.slowest_chunk_ms.max(dt);
+            self.chunk = if dt < CHUNK_MS / 2.0 {
+                (self.chunk * 2).min(1 << 20)
+            } else if dt > CHUNK_MS * 2.0 {
+                ((self.chunk as f64 * CHUNK_MS / dt) as u64).max(1)
+            } else {
+                self.chunk
+            };
+            if !p.running || end - t0 >= budget {
+                return to_js(&p);
+            }
+        }
+    }
+
+    /// `{chunk, slowest_chunk_ms}`: the work per chunk of `runFor` now, and
+    /// its longest chunk so far (for the tests).
+    #[wasm_bindgen(js_name = runStats)]
+    pub fn run_stats(&self) -> JsValue {
+        #[derive(Serialize)]
+        struct Stats {
+            chunk: u64,
+            slowest_chunk_ms: f64,
+        }
+        to_js(&Stats {
+            chunk: self.chunk,
+            slowest_chunk_ms: self.slowest_chunk_ms,
+        })
+    }
+
+    /// How far the queued run is (as `runSlice` returns it).
+    pub fn progress(&self) -> JsValue {
+        to_js(&self.engine.progress())
+    }
+
+    /// Whether a run goes on in slices.
+    #[wasm_bindgen(js_name = isRunning)]
+    pub fn is_running(&self) -> bool {
+        self.engine.is_running()
+    }
+
+    /// Cancels the run going on: it ends with the last command that
+    /// finished, as if its script had ended there (the log says so). False
+    /// if nothing was running.
+    pub fn cancel(&mut self) -> bool {
+        self.engine.cancel()
+    }
+
+    /// A console command run in slices: like `command`, but after a first
+    /// slice of `work` a command not over comes back as `{command, ok: true,
+    /// running: true}`; it goes on with `runSlice` and its result object is
+    /// then `takeReply()`'s. While a run goes on, a command is refused with
+    /// `error: "running"` (the log says so).
+    #[wasm_bindgen(js_name = commandIn)]
+    pub fn command_in(&mut self, text: &str, work: f64) -> JsValue {
+        let work = if work.is_finite() && work >= 1.0 {
+            work as u64
+        } else {
+            1
+        };
+        to_js(&self.engine.command_in(text, work))
+    }
+
+    /// The result object of the console command that ended in slices, once
+    /// (null before it ends, and after it was taken).
+    #[wasm_bindgen(js_name = takeReply)]
+    pub fn take_reply(&mut self) -> JsValue {
+        match self.engine.take_reply() {
+            Some(r) => to_js(&r),
+            None => JsValue::NULL,
+        }
+    }
+
+    /// `{counted_bytes, budget_bytes}`: what the run holds, counted (a
+    /// walk of it: for the console, not for a frame), and its budget
+    /// (null: none).
+    pub fn memory(&self) -> JsValue {
+        #[derive(Serialize)]
+        struct Memory {
+            counted_bytes: u64,
+            budget_bytes: Option<u64>,
+        }
+        let (counted_bytes, budget_bytes) = self.engine.memory();
+        to_js(&Memory {
+            counted_bytes,
+            budget_bytes,
+        })
+    }
+
+    /// Sets the run's memory budget in bytes (null or not a positive
+    /// number: no limit).
+    #[wasm_bindgen(js_name = setMemoryBudget)]
+    pub fn set_memory_budget(&mut self, bytes: Option<f64>) {
+        let budget = bytes
+            .filter(|b| b.is_finite() && *b >= 1.0)
+            .map(|b| b as u64);
+        self.engine.set_memory_budget(budget);
     }
 
     /// Lets `real_ms` of wall-clock time pass at `speed` (simulated ms per
@@ -476,6 +683,8 @@ impl App {
             dashes: draw::Dashes::new(),
             carry: 0.0,
             hover: None,
+            chunk: 16,
+            slowest_chunk_ms: 0.0,
         }
     }
 
@@ -557,11 +766,12 @@ impl App {
         self.engine.share_link()
     }
 
-    /// Opens a share link in place of the current run: `{ok: true}`, or
-    /// `{ok: false, error}` with the app exactly as it was.
+    /// Opens a share link in place of the current run, its run queued (the
+    /// page runs it with `runSlice`): `{ok: true}`, or `{ok: false, error}`
+    /// with the app exactly as it was.
     #[wasm_bindgen(js_name = openLink)]
     pub fn open_link(&mut self, link: &str) -> JsValue {
-        match Engine::from_link(link) {
+        match Engine::queued_link(link) {
             Ok(engine) => {
                 self.replace(engine);
                 Answer::done()
@@ -576,11 +786,12 @@ impl App {
         self.engine.export_scenario()
     }
 
-    /// Opens a `.scenario` file in place of the current run: `{ok: true}`,
-    /// or `{ok: false, error}` with the app exactly as it was.
+    /// Opens a `.scenario` file in place of the current run, its run queued
+    /// (see `openLink`): `{ok: true}`, or `{ok: false, error}` with the app
+    /// exactly as it was.
     #[wasm_bindgen(js_name = importScenario)]
     pub fn import_scenario(&mut self, text: &str) -> JsValue {
-        match Engine::from_file(text) {
+        match Engine::queued_file(text) {
             Ok(engine) => {
                 self.replace(engine);
                 Answer::done()
