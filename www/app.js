@@ -56,7 +56,7 @@ function adopt(next) {
   closePopup();
   lastStep = null;
   flushNarration();
-  refresh();
+  refresh(true);
 }
 
 /** A fresh app on `script`, its commands run in slices (asking first when
@@ -328,9 +328,9 @@ function draw() {
   app.draw(ctx, r.width / zoom, r.height / zoom, (window.devicePixelRatio || 1) * zoom);
 }
 
-function refresh() {
+function refresh(force = false) {
   draw();
-  updatePanels();
+  updatePanels(force);
 }
 
 /** Shows a short message over the page for a few seconds (and to screen readers). */
@@ -348,10 +348,10 @@ function chips(ids, cls = () => "") {
   return ids.length ? ids.map((id) => `<span class="chip ${cls(id)}">${id}</span>`).join(" ") : `<span class="none">${t("none")}</span>`;
 }
 
-function updatePanels() {
+function updatePanels(force = false) {
   // During a run in slices only the canvas, the clock and the bar move;
-  // the panels catch up when it ends.
-  if (app.isRunning()) { $("clock").textContent = `t = ${sec(app.timeMs())}`; return; }
+  // the panels catch up when it ends (a new run's show its start).
+  if (!force && app.isRunning()) { $("clock").textContent = `t = ${sec(app.timeMs())}`; return; }
   const now = app.timeMs();
   const tl = app.timeline();
   const lesson = app.lesson();
