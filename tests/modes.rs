@@ -388,7 +388,11 @@ wait-until voters=1,2,3,4 within=10s
                 _ => None,
             })
             .unwrap_or_else(|| panic!("never promoted when started after {offset_ms} ms"));
-        assert!(session.results().iter().all(|r| r.ok), "{:?}", session.results());
+        assert!(
+            session.results().iter().all(|r| r.ok),
+            "{:?}",
+            session.results()
+        );
         worst = worst.max(promoted - started);
     }
     // Catching up takes a heartbeat or two (100 ms each) and a round trip.
