@@ -383,9 +383,7 @@ impl Engine {
             Err(Refusal::LessonHasNoBranches)
         } else {
             // The timeline's only refusal: no such branch.
-            self.sandbox
-                .switch_branch(id)
-                .map_err(|_| Refusal::NoBranch(id))
+            self.sandbox.switch_branch(id)
         };
         let line = match &switched {
             Ok(at) => {
