@@ -351,7 +351,7 @@ impl Session {
     fn stopped_result(&self, running: &Running) -> CommandResult {
         let mut result = CommandResult::new(running.line, running.text.clone());
         match &self.stopped {
-            Some(stop) => result.fail(Failure::Stopped(stop.clone())),
+            Some(stop) => result.fail(Failure::Stopped(Box::new(stop.clone()))),
             None => {
                 result.ok = false;
                 result.error = Some(super::slice::STOPPED);

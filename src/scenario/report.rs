@@ -30,7 +30,7 @@ pub enum Failure {
         unmet: Unmet,
     },
     /// The run stopped during the command (or before it).
-    Stopped(Stop),
+    Stopped(Box<Stop>),
 }
 
 impl Failure {
