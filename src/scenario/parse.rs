@@ -189,7 +189,7 @@ pub fn parse_duration(s: &str) -> Result<u64, String> {
     duration_of(s).map_err(|k| k.english())
 }
 
-fn duration_of(s: &str) -> Result<u64, ParseErrorKind> {
+pub(crate) fn duration_of(s: &str) -> Result<u64, ParseErrorKind> {
     let found = quote_for_message(s);
     let generic = || ParseErrorKind::BadDuration {
         found: found.clone(),

@@ -22,6 +22,7 @@ use super::etcdctl::{self, EtcdctlError};
 use super::narrate::{CampaignFold, Refusal, Renderer};
 use super::parse::ParseError;
 use super::report::{CommandResult, Failure};
+use super::share::ShareError;
 use super::view::{
     FailoverView, HistoryVerdict, LearnerKind, LogMark, NodeState, ProgressView, QuorumView,
     ViolationView,
@@ -871,6 +872,14 @@ impl Renderer for English {
 
     fn etcdctl_recorded(&self, command: &str) -> String {
         format!("recorded as: {command}")
+    }
+
+    fn share_refusal(&self, e: &ShareError) -> String {
+        e.message.clone()
+    }
+
+    fn no_lesson(&self, id: &str) -> String {
+        format!("there is no lesson {id:?}")
     }
 
     fn quorum_verdict(&self, q: &QuorumView) -> String {

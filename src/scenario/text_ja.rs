@@ -21,6 +21,7 @@ use super::narrate::{CampaignFold, Refusal, Renderer};
 use super::parse::{ParseError, ParseErrorKind, COMMAND_NAMES};
 use super::parse_error::{Form, Least, Named, SayProblem, CONDITION_FORMS};
 use super::report::{CommandResult, Failure};
+use super::share::{ShareError, ShareProblem, Source, LINK_VERSION};
 use super::slice::{mib, Stop};
 use super::text_en::json_string;
 use super::view::{
@@ -307,6 +308,70 @@ fn result_detail(r: &CommandResult) -> Option<String> {
     match &r.failure {
         Some(f) => Some(failure_detail(f)),
         None => r.detail.clone(),
+    }
+}
+
+/// Why a link or a file does not open, in Japanese.
+pub fn share_problem(p: &ShareProblem) -> String {
+    use ShareProblem::*;
+    let source = |s: &Source| match s {
+        Source::File => "ファイル",
+        Source::Link => "リンク",
+    };
+    match p {
+        Script { source: s, error } => format!(
+            "{}のスクリプトを解釈できない: {} 行目 {} 文字目: {}",
+            source(s),
+            error.line,
+            error.column,
+            parse_error(&error.kind)
+        ),
+        TooLongRun {
+            source: s,
+            bound,
+            limit,
+        } => format!(
+            "{}の実行は長すぎて開けない: コマンドがシミュレーション時間を最大 {bound} 進めうるが、\
+             上限は {limit}",
+            source(s)
+        ),
+        Moment { line, why } => format!(
+            "{line} 行目: 時点の行は「# at: 12340ms」の形で書くこと: {}",
+            parse_error(why)
+        ),
+        LinkTooLong { chars, max } => format!(
+            "リンクの長さ {chars} 文字は、raftlab のリンクの上限 {max} 文字を超えている"
+        ),
+        NotALink { found } => format!(
+            "raftlab のリンクではない: リンクのフラグメントは「#v{LINK_VERSION}.」で始まるが、\
+             {found} がある"
+        ),
+        Version { version } => format!(
+            "このリンクは形式 v{version} で、この raftlab には読めない（読めるのは \
+             v{LINK_VERSION} のリンク）"
+        ),
+        TruncatedBytes { bytes } => format!(
+            "リンクが途中で切れている: ペイロードが {bytes} バイトしかなく、スクリプトと\
+             チェックサムには足りない"
+        ),
+        Checksum { expected, actual } => format!(
+            "リンクが壊れているか編集されている: チェックサムは {expected:08x} だが、内容の合計は \
+             {actual:08x}（貼り付けで途中が切れたリンクもこうなる）"
+        ),
+        EscapeAtEnd => "リンクのスクリプトがエスケープの途中で終わっている".to_string(),
+        NotUtf8 { at } => {
+            format!("リンクのスクリプトがテキストではない: {at} バイト目から不正な UTF-8")
+        }
+        NotBase64 { c, at } => format!(
+            "リンクのペイロードが base64url ではない: {at} 文字目に {c:?}（「#v{LINK_VERSION}.」の後に\
+             使えるのは英字、数字、「-」、「_」だけ）"
+        ),
+        TruncatedChars { chars } => format!(
+            "リンクが途中で切れている: ペイロードの長さ {chars} 文字は base64url ではありえない"
+        ),
+        NotCanonical => "リンクのペイロードが正規の base64url ではない: 最後の文字に\
+                         どのバイトにも属さないビットがある（リンクが編集された）"
+            .to_string(),
     }
 }
 
@@ -1307,6 +1372,14 @@ impl Renderer for Japanese {
 
     fn etcdctl_recorded(&self, command: &str) -> String {
         format!("記録されたコマンド: {command}")
+    }
+
+    fn share_refusal(&self, e: &ShareError) -> String {
+        share_problem(&e.problem)
+    }
+
+    fn no_lesson(&self, id: &str) -> String {
+        format!("レッスン {id:?} はない")
     }
 
     fn quorum_verdict(&self, q: &QuorumView) -> String {
@@ -2431,5 +2504,41 @@ mod tests {
         );
         assert_eq!(english_phrase(&ja, &[&en]), None, "{ja}");
         assert_ne!(ja.replace(&en, ""), ja, "etcd's text is quoted: {ja}");
+    }
+
+    #[test]
+    fn every_link_and_file_refusal_is_said_in_japanese_from_its_facts() {
+        let samples = ShareProblem::samples();
+        assert_eq!(samples.len(), 13);
+        for p in samples {
+            let e = crate::scenario::share::ShareError {
+                kind: p.kind(),
+                message: p.english(),
+                parse: None,
+                problem: Box::new(p.clone()),
+            };
+            let ja = Japanese.share_refusal(&e);
+            assert!(japanese(&ja), "no Japanese for {p:?}: {ja}");
+            assert_ne!(ja, English.share_refusal(&e), "{p:?}");
+            assert_eq!(English.share_refusal(&e), p.english());
+            assert_eq!(english_phrase(&ja, &[]), None, "{p:?}: {ja}");
+        }
+        // A real link and file: the words of the error each carries.
+        let bad = crate::scenario::share::decode_link("#v1.ab$").unwrap_err();
+        assert_eq!(
+            Japanese.share_refusal(&bad),
+            "リンクのペイロードが base64url ではない: 3 文字目に '$'（「#v1.」の後に使えるのは英字、数字、「-」、「_」だけ）"
+        );
+        let bad = crate::scenario::share::import_scenario("cluster voters=1\nput \"a").unwrap_err();
+        let ja = Japanese.share_refusal(&bad);
+        assert!(
+            ja.starts_with("ファイルのスクリプトを解釈できない: 2 行目"),
+            "{ja}"
+        );
+        assert!(bad
+            .message
+            .starts_with("the file holds a script that does not parse"));
+        assert_eq!(Japanese.no_lesson("x"), "レッスン \"x\" はない");
+        assert_eq!(English.no_lesson("x"), "there is no lesson \"x\"");
     }
 }
