@@ -123,6 +123,16 @@ test("?lang=ja: a refused member command says why in Japanese, quoting only etcd
   await page.close();
 });
 
+test("?lang=ja: a damaged link in the address is refused in Japanese", async () => {
+  const { page, problems } = await openApp(browser, { hash: "?lang=ja#v1.ab$" });
+  await page.waitForFunction(() => document.querySelector("#log").textContent.includes("拒否された"));
+  const log = await page.textContent("#log");
+  assert.match(log, /リンクのペイロードが base64url ではない: 3 文字目に '\$'/);
+  assert.doesNotMatch(log, /not base64url/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("the language is remembered, and the browser's language is the default", async () => {
   const context = await browser.newContext({ locale: "ja-JP", viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
