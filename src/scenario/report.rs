@@ -347,6 +347,10 @@ pub struct MemberJson {
     pub peer_url: String,
     pub learner: bool,
     pub started: bool,
+    /// Its client URLs are known (etcdctl prints them); the report keeps
+    /// the spec's four fields.
+    #[serde(skip)]
+    pub published: bool,
 }
 
 impl From<MemberInfo> for MemberJson {
@@ -356,6 +360,7 @@ impl From<MemberInfo> for MemberJson {
             peer_url: m.peer_url,
             learner: m.learner,
             started: m.started,
+            published: m.published,
         }
     }
 }

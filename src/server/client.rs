@@ -277,4 +277,10 @@ impl Cluster {
     pub fn linearizability(&self) -> Linearizability {
         self.history.verdict()
     }
+
+    /// The verdict on the writes and linearizable reads alone, leaving out
+    /// serializable reads and weak read-only reads (stale by design).
+    pub fn strong_linearizability(&self) -> Linearizability {
+        crate::sim::linearizability::check(&self.history.strong_operations())
+    }
 }

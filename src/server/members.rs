@@ -22,8 +22,11 @@ pub struct MemberInfo {
     pub id: NodeId,
     pub peer_url: String,
     pub learner: bool,
-    /// The member's process has published itself (etcd lists a name).
+    /// The member has a name (etcd's `IsStarted`): a founding member, or
+    /// one whose process has published itself.
     pub started: bool,
+    /// Its process has published its client URLs.
+    pub published: bool,
 }
 
 /// One member's own status: etcd's maintenance `Status` (etcdctl endpoint
@@ -97,6 +100,7 @@ impl Cluster {
                     peer_url: m.peer_url.to_string(),
                     learner: m.learner,
                     started: m.started,
+                    published: m.published,
                 })
                 .collect()
         })
