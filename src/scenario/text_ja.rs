@@ -6,8 +6,10 @@
 //!
 //! As in English, etcd's own error texts ("etcdserver: ..."), Raft's message
 //! names ("MsgApp"), error codes, progress states and commands are quoted as
-//! they are written. A server error's detail (its numbers, in etcd's
-//! terms) follows the code's Japanese explanation.
+//! they are written. A server error's detail, a failed expectation and a
+//! refused link are said from their facts (`ErrorDetail`, `Unmet`,
+//! `ShareProblem`) after the code's Japanese explanation; only etcd's (and
+//! Go's) own texts inside them stay in English.
 
 use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::server::cluster::DEADLINE_EXCEEDED;
@@ -2109,7 +2111,7 @@ mod tests {
             assert!(japanese(&missing_ja(what)), "no Japanese word for {what:?}");
         }
         // Every parse error the parser gives for these lines is one of the
-        // kinds said in Japanese, never the English-only fallback.
+        // kinds said in Japanese (there is no English-only kind left).
         for line in [
             "",
             "pt a b",
