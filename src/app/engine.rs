@@ -75,6 +75,11 @@ impl Engine {
         share::decode_link(link).map(Engine::sandbox)
     }
 
+    /// Why a link or a file did not open, in the page's language.
+    pub fn share_refusal(&self, e: &ShareError) -> String {
+        self.renderer.share_refusal(e)
+    }
+
     /// Opens a `.scenario` file.
     pub fn from_file(text: &str) -> Result<Engine, ShareError> {
         share::import_scenario(text).map(Engine::sandbox)
@@ -383,9 +388,7 @@ impl Engine {
             Err(Refusal::LessonHasNoBranches)
         } else {
             // The timeline's only refusal: no such branch.
-            self.sandbox
-                .switch_branch(id)
-                .map_err(|_| Refusal::NoBranch(id))
+            self.sandbox.switch_branch(id)
         };
         let line = match &switched {
             Ok(at) => {
@@ -437,7 +440,7 @@ impl Engine {
     /// Opens the lesson with this id; the sandbox waits aside. An unknown
     /// id changes nothing.
     pub fn open_lesson(&mut self, id: &str) -> Result<(), String> {
-        let player = LessonPlayer::open(id).ok_or_else(|| format!("there is no lesson {id:?}"))?;
+        let player = LessonPlayer::open(id).ok_or_else(|| self.renderer.no_lesson(id))?;
         self.lesson = Some(Box::new(player));
         self.out.clear();
         self.log.reset();

@@ -56,7 +56,7 @@ use crate::server::Cluster;
 
 use super::ast::{ClusterSpec, Command, Script};
 use super::exec::Session;
-use super::narrate::Line;
+use super::narrate::{Line, Refusal};
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::CommandResult;
 use super::view::LeaderChange;
@@ -545,13 +545,14 @@ impl Timeline {
     }
 
     /// Makes branch `id` current, at the moment it was left; the branch
-    /// being left is kept. Returns the moment, or an error naming the id.
-    pub fn switch_branch(&mut self, id: u32) -> Result<u64, String> {
+    /// being left is kept. Returns the moment, or the refusal naming the id
+    /// (rendered in the reader's language by the page).
+    pub fn switch_branch(&mut self, id: u32) -> Result<u64, Refusal> {
         if id == self.branch.id {
             return Ok(self.now());
         }
         let Some(i) = self.saved.iter().position(|b| b.id == id) else {
-            return Err(format!("there is no branch {id}"));
+            return Err(Refusal::NoBranch(id));
         };
         let target = self.saved.remove(i);
         let mut left = std::mem::replace(&mut self.branch, target);

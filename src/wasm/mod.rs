@@ -566,7 +566,7 @@ impl App {
                 self.replace(engine);
                 Answer::done()
             }
-            Err(e) => Answer::refused(&e.message),
+            Err(e) => Answer::refused(&self.engine.share_refusal(&e)),
         }
     }
 
@@ -585,7 +585,7 @@ impl App {
                 self.replace(engine);
                 Answer::done()
             }
-            Err(e) => Answer::refused(&e.message),
+            Err(e) => Answer::refused(&self.engine.share_refusal(&e)),
         }
     }
 
