@@ -348,3 +348,55 @@ fn msgs_conditions_count_what_the_previous_command_cost_each_node() {
     assert_eq!(r.error, Some("expect-failed"));
     assert!(r.detail.unwrap().contains("there is no previous command"));
 }
+
+#[test]
+fn the_leader_looks_at_its_learners_at_least_once_per_election_timeout() {
+    // A learner started at ten different moments of the leader's cycle, in a
+    // quiet cluster: it catches up within a few heartbeats, so the leader
+    // promotes it within an election timeout of that (the look is periodic,
+    // v2 spec §3), whichever moment it started at. Were the look made every
+    // two election timeouts, some of these starts would wait longer.
+    let mut worst = 0;
+    for offset_ms in (0..1000).step_by(97) {
+        let script = format!(
+            "cluster voters=1,2,3 auto-promote=90% election-timeout=1000ms
+wait-until leader
+wait 6s
+put a 1
+member add 4 --learner
+wait {}ms
+start 4
+wait-until voters=1,2,3,4 within=10s
+",
+            5000 + offset_ms
+        );
+        let mut session = Session::from_script(&script).unwrap();
+        let lines = session.take_narration();
+        let started = lines
+            .iter()
+            .find_map(|line| match &line.said {
+                Said::Result(r) if r.command == "start 4" => Some(line.time_ms),
+                _ => None,
+            })
+            .unwrap();
+        let promoted = lines
+            .iter()
+            .find_map(|line| match &line.said {
+                Said::Event(e) if English.event(e).contains("promotes learner 4:") => {
+                    Some(line.time_ms)
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("never promoted when started after {offset_ms} ms"));
+        assert!(
+            session.results().iter().all(|r| r.ok),
+            "{:?}",
+            session.results()
+        );
+        worst = worst.max(promoted - started);
+    }
+    // Catching up takes a heartbeat or two (100 ms each) and a round trip.
+    assert!(worst <= 1000 + 300, "a promotion waited {worst} ms");
+    // And the look is not continuous either: no promotion is instant.
+    assert!(worst > 0);
+}

@@ -291,7 +291,10 @@ fn acting_in_the_past_keeps_the_old_future_as_a_branch() {
     // And to the new one again.
     assert_eq!(t.switch_branch(2).unwrap(), t.end());
     assert_eq!(status(&t), new_status);
-    assert!(t.switch_branch(9).is_err());
+    assert_eq!(
+        t.switch_branch(9),
+        Err(raftlab::scenario::narrate::Refusal::NoBranch(9))
+    );
 
     // Acting where only idle time follows starts no branch.
     let before = t.branches().len();

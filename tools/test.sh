@@ -78,8 +78,10 @@ CURRENT_STEP="browser end-to-end tests"
 tools/build-pkg.sh
 # The one-file build, which tests/e2e/dist.test.mjs opens from disk.
 node tools/dist.mjs
-cargo build --quiet --release --bin raftlab
-target/release/raftlab serve --addr 127.0.0.1:0 > "$LOG/serve.txt" &
+# The debug binary cargo test has already built: serving files needs no
+# optimised build, and a release build (with LTO) would add minutes.
+cargo build --quiet --bin raftlab
+target/debug/raftlab serve --addr 127.0.0.1:0 > "$LOG/serve.txt" &
 SERVER_PID=$!
 for _ in $(seq 100); do
     grep -q 'served at' "$LOG/serve.txt" 2>/dev/null && break

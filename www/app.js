@@ -1283,7 +1283,8 @@ function openAddress() {
       opening = App.queuedLink(location.hash);
     } catch (e) {
       create(defaultScript(1));
-      logLine(t("link.refused", { error: e.message ?? e }), "err");
+      // The fresh app says why in the page's language (it changes nothing).
+      logLine(t("link.refused", { error: app.openLink(location.hash).error ?? e.message ?? e }), "err");
     }
     if (opening) {
       adopt(opening);

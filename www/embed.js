@@ -20,6 +20,8 @@ const lang = params.get("lang");
 applyLanguage(lang === "ja" || lang === "en" ? lang : pickLanguage());
 
 let app = new App(defaultScript(1));
+// Refusals (an unknown lesson, a bad link) come in the page's language.
+app.setLanguage(document.documentElement.lang);
 let mode = null; // "lesson" or "link"
 let rafId = 0, lastFrame = 0;
 let said = ""; // a link's newest log line
@@ -39,11 +41,13 @@ if (head.startsWith("lesson=")) {
   $("embed-open").href = `./?lang=${document.documentElement.lang}#lesson=${encodeURIComponent(id)}`;
 } else if (/^v\d+\./.test(head)) {
   try {
+    const opened = App.fromLink(`#${head}`);
     app.free();
-    app = App.fromLink(`#${head}`);
+    app = opened;
     mode = "link";
   } catch (e) {
-    fail(t("link.refused", { error: e?.message ?? e }));
+    // The app, still the fresh one, says why in the page's language.
+    fail(t("link.refused", { error: app.openLink(`#${head}`).error ?? e?.message ?? e }));
   }
   $("embed-open").href = `./?lang=${document.documentElement.lang}#${head}`;
 } else {

@@ -137,6 +137,11 @@ impl Engine {
         Ok(e)
     }
 
+    /// Why a link or a file did not open, in the page's language.
+    pub fn share_refusal(&self, e: &ShareError) -> String {
+        self.renderer.share_refusal(e)
+    }
+
     /// Opens a `.scenario` file, run in one go.
     pub fn from_file(text: &str) -> Result<Engine, ShareError> {
         let mut e = Engine::queued_file(text)?;
@@ -147,13 +152,13 @@ impl Engine {
     /// Opens a share link with its run queued, none of it run yet.
     pub fn queued_link(link: &str) -> Result<Engine, ShareError> {
         let text = share::link_text(link)?;
-        let (script, at) = share::read_run(&text, "the link")?;
+        let (script, at) = share::read_run(&text, share::Source::Link)?;
         Ok(Engine::opening(&script, at))
     }
 
     /// Opens a `.scenario` file with its run queued.
     pub fn queued_file(text: &str) -> Result<Engine, ShareError> {
-        let (script, at) = share::read_run(text, "the file")?;
+        let (script, at) = share::read_run(text, share::Source::File)?;
         Ok(Engine::opening(&script, at))
     }
 
@@ -232,9 +237,9 @@ impl Engine {
     /// What an opened run (a link or a file) would run.
     pub fn plan_run(text: &str, link: bool) -> Result<Plan, ShareError> {
         let (script, _) = if link {
-            share::read_run(&share::link_text(text)?, "the link")?
+            share::read_run(&share::link_text(text)?, share::Source::Link)?
         } else {
-            share::read_run(text, "the file")?
+            share::read_run(text, share::Source::File)?
         };
         Ok(Plan::of(&script))
     }
@@ -713,9 +718,7 @@ impl Engine {
             Err(Refusal::RunInProgress)
         } else {
             // The timeline's only refusal: no such branch.
-            self.sandbox
-                .switch_branch(id)
-                .map_err(|_| Refusal::NoBranch(id))
+            self.sandbox.switch_branch(id)
         };
         let line = match &switched {
             Ok(at) => {
@@ -767,7 +770,7 @@ impl Engine {
     /// Opens the lesson with this id; the sandbox waits aside. An unknown
     /// id changes nothing.
     pub fn open_lesson(&mut self, id: &str) -> Result<(), String> {
-        let player = LessonPlayer::open(id).ok_or_else(|| format!("there is no lesson {id:?}"))?;
+        let player = LessonPlayer::open(id).ok_or_else(|| self.renderer.no_lesson(id))?;
         // A run going on in the sandbox ends where it is.
         self.cancel();
         self.lesson = Some(Box::new(player));

@@ -545,6 +545,12 @@ pub(crate) mod tests {
         fn etcdctl_recorded(&self, c: &str) -> String {
             reword(English.etcdctl_recorded(c))
         }
+        fn share_refusal(&self, e: &crate::scenario::share::ShareError) -> String {
+            reword(English.share_refusal(e))
+        }
+        fn no_lesson(&self, id: &str) -> String {
+            reword(English.no_lesson(id))
+        }
         fn quorum_verdict(&self, q: &view::QuorumView) -> String {
             reword(English.quorum_verdict(q))
         }

@@ -6,10 +6,10 @@ use crate::raft::vecmap::VecSet;
 use crate::raft::{NodeId, StateRole};
 use crate::server::Cluster;
 
-use crate::sim::linearizability::{Linearizability, OpName};
+use crate::sim::linearizability::{Anomaly, OpName};
 use crate::sim::MessageCounts;
 
-use super::ast::{format_quoted, Condition, MsgDir, RoleName, MAX_NODE_ID, MIN_NODE_ID};
+use super::ast::{Condition, MsgDir, RoleName, MAX_NODE_ID, MIN_NODE_ID};
 
 /// Every node's message counts at one moment (ids 1..=15; a node never
 /// started counts nothing).
@@ -74,52 +74,207 @@ impl Previous {
     }
 }
 
-/// The value a `get` read, for the reader: `"1"`, or "no such key".
-fn read_text(value: &Option<String>) -> String {
-    match value {
-        Some(v) => format!("the previous get read {}", format_quoted(v)),
-        None => "the previous get found no such key".to_string(),
+/// What was true instead of a condition: the facts a failed `expect` or
+/// `wait-until` says (in each language's words, `text_en` and `text_ja`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unmet {
+    NoLeader,
+    LeaderIs(NodeId),
+    /// The leader's match for `id` is `matched` of its last index `last`.
+    Match {
+        id: NodeId,
+        matched: u64,
+        last: u64,
+    },
+    /// The leader tracks no progress for this node.
+    NotTracked(NodeId),
+    /// The leader's commit, and the nodes it reaches that applied less
+    /// (each with what it applied).
+    NotApplied {
+        commit: u64,
+        behind: Vec<(NodeId, u64)>,
+    },
+    Quorum(usize),
+    /// The actual voters, learners or outgoing voters.
+    Set {
+        set: SetName,
+        actual: Vec<NodeId>,
+    },
+    /// The highest term.
+    Term(u64),
+    /// The leader's commit index.
+    Commit(u64),
+    /// Node `id`'s role ("leader", "down"...).
+    Role {
+        id: NodeId,
+        actual: &'static str,
+    },
+    /// The leader's progress state for `id` ("replicate"...).
+    Progress {
+        id: NodeId,
+        actual: &'static str,
+    },
+    NoPrevious,
+    /// The previous command failed with this code.
+    PreviousFailed(&'static str),
+    PreviousSucceeded,
+    /// The previous command was not a `get` that answered.
+    PreviousNotGet,
+    /// What the previous `get` read (`None`: no such key).
+    PreviousRead(Option<String>),
+    /// The history is not linearizable: the anomaly, if the checker found
+    /// one to show.
+    Anomaly(Option<Box<Anomaly>>),
+    /// The history of `operations` on `keys` keys is linearizable.
+    Linearizable {
+        operations: usize,
+        keys: usize,
+    },
+    NoWatch(u64),
+    /// Watch `watch` has received `events` events.
+    WatchEvents {
+        watch: u64,
+        events: u64,
+    },
+    /// Watch `watch` is still open after `events` events.
+    WatchOpen {
+        watch: u64,
+        events: usize,
+    },
+    /// A send queue holds `queued` bytes: node `node`'s (`named`), or the
+    /// leader's.
+    Queued {
+        node: NodeId,
+        named: bool,
+        queued: u64,
+    },
+    /// Node `id` sent (`out`) or received `count` messages during the
+    /// previous command.
+    Messages {
+        id: NodeId,
+        out: bool,
+        count: u64,
+    },
+}
+
+/// The sets of members a condition names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetName {
+    Voters,
+    Learners,
+    OutgoingVoters,
+}
+
+impl Unmet {
+    /// One sample of every kind, for the tests that every renderer says each.
+    pub fn samples() -> Vec<Unmet> {
+        use crate::sim::linearizability::OperationView;
+        let op = |kind, value: Option<&str>, response_ms| OperationView {
+            index: 0,
+            client: Default::default(),
+            kind,
+            value: value.map(str::to_string),
+            invoke_ms: 1000,
+            response_ms,
+        };
+        vec![
+            Unmet::NoLeader,
+            Unmet::LeaderIs(2),
+            Unmet::Match {
+                id: 4,
+                matched: 3,
+                last: 9,
+            },
+            Unmet::NotTracked(4),
+            Unmet::NotApplied {
+                commit: 9,
+                behind: vec![(2, 7), (3, 8)],
+            },
+            Unmet::Quorum(2),
+            Unmet::Set {
+                set: SetName::Voters,
+                actual: vec![1, 2],
+            },
+            Unmet::Set {
+                set: SetName::Learners,
+                actual: vec![],
+            },
+            Unmet::Set {
+                set: SetName::OutgoingVoters,
+                actual: vec![3],
+            },
+            Unmet::Term(3),
+            Unmet::Commit(5),
+            Unmet::Role {
+                id: 2,
+                actual: "follower",
+            },
+            Unmet::Progress {
+                id: 4,
+                actual: "probe",
+            },
+            Unmet::NoPrevious,
+            Unmet::PreviousFailed("no-leader"),
+            Unmet::PreviousSucceeded,
+            Unmet::PreviousNotGet,
+            Unmet::PreviousRead(Some("1".into())),
+            Unmet::PreviousRead(None),
+            Unmet::Anomaly(Some(Box::new(Anomaly {
+                key: "a".into(),
+                operations: vec![
+                    op(OpName::Write, Some("2"), Some(1050)),
+                    op(OpName::Read, Some("1"), None),
+                    op(OpName::Read, None, Some(1100)),
+                    op(OpName::Delete, None, Some(1200)),
+                ],
+            }))),
+            Unmet::Anomaly(None),
+            Unmet::Linearizable {
+                operations: 4,
+                keys: 1,
+            },
+            Unmet::NoWatch(2),
+            Unmet::WatchEvents {
+                watch: 1,
+                events: 3,
+            },
+            Unmet::WatchOpen {
+                watch: 1,
+                events: 2,
+            },
+            Unmet::Queued {
+                node: 2,
+                named: true,
+                queued: 512,
+            },
+            Unmet::Queued {
+                node: 1,
+                named: false,
+                queued: 512,
+            },
+            Unmet::Messages {
+                id: 2,
+                out: true,
+                count: 4,
+            },
+            Unmet::Messages {
+                id: 2,
+                out: false,
+                count: 4,
+            },
+        ]
     }
 }
 
 /// Why `value=` or `absent` cannot hold: the previous command was no `get`
 /// that answered.
-fn no_read(previous: &Previous) -> String {
+fn no_read(previous: &Previous) -> Unmet {
     match previous {
-        Previous::None => "there is no previous command".into(),
-        Previous::Ok => "the previous command was not a get".into(),
-        Previous::Error(code) => format!("the previous command failed with {code}"),
-        Previous::Read(v) => read_text(v),
+        Previous::None => Unmet::NoPrevious,
+        Previous::Ok => Unmet::PreviousNotGet,
+        Previous::Error(code) => Unmet::PreviousFailed(code),
+        Previous::Read(v) => Unmet::PreviousRead(v.clone()),
     }
-}
-
-/// The operations of an anomaly, as a failed expectation says them:
-/// `write "2" (1.00–1.05s), read "1" (1.10–1.10s)`.
-fn anomaly_text(v: &Linearizability) -> String {
-    let Some(a) = &v.anomaly else {
-        return String::new();
-    };
-    let ops: Vec<String> = a
-        .operations
-        .iter()
-        .map(|op| {
-            let what = match (op.kind, &op.value) {
-                (OpName::Write, Some(v)) => format!("write {}", format_quoted(v)),
-                (OpName::Read, Some(v)) => format!("read {}", format_quoted(v)),
-                (OpName::Read, None) => "read (absent)".to_string(),
-                (OpName::Write, None) | (OpName::Delete, _) => "delete".to_string(),
-            };
-            let end = op.response_ms.map_or("no answer".to_string(), |r| {
-                format!("{:.2}s", r as f64 / 1000.0)
-            });
-            format!("{what} ({:.2}s–{end})", op.invoke_ms as f64 / 1000.0)
-        })
-        .collect();
-    format!(
-        "operations on key {} that no order explains: {}",
-        format_quoted(&a.key),
-        ops.join(", ")
-    )
 }
 
 /// Whether `cond` holds now; on false, a sentence saying what is true instead.
@@ -131,60 +286,57 @@ pub fn check(
     cluster: &Cluster,
     previous: &Previous,
     spent: Option<&Counts>,
-) -> Result<(), String> {
+) -> Result<(), Unmet> {
     let leader = cluster.leader();
-    let leader_text = |l: Option<NodeId>| {
-        l.map_or("there is no leader".to_string(), |l| {
-            format!("the leader is {l}")
-        })
-    };
-    let holds = |ok: bool, otherwise: String| if ok { Ok(()) } else { Err(otherwise) };
+    let leader_text = |l: Option<NodeId>| l.map_or(Unmet::NoLeader, Unmet::LeaderIs);
+    let holds = |ok: bool, otherwise: Unmet| if ok { Ok(()) } else { Err(otherwise) };
     match cond {
-        Condition::Leader => holds(leader.is_some(), "there is no leader".into()),
+        Condition::Leader => holds(leader.is_some(), Unmet::NoLeader),
         Condition::LeaderIs(n) => holds(leader == Some(*n), leader_text(leader)),
         Condition::NoLeader => holds(leader.is_none(), leader_text(leader)),
         Condition::CaughtUp(n) => {
             let Some(r) = cluster.leader_raft() else {
-                return Err("there is no leader".into());
+                return Err(Unmet::NoLeader);
             };
             let last = r.last_index();
             match r.tracker().progress.get(n) {
                 Some(p) => holds(
                     p.matched == last,
-                    format!("the leader's match for {n} is {} of {last}", p.matched),
+                    Unmet::Match {
+                        id: *n,
+                        matched: p.matched,
+                        last,
+                    },
                 ),
-                None => Err(format!("the leader tracks no progress for {n}")),
+                None => Err(Unmet::NotTracked(*n)),
             }
         }
         Condition::AllApplied => {
             let Some(l) = leader else {
-                return Err("there is no leader".into());
+                return Err(Unmet::NoLeader);
             };
             let world = cluster.world();
             let commit = world.raft(l).map_or(0, |r| r.commit());
-            let behind: Vec<String> = world
+            let behind: Vec<(NodeId, u64)> = world
                 .nodes()
                 .filter(|n| n.id == l || world.connected_since(l, n.id).is_some())
                 .filter_map(|n| n.raft.as_ref())
                 .filter(|r| r.applied() < commit)
-                .map(|r| format!("{} has applied {}", r.id(), r.applied()))
+                .map(|r| (r.id(), r.applied()))
                 .collect();
-            holds(
-                behind.is_empty(),
-                format!("the leader's commit is {commit} but {}", behind.join(", ")),
-            )
+            holds(behind.is_empty(), Unmet::NotApplied { commit, behind })
         }
         Condition::Quorum(q) => {
             let quorum = cluster.majority();
-            holds(quorum as u64 == *q, format!("the quorum is {quorum}"))
+            holds(quorum as u64 == *q, Unmet::Quorum(quorum))
         }
         Condition::Voters(list) => {
             let voters: Vec<NodeId> = cluster.configuration().voters.into_iter().collect();
-            same_set(list, &voters, "voters")
+            same_set(list, &voters, SetName::Voters)
         }
         Condition::Learners(list) => {
             let learners: Vec<NodeId> = cluster.configuration().learners.into_iter().collect();
-            same_set(list, &learners, "learners")
+            same_set(list, &learners, SetName::Learners)
         }
         Condition::VotersOutgoing(list) => {
             let outgoing: Vec<NodeId> = cluster
@@ -192,56 +344,53 @@ pub fn check(
                 .voters_outgoing
                 .into_iter()
                 .collect();
-            same_set(list, &outgoing, "outgoing voters")
+            same_set(list, &outgoing, SetName::OutgoingVoters)
         }
         Condition::Term(t) => {
             let term = cluster.highest_term();
-            holds(term == *t, format!("the term is {term}"))
+            holds(term == *t, Unmet::Term(term))
         }
         Condition::TermAtLeast(t) => {
             let term = cluster.highest_term();
-            holds(term >= *t, format!("the term is {term}"))
+            holds(term >= *t, Unmet::Term(term))
         }
         Condition::CommitAtLeast(i) => {
             let Some(r) = cluster.leader_raft() else {
-                return Err("there is no leader".into());
+                return Err(Unmet::NoLeader);
             };
-            holds(
-                r.commit() >= *i,
-                format!("the leader's commit index is {}", r.commit()),
-            )
+            holds(r.commit() >= *i, Unmet::Commit(r.commit()))
         }
         Condition::Role { id, role } => {
             let actual = cluster
                 .role(*id)
                 .map_or(RoleName::Down.as_str(), StateRole::name);
-            holds(actual == role.as_str(), format!("node {id} is {actual}"))
+            holds(actual == role.as_str(), Unmet::Role { id: *id, actual })
         }
         Condition::Progress { id, state } => {
             if cluster.leader_raft().is_none() {
-                return Err("there is no leader".into());
+                return Err(Unmet::NoLeader);
             }
             match cluster.progress(*id) {
                 Some(p) => {
                     let actual = p.state.name();
                     holds(
                         actual == state.as_str(),
-                        format!("the leader's progress for {id} is {actual}"),
+                        Unmet::Progress { id: *id, actual },
                     )
                 }
-                None => Err(format!("the leader tracks no progress for {id}")),
+                None => Err(Unmet::NotTracked(*id)),
             }
         }
         Condition::Ok => match previous {
             Previous::Ok | Previous::Read(_) => Ok(()),
-            Previous::Error(code) => Err(format!("the previous command failed with {code}")),
-            Previous::None => Err("there is no previous command".into()),
+            Previous::Error(code) => Err(Unmet::PreviousFailed(code)),
+            Previous::None => Err(Unmet::NoPrevious),
         },
         Condition::Error(code) => match previous {
             Previous::Error(c) if *c == code.as_str() => Ok(()),
-            Previous::Error(c) => Err(format!("the previous command failed with {c}")),
-            Previous::Ok | Previous::Read(_) => Err("the previous command succeeded".into()),
-            Previous::None => Err("there is no previous command".into()),
+            Previous::Error(c) => Err(Unmet::PreviousFailed(c)),
+            Previous::Ok | Previous::Read(_) => Err(Unmet::PreviousSucceeded),
+            Previous::None => Err(Unmet::NoPrevious),
         },
         Condition::Value(text) => match previous {
             Previous::Read(Some(v)) if v == text => Ok(()),
@@ -253,16 +402,16 @@ pub fn check(
         },
         Condition::Linearizable => {
             let v = cluster.linearizability();
-            holds(v.ok, anomaly_text(&v))
+            holds(v.ok, Unmet::Anomaly(v.anomaly.map(Box::new)))
         }
         Condition::NotLinearizable => {
             let v = cluster.linearizability();
             holds(
                 !v.ok,
-                format!(
-                    "the history of {} operations on {} keys is linearizable",
-                    v.operations, v.keys
-                ),
+                Unmet::Linearizable {
+                    operations: v.operations,
+                    keys: v.keys,
+                },
             )
         }
         Condition::WatchEvents {
@@ -271,39 +420,45 @@ pub fn check(
             count,
         } => {
             let Some(w) = cluster.world().watch_of(*watch) else {
-                return Err(format!("there is no watch {watch}"));
+                return Err(Unmet::NoWatch(*watch));
             };
             let n = w.events.len() as u64;
             let ok = match bound {
                 Some(b) => b.holds(n, *count),
                 None => n == *count,
             };
-            holds(ok, format!("watch {watch} has received {n} events"))
+            holds(
+                ok,
+                Unmet::WatchEvents {
+                    watch: *watch,
+                    events: n,
+                },
+            )
         }
         Condition::WatchCanceled(watch) => {
             let Some(w) = cluster.world().watch_of(*watch) else {
-                return Err(format!("there is no watch {watch}"));
+                return Err(Unmet::NoWatch(*watch));
             };
             holds(
                 w.canceled.is_some(),
-                format!(
-                    "watch {watch} is still open ({} events received)",
-                    w.events.len()
-                ),
+                Unmet::WatchOpen {
+                    watch: *watch,
+                    events: w.events.len(),
+                },
             )
         }
         Condition::Queued { id, bound, bytes } => {
             let Some(node) = id.or(leader) else {
-                return Err("there is no leader".into());
+                return Err(Unmet::NoLeader);
             };
             let queued = cluster.queued_bytes(node, cluster.now());
-            let whose = match id {
-                Some(_) => format!("node {node}'s"),
-                None => format!("the leader's ({node})"),
-            };
             holds(
                 bound.holds(queued, *bytes),
-                format!("{whose} send queue holds {queued} bytes"),
+                Unmet::Queued {
+                    node,
+                    named: id.is_some(),
+                    queued,
+                },
             )
         }
         Condition::Messages {
@@ -313,28 +468,34 @@ pub fn check(
             count,
         } => {
             let Some(spent) = spent else {
-                return Err("there is no previous command".into());
+                return Err(Unmet::NoPrevious);
             };
             let c = spent.of(*id);
-            let (n, verb) = match dir {
-                MsgDir::Out => (c.sent, "sent"),
-                MsgDir::In => (c.received, "received"),
+            let (n, out) = match dir {
+                MsgDir::Out => (c.sent, true),
+                MsgDir::In => (c.received, false),
             };
             holds(
                 bound.holds(n, *count),
-                format!("node {id} {verb} {n} messages during the previous command"),
+                Unmet::Messages {
+                    id: *id,
+                    out,
+                    count: n,
+                },
             )
         }
     }
 }
 
-fn same_set(expected: &[NodeId], actual: &[NodeId], what: &str) -> Result<(), String> {
+fn same_set(expected: &[NodeId], actual: &[NodeId], set: SetName) -> Result<(), Unmet> {
     let a: VecSet<_> = expected.iter().collect();
     let b: VecSet<_> = actual.iter().collect();
     if a == b {
         Ok(())
     } else {
-        let list: Vec<String> = actual.iter().map(|id| id.to_string()).collect();
-        Err(format!("the {what} are [{}]", list.join(",")))
+        Err(Unmet::Set {
+            set,
+            actual: actual.to_vec(),
+        })
     }
 }

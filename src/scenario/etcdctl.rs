@@ -660,7 +660,7 @@ pub fn output(
                         String::new()
                     },
                     m.peer_url.clone(),
-                    if m.started {
+                    if m.published {
                         client_url(m.id)
                     } else {
                         String::new()

@@ -8,16 +8,16 @@ use crate::raft::NodeId;
 use crate::server::client::DEFAULT_PUT_SIZE;
 use crate::server::cluster::Finished;
 use crate::server::{
-    Call, Cluster, ErrorCode, MemberKind, ModesConfig, NewMembers, Outcome, RequestId,
+    Call, Cluster, ErrorCode, ErrorDetail, MemberKind, ModesConfig, NewMembers, Outcome, RequestId,
     ServerConfig, ServerError,
 };
 use crate::sim::WorldConfig;
 
-use super::ast::{format_duration, ClusterSpec, Command, Script, DEFAULT_CLIENT_TIMEOUT_MS};
+use super::ast::{ClusterSpec, Command, Script, DEFAULT_CLIENT_TIMEOUT_MS};
 use super::cond::{self, Previous};
 use super::narrate::{self, Line};
 use super::parse::{parse_command, parse_script, ParseError};
-use super::report::{self, CommandResult, MemberJson, Report, Status};
+use super::report::{self, CommandResult, Failure, MemberJson, Report, Status};
 use super::say::{self, Spoken};
 use super::slice::{Answer, Current, Driver, Op, Queued, Stop, DEFAULT_MEMORY_BUDGET};
 
@@ -102,10 +102,6 @@ pub fn configs(spec: &ClusterSpec) -> (WorldConfig, ServerConfig) {
         ..ServerConfig::default()
     };
     (world, server)
-}
-
-fn failed(code: ErrorCode, detail: impl Into<String>) -> ServerError {
-    ServerError::new(code, detail)
 }
 
 impl Session {
@@ -362,9 +358,13 @@ impl Session {
     /// The result of a command the memory budget stopped and undid.
     fn stopped_result(&self, running: &Running) -> CommandResult {
         let mut result = CommandResult::new(running.line, running.text.clone());
-        result.ok = false;
-        result.error = Some(super::slice::STOPPED);
-        result.detail = self.stopped.as_ref().map(|s| s.message.clone());
+        match &self.stopped {
+            Some(stop) => result.fail(Failure::Stopped(Box::new(stop.clone()))),
+            None => {
+                result.ok = false;
+                result.error = Some(super::slice::STOPPED);
+            }
+        }
         result
     }
 
@@ -507,13 +507,11 @@ impl Session {
                     &self.previous,
                     self.previous_msgs.as_ref(),
                 ) {
-                    result.fail(failed(
-                        ErrorCode::Timeout,
-                        format!(
-                            "{cond} did not hold within {}: {why}",
-                            format_duration(*within_ms)
-                        ),
-                    ));
+                    result.fail(Failure::WaitUntil {
+                        cond: cond.clone(),
+                        within_ms: *within_ms,
+                        unmet: why,
+                    });
                 }
             }
             Op::Request { request, answer } => {
@@ -562,11 +560,7 @@ impl Session {
 
     /// Starts one parsed command: does what takes no time, and returns what
     /// is left to wait for, if anything.
-    fn start(
-        &mut self,
-        cmd: &Command,
-        result: &mut CommandResult,
-    ) -> Result<Option<Op>, ServerError> {
+    fn start(&mut self, cmd: &Command, result: &mut CommandResult) -> Result<Option<Op>, Failure> {
         let c = &mut self.cluster;
         match cmd {
             Command::Wait(ms) => {
@@ -775,16 +769,16 @@ impl Session {
     }
 
     /// Does a command that takes no time.
-    fn apply(&mut self, cmd: &Command, result: &mut CommandResult) -> Result<(), ServerError> {
+    fn apply(&mut self, cmd: &Command, result: &mut CommandResult) -> Result<(), Failure> {
         let c = &mut self.cluster;
         match cmd {
             Command::Expect(cond) => {
                 if let Err(why) = cond::check(cond, c, &self.previous, self.previous_msgs.as_ref())
                 {
-                    return Err(failed(
-                        ErrorCode::ExpectFailed,
-                        format!("expected {cond}, but {why}"),
-                    ));
+                    return Err(Failure::Expect {
+                        cond: cond.clone(),
+                        unmet: why,
+                    });
                 }
             }
             Command::Status { via: None } => result.status = Some(Box::new(report::status(c))),
@@ -922,11 +916,7 @@ impl Session {
             r.pending = false;
             match outcome {
                 Outcome::Put { index } => r.index = Some(index),
-                Outcome::Failed(e) => {
-                    r.ok = false;
-                    r.error = Some(e.code.as_str());
-                    r.detail = Some(e.detail);
-                }
+                Outcome::Failed(e) => r.fail(e),
                 Outcome::Read(_)
                 | Outcome::Deleted { .. }
                 | Outcome::Members(_)
@@ -993,12 +983,12 @@ fn sync_watch(c: &Cluster, id: u64, result: &mut CommandResult) {
     );
     if let (Some(rev), None) = (w.canceled, r.compact_revision) {
         r.compact_revision = Some(rev);
-        result.fail(failed(
+        result.fail(ServerError::new(
             ErrorCode::Compacted,
-            format!(
-                "watch {id} was cancelled: {} (compact revision {rev})",
-                ErrorCode::Compacted.etcd_text()
-            ),
+            ErrorDetail::WatchCanceled {
+                watch: id,
+                compact_revision: rev,
+            },
         ));
     }
 }
@@ -1055,9 +1045,9 @@ fn done_or_wait(call: Call<()>) -> Option<Op> {
 fn known(c: &Cluster, ids: &[NodeId]) -> Result<(), ServerError> {
     let known = c.known_ids();
     match ids.iter().find(|id| !known.contains(id)) {
-        Some(id) => Err(failed(
+        Some(id) => Err(ServerError::new(
             ErrorCode::MemberNotFound,
-            format!("there is no node {id}"),
+            ErrorDetail::NoSuchNode { id: *id },
         )),
         None => Ok(()),
     }

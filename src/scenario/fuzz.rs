@@ -13,7 +13,9 @@
 //! - **safety**: no invariant the world checks after every event broke;
 //! - **linearizability**: a linearizable read (a strong read of a read-only
 //!   learner too) never returned a value older than a write acknowledged
-//!   before the read was sent; a weak read-only read may be stale by design;
+//!   before the read was sent, and the history of every write and
+//!   linearizable read passes the exact checker (`sim::linearizability`);
+//!   serializable reads and weak read-only reads may be stale by design;
 //! - **liveness**: a leader is elected and a write commits within a bound
 //!   whenever a majority of the voters, in every running member's view of
 //!   the configuration, can run and reach each other;
@@ -741,6 +743,34 @@ fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Verdic
         })
         .collect();
     failures.append(&mut tracker.failures);
+    // The exact check (v2 spec §4) of every write and linearizable read,
+    // load writes included; the tracker above names the line of a stale
+    // read, this one also catches what no single read shows.
+    let strong = session.cluster().strong_linearizability();
+    if let (false, Some(anomaly)) = (strong.ok, &strong.anomaly) {
+        let ops: Vec<String> = anomaly
+            .operations
+            .iter()
+            .map(|o| {
+                format!(
+                    "{:?} {} by client {} at {}..{}ms",
+                    o.kind,
+                    o.value.as_deref().unwrap_or("(absent)"),
+                    o.client,
+                    o.invoke_ms,
+                    o.response_ms.map_or("?".to_string(), |r| r.to_string())
+                )
+            })
+            .collect();
+        failures.push(Failure {
+            kind: FailureKind::Linearizability,
+            text: format!(
+                "the writes and linearizable reads of {} are not linearizable: {}",
+                anomaly.key,
+                ops.join("; ")
+            ),
+        });
+    }
     let liveness_expected = quorum_can_run(&session);
     if !wrote && liveness_expected {
         let status = session.status();

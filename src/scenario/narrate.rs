@@ -18,6 +18,7 @@ use super::etcdctl::EtcdctlError;
 use super::parse::ParseError;
 use super::report::CommandResult;
 use super::say::Spoken;
+use super::share::ShareError;
 use super::slice::Stop;
 use crate::sim::linearizability::{ClientId, OpName};
 
@@ -555,6 +556,14 @@ pub trait Renderer {
 
     /// An etcdctl line that ran nothing, and why.
     fn etcdctl_refusal(&self, e: &EtcdctlError) -> String;
+
+    // ---- opening a run ----
+
+    /// Why a link or a file does not open (no "error:" before it: the page
+    /// adds its own).
+    fn share_refusal(&self, e: &ShareError) -> String;
+    /// A lesson id that names no lesson.
+    fn no_lesson(&self, id: &str) -> String;
     /// The scenario command an etcdctl line was recorded as.
     fn etcdctl_recorded(&self, command: &str) -> String;
 

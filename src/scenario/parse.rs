@@ -9,6 +9,7 @@ use std::fmt;
 use super::ast::*;
 use super::lexer::{lex, Token};
 pub use super::parse_error::ParseErrorKind;
+use super::parse_error::{Form, Least, Named};
 
 /// A line that does not parse.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -188,7 +189,7 @@ pub fn parse_duration(s: &str) -> Result<u64, String> {
     duration_of(s).map_err(|k| k.english())
 }
 
-fn duration_of(s: &str) -> Result<u64, ParseErrorKind> {
+pub(crate) fn duration_of(s: &str) -> Result<u64, ParseErrorKind> {
     let found = quote_for_message(s);
     let generic = || ParseErrorKind::BadDuration {
         found: found.clone(),
@@ -588,7 +589,7 @@ fn say_text(p: &mut Words<'_>, name: &str) -> Result<String, ParseError> {
         ));
     }
     if let Err(e) = super::say::pieces(&t.text) {
-        return Err(p.err(text_column(t, e.at), e.message));
+        return Err(p.err(text_column(t, e.at), ParseErrorKind::Say(e.problem)));
     }
     Ok(t.text.clone())
 }
@@ -596,7 +597,7 @@ fn say_text(p: &mut Words<'_>, name: &str) -> Result<String, ParseError> {
 fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
     let mut p = Words::new(toks, line);
     let Some(first) = p.next() else {
-        return Err(p.err(1, "expected a command, found nothing"));
+        return Err(p.err(1, ParseErrorKind::CommandExpected));
     };
     if first.quoted {
         return Err(p.err(
@@ -643,13 +644,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
             text: say_text(&mut p, "say")?,
             ja: None,
         },
-        "say-ja" => {
-            return Err(p.err(
-                first.col,
-                "say-ja gives the Japanese words of the say line just before it; \
-                 it only follows a say line in a script",
-            ))
-        }
+        "say-ja" => return Err(p.err(first.col, ParseErrorKind::SayJaInConsole)),
         "put" => {
             let key = p.text("a key", "put")?;
             let value = p.text("a value", &format!("put {}", format_text(&key)))?;
@@ -762,7 +757,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
                     .map(|f| p.convert(f, parse_number))
                     .transpose()?,
                 via: get(&found, "via")
-                    .map(|f| p.convert(f, parse_node_id))
+                    .map(|f| p.convert(f, node_id_of))
                     .transpose()?,
             }
         }
@@ -810,12 +805,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
 
 fn parse_load(p: &mut Words<'_>) -> Result<Command, ParseError> {
     match p.peek() {
-        None => {
-            return Err(p.err(
-                p.missing_col(),
-                "missing \"rate=N/s\" or \"stop\" after \"load\"",
-            ))
-        }
+        None => return Err(p.err(p.missing_col(), ParseErrorKind::LoadMissing)),
         Some(t) if is_bare(t, "stop") => {
             p.next();
             p.finish("load stop")?;
@@ -834,7 +824,7 @@ fn parse_load(p: &mut Words<'_>) -> Result<Command, ParseError> {
     let Some(rate) = get(&found, "rate") else {
         return Err(p.err(
             found.first().map_or(p.missing_col(), |f| f.tok.col),
-            "missing option \"rate\" for load; expected \"load rate=N/s\" or \"load stop\"",
+            ParseErrorKind::LoadNoRate,
         ));
     };
     Ok(Command::LoadStart {
@@ -848,19 +838,22 @@ fn parse_load(p: &mut Words<'_>) -> Result<Command, ParseError> {
     })
 }
 
-fn parse_rate(s: &str) -> Result<u64, String> {
-    let generic = || format!("expected a rate like 50/s, found {}", quote_for_message(s));
+fn parse_rate(s: &str) -> Result<u64, ParseErrorKind> {
+    let generic = || ParseErrorKind::FormExpected {
+        form: Form::Rate,
+        found: quote_for_message(s),
+    };
     let n = s.strip_suffix("/s").ok_or_else(generic)?;
     if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
         return Err(generic());
     }
     match n.parse::<u64>() {
-        Ok(0) => Err("the rate must be at least 1/s".to_string()),
+        Ok(0) => Err(ParseErrorKind::TooSmall(Least::Rate)),
         Ok(r) if r <= MAX_LOAD_RATE_PER_S => Ok(r),
-        _ => Err(format!(
-            "the rate {}/s is above the limit of {MAX_LOAD_RATE_PER_S}/s",
-            shorten(n)
-        )),
+        _ => Err(ParseErrorKind::RateTooHigh {
+            rate: shorten(n),
+            limit: MAX_LOAD_RATE_PER_S,
+        }),
     }
 }
 
@@ -874,11 +867,7 @@ fn parse_net(p: &mut Words<'_>) -> Result<Command, ParseError> {
         ],
     )?;
     if found.is_empty() {
-        return Err(p.err(
-            p.missing_col(),
-            "missing options after \"net\"; expected loss=PERCENT, latency=MIN..MAX \
-             or bandwidth=SIZE/s|unlimited",
-        ));
+        return Err(p.err(p.missing_col(), ParseErrorKind::NetMissing));
     }
     Ok(Command::Net {
         loss_ppm: get(&found, "loss")
@@ -921,20 +910,18 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
             // Whichever of two clashing options comes second is the error.
             let later = |a: &Found<'_>, b: &Found<'_>| a.tok.col.max(b.tok.col);
             if let (Some(l), Some(v)) = (learner, voter) {
-                return Err(p.err(later(l, v), "--learner and --voter cannot both be given"));
+                return Err(p.err(later(l, v), ParseErrorKind::LearnerAndVoter));
             }
             if let (Some(v), Some(k)) = (voter, standby.or(read_only)) {
                 return Err(p.err(
                     later(v, k),
-                    format!("{} adds a learner; it cannot be given with --voter", k.name),
+                    ParseErrorKind::LearnerKindWithVoter {
+                        kind: k.name.to_string(),
+                    },
                 ));
             }
             if let (Some(a), Some(b)) = (standby, read_only) {
-                return Err(p.err(
-                    later(a, b),
-                    "--standby and --read-only cannot both be given: a read-only learner \
-                     is never promoted, so it cannot stand by for failover",
-                ));
+                return Err(p.err(later(a, b), ParseErrorKind::StandbyAndReadOnly));
             }
             let read_only = read_only
                 .map(|f| p.convert(f, parse_read_mode))
@@ -1005,11 +992,11 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
         (_, other) => {
             return Err(p.err(
                 sub.col,
-                format!(
-                    "unknown member subcommand {}; expected one of: add, promote, remove, list, \
-                     change, leave-joint",
-                    quote_for_message(other)
-                ),
+                ParseErrorKind::UnknownName {
+                    what: Named::MemberSubcommand,
+                    found: quote_for_message(other),
+                    expected: "add, promote, remove, list, change, leave-joint".to_string(),
+                },
             ))
         }
     };
@@ -1030,10 +1017,7 @@ fn parse_joint_change(p: &mut Words<'_>) -> Result<(JointChange, Option<u64>, bo
     for f in found.iter().filter(|f| LISTS.contains(&f.name)) {
         let mut ids = parse_id_list(p, f.value(), f.value_col(), false)?;
         if let Some(id) = ids.iter().find(|id| seen.contains(id)) {
-            return Err(p.err(
-                f.value_col(),
-                format!("node {id} appears in two changes of member change"),
-            ));
+            return Err(p.err(f.value_col(), ParseErrorKind::TwiceInChange { id: *id }));
         }
         seen.extend(&ids);
         ids.sort_unstable();
@@ -1049,18 +1033,14 @@ fn parse_joint_change(p: &mut Words<'_>) -> Result<(JointChange, Option<u64>, bo
         change.explicit_leave = p.convert(f, |v| match v {
             "auto" => Ok(false),
             "explicit" => Ok(true),
-            other => Err(format!(
-                "expected leave=auto or leave=explicit, found {}",
-                quote_for_message(other)
-            )),
+            other => Err(ParseErrorKind::FormExpected {
+                form: Form::Choice("leave=auto", "leave=explicit"),
+                found: quote_for_message(other),
+            }),
         })?;
     }
     if seen.is_empty() {
-        return Err(p.err(
-            p.missing_col(),
-            "missing changes after \"member change\"; expected add=, add-learner=, promote=, \
-             demote= or remove= with node ids",
-        ));
+        return Err(p.err(p.missing_col(), ParseErrorKind::ChangeMissing));
     }
     let (timeout_ms, require_leader) = client_options(p, &found)?;
     Ok((change, timeout_ms, require_leader))
@@ -1073,7 +1053,12 @@ fn parse_link(p: &mut Words<'_>, cmd: &str) -> Result<(NodeId, NodeId, bool), Pa
         let a = node_id_of(a_txt).map_err(|m| p.err(t.col, m))?;
         let b_col = t.col + a_txt.chars().count() + 2;
         if b_txt.is_empty() {
-            return Err(p.err(b_col, format!("missing node id after \"{a_txt}->\"")));
+            return Err(p.err(
+                b_col,
+                ParseErrorKind::MissingLinkEnd {
+                    from: a_txt.to_string(),
+                },
+            ));
         }
         let b = node_id_of(b_txt).map_err(|m| p.err(b_col, m))?;
         p.finish(&format!("{cmd} {a}->{b}"))?;
@@ -1085,10 +1070,7 @@ fn parse_link(p: &mut Words<'_>, cmd: &str) -> Result<(NodeId, NodeId, bool), Pa
         (a, b, false)
     };
     if a == b {
-        return Err(p.err(
-            t.col,
-            format!("a link joins two different nodes, found {a} and {b}"),
-        ));
+        return Err(p.err(t.col, ParseErrorKind::SameNodeLink { a, b }));
     }
     Ok((a, b, one_way))
 }
@@ -1105,10 +1087,9 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
         if t.quoted {
             return Err(p.err(
                 t.col,
-                format!(
-                    "expected node ids in groups like 1,2 | 3, found quoted text {}",
-                    quote_for_message(&t.text)
-                ),
+                ParseErrorKind::QuotedGroups {
+                    found: quote_for_message(&t.text),
+                },
             ));
         }
         let mut start = 0;
@@ -1128,10 +1109,7 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
         }
     }
     if items.is_empty() {
-        return Err(p.err(
-            p.missing_col(),
-            "missing groups after \"partition\"; expected groups like 1,2 | 3",
-        ));
+        return Err(p.err(p.missing_col(), ParseErrorKind::PartitionMissing));
     }
     let mut groups: Vec<Vec<NodeId>> = Vec::new();
     let mut current: Vec<NodeId> = Vec::new();
@@ -1142,25 +1120,22 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
             Item::Id(s) => {
                 let id = node_id_of(s).map_err(|m| p.err(*col, m))?;
                 if !expect_id {
-                    return Err(p.err(
-                        *col,
-                        format!("expected \",\" or \"|\" between node ids, found \"{id}\""),
-                    ));
+                    return Err(p.err(*col, ParseErrorKind::GroupSeparator { id }));
                 }
                 if current.contains(&id) {
-                    return Err(p.err(*col, format!("node {id} appears twice in the same group")));
+                    return Err(p.err(*col, ParseErrorKind::TwiceInGroup { id }));
                 }
                 if groups.iter().any(|g| g.contains(&id)) {
-                    return Err(p.err(*col, format!("node {id} is in two groups")));
+                    return Err(p.err(*col, ParseErrorKind::InTwoGroups { id }));
                 }
                 current.push(id);
                 expect_id = false;
             }
             Item::Comma if expect_id => {
-                return Err(p.err(*col, "expected a node id, found \",\""));
+                return Err(p.err(*col, ParseErrorKind::CommaBeforeId));
             }
             Item::Bar if expect_id => {
-                return Err(p.err(*col, "empty group; expected node ids before \"|\""));
+                return Err(p.err(*col, ParseErrorKind::EmptyGroupBeforeBar));
             }
             Item::Comma => expect_id = true,
             Item::Bar => {
@@ -1173,18 +1148,15 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
     if expect_id {
         let col = last.map_or(p.missing_col(), |(_, c)| c + 1);
         let msg = match last {
-            Some((Item::Bar, _)) => "empty group after \"|\"",
-            _ => "missing node id after \",\"",
+            Some((Item::Bar, _)) => ParseErrorKind::EmptyGroupAfterBar,
+            _ => ParseErrorKind::IdAfterComma,
         };
         return Err(p.err(col, msg));
     }
     groups.push(current);
     if groups.len() < 2 {
         let (_, first_col) = items[0];
-        return Err(p.err(
-            first_col,
-            "a partition needs at least two groups separated by \"|\", like 1,2 | 3",
-        ));
+        return Err(p.err(first_col, ParseErrorKind::OneGroup));
     }
     Ok(Command::Partition(groups))
 }
@@ -1200,14 +1172,14 @@ fn parse_id_list(
         if allow_empty {
             return Ok(Vec::new());
         }
-        return Err(p.err(col, "expected a list of node ids like 1,2,3, found nothing"));
+        return Err(p.err(col, ParseErrorKind::EmptyList));
     }
     let mut ids = Vec::new();
     let mut c = col;
     for part in s.split(',') {
         let id = node_id_of(part).map_err(|m| p.err(c, m))?;
         if ids.contains(&id) {
-            return Err(p.err(c, format!("node {id} appears twice in the list")));
+            return Err(p.err(c, ParseErrorKind::TwiceInList { id }));
         }
         ids.push(id);
         c += part.chars().count() + 1;
@@ -1291,10 +1263,7 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
         },
         "value" => {
             if v.is_empty() && !opt.value_quoted {
-                return Err(p.err(
-                    vcol,
-                    "missing a value after \"value=\"; quote an empty value: value=\"\"",
-                ));
+                return Err(p.err(vcol, ParseErrorKind::EmptyValue));
             }
             Condition::Value(v.to_string())
         }
@@ -1302,7 +1271,17 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
             if v.is_empty() {
                 return Err(missing("an error code"));
             }
-            Condition::Error(v.parse().map_err(|m: String| p.err(vcol, m))?)
+            Condition::Error(v.parse().map_err(|_: String| {
+                let names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+                p.err(
+                    vcol,
+                    ParseErrorKind::UnknownName {
+                        what: Named::ErrorCode,
+                        found: format!("{v:?}"),
+                        expected: names.join(", "),
+                    },
+                )
+            })?)
         }
         _ => return Err(unknown()),
     })
@@ -1355,10 +1334,10 @@ fn parse_msgs(p: &mut Words<'_>, dir: MsgDir) -> Result<Condition, ParseError> {
     let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
         return Err(p.err(
             t.col,
-            format!(
-                "expected N=K, N>=K or N<=K like 1=0 after {name}, found {}",
-                quote_for_message(&t.text)
-            ),
+            ParseErrorKind::FormExpected {
+                form: Form::Messages(name.to_string()),
+                found: quote_for_message(&t.text),
+            },
         ));
     };
     let (id, bound) = match opt.name.strip_suffix(['>', '<']) {
@@ -1394,10 +1373,10 @@ fn parse_queued(p: &mut Words<'_>) -> Result<Condition, ParseError> {
     let Some(opt) = form else {
         return Err(p.err(
             t.col,
-            format!(
-                "expected N>=SIZE or N<=SIZE like 1>=1MB, found {}",
-                quote_for_message(&t.text)
-            ),
+            ParseErrorKind::FormExpected {
+                form: Form::Queued,
+                found: quote_for_message(&t.text),
+            },
         ));
     };
     let id = node_id_of(&opt.name[..opt.name.len() - 1]).map_err(|m| p.err(t.col, m))?;
@@ -1409,14 +1388,14 @@ fn parse_queued(p: &mut Words<'_>) -> Result<Condition, ParseError> {
 }
 
 /// A watch's number: 1 for the run's first `watch`, then 2, ...
-fn parse_watch_id(s: &str) -> Result<u64, String> {
+fn parse_watch_id(s: &str) -> Result<u64, ParseErrorKind> {
     match parse_number(s) {
-        Ok(0) => Err("watches are numbered from 1".into()),
+        Ok(0) => Err(ParseErrorKind::TooSmall(Least::WatchNumber)),
         Ok(n) => Ok(n),
-        Err(_) => Err(format!(
-            "expected a watch number like 1, found {}",
-            quote_for_message(s)
-        )),
+        Err(_) => Err(ParseErrorKind::FormExpected {
+            form: Form::WatchNumber,
+            found: quote_for_message(s),
+        }),
     }
 }
 
@@ -1426,10 +1405,10 @@ fn parse_watch_events(p: &mut Words<'_>) -> Result<Condition, ParseError> {
     let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
         return Err(p.err(
             t.col,
-            format!(
-                "expected W=N, W>=N or W<=N like 1>=3, found {}",
-                quote_for_message(&t.text)
-            ),
+            ParseErrorKind::FormExpected {
+                form: Form::WatchEvents,
+                found: quote_for_message(&t.text),
+            },
         ));
     };
     let (id, bound) = match opt.name.strip_suffix('>') {
@@ -1441,7 +1420,7 @@ fn parse_watch_events(p: &mut Words<'_>) -> Result<Condition, ParseError> {
     };
     let watch = parse_watch_id(id).map_err(|m| p.err(t.col, m))?;
     if opt.value.is_empty() {
-        return Err(p.err(opt.value_col, "missing a number of events"));
+        return Err(p.err(opt.value_col, ParseErrorKind::MissingEventCount));
     }
     let count = parse_number(&opt.value).map_err(|m| p.err(opt.value_col, m))?;
     Ok(Condition::WatchEvents {
@@ -1456,20 +1435,26 @@ fn parse_role(p: &mut Words<'_>) -> Result<Condition, ParseError> {
     let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
         return Err(p.err(
             t.col,
-            format!(
-                "expected N=ROLE like 2=leader, found {}",
-                quote_for_message(&t.text)
-            ),
+            ParseErrorKind::FormExpected {
+                form: Form::Role,
+                found: quote_for_message(&t.text),
+            },
         ));
     };
     let id = node_id_of(&opt.name).map_err(|m| p.err(t.col, m))?;
     if opt.value.is_empty() {
-        return Err(p.err(opt.value_col, format!("missing role after \"{id}=\"")));
+        return Err(p.err(opt.value_col, ParseErrorKind::MissingRole { id }));
     }
-    let role = opt
-        .value
-        .parse()
-        .map_err(|m: String| p.err(opt.value_col, m))?;
+    let role = opt.value.parse().map_err(|_: String| {
+        p.err(
+            opt.value_col,
+            ParseErrorKind::UnknownName {
+                what: Named::Role,
+                found: quote_for_message(&opt.value),
+                expected: join_names(RoleName::ALL.iter().map(|r| r.as_str())),
+            },
+        )
+    })?;
     Ok(Condition::Role { id, role })
 }
 
@@ -1478,10 +1463,10 @@ fn parse_progress(p: &mut Words<'_>) -> Result<Condition, ParseError> {
     let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
         return Err(p.err(
             t.col,
-            format!(
-                "expected N=STATE like 2=replicate, found {}",
-                quote_for_message(&t.text)
-            ),
+            ParseErrorKind::FormExpected {
+                form: Form::Progress,
+                found: quote_for_message(&t.text),
+            },
         ));
     };
     let id = node_id_of(&opt.name).map_err(|m| p.err(t.col, m))?;
@@ -1494,67 +1479,71 @@ fn parse_progress(p: &mut Words<'_>) -> Result<Condition, ParseError> {
             },
         ));
     }
-    let state = opt
-        .value
-        .parse()
-        .map_err(|m: String| p.err(opt.value_col, m))?;
+    let state = opt.value.parse().map_err(|_: String| {
+        p.err(
+            opt.value_col,
+            ParseErrorKind::UnknownName {
+                what: Named::ProgressState,
+                found: quote_for_message(&opt.value),
+                expected: join_names(ProgressName::ALL.iter().map(|r| r.as_str())),
+            },
+        )
+    })?;
     Ok(Condition::Progress { id, state })
 }
 
-fn parse_transport(s: &str) -> Result<Transport, String> {
+fn parse_transport(s: &str) -> Result<Transport, ParseErrorKind> {
     match s {
         "shared" => Ok(Transport::Shared),
         "streams" => Ok(Transport::Streams),
-        _ => Err(format!(
-            "expected shared or streams, found {}",
-            quote_for_message(s)
-        )),
+        _ => Err(ParseErrorKind::FormExpected {
+            form: Form::Choice("shared", "streams"),
+            found: quote_for_message(s),
+        }),
     }
 }
 
-fn parse_read_mode(s: &str) -> Result<ReadMode, String> {
+fn parse_read_mode(s: &str) -> Result<ReadMode, ParseErrorKind> {
     match s {
         "weak" => Ok(ReadMode::Weak),
         "strong" => Ok(ReadMode::Strong),
-        _ => Err(format!(
-            "expected weak or strong, found {}",
-            quote_for_message(s)
-        )),
+        _ => Err(ParseErrorKind::FormExpected {
+            form: Form::Choice("weak", "strong"),
+            found: quote_for_message(s),
+        }),
     }
 }
 
-fn parse_new_members(s: &str) -> Result<NewMembers, String> {
+fn parse_new_members(s: &str) -> Result<NewMembers, ParseErrorKind> {
     match s {
         "learner" => Ok(NewMembers::Learner),
         "voter" => Ok(NewMembers::Voter),
-        _ => Err(format!(
-            "expected learner or voter, found {}",
-            quote_for_message(s)
-        )),
+        _ => Err(ParseErrorKind::FormExpected {
+            form: Form::Choice("learner", "voter"),
+            found: quote_for_message(s),
+        }),
     }
 }
 
-fn parse_failover(s: &str) -> Result<Failover, String> {
+fn parse_failover(s: &str) -> Result<Failover, ParseErrorKind> {
     match s {
         "replace" => Ok(Failover::Replace),
         "grow" => Ok(Failover::Grow),
-        _ => Err(format!(
-            "expected replace or grow, found {}",
-            quote_for_message(s)
-        )),
+        _ => Err(ParseErrorKind::FormExpected {
+            form: Form::Choice("replace", "grow"),
+            found: quote_for_message(s),
+        }),
     }
 }
 
 /// `auto-promote=off|PERCENT`: a whole percentage from 1% to 100%.
-fn parse_auto_promote(s: &str) -> Result<Option<u8>, String> {
+fn parse_auto_promote(s: &str) -> Result<Option<u8>, ParseErrorKind> {
     if s == "off" {
         return Ok(None);
     }
-    let generic = || {
-        format!(
-            "expected off or a whole percentage from 1% to 100% (like 90%), found {}",
-            quote_for_message(s)
-        )
+    let generic = || ParseErrorKind::FormExpected {
+        form: Form::AutoPromote,
+        found: quote_for_message(s),
     };
     let number = s.strip_suffix('%').ok_or_else(generic)?;
     if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
@@ -1562,61 +1551,57 @@ fn parse_auto_promote(s: &str) -> Result<Option<u8>, String> {
     }
     match number.parse::<u64>() {
         Ok(p @ 1..=100) => Ok(Some(p as u8)),
-        _ => Err(format!(
-            "auto-promote {} is out of range; expected 1% to 100%",
-            quote_for_message(s)
-        )),
+        _ => Err(ParseErrorKind::AutoPromoteRange {
+            found: quote_for_message(s),
+        }),
     }
 }
 
-fn parse_on_off(s: &str) -> Result<bool, String> {
+fn parse_on_off(s: &str) -> Result<bool, ParseErrorKind> {
     match s {
         "on" => Ok(true),
         "off" => Ok(false),
-        _ => Err(format!(
-            "expected on or off, found {}",
-            quote_for_message(s)
-        )),
+        _ => Err(ParseErrorKind::FormExpected {
+            form: Form::Choice("on", "off"),
+            found: quote_for_message(s),
+        }),
     }
 }
 
-fn parse_latency(s: &str) -> Result<(u64, u64), String> {
+fn parse_latency(s: &str) -> Result<(u64, u64), ParseErrorKind> {
     match s.split_once("..") {
         Some((a, b)) => {
-            let (a, b) = (parse_duration(a)?, parse_duration(b)?);
+            let (a, b) = (duration_of(a)?, duration_of(b)?);
             if a > b {
-                return Err(format!(
-                    "the latency minimum {} is above its maximum {}",
-                    format_duration(a),
-                    format_duration(b)
-                ));
+                return Err(ParseErrorKind::LatencyOrder {
+                    min: format_duration(a),
+                    max: format_duration(b),
+                });
             }
             Ok((a, b))
         }
         None => {
-            let d = parse_duration(s).map_err(|_| {
-                format!(
-                    "expected a latency range like 10ms..30ms, found {}",
-                    quote_for_message(s)
-                )
+            let d = duration_of(s).map_err(|_| ParseErrorKind::FormExpected {
+                form: Form::Latency,
+                found: quote_for_message(s),
             })?;
             Ok((d, d))
         }
     }
 }
 
-fn parse_bandwidth(s: &str) -> Result<Option<u64>, String> {
+fn parse_bandwidth(s: &str) -> Result<Option<u64>, ParseErrorKind> {
     if s == "unlimited" {
         return Ok(None);
     }
     let Some(size) = s.strip_suffix("/s") else {
-        return Err(format!(
-            "expected a bandwidth like 1MB/s or unlimited, found {}",
-            quote_for_message(s)
-        ));
+        return Err(ParseErrorKind::FormExpected {
+            form: Form::Bandwidth,
+            found: quote_for_message(s),
+        });
     };
-    match parse_size(size)? {
-        0 => Err("the bandwidth must be at least 1B/s".to_string()),
+    match size_of(size)? {
+        0 => Err(ParseErrorKind::TooSmall(Least::Bandwidth)),
         b => Ok(Some(b)),
     }
 }
@@ -1646,15 +1631,17 @@ const CLUSTER_OPTIONS: [(&str, Kind); 18] = [
 fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
     let found = p.options("cluster", &CLUSTER_OPTIONS)?;
     let Some(voters) = get(&found, "voters") else {
-        return Err(p.err(
-            p.missing_col(),
-            "missing option \"voters\" for cluster; expected cluster voters=1,2,3",
-        ));
+        return Err(p.err(p.missing_col(), ParseErrorKind::MissingVoters));
     };
     let mut spec = ClusterSpec::new(parse_id_list(p, voters.value(), voters.value_col(), false)?);
     // The release first: it sets defaults the other options may override.
     if let Some(f) = get(&found, "etcd") {
-        spec.etcd = p.convert(f, |v| v.parse::<Release>())?;
+        spec.etcd = p.convert(f, |v| {
+            v.parse::<Release>()
+                .map_err(|_| ParseErrorKind::UnknownRelease {
+                    found: format!("{v:?}"),
+                })
+        })?;
         spec.snapshot_count = spec.etcd.default_snapshot_count();
     }
     for f in &found {
@@ -1669,11 +1656,9 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
                 if !spec.etcd.max_learners_settable() {
                     return Err(p.err(
                         f.tok.col,
-                        format!(
-                            "max-learners cannot be set with etcd={}: etcd {} fixes one \
-                             learner at most (--max-learners came in 3.6)",
-                            spec.etcd, spec.etcd
-                        ),
+                        ParseErrorKind::MaxLearnersRelease {
+                            etcd: spec.etcd.to_string(),
+                        },
                     ));
                 }
                 spec.max_learners = p.convert(f, parse_number)?
@@ -1696,47 +1681,43 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
     let election = get(&found, "election-timeout");
     if spec.heartbeat_ms == 0 {
         let col = heartbeat.map_or(1, |f| f.value_col());
-        return Err(p.err(col, "the heartbeat must be at least 1ms"));
+        return Err(p.err(col, ParseErrorKind::TooSmall(Least::Heartbeat)));
     }
     let min_election = spec.heartbeat_ms.saturating_mul(MIN_ELECTION_HEARTBEATS);
     if spec.election_timeout_ms < min_election {
         let col = election.or(heartbeat).map_or(1, |f| f.value_col());
         return Err(p.err(
             col,
-            format!(
-                "election-timeout {} must be at least {MIN_ELECTION_HEARTBEATS} times \
-                 the heartbeat {} (etcd's rule)",
-                format_duration(spec.election_timeout_ms),
-                format_duration(spec.heartbeat_ms)
-            ),
+            ParseErrorKind::ElectionTooShort {
+                election: format_duration(spec.election_timeout_ms),
+                times: MIN_ELECTION_HEARTBEATS,
+                heartbeat: format_duration(spec.heartbeat_ms),
+            },
         ));
     }
     if spec.election_timeout_ms > MAX_ELECTION_TIMEOUT_MS {
         let col = election.map_or(1, |f| f.value_col());
         return Err(p.err(
             col,
-            format!(
-                "election-timeout {} is too long; etcd allows at most {}",
-                format_duration(spec.election_timeout_ms),
-                format_duration(MAX_ELECTION_TIMEOUT_MS)
-            ),
+            ParseErrorKind::ElectionTooLong {
+                election: format_duration(spec.election_timeout_ms),
+                max: format_duration(MAX_ELECTION_TIMEOUT_MS),
+            },
         ));
     }
     let failover_after = get(&found, "failover-after");
     if let Some(f) = failover_after.filter(|_| spec.failover_after_ms < spec.election_timeout_ms) {
         return Err(p.err(
             f.value_col(),
-            format!(
-                "failover-after {} must be at least the election timeout {}: a voter \
-                 counts as silent only after an election timeout without an answer",
-                format_duration(spec.failover_after_ms),
-                format_duration(spec.election_timeout_ms)
-            ),
+            ParseErrorKind::FailoverTooShort {
+                failover: format_duration(spec.failover_after_ms),
+                election: format_duration(spec.election_timeout_ms),
+            },
         ));
     }
     if spec.snapshot_count == 0 {
         let col = get(&found, "snapshot-count").map_or(1, |f| f.value_col());
-        return Err(p.err(col, "snapshot-count must be at least 1"));
+        return Err(p.err(col, ParseErrorKind::TooSmall(Least::SnapshotCount)));
     }
     Ok(spec)
 }

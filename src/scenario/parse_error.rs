@@ -9,6 +9,8 @@
 //! lists of what is expected are the language's own words, never
 //! translated.
 
+use crate::raft::NodeId;
+
 use super::ast::{MAX_NODE_ID, MIN_NODE_ID};
 use super::parse::COMMAND_NAMES;
 
@@ -167,8 +169,201 @@ pub enum ParseErrorKind {
     NumberTooLarge {
         found: String,
     },
-    /// One of the checks particular to a command, in English only.
-    Other(String),
+    /// A `say` text whose braces do not read.
+    Say(SayProblem),
+    /// A line of tokens with no command in them.
+    CommandExpected,
+    /// `say-ja` typed at the console.
+    SayJaInConsole,
+    /// `load` with neither `rate=` nor `stop`.
+    LoadMissing,
+    /// `load` options without `rate`.
+    LoadNoRate,
+    /// `net` without options.
+    NetMissing,
+    /// `member add --learner --voter`.
+    LearnerAndVoter,
+    /// A learner's kind (`kind`: `--standby`, `--read-only=...`) with `--voter`.
+    LearnerKindWithVoter {
+        kind: String,
+    },
+    /// `--standby` with `--read-only`.
+    StandbyAndReadOnly,
+    /// A word that is none of the names of its kind (`expected`: them, as
+    /// typed).
+    UnknownName {
+        what: Named,
+        found: String,
+        expected: String,
+    },
+    /// `unknown etcd release` (`found` as Rust quotes it).
+    UnknownRelease {
+        found: String,
+    },
+    /// A node in two changes of one `member change`.
+    TwiceInChange {
+        id: NodeId,
+    },
+    /// `member change` without changes.
+    ChangeMissing,
+    /// `cut 1->` without its second node (`from`: the first, as typed).
+    MissingLinkEnd {
+        from: String,
+    },
+    /// A link from a node to itself.
+    SameNodeLink {
+        a: NodeId,
+        b: NodeId,
+    },
+    /// Quoted text where a partition's groups go.
+    QuotedGroups {
+        found: String,
+    },
+    /// `partition` without groups.
+    PartitionMissing,
+    /// Two node ids with no `,` or `|` between them (`id`: the second).
+    GroupSeparator {
+        id: NodeId,
+    },
+    TwiceInGroup {
+        id: NodeId,
+    },
+    InTwoGroups {
+        id: NodeId,
+    },
+    /// A `,` where a node id goes.
+    CommaBeforeId,
+    /// A `|` with no node ids before it.
+    EmptyGroupBeforeBar,
+    /// A `|` with no node ids after it.
+    EmptyGroupAfterBar,
+    /// A `,` with no node id after it.
+    IdAfterComma,
+    /// A partition of one group.
+    OneGroup,
+    /// An empty list of node ids.
+    EmptyList,
+    TwiceInList {
+        id: NodeId,
+    },
+    /// `value=` with nothing after it.
+    EmptyValue,
+    /// Not of the form `form`.
+    FormExpected {
+        form: Form,
+        found: String,
+    },
+    /// `watch-events W=` without a count.
+    MissingEventCount,
+    /// `role N=` without a role.
+    MissingRole {
+        id: NodeId,
+    },
+    /// A `cluster` line without `voters`.
+    MissingVoters,
+    /// `max-learners` with a release before 3.6 (`etcd`: the release).
+    MaxLearnersRelease {
+        etcd: String,
+    },
+    /// A value below its least.
+    TooSmall(Least),
+    /// A `load` rate above the limit (`rate`: the number, as typed).
+    RateTooHigh {
+        rate: String,
+        limit: u64,
+    },
+    /// `auto-promote` outside 1% to 100%.
+    AutoPromoteRange {
+        found: String,
+    },
+    /// A latency range whose minimum is above its maximum.
+    LatencyOrder {
+        min: String,
+        max: String,
+    },
+    /// `election-timeout` below `times` heartbeats (etcd's rule).
+    ElectionTooShort {
+        election: String,
+        times: u64,
+        heartbeat: String,
+    },
+    /// `election-timeout` above etcd's limit.
+    ElectionTooLong {
+        election: String,
+        max: String,
+    },
+    /// `failover-after` below the election timeout.
+    FailoverTooShort {
+        failover: String,
+        election: String,
+    },
+}
+
+/// What is wrong with the braces of a `say` text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SayProblem {
+    /// A `{` never closed.
+    Unclosed,
+    /// `{name}` that is no placeholder (`known`: the placeholders).
+    UnknownPlaceholder { name: String, known: String },
+    /// A `}` that closes nothing.
+    StrayClose,
+}
+
+/// The kinds of names a word can fail to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Named {
+    MemberSubcommand,
+    Role,
+    ProgressState,
+    ErrorCode,
+}
+
+/// The forms a word can fail to have; each says its own example.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Form {
+    /// `msgs-out N=K` and `msgs-in N=K` (the condition's name).
+    Messages(String),
+    Queued,
+    WatchEvents,
+    Role,
+    Progress,
+    Rate,
+    WatchNumber,
+    AutoPromote,
+    Latency,
+    Bandwidth,
+    /// One of two words (`leave=auto` or `leave=explicit`, `on` or `off`...).
+    Choice(&'static str, &'static str),
+}
+
+/// The least values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Least {
+    Heartbeat,
+    SnapshotCount,
+    Rate,
+    Bandwidth,
+    WatchNumber,
+}
+
+impl Form {
+    /// The form in English, with its example.
+    pub fn english(&self) -> String {
+        match self {
+            Form::Messages(name) => format!("N=K, N>=K or N<=K like 1=0 after {name}"),
+            Form::Queued => "N>=SIZE or N<=SIZE like 1>=1MB".to_string(),
+            Form::WatchEvents => "W=N, W>=N or W<=N like 1>=3".to_string(),
+            Form::Role => "N=ROLE like 2=leader".to_string(),
+            Form::Progress => "N=STATE like 2=replicate".to_string(),
+            Form::Rate => "a rate like 50/s".to_string(),
+            Form::WatchNumber => "a watch number like 1".to_string(),
+            Form::AutoPromote => "off or a whole percentage from 1% to 100% (like 90%)".to_string(),
+            Form::Latency => "a latency range like 10ms..30ms".to_string(),
+            Form::Bandwidth => "a bandwidth like 1MB/s or unlimited".to_string(),
+            Form::Choice(a, b) => format!("{a} or {b}"),
+        }
+    }
 }
 
 /// The things a missing word can be, as the parser names them; each
@@ -296,6 +491,110 @@ impl ParseErrorKind {
                 found: s("99999999999999999999"),
             },
         ];
+        let id = |id: NodeId| id;
+        all.extend([
+            Say(SayProblem::Unclosed),
+            Say(SayProblem::UnknownPlaceholder {
+                name: s("lader"),
+                known: s("{leader}, {term}"),
+            }),
+            Say(SayProblem::StrayClose),
+            CommandExpected,
+            SayJaInConsole,
+            LoadMissing,
+            LoadNoRate,
+            NetMissing,
+            LearnerAndVoter,
+            LearnerKindWithVoter {
+                kind: s("--standby"),
+            },
+            StandbyAndReadOnly,
+            UnknownRelease {
+                found: s("\"3.3\""),
+            },
+            TwiceInChange { id: id(4) },
+            ChangeMissing,
+            MissingLinkEnd { from: s("1") },
+            SameNodeLink { a: 1, b: 1 },
+            QuotedGroups { found: s("\"1\"") },
+            PartitionMissing,
+            GroupSeparator { id: 2 },
+            TwiceInGroup { id: 2 },
+            InTwoGroups { id: 2 },
+            CommaBeforeId,
+            EmptyGroupBeforeBar,
+            EmptyGroupAfterBar,
+            IdAfterComma,
+            OneGroup,
+            EmptyList,
+            TwiceInList { id: 2 },
+            EmptyValue,
+            MissingEventCount,
+            MissingRole { id: 2 },
+            MissingVoters,
+            MaxLearnersRelease { etcd: s("3.5") },
+            RateTooHigh {
+                rate: s("99999"),
+                limit: 10000,
+            },
+            AutoPromoteRange { found: s("\"0%\"") },
+            LatencyOrder {
+                min: s("30ms"),
+                max: s("10ms"),
+            },
+            ElectionTooShort {
+                election: s("100ms"),
+                times: 5,
+                heartbeat: s("100ms"),
+            },
+            ElectionTooLong {
+                election: s("60s"),
+                max: s("50s"),
+            },
+            FailoverTooShort {
+                failover: s("100ms"),
+                election: s("1s"),
+            },
+        ]);
+        for what in [
+            Named::MemberSubcommand,
+            Named::Role,
+            Named::ProgressState,
+            Named::ErrorCode,
+        ] {
+            all.push(UnknownName {
+                what,
+                found: s("\"x\""),
+                expected: s("a, b"),
+            });
+        }
+        for least in [
+            Least::Heartbeat,
+            Least::SnapshotCount,
+            Least::Rate,
+            Least::Bandwidth,
+            Least::WatchNumber,
+        ] {
+            all.push(TooSmall(least));
+        }
+        for form in [
+            Form::Messages(s("msgs-out")),
+            Form::Queued,
+            Form::WatchEvents,
+            Form::Role,
+            Form::Progress,
+            Form::Rate,
+            Form::WatchNumber,
+            Form::AutoPromote,
+            Form::Latency,
+            Form::Bandwidth,
+            Form::Choice("on", "off"),
+        ] {
+            all.push(FormExpected {
+                form,
+                found: s("\"x\""),
+            });
+        }
         for what in MissingWhat::ALL.into_iter().chain(["N=K"]) {
             all.push(Missing {
                 what: s(what),
@@ -402,19 +701,124 @@ impl ParseErrorKind {
             }
             BadNumber { found } => format!("expected a whole number, found {found}"),
             NumberTooLarge { found } => format!("the number {found} is too large"),
-            Other(message) => message.clone(),
+            Say(SayProblem::Unclosed) => {
+                "a { opens a placeholder that is never closed; write {{ for a literal brace"
+                    .to_string()
+            }
+            Say(SayProblem::UnknownPlaceholder { name, known }) => format!(
+                "unknown placeholder {{{name}}}; expected one of: {known}, \
+                 or {{{{ and }}}} for literal braces"
+            ),
+            Say(SayProblem::StrayClose) => {
+                "a } closes no placeholder; write }} for a literal brace".to_string()
+            }
+            CommandExpected => "expected a command, found nothing".to_string(),
+            SayJaInConsole => "say-ja gives the Japanese words of the say line just before it; \
+                               it only follows a say line in a script"
+                .to_string(),
+            LoadMissing => "missing \"rate=N/s\" or \"stop\" after \"load\"".to_string(),
+            LoadNoRate => "missing option \"rate\" for load; expected \"load rate=N/s\" or \
+                           \"load stop\""
+                .to_string(),
+            NetMissing => "missing options after \"net\"; expected loss=PERCENT, \
+                           latency=MIN..MAX or bandwidth=SIZE/s|unlimited"
+                .to_string(),
+            LearnerAndVoter => "--learner and --voter cannot both be given".to_string(),
+            LearnerKindWithVoter { kind } => {
+                format!("{kind} adds a learner; it cannot be given with --voter")
+            }
+            StandbyAndReadOnly => "--standby and --read-only cannot both be given: a read-only \
+                                   learner is never promoted, so it cannot stand by for failover"
+                .to_string(),
+            UnknownName {
+                what,
+                found,
+                expected,
+            } => {
+                let what = match what {
+                    Named::MemberSubcommand => "member subcommand",
+                    Named::Role => "role",
+                    Named::ProgressState => "progress state",
+                    Named::ErrorCode => "error code",
+                };
+                format!("unknown {what} {found}; expected one of: {expected}")
+            }
+            UnknownRelease { found } => {
+                format!("unknown etcd release {found}; expected 3.4, 3.5 or 3.6")
+            }
+            TwiceInChange { id } => format!("node {id} appears in two changes of member change"),
+            ChangeMissing => "missing changes after \"member change\"; expected add=, \
+                              add-learner=, promote=, demote= or remove= with node ids"
+                .to_string(),
+            MissingLinkEnd { from } => format!("missing node id after \"{from}->\""),
+            SameNodeLink { a, b } => {
+                format!("a link joins two different nodes, found {a} and {b}")
+            }
+            QuotedGroups { found } => {
+                format!("expected node ids in groups like 1,2 | 3, found quoted text {found}")
+            }
+            PartitionMissing => {
+                "missing groups after \"partition\"; expected groups like 1,2 | 3".to_string()
+            }
+            GroupSeparator { id } => {
+                format!("expected \",\" or \"|\" between node ids, found \"{id}\"")
+            }
+            TwiceInGroup { id } => format!("node {id} appears twice in the same group"),
+            InTwoGroups { id } => format!("node {id} is in two groups"),
+            CommaBeforeId => "expected a node id, found \",\"".to_string(),
+            EmptyGroupBeforeBar => "empty group; expected node ids before \"|\"".to_string(),
+            EmptyGroupAfterBar => "empty group after \"|\"".to_string(),
+            IdAfterComma => "missing node id after \",\"".to_string(),
+            OneGroup => {
+                "a partition needs at least two groups separated by \"|\", like 1,2 | 3".to_string()
+            }
+            EmptyList => "expected a list of node ids like 1,2,3, found nothing".to_string(),
+            TwiceInList { id } => format!("node {id} appears twice in the list"),
+            EmptyValue => {
+                "missing a value after \"value=\"; quote an empty value: value=\"\"".to_string()
+            }
+            FormExpected { form, found } => format!("expected {}, found {found}", form.english()),
+            MissingEventCount => "missing a number of events".to_string(),
+            MissingRole { id } => format!("missing role after \"{id}=\""),
+            MissingVoters => {
+                "missing option \"voters\" for cluster; expected cluster voters=1,2,3".to_string()
+            }
+            MaxLearnersRelease { etcd } => format!(
+                "max-learners cannot be set with etcd={etcd}: etcd {etcd} fixes one learner at \
+                 most (--max-learners came in 3.6)"
+            ),
+            TooSmall(least) => match least {
+                Least::Heartbeat => "the heartbeat must be at least 1ms",
+                Least::SnapshotCount => "snapshot-count must be at least 1",
+                Least::Rate => "the rate must be at least 1/s",
+                Least::Bandwidth => "the bandwidth must be at least 1B/s",
+                Least::WatchNumber => "watches are numbered from 1",
+            }
+            .to_string(),
+            RateTooHigh { rate, limit } => {
+                format!("the rate {rate}/s is above the limit of {limit}/s")
+            }
+            AutoPromoteRange { found } => {
+                format!("auto-promote {found} is out of range; expected 1% to 100%")
+            }
+            LatencyOrder { min, max } => {
+                format!("the latency minimum {min} is above its maximum {max}")
+            }
+            ElectionTooShort {
+                election,
+                times,
+                heartbeat,
+            } => format!(
+                "election-timeout {election} must be at least {times} times the heartbeat \
+                 {heartbeat} (etcd's rule)"
+            ),
+            ElectionTooLong { election, max } => {
+                format!("election-timeout {election} is too long; etcd allows at most {max}")
+            }
+            FailoverTooShort { failover, election } => format!(
+                "failover-after {failover} must be at least the election timeout {election}: a \
+                 voter counts as silent only after an election timeout without an answer"
+            ),
         }
-    }
-}
-
-impl From<String> for ParseErrorKind {
-    fn from(message: String) -> ParseErrorKind {
-        ParseErrorKind::Other(message)
-    }
-}
-
-impl From<&str> for ParseErrorKind {
-    fn from(message: &str) -> ParseErrorKind {
-        ParseErrorKind::Other(message.to_string())
     }
 }

@@ -10,7 +10,46 @@ use crate::server::members::MemberInfo;
 use crate::server::{Cluster, MemberStatus, ServerError};
 use crate::sim::linearizability::Linearizability;
 
-use super::slice::Stop;
+use super::ast::Condition;
+use super::cond::Unmet;
+use super::slice::{Stop, STOPPED};
+
+/// Why a command failed, as facts: the report's `error` and `detail` are
+/// made from it (the English words, `text_en`), and each language renders
+/// it when it is shown.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// The server refused or failed the request.
+    Server(ServerError),
+    /// `expect COND` did not hold: what was true instead.
+    Expect { cond: Condition, unmet: Unmet },
+    /// `wait-until COND within=D` ran out of time.
+    WaitUntil {
+        cond: Condition,
+        within_ms: u64,
+        unmet: Unmet,
+    },
+    /// The run stopped during the command (or before it).
+    Stopped(Box<Stop>),
+}
+
+impl Failure {
+    /// The error code, as the report says it.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Failure::Server(e) => e.code.as_str(),
+            Failure::Expect { .. } => crate::server::ErrorCode::ExpectFailed.as_str(),
+            Failure::WaitUntil { .. } => crate::server::ErrorCode::Timeout.as_str(),
+            Failure::Stopped(_) => STOPPED,
+        }
+    }
+}
+
+impl From<ServerError> for Failure {
+    fn from(e: ServerError) -> Failure {
+        Failure::Server(e)
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NodeStatus {
@@ -131,6 +170,10 @@ pub struct CommandResult {
     /// A `status via=N`: member N's own status.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub member_status: Option<MemberStatus>,
+    /// Why it failed, as facts (its `error` and `detail` are made from it);
+    /// the page renders it in the reader's language.
+    #[serde(skip)]
+    pub failure: Option<Box<Failure>>,
 }
 
 impl CommandResult {
@@ -151,6 +194,7 @@ impl CommandResult {
             status: None,
             members: None,
             member_status: None,
+            failure: None,
         }
     }
 
@@ -159,10 +203,12 @@ impl CommandResult {
     }
 
     /// The command failed with `e`.
-    pub fn fail(&mut self, e: ServerError) {
+    pub fn fail(&mut self, e: impl Into<Failure>) {
+        let f = e.into();
         self.ok = false;
-        self.error = Some(e.code.as_str());
-        self.detail = Some(e.detail);
+        self.error = Some(f.code());
+        self.detail = Some(super::text_en::failure_detail(&f));
+        self.failure = Some(Box::new(f));
     }
 
     /// Counts what the result owns (about: a recorded status by its lists).
@@ -301,6 +347,10 @@ pub struct MemberJson {
     pub peer_url: String,
     pub learner: bool,
     pub started: bool,
+    /// Its client URLs are known (etcdctl prints them); the report keeps
+    /// the spec's four fields.
+    #[serde(skip)]
+    pub published: bool,
 }
 
 impl From<MemberInfo> for MemberJson {
@@ -310,6 +360,7 @@ impl From<MemberInfo> for MemberJson {
             peer_url: m.peer_url,
             learner: m.learner,
             started: m.started,
+            published: m.published,
         }
     }
 }

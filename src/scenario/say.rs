@@ -8,6 +8,7 @@
 
 use std::fmt::Write;
 
+use super::parse_error::SayProblem;
 use crate::raft::NodeId;
 
 /// What a placeholder stands for.
@@ -93,7 +94,7 @@ pub enum Piece {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PieceError {
     pub at: usize,
-    pub message: String,
+    pub problem: SayProblem,
 }
 
 fn names() -> String {
@@ -120,20 +121,17 @@ pub fn pieces(text: &str) -> Result<Vec<Piece>, PieceError> {
                 let Some(len) = chars[i + 1..].iter().position(|&c| c == '}') else {
                     return Err(PieceError {
                         at: i,
-                        message: "a { opens a placeholder that is never closed; \
-                                  write {{ for a literal brace"
-                            .to_string(),
+                        problem: SayProblem::Unclosed,
                     });
                 };
                 let name: String = chars[i + 1..i + 1 + len].iter().collect();
                 let Some(&(_, slot)) = PLACEHOLDERS.iter().find(|(n, _)| *n == name) else {
                     return Err(PieceError {
                         at: i,
-                        message: format!(
-                            "unknown placeholder {{{name}}}; expected one of: {}, \
-                             or {{{{ and }}}} for literal braces",
-                            names()
-                        ),
+                        problem: SayProblem::UnknownPlaceholder {
+                            name,
+                            known: names(),
+                        },
                     });
                 };
                 if !words.is_empty() {
@@ -145,7 +143,7 @@ pub fn pieces(text: &str) -> Result<Vec<Piece>, PieceError> {
             ('}', _) => {
                 return Err(PieceError {
                     at: i,
-                    message: "a } closes no placeholder; write }} for a literal brace".to_string(),
+                    problem: SayProblem::StrayClose,
                 })
             }
             (c, _) => {
@@ -253,7 +251,9 @@ mod tests {
         let e = pieces("leader is {lader}").unwrap_err();
         assert_eq!(e.at, 10);
         assert!(
-            e.message.starts_with("unknown placeholder {lader}"),
+            super::super::parse_error::ParseErrorKind::Say(e.problem.clone())
+                .english()
+                .starts_with("unknown placeholder {lader}"),
             "{e:?}"
         );
         assert_eq!(pieces("ab {leader").unwrap_err().at, 3);

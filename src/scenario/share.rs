@@ -55,7 +55,7 @@ use std::fmt;
 use base64ct::{Base64UrlUnpadded, Encoding as _};
 
 use super::ast::{Command, Script};
-use super::parse::{parse_duration, parse_script, ParseError};
+use super::parse::{duration_of, parse_script, ParseError, ParseErrorKind};
 use super::timeline::Timeline;
 
 /// The link format this module writes and reads.
@@ -132,17 +132,193 @@ pub enum ShareErrorKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShareError {
     pub kind: ShareErrorKind,
+    /// The English words (made from `problem`).
     pub message: String,
     /// For a script that does not parse: the parser's error (line, column).
     pub parse: Option<ParseError>,
+    /// What is wrong, as facts, for each language's words.
+    pub problem: Box<ShareProblem>,
+}
+
+/// What was being opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    File,
+    Link,
+}
+
+impl Source {
+    fn english(self) -> &'static str {
+        match self {
+            Source::File => "the file",
+            Source::Link => "the link",
+        }
+    }
+}
+
+/// What is wrong with a link or a file, with its facts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShareProblem {
+    /// The script does not parse.
+    Script { source: Source, error: ParseError },
+    /// Its commands may let `bound` pass, more than `limit`.
+    TooLongRun {
+        source: Source,
+        bound: String,
+        limit: String,
+    },
+    /// The `# at:` line on `line` holds no duration.
+    Moment { line: usize, why: ParseErrorKind },
+    /// A link of `chars` characters, more than `max`.
+    LinkTooLong { chars: usize, max: usize },
+    /// Not a raftlab link (`found`: its start).
+    NotALink { found: String },
+    /// A link of another format version.
+    Version { version: String },
+    /// A payload of `bytes` bytes, too few for its checksum.
+    TruncatedBytes { bytes: usize },
+    /// The checksum does not match.
+    Checksum { expected: u32, actual: u32 },
+    /// The script ends inside an escape.
+    EscapeAtEnd,
+    /// The script is not UTF-8 from byte `at`.
+    NotUtf8 { at: usize },
+    /// `c` at character `at` is not base64url.
+    NotBase64 { c: char, at: usize },
+    /// A payload of `chars` characters, a length base64url never has.
+    TruncatedChars { chars: usize },
+    /// The last character carries stray bits.
+    NotCanonical,
+}
+
+impl ShareProblem {
+    pub fn kind(&self) -> ShareErrorKind {
+        use ShareProblem::*;
+        match self {
+            Script { .. } => ShareErrorKind::Script,
+            TooLongRun { .. } | LinkTooLong { .. } => ShareErrorKind::TooLong,
+            Moment { .. } => ShareErrorKind::Moment,
+            NotALink { .. } => ShareErrorKind::NotALink,
+            Version { .. } => ShareErrorKind::Version,
+            TruncatedBytes { .. } | TruncatedChars { .. } => ShareErrorKind::Truncated,
+            Checksum { .. } => ShareErrorKind::Checksum,
+            EscapeAtEnd | NotUtf8 { .. } => ShareErrorKind::Packing,
+            NotBase64 { .. } | NotCanonical => ShareErrorKind::Encoding,
+        }
+    }
+
+    /// The English words: the error's `message`.
+    pub fn english(&self) -> String {
+        use ShareProblem::*;
+        match self {
+            Script { source, error } => format!(
+                "{} holds a script that does not parse: {error}",
+                source.english()
+            ),
+            TooLongRun {
+                source,
+                bound,
+                limit,
+            } => format!(
+                "{} holds a run too long to open: its commands may let {bound} of simulated \
+                 time pass, more than the limit of {limit}",
+                source.english()
+            ),
+            Moment { line, why } => format!(
+                "line {line}: the moment line should read like \"# at: 12340ms\": {}",
+                why.english()
+            ),
+            LinkTooLong { chars, max } => {
+                format!("the link is {chars} characters long, more than the {max} a raftlab link may have")
+            }
+            NotALink { found } => format!(
+                "not a raftlab link: a link's fragment starts with \"#v{LINK_VERSION}.\", \
+                 found {found}"
+            ),
+            Version { version } => format!(
+                "this link is in format v{version}, which this raftlab cannot read: it reads \
+                 v{LINK_VERSION} links"
+            ),
+            TruncatedBytes { bytes } => format!(
+                "the link is truncated: its payload holds {bytes} bytes, too few for a script and \
+                 its checksum"
+            ),
+            Checksum { expected, actual } => format!(
+                "the link is damaged or was edited: its checksum is {expected:08x} but its \
+                 content sums to {actual:08x} (a link cut short when pasted does this too)"
+            ),
+            EscapeAtEnd => "the link's script ends in the middle of an escape".to_string(),
+            NotUtf8 { at } => {
+                format!("the link's script is not text: invalid UTF-8 at byte {at}")
+            }
+            NotBase64 { c, at } => format!(
+                "the link's payload is not base64url: {c:?} at character {at} (a link holds \
+                 only letters, digits, '-' and '_' after \"#v{LINK_VERSION}.\")"
+            ),
+            TruncatedChars { chars } => format!(
+                "the link is truncated: its payload has {chars} characters, a length base64url \
+                 never has"
+            ),
+            NotCanonical => "the link's payload is not canonical base64url: its last character \
+                             carries bits that belong to no byte (the link was edited)"
+                .to_string(),
+        }
+    }
+
+    /// A sample of every kind, for the tests that every renderer says each.
+    pub fn samples() -> Vec<ShareProblem> {
+        use ShareProblem::*;
+        vec![
+            Script {
+                source: Source::File,
+                error: ParseError::new(2, 1, ParseErrorKind::Unterminated),
+            },
+            TooLongRun {
+                source: Source::Link,
+                bound: "2h".into(),
+                limit: "1h".into(),
+            },
+            Moment {
+                line: 1,
+                why: ParseErrorKind::BadDuration {
+                    found: "\"x\"".into(),
+                },
+            },
+            LinkTooLong {
+                chars: 70000,
+                max: 65536,
+            },
+            NotALink {
+                found: "abc".into(),
+            },
+            Version {
+                version: "2".into(),
+            },
+            TruncatedBytes { bytes: 2 },
+            Checksum {
+                expected: 1,
+                actual: 2,
+            },
+            EscapeAtEnd,
+            NotUtf8 { at: 3 },
+            NotBase64 { c: '$', at: 6 },
+            TruncatedChars { chars: 5 },
+            NotCanonical,
+        ]
+    }
 }
 
 impl ShareError {
-    fn new(kind: ShareErrorKind, message: impl Into<String>) -> ShareError {
+    fn of(problem: ShareProblem) -> ShareError {
+        let parse = match &problem {
+            ShareProblem::Script { error, .. } => Some(error.clone()),
+            _ => None,
+        };
         ShareError {
-            kind,
-            message: message.into(),
-            parse: None,
+            kind: problem.kind(),
+            message: problem.english(),
+            parse,
+            problem: Box::new(problem),
         }
     }
 }
@@ -177,31 +353,28 @@ pub fn export_scenario(t: &Timeline) -> String {
 /// Opens a `.scenario` file (or any script): runs it and goes to its
 /// `# at:` moment (its end without one). Parse errors carry line and column.
 pub fn import_scenario(text: &str) -> Result<Timeline, ShareError> {
-    let (script, at) = read_run(text, "the file")?;
+    let (script, at) = read_run(text, Source::File)?;
     Ok(open(&script, at))
 }
 
 /// Parses a run's text without running it: the script and its moment.
-pub fn read_run(text: &str, what: &str) -> Result<(Script, Option<u64>), ShareError> {
+pub fn read_run(text: &str, source: Source) -> Result<(Script, Option<u64>), ShareError> {
     let at = moment(text)?;
-    let script = parse_script(text).map_err(|e| ShareError {
-        kind: ShareErrorKind::Script,
-        message: format!("{what} holds a script that does not parse: {e}"),
-        parse: Some(e),
-    })?;
+    let script = parse_script(text)
+        .map_err(|error| ShareError::of(ShareProblem::Script { source, error }))?;
     let bound = time_bound(&script);
     if bound > MAX_RUN_MS {
-        return Err(ShareError::new(
-            ShareErrorKind::TooLong,
-            format!(
-                "{what} holds a run too long to open: its commands may let {} of simulated \
-                 time pass, more than the limit of {}",
-                Command::Wait(bound).to_string().trim_start_matches("wait "),
-                Command::Wait(MAX_RUN_MS)
-                    .to_string()
-                    .trim_start_matches("wait ")
-            ),
-        ));
+        return Err(ShareError::of(ShareProblem::TooLongRun {
+            source,
+            bound: Command::Wait(bound)
+                .to_string()
+                .trim_start_matches("wait ")
+                .to_string(),
+            limit: Command::Wait(MAX_RUN_MS)
+                .to_string()
+                .trim_start_matches("wait ")
+                .to_string(),
+        }));
     }
     Ok((script, at))
 }
@@ -225,15 +398,9 @@ fn moment(text: &str) -> Result<Option<u64>, ShareError> {
             continue;
         };
         let value = value.trim();
-        return parse_duration(value).map(Some).map_err(|why| {
-            ShareError::new(
-                ShareErrorKind::Moment,
-                format!(
-                    "line {}: the moment line should read like \"# at: 12340ms\": {why}",
-                    i + 1
-                ),
-            )
-        });
+        return duration_of(value)
+            .map(Some)
+            .map_err(|why| ShareError::of(ShareProblem::Moment { line: i + 1, why }));
     }
     Ok(None)
 }
@@ -274,21 +441,17 @@ pub fn encode_link(t: &Timeline) -> String {
 /// whole URL ending in one.
 pub fn decode_link(link: &str) -> Result<Timeline, ShareError> {
     let text = link_text(link)?;
-    let (script, at) = read_run(&text, "the link")?;
+    let (script, at) = read_run(&text, Source::Link)?;
     Ok(open(&script, at))
 }
 
 /// A link's text (the moment line and the script) without running it.
 pub fn link_text(link: &str) -> Result<String, ShareError> {
     if link.len() > MAX_LINK_CHARS {
-        return Err(ShareError::new(
-            ShareErrorKind::TooLong,
-            format!(
-                "the link is {} characters long, more than the {} a raftlab link may have",
-                link.len(),
-                MAX_LINK_CHARS
-            ),
-        ));
+        return Err(ShareError::of(ShareProblem::LinkTooLong {
+            chars: link.len(),
+            max: MAX_LINK_CHARS,
+        }));
     }
     let link = link.trim();
     let fragment = match link.find('#') {
@@ -296,14 +459,9 @@ pub fn link_text(link: &str) -> Result<String, ShareError> {
         None => link,
     };
     let not_a_link = || {
-        ShareError::new(
-            ShareErrorKind::NotALink,
-            format!(
-                "not a raftlab link: a link's fragment starts with \"#v{LINK_VERSION}.\", \
-                 found {}",
-                preview(fragment)
-            ),
-        )
+        ShareError::of(ShareProblem::NotALink {
+            found: preview(fragment),
+        })
     };
     let Some(rest) = fragment.strip_prefix('v') else {
         return Err(not_a_link());
@@ -315,36 +473,21 @@ pub fn link_text(link: &str) -> Result<String, ShareError> {
         return Err(not_a_link());
     }
     if version != LINK_VERSION.to_string() {
-        return Err(ShareError::new(
-            ShareErrorKind::Version,
-            format!(
-                "this link is in format v{version}, which this raftlab cannot read: it reads \
-                 v{LINK_VERSION} links"
-            ),
-        ));
+        return Err(ShareError::of(ShareProblem::Version {
+            version: version.to_string(),
+        }));
     }
     let bytes = base64url_decode(payload)?;
     if bytes.len() < 4 {
-        return Err(ShareError::new(
-            ShareErrorKind::Truncated,
-            format!(
-                "the link is truncated: its payload holds {} bytes, too few for a script and \
-                 its checksum",
-                bytes.len()
-            ),
-        ));
+        return Err(ShareError::of(ShareProblem::TruncatedBytes {
+            bytes: bytes.len(),
+        }));
     }
     let (packed, sum) = bytes.split_at(bytes.len() - 4);
     let expected = u32::from_be_bytes([sum[0], sum[1], sum[2], sum[3]]);
     let actual = checksum(packed);
     if expected != actual {
-        return Err(ShareError::new(
-            ShareErrorKind::Checksum,
-            format!(
-                "the link is damaged or was edited: its checksum is {expected:08x} but its \
-                 content sums to {actual:08x} (a link cut short when pasted does this too)"
-            ),
-        ));
+        return Err(ShareError::of(ShareProblem::Checksum { expected, actual }));
     }
     unpack(packed)
 }
@@ -412,10 +555,7 @@ pub fn unpack(packed: &[u8]) -> Result<String, ShareError> {
         let b = packed[i];
         if b == ESCAPE {
             let Some(&next) = packed.get(i + 1) else {
-                return Err(ShareError::new(
-                    ShareErrorKind::Packing,
-                    "the link's script ends in the middle of an escape",
-                ));
+                return Err(ShareError::of(ShareProblem::EscapeAtEnd));
             };
             out.push(next);
             i += 2;
@@ -428,13 +568,9 @@ pub fn unpack(packed: &[u8]) -> Result<String, ShareError> {
         i += 1;
     }
     String::from_utf8(out).map_err(|e| {
-        ShareError::new(
-            ShareErrorKind::Packing,
-            format!(
-                "the link's script is not text: invalid UTF-8 at byte {}",
-                e.utf8_error().valid_up_to()
-            ),
-        )
+        ShareError::of(ShareProblem::NotUtf8 {
+            at: e.utf8_error().valid_up_to(),
+        })
     })
 }
 
@@ -470,32 +606,14 @@ pub fn base64url_decode(text: &str) -> Result<Vec<u8>, ShareError> {
             .enumerate()
             .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_'));
         if let Some((pos, c)) = stray {
-            return ShareError::new(
-                ShareErrorKind::Encoding,
-                format!(
-                    "the link's payload is not base64url: {c:?} at character {} (a link holds \
-                     only letters, digits, '-' and '_' after \"#v{LINK_VERSION}.\")",
-                    pos + 1
-                ),
-            );
+            return ShareError::of(ShareProblem::NotBase64 { c, at: pos + 1 });
         }
         // Every other length is some string's encoding; one past a multiple
         // of four is none's, the mark of a link cut short.
         if text.len() % 4 == 1 {
-            ShareError::new(
-                ShareErrorKind::Truncated,
-                format!(
-                    "the link is truncated: its payload has {} characters, a length base64url \
-                     never has",
-                    text.len()
-                ),
-            )
+            ShareError::of(ShareProblem::TruncatedChars { chars: text.len() })
         } else {
-            ShareError::new(
-                ShareErrorKind::Encoding,
-                "the link's payload is not canonical base64url: its last character carries \
-                 bits that belong to no byte (the link was edited)",
-            )
+            ShareError::of(ShareProblem::NotCanonical)
         }
     })
 }

@@ -6,19 +6,24 @@
 //!
 //! As in English, etcd's own error texts ("etcdserver: ..."), Raft's message
 //! names ("MsgApp"), error codes, progress states and commands are quoted as
-//! they are written. A server error's detail (its numbers, in etcd's
-//! terms) follows the code's Japanese explanation.
+//! they are written. A server error's detail, a failed expectation and a
+//! refused link are said from their facts (`ErrorDetail`, `Unmet`,
+//! `ShareProblem`) after the code's Japanese explanation; only etcd's (and
+//! Go's) own texts inside them stay in English.
 
 use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
-use crate::server::ErrorCode;
+use crate::server::cluster::DEADLINE_EXCEEDED;
+use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
 use crate::sim::{DropReason, Event, EventKind, KeyRead, ModeDecision, NotYet};
 
-use super::ast::{format_duration, MAX_NODE_ID, MIN_NODE_ID};
+use super::ast::{format_duration, format_quoted, MAX_NODE_ID, MIN_NODE_ID};
+use super::cond::{SetName, Unmet};
 use super::etcdctl::{self, EtcdctlError};
 use super::narrate::{CampaignFold, Refusal, Renderer};
 use super::parse::{ParseError, ParseErrorKind, COMMAND_NAMES};
-use super::parse_error::CONDITION_FORMS;
-use super::report::CommandResult;
+use super::parse_error::{Form, Least, Named, SayProblem, CONDITION_FORMS};
+use super::report::{CommandResult, Failure};
+use super::share::{ShareError, ShareProblem, Source, LINK_VERSION};
 use super::slice::{mib, Stop};
 use super::text_en::json_string;
 use super::view::{
@@ -26,6 +31,351 @@ use super::view::{
     ViolationView,
 };
 use crate::sim::linearizability::{ClientId, OpName};
+
+/// A server's refusal or failure in Japanese, from its facts. etcd's own
+/// text (and Go's, for a URL) is quoted as written, after raftlab's words.
+pub fn server_detail(e: &ServerError) -> String {
+    use ErrorDetail::*;
+    let etcd = e.code.etcd_text();
+    match &e.why {
+        EtcdText => format!("etcd のエラー: {etcd}"),
+        Membership(m) => format!(
+            "適用時にメンバーシップの検査が変更を拒否した: {}",
+            m.etcd_text()
+        ),
+        NoLeaderKnown { via } => format!("メンバー {via} はリーダーを知らない: {etcd}"),
+        NoMemberRunning => format!("動いているメンバーがいない: {etcd}"),
+        ProposalDropped { why } => format!(
+            "Raft が提案を破棄した（{}）: {etcd}",
+            reason(why.reason())
+        ),
+        Unexpected { outcome } => {
+            format!("要求が想定外の結果 {outcome} で終わった（raftlab の不具合）")
+        }
+        Removed { id } => {
+            format!("メンバー {id} はクラスターから削除され、プロセスは停止している")
+        }
+        RemovedCannotReturn { id } => {
+            format!("メンバー {id} はクラスターから削除済みで、戻ることはできない")
+        }
+        RemovedForGood { id } => {
+            format!("メンバー {id} は削除済みで、プロセスは完全に停止している")
+        }
+        NotRunning { id } => format!("メンバー {id} のプロセスは動いていない"),
+        NodeDown { id } => format!("ノード {id} のプロセスは動いていない"),
+        AlreadyRunning { id } => format!("ノード {id} のプロセスはすでに動いている"),
+        NotAMember { id } => {
+            format!("ノード {id} はメンバーではない: 先に `member add {id}` で追加する")
+        }
+        NoSuchNode { id } => format!("ノード {id} は存在しない"),
+        LearnerRpc { via } => format!("メンバー {via} は学習者メンバー: {etcd}"),
+        NotTracked { leader, id } => format!(
+            "リーダー {leader} はメンバー {id} の進捗を追跡していない: {etcd}"
+        ),
+        ReadOnlyLearner { id, mode } => format!(
+            "メンバー {id} は読み取り専用（{mode}）の学習者メンバーで、昇格しない"
+        ),
+        LearnerNotReady {
+            id,
+            learner_match,
+            leader_match,
+            percent,
+        } => format!(
+            "学習者メンバー {id} の match {learner_match} はリーダーの match {leader_match} の \
+             {percent}% に届かない"
+        ),
+        NotEnoughStarted {
+            started,
+            quorum,
+            voters,
+            others,
+        } => format!(
+            "起動済みの投票メンバー{} {started} では、投票メンバー {voters} のクォーラム \
+             {quorum} に足りない: {etcd}",
+            if *others { "（削除するものを除く）" } else { "" }
+        ),
+        UnhealthyNotAll {
+            connected,
+            voters,
+            release,
+        } => format!(
+            "5 秒以上接続している投票メンバーは {voters} のうち {connected}。etcd {release} は\
+             すべての投票メンバーとの接続を求める: {etcd}"
+        ),
+        UnhealthyAdd {
+            connected,
+            quorum,
+            members,
+        } => format!(
+            "5 秒以上接続している投票メンバーは {connected} で、追加後の {members} メンバーの\
+             クォーラム {quorum} に足りない: {etcd}"
+        ),
+        UnhealthyRemove {
+            connected,
+            voters,
+            remain,
+            quorum,
+            after,
+        } => format!(
+            "5 秒以上接続している投票メンバーは {voters} のうち {connected}。削除後に残るのは \
+             {remain} で、投票メンバー {after} のクォーラム {quorum} に足りない: {etcd}"
+        ),
+        BadPeerUrl { url, problem } => {
+            let why = match problem {
+                UrlProblem::Parse { input, go_error } => {
+                    format!("Go の url.Parse が {input:?} を拒否: {go_error}")
+                }
+                UrlProblem::Rule { input, rule } => {
+                    format!("etcd の URL の規則に反する: {rule}: {input}")
+                }
+            };
+            format!("ピアURL {url:?} は無効（{why}）: {etcd}")
+        }
+        PeerListener {
+            id,
+            peer_url,
+            go_error,
+        } => format!(
+            "ホスト n{id} のメンバー {id} のプロセスはピアURL {peer_url} で待ち受けできない。\
+             etcd は起動時に \"creating peer listener failed\" で終了する: {go_error}"
+        ),
+        BadTransferee { to, learner: false } => {
+            format!("メンバー {to} はクラスターにいない: {etcd}")
+        }
+        BadTransferee { to, learner: true } => {
+            format!("メンバー {to} は学習者メンバー: {etcd}")
+        }
+        Deadline {
+            waited,
+            raft_refused,
+        } => {
+            let what = match waited {
+                Waited::Transfer { to } => {
+                    format!("リーダーシップが期限内に {to} に移らなかった")
+                }
+                Waited::NoLeaderAt { via } => format!(
+                    "{DEADLINE_EXCEEDED}: メンバー {via} は要求を送る先のリーダーを知らなかった"
+                ),
+                Waited::NoMember => {
+                    format!("{DEADLINE_EXCEEDED}: 要求を受け取るメンバーが動いていなかった")
+                }
+                Waited::ClientDeadline => {
+                    format!("クライアントの期限切れ: {DEADLINE_EXCEEDED}")
+                }
+                Waited::ServerTimeout => format!(
+                    "サーバーの要求タイムアウト: {}",
+                    ErrorCode::Timeout.etcd_text()
+                ),
+            };
+            match raft_refused {
+                Some(r) => format!("{what}（Raft が変更を拒否: {}）", reason(r)),
+                None => what,
+            }
+        }
+        WatchCanceled {
+            watch,
+            compact_revision,
+        } => format!(
+            "ウォッチ {watch} がキャンセルされた: {etcd}（コンパクションのリビジョン {compact_revision}）"
+        ),
+    }
+}
+
+/// A node's role as a condition names it, in Japanese.
+fn role_name(role: &str) -> String {
+    match role {
+        "leader" => "リーダー".to_string(),
+        "follower" => "フォロワー".to_string(),
+        "candidate" => "候補者".to_string(),
+        "pre-candidate" => "事前候補者".to_string(),
+        "down" => "停止中".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// What was true instead of a condition, in Japanese.
+pub fn unmet(u: &Unmet) -> String {
+    match u {
+        Unmet::NoLeader => "リーダーがいない".to_string(),
+        Unmet::LeaderIs(l) => format!("リーダーは {l}"),
+        Unmet::Match { id, matched, last } => {
+            format!("リーダーから見た {id} の match は {last} 件中 {matched}")
+        }
+        Unmet::NotTracked(id) => format!("リーダーが {id} の進捗を追跡していない"),
+        Unmet::NotApplied { commit, behind } => {
+            let each: Vec<String> = behind
+                .iter()
+                .map(|(id, applied)| format!("{id} は {applied} まで適用"))
+                .collect();
+            format!("リーダーのコミットは {commit} だが、{}", each.join("、"))
+        }
+        Unmet::Quorum(q) => format!("クォーラムは {q}"),
+        Unmet::Set { set, actual } => {
+            let what = match set {
+                SetName::Voters => "投票メンバー",
+                SetName::Learners => "学習者メンバー",
+                SetName::OutgoingVoters => "旧構成の投票メンバー",
+            };
+            let ids: Vec<String> = actual.iter().map(|id| id.to_string()).collect();
+            format!("{what}は [{}]", ids.join(","))
+        }
+        Unmet::Term(t) => format!("任期は {t}"),
+        Unmet::Commit(c) => format!("リーダーのコミットインデックスは {c}"),
+        Unmet::Role { id, actual } => format!("ノード {id} は{}", role_name(actual)),
+        Unmet::Progress { id, actual } => format!("リーダーから見た {id} の進捗は {actual}"),
+        Unmet::NoPrevious => "直前のコマンドがない".to_string(),
+        Unmet::PreviousFailed(code) => format!("直前のコマンドは {code} で失敗した"),
+        Unmet::PreviousSucceeded => "直前のコマンドは成功した".to_string(),
+        Unmet::PreviousNotGet => "直前のコマンドは get ではない".to_string(),
+        Unmet::PreviousRead(Some(v)) => {
+            format!("直前の get が読んだ値は {}", format_quoted(v))
+        }
+        Unmet::PreviousRead(None) => "直前の get ではキーが見つからなかった".to_string(),
+        Unmet::Anomaly(None) => "履歴は線形化可能ではない".to_string(),
+        Unmet::Anomaly(Some(a)) => {
+            let ops: Vec<String> = a
+                .operations
+                .iter()
+                .map(|op| {
+                    let what = match (op.kind, &op.value) {
+                        (OpName::Write, Some(v)) => format!("書き込み {}", format_quoted(v)),
+                        (OpName::Read, Some(v)) => format!("読み取り {}", format_quoted(v)),
+                        (OpName::Read, None) => "読み取り（キーなし）".to_string(),
+                        (OpName::Write, None) | (OpName::Delete, _) => "削除".to_string(),
+                    };
+                    let end = op.response_ms.map_or("応答なし".to_string(), |r| {
+                        format!("{:.2} 秒", r as f64 / 1000.0)
+                    });
+                    format!("{what}（{:.2}–{end}）", op.invoke_ms as f64 / 1000.0)
+                })
+                .collect();
+            format!(
+                "キー {} の操作をどの順序でも説明できない: {}",
+                format_quoted(&a.key),
+                ops.join("、")
+            )
+        }
+        Unmet::Linearizable { operations, keys } => {
+            format!("{keys} 個のキーに対する {operations} 件の操作の履歴は線形化可能")
+        }
+        Unmet::NoWatch(w) => format!("ウォッチ {w} は存在しない"),
+        Unmet::WatchEvents { watch, events } => {
+            format!("ウォッチ {watch} が受け取ったイベントは {events} 件")
+        }
+        Unmet::WatchOpen { watch, events } => {
+            format!("ウォッチ {watch} はまだ開いている（イベント {events} 件を受信）")
+        }
+        Unmet::Queued {
+            node,
+            named,
+            queued,
+        } => {
+            let whose = if *named {
+                format!("ノード {node}")
+            } else {
+                format!("リーダー（{node}）")
+            };
+            format!("{whose}の送信キューには {queued} バイトある")
+        }
+        Unmet::Messages { id, out, count } => {
+            let verb = if *out { "送信" } else { "受信" };
+            format!("直前のコマンドの間にノード {id} が{verb}したメッセージは {count} 件")
+        }
+    }
+}
+
+/// Why a command failed, in Japanese.
+pub fn failure_detail(f: &Failure) -> String {
+    match f {
+        Failure::Server(e) => server_detail(e),
+        Failure::Expect { cond, unmet: u } => {
+            format!("{cond} を期待したが、{}", unmet(u))
+        }
+        Failure::WaitUntil {
+            cond,
+            within_ms,
+            unmet: u,
+        } => format!(
+            "{cond} が {} 以内に成り立たなかった: {}",
+            format_duration(*within_ms),
+            unmet(u)
+        ),
+        Failure::Stopped(stop) => Japanese.stopped(stop),
+    }
+}
+
+/// A failed command's detail in Japanese: from its facts when it has
+/// them, else the words it carries.
+fn result_detail(r: &CommandResult) -> Option<String> {
+    match &r.failure {
+        Some(f) => Some(failure_detail(f)),
+        None => r.detail.clone(),
+    }
+}
+
+/// Why a link or a file does not open, in Japanese.
+pub fn share_problem(p: &ShareProblem) -> String {
+    use ShareProblem::*;
+    let source = |s: &Source| match s {
+        Source::File => "ファイル",
+        Source::Link => "リンク",
+    };
+    match p {
+        Script { source: s, error } => format!(
+            "{}のスクリプトを解釈できない: {} 行目 {} 文字目: {}",
+            source(s),
+            error.line,
+            error.column,
+            parse_error(&error.kind)
+        ),
+        TooLongRun {
+            source: s,
+            bound,
+            limit,
+        } => format!(
+            "{}の実行は長すぎて開けない: コマンドがシミュレーション時間を最大 {bound} 進めうるが、\
+             上限は {limit}",
+            source(s)
+        ),
+        Moment { line, why } => format!(
+            "{line} 行目: 時点の行は「# at: 12340ms」の形で書くこと: {}",
+            parse_error(why)
+        ),
+        LinkTooLong { chars, max } => format!(
+            "リンクの長さ {chars} 文字は、raftlab のリンクの上限 {max} 文字を超えている"
+        ),
+        NotALink { found } => format!(
+            "raftlab のリンクではない: リンクのフラグメントは「#v{LINK_VERSION}.」で始まるが、\
+             {found} がある"
+        ),
+        Version { version } => format!(
+            "このリンクは形式 v{version} で、この raftlab には読めない（読めるのは \
+             v{LINK_VERSION} のリンク）"
+        ),
+        TruncatedBytes { bytes } => format!(
+            "リンクが途中で切れている: ペイロードが {bytes} バイトしかなく、スクリプトと\
+             チェックサムには足りない"
+        ),
+        Checksum { expected, actual } => format!(
+            "リンクが壊れているか編集されている: チェックサムは {expected:08x} だが、内容の合計は \
+             {actual:08x}（貼り付けで途中が切れたリンクもこうなる）"
+        ),
+        EscapeAtEnd => "リンクのスクリプトがエスケープの途中で終わっている".to_string(),
+        NotUtf8 { at } => {
+            format!("リンクのスクリプトがテキストではない: {at} バイト目から不正な UTF-8")
+        }
+        NotBase64 { c, at } => format!(
+            "リンクのペイロードが base64url ではない: {at} 文字目に {c:?}（「#v{LINK_VERSION}.」の後に\
+             使えるのは英字、数字、「-」、「_」だけ）"
+        ),
+        TruncatedChars { chars } => format!(
+            "リンクが途中で切れている: ペイロードの長さ {chars} 文字は base64url ではありえない"
+        ),
+        NotCanonical => "リンクのペイロードが正規の base64url ではない: 最後の文字に\
+                         どのバイトにも属さないビットがある（リンクが編集された）"
+            .to_string(),
+    }
+}
 
 /// raftlab in 日本語.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -104,7 +454,7 @@ fn not_yet_text(reason: &NotYet) -> String {
             span(*ms)
         ),
         NotYet::Snapshot => "リーダーがまだスナップショットを送信中".to_string(),
-        NotYet::Strict { detail } => format!("厳格な再構成チェックが拒否: {detail}"),
+        NotYet::Strict(e) => format!("厳格な再構成チェックが拒否: {}", server_detail(e)),
         NotYet::NotTracked => "リーダーが進捗を追跡していない".to_string(),
         NotYet::NoStandby => "待機用の学習者メンバーがいない".to_string(),
     }
@@ -406,7 +756,144 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
         }
         BadNumber { found } => format!("整数が必要だが、{found} がある"),
         NumberTooLarge { found } => format!("数 {found} は大きすぎる"),
-        Other(message) => format!("（英語のみ）{message}"),
+        Say(SayProblem::Unclosed) => {
+            "「{」で始めたプレースホルダーが閉じていない。波かっこそのものは {{ と書くこと".to_string()
+        }
+        Say(SayProblem::UnknownPlaceholder { name, known }) => format!(
+            "未知のプレースホルダー {{{name}}}。使えるのは: {known}（波かっこそのものは {{{{ と }}}}）"
+        ),
+        Say(SayProblem::StrayClose) => {
+            "「}」が閉じるプレースホルダーがない。波かっこそのものは }} と書くこと".to_string()
+        }
+        CommandExpected => "コマンドが必要だが、何もない".to_string(),
+        SayJaInConsole => {
+            "say-ja は直前の say 行の日本語訳。スクリプトの中で say 行の直後にだけ書ける".to_string()
+        }
+        LoadMissing => "load の後に「rate=N/s」か「stop」がない".to_string(),
+        LoadNoRate => {
+            "load にオプション「rate」がない。「load rate=N/s」か「load stop」と書くこと".to_string()
+        }
+        NetMissing => "net の後にオプションがない。loss=PERCENT、latency=MIN..MAX、\
+                       bandwidth=SIZE/s|unlimited のどれかを書くこと"
+            .to_string(),
+        LearnerAndVoter => "--learner と --voter は同時に指定できない".to_string(),
+        LearnerKindWithVoter { kind } => {
+            format!("{kind} は学習者メンバーを追加するので、--voter とは同時に指定できない")
+        }
+        StandbyAndReadOnly => "--standby と --read-only は同時に指定できない。\
+                               読み取り専用の学習者メンバーは昇格しないので、\
+                               フェイルオーバーの待機ノードになれない"
+            .to_string(),
+        UnknownName {
+            what,
+            found,
+            expected,
+        } => {
+            let what = match what {
+                Named::MemberSubcommand => "member のサブコマンド",
+                Named::Role => "役割",
+                Named::ProgressState => "進捗の状態",
+                Named::ErrorCode => "エラーコード",
+            };
+            format!("未知の{what} {found}。使えるのは: {expected}")
+        }
+        UnknownRelease { found } => {
+            format!("未知の etcd リリース {found}。使えるのは 3.4、3.5、3.6")
+        }
+        TwiceInChange { id } => {
+            format!("ノード {id} が member change の2つの変更に含まれている")
+        }
+        ChangeMissing => "member change の後に変更がない。add=、add-learner=、promote=、\
+                          demote=、remove= にノードIDを付けて書くこと"
+            .to_string(),
+        MissingLinkEnd { from } => format!("「{from}->」の後にノードIDがない"),
+        SameNodeLink { a, b } => {
+            format!("リンクは異なる2つのノードを結ぶもの。指定されたのは {a} と {b}")
+        }
+        QuotedGroups { found } => format!(
+            "1,2 | 3 のようなノードIDのグループが必要だが、引用符で囲んだテキスト {found} がある"
+        ),
+        PartitionMissing => {
+            "partition の後にグループがない。1,2 | 3 のように書くこと".to_string()
+        }
+        GroupSeparator { id } => {
+            format!("ノードIDの間には「,」か「|」が必要だが、「{id}」がある")
+        }
+        TwiceInGroup { id } => format!("ノード {id} が同じグループに2回ある"),
+        InTwoGroups { id } => format!("ノード {id} が2つのグループに含まれている"),
+        CommaBeforeId => "ノードIDが必要だが、「,」がある".to_string(),
+        EmptyGroupBeforeBar => "空のグループ。「|」の前にノードIDが必要".to_string(),
+        EmptyGroupAfterBar => "「|」の後のグループが空".to_string(),
+        IdAfterComma => "「,」の後にノードIDがない".to_string(),
+        OneGroup => {
+            "分断には「|」で区切った2つ以上のグループが必要（1,2 | 3 など）".to_string()
+        }
+        EmptyList => "1,2,3 のようなノードIDのリストが必要だが、何もない".to_string(),
+        TwiceInList { id } => format!("ノード {id} がリストに2回ある"),
+        EmptyValue => {
+            "「value=」の後に値がない。空の値は value=\"\" と引用符で書くこと".to_string()
+        }
+        FormExpected { form, found } => {
+            let form = match form {
+                Form::Messages(name) => {
+                    format!("{name} の後に 1=0 のような N=K、N>=K、N<=K の形")
+                }
+                Form::Queued => "1>=1MB のような N>=SIZE か N<=SIZE の形".to_string(),
+                Form::WatchEvents => "1>=3 のような W=N、W>=N、W<=N の形".to_string(),
+                Form::Role => "2=leader のような N=ROLE の形".to_string(),
+                Form::Progress => "2=replicate のような N=STATE の形".to_string(),
+                Form::Rate => "50/s のようなレート".to_string(),
+                Form::WatchNumber => "1 のようなウォッチ番号".to_string(),
+                Form::AutoPromote => {
+                    "off か、1% から 100% までの整数の百分率（90% など）".to_string()
+                }
+                Form::Latency => "10ms..30ms のような遅延の範囲".to_string(),
+                Form::Bandwidth => "1MB/s のような帯域幅か unlimited".to_string(),
+                Form::Choice(a, b) => format!("{a} か {b}"),
+            };
+            format!("{form}が必要だが、{found} がある")
+        }
+        MissingEventCount => "イベントの数がない".to_string(),
+        MissingRole { id } => format!("「{id}=」の後に役割がない"),
+        MissingVoters => {
+            "cluster にオプション「voters」がない。cluster voters=1,2,3 のように書くこと".to_string()
+        }
+        MaxLearnersRelease { etcd } => format!(
+            "etcd={etcd} では max-learners を指定できない。etcd {etcd} では学習者メンバーは\
+             最大1つに固定（--max-learners は 3.6 から）"
+        ),
+        TooSmall(least) => match least {
+            Least::Heartbeat => "ハートビートは 1ms 以上であること",
+            Least::SnapshotCount => "snapshot-count は 1 以上であること",
+            Least::Rate => "レートは 1/s 以上であること",
+            Least::Bandwidth => "帯域幅は 1B/s 以上であること",
+            Least::WatchNumber => "ウォッチの番号は 1 から始まる",
+        }
+        .to_string(),
+        RateTooHigh { rate, limit } => {
+            format!("レート {rate}/s は上限 {limit}/s を超えている")
+        }
+        AutoPromoteRange { found } => {
+            format!("auto-promote {found} は範囲外。1% から 100% までで指定すること")
+        }
+        LatencyOrder { min, max } => {
+            format!("遅延の最小値 {min} が最大値 {max} を超えている")
+        }
+        ElectionTooShort {
+            election,
+            times,
+            heartbeat,
+        } => format!(
+            "election-timeout {election} はハートビート {heartbeat} の {times} 倍以上であること\
+             （etcd の規則）"
+        ),
+        ElectionTooLong { election, max } => {
+            format!("election-timeout {election} は長すぎる。etcd の上限は {max}")
+        }
+        FailoverTooShort { failover, election } => format!(
+            "failover-after {failover} は選挙タイムアウト {election} 以上であること。\
+             投票メンバーは選挙タイムアウトの間応答がなくて初めて沈黙とみなされる"
+        ),
     }
 }
 
@@ -655,6 +1142,11 @@ impl Renderer for Japanese {
 
     fn result_summary(&self, r: &CommandResult) -> String {
         match (r.error, &r.detail) {
+            (Some(code), Some(_)) if r.failure.is_some() => format!(
+                "エラー {}: {}",
+                code_text(code),
+                result_detail(r).unwrap_or_default()
+            ),
             (Some(code), Some(d)) => format!("エラー {}: {d}", code_text(code)),
             (Some(code), None) => format!("エラー {}", code_text(code)),
             (None, _) if r.pending => "送信済み、完了を待たない".to_string(),
@@ -853,7 +1345,7 @@ impl Renderer for Japanese {
             .iter()
             .map(|r| {
                 let error = r.error.unwrap_or("");
-                match &r.detail {
+                match &result_detail(r) {
                     Some(d) if !d.is_empty() => format!("{}: {error}（{d}）", r.command),
                     _ => format!("{}: {error}", r.command),
                 }
@@ -890,6 +1382,14 @@ impl Renderer for Japanese {
 
     fn etcdctl_recorded(&self, command: &str) -> String {
         format!("記録されたコマンド: {command}")
+    }
+
+    fn share_refusal(&self, e: &ShareError) -> String {
+        share_problem(&e.problem)
+    }
+
+    fn no_lesson(&self, id: &str) -> String {
+        format!("レッスン {id:?} はない")
     }
 
     fn quorum_verdict(&self, q: &QuorumView) -> String {
@@ -1177,6 +1677,57 @@ mod tests {
         EventKind::Raft { node: 1, event }
     }
 
+    /// The first run of three or more English words left in `text` once
+    /// the texts kept as written (etcd's, Go's, commands) are taken out.
+    fn english_phrase(text: &str, kept: &[&str]) -> Option<String> {
+        let mut rest = text.to_string();
+        for k in kept.iter().filter(|k| !k.is_empty()) {
+            rest = rest.replace(k, " ");
+        }
+        // Words joined by single spaces make a phrase; punctuation (a list's
+        // commas) ends one.
+        let mut run: Vec<&str> = Vec::new();
+        for token in rest.split(|c: char| c.is_whitespace() || !c.is_ascii()) {
+            let w = token.trim_start_matches(|c: char| "(\"'".contains(c));
+            let bare = w.trim_end_matches(|c: char| ",.;:)\"'".contains(c));
+            // Units and names in capitals (KB, MB) are no words.
+            let word = bare.len() >= 2
+                && bare.chars().any(|c| c.is_ascii_lowercase())
+                && bare.chars().all(|c| c.is_ascii_alphabetic() || c == '\'');
+            if word {
+                run.push(bare);
+                if run.len() >= 3 {
+                    return Some(run.join(" "));
+                }
+                if bare.len() < w.len() {
+                    run.clear();
+                }
+            } else {
+                run.clear();
+            }
+        }
+        None
+    }
+
+    /// What a server error's detail quotes as written: etcd's text and the
+    /// Go error, rule or outcome it carries.
+    fn kept_texts(e: &crate::server::ServerError) -> Vec<&'static str> {
+        let mut kept = vec![e.code.etcd_text(), DEADLINE_EXCEEDED];
+        match &e.why {
+            ErrorDetail::Membership(m) => kept.push(m.etcd_text()),
+            ErrorDetail::PeerListener { go_error, .. } => {
+                kept.push("creating peer listener failed");
+                kept.push(go_error.clone().leak());
+            }
+            ErrorDetail::BadPeerUrl { problem, .. } => match problem {
+                UrlProblem::Parse { go_error, .. } => kept.push(go_error.clone().leak()),
+                UrlProblem::Rule { rule, .. } => kept.push(rule),
+            },
+            _ => {}
+        }
+        kept
+    }
+
     fn not_yets() -> Vec<NotYet> {
         vec![
             NotYet::Behind {
@@ -1190,7 +1741,15 @@ mod tests {
                 silent_ms: Some(1500),
             },
             NotYet::Snapshot,
-            NotYet::Strict { detail: "x".into() },
+            NotYet::Strict(Box::new(crate::server::ServerError::new(
+                ErrorCode::NotEnoughStartedMembers,
+                ErrorDetail::NotEnoughStarted {
+                    started: 1,
+                    quorum: 2,
+                    voters: 3,
+                    others: false,
+                },
+            ))),
             NotYet::NotTracked,
             NotYet::NoStandby,
         ]
@@ -1545,19 +2104,22 @@ mod tests {
     #[test]
     fn every_parse_error_kind_is_said_in_japanese_and_differs_from_english() {
         use crate::scenario::parse_error::MissingWhat;
-        for kind in ParseErrorKind::samples() {
-            if matches!(kind, ParseErrorKind::Other(_)) {
-                continue;
-            }
+        let samples = ParseErrorKind::samples();
+        assert!(samples.len() >= 110, "{}", samples.len());
+        for kind in samples {
             let ja = parse_error(&kind);
             assert!(japanese(&ja), "no Japanese for {kind:?}: {ja}");
             assert_ne!(ja, kind.english());
+            // Only what is quoted from the input or the language (commands,
+            // options, forms, lists of names) stays as typed.
+            let kept = [CONDITION_FORMS, &COMMAND_NAMES.join(", ")];
+            assert_eq!(english_phrase(&ja, &kept), None, "{kind:?}: {ja}");
         }
         for what in MissingWhat::ALL {
             assert!(japanese(&missing_ja(what)), "no Japanese word for {what:?}");
         }
         // Every parse error the parser gives for these lines is one of the
-        // kinds said in Japanese, never the English-only fallback.
+        // kinds said in Japanese (there is no English-only kind left).
         for line in [
             "",
             "pt a b",
@@ -1593,14 +2155,62 @@ mod tests {
             "net loss=101%",
             "member",
             "member add",
+            "say \"{lader}\"",
+            "say \"a {\"",
+            "say \"a }\"",
+            "say-ja \"x\"",
+            "load",
+            "load size=1KB",
+            "load rate=0/s",
+            "load rate=99999999/s",
+            "load rate=x",
+            "net",
+            "net latency=30ms..10ms",
+            "net latency=x",
+            "net bandwidth=0B/s",
+            "net bandwidth=x",
+            "member add 4 --learner --voter",
+            "member add 4 --voter --standby",
+            "member add 4 --standby --read-only=weak",
+            "member add 4 --read-only=x",
+            "member frob",
+            "member change",
+            "member change add=4 remove=4",
+            "member change add=4 leave=x",
+            "cut 1->",
+            "cut 1->1",
+            "partition",
+            "partition \"1\"",
+            "partition 1 2",
+            "partition 1,1 | 2",
+            "partition 1 | 1",
+            "partition , | 2",
+            "partition | 2",
+            "partition 1 |",
+            "partition 1,",
+            "partition 1,2",
+            "expect value=",
+            "expect msgs-out x",
+            "expect queued x",
+            "expect watch-events x",
+            "expect watch-events 1=",
+            "expect watch-events 0=1",
+            "expect watch-canceled x",
+            "expect role x",
+            "expect role 2=",
+            "expect role 2=boss",
+            "expect progress x",
+            "expect progress 2=fast",
+            "expect error=nope",
+            "expect voters=",
+            "expect voters=1,1",
         ] {
             let e = crate::scenario::parse_command(line).unwrap_err();
-            assert!(
-                !matches!(*e.kind, ParseErrorKind::Other(_)),
-                "{line:?}: {}",
-                e.message
-            );
-            assert!(japanese(&Japanese.unparsed(line, &e)), "{line:?}");
+            assert_eq!(e.message, e.kind.english(), "{line:?}");
+            let said = Japanese.unparsed(line, &e);
+            assert!(japanese(&said), "{line:?}");
+            let kept = [CONDITION_FORMS, line];
+            assert_eq!(english_phrase(&said, &kept), None, "{line:?}: {said}");
         }
         for script in [
             "",
@@ -1608,9 +2218,23 @@ mod tests {
             "cluster voters=1\ncluster voters=2",
             "cluster voters=1\nsay-ja \"x\"",
             "cluster voters=1\nsay \"a\"\nsay-ja \"b\"\nsay-ja \"c\"",
+            "cluster seed=1",
+            "cluster voters=1 heartbeat=0ms",
+            "cluster voters=1 heartbeat=100ms election-timeout=100ms",
+            "cluster voters=1 election-timeout=999s",
+            "cluster voters=1 failover-after=10ms",
+            "cluster voters=1 snapshot-count=0",
+            "cluster voters=1 etcd=3.3",
+            "cluster voters=1 etcd=3.5 max-learners=2",
+            "cluster voters=1 transport=x",
+            "cluster voters=1 new-members=x",
+            "cluster voters=1 failover=x",
+            "cluster voters=1 auto-promote=0%",
+            "cluster voters=1 auto-promote=x",
+            "cluster voters=1 prevote=x",
         ] {
             let e = crate::scenario::parse_script(script).unwrap_err();
-            assert!(!matches!(*e.kind, ParseErrorKind::Other(_)), "{script:?}");
+            assert!(japanese(&parse_error(&e.kind)), "{script:?}");
         }
     }
 
@@ -1771,5 +2395,165 @@ mod tests {
             }
         }
         assert!(n >= 8);
+    }
+
+    #[test]
+    fn every_server_refusal_is_said_in_japanese_from_its_facts() {
+        // The check itself: a phrase is caught, a list or a kept text not.
+        assert_eq!(
+            english_phrase("ノード 2 は (is not running)", &[]),
+            Some("is not running".to_string())
+        );
+        assert_eq!(
+            english_phrase("使えるのは: add, promote, remove", &[]),
+            None
+        );
+        assert_eq!(
+            english_phrase("拒否: etcdserver: no leader", &["etcdserver: no leader"]),
+            None
+        );
+        let samples = crate::server::ServerError::samples();
+        assert!(samples.len() >= 30, "{}", samples.len());
+        for e in samples {
+            let en = crate::scenario::text_en::server_detail(&e);
+            let ja = server_detail(&e);
+            assert!(japanese(&ja), "no Japanese for {:?}: {ja}", e.why);
+            assert_ne!(ja, en, "{:?}", e.why);
+            let kept = kept_texts(&e);
+            assert_eq!(english_phrase(&ja, &kept), None, "{:?}: {ja}", e.why);
+            // The English sentence is the report's detail, as before.
+            assert_eq!(e.detail(), en);
+            // A result that failed with it reads in Japanese on the page.
+            let mut r = CommandResult::new(1, "member promote 4".into());
+            r.fail(e.clone());
+            assert_eq!(r.detail.as_deref(), Some(en.as_str()));
+            let summary = Japanese.result_summary(&r);
+            assert!(summary.contains(&ja), "{summary}");
+            assert_eq!(english_phrase(&summary, &kept), None, "{summary}");
+            let logged = Japanese.logged_result(0, &r, true, false);
+            assert_eq!(english_phrase(&logged, &kept), None, "{logged}");
+        }
+        // The one sentence English cannot finish by itself: a detail with
+        // facts of its own beyond etcd's text is never etcd's text alone.
+        let not_ready = crate::server::reconfig::check_learner_ready(4, 3, 12).unwrap_err();
+        assert_eq!(
+            server_detail(&not_ready),
+            "学習者メンバー 4 の match 3 はリーダーの match 12 の 90% に届かない"
+        );
+    }
+
+    #[test]
+    fn every_failed_expectation_is_said_in_japanese_from_its_facts() {
+        use crate::scenario::ast::Condition;
+        use crate::scenario::cond::Unmet;
+        for u in Unmet::samples() {
+            let en = crate::scenario::text_en::unmet(&u);
+            let ja = unmet(&u);
+            assert!(japanese(&ja), "no Japanese for {u:?}: {ja}");
+            assert_ne!(ja, en, "{u:?}");
+            assert_eq!(english_phrase(&ja, &[]), None, "{u:?}: {ja}");
+            for f in [
+                Failure::Expect {
+                    cond: Condition::Leader,
+                    unmet: u.clone(),
+                },
+                Failure::WaitUntil {
+                    cond: Condition::CaughtUp(4),
+                    within_ms: 2000,
+                    unmet: u.clone(),
+                },
+            ] {
+                let mut r = CommandResult::new(3, "expect leader".into());
+                r.fail(f.clone());
+                let en_detail = crate::scenario::text_en::failure_detail(&f);
+                assert_eq!(r.detail.as_deref(), Some(en_detail.as_str()));
+                let said = Japanese.result_summary(&r);
+                assert!(said.contains(&ja), "{said}");
+                assert_eq!(english_phrase(&said, &[]), None, "{said}");
+                assert!(!said.contains(&en_detail), "{said}");
+            }
+        }
+        // The English sentences stay the report's, word for word.
+        let f = Failure::Expect {
+            cond: Condition::LeaderIs(2),
+            unmet: Unmet::LeaderIs(3),
+        };
+        assert_eq!(
+            crate::scenario::text_en::failure_detail(&f),
+            "expected leader=2, but the leader is 3"
+        );
+        assert_eq!(failure_detail(&f), "leader=2 を期待したが、リーダーは 3");
+    }
+
+    /// Refused commands in a real run: the page's Japanese line says each
+    /// refusal in Japanese, while the report keeps the English detail.
+    #[test]
+    fn refused_promotions_read_in_japanese_and_report_in_english() {
+        let script = "cluster voters=1,2,3\nwait-until leader within=5s\nmember promote 2\n\
+                      wait 1s\nmember promote 2\n";
+        let session = Session::run(&crate::scenario::parse_script(script).unwrap());
+        let early = &session.results()[1];
+        assert_eq!(early.error, Some("learner-not-ready"));
+        let en = early.detail.clone().unwrap();
+        assert!(
+            en.starts_with("learner 2 match 0 < 90% of leader match"),
+            "{en}"
+        );
+        let ja = Japanese.result_summary(early);
+        assert!(
+            ja.starts_with(
+                "エラー learner-not-ready（学習者メンバーがまだリーダーに追いついていない）: \
+                 学習者メンバー 2 の match 0 はリーダーの match"
+            ),
+            "{ja}"
+        );
+        assert_eq!(english_phrase(&ja, &[]), None, "{ja}");
+        let late = &session.results()[3];
+        assert_eq!(late.error, Some("member-not-learner"));
+        let en = late.detail.clone().unwrap();
+        assert_eq!(en, MemberError::MemberNotLearner.etcd_text());
+        let ja = Japanese.result_summary(late);
+        assert!(
+            ja.starts_with("エラー member-not-learner（学習者メンバーではない）"),
+            "{ja}"
+        );
+        assert_eq!(english_phrase(&ja, &[&en]), None, "{ja}");
+        assert_ne!(ja.replace(&en, ""), ja, "etcd's text is quoted: {ja}");
+    }
+
+    #[test]
+    fn every_link_and_file_refusal_is_said_in_japanese_from_its_facts() {
+        let samples = ShareProblem::samples();
+        assert_eq!(samples.len(), 13);
+        for p in samples {
+            let e = crate::scenario::share::ShareError {
+                kind: p.kind(),
+                message: p.english(),
+                parse: None,
+                problem: Box::new(p.clone()),
+            };
+            let ja = Japanese.share_refusal(&e);
+            assert!(japanese(&ja), "no Japanese for {p:?}: {ja}");
+            assert_ne!(ja, English.share_refusal(&e), "{p:?}");
+            assert_eq!(English.share_refusal(&e), p.english());
+            assert_eq!(english_phrase(&ja, &[]), None, "{p:?}: {ja}");
+        }
+        // A real link and file: the words of the error each carries.
+        let bad = crate::scenario::share::decode_link("#v1.ab$").unwrap_err();
+        assert_eq!(
+            Japanese.share_refusal(&bad),
+            "リンクのペイロードが base64url ではない: 3 文字目に '$'（「#v1.」の後に使えるのは英字、数字、「-」、「_」だけ）"
+        );
+        let bad = crate::scenario::share::import_scenario("cluster voters=1\nput \"a").unwrap_err();
+        let ja = Japanese.share_refusal(&bad);
+        assert!(
+            ja.starts_with("ファイルのスクリプトを解釈できない: 2 行目"),
+            "{ja}"
+        );
+        assert!(bad
+            .message
+            .starts_with("the file holds a script that does not parse"));
+        assert_eq!(Japanese.no_lesson("x"), "レッスン \"x\" はない");
+        assert_eq!(English.no_lesson("x"), "there is no lesson \"x\"");
     }
 }

@@ -51,13 +51,13 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
-use crate::raft::heap::Meter;
+use crate::raft::heap::{Meter, Seen};
 use crate::raft::NodeId;
 use crate::server::Cluster;
 
 use super::ast::{ClusterSpec, Command, Script};
 use super::exec::Session;
-use super::narrate::{Line, Said};
+use super::narrate::{Line, Refusal, Said};
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::CommandResult;
 use super::slice::{Progress, Stepped, Stop, StopReason, STOPPED};
@@ -138,6 +138,10 @@ struct Checkpoint {
     /// until measured.
     bytes: u64,
     base: Option<*const Session>,
+    /// For the newest checkpoint: the blocks its measuring walk met (its
+    /// own and those of the checkpoints measured before it in one chain,
+    /// all still held), so the next checkpoint's walk starts from them.
+    seen: Option<Seen>,
 }
 
 impl Checkpoint {
@@ -148,29 +152,42 @@ impl Checkpoint {
             session,
             bytes: 0,
             base: None,
+            seen: None,
         }
     }
 }
 
 /// Measures what each checkpoint adds to the one before it, where that is
 /// not known yet (a new checkpoint, or one whose predecessor was thinned
-/// out). Cheap: two sessions walked per checkpoint measured.
+/// out). Cheap: the newest checkpoint keeps the blocks its walk met, so the
+/// next one walks only what it adds; without them (after a thinning) the
+/// checkpoint before is walked first.
 fn measure(cps: &mut [Checkpoint]) {
+    let last = cps.len().saturating_sub(1);
     for i in 0..cps.len() {
         let prev = i.checked_sub(1).map(|j| cps[j].session.clone());
         let base = prev.as_ref().map_or(std::ptr::null(), Rc::as_ptr);
         if cps[i].base == Some(base) {
             continue;
         }
-        let mut m = Meter::deduplicating();
-        if let Some(p) = &prev {
-            p.heap_size(&mut m);
-        }
+        let kept = i.checked_sub(1).and_then(|j| cps[j].seen.take());
+        let mut m = match (kept, &prev) {
+            (Some(seen), _) => Meter::deduplicating_from(seen),
+            (None, Some(p)) => {
+                let mut m = Meter::deduplicating();
+                p.heap_size(&mut m);
+                m
+            }
+            (None, None) => Meter::deduplicating(),
+        };
         let before = m.bytes();
         m.add(std::mem::size_of::<Session>());
         cps[i].session.heap_size(&mut m);
         cps[i].bytes = m.bytes() - before;
         cps[i].base = Some(base);
+        if i == last {
+            cps[i].seen = Some(m.into_seen());
+        }
     }
 }
 
@@ -1097,13 +1114,15 @@ impl Timeline {
     }
 
     /// Makes branch `id` current, at the moment it was left; the branch
-    /// being left is kept. Returns the moment, or an error naming the id.
-    pub fn switch_branch(&mut self, id: u32) -> Result<u64, String> {
+    /// being left is kept. Returns the moment, or the refusal naming the id
+    /// (rendered in the reader's language by the page). While a run goes
+    /// on, nothing changes.
+    pub fn switch_branch(&mut self, id: u32) -> Result<u64, Refusal> {
         if id == self.branch.id || self.run.running() {
             return Ok(self.now());
         }
         let Some(i) = self.saved.iter().position(|b| b.id == id) else {
-            return Err(format!("there is no branch {id}"));
+            return Err(Refusal::NoBranch(id));
         };
         let target = self.saved.remove(i);
         let mut left = std::mem::replace(&mut self.branch, target);
@@ -1424,7 +1443,20 @@ fn thin(cps: &mut Vec<Checkpoint>, target: usize, recent: usize) {
         }
         match best {
             Some((_, i)) => {
-                cps.remove(i);
+                // What the next one adds to the one before the removed is
+                // about what both added: no need to walk them again.
+                let removed = cps.remove(i);
+                let base = Rc::as_ptr(&cps[i - 1].session);
+                let next = &mut cps[i];
+                if next.base.is_some() && removed.base.is_some() {
+                    next.bytes += removed.bytes;
+                    next.base = Some(base);
+                }
+                // The removed one's blocks may be freed now: a kept walk
+                // that met them would mistake new blocks for them.
+                for c in cps.iter_mut() {
+                    c.seen = None;
+                }
             }
             None => break,
         }

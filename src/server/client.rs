@@ -7,7 +7,7 @@ use std::rc::Rc;
 use crate::sim::kv::{Compaction, Delete, KeyRead, Put};
 
 use super::cluster::{Call, Cluster, Deferred, RequestId};
-use super::error::{ErrorCode, ServerError};
+use super::error::{ErrorCode, ErrorDetail, ServerError};
 use super::history::{History, SCRIPT_CLIENT};
 use super::modes::ReadMode;
 use crate::raft::NodeId;
@@ -23,10 +23,7 @@ impl Cluster {
         if self.world.node(via).is_some_and(|n| n.is_learner()) {
             return Err(ServerError::new(
                 ErrorCode::NotSupportedForLearner,
-                format!(
-                    "member {via} is a learner: {}",
-                    ErrorCode::NotSupportedForLearner.etcd_text()
-                ),
+                ErrorDetail::LearnerRpc { via },
             ));
         }
         Ok(())
@@ -279,5 +276,11 @@ impl Cluster {
     /// history changes.
     pub fn linearizability(&self) -> Linearizability {
         self.history.verdict()
+    }
+
+    /// The verdict on the writes and linearizable reads alone, leaving out
+    /// serializable reads and weak read-only reads (stale by design).
+    pub fn strong_linearizability(&self) -> Linearizability {
+        crate::sim::linearizability::check(&self.history.strong_operations())
     }
 }

@@ -18,7 +18,7 @@ use crate::raft::{
 use crate::sim::kv::{Compaction, Delete, KeyRead, Put, Request};
 use crate::sim::{Event, EventKind, World, WorldConfig};
 
-use super::error::{ErrorCode, ServerError};
+use super::error::{ErrorCode, ErrorDetail, ServerError, Waited};
 use super::history::{History, LOAD_CLIENT};
 use super::load::Load;
 use super::members::MemberInfo;
@@ -103,7 +103,9 @@ pub enum Call<T> {
 fn unexpected<T>(other: Outcome) -> Result<T, ServerError> {
     Err(ServerError::new(
         ErrorCode::Timeout,
-        format!("unexpected outcome {other:?}"),
+        ErrorDetail::Unexpected {
+            outcome: format!("{other:?}"),
+        },
     ))
 }
 
@@ -219,8 +221,9 @@ pub(crate) struct Pending {
     pub deadline: u64,
     /// When the client gives up.
     pub client_deadline: u64,
-    /// Why it can no longer succeed, said when it times out.
-    pub note: Option<String>,
+    /// Why it can no longer succeed (Raft refused the membership change it
+    /// carried: etcd-raft's words), said when it times out.
+    pub note: Option<&'static str>,
     /// Background load: nobody reads its outcome.
     pub quiet: bool,
 }
@@ -279,9 +282,6 @@ impl Cluster {
         self.world.heap_size(m);
         self.pending.heap_size(m);
         for p in self.pending.values() {
-            if let Some(n) = &p.note {
-                m.string(n);
-            }
             if let Waiting::Parked { then, .. } = &p.waiting {
                 match then {
                     Deferred::Put(put) => {
@@ -313,7 +313,7 @@ impl Cluster {
                         m.string(&member.peer_url);
                     }
                 }
-                Outcome::Failed(e) => m.string(&e.detail),
+                Outcome::Failed(e) => e.heap_size(m),
                 _ => {}
             }
         }
@@ -428,26 +428,19 @@ impl Cluster {
                 } else if self.world.node(id).is_some_and(|n| n.removed) {
                     Err(ServerError::new(
                         ErrorCode::IdRemoved,
-                        format!(
-                            "member {id} was removed from the cluster; its process has stopped"
-                        ),
+                        ErrorDetail::Removed { id },
                     ))
                 } else {
                     Err(ServerError::new(
                         ErrorCode::NotStarted,
-                        format!("member {id}'s process is not running"),
+                        ErrorDetail::NotRunning { id },
                     ))
                 }
             }
             None => self
                 .leader()
                 .or_else(|| self.running_voters().next())
-                .ok_or_else(|| {
-                    ServerError::new(
-                        ErrorCode::NoLeader,
-                        "no member is running: etcdserver: no leader",
-                    )
-                }),
+                .ok_or_else(|| ServerError::new(ErrorCode::NoLeader, ErrorDetail::NoMemberRunning)),
         }
     }
 
@@ -473,7 +466,7 @@ impl Cluster {
             Some(v) => Err(ServerError::no_leader(v)),
             None => Err(ServerError::new(
                 ErrorCode::NoLeader,
-                format!("no member is running: {}", ErrorCode::NoLeader.etcd_text()),
+                ErrorDetail::NoMemberRunning,
             )),
         }
     }
@@ -746,10 +739,7 @@ impl Cluster {
     pub fn take_outcome(&mut self, request: RequestId) -> Outcome {
         match self.finished.iter().position(|f| f.request == request) {
             Some(i) => self.finished.remove(i).outcome,
-            None => Outcome::Failed(ServerError::new(
-                ErrorCode::Timeout,
-                ErrorCode::Timeout.etcd_text(),
-            )),
+            None => Outcome::Failed(ServerError::new(ErrorCode::Timeout, ErrorDetail::EtcdText)),
         }
     }
 
@@ -827,38 +817,34 @@ impl Cluster {
 
     fn expire(&mut self) {
         let now = self.now();
-        let expired: Vec<(RequestId, Option<String>, Waiting, bool)> = self
+        let expired: Vec<(RequestId, Option<&'static str>, Waiting, bool)> = self
             .deadlines
             .iter()
             .take_while(|(deadline, _)| *deadline <= now)
             .filter_map(|(_, r)| {
                 self.pending.get(r).map(|p| {
                     let client = p.client_deadline <= p.deadline;
-                    (*r, p.note.clone(), p.waiting.clone(), client)
+                    (*r, p.note, p.waiting.clone(), client)
                 })
             })
             .collect();
         for (request, note, waiting, client) in expired {
             // The client's context ends first ("context deadline exceeded"),
             // unless it waits longer than the server's own request timeout.
-            let what = match waiting {
-                Waiting::Leader { to } => format!("leadership did not move to {to} in time"),
-                Waiting::Parked { via: Some(v), .. } => {
-                    format!("{DEADLINE_EXCEEDED}: member {v} knew no leader to send the request to")
-                }
-                Waiting::Parked { via: None, .. } => {
-                    format!("{DEADLINE_EXCEEDED}: no member was running to take the request")
-                }
-                _ if client => DEADLINE_EXCEEDED.to_string(),
-                _ => ErrorCode::Timeout.etcd_text().to_string(),
+            let waited = match waiting {
+                Waiting::Leader { to } => Waited::Transfer { to },
+                Waiting::Parked { via: Some(v), .. } => Waited::NoLeaderAt { via: v },
+                Waiting::Parked { via: None, .. } => Waited::NoMember,
+                _ if client => Waited::ClientDeadline,
+                _ => Waited::ServerTimeout,
             };
-            let detail = match note {
-                Some(n) => format!("{what} ({n})"),
-                None => what,
+            let why = ErrorDetail::Deadline {
+                waited,
+                raft_refused: note,
             };
             self.complete(
                 request,
-                Outcome::Failed(ServerError::new(ErrorCode::Timeout, detail)),
+                Outcome::Failed(ServerError::new(ErrorCode::Timeout, why)),
             );
         }
     }
@@ -984,9 +970,7 @@ impl Cluster {
                 }
                 let outcome = match refused {
                     None => Outcome::Done,
-                    Some(err) => {
-                        Outcome::Failed(ServerError::new(ErrorCode::from(*err), err.etcd_text()))
-                    }
+                    Some(err) => Outcome::Failed(ServerError::from(*err)),
                 };
                 (change.request, Waiting::Member { via: *node }, outcome)
             }
@@ -998,9 +982,7 @@ impl Cluster {
             } => {
                 let outcome = match refused {
                     None => Outcome::Done,
-                    Some(err) => {
-                        Outcome::Failed(ServerError::new(ErrorCode::from(*err), err.etcd_text()))
-                    }
+                    Some(err) => Outcome::Failed(ServerError::from(*err)),
                 };
                 (change.request, Waiting::Member { via: *node }, outcome)
             }
@@ -1018,7 +1000,7 @@ impl Cluster {
                 // Raft turned the change into an empty entry: etcd's client
                 // waits until its deadline. Say why when it times out.
                 if let Some(p) = self.pending.get_mut(request) {
-                    p.note = Some(format!("raft refused the change: {reason}"));
+                    p.note = Some(*reason);
                 }
                 return;
             }

@@ -150,7 +150,7 @@ impl From<MvccError> for ErrorCode {
 
 impl From<MvccError> for ServerError {
     fn from(e: MvccError) -> ServerError {
-        ServerError::new(ErrorCode::from(e), e.etcd_text())
+        ServerError::new(ErrorCode::from(e), ErrorDetail::EtcdText)
     }
 }
 
@@ -168,32 +168,361 @@ impl From<MemberError> for ErrorCode {
     }
 }
 
-/// A refused or failed request: the stable code and a sentence for people.
+/// A refused or failed request: the stable code and why, as facts. The
+/// words are the renderers' (`scenario::text_en`, whose sentence is also the
+/// report's `detail`, and `scenario::text_ja`), made when they are shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServerError {
     pub code: ErrorCode,
-    pub detail: String,
+    pub why: ErrorDetail,
+}
+
+/// What a peer URL breaks (etcd's `types.NewURLs` on Go's `url.Parse`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UrlProblem {
+    /// Go's `url.Parse` refuses `input`: its error text, as Go writes it.
+    Parse { input: String, go_error: String },
+    /// etcd's rule for member URLs refuses `input`: the rule's own text.
+    Rule { input: String, rule: &'static str },
+}
+
+/// What a request waited for when its deadline passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waited {
+    /// A leadership transfer to `to` that did not finish.
+    Transfer { to: NodeId },
+    /// Member `via` knew no leader to send the request to (the client's
+    /// "context deadline exceeded").
+    NoLeaderAt { via: NodeId },
+    /// No member was running to take the request (the client's deadline).
+    NoMember,
+    /// The client's own deadline passed first.
+    ClientDeadline,
+    /// The server's request timeout passed first (etcd's text).
+    ServerTimeout,
+}
+
+/// Why a request was refused or failed: one kind per refusal, with its
+/// facts, so that each language says it in its own words. etcd's errors
+/// keep etcd's names and texts (the code's `etcd_text`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ErrorDetail {
+    /// etcd's own text for the code and nothing more (a membership refusal
+    /// on apply, a compacted or future revision, a server timeout).
+    EtcdText,
+    /// A membership change refused when it was applied (etcd's membership
+    /// text, which differs from the request's).
+    Membership(MemberError),
+    /// ErrNoLeader: member `via` knows no leader.
+    NoLeaderKnown { via: NodeId },
+    /// ErrNoLeader: no member runs to take the request.
+    NoMemberRunning,
+    /// Raft dropped a proposal the leader cannot take now (a timeout for
+    /// the client).
+    ProposalDropped { why: ProposeError },
+    /// A request finished with an outcome of another kind: a bug in the
+    /// server layer, reported rather than a panic (the outcome, for
+    /// debugging).
+    Unexpected { outcome: String },
+    /// A request sent to member `id`, which was removed and has stopped.
+    Removed { id: NodeId },
+    /// `start` of a removed member: it never comes back.
+    RemovedCannotReturn { id: NodeId },
+    /// A fault aimed at a removed member, whose process stopped for good.
+    RemovedForGood { id: NodeId },
+    /// Member `id`'s process is not running.
+    NotRunning { id: NodeId },
+    /// A fault aimed at node `id`, whose process is not running.
+    NodeDown { id: NodeId },
+    /// `start` of a process already running.
+    AlreadyRunning { id: NodeId },
+    /// `start` of a node that is not a member (no `member add` yet).
+    NotAMember { id: NodeId },
+    /// A command naming a node the cluster does not know.
+    NoSuchNode { id: NodeId },
+    /// A learner `via` asked for an RPC learners do not serve.
+    LearnerRpc { via: NodeId },
+    /// Promotion: the leader tracks no progress for `id`.
+    NotTracked { leader: NodeId, id: NodeId },
+    /// Promotion: `id` is a read-only learner (`mode` reads).
+    ReadOnlyLearner { id: NodeId, mode: super::ReadMode },
+    /// etcd's `isLearnerReady`: the learner's match is below `percent`% of
+    /// the leader's.
+    LearnerNotReady {
+        id: NodeId,
+        learner_match: u64,
+        leader_match: u64,
+        percent: u64,
+    },
+    /// Strict check: `started` started voters (the others than the one
+    /// removed, when `others`) would be fewer than the quorum of `voters`.
+    NotEnoughStarted {
+        started: usize,
+        quorum: usize,
+        voters: usize,
+        others: bool,
+    },
+    /// Strict check (etcd 3.4): connected to `connected` of `voters`, but
+    /// `release` asks for every voter.
+    UnhealthyNotAll {
+        connected: usize,
+        voters: usize,
+        release: super::Release,
+    },
+    /// Strict check on add: connected to `connected` voters, fewer than the
+    /// quorum of the `members` after the add.
+    UnhealthyAdd {
+        connected: usize,
+        quorum: usize,
+        members: usize,
+    },
+    /// Strict check on remove: connected to `connected` of `voters`;
+    /// `remain` would remain, fewer than the quorum of `after`.
+    UnhealthyRemove {
+        connected: usize,
+        voters: usize,
+        remain: usize,
+        quorum: usize,
+        after: usize,
+    },
+    /// MemberAdd with a peer URL etcd refuses.
+    BadPeerUrl { url: String, problem: UrlProblem },
+    /// A new member's process cannot listen on its peer URL on its own
+    /// host: etcd exits at start-up (`go_error` is Go's error text).
+    PeerListener {
+        id: NodeId,
+        peer_url: String,
+        go_error: String,
+    },
+    /// MoveLeader to a member that is not in the cluster, or a learner.
+    BadTransferee { to: NodeId, learner: bool },
+    /// The request's deadline passed while it waited; `raft_refused`: why
+    /// Raft refused the membership change it carried (etcd-raft's words).
+    Deadline {
+        waited: Waited,
+        raft_refused: Option<&'static str>,
+    },
+    /// A watch cancelled by a compaction at `compact_revision`.
+    WatchCanceled { watch: u64, compact_revision: u64 },
 }
 
 impl ServerError {
-    pub fn new(code: ErrorCode, detail: impl Into<String>) -> ServerError {
-        ServerError {
-            code,
-            detail: detail.into(),
-        }
+    pub fn new(code: ErrorCode, why: ErrorDetail) -> ServerError {
+        ServerError { code, why }
+    }
+
+    /// The sentence in English: the report's `detail` (rendered by
+    /// `scenario::text_en`).
+    pub fn detail(&self) -> String {
+        crate::scenario::text_en::server_detail(self)
+    }
+
+    /// Counts what it owns, as its English sentence (what the report
+    /// keeps).
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        m.string(&self.detail());
+    }
+
+    /// One sample of every kind of detail with a code it comes with, for
+    /// the tests that every renderer says each.
+    pub fn samples() -> Vec<ServerError> {
+        use ErrorDetail::*;
+        let e = ServerError::new;
+        vec![
+            e(ErrorCode::Unhealthy, EtcdText),
+            e(
+                ErrorCode::TooManyLearners,
+                Membership(MemberError::TooManyLearners),
+            ),
+            e(ErrorCode::NoLeader, NoLeaderKnown { via: 2 }),
+            e(ErrorCode::NoLeader, NoMemberRunning),
+            e(
+                ErrorCode::Timeout,
+                ProposalDropped {
+                    why: ProposeError::TransferInProgress,
+                },
+            ),
+            e(
+                ErrorCode::Timeout,
+                ProposalDropped {
+                    why: ProposeError::NotMember,
+                },
+            ),
+            e(
+                ErrorCode::Timeout,
+                Unexpected {
+                    outcome: "Done".into(),
+                },
+            ),
+            e(ErrorCode::IdRemoved, Removed { id: 3 }),
+            e(ErrorCode::IdRemoved, RemovedCannotReturn { id: 3 }),
+            e(ErrorCode::IdRemoved, RemovedForGood { id: 3 }),
+            e(ErrorCode::NotStarted, NotRunning { id: 3 }),
+            e(ErrorCode::NotStarted, NodeDown { id: 3 }),
+            e(ErrorCode::IdExists, AlreadyRunning { id: 3 }),
+            e(ErrorCode::MemberNotFound, NotAMember { id: 4 }),
+            e(ErrorCode::MemberNotFound, NoSuchNode { id: 9 }),
+            e(ErrorCode::NotSupportedForLearner, LearnerRpc { via: 4 }),
+            e(ErrorCode::MemberNotFound, NotTracked { leader: 1, id: 4 }),
+            e(
+                ErrorCode::MemberReadOnly,
+                ReadOnlyLearner {
+                    id: 4,
+                    mode: super::ReadMode::Weak,
+                },
+            ),
+            e(
+                ErrorCode::LearnerNotReady,
+                LearnerNotReady {
+                    id: 4,
+                    learner_match: 3,
+                    leader_match: 12,
+                    percent: 90,
+                },
+            ),
+            e(
+                ErrorCode::NotEnoughStartedMembers,
+                NotEnoughStarted {
+                    started: 1,
+                    quorum: 2,
+                    voters: 3,
+                    others: false,
+                },
+            ),
+            e(
+                ErrorCode::NotEnoughStartedMembers,
+                NotEnoughStarted {
+                    started: 1,
+                    quorum: 2,
+                    voters: 2,
+                    others: true,
+                },
+            ),
+            e(
+                ErrorCode::Unhealthy,
+                UnhealthyNotAll {
+                    connected: 2,
+                    voters: 3,
+                    release: super::Release::V3_4,
+                },
+            ),
+            e(
+                ErrorCode::Unhealthy,
+                UnhealthyAdd {
+                    connected: 1,
+                    quorum: 3,
+                    members: 4,
+                },
+            ),
+            e(
+                ErrorCode::Unhealthy,
+                UnhealthyRemove {
+                    connected: 2,
+                    voters: 3,
+                    remain: 1,
+                    quorum: 2,
+                    after: 2,
+                },
+            ),
+            e(
+                ErrorCode::BadUrl,
+                BadPeerUrl {
+                    url: "n4:2380".into(),
+                    problem: UrlProblem::Parse {
+                        input: "n4:2380".into(),
+                        go_error: "first path segment in URL cannot contain colon".into(),
+                    },
+                },
+            ),
+            e(
+                ErrorCode::BadUrl,
+                BadPeerUrl {
+                    url: "http://n4:2380/".into(),
+                    problem: UrlProblem::Rule {
+                        input: "http://n4:2380/".into(),
+                        rule: "URL must not contain a path",
+                    },
+                },
+            ),
+            e(
+                ErrorCode::BadUrl,
+                PeerListener {
+                    id: 4,
+                    peer_url: "http://n5:2380".into(),
+                    go_error: "listen tcp n5:2380: bind: cannot assign requested address".into(),
+                },
+            ),
+            e(
+                ErrorCode::BadLeaderTransferee,
+                BadTransferee {
+                    to: 4,
+                    learner: false,
+                },
+            ),
+            e(
+                ErrorCode::BadLeaderTransferee,
+                BadTransferee {
+                    to: 4,
+                    learner: true,
+                },
+            ),
+            e(
+                ErrorCode::Timeout,
+                Deadline {
+                    waited: Waited::Transfer { to: 2 },
+                    raft_refused: None,
+                },
+            ),
+            e(
+                ErrorCode::Timeout,
+                Deadline {
+                    waited: Waited::NoLeaderAt { via: 2 },
+                    raft_refused: None,
+                },
+            ),
+            e(
+                ErrorCode::Timeout,
+                Deadline {
+                    waited: Waited::NoMember,
+                    raft_refused: None,
+                },
+            ),
+            e(
+                ErrorCode::Timeout,
+                Deadline {
+                    waited: Waited::ClientDeadline,
+                    raft_refused: Some("removed all voters"),
+                },
+            ),
+            e(
+                ErrorCode::Timeout,
+                Deadline {
+                    waited: Waited::ServerTimeout,
+                    raft_refused: None,
+                },
+            ),
+            e(
+                ErrorCode::Compacted,
+                WatchCanceled {
+                    watch: 1,
+                    compact_revision: 5,
+                },
+            ),
+        ]
+    }
+}
+
+impl From<MemberError> for ServerError {
+    /// A membership change refused when it was applied: etcd's text.
+    fn from(e: MemberError) -> ServerError {
+        ServerError::new(ErrorCode::from(e), ErrorDetail::Membership(e))
     }
 }
 
 impl ServerError {
     /// etcd's ErrNoLeader from member `via`, which knows of no leader.
     pub fn no_leader(via: NodeId) -> ServerError {
-        ServerError::new(
-            ErrorCode::NoLeader,
-            format!(
-                "member {via} knows no leader: {}",
-                ErrorCode::NoLeader.etcd_text()
-            ),
-        )
+        ServerError::new(ErrorCode::NoLeader, ErrorDetail::NoLeaderKnown { via })
     }
 
     /// Raft dropped a proposal made through `via`: no leader to forward it
@@ -203,7 +532,7 @@ impl ServerError {
             ProposeError::NotLeaderNoLeader => ServerError::no_leader(via),
             other => ServerError::new(
                 ErrorCode::Timeout,
-                format!("{other}: {}", ErrorCode::Timeout.etcd_text()),
+                ErrorDetail::ProposalDropped { why: other },
             ),
         }
     }
@@ -211,7 +540,7 @@ impl ServerError {
 
 impl fmt::Display for ServerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code, self.detail)
+        write!(f, "{}: {}", self.code, self.detail())
     }
 }
 

@@ -12,7 +12,7 @@ use crate::sim::kv::PeerUrls;
 use crate::sim::membership::default_peer_url;
 
 use super::cluster::{Call, Cluster, Deferred, RequestId, Waiting};
-use super::error::{ErrorCode, ServerError};
+use super::error::{ErrorCode, ErrorDetail, ServerError};
 use super::modes::MemberKind;
 use super::reconfig::{self, VoterView};
 
@@ -22,8 +22,11 @@ pub struct MemberInfo {
     pub id: NodeId,
     pub peer_url: String,
     pub learner: bool,
-    /// The member's process has published itself (etcd lists a name).
+    /// The member has a name (etcd's `IsStarted`): a founding member, or
+    /// one whose process has published itself.
     pub started: bool,
+    /// Its process has published its client URLs.
+    pub published: bool,
 }
 
 /// One member's own status: etcd's maintenance `Status` (etcdctl endpoint
@@ -97,6 +100,7 @@ impl Cluster {
                     peer_url: m.peer_url.to_string(),
                     learner: m.learner,
                     started: m.started,
+                    published: m.published,
                 })
                 .collect()
         })
@@ -215,10 +219,7 @@ impl Cluster {
         let Some(learner_match) = r.tracker().progress.get(&id).map(|p| p.matched) else {
             return Err(ServerError::new(
                 ErrorCode::MemberNotFound,
-                format!(
-                    "leader {leader} tracks no member {id}: {}",
-                    ErrorCode::MemberNotFound.etcd_text()
-                ),
+                ErrorDetail::NotTracked { leader, id },
             ));
         };
         let leader_match = r
@@ -369,14 +370,12 @@ impl Cluster {
     /// serve it too (v3rpc `isRPCSupportedForLearner`).
     pub fn member_status(&self, id: NodeId) -> Result<MemberStatus, ServerError> {
         self.target(Some(id))?;
-        let node = self
-            .world
-            .node(id)
-            .ok_or_else(|| ServerError::new(ErrorCode::NotStarted, "not running"))?;
-        let r = node
-            .raft
-            .as_ref()
-            .ok_or_else(|| ServerError::new(ErrorCode::NotStarted, "not running"))?;
+        let node = self.world.node(id).ok_or_else(|| {
+            ServerError::new(ErrorCode::NotStarted, ErrorDetail::NotRunning { id })
+        })?;
+        let r = node.raft.as_ref().ok_or_else(|| {
+            ServerError::new(ErrorCode::NotStarted, ErrorDetail::NotRunning { id })
+        })?;
         let leader = (r.leader_id() != NONE).then_some(r.leader_id());
         Ok(MemberStatus {
             id,
@@ -406,10 +405,10 @@ impl Cluster {
     /// `move_leader` without the waiting.
     pub fn begin_move_leader(&mut self, to: NodeId) -> Result<Call<()>, ServerError> {
         let (via, leads) = self.member_target()?;
-        let bad = |why: String| {
+        let bad = |learner: bool| {
             ServerError::new(
                 ErrorCode::BadLeaderTransferee,
-                format!("{why}: {}", ErrorCode::BadLeaderTransferee.etcd_text()),
+                ErrorDetail::BadTransferee { to, learner },
             )
         };
         let member = self
@@ -417,8 +416,8 @@ impl Cluster {
             .node(via)
             .and_then(|n| n.state.members.get(&to).cloned());
         match member {
-            None => return Err(bad(format!("member {to} is not in the cluster"))),
-            Some(m) if m.learner => return Err(bad(format!("member {to} is a learner"))),
+            None => return Err(bad(false)),
+            Some(m) if m.learner => return Err(bad(true)),
             Some(_) => {}
         }
         if leads && via == to {

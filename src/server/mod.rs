@@ -24,7 +24,7 @@ pub mod watch;
 pub use cluster::{
     Call, Cluster, Outcome, RequestId, ServerConfig, CLIENT_TIMEOUT_MS, DEADLINE_EXCEEDED,
 };
-pub use error::{ErrorCode, ServerError};
+pub use error::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
 pub use facts::CatchUp;
 pub use members::MemberStatus;
 pub use modes::{Failover, FailoverWatch, MemberKind, ModesConfig, NewMembers, ReadMode};

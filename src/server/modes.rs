@@ -35,7 +35,7 @@ use crate::raft::{ConfChange, ConfChangeType, NodeId, ProgressState};
 use crate::sim::{Event, EventKind, ModeDecision, NotYet};
 
 use super::cluster::{Cluster, Deferred, RequestId};
-use super::error::{ErrorCode, ServerError};
+use super::error::{ErrorCode, ErrorDetail, ServerError};
 use super::reconfig;
 
 /// The readiness a standby needs for failover: what auto-promotion asks,
@@ -358,10 +358,7 @@ impl Cluster {
         match self.modes.kind(id).read_only {
             Some(mode) => Err(ServerError::new(
                 ErrorCode::MemberReadOnly,
-                format!(
-                    "member {id} is a read-only learner ({mode}): {}",
-                    ErrorCode::MemberReadOnly.etcd_text()
-                ),
+                ErrorDetail::ReadOnlyLearner { id, mode },
             )),
             None => Ok(()),
         }
@@ -500,7 +497,7 @@ impl Cluster {
         }
         if self.cfg.strict_reconfig {
             if let Err(e) = reconfig::check_promote(&self.voter_views(leader)) {
-                return Err(NotYet::Strict { detail: e.detail });
+                return Err(NotYet::Strict(Box::new(e)));
             }
         }
         Ok((matched, last))
@@ -710,7 +707,7 @@ impl Cluster {
                             let d = ModeDecision::FailoverBlocked {
                                 voter,
                                 standby: Some(standby),
-                                reason: NotYet::Strict { detail: e.detail },
+                                reason: NotYet::Strict(Box::new(e)),
                             };
                             self.say_not_yet(leader, voter, d, SaidKey::Strict);
                             continue;

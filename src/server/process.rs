@@ -9,7 +9,8 @@ use crate::raft::NodeId;
 use crate::sim::membership::{resolve_host, url_authority, url_host};
 
 use super::cluster::Cluster;
-use super::error::{ErrorCode, ServerError};
+use super::error::{ErrorCode, ErrorDetail, ServerError};
+use crate::sim::world::StartError;
 
 /// What etcd prints when member `id`'s process, on host `nID`, starts with
 /// a peer URL naming another host: listening on it fails (embed
@@ -22,17 +23,18 @@ pub fn peer_listener_failure(id: NodeId, peer_url: &str) -> ServerError {
     let literal = host.starts_with('[')
         || (!host.is_empty() && host.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
     let resolvable = literal || resolve_host(peer_url).is_some();
-    let why = if resolvable {
+    let go_error = if resolvable {
         format!("listen tcp {authority}: bind: cannot assign requested address")
     } else {
         format!("listen tcp: lookup {host}: no such host")
     };
     ServerError::new(
         ErrorCode::BadUrl,
-        format!(
-            "member {id}'s process on host n{id} cannot listen on its peer URL {peer_url}: \
-             etcd exits at start-up with \"creating peer listener failed\": {why}"
-        ),
+        ErrorDetail::PeerListener {
+            id,
+            peer_url: peer_url.to_string(),
+            go_error,
+        },
     )
 }
 
@@ -50,20 +52,20 @@ impl Cluster {
         if self.world().raft(id).is_some() {
             return Err(ServerError::new(
                 ErrorCode::IdExists,
-                format!("node {id}'s process is already running"),
+                ErrorDetail::AlreadyRunning { id },
             ));
         }
         if self.world().node(id).is_some_and(|n| n.removed) || self.removed_ids().contains(&id) {
             return Err(ServerError::new(
                 ErrorCode::IdRemoved,
-                format!("member {id} was removed from the cluster; it cannot come back"),
+                ErrorDetail::RemovedCannotReturn { id },
             ));
         }
         match (self.member(id), self.world().has_node(id)) {
             (None, false) => {
                 return Err(ServerError::new(
                     ErrorCode::MemberNotFound,
-                    format!("node {id} is not a member: add it with `member add {id}` first"),
+                    ErrorDetail::NotAMember { id },
                 ));
             }
             (Some(m), false) if m.host != Some(id) => {
@@ -72,10 +74,11 @@ impl Cluster {
             _ => {}
         }
         self.world_mut().start(id).map_err(|e| {
-            ServerError::new(
-                ErrorCode::NotStarted,
-                format!("node {id} cannot start: {e:?}"),
-            )
+            let why = match e {
+                StartError::AlreadyRunning => ErrorDetail::AlreadyRunning { id },
+                StartError::Removed => ErrorDetail::RemovedCannotReturn { id },
+            };
+            ServerError::new(ErrorCode::NotStarted, why)
         })
     }
 
@@ -88,15 +91,15 @@ impl Cluster {
         match self.world().node(id) {
             Some(n) if n.removed => Err(ServerError::new(
                 ErrorCode::IdRemoved,
-                format!("member {id} was removed; its process stopped for good"),
+                ErrorDetail::RemovedForGood { id },
             )),
             Some(_) => Err(ServerError::new(
                 ErrorCode::NotStarted,
-                format!("node {id}'s process is not running"),
+                ErrorDetail::NodeDown { id },
             )),
             None => Err(ServerError::new(
                 ErrorCode::MemberNotFound,
-                format!("there is no node {id}"),
+                ErrorDetail::NoSuchNode { id },
             )),
         }
     }

@@ -11,7 +11,7 @@
 
 use crate::raft::NodeId;
 
-use super::error::{ErrorCode, ServerError};
+use super::error::{ErrorCode, ErrorDetail, ServerError, UrlProblem};
 use super::release::Release;
 
 /// One voting member as the member taking the request sees it.
@@ -36,21 +36,20 @@ pub fn quorum(n: usize) -> usize {
     crate::raft::quorum::majority(n)
 }
 
-fn not_enough(detail: String) -> ServerError {
+fn not_enough(started: usize, quorum: usize, voters: usize, others: bool) -> ServerError {
     ServerError::new(
         ErrorCode::NotEnoughStartedMembers,
-        format!(
-            "{detail}: {}",
-            ErrorCode::NotEnoughStartedMembers.etcd_text()
-        ),
+        ErrorDetail::NotEnoughStarted {
+            started,
+            quorum,
+            voters,
+            others,
+        },
     )
 }
 
-fn unhealthy(detail: String) -> ServerError {
-    ServerError::new(
-        ErrorCode::Unhealthy,
-        format!("{detail}: {}", ErrorCode::Unhealthy.etcd_text()),
-    )
+fn unhealthy(why: ErrorDetail) -> ServerError {
+    ServerError::new(ErrorCode::Unhealthy, why)
 }
 
 /// etcd's `mayAddMember`. A voter needs the started voters to stay a quorum
@@ -65,24 +64,23 @@ pub fn check_add(voters: &[VoterView], learner: bool, release: Release) -> Resul
     // IsReadyToAddVotingMember; a one-started-member cluster may grow to two.
     let one_to_two = started == 1 && after == 2;
     if !learner && !one_to_two && started < quorum(after) {
-        return Err(not_enough(format!(
-            "{started} started voters would be fewer than the quorum {} of {after} voters",
-            quorum(after)
-        )));
+        return Err(not_enough(started, quorum(after), after, false));
     }
     let connected = voters.iter().filter(|v| v.connected).count();
     if release.add_needs_every_voter() {
         if connected < voters.len() {
-            return Err(unhealthy(format!(
-                "connected for 5s to {connected} of the {} voters; etcd {release} asks for all of them",
-                voters.len()
-            )));
+            return Err(unhealthy(ErrorDetail::UnhealthyNotAll {
+                connected,
+                voters: voters.len(),
+                release,
+            }));
         }
     } else if voters.len() > 1 && connected < quorum(after) {
-        return Err(unhealthy(format!(
-            "connected for 5s to {connected} voters, fewer than the quorum {} of {after} members after the add",
-            quorum(after)
-        )));
+        return Err(unhealthy(ErrorDetail::UnhealthyAdd {
+            connected,
+            quorum: quorum(after),
+            members: after,
+        }));
     }
     Ok(())
 }
@@ -92,10 +90,7 @@ pub fn check_promote(voters: &[VoterView]) -> Result<(), ServerError> {
     let after = voters.len() + 1;
     let started = voters.iter().filter(|v| v.started).count() + 1;
     if started < quorum(after) {
-        return Err(not_enough(format!(
-            "{started} started voters would be fewer than the quorum {} of {after} voters",
-            quorum(after)
-        )));
+        return Err(not_enough(started, quorum(after), after, false));
     }
     Ok(())
 }
@@ -113,10 +108,7 @@ pub fn check_remove_voter(
     let after = voters.iter().filter(|v| v.id != id).count();
     let started = voters.iter().filter(|v| v.started && v.id != id).count();
     if started < quorum(after) {
-        return Err(not_enough(format!(
-            "{started} other started voters would be fewer than the quorum {} of {after} voters",
-            quorum(after)
-        )));
+        return Err(not_enough(started, quorum(after), after, true));
     }
     let down = !voters.iter().any(|v| v.id == id && v.active);
     if id != local && down {
@@ -125,12 +117,13 @@ pub fn check_remove_voter(
     let connected = voters.iter().filter(|v| v.connected).count();
     // etcd: (active - 1) < 1 + (len(m)-1)/2
     if connected.saturating_sub(1) < 1 + voters.len().saturating_sub(1) / 2 {
-        return Err(unhealthy(format!(
-            "connected for 5s to {connected} of {} voters; {} would remain, fewer than the quorum {} of {after} voters",
-            voters.len(),
-            connected.saturating_sub(1),
-            1 + voters.len().saturating_sub(1) / 2
-        )));
+        return Err(unhealthy(ErrorDetail::UnhealthyRemove {
+            connected,
+            voters: voters.len(),
+            remain: connected.saturating_sub(1),
+            quorum: 1 + voters.len().saturating_sub(1) / 2,
+            after,
+        }));
     }
     Ok(())
 }
@@ -145,10 +138,12 @@ pub fn check_learner_ready(
     if (learner_match as f64) < (leader_match as f64) * READINESS_RATIO {
         return Err(ServerError::new(
             ErrorCode::LearnerNotReady,
-            format!(
-                "learner {id} match {learner_match} < {}% of leader match {leader_match}",
-                (READINESS_RATIO * 100.0).round()
-            ),
+            ErrorDetail::LearnerNotReady {
+                id,
+                learner_match,
+                leader_match,
+                percent: (READINESS_RATIO * 100.0).round() as u64,
+            },
         ));
     }
     Ok(())
@@ -160,8 +155,11 @@ pub fn check_learner_ready(
 /// query or a fragment passes. Since v3.5 unix URLs are not checked further.
 pub fn check_peer_url(url: &str, release: Release) -> Result<(), ServerError> {
     let input = url.trim();
-    let why = match parse_url(input) {
-        Err(why) => Some(format!("parse {input:?}: {why}")),
+    let problem = match parse_url(input) {
+        Err(go_error) => Some(UrlProblem::Parse {
+            input: input.to_string(),
+            go_error,
+        }),
         Ok(u) => {
             let is = |names: [&str; 2]| names.iter().any(|n| u.scheme.eq_ignore_ascii_case(n));
             let http = is(["http", "https"]);
@@ -175,17 +173,20 @@ pub fn check_peer_url(url: &str, release: Release) -> Result<(), ServerError> {
             } else {
                 None
             };
-            rule.map(|r| format!("{r}: {input}"))
+            rule.map(|rule| UrlProblem::Rule {
+                input: input.to_string(),
+                rule,
+            })
         }
     };
-    match why {
+    match problem {
         None => Ok(()),
-        Some(why) => Err(ServerError::new(
+        Some(problem) => Err(ServerError::new(
             ErrorCode::BadUrl,
-            format!(
-                "peer URL {url:?}: {why} ({})",
-                ErrorCode::BadUrl.etcd_text()
-            ),
+            ErrorDetail::BadPeerUrl {
+                url: url.to_string(),
+                problem,
+            },
         )),
     }
 }
@@ -318,16 +319,16 @@ mod tests {
             let e = check_peer_url(bad, Release::V3_6).unwrap_err();
             assert_eq!(e.code, ErrorCode::BadUrl, "{bad}");
             assert!(
-                e.detail.contains("given member URLs are invalid"),
+                e.detail().contains("given member URLs are invalid"),
                 "{}",
-                e.detail
+                e.detail()
             );
         }
         let e = check_peer_url("http://n4:2380/", Release::V3_6).unwrap_err();
         assert!(
-            e.detail.contains("URL must not contain a path"),
+            e.detail().contains("URL must not contain a path"),
             "{}",
-            e.detail
+            e.detail()
         );
         // v3.4 checked unix URLs like http ones.
         assert!(check_peer_url("unix://sock", Release::V3_4).is_err());
@@ -429,6 +430,6 @@ mod tests {
         assert!(check_learner_ready(4, 90, 100).is_ok());
         let e = check_learner_ready(4, 3, 12).unwrap_err();
         assert_eq!(e.code, ErrorCode::LearnerNotReady);
-        assert_eq!(e.detail, "learner 4 match 3 < 90% of leader match 12");
+        assert_eq!(e.detail(), "learner 4 match 3 < 90% of leader match 12");
     }
 }

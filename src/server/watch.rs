@@ -7,7 +7,7 @@ use crate::raft::NodeId;
 use crate::sim::mvcc::KeyRange;
 
 use super::cluster::Cluster;
-use super::error::{ErrorCode, ServerError};
+use super::error::{ErrorCode, ErrorDetail, ServerError};
 
 impl Cluster {
     /// Opens a watch of `key` (a prefix if `prefix`) from store revision
@@ -28,10 +28,7 @@ impl Cluster {
         if self.world.node(via).is_some_and(|n| n.is_learner()) {
             return Err(ServerError::new(
                 ErrorCode::NotSupportedForLearner,
-                format!(
-                    "member {via} is a learner: {}",
-                    ErrorCode::NotSupportedForLearner.etcd_text()
-                ),
+                ErrorDetail::LearnerRpc { via },
             ));
         }
         let range = if prefix {
@@ -40,10 +37,7 @@ impl Cluster {
             KeyRange::Key(key.to_string())
         };
         let id = self.world.watch(via, range, from_rev).ok_or_else(|| {
-            ServerError::new(
-                ErrorCode::NotStarted,
-                format!("member {via}'s process is not running"),
-            )
+            ServerError::new(ErrorCode::NotStarted, ErrorDetail::NotRunning { id: via })
         })?;
         self.absorb_events();
         Ok(id)

@@ -192,8 +192,9 @@ pub enum NotYet {
     NotHeard { silent_ms: Option<u64> },
     /// The leader is sending it a snapshot.
     Snapshot,
-    /// The strict reconfiguration check refuses the promotion.
-    Strict { detail: String },
+    /// The strict reconfiguration check refuses the promotion (the
+    /// server's refusal, with its facts).
+    Strict(Box<crate::server::ServerError>),
     /// The leader tracks no progress for it.
     NotTracked,
     /// There is no standby at all.

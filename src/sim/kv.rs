@@ -87,13 +87,25 @@ impl Request {
 /// each member it names (etcd carries the member's attributes there), so
 /// every member learns them on apply.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PeerUrls(pub Vec<(NodeId, Rc<str>)>);
+pub struct PeerUrls {
+    pub urls: Vec<(NodeId, Rc<str>)>,
+    /// The members carry their names: the founding members of
+    /// `--initial-cluster` do (etcd's `NewClusterFromURLsMap` gives each its
+    /// name), a member added later does not until it publishes itself.
+    pub named: bool,
+}
 
 impl PeerUrls {
     /// The context of a change naming these members.
     pub fn context(list: Vec<(NodeId, Rc<str>)>) -> Opaque {
         let size = list.iter().map(|(_, u)| u.len() as u64).sum();
-        Opaque::metered(PeerUrls(list), size)
+        Opaque::metered(
+            PeerUrls {
+                urls: list,
+                named: false,
+            },
+            size,
+        )
     }
 
     /// The context of a change naming one member.
@@ -101,9 +113,27 @@ impl PeerUrls {
         PeerUrls::context(vec![(id, Rc::from(url))])
     }
 
+    /// The context of a founding member's change at bootstrap: its peer
+    /// URL and its name (etcd's `StartNode` marshals the whole member).
+    pub fn founding(id: NodeId, url: &str) -> Opaque {
+        let size = url.len() as u64;
+        Opaque::metered(
+            PeerUrls {
+                urls: vec![(id, Rc::from(url))],
+                named: true,
+            },
+            size,
+        )
+    }
+
     /// The peer URLs a change's context carries (none if it carries none).
     pub fn of(context: &Opaque) -> &[(NodeId, Rc<str>)] {
-        context.get::<PeerUrls>().map_or(&[], |p| &p.0)
+        context.get::<PeerUrls>().map_or(&[], |p| &p.urls)
+    }
+
+    /// Whether a change's members carry their names (founding members).
+    pub fn named(context: &Opaque) -> bool {
+        context.get::<PeerUrls>().is_some_and(|p| p.named)
     }
 
     /// The peer URL a single change carries for its member ("" if none).
@@ -128,8 +158,13 @@ pub struct MemberRecord {
     /// added (the simulated network routes by it on every message).
     pub host: Option<NodeId>,
     pub learner: bool,
-    /// The member's process has published itself (etcd: it has a name).
+    /// The member has a name, etcd's `IsStarted`: a founding member from
+    /// the start, a member added later once its process has published
+    /// itself. The strict reconfiguration check counts these.
     pub started: bool,
+    /// Its process has published itself (etcd's `publish`: its name and
+    /// client URLs), which a founding member does too once it runs.
+    pub published: bool,
 }
 
 /// A read of one key (etcd's `RangeResponse`): its value and the revision
@@ -249,8 +284,8 @@ impl HeapSize for Request {
 
 impl HeapSize for PeerUrls {
     fn heap_size(&self, m: &mut Meter) {
-        m.vec(&self.0);
-        for (_, url) in &self.0 {
+        m.vec(&self.urls);
+        for (_, url) in &self.urls {
             m.shared_str(url);
         }
     }

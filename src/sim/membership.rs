@@ -103,7 +103,8 @@ pub fn apply(state: &mut KvStore, cc: &ConfChange) {
                         host: resolve_host(&url),
                         peer_url: url,
                         learner: false,
-                        started: false,
+                        started: PeerUrls::named(&cc.context),
+                        published: false,
                     },
                 );
             }
@@ -116,6 +117,7 @@ pub fn apply(state: &mut KvStore, cc: &ConfChange) {
                     peer_url: url,
                     learner: true,
                     started: false,
+                    published: false,
                 },
             );
         }
@@ -210,6 +212,7 @@ fn apply_single(
                 peer_url: url,
                 learner,
                 started: false,
+                published: false,
             });
             record.learner = learner;
         }

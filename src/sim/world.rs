@@ -144,7 +144,7 @@ impl World {
             .iter()
             .map(|&id| raft::Peer {
                 id,
-                context: PeerUrls::one(id, &membership::default_peer_url(id)),
+                context: PeerUrls::founding(id, &membership::default_peer_url(id)),
             })
             .collect();
         let storage = raft::bootstrap_peers(&peers);
@@ -354,7 +354,7 @@ impl World {
             return;
         };
         let Some(r) = node.raft.as_mut() else { return };
-        let unpublished = node.state.members.get(&id).is_some_and(|m| !m.started);
+        let unpublished = node.state.members.get(&id).is_some_and(|m| !m.published);
         if unpublished
             && r.leader_id() != raft::NONE
             && node.last_publish_ms.is_none_or(|t| now >= t + election)
@@ -496,6 +496,7 @@ impl World {
                         Some(Request::Publish(member)) => {
                             if let Some(m) = node.state.members.get_mut(member) {
                                 m.started = true;
+                                m.published = true;
                             }
                             applied_events.push(EventKind::PublishApplied {
                                 node: id,

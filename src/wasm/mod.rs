@@ -776,7 +776,7 @@ impl App {
                 self.replace(engine);
                 Answer::done()
             }
-            Err(e) => Answer::refused(&e.message),
+            Err(e) => Answer::refused(&self.engine.share_refusal(&e)),
         }
     }
 
@@ -796,7 +796,7 @@ impl App {
                 self.replace(engine);
                 Answer::done()
             }
-            Err(e) => Answer::refused(&e.message),
+            Err(e) => Answer::refused(&self.engine.share_refusal(&e)),
         }
     }
 
