@@ -163,6 +163,11 @@ function runEnded() {
   after?.();
   refresh();
   for (const w of idleWaiters.splice(0)) w();
+  resumeClock();
+}
+
+/** The clock's loop, stopped while a run owned the clock, comes back. */
+function resumeClock() {
   if (playing && !rafId) { lastFrame = 0; rafId = requestAnimationFrame(frame); }
 }
 
@@ -236,6 +241,7 @@ function skipConfirm() {
   logLine(t("confirm.skipped"), "say");
   refresh();
   for (const w of idleWaiters.splice(0)) w();
+  resumeClock();
 }
 $("confirm-run").onclick = runConfirmed;
 $("confirm-skip").onclick = skipConfirm;

@@ -1082,6 +1082,63 @@ mod tests {
     }
 
     #[test]
+    fn a_long_console_wait_runs_in_slices_refuses_the_rest_and_cancels_back() {
+        let mut e = Engine::from_script(RUN).unwrap();
+        e.take_narration();
+        let before = e.now();
+        let reply = e.command_in("wait 3600s", 50);
+        assert!(matches!(reply, Reply::Running(_)), "{reply:?}");
+        assert!(e.is_running());
+        let a = e.run_slice(200);
+        let b = e.run_slice(200);
+        assert!(b.done_ms > a.done_ms && b.running, "{a:?} {b:?}");
+        // Anything else is refused, in the log too, and changes nothing.
+        let refused = e.command_in("crash 1", 50);
+        assert!(
+            matches!(&refused, Reply::Unparsed(u) if u.error == "running"),
+            "{refused:?}"
+        );
+        assert!(e.seek(0).is_none());
+        let said = texts(&e.take_narration(), LogKind::Error);
+        assert!(
+            said.iter().any(|l| l.contains("a run is in progress")),
+            "{said:?}"
+        );
+        // Cancel: back where the wait began, the log says so, the reply is
+        // the `stopped` result.
+        assert!(e.cancel());
+        assert!(!e.is_running());
+        assert_eq!(e.now(), before);
+        let reply = e.take_reply().expect("the cancelled command's reply");
+        assert!(
+            matches!(&reply, Reply::Ran(r) if r.error == Some(STOPPED)),
+            "{reply:?}"
+        );
+        let lines = e.take_narration();
+        assert!(
+            lines.iter().any(|l| l.text.contains("cancelled at line")),
+            "{lines:?}"
+        );
+        assert!(matches!(e.command("put x 1"), Reply::Ran(r) if r.ok));
+    }
+
+    #[test]
+    fn an_opened_run_queues_its_script_says_nothing_old_and_ends_at_its_moment() {
+        let mut e = Engine::queued_script(RUN).unwrap();
+        assert_eq!(e.planned().map(|p| p.commands), Some(5));
+        assert!(e.is_running());
+        while e.is_running() {
+            e.run_slice(7);
+        }
+        assert!(e.planned().is_none());
+        // The opened run's narration is old news.
+        assert!(e.take_narration().is_empty());
+        let whole = Engine::from_script(RUN).unwrap();
+        assert_eq!(e.history(), whole.history());
+        assert_eq!(e.now(), whole.now());
+    }
+
+    #[test]
     fn a_line_that_does_not_parse_changes_nothing_and_says_why() {
         let mut e = Engine::from_script(RUN).unwrap();
         let before = e.status();
