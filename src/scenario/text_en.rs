@@ -328,7 +328,9 @@ fn not_yet_text(reason: &NotYet) -> String {
         NotYet::Snapshot => "the leader is still sending it a snapshot".to_string(),
         NotYet::Strict(e) => format!(
             "the strict reconfiguration check refuses: {}",
-            server_detail(e)
+            e.get::<ServerError>()
+                .map(server_detail)
+                .unwrap_or_default()
         ),
         NotYet::NotTracked => "the leader tracks no progress for it".to_string(),
         NotYet::NoStandby => "there is no standby learner".to_string(),

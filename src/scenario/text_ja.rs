@@ -454,7 +454,12 @@ fn not_yet_text(reason: &NotYet) -> String {
             span(*ms)
         ),
         NotYet::Snapshot => "リーダーがまだスナップショットを送信中".to_string(),
-        NotYet::Strict(e) => format!("厳格な再構成チェックが拒否: {}", server_detail(e)),
+        NotYet::Strict(e) => format!(
+            "厳格な再構成チェックが拒否: {}",
+            e.get::<ServerError>()
+                .map(server_detail)
+                .unwrap_or_default()
+        ),
         NotYet::NotTracked => "リーダーが進捗を追跡していない".to_string(),
         NotYet::NoStandby => "待機用の学習者メンバーがいない".to_string(),
     }
@@ -1741,15 +1746,18 @@ mod tests {
                 silent_ms: Some(1500),
             },
             NotYet::Snapshot,
-            NotYet::Strict(Box::new(crate::server::ServerError::new(
-                ErrorCode::NotEnoughStartedMembers,
-                ErrorDetail::NotEnoughStarted {
-                    started: 1,
-                    quorum: 2,
-                    voters: 3,
-                    others: false,
-                },
-            ))),
+            NotYet::Strict(crate::raft::opaque::Opaque::new(
+                crate::server::ServerError::new(
+                    ErrorCode::NotEnoughStartedMembers,
+                    ErrorDetail::NotEnoughStarted {
+                        started: 1,
+                        quorum: 2,
+                        voters: 3,
+                        others: false,
+                    },
+                ),
+                0,
+            )),
             NotYet::NotTracked,
             NotYet::NoStandby,
         ]
@@ -2422,7 +2430,7 @@ mod tests {
             let kept = kept_texts(&e);
             assert_eq!(english_phrase(&ja, &kept), None, "{:?}: {ja}", e.why);
             // The English sentence is the report's detail, as before.
-            assert_eq!(e.detail(), en);
+            assert_eq!(crate::scenario::text_en::server_detail(&e), en);
             // A result that failed with it reads in Japanese on the page.
             let mut r = CommandResult::new(1, "member promote 4".into());
             r.fail(e.clone());

@@ -76,9 +76,10 @@ pub struct TimelineConfig {
     /// A checkpoint is taken each time the run passes this much simulated
     /// time since the last one.
     pub checkpoint_every_ms: u64,
-    /// At most this many checkpoints per branch: beyond, one is removed
-    /// where they are densest (the first and the newest eighth excepted), so
-    /// the gaps stay even as the run grows. A checkpoint is a clone of the
+    /// About this many checkpoints per branch: an eighth more, and the
+    /// branch is thinned back to this many, removing one at a time where
+    /// they are densest (the first and the newest eighth excepted), so the
+    /// gaps stay even as the run grows. A checkpoint is a clone of the
     /// session whose logs and safety-checker records are shared chunks, so
     /// it costs only what changed since the last one: about 56 KB after 10
     /// simulated minutes under load, and a whole 10-minute timeline with its
@@ -139,8 +140,8 @@ struct Checkpoint {
     bytes: u64,
     base: Option<*const Session>,
     /// For the newest checkpoint: the blocks its measuring walk met (its
-    /// own and those of the checkpoints measured before it in one chain,
-    /// all still held), so the next checkpoint's walk starts from them.
+    /// own and those of the checkpoints walked before it, all still held),
+    /// so the next checkpoint's walk starts from them.
     seen: Option<Seen>,
 }
 
@@ -159,35 +160,42 @@ impl Checkpoint {
 
 /// Measures what each checkpoint adds to the one before it, where that is
 /// not known yet (a new checkpoint, or one whose predecessor was thinned
-/// out). Cheap: the newest checkpoint keeps the blocks its walk met, so the
-/// next one walks only what it adds; without them (after a thinning) the
-/// checkpoint before is walked first.
+/// out). Cheap: from the first checkpoint to measure on, one walk goes
+/// through the rest in order, each counting only the blocks the walk has
+/// not met; it starts from the blocks the newest checkpoint's walk met
+/// (kept on it), or else by walking the checkpoint before.
 fn measure(cps: &mut [Checkpoint]) {
-    let last = cps.len().saturating_sub(1);
+    let mut walk: Option<Meter> = None;
     for i in 0..cps.len() {
         let prev = i.checked_sub(1).map(|j| cps[j].session.clone());
         let base = prev.as_ref().map_or(std::ptr::null(), Rc::as_ptr);
-        if cps[i].base == Some(base) {
+        let needed = cps[i].base != Some(base);
+        if !needed && walk.is_none() {
             continue;
         }
-        let kept = i.checked_sub(1).and_then(|j| cps[j].seen.take());
-        let mut m = match (kept, &prev) {
-            (Some(seen), _) => Meter::deduplicating_from(seen),
-            (None, Some(p)) => {
-                let mut m = Meter::deduplicating();
-                p.heap_size(&mut m);
-                m
-            }
-            (None, None) => Meter::deduplicating(),
+        let mut m = match walk.take() {
+            Some(m) => m,
+            None => match (i.checked_sub(1).and_then(|j| cps[j].seen.take()), &prev) {
+                (Some(seen), _) => Meter::deduplicating_from(seen),
+                (None, Some(p)) => {
+                    let mut m = Meter::deduplicating();
+                    p.heap_size(&mut m);
+                    m
+                }
+                (None, None) => Meter::deduplicating(),
+            },
         };
         let before = m.bytes();
         m.add(std::mem::size_of::<Session>());
         cps[i].session.heap_size(&mut m);
-        cps[i].bytes = m.bytes() - before;
-        cps[i].base = Some(base);
-        if i == last {
-            cps[i].seen = Some(m.into_seen());
+        if needed {
+            cps[i].bytes = m.bytes() - before;
+            cps[i].base = Some(base);
         }
+        walk = Some(m);
+    }
+    if let (Some(m), Some(last)) = (walk, cps.last_mut()) {
+        last.seen = Some(m.into_seen());
     }
 }
 
@@ -1281,7 +1289,10 @@ impl Timeline {
             self.next,
             Rc::new(self.session.clone()),
         ));
-        if self.branch.checkpoints.len() > self.config.max_checkpoints {
+        // Thinned an eighth at a time, not one per new checkpoint: a
+        // thinning makes the next measuring walk start from scratch.
+        let max = self.config.max_checkpoints;
+        if self.branch.checkpoints.len() > max + max / 8 {
             thin(
                 &mut self.branch.checkpoints,
                 self.config.max_checkpoints,
@@ -1443,15 +1454,7 @@ fn thin(cps: &mut Vec<Checkpoint>, target: usize, recent: usize) {
         }
         match best {
             Some((_, i)) => {
-                // What the next one adds to the one before the removed is
-                // about what both added: no need to walk them again.
-                let removed = cps.remove(i);
-                let base = Rc::as_ptr(&cps[i - 1].session);
-                let next = &mut cps[i];
-                if next.base.is_some() && removed.base.is_some() {
-                    next.bytes += removed.bytes;
-                    next.base = Some(base);
-                }
+                cps.remove(i);
                 // The removed one's blocks may be freed now: a kept walk
                 // that met them would mistake new blocks for them.
                 for c in cps.iter_mut() {
@@ -1561,7 +1564,8 @@ mod tests {
         );
         t.advance(10_000);
         let times = t.checkpoint_times();
-        assert!(times.len() <= 16, "{times:?}");
+        // Thinned back to 16 once there are an eighth more.
+        assert!(times.len() <= 16 + 2, "{times:?}");
         assert_eq!(times[0], 0);
         assert_eq!(*times.last().unwrap(), 10_000);
         let gaps: Vec<u64> = times.windows(2).map(|w| w[1] - w[0]).collect();

@@ -311,16 +311,11 @@ impl ServerError {
         ServerError { code, why }
     }
 
-    /// The sentence in English: the report's `detail` (rendered by
-    /// `scenario::text_en`).
-    pub fn detail(&self) -> String {
-        crate::scenario::text_en::server_detail(self)
-    }
-
-    /// Counts what it owns, as its English sentence (what the report
-    /// keeps).
+    /// Counts what it owns: its facts are numbers and static words,
+    /// except for a few texts (an etcd-raft refusal, a URL); the sentences
+    /// are made only when shown (layer 4's renderers).
     pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
-        m.string(&self.detail());
+        m.add(std::mem::size_of::<ErrorDetail>());
     }
 
     /// One sample of every kind of detail with a code it comes with, for
@@ -537,14 +532,6 @@ impl ServerError {
         }
     }
 }
-
-impl fmt::Display for ServerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code, self.detail())
-    }
-}
-
-impl std::error::Error for ServerError {}
 
 #[cfg(test)]
 mod tests {

@@ -31,6 +31,7 @@ use crate::raft::vecmap::{VecMap, VecSet};
 use std::fmt;
 use std::str::FromStr;
 
+use crate::raft::opaque::Opaque;
 use crate::raft::{ConfChange, ConfChangeType, NodeId, ProgressState};
 use crate::sim::{Event, EventKind, ModeDecision, NotYet};
 
@@ -497,7 +498,7 @@ impl Cluster {
         }
         if self.cfg.strict_reconfig {
             if let Err(e) = reconfig::check_promote(&self.voter_views(leader)) {
-                return Err(NotYet::Strict(Box::new(e)));
+                return Err(NotYet::Strict(Opaque::new(e, 0)));
             }
         }
         Ok((matched, last))
@@ -707,7 +708,7 @@ impl Cluster {
                             let d = ModeDecision::FailoverBlocked {
                                 voter,
                                 standby: Some(standby),
-                                reason: NotYet::Strict(Box::new(e)),
+                                reason: NotYet::Strict(Opaque::new(e, 0)),
                             };
                             self.say_not_yet(leader, voter, d, SaidKey::Strict);
                             continue;

@@ -319,16 +319,25 @@ mod tests {
             let e = check_peer_url(bad, Release::V3_6).unwrap_err();
             assert_eq!(e.code, ErrorCode::BadUrl, "{bad}");
             assert!(
-                e.detail().contains("given member URLs are invalid"),
-                "{}",
-                e.detail()
+                matches!(&e.why, ErrorDetail::BadPeerUrl { url, .. } if url == bad),
+                "{:?}",
+                e.why
             );
         }
         let e = check_peer_url("http://n4:2380/", Release::V3_6).unwrap_err();
         assert!(
-            e.detail().contains("URL must not contain a path"),
-            "{}",
-            e.detail()
+            matches!(
+                &e.why,
+                ErrorDetail::BadPeerUrl {
+                    problem: UrlProblem::Rule {
+                        rule: "URL must not contain a path",
+                        ..
+                    },
+                    ..
+                }
+            ),
+            "{:?}",
+            e.why
         );
         // v3.4 checked unix URLs like http ones.
         assert!(check_peer_url("unix://sock", Release::V3_4).is_err());
@@ -430,6 +439,14 @@ mod tests {
         assert!(check_learner_ready(4, 90, 100).is_ok());
         let e = check_learner_ready(4, 3, 12).unwrap_err();
         assert_eq!(e.code, ErrorCode::LearnerNotReady);
-        assert_eq!(e.detail(), "learner 4 match 3 < 90% of leader match 12");
+        assert_eq!(
+            e.why,
+            ErrorDetail::LearnerNotReady {
+                id: 4,
+                learner_match: 3,
+                leader_match: 12,
+                percent: 90
+            }
+        );
     }
 }

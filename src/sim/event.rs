@@ -192,9 +192,10 @@ pub enum NotYet {
     NotHeard { silent_ms: Option<u64> },
     /// The leader is sending it a snapshot.
     Snapshot,
-    /// The strict reconfiguration check refuses the promotion (the
-    /// server's refusal, with its facts).
-    Strict(Box<crate::server::ServerError>),
+    /// The strict reconfiguration check refuses the promotion: the
+    /// server's refusal with its facts (layer 3's `ServerError`), carried
+    /// opaquely because the world does not know the server's types.
+    Strict(crate::raft::opaque::Opaque),
     /// The leader tracks no progress for it.
     NotTracked,
     /// There is no standby at all.
