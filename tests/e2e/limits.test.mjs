@@ -175,6 +175,7 @@ test("a huge console wait runs in slices; a long one ends with its result; a sma
 test("Don't run leaves the cluster at its start; the memory budget stops a run with a message", async () => {
   const { page, problems } = await open(scriptLink(HEAVY));
   assert.equal((await progress(page)).confirming, true);
+  await page.evaluate(() => window.raftlab.pause());
   await page.click("#confirm-skip");
   const p = await progress(page);
   assert.equal(p.running, false, JSON.stringify(p));
