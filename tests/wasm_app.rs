@@ -399,19 +399,35 @@ fn a_share_link_opens_the_same_run_at_the_same_moment() {
     let other = App::from_link(&format!("http://127.0.0.1:8000/{link}")).unwrap();
     assert_eq!(json(other.status()), json(app.status()));
     assert_eq!(other.time_ms(), mid);
-    // In place: a fresh app opens it.
+    // In place: a fresh app opens it, queued (the page runs it in slices,
+    // drawing between them): at its start, then at the moment after the
+    // slices.
     let mut fresh = App::new("").unwrap();
     assert_eq!(
         json(fresh.open_link(&link)),
         serde_json::json!({"ok": true})
     );
+    assert_eq!(fresh.time_ms(), 0.0);
+    run_to_end(&mut fresh);
     assert_eq!(json(fresh.status()), json(app.status()));
     // And a .scenario file round-trips the same way.
     let file = app.export_scenario();
     assert!(file.starts_with("# raftlab run, exported at t="), "{file}");
     let mut reader = App::new("").unwrap();
     assert_eq!(json(reader.import_scenario(&file))["ok"], true);
+    run_to_end(&mut reader);
     assert_eq!(json(reader.status()), json(app.status()));
+}
+
+/// Runs an app's queued run in slices until it ends (a bound on the
+/// slices, so a run that never ends fails the test instead of hanging).
+fn run_to_end(app: &mut App) {
+    for _ in 0..10_000 {
+        if json(app.run_slice(500.0))["running"] == false {
+            return;
+        }
+    }
+    panic!("the queued run did not end in 10,000 slices");
 }
 
 #[wasm_bindgen_test]

@@ -1298,8 +1298,11 @@ function openAddress() {
     }
     setPlaying(false);
   } else {
-    create(scriptFromHash() ?? defaultScript(1));
-    logLine(t("welcome"), "say");
+    // The welcome speaks of the default cluster's three voters only when
+    // that is the cluster on screen.
+    const script = scriptFromHash();
+    create(script ?? defaultScript(1));
+    logLine(t(script === null ? "welcome" : "welcome.script"), "say");
     setPlaying(true);
     // `#lesson=ID` opens a lesson (as an embedded lesson's link to the page does).
     const lessonId = location.hash.match(/^#lesson=([^&]*)/)?.[1];

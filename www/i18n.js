@@ -121,6 +121,7 @@ export const STRINGS = {
     "link.refused": "✗ The link in this page's address was refused: {error}. Here is a fresh cluster instead.",
     "link.opened": "A shared run, opened at t = {t}. Press Play to run on from here, or drag the timeline.",
     "welcome": "Welcome. The three voters are waiting for their election timers (the rings). Click a node or a link, or type a command below. Press ? for help, or open the Lessons.",
+    "welcome.script": "Welcome. This is the run the address's script describes. Click a node or a link, or type a command below. Press ? for help, or open the Lessons.",
     "lang.switched": "Language: English. Lines already in the log keep their words.",
     // Long runs: the progress bar, its Cancel, and the confirm before a big run.
     "run.cancel": "Cancel", "run.cancel.tip": "Stop the run at the last command that finished",
@@ -268,6 +269,7 @@ export const STRINGS = {
     "link.refused": "✗ このページのアドレスのリンクは拒否された: {error}。代わりに新しいクラスターを用意した。",
     "link.opened": "共有された実行を t = {t} で開いた。再生でここから続けるか、タイムラインをドラッグしてください。",
     "welcome": "ようこそ。3つの投票メンバーが選挙タイマー（輪）を待っています。ノードやリンクをクリックするか、下にコマンドを入力してください。? でヘルプ、またはレッスンを開いてください。",
+    "welcome.script": "ようこそ。アドレスのスクリプトが記述する実行です。ノードやリンクをクリックするか、下にコマンドを入力してください。? でヘルプ、またはレッスンを開いてください。",
     "run.cancel": "取り消す", "run.cancel.tip": "最後に終わったコマンドで実行を止める",
     "run.progress": "実行中: シミュレーション時間 {total} のうち {done} · コマンド {n} 個のうち {c} 個",
     "run.left": " · 残り約 {left}",

@@ -152,6 +152,10 @@ test("a huge console wait runs in slices; a long one ends with its result; a sma
   const done = await progress(page);
   assert.equal(done.running, false, JSON.stringify(done));
   assert.equal(await page.isVisible("#confirm-box"), false);
+  // The welcome does not speak of the default cluster's three voters.
+  const log = await page.textContent("#log");
+  assert.match(log, /the run the address's script describes/);
+  assert.doesNotMatch(log, /three voters/);
   await page.evaluate(() => window.raftlab.pause());
   // Under a load, an hour takes the page minutes.
   assert.equal((await page.evaluate(() => window.raftlab.command("load rate=1000/s"))).ok, true);
