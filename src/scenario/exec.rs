@@ -1011,8 +1011,8 @@ pub(super) enum Drive {
 }
 
 /// Whether the command may let simulated time pass (and so be stopped in
-/// the middle).
-fn passes_time(cmd: &Command) -> bool {
+/// the middle, or cut by the end of a slice).
+pub(super) fn passes_time(cmd: &Command) -> bool {
     match cmd {
         Command::Wait(_)
         | Command::WaitUntil { .. }

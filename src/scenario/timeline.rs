@@ -56,7 +56,7 @@ use crate::raft::NodeId;
 use crate::server::Cluster;
 
 use super::ast::{ClusterSpec, Command, Script};
-use super::exec::Session;
+use super::exec::{passes_time, Session};
 use super::narrate::{Line, Refusal, Said};
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::CommandResult;
@@ -352,26 +352,6 @@ enum Driven {
     Done,
     Paused,
     Stopped(StopReason),
-}
-
-/// Whether a command may let simulated time pass (and so be cut short).
-fn passes_time(cmd: &Command) -> bool {
-    match cmd {
-        Command::Put { nowait, .. } => !nowait,
-        Command::Wait(_)
-        | Command::WaitUntil { .. }
-        | Command::Get { .. }
-        | Command::Delete { .. }
-        | Command::Compaction { .. }
-        | Command::MemberAdd { .. }
-        | Command::MemberPromote { .. }
-        | Command::MemberRemove { .. }
-        | Command::MemberList { .. }
-        | Command::MemberChange { .. }
-        | Command::MemberLeaveJoint { .. }
-        | Command::TransferLeader(_) => true,
-        _ => false,
-    }
 }
 
 impl Timeline {
