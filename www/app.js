@@ -146,7 +146,7 @@ function runFrame(now) {
   const paint = now - runDrawn >= RUN_DRAW_MS;
   const p = runFor(paint ? 2 : SLICE_MS);
   flushNarration(12);
-  if (paint) { draw(); runDrawn = now; }
+  if (paint) { draw(); updatePanels(); runDrawn = now; }
   if (!p.running) { runEnded(); return; }
   showProgress(p);
   runRaf = requestAnimationFrame(runFrame);
@@ -354,22 +354,9 @@ function chips(ids, cls = () => "") {
   return ids.length ? ids.map((id) => `<span class="chip ${cls(id)}">${id}</span>`).join(" ") : `<span class="none">${t("none")}</span>`;
 }
 
-function updatePanels(force = false) {
-  // During a run in slices only the canvas, the clock and the bar move;
-  // the panels catch up when it ends (a new run's show its start).
-  if (!force && app.isRunning()) { $("clock").textContent = `t = ${sec(app.timeMs())}`; return; }
-  const now = app.timeMs();
-  const tl = app.timeline();
-  const lesson = app.lesson();
-  $("clock").textContent = `t = ${sec(now)}${tl && !tl.live ? " ⟲" : ""}`;
-  $("clock").title = tl && !tl.live ? t("past.tip") : "";
-  updateTimeline(tl);
-  updateLesson(lesson);
-  $("load").setAttribute("aria-pressed", String(app.status().load != null));
-  const modesOn = modesSummary(app.modes());
-  $("modes-button").setAttribute("aria-pressed", String(modesOn !== ""));
-  $("modes-button").title = t("modes.tip", { on: modesOn || t("modes.allOff") });
-  app.renderSafety($("safety"));
+/** The quorum panel and the status line: who leads, the voters, the
+ * quorum, and whether a write can commit. */
+function updateQuorum(modesOn) {
   const q = app.quorum();
   const acked = new Set(q.acked);
   const reach = new Set(q.reachable);
@@ -383,6 +370,37 @@ function updatePanels(force = false) {
     ${modesOn ? `<div class="row"><span class="k">${t("row.modes")}</span><span class="modes-on">${escapeHtml(modesOn)}</span></div>` : ""}
     <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>`;
   $("status").textContent = t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") });
+}
+
+let quorumDue = 0;
+function updatePanels(force = false) {
+  // During a run in slices the canvas, the clock, the bar, the quorum panel
+  // and the safety indicator move (the panel says what the canvas shows,
+  // twice a second); the other panels catch up when it ends (some grow
+  // with the run).
+  if (!force && app.isRunning()) {
+    $("clock").textContent = `t = ${sec(app.timeMs())}`;
+    const wall = performance.now();
+    if (wall >= quorumDue) {
+      quorumDue = wall + 500;
+      updateQuorum(modesSummary(app.modes()));
+      app.renderSafety($("safety"));
+    }
+    return;
+  }
+  const now = app.timeMs();
+  const tl = app.timeline();
+  const lesson = app.lesson();
+  $("clock").textContent = `t = ${sec(now)}${tl && !tl.live ? " ⟲" : ""}`;
+  $("clock").title = tl && !tl.live ? t("past.tip") : "";
+  updateTimeline(tl);
+  updateLesson(lesson);
+  $("load").setAttribute("aria-pressed", String(app.status().load != null));
+  const modesOn = modesSummary(app.modes());
+  $("modes-button").setAttribute("aria-pressed", String(modesOn !== ""));
+  $("modes-button").title = t("modes.tip", { on: modesOn || t("modes.allOff") });
+  app.renderSafety($("safety"));
+  updateQuorum(modesOn);
   const nodes = app.nodes();
   $("keys").innerHTML = `<table>${nodes.map((n) => `
     <tr><th colspan="2">${t("keys.node", { id: n.id })} · ${n.learner ? `${kindName(n)} · ` : ""}${role(n.role)}${n.applied != null ? ` · ${t("keys.applied", { n: n.applied })}` : ""}</th></tr>

@@ -52,6 +52,15 @@ async function longestGap(page, ms) {
  * docs/long-runs.md). Every other frame keeps to 100 ms. */
 const HEAVY_SPIKE_MS = 300;
 
+/** While a run goes on, the quorum panel names the leader the run has. */
+async function quorumPanelFollows(page) {
+  await page.waitForFunction(() => {
+    const leader = window.raftlab.status().leader;
+    const row = document.querySelector("#quorum .row")?.textContent ?? "";
+    return window.raftlab.progress().running && leader != null && row.endsWith(String(leader));
+  }, null, { timeout: 5000, polling: 100 });
+}
+
 /** How long the page takes to answer a call. */
 async function answerMs(page) {
   const t0 = Date.now();
@@ -115,6 +124,9 @@ test("the heavy link: asks, runs in slices, the page draws and answers, Cancel l
   // (about 140 ms here, once); the frames are measured after it.
   await page.waitForFunction(() => window.raftlab.progress().done_ms > 1500, null, { timeout: 30000 });
   await runsResponsively(page, "heavy", true);
+  // The quorum panel follows the run: the leader elected during it is
+  // there while it goes on (the link opened with none).
+  await quorumPanelFollows(page);
   // Anything but Cancel is refused, and the log says why.
   const refused = await page.evaluate(() => window.raftlab.command("crash 1"));
   assert.equal(refused.error, "running");
@@ -148,9 +160,12 @@ test("a 100,000-line script link runs in slices and cancels", async () => {
 
 test("a huge console wait runs in slices; a long one ends with its result; a small link runs at once", async () => {
   const { page, problems } = await open(scriptLink("cluster voters=1,2,3,4,5\nwait-until leader\nput a 1\n"));
-  // A small run runs at once, no confirm.
+  // A small run runs at once, no confirm (within the frames after the page
+  // answers: the run is queued and runs from the animation frames).
+  await page.waitForFunction(() => !window.raftlab.progress().running, null, { timeout: 10000 });
   const done = await progress(page);
   assert.equal(done.running, false, JSON.stringify(done));
+  assert.equal(done.confirming, false, JSON.stringify(done));
   assert.equal(await page.isVisible("#confirm-box"), false);
   // The welcome does not speak of the default cluster's three voters.
   const log = await page.textContent("#log");
