@@ -30,7 +30,7 @@ async function open(hash) {
   });
   const t0 = Date.now();
   await page.goto(BASE_URL + hash, { waitUntil: "commit" });
-  await page.waitForFunction(() => window.raftlab !== undefined, null, { timeout: 5000, polling: 50 });
+  await page.waitForFunction(() => window.raftlab !== undefined, null, { timeout: 30000, polling: 50 });
   return { page, problems, readyMs: Date.now() - t0 };
 }
 
@@ -61,6 +61,37 @@ async function quorumPanelFollows(page) {
   }, null, { timeout: 5000, polling: 100 });
 }
 
+/** How much slower this browser is than the development machine's, where
+ * the bounds below were set (1 there): a fixed piece of script and canvas
+ * work, timed in the page after a warm-up. Frame and answer bounds are
+ * scaled by it, so a slower machine (a loaded CI runner, software
+ * rendering) is held to the same standard relative to its speed. */
+const REFERENCE_MS = 25;
+let slow = null;
+async function slowness(page) {
+  if (slow != null) return slow;
+  const ms = await page.evaluate(() => {
+    const c = document.createElement("canvas");
+    c.width = 1280;
+    c.height = 800;
+    const g = c.getContext("2d");
+    const runs = [];
+    for (let r = 0; r < 8; r++) {
+      const t0 = performance.now();
+      let x = 0;
+      for (let i = 0; i < 2_000_000; i++) x += Math.sqrt(i ^ r);
+      for (let i = 0; i < 3000; i++) { g.beginPath(); g.arc((i * 37) % 1280, (i * 91) % 800, 6, 0, 6.283); g.fill(); }
+      g.getImageData(0, 0, 1, 1);
+      runs.push(performance.now() - t0 + (x < 0 ? 1 : 0));
+    }
+    // The first run warms up; the median of the rest.
+    return runs.slice(1).sort((a, b) => a - b)[3];
+  });
+  slow = Math.max(1, ms / REFERENCE_MS);
+  console.log(`# this browser: ${ms.toFixed(1)} ms for the reference work, bounds scaled by ${slow.toFixed(2)}`);
+  return slow;
+}
+
 /** How long the page takes to answer a call. */
 async function answerMs(page) {
   const t0 = Date.now();
@@ -75,17 +106,18 @@ const logText = (page) => page.textContent("#log");
 async function runsResponsively(page, label, heavy = false) {
   const a = await progress(page);
   assert.ok(a.running, `${label}: running ${JSON.stringify(a)}`);
+  const k = await slowness(page);
   const { gap, p95, frames } = await longestGap(page, 2500);
-  assert.ok(frames > 20, `${label}: ${frames} frames in 2.5 s`);
+  assert.ok(frames > 20 / k, `${label}: ${frames} frames in 2.5 s`);
   const stats = await page.evaluate(() => window.raftlab.runStats());
-  const why = `${label}: frame gaps up to ${gap.toFixed(0)} ms, 95% within ${p95.toFixed(0)} ms (${JSON.stringify(stats)})`;
+  const why = `${label}: frame gaps up to ${gap.toFixed(0)} ms, 95% within ${p95.toFixed(0)} ms, machine factor ${k.toFixed(2)} (${JSON.stringify(stats)})`;
   // (Frames come on a 60 Hz beat: six of them are 100.02 ms.)
-  assert.ok(p95 <= 101, why);
-  assert.ok(gap <= (heavy ? HEAVY_SPIKE_MS : 101), why);
+  assert.ok(p95 <= 101 * k, why);
+  assert.ok(gap <= (heavy ? HEAVY_SPIKE_MS : 101) * k, why);
   const b = await progress(page);
   assert.ok(b.done_ms > a.done_ms || b.commands_done > a.commands_done, `${label}: no progress ${JSON.stringify([a, b])}`);
   assert.ok(b.total_ms >= b.done_ms);
-  assert.ok((await answerMs(page)) < 300, `${label}: the page answers slowly`);
+  assert.ok((await answerMs(page)) < 300 * k, `${label}: the page answers slowly`);
   assert.equal(await page.isVisible("#run-box"), true, `${label}: the progress bar shows`);
   return b;
 }
@@ -106,7 +138,7 @@ async function cancelLeavesAUsableRun(page, label) {
 
 test("the heavy link: asks, runs in slices, the page draws and answers, Cancel leaves a usable run", async () => {
   const { page, problems, readyMs } = await open(scriptLink(HEAVY));
-  assert.ok(readyMs < 5000, `window.raftlab after ${readyMs} ms`);
+  assert.ok(readyMs < 5000 * (await slowness(page)), `window.raftlab after ${readyMs} ms`);
   // It asks first, with what it runs and a countdown.
   const asking = await progress(page);
   assert.equal(asking.confirming, true, JSON.stringify(asking));
@@ -145,7 +177,7 @@ test("a 100,000-line script link runs in slices and cancels", async () => {
   const lines = ["cluster voters=1,2,3"];
   for (let i = 0; i < 50_000; i++) lines.push(`put k${i % 10} v`, "wait 1s");
   const { page, problems, readyMs } = await open(scriptLink(lines.join("\n")));
-  assert.ok(readyMs < 5000, `window.raftlab after ${readyMs} ms`);
+  assert.ok(readyMs < 5000 * (await slowness(page)), `window.raftlab after ${readyMs} ms`);
   const asking = await progress(page);
   assert.equal(asking.confirming, true, JSON.stringify(asking));
   assert.equal(asking.commands_total, 100_000);
