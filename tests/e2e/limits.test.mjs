@@ -58,7 +58,7 @@ async function quorumPanelFollows(page) {
     const leader = window.raftlab.status().leader;
     const row = document.querySelector("#quorum .row")?.textContent ?? "";
     return window.raftlab.progress().running && leader != null && row.endsWith(String(leader));
-  }, null, { timeout: 5000, polling: 100 });
+  }, null, { timeout: 20000, polling: 100 });
 }
 
 /** How much slower this browser is than the development machine's, where
@@ -150,7 +150,7 @@ test("the heavy link: asks, runs in slices, the page draws and answers, Cancel l
   assert.match(await page.textContent("#confirm-run"), /Run now \(\d\)/);
   await page.screenshot({ path: path.join(SHOTS, "limits-confirm.png") });
   // The countdown runs it.
-  await page.waitForFunction(() => window.raftlab.progress().done_ms > 0, null, { timeout: 10000 });
+  await page.waitForFunction(() => window.raftlab.progress().done_ms > 0, null, { timeout: 30000 });
   assert.equal(await page.isVisible("#confirm-box"), false);
   // The first election takes the writes queued meanwhile in one engine step
   // (about 140 ms here, once); the frames are measured after it.
@@ -182,7 +182,7 @@ test("a 100,000-line script link runs in slices and cancels", async () => {
   assert.equal(asking.confirming, true, JSON.stringify(asking));
   assert.equal(asking.commands_total, 100_000);
   await page.evaluate(() => window.raftlab.runNow());
-  await page.waitForFunction(() => window.raftlab.progress().commands_done > 10, null, { timeout: 10000 });
+  await page.waitForFunction(() => window.raftlab.progress().commands_done > 10, null, { timeout: 30000 });
   const p = await runsResponsively(page, "100k lines");
   assert.equal(p.commands_total, 100_000);
   await cancelLeavesAUsableRun(page, "100k lines");
@@ -194,7 +194,7 @@ test("a huge console wait runs in slices; a long one ends with its result; a sma
   const { page, problems } = await open(scriptLink("cluster voters=1,2,3,4,5\nwait-until leader\nput a 1\n"));
   // A small run runs at once, no confirm (within the frames after the page
   // answers: the run is queued and runs from the animation frames).
-  await page.waitForFunction(() => !window.raftlab.progress().running, null, { timeout: 10000 });
+  await page.waitForFunction(() => !window.raftlab.progress().running, null, { timeout: 30000 });
   const done = await progress(page);
   assert.equal(done.running, false, JSON.stringify(done));
   assert.equal(done.confirming, false, JSON.stringify(done));
