@@ -245,6 +245,28 @@ pub struct Progress {
     pub commands_total: usize,
 }
 
+impl Progress {
+    /// A run that began at `start_ms`, now at `now` with `left_ms` of
+    /// known waiting still ahead.
+    pub(crate) fn at(
+        running: bool,
+        now: u64,
+        start_ms: u64,
+        left_ms: u64,
+        commands_done: usize,
+        commands_total: usize,
+    ) -> Progress {
+        let done_ms = now.saturating_sub(start_ms);
+        Progress {
+            running,
+            done_ms,
+            total_ms: done_ms.saturating_add(left_ms),
+            commands_done,
+            commands_total,
+        }
+    }
+}
+
 /// How a bounded step ([`Session::step_event_bounded`]) ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Stepped {
@@ -469,14 +491,14 @@ impl Session {
         if let Some(Op::Wait { until }) = d.current.as_ref().map(|c| &c.op) {
             left = left.saturating_add(until.saturating_sub(now));
         }
-        let done_ms = now.saturating_sub(d.start_ms);
-        Progress {
-            running: d.running(),
-            done_ms,
-            total_ms: done_ms.saturating_add(left),
-            commands_done: d.commands_done,
-            commands_total: d.commands_total,
-        }
+        Progress::at(
+            d.running(),
+            now,
+            d.start_ms,
+            left,
+            d.commands_done,
+            d.commands_total,
+        )
     }
 
     /// Stops the run at the last finished command (the page's Cancel).

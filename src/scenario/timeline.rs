@@ -533,14 +533,14 @@ impl Timeline {
         {
             left = left.saturating_add(end.saturating_sub(now));
         }
-        let done_ms = now.saturating_sub(r.start_ms);
-        Progress {
-            running: r.running(),
-            done_ms,
-            total_ms: done_ms.saturating_add(left),
-            commands_done: r.commands_done,
-            commands_total: r.commands_total,
-        }
+        Progress::at(
+            r.running(),
+            now,
+            r.start_ms,
+            left,
+            r.commands_done,
+            r.commands_total,
+        )
     }
 
     /// The result of the last command that finished.
@@ -841,9 +841,8 @@ impl Timeline {
         let (mut session, mut next) = match self.run.rollback.take() {
             Some(r) if r.next <= undo.cut => (r.session, r.next),
             _ => {
-                let cps = &self.branch.checkpoints;
-                let i = cps.partition_point(|c| c.at_ms <= at).saturating_sub(1);
-                ((*cps[i].session).clone(), cps[i].next)
+                let cp = self.checkpoint_at(at);
+                ((*cp.session).clone(), cp.next)
             }
         };
         let mut dropped = Vec::new();
@@ -1167,12 +1166,16 @@ impl Timeline {
         self.next + 2
     }
 
+    /// The latest checkpoint at or before `t` (the first is at time 0).
+    fn checkpoint_at(&self, t: u64) -> &Checkpoint {
+        let cps = &self.branch.checkpoints;
+        &cps[cps.partition_point(|c| c.at_ms <= t).saturating_sub(1)]
+    }
+
     /// Where to replay from to reach `t`: the current session when it is at
     /// or before `t` and no checkpoint is closer, else the nearest checkpoint.
     fn start_for(&self, t: u64) -> (Session, usize) {
-        let cps = &self.branch.checkpoints;
-        let i = cps.partition_point(|c| c.at_ms <= t).saturating_sub(1);
-        let cp = &cps[i];
+        let cp = self.checkpoint_at(t);
         let now = self.session.now();
         if now <= t && now >= cp.at_ms && self.next >= cp.next {
             (self.session.clone(), self.next)
@@ -1285,14 +1288,11 @@ impl Timeline {
         self.session.set_external_bytes(held);
         // And memory is counted at each checkpoint (a fixed point of the
         // run, however it is sliced), so a run that grows fast is stopped
-        // within a checkpoint's gap of its budget.
-        // The live session is the newest checkpoint's clone and shares all
-        // it holds with it: what the checkpoints hold is what is counted.
-        if let Some(budget) = self.budget {
-            let counted = held;
-            if counted > budget {
-                self.over = Some(counted);
-            }
+        // within a checkpoint's gap of its budget. The live session is the
+        // newest checkpoint's clone and shares all it holds with it: what
+        // the checkpoints hold is what is counted.
+        if self.budget.is_some_and(|budget| held > budget) {
+            self.over = Some(held);
         }
     }
 
