@@ -62,7 +62,10 @@ impl Plan {
         let mut estimate = 0.0;
         for c in &script.commands {
             let (sim, bound) = match &c.node {
-                Command::Wait(ms) => (*ms, *ms),
+                Command::Wait(ms) => {
+                    wait_ms = wait_ms.saturating_add(*ms);
+                    (*ms, *ms)
+                }
                 Command::WaitUntil { within_ms, .. } => {
                     ((*within_ms).min(REQUEST_SIM_MS), *within_ms)
                 }
@@ -99,11 +102,6 @@ impl Plan {
                 }
                 _ => (0, 0),
             };
-            wait_ms = wait_ms.saturating_add(if matches!(c.node, Command::Wait(_)) {
-                sim
-            } else {
-                0
-            });
             bound_ms = bound_ms.saturating_add(bound);
             let secs = sim as f64 / 1000.0;
             let n = nodes as f64;

@@ -43,6 +43,7 @@ use crate::sim::kv::Request;
 use crate::sim::membership::resolve_host;
 
 use super::ast::{ClusterSpec, Command, Condition, Release, Script, MAX_NODE_ID, MAX_WAIT_MS};
+use super::cond::Unmet;
 use super::exec::Session;
 use super::parse::{parse_command, parse_script, ParseError};
 
@@ -747,27 +748,12 @@ fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Verdic
     // load writes included; the tracker above names the line of a stale
     // read, this one also catches what no single read shows.
     let strong = session.cluster().strong_linearizability();
-    if let (false, Some(anomaly)) = (strong.ok, &strong.anomaly) {
-        let ops: Vec<String> = anomaly
-            .operations
-            .iter()
-            .map(|o| {
-                format!(
-                    "{:?} {} by client {} at {}..{}ms",
-                    o.kind,
-                    o.value.as_deref().unwrap_or("(absent)"),
-                    o.client,
-                    o.invoke_ms,
-                    o.response_ms.map_or("?".to_string(), |r| r.to_string())
-                )
-            })
-            .collect();
+    if let (false, Some(anomaly)) = (strong.ok, strong.anomaly) {
         failures.push(Failure {
             kind: FailureKind::Linearizability,
             text: format!(
-                "the writes and linearizable reads of {} are not linearizable: {}",
-                anomaly.key,
-                ops.join("; ")
+                "the writes and linearizable reads are not linearizable: {}",
+                super::text_en::unmet(&Unmet::Anomaly(Some(Box::new(anomaly))))
             ),
         });
     }

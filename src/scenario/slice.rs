@@ -232,7 +232,7 @@ impl Driver {
 }
 
 /// How far a run of queued commands is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Progress {
     /// Commands are left to run.
     pub running: bool,

@@ -29,6 +29,16 @@ extern "C" {
     fn performance_now() -> f64;
 }
 
+/// Units of work from the page: a whole number, at least one (anything
+/// else, NaN included, is one).
+fn work_units(work: f64) -> u64 {
+    if work.is_finite() && work >= 1.0 {
+        work as u64
+    } else {
+        1
+    }
+}
+
 /// Wall-clock time one chunk of a run's work aims at, in milliseconds: a
 /// step that suddenly costs much more (a load starting) overshoots a
 /// slice by a small multiple of it only.
@@ -296,11 +306,7 @@ impl App {
     /// `{running, done_ms, total_ms, commands_done, commands_total}`.
     #[wasm_bindgen(js_name = runSlice)]
     pub fn run_slice(&mut self, work: f64) -> JsValue {
-        let work = if work.is_finite() && work >= 1.0 {
-            work as u64
-        } else {
-            1
-        };
+        let work = work_units(work);
         self.carry = 0.0;
         to_js(&self.engine.run_slice(work))
     }
@@ -377,11 +383,7 @@ impl App {
     /// `error: "running"` (the log says so).
     #[wasm_bindgen(js_name = commandIn)]
     pub fn command_in(&mut self, text: &str, work: f64) -> JsValue {
-        let work = if work.is_finite() && work >= 1.0 {
-            work as u64
-        } else {
-            1
-        };
+        let work = work_units(work);
         to_js(&self.engine.command_in(text, work))
     }
 
