@@ -236,3 +236,30 @@ fn members_hold_the_same_store_at_every_revision() {
     }
     assert!(w.violations().is_empty(), "{:?}", w.violations());
 }
+
+#[test]
+fn founding_members_are_started_before_they_publish() {
+    // etcd's NewClusterFromURLsMap names every member of the initial
+    // cluster, and a named member IsStarted (api/membership/member.go):
+    // the strict reconfiguration check counts the founding members from
+    // the start, while their client URLs come with their publish.
+    let mut w = world(&[1, 2, 3], WorldConfig::default());
+    let mut seen_unpublished = false;
+    loop {
+        let mut all_published = true;
+        for n in w.nodes() {
+            for (id, m) in n.state.members.iter() {
+                assert!(m.started, "member {id} as node {} sees it", n.id);
+                all_published &= m.published;
+                seen_unpublished |= !m.published;
+            }
+            all_published &= n.state.members.len() == 3;
+        }
+        if all_published {
+            break;
+        }
+        assert!(w.step(), "the world ran out of things to do");
+        assert!(w.now() < 60_000, "not all published within a minute");
+    }
+    assert!(seen_unpublished, "a member was named before it published");
+}
