@@ -105,6 +105,9 @@ pub struct ClusterSpec {
     pub failover_after_ms: u64,
     /// `failover=replace|grow`.
     pub failover: Failover,
+    /// `name=NAME`: a second cluster's name (`None` on the first line, which
+    /// is `main`).
+    pub name: Option<String>,
 }
 
 impl ClusterSpec {
@@ -130,6 +133,7 @@ impl ClusterSpec {
             auto_promote: None,
             failover_after_ms: DEFAULT_FAILOVER_AFTER_MS,
             failover: Failover::Replace,
+            name: None,
         }
     }
 
@@ -293,6 +297,18 @@ pub enum Command {
         /// `Some(None)` is `bandwidth=unlimited`.
         bandwidth: Option<Option<u64>>,
     },
+    /// A `cluster ... name=NAME` line after the first: adds an independent
+    /// cluster (its `name` is set).
+    AddCluster(Box<ClusterSpec>),
+    /// `mirror start M from=N to=D [prefix=P]` (etcdctl `make-mirror`)
+    MirrorStart {
+        id: NodeId,
+        from: NodeId,
+        to: NodeId,
+        prefix: Option<String>,
+    },
+    /// `mirror stop M`
+    MirrorStop(NodeId),
 }
 
 impl fmt::Display for JointChange {
@@ -917,6 +933,20 @@ impl fmt::Display for Command {
                 f.write_str(&groups.join(" | "))
             }
             Command::Isolate(n) => write!(f, "isolate {n}"),
+            Command::AddCluster(spec) => write!(f, "{spec}"),
+            Command::MirrorStart {
+                id,
+                from,
+                to,
+                prefix,
+            } => {
+                write!(f, "mirror start {id} from={from} to={to}")?;
+                if let Some(p) = prefix {
+                    write!(f, " prefix={}", format_text(p))?;
+                }
+                Ok(())
+            }
+            Command::MirrorStop(id) => write!(f, "mirror stop {id}"),
             Command::Net {
                 loss_ppm,
                 latency,
@@ -1008,6 +1038,9 @@ impl fmt::Display for ClusterSpec {
         }
         if self.failover != d.failover {
             write!(f, " failover={}", self.failover)?;
+        }
+        if let Some(name) = &self.name {
+            write!(f, " name={name}")?;
         }
         Ok(())
     }

@@ -281,6 +281,23 @@ fn no_read(previous: &Previous) -> Unmet {
 ///
 /// `spent`: the messages each node sent and received while the previous
 /// command ran (`None`: no command that can fail has run yet).
+/// The node a condition is about, if it names one: the condition looks at
+/// that node's cluster (the others look at the first cluster).
+pub fn node_named(cond: &Condition) -> Option<NodeId> {
+    match cond {
+        Condition::LeaderIs(id)
+        | Condition::CaughtUp(id)
+        | Condition::Role { id, .. }
+        | Condition::Progress { id, .. }
+        | Condition::Messages { id, .. } => Some(*id),
+        Condition::Queued { id, .. } => *id,
+        Condition::Voters(ids) | Condition::Learners(ids) | Condition::VotersOutgoing(ids) => {
+            ids.first().copied()
+        }
+        _ => None,
+    }
+}
+
 pub fn check(
     cond: &Condition,
     cluster: &Cluster,

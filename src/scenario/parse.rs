@@ -50,7 +50,7 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// The command words, in the order error messages list them.
-pub const COMMAND_NAMES: [&str; 23] = [
+pub const COMMAND_NAMES: [&str; 24] = [
     "wait",
     "wait-until",
     "expect",
@@ -74,6 +74,7 @@ pub const COMMAND_NAMES: [&str; 23] = [
     "partition",
     "isolate",
     "net",
+    "mirror",
 ];
 
 /// The options every client request takes: the client's timeout and
@@ -108,7 +109,22 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
             (None, true) => {
                 let mut p = Words::new(&lexed.tokens, line_no);
                 p.next();
-                cluster = Some(parse_cluster(&mut p)?);
+                let mut spec = parse_cluster(&mut p)?;
+                // The first cluster is `main`; `name=main` says so.
+                match spec.name.as_deref() {
+                    None => {}
+                    Some(crate::server::fleet::MAIN) => spec.name = None,
+                    Some(other) => {
+                        return Err(ParseError::new(
+                            line_no,
+                            first.col,
+                            ParseErrorKind::BadClusterName {
+                                found: quote_for_message(other),
+                            },
+                        ))
+                    }
+                }
+                cluster = Some(spec);
             }
             (None, false) => {
                 return Err(ParseError::new(
@@ -120,11 +136,12 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
                 ))
             }
             (Some(_), true) => {
-                return Err(ParseError::new(
-                    line_no,
-                    first.col,
-                    ParseErrorKind::SecondCluster,
-                ))
+                let node = parse_added_cluster(&lexed.tokens, line_no)?;
+                commands.push(Spanned {
+                    line: line_no,
+                    text: raw[..lexed.code_len].trim().to_string(),
+                    node,
+                });
             }
             (Some(_), false) if is_bare(first, "say-ja") => {
                 // The Japanese words of the `say` line just before: part of
@@ -175,12 +192,37 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
     let lexed = lex(line, 1)?;
     match lexed.tokens.first() {
         None => Err(ParseError::new(1, 1, ParseErrorKind::NoCommand)),
-        Some(first) if is_bare(first, "cluster") => Err(ParseError::new(
-            1,
-            first.col,
-            ParseErrorKind::ClusterNotCommand,
-        )),
+        Some(first) if is_bare(first, "cluster") => {
+            let has_name = lexed
+                .tokens
+                .iter()
+                .any(|t| t.opt.as_ref().is_some_and(|o| o.name == "name"));
+            if has_name {
+                parse_added_cluster(&lexed.tokens, 1)
+            } else {
+                Err(ParseError::new(
+                    1,
+                    first.col,
+                    ParseErrorKind::ClusterNotCommand,
+                ))
+            }
+        }
         Some(_) => parse_tokens(&lexed.tokens, 1),
+    }
+}
+
+/// A `cluster` line after the first: another cluster, which needs a name.
+fn parse_added_cluster(tokens: &[Token], line_no: usize) -> Result<Command, ParseError> {
+    let mut p = Words::new(tokens, line_no);
+    let first = p.next().map_or(1, |t| t.col);
+    let spec = parse_cluster(&mut p)?;
+    match spec.name.as_deref() {
+        None => Err(ParseError::new(
+            line_no,
+            first,
+            ParseErrorKind::SecondCluster,
+        )),
+        Some(_) => Ok(Command::AddCluster(Box::new(spec))),
     }
 }
 
@@ -791,6 +833,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
         }
         "partition" => parse_partition(&mut p)?,
         "net" => parse_net(&mut p)?,
+        "mirror" => parse_mirror(&mut p)?,
         other => {
             return Err(p.err(
                 first.col,
@@ -880,6 +923,55 @@ fn parse_net(p: &mut Words<'_>) -> Result<Command, ParseError> {
             .map(|f| p.convert(f, parse_bandwidth))
             .transpose()?,
     })
+}
+
+/// `mirror start M from=N to=D [prefix=P]` and `mirror stop M`.
+fn parse_mirror(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let sub = p.word("start|stop", "mirror")?;
+    match (sub.quoted, sub.text.as_str()) {
+        (false, "start") => {
+            let id = p.node_id("mirror start")?;
+            let found = p.options(
+                "mirror start",
+                &[
+                    ("from", Kind::Value("from=N")),
+                    ("to", Kind::Value("to=N")),
+                    ("prefix", Kind::Value("prefix=P")),
+                ],
+            )?;
+            let node = |name: &str, form: &str| match get(&found, name) {
+                Some(f) => p.convert(f, node_id_of),
+                None => Err(p.err(
+                    p.missing_col(),
+                    ParseErrorKind::Missing {
+                        what: form.to_string(),
+                        after: quote_for_message("mirror start"),
+                    },
+                )),
+            };
+            let from = node("from", "from=N")?;
+            let to = node("to", "to=N")?;
+            Ok(Command::MirrorStart {
+                id,
+                from,
+                to,
+                prefix: get(&found, "prefix").map(|f| f.value().to_string()),
+            })
+        }
+        (false, "stop") => {
+            let id = p.node_id("mirror stop")?;
+            p.finish(&format!("mirror stop {id}"))?;
+            Ok(Command::MirrorStop(id))
+        }
+        (_, other) => Err(p.err(
+            sub.col,
+            ParseErrorKind::UnknownName {
+                what: Named::MirrorSubcommand,
+                found: quote_for_message(other),
+                expected: "start, stop".to_string(),
+            },
+        )),
+    }
 }
 
 fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
@@ -1606,7 +1698,7 @@ fn parse_bandwidth(s: &str) -> Result<Option<u64>, ParseErrorKind> {
     }
 }
 
-const CLUSTER_OPTIONS: [(&str, Kind); 18] = [
+const CLUSTER_OPTIONS: [(&str, Kind); 19] = [
     ("voters", Kind::Value("voters=1,2,3")),
     ("seed", Kind::Value("seed=N")),
     ("heartbeat", Kind::Value("heartbeat=DURATION")),
@@ -1625,7 +1717,21 @@ const CLUSTER_OPTIONS: [(&str, Kind); 18] = [
     ("auto-promote", Kind::Value("auto-promote=off|PERCENT")),
     ("failover-after", Kind::Value("failover-after=DURATION")),
     ("failover", Kind::Value("failover=replace|grow")),
+    ("name", Kind::Value("name=NAME")),
 ];
+
+/// A cluster's name: letters, digits and `-`, 1 to 20 of them.
+fn parse_cluster_name(s: &str) -> Result<String, ParseErrorKind> {
+    let ok =
+        (1..=20).contains(&s.len()) && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(ParseErrorKind::BadClusterName {
+            found: quote_for_message(s),
+        })
+    }
+}
 
 /// The options of the `cluster` line (the word `cluster` already consumed).
 fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
@@ -1674,6 +1780,7 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
             "auto-promote" => spec.auto_promote = p.convert(f, parse_auto_promote)?,
             "failover-after" => spec.failover_after_ms = p.convert(f, duration_of)?,
             "failover" => spec.failover = p.convert(f, parse_failover)?,
+            "name" => spec.name = Some(p.convert(f, parse_cluster_name)?),
             _ => {}
         }
     }

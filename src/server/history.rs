@@ -36,6 +36,8 @@ use super::cluster::RequestId;
 pub const SCRIPT_CLIENT: ClientId = 0;
 /// The background load's client (`load rate=...`).
 pub const LOAD_CLIENT: ClientId = 1;
+/// A mirror process's writes into its destination (`mirror start`).
+pub const MIRROR_CLIENT: ClientId = 2;
 
 /// One operation as recorded, and whether the checker sees it.
 #[derive(Debug, Clone)]
