@@ -302,6 +302,15 @@ mod props {
 
     fn command() -> impl Strategy<Value = Command> {
         prop_oneof![
+            (id(), id(), id(), proptest::option::of(text())).prop_map(|(id, from, to, prefix)| {
+                Command::MirrorStart {
+                    id,
+                    from,
+                    to,
+                    prefix,
+                }
+            }),
+            id().prop_map(Command::MirrorStop),
             duration().prop_map(Command::Wait),
             (condition(), duration())
                 .prop_map(|(cond, within_ms)| Command::WaitUntil { cond, within_ms }),
@@ -518,6 +527,7 @@ mod props {
                         } else {
                             Failover::Replace
                         },
+                        name: None,
                     }
                 },
             )

@@ -466,6 +466,12 @@ pub struct Report {
     /// Every watch opened, with its events; omitted when there is none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub watches: Vec<WatchJson>,
+    /// Every cluster of the run (`main` first): name, leader, term, voters,
+    /// learners, revision. One entry when there is one cluster.
+    pub clusters: Vec<ClusterJson>,
+    /// The mirror processes; omitted when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mirrors: Vec<MirrorJson>,
     /// Present only when the run was stopped before the end of its script
     /// (`raftlab run --max-wall`, the memory budget, a cancel in the page):
     /// why, and where. The rest of the report is the run up to the last
@@ -498,6 +504,8 @@ impl Report {
             reachable: status.reachable,
             etcd: status.etcd,
             watches: status.watches,
+            clusters: status.clusters,
+            mirrors: status.mirrors,
             stopped: None,
             linearizability,
         }
