@@ -9,7 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use crate::raft::types::NodeId;
-pub use crate::server::{Failover, NewMembers, ReadMode, Release};
+pub use crate::server::{Failover, MirrorState, NewMembers, ReadMode, Release};
 pub use crate::sim::Transport;
 
 /// The lowest and highest node id a script may name.
@@ -399,6 +399,11 @@ pub enum Condition {
     },
     /// `watch-canceled W`: watch W was cancelled (its history was compacted)
     WatchCanceled(u64),
+    /// `mirror M=STATE`: mirror process M is `syncing`, `watching`,
+    /// `stopped` or `failed`
+    Mirror { id: NodeId, state: MirrorState },
+    /// `mirror-error M=CODE`: mirror process M failed with CODE
+    MirrorError { id: NodeId, code: ErrorCode },
 }
 
 /// Which of a node's message counts a `msgs-out`/`msgs-in` condition reads.
@@ -717,6 +722,8 @@ impl fmt::Display for Condition {
                 write!(f, "watch-events {watch}{op}{count}")
             }
             Condition::WatchCanceled(w) => write!(f, "watch-canceled {w}"),
+            Condition::Mirror { id, state } => write!(f, "mirror {id}={}", state.as_str()),
+            Condition::MirrorError { id, code } => write!(f, "mirror-error {id}={code}"),
         }
     }
 }

@@ -490,9 +490,9 @@ impl Session {
                 // happened): slices see what the whole command sees.
                 loop {
                     if *check {
-                        if cond::check(
+                        if cond::check_in(
                             cond,
-                            self.cond_cluster(cond),
+                            &self.fleet,
                             &self.previous,
                             self.previous_msgs.as_ref(),
                         )
@@ -515,9 +515,9 @@ impl Session {
                 if limit < *deadline {
                     return Drive::Paused;
                 }
-                if let Err(why) = cond::check(
+                if let Err(why) = cond::check_in(
                     cond,
-                    self.cond_cluster(cond),
+                    &self.fleet,
                     &self.previous,
                     self.previous_msgs.as_ref(),
                 ) {
@@ -821,13 +821,6 @@ impl Session {
         self.fleet.cluster_of(id).unwrap_or(0)
     }
 
-    /// The cluster a condition looks at: the one of the node it names, else
-    /// the first.
-    fn cond_cluster(&self, cond: &crate::scenario::Condition) -> &Cluster {
-        let k = cond::node_named(cond).map_or(0, |id| self.node_cluster(id));
-        self.fleet.cluster(k)
-    }
-
     /// Cuts (or heals) the link `a`–`b` in direction a to b, and back unless
     /// `one_way`: within one cluster, or between a mirror and one of its two
     /// members. Two nodes of different clusters have no link.
@@ -870,8 +863,8 @@ impl Session {
     fn apply(&mut self, cmd: &Command, result: &mut CommandResult) -> Result<(), Failure> {
         match cmd {
             Command::Expect(cond) => {
-                let c = self.cond_cluster(cond);
-                if let Err(why) = cond::check(cond, c, &self.previous, self.previous_msgs.as_ref())
+                let (fleet, previous) = (&self.fleet, &self.previous);
+                if let Err(why) = cond::check_in(cond, fleet, previous, self.previous_msgs.as_ref())
                 {
                     return Err(Failure::Expect {
                         cond: cond.clone(),

@@ -15,7 +15,8 @@
 //! A lesson about one of the design document's proposals for future
 //! releases (its second half, which etcd has not shipped) names the proposal
 //! instead of, or besides, figures: `# proposal: learner-by-default` (see
-//! [`PROPOSALS`]).
+//! [`PROPOSALS`]). A lesson about one of the document's comparisons names it
+//! the same way: `# comparison: mirror-maker` (see [`COMPARISONS`]).
 //!
 //! and its body tells the story with `say` (narration, each followed by a
 //! `say-ja` line with the same words in Japanese), `pause` (the reader's
@@ -92,7 +93,15 @@ pub static LESSONS: &[LessonSource] = &[
     lesson!("14-automatic-promotion.scenario"),
     lesson!("15-standby-failover.scenario"),
     lesson!("16-read-only-learners.scenario"),
+    lesson!("17-learner-or-mirror-maker.scenario"),
 ];
+
+/// The design document's comparisons: the name a `# comparison:` header
+/// uses, and the section's title in English.
+pub const COMPARISONS: [(&str, &str); 1] = [(
+    "mirror-maker",
+    "Learner members compared with the mirror maker",
+)];
 
 /// The design document's proposals for future releases ("今後のリリースに向けた
 /// 機能案"), in its order: the name a `# proposal:` header uses, and the
@@ -135,6 +144,10 @@ pub struct LessonHeader {
     /// The design document's proposal the lesson stands for, by its name in
     /// [`PROPOSALS`].
     pub proposal: Option<String>,
+    /// The design document's comparison the lesson stands for, by its name
+    /// in [`COMPARISONS`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<String>,
     pub summary: String,
     /// `# title-ja:`, the title in Japanese.
     pub title_ja: Option<String>,
@@ -166,6 +179,7 @@ impl LessonHeader {
 /// both), each at most once, all with non-empty values.
 pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
     let (mut title, mut figures, mut summary, mut proposal) = (None, None, None, None);
+    let mut comparison = None;
     let (mut title_ja, mut summary_ja) = (None, None);
     for (n, raw) in src.lines().enumerate() {
         let line = raw.trim();
@@ -186,6 +200,7 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
             "title-ja" => &mut title_ja,
             "summary-ja" => &mut summary_ja,
             "proposal" => &mut proposal,
+            "comparison" => &mut comparison,
             _ => continue,
         };
         if value.is_empty() {
@@ -197,8 +212,17 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
     }
     let title = title.ok_or("no '# title:' header")?;
     let summary = summary.ok_or("no '# summary:' header")?;
-    if figures.is_none() && proposal.is_none() {
-        return Err("no '# figure:' or '# proposal:' header".into());
+    if figures.is_none() && proposal.is_none() && comparison.is_none() {
+        return Err("no '# figure:', '# proposal:' or '# comparison:' header".into());
+    }
+    if let Some(c) = &comparison {
+        if !COMPARISONS.iter().any(|(name, _)| name == c) {
+            let names: Vec<&str> = COMPARISONS.iter().map(|(n, _)| *n).collect();
+            return Err(format!(
+                "comparison {c:?} is not one of the design document's: {}",
+                names.join(", ")
+            ));
+        }
     }
     let figures = match figures {
         None => Vec::new(),
@@ -224,6 +248,7 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
         title,
         figures,
         proposal,
+        comparison,
         summary,
         title_ja,
         summary_ja,

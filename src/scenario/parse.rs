@@ -1299,6 +1299,8 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
             "all-applied" => Ok(Condition::AllApplied),
             "ok" => Ok(Condition::Ok),
             "role" => parse_role(p),
+            "mirror" => parse_mirror_state(p),
+            "mirror-error" => parse_mirror_error(p),
             "progress" => parse_progress(p),
             "absent" => Ok(Condition::Absent),
             "linearizable" => Ok(Condition::Linearizable),
@@ -1520,6 +1522,59 @@ fn parse_watch_events(p: &mut Words<'_>) -> Result<Condition, ParseError> {
         bound,
         count,
     })
+}
+
+/// `mirror-error M=CODE`.
+fn parse_mirror_error(p: &mut Words<'_>) -> Result<Condition, ParseError> {
+    let t = p.word("M=CODE", "mirror-error")?;
+    let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
+        return Err(p.err(
+            t.col,
+            ParseErrorKind::FormExpected {
+                form: Form::Mirror,
+                found: quote_for_message(&t.text),
+            },
+        ));
+    };
+    let id = node_id_of(&opt.name).map_err(|m| p.err(t.col, m))?;
+    let code = opt.value.parse().map_err(|_: String| {
+        let names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        p.err(
+            opt.value_col,
+            ParseErrorKind::UnknownName {
+                what: Named::ErrorCode,
+                found: quote_for_message(&opt.value),
+                expected: names.join(", "),
+            },
+        )
+    })?;
+    Ok(Condition::MirrorError { id, code })
+}
+
+/// `mirror M=STATE`.
+fn parse_mirror_state(p: &mut Words<'_>) -> Result<Condition, ParseError> {
+    let t = p.word("M=STATE", "mirror")?;
+    let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
+        return Err(p.err(
+            t.col,
+            ParseErrorKind::FormExpected {
+                form: Form::Mirror,
+                found: quote_for_message(&t.text),
+            },
+        ));
+    };
+    let id = node_id_of(&opt.name).map_err(|m| p.err(t.col, m))?;
+    let state = MirrorState::from_name(&opt.value).ok_or_else(|| {
+        p.err(
+            opt.value_col,
+            ParseErrorKind::UnknownName {
+                what: Named::MirrorState,
+                found: quote_for_message(&opt.value),
+                expected: join_names(MirrorState::ALL.iter().map(|m| m.as_str())),
+            },
+        )
+    })?;
+    Ok(Condition::Mirror { id, state })
 }
 
 fn parse_role(p: &mut Words<'_>) -> Result<Condition, ParseError> {

@@ -320,6 +320,7 @@ pub enum SayProblem {
 pub enum Named {
     MemberSubcommand,
     MirrorSubcommand,
+    MirrorState,
     Role,
     ProgressState,
     ErrorCode,
@@ -334,6 +335,7 @@ pub enum Form {
     WatchEvents,
     Role,
     Progress,
+    Mirror,
     Rate,
     WatchNumber,
     AutoPromote,
@@ -361,6 +363,7 @@ impl Form {
             Form::Queued => "N>=SIZE or N<=SIZE like 1>=1MB".to_string(),
             Form::WatchEvents => "W=N, W>=N or W<=N like 1>=3".to_string(),
             Form::Role => "N=ROLE like 2=leader".to_string(),
+            Form::Mirror => "M=STATE like 9=watching".to_string(),
             Form::Progress => "N=STATE like 2=replicate".to_string(),
             Form::Rate => "a rate like 50/s".to_string(),
             Form::WatchNumber => "a watch number like 1".to_string(),
@@ -399,7 +402,7 @@ pub const CONDITION_FORMS: &str =
      voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, term>=T, commit>=I, role N=ROLE, \
      progress N=STATE, ok, error=CODE, value=TEXT, absent, linearizable, not-linearizable, \
      queued>=SIZE, queued N>=SIZE (or <=), msgs-out N=K, msgs-in N=K (or >=, <=), \
-     watch-events W=N (or >=, <=), watch-canceled W";
+     watch-events W=N (or >=, <=), watch-canceled W, mirror M=STATE, mirror-error M=CODE";
 
 impl ParseErrorKind {
     /// A sample of every kind, for the tests that every renderer says each.
@@ -568,6 +571,7 @@ impl ParseErrorKind {
         for what in [
             Named::MemberSubcommand,
             Named::MirrorSubcommand,
+            Named::MirrorState,
             Named::Role,
             Named::ProgressState,
             Named::ErrorCode,
@@ -754,6 +758,7 @@ impl ParseErrorKind {
                 let what = match what {
                     Named::MemberSubcommand => "member subcommand",
                     Named::MirrorSubcommand => "mirror subcommand",
+                    Named::MirrorState => "mirror state",
                     Named::Role => "role",
                     Named::ProgressState => "progress state",
                     Named::ErrorCode => "error code",

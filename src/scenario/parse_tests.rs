@@ -235,6 +235,9 @@ mod props {
                 }
             }),
             (1..=u64::MAX).prop_map(Condition::WatchCanceled),
+            (id(), proptest::sample::select(MirrorState::ALL.to_vec()))
+                .prop_map(|(id, state)| Condition::Mirror { id, state }),
+            (id(), code()).prop_map(|(id, code)| Condition::MirrorError { id, code }),
         ]
     }
 

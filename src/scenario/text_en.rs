@@ -224,6 +224,16 @@ pub fn unmet(u: &Unmet) -> String {
             format!("the history of {operations} operations on {keys} keys is linearizable")
         }
         Unmet::NoWatch(w) => format!("there is no watch {w}"),
+        Unmet::Mirror { id, actual: None } => format!("there is no mirror process {id}"),
+        Unmet::MirrorError { id, code: None } => format!("mirror {id} has not failed"),
+        Unmet::MirrorError {
+            id,
+            code: Some(code),
+        } => format!("mirror {id} failed with {code}"),
+        Unmet::Mirror {
+            id,
+            actual: Some(state),
+        } => format!("mirror {id} is {state}"),
         Unmet::WatchEvents { watch, events } => {
             format!("watch {watch} has received {events} events")
         }

@@ -269,6 +269,16 @@ pub fn unmet(u: &Unmet) -> String {
             format!("{keys} 個のキーに対する {operations} 件の操作の履歴は線形化可能")
         }
         Unmet::NoWatch(w) => format!("ウォッチ {w} は存在しない"),
+        Unmet::Mirror { id, actual: None } => format!("ミラープロセス {id} は存在しない"),
+        Unmet::MirrorError { id, code: None } => format!("ミラー {id} は失敗していない"),
+        Unmet::MirrorError {
+            id,
+            code: Some(code),
+        } => format!("ミラー {id} は {code} で失敗した"),
+        Unmet::Mirror {
+            id,
+            actual: Some(state),
+        } => format!("ミラー {id} は {state}"),
         Unmet::WatchEvents { watch, events } => {
             format!("ウォッチ {watch} が受け取ったイベントは {events} 件")
         }
@@ -853,6 +863,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
             let what = match what {
                 Named::MemberSubcommand => "member のサブコマンド",
                 Named::MirrorSubcommand => "mirror のサブコマンド",
+                Named::MirrorState => "ミラーの状態",
                 Named::Role => "役割",
                 Named::ProgressState => "進捗の状態",
                 Named::ErrorCode => "エラーコード",
@@ -903,6 +914,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
                 Form::Queued => "1>=1MB のような N>=SIZE か N<=SIZE の形".to_string(),
                 Form::WatchEvents => "1>=3 のような W=N、W>=N、W<=N の形".to_string(),
                 Form::Role => "2=leader のような N=ROLE の形".to_string(),
+                Form::Mirror => "9=watching のような M=STATE の形".to_string(),
                 Form::Progress => "2=replicate のような N=STATE の形".to_string(),
                 Form::Rate => "50/s のようなレート".to_string(),
                 Form::WatchNumber => "1 のようなウォッチ番号".to_string(),

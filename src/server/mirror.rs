@@ -58,6 +58,18 @@ pub enum MirrorState {
 }
 
 impl MirrorState {
+    pub const ALL: [MirrorState; 4] = [
+        MirrorState::Syncing,
+        MirrorState::Watching,
+        MirrorState::Stopped,
+        MirrorState::Failed,
+    ];
+
+    /// The state named `s`.
+    pub fn from_name(s: &str) -> Option<MirrorState> {
+        MirrorState::ALL.into_iter().find(|m| m.as_str() == s)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             MirrorState::Syncing => "syncing",
