@@ -165,13 +165,24 @@ impl ClusterJson {
 /// A cluster's store revision: its leader's, else the highest of its
 /// members' (what a client reading it now would see at best).
 pub fn cluster_revision(cluster: &Cluster) -> u64 {
+    reference_member(cluster)
+        .and_then(|id| cluster.world().node(id))
+        .map_or(1, |n| n.state.mvcc.rev())
+}
+
+/// The member whose store stands for the cluster's: the leader, else the
+/// member with the highest revision (the lowest id among equals).
+pub fn reference_member(cluster: &Cluster) -> Option<NodeId> {
     let world = cluster.world();
     let rev = |id: NodeId| world.node(id).map(|n| n.state.mvcc.rev());
-    cluster
-        .leader()
-        .and_then(rev)
-        .or_else(|| cluster.known_ids().into_iter().filter_map(rev).max())
-        .unwrap_or(1)
+    cluster.leader().filter(|&l| rev(l).is_some()).or_else(|| {
+        cluster
+            .known_ids()
+            .into_iter()
+            .filter_map(|id| rev(id).map(|r| (r, std::cmp::Reverse(id))))
+            .max()
+            .map(|(_, std::cmp::Reverse(id))| id)
+    })
 }
 
 /// One mirror process in the report's `mirrors`.
