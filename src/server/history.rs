@@ -185,6 +185,14 @@ impl History {
         }
     }
 
+    /// Every (key, value) a client sent a write of, sent or not kept.
+    pub fn written(&self) -> impl Iterator<Item = (String, String)> + '_ {
+        self.ops.iter().filter_map(|r| match &r.op.kind {
+            crate::sim::linearizability::OpKind::Write(v) => Some((r.op.key.clone(), v.clone())),
+            _ => None,
+        })
+    }
+
     /// The operations the checker sees, in the order they were sent.
     pub fn operations(&self) -> Vec<Operation> {
         self.ops
