@@ -341,3 +341,23 @@ fn the_same_script_gives_the_same_report() {
     assert_eq!(cluster(&s, "solo")["leader"], 11);
     assert!(s.command("cluster voters=12").is_err());
 }
+
+#[test]
+fn member_commands_go_to_the_cluster_via_names() {
+    let s = run(&format!(
+        "{TWO}wait 3s\nmember add 14 --learner via=12\nexpect ok\nstart 14\nexpect ok\n\
+         member list via=13\nexpect ok\nmember add 14 --learner\nexpect error=id-exists\n\
+         wait-until caught-up=14 within=5s\nmember promote 14\nexpect ok\nexpect voters=11,12,13,14\n\
+         expect voters=1,2,3\nmember add 5 --learner via=11\nexpect ok\nexpect learners=5\n"
+    ));
+    assert!(s.passed(), "{:?}", surprises(&s));
+    let listed = result(&s, "member list via=13")["members"].clone();
+    let ids: Vec<u64> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, [11, 12, 13, 14]);
+    assert_eq!(cluster(&s, "main")["voters"], serde_json::json!([1, 2, 3]));
+}

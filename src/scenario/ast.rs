@@ -230,6 +230,8 @@ pub enum Command {
         read_only: Option<ReadMode>,
         /// As written; its syntax is checked when the command runs (`bad-url`).
         peer_url: Option<String>,
+        /// `via=N`: sent to N's cluster (the first cluster without it).
+        via: Option<NodeId>,
         timeout_ms: Option<u64>,
         require_leader: bool,
     },
@@ -248,6 +250,8 @@ pub enum Command {
     /// `member list [serializable] [timeout=DURATION] [require-leader]`
     MemberList {
         serializable: bool,
+        /// `via=N`: N's cluster's list (the first cluster's without it).
+        via: Option<NodeId>,
         timeout_ms: Option<u64>,
         require_leader: bool,
     },
@@ -257,12 +261,16 @@ pub enum Command {
     /// does this).
     MemberChange {
         change: JointChange,
+        /// `via=N`: sent to N's cluster (the first cluster without it).
+        via: Option<NodeId>,
         timeout_ms: Option<u64>,
         require_leader: bool,
     },
     /// `member leave-joint [timeout=DURATION] [require-leader]`: leave a
     /// joint configuration entered with `leave=explicit`.
     MemberLeaveJoint {
+        /// `via=N`: sent to N's cluster (the first cluster without it).
+        via: Option<NodeId>,
         timeout_ms: Option<u64>,
         require_leader: bool,
     },
@@ -655,6 +663,13 @@ fn format_link(f: &mut fmt::Formatter<'_>, a: NodeId, b: NodeId, one_way: bool) 
 }
 
 /// A client request's ` timeout=DURATION` and ` require-leader`, in that order.
+fn format_via(f: &mut fmt::Formatter<'_>, via: Option<NodeId>) -> fmt::Result {
+    match via {
+        Some(n) => write!(f, " via={n}"),
+        None => Ok(()),
+    }
+}
+
 fn format_client(
     f: &mut fmt::Formatter<'_>,
     timeout_ms: Option<u64>,
@@ -855,6 +870,7 @@ impl fmt::Display for Command {
                 standby,
                 read_only,
                 peer_url,
+                via,
                 timeout_ms,
                 require_leader,
             } => {
@@ -874,6 +890,7 @@ impl fmt::Display for Command {
                 if let Some(url) = peer_url {
                     write!(f, " --peer-url={}", format_text(url))?;
                 }
+                format_via(f, *via)?;
                 format_client(f, *timeout_ms, *require_leader)
             }
             Command::MemberPromote {
@@ -894,6 +911,7 @@ impl fmt::Display for Command {
             }
             Command::MemberList {
                 serializable,
+                via,
                 timeout_ms,
                 require_leader,
             } => {
@@ -901,21 +919,26 @@ impl fmt::Display for Command {
                 if *serializable {
                     f.write_str(" serializable")?;
                 }
+                format_via(f, *via)?;
                 format_client(f, *timeout_ms, *require_leader)
             }
             Command::MemberChange {
                 change,
+                via,
                 timeout_ms,
                 require_leader,
             } => {
                 write!(f, "member change{change}")?;
+                format_via(f, *via)?;
                 format_client(f, *timeout_ms, *require_leader)
             }
             Command::MemberLeaveJoint {
+                via,
                 timeout_ms,
                 require_leader,
             } => {
                 f.write_str("member leave-joint")?;
+                format_via(f, *via)?;
                 format_client(f, *timeout_ms, *require_leader)
             }
             Command::Start(n) => write!(f, "start {n}"),

@@ -699,11 +699,13 @@ impl Session {
             }
             Command::MemberList {
                 serializable,
+                via,
                 timeout_ms,
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let c = self.fleet.main_mut();
+                let k = self.via_cluster(*via);
+                let c = self.fleet.cluster_mut(k);
                 let call = c.begin_member_list(*serializable, timeout, *require_leader)?;
                 return Ok(match call {
                     Call::Done(list) => {
@@ -711,7 +713,7 @@ impl Session {
                         None
                     }
                     Call::Waiting(request) => Some(Op::Request {
-                        cluster: 0,
+                        cluster: k,
                         request,
                         answer: Answer::Members,
                     }),
@@ -724,15 +726,17 @@ impl Session {
                 standby,
                 read_only,
                 peer_url,
+                via,
                 timeout_ms,
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let k = self.via_cluster(*via);
                 // Clusters and mirror processes keep their ids apart.
-                if self.fleet.cluster_of(*id).is_some_and(|k| k != 0) || self.fleet.is_mirror(*id) {
+                if self.fleet.cluster_of(*id).is_some_and(|o| o != k) || self.fleet.is_mirror(*id) {
                     self.fleet.check_free(*id)?;
                 }
-                let c = self.fleet.main_mut();
+                let c = self.fleet.cluster_mut(k);
                 // The learner-by-default mode decides what a bare add adds.
                 let by_default = c.config().modes.new_members == NewMembers::Learner;
                 let learner = *learner || (by_default && !*voter);
@@ -748,7 +752,7 @@ impl Session {
                     timeout,
                     *require_leader,
                 )?;
-                return Ok(done_or_wait(0, call));
+                return Ok(done_or_wait(k, call));
             }
             Command::MemberPromote {
                 id,
@@ -778,24 +782,35 @@ impl Session {
             }
             Command::MemberChange {
                 change,
+                via,
                 timeout_ms,
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let c = self.fleet.main_mut();
+                let k = self.via_cluster(*via);
+                for id in change.add.iter().chain(&change.add_learner) {
+                    if self.fleet.cluster_of(*id).is_some_and(|o| o != k)
+                        || self.fleet.is_mirror(*id)
+                    {
+                        self.fleet.check_free(*id)?;
+                    }
+                }
+                let c = self.fleet.cluster_mut(k);
                 return Ok(done_or_wait(
-                    0,
+                    k,
                     c.begin_member_change(change, timeout, *require_leader)?,
                 ));
             }
             Command::MemberLeaveJoint {
+                via,
                 timeout_ms,
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let c = self.fleet.main_mut();
+                let k = self.via_cluster(*via);
+                let c = self.fleet.cluster_mut(k);
                 return Ok(done_or_wait(
-                    0,
+                    k,
                     c.begin_member_leave_joint(timeout, *require_leader)?,
                 ));
             }

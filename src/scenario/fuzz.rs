@@ -587,6 +587,7 @@ fn next_command(rng: &mut Pcg64, session: &Session, writes: &mut u64) -> Command
                     standby: false,
                     read_only: None,
                     peer_url,
+                    via: None,
                     timeout_ms: client_timeout(rng),
                     require_leader: rng.random_bool(0.1),
                 }
@@ -604,6 +605,7 @@ fn next_command(rng: &mut Pcg64, session: &Session, writes: &mut u64) -> Command
             90..=92 => pick(rng, &v.voters).map(Command::TransferLeader),
             93 => Some(Command::MemberList {
                 serializable: rng.random_bool(0.3),
+                via: None,
                 timeout_ms: client_timeout(rng),
                 require_leader: false,
             }),

@@ -990,6 +990,7 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
                     ("--standby", Kind::Flag),
                     ("--read-only", Kind::Value("--read-only=weak|strong")),
                     ("--peer-url", Kind::Value("--peer-url=URL")),
+                    ("via", Kind::Value("via=N")),
                     CLIENT_OPTIONS[0],
                     CLIENT_OPTIONS[1],
                 ],
@@ -1025,6 +1026,7 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
                 standby: standby.is_some(),
                 read_only,
                 peer_url: get(&found, "--peer-url").map(|f| f.value().to_string()),
+                via: via_of(p, &found)?,
                 timeout_ms,
                 require_leader,
             }
@@ -1054,6 +1056,7 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
                 "member list",
                 &[
                     ("serializable", Kind::Flag),
+                    ("via", Kind::Value("via=N")),
                     CLIENT_OPTIONS[0],
                     CLIENT_OPTIONS[1],
                 ],
@@ -1061,22 +1064,32 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
             let (timeout_ms, require_leader) = client_options(p, &found)?;
             Command::MemberList {
                 serializable: get(&found, "serializable").is_some(),
+                via: via_of(p, &found)?,
                 timeout_ms,
                 require_leader,
             }
         }
         (false, "change") => {
-            let (change, timeout_ms, require_leader) = parse_joint_change(p)?;
+            let (change, via, timeout_ms, require_leader) = parse_joint_change(p)?;
             Command::MemberChange {
                 change,
+                via,
                 timeout_ms,
                 require_leader,
             }
         }
         (false, "leave-joint") => {
-            let found = p.options("member leave-joint", &CLIENT_OPTIONS)?;
+            let found = p.options(
+                "member leave-joint",
+                &[
+                    ("via", Kind::Value("via=N")),
+                    CLIENT_OPTIONS[0],
+                    CLIENT_OPTIONS[1],
+                ],
+            )?;
             let (timeout_ms, require_leader) = client_options(p, &found)?;
             Command::MemberLeaveJoint {
+                via: via_of(p, &found)?,
                 timeout_ms,
                 require_leader,
             }
@@ -1097,11 +1110,22 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
 
 /// `member change [add=IDS] [add-learner=IDS] [promote=IDS] [demote=IDS]
 /// [remove=IDS] [leave=auto|explicit]`: at least one change, no id twice.
-fn parse_joint_change(p: &mut Words<'_>) -> Result<(JointChange, Option<u64>, bool), ParseError> {
+/// The `via=N` among found options.
+fn via_of(p: &Words<'_>, found: &[Found<'_>]) -> Result<Option<NodeId>, ParseError> {
+    get(found, "via")
+        .map(|f| p.convert(f, node_id_of))
+        .transpose()
+}
+
+#[allow(clippy::type_complexity)]
+fn parse_joint_change(
+    p: &mut Words<'_>,
+) -> Result<(JointChange, Option<NodeId>, Option<u64>, bool), ParseError> {
     const LISTS: [&str; 5] = ["add", "add-learner", "promote", "demote", "remove"];
     let mut allowed: Vec<(&'static str, Kind)> =
         LISTS.iter().map(|&n| (n, Kind::Value("LIST"))).collect();
     allowed.push(("leave", Kind::Value("leave=auto|explicit")));
+    allowed.push(("via", Kind::Value("via=N")));
     allowed.extend(CLIENT_OPTIONS);
     let found = p.options("member change", &allowed)?;
     let mut change = JointChange::default();
@@ -1135,7 +1159,7 @@ fn parse_joint_change(p: &mut Words<'_>) -> Result<(JointChange, Option<u64>, bo
         return Err(p.err(p.missing_col(), ParseErrorKind::ChangeMissing));
     }
     let (timeout_ms, require_leader) = client_options(p, &found)?;
-    Ok((change, timeout_ms, require_leader))
+    Ok((change, via_of(p, &found)?, timeout_ms, require_leader))
 }
 
 /// `A B` or `A->B`, then the end of the line.

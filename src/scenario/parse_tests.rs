@@ -396,35 +396,49 @@ mod props {
                     via
                 }),
             Just(Command::LoadStop),
-            (id(), 0u8..6, proptest::option::of(text()), client()).prop_map(
-                |(id, how, peer_url, (timeout_ms, require_leader))| Command::MemberAdd {
-                    id,
-                    // Nothing, --learner, --voter, --standby (a learner),
-                    // --read-only=weak or =strong (learners too).
-                    learner: matches!(how, 1 | 3 | 4 | 5),
-                    voter: how == 2,
-                    standby: how == 3,
-                    read_only: match how {
-                        4 => Some(ReadMode::Weak),
-                        5 => Some(ReadMode::Strong),
-                        _ => None,
-                    },
-                    peer_url,
-                    timeout_ms,
-                    require_leader
+            (
+                id(),
+                0u8..6,
+                proptest::option::of(text()),
+                proptest::option::of(id()),
+                client()
+            )
+                .prop_map(|(id, how, peer_url, via, (timeout_ms, require_leader))| {
+                    Command::MemberAdd {
+                        id,
+                        // Nothing, --learner, --voter, --standby (a learner),
+                        // --read-only=weak or =strong (learners too).
+                        learner: matches!(how, 1 | 3 | 4 | 5),
+                        voter: how == 2,
+                        standby: how == 3,
+                        read_only: match how {
+                            4 => Some(ReadMode::Weak),
+                            5 => Some(ReadMode::Strong),
+                            _ => None,
+                        },
+                        peer_url,
+                        via,
+                        timeout_ms,
+                        require_leader,
+                    }
+                }),
+            (joint_change(), proptest::option::of(id()), client()).prop_map(
+                |(change, via, (timeout_ms, require_leader))| {
+                    Command::MemberChange {
+                        change,
+                        via,
+                        timeout_ms,
+                        require_leader,
+                    }
                 }
             ),
-            (joint_change(), client()).prop_map(|(change, (timeout_ms, require_leader))| {
-                Command::MemberChange {
-                    change,
+            (proptest::option::of(id()), client()).prop_map(
+                |(via, (timeout_ms, require_leader))| Command::MemberLeaveJoint {
+                    via,
                     timeout_ms,
                     require_leader,
                 }
-            }),
-            client().prop_map(|(timeout_ms, require_leader)| Command::MemberLeaveJoint {
-                timeout_ms,
-                require_leader,
-            }),
+            ),
             (id(), client()).prop_map(|(id, (timeout_ms, require_leader))| {
                 Command::MemberPromote {
                     id,
@@ -439,13 +453,16 @@ mod props {
                     require_leader,
                 }
             }),
-            (any::<bool>(), client()).prop_map(|(serializable, (timeout_ms, require_leader))| {
-                Command::MemberList {
-                    serializable,
-                    timeout_ms,
-                    require_leader,
+            (any::<bool>(), proptest::option::of(id()), client()).prop_map(
+                |(serializable, via, (timeout_ms, require_leader))| {
+                    Command::MemberList {
+                        serializable,
+                        via,
+                        timeout_ms,
+                        require_leader,
+                    }
                 }
-            }),
+            ),
             id().prop_map(Command::Start),
             id().prop_map(Command::Crash),
             id().prop_map(Command::Campaign),
