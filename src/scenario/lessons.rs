@@ -146,7 +146,6 @@ pub struct LessonHeader {
     pub proposal: Option<String>,
     /// The design document's comparison the lesson stands for, by its name
     /// in [`COMPARISONS`].
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub comparison: Option<String>,
     pub summary: String,
     /// `# title-ja:`, the title in Japanese.
@@ -282,6 +281,9 @@ pub struct LessonInfo {
     /// The design document's proposal it stands for (a name in
     /// [`PROPOSALS`]), or `None`.
     pub proposal: Option<String>,
+    /// The design document's comparison it stands for (a name in
+    /// [`COMPARISONS`]), or `None`.
+    pub comparison: Option<String>,
     pub summary: String,
     /// How many times `next` runs before the lesson is finished.
     pub steps: usize,
@@ -327,6 +329,7 @@ impl Lesson {
             title: self.header.title_in(lang).to_string(),
             figures: self.header.figures.clone(),
             proposal: self.header.proposal.clone(),
+            comparison: self.header.comparison.clone(),
             summary: self.header.summary_in(lang).to_string(),
             steps: self.steps(),
         }
