@@ -24,7 +24,7 @@
 //! breaks when its link is cut (raftlab notices it at once, where etcd's
 //! keepalive takes a few seconds); when the link is healed the client's
 //! watcher opens it again from the revision after the last one it received
-//! (clientv3 `watchGrpcStream` resuming), which fails with the compaction
+//! (clientv3 `watchGRPCStream.serveSubstream` keeps `nextRev`), which fails with the compaction
 //! error if that revision was compacted meanwhile. A member that is not
 //! running counts as unreachable too.
 
