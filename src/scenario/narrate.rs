@@ -225,6 +225,10 @@ pub enum FoldKey {
         kind: MessageType,
         reason: DropReason,
     },
+    /// A mirror relaying writes, again and again under a steady load.
+    Relayed {
+        mirror: NodeId,
+    },
 }
 
 /// A node's campaigns folded into one line with the votes they got.
@@ -265,6 +269,9 @@ pub fn fold_key(kind: &EventKind) -> Option<FoldKey> {
                 kind: *kind,
                 reason: *reason,
             })
+        }
+        EventKind::Mirror(MirrorEvent::Relayed { mirror, .. }) => {
+            return Some(FoldKey::Relayed { mirror: *mirror })
         }
         _ => return None,
     };

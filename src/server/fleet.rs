@@ -199,12 +199,25 @@ impl Fleet {
     }
 
     /// Every cluster's events since the last call, then the mirrors', in
-    /// time order.
+    /// time order. The events a mirror's own watch receives are left out:
+    /// the mirror's relays tell them.
     pub fn take_events(&mut self) -> Vec<Event> {
         self.pump();
         let mut all = Vec::new();
-        for c in &mut self.clusters {
-            all.append(&mut c.take_events());
+        for (i, c) in self.clusters.iter_mut().enumerate() {
+            let mut events = c.take_events();
+            let mirrors = &self.mirrors;
+            let mirrored = |watch: u64| {
+                mirrors
+                    .iter()
+                    .any(|m| m.source == i && m.watches.contains(&watch))
+            };
+            if !mirrors.is_empty() {
+                events.retain(
+                    |e| !matches!(e.kind, EventKind::WatchEvents { watch, .. } if mirrored(watch)),
+                );
+            }
+            all.append(&mut events);
         }
         all.append(&mut self.events);
         if self.clusters.len() > 1 || !self.mirrors.is_empty() {

@@ -136,6 +136,8 @@ pub struct Mirror {
     /// The watch open on the source member, and how many of its events
     /// were taken.
     watch: Option<(u64, usize)>,
+    /// Every watch it opened on its source member, oldest first.
+    pub watches: Vec<u64>,
     queue: VecDeque<Relay>,
     /// Writes relayed since the last `Relayed` event.
     unreported: u64,
@@ -172,6 +174,7 @@ impl Mirror {
             in_flight: None,
             answer: None,
             watch: None,
+            watches: Vec::new(),
             queue: VecDeque::new(),
             unreported: 0,
             paused: false,
@@ -386,6 +389,7 @@ impl Mirror {
         match source.watch(&prefix, true, from_rev, Some(self.from)) {
             Ok(w) => {
                 self.watch = Some((w, 0));
+                self.watches.push(w);
                 if std::mem::take(&mut self.paused) {
                     self.events.push(MirrorEvent::Resumed {
                         mirror: self.id,
@@ -506,6 +510,7 @@ impl Mirror {
     /// Counts what it owns.
     pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
         m.vec(&self.events);
+        m.vec(&self.watches);
         self.cuts.heap_size(m);
         for r in &self.queue {
             m.shared_str(&r.key);
