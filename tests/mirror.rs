@@ -361,3 +361,30 @@ fn member_commands_go_to_the_cluster_via_names() {
     assert_eq!(ids, [11, 12, 13, 14]);
     assert_eq!(cluster(&s, "main")["voters"], serde_json::json!([1, 2, 3]));
 }
+
+#[test]
+fn time_travel_and_links_keep_every_cluster_and_mirror() {
+    use raftlab::scenario::share::{decode_link, encode_link};
+    use raftlab::scenario::timeline::Timeline;
+    let mut t = Timeline::from_script(&format!("{MIRRORED}put a 5\nwait 1s\n")).unwrap();
+    t.command("cut 9 1").unwrap();
+    t.advance(1_500);
+    t.command("put a 6").unwrap();
+    t.advance(2_000);
+    t.command("heal").unwrap();
+    t.advance(1_000);
+    let live = t.status_json();
+    assert_eq!(live["mirrors"][0]["last_revision"], 5, "{live}");
+    // Back to before the cut, then live again: the same states.
+    let mid = t.seek(t.end() - 3_000);
+    let there = t.status_json();
+    assert_eq!(there["mirrors"][0]["last_revision"], 4, "{there}");
+    assert_eq!(there["clusters"].as_array().unwrap().len(), 2);
+    t.go_live();
+    assert_eq!(t.status_json(), live);
+    // A link holds the run: the second cluster and the mirror come back.
+    t.seek(mid);
+    let back = decode_link(&encode_link(&t)).unwrap();
+    assert_eq!(back.status_json(), there);
+    assert_eq!(back.history(), t.history());
+}
