@@ -114,7 +114,8 @@ fn via_routes_a_request_to_the_cluster_of_its_node() {
     // A node-naming command acts in that node's cluster; a condition about
     // a node looks at its cluster.
     let s = run(&format!(
-        "{TWO}campaign 13\nwait-until leader=13 within=3s\nexpect role 13=leader\nexpect voters=11,12,13\ncrash 12\nexpect role 12=down\n"
+        "{TWO}campaign 13\nwait-until leader=13 within=3s\nexpect role 13=leader\nexpect voters=11,12,13\n\
+         put k v via=11\nexpect msgs-out 11>=1\nexpect msgs-in 13>=1\ncrash 12\nexpect role 12=down\n"
     ));
     assert!(s.passed(), "{:?}", surprises(&s));
 }

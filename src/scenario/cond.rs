@@ -25,6 +25,18 @@ impl Counts {
         )
     }
 
+    /// Every node's counts now, each counted in its own cluster.
+    pub fn now_in(fleet: &Fleet) -> Counts {
+        Counts(
+            (MIN_NODE_ID..=MAX_NODE_ID)
+                .map(|id| {
+                    let k = fleet.cluster_of(id).unwrap_or(0);
+                    fleet.cluster(k).message_counts(id)
+                })
+                .collect(),
+        )
+    }
+
     /// What was sent and received from `earlier` to `self`.
     pub fn since(&self, earlier: &Counts) -> Counts {
         let zero = MessageCounts::default();

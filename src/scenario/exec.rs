@@ -393,7 +393,7 @@ impl Session {
         // Console commands are numbered after everything run so far.
         self.lines = self.lines.max(q.line);
         let started_at = self.now();
-        self.msgs_at_start = cond::Counts::now(self.fleet.main());
+        self.msgs_at_start = cond::Counts::now_in(&self.fleet);
         if started_at > self.history_ms {
             self.history
                 .push(Command::Wait(started_at - self.history_ms).to_string());
@@ -427,8 +427,7 @@ impl Session {
                 (None, Some(value)) => Previous::Read(value.clone()),
                 (None, None) => Previous::Ok,
             };
-            self.previous_msgs =
-                Some(cond::Counts::now(self.fleet.main()).since(&self.msgs_at_start));
+            self.previous_msgs = Some(cond::Counts::now_in(&self.fleet).since(&self.msgs_at_start));
         }
         if matches!(cmd, Command::Get { .. }) {
             self.last_value = result.value.clone().flatten();
