@@ -457,7 +457,13 @@ impl Mirror {
                 )
                 .map(Call::Waiting),
             None => dest
-                .begin_delete(&relay.key, Some(self.to), NO_DEADLINE_MS, false)
+                .begin_delete_as(
+                    MIRROR_CLIENT,
+                    &relay.key,
+                    Some(self.to),
+                    NO_DEADLINE_MS,
+                    false,
+                )
                 .map(|c| match c {
                     Call::Done(_) => Call::Done(()),
                     Call::Waiting(r) => Call::Waiting(r),
