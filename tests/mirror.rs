@@ -152,6 +152,8 @@ fn refusals_are_clear_and_change_nothing() {
     assert!(s.passed(), "{:?}", surprises(&s));
     let d = result(&s, "cut 1 11")["detail"].clone();
     assert!(d.as_str().unwrap().contains("different clusters"), "{d}");
+    let s = run(&format!("{TWO}mirror start 9 from=1 to=11\ncut 9 2\nexpect error=member-not-found\ncut 9 12\nexpect error=member-not-found\ncut 9 11\nexpect ok\n"));
+    assert!(s.passed(), "{:?}", surprises(&s));
     assert_eq!(s.report_json()["mirrors"].as_array().unwrap().len(), 1);
     assert_eq!(s.report_json()["voters"], serde_json::json!([1, 2, 3]));
     // Parse errors name what is missing.

@@ -154,8 +154,8 @@ pub fn server_detail(e: &ServerError) -> String {
         ),
         NoSuchMirror { id } => format!("there is no mirror process {id}"),
         NoLinkAcross { a, b } => format!(
-            "{a} and {b} are in different clusters: no link joins them (only a mirror process \
-             has links into two clusters)"
+            "no link joins {a} and {b}: they are in different clusters, or one is a mirror \
+             process, linked only to the two members it reads from and writes to"
         ),
     }
 }

@@ -319,8 +319,8 @@ pub enum ErrorDetail {
     },
     /// `mirror stop` of an id that is no mirror process.
     NoSuchMirror { id: NodeId },
-    /// `cut`/`heal` of two nodes of different clusters: no link joins them
-    /// (only a mirror process has links into two clusters).
+    /// `cut`/`heal` of two nodes no link joins: of different clusters, or a
+    /// mirror process and a node it does not talk to.
     NoLinkAcross { a: NodeId, b: NodeId },
 }
 
