@@ -1,6 +1,9 @@
 //! Where things sit on the canvas, in CSS pixels, and what is under a point.
 //! Nodes stand on a ring (lowest id at the top, clockwise); the log strips
-//! fill a panel under the ring, one row per node.
+//! fill a panel under the ring, one row per node. Several clusters
+//! ([`Board`]) stand side by side, each in its own column with its ring and
+//! its strips; a mirror process sits between its source's and its
+//! destination's rings.
 
 use crate::raft::NodeId;
 
@@ -27,10 +30,14 @@ pub enum Hit {
         b: NodeId,
         near: NodeId,
     },
+    /// A mirror process's shape.
+    Mirror(NodeId),
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct Layout {
+    /// The column's left edge (0 for a lone cluster) and its width.
+    pub left: f64,
     pub width: f64,
     pub height: f64,
     pub cx: f64,
@@ -61,12 +68,27 @@ impl Layout {
     /// Recomputes every position for a canvas of `width` x `height` CSS
     /// pixels and these nodes (id, linked), reusing the allocation.
     pub fn compute(&mut self, width: f64, height: f64, nodes: &[(NodeId, bool)]) {
+        self.compute_in(0.0, width, height, nodes.len(), nodes);
+    }
+
+    /// The same in the column from `left`, `width` wide, with room for
+    /// `rows` log rows (columns side by side get as many, so their rings
+    /// stand level).
+    pub fn compute_in(
+        &mut self,
+        left: f64,
+        width: f64,
+        height: f64,
+        rows: usize,
+        nodes: &[(NodeId, bool)],
+    ) {
+        self.left = left;
         self.width = width;
         self.height = height;
         let n = nodes.len().max(1);
         self.row_h = if height < 700.0 { 14.0 } else { 17.0 };
-        self.log_h = 22.0 + self.row_h * n as f64 + 8.0;
-        self.log_x = 8.0;
+        self.log_h = 22.0 + self.row_h * rows.max(1) as f64 + 8.0;
+        self.log_x = left + 8.0;
         self.log_w = (width - 16.0).max(40.0);
         self.log_y = height - self.log_h - 6.0;
         self.label_w = 78.0;
@@ -82,7 +104,7 @@ impl Layout {
 
         let top = self.top_inset.clamp(0.0, height / 3.0);
         let top_h = (self.log_y - top).max(80.0);
-        self.cx = width / 2.0;
+        self.cx = left + width / 2.0;
         self.cy = top + top_h / 2.0;
         // Room outside the ring for each node's labels and bars: three lines
         // above the top node and below a bottom one, wide text at the sides.
@@ -150,6 +172,116 @@ impl Layout {
                         Hit::Link {
                             a: a.id,
                             b: b.id,
+                            near,
+                        },
+                    ));
+                }
+            }
+        }
+        best.map(|(_, h)| h)
+    }
+}
+
+/// A mirror process's place, between its two members' rings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MirrorSpot {
+    pub id: NodeId,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub x: f64,
+    pub y: f64,
+}
+
+/// The mirror's shape: a square this far from its centre to a side.
+pub const MIRROR_R: f64 = 11.0;
+
+/// Every cluster of a run, each in its column (one cluster: one column,
+/// the whole canvas, as [`Layout`] alone), and the mirror processes.
+#[derive(Debug, Clone, Default)]
+pub struct Board {
+    pub parts: Vec<Layout>,
+    pub mirrors: Vec<MirrorSpot>,
+    /// Room at the top left free for the page's legend, in CSS pixels.
+    pub top_inset: f64,
+}
+
+impl Board {
+    /// Lays out `clusters` (each one's nodes, id and linked) side by side
+    /// and `mirrors` (id, from, to) between their members' rings.
+    pub fn compute(
+        &mut self,
+        width: f64,
+        height: f64,
+        clusters: &[Vec<(NodeId, bool)>],
+        mirrors: &[(NodeId, NodeId, NodeId)],
+    ) {
+        let k = clusters.len().max(1);
+        let rows = clusters.iter().map(Vec::len).max().unwrap_or(0);
+        let w = width / k as f64;
+        self.parts.resize_with(clusters.len(), Layout::default);
+        for (i, (part, nodes)) in self.parts.iter_mut().zip(clusters).enumerate() {
+            part.top_inset = self.top_inset;
+            part.compute_in(w * i as f64, w, height, rows, nodes);
+        }
+        self.mirrors.clear();
+        for (i, &(id, from, to)) in mirrors.iter().enumerate() {
+            let (Some((a, pa)), Some((b, pb))) = (self.spot(from), self.spot(to)) else {
+                continue;
+            };
+            let (la, lb) = (&self.parts[pa], &self.parts[pb]);
+            // Between the two rings, above their middles, where no label
+            // goes; later mirrors lower down.
+            let top = la.top_inset.clamp(0.0, height / 3.0) + 24.0;
+            let y = (la.cy - la.ring - 20.0).max(top) + 48.0 * i as f64;
+            let x = if pa == pb {
+                (a.x + b.x) / 2.0
+            } else {
+                (la.cx + lb.cx) / 2.0
+            };
+            self.mirrors.push(MirrorSpot { id, from, to, x, y });
+        }
+    }
+
+    /// Node `id`'s spot and the index of its column.
+    pub fn spot(&self, id: NodeId) -> Option<(&Spot, usize)> {
+        self.parts
+            .iter()
+            .enumerate()
+            .find_map(|(i, l)| l.spot(id).map(|s| (s, i)))
+    }
+
+    /// A mirror first, then whatever a column has under the point, then
+    /// the nearest mirror link (`Hit::Link` with the mirror as `a`).
+    pub fn hit(&self, x: f64, y: f64) -> Option<Hit> {
+        if let Some(m) = self
+            .mirrors
+            .iter()
+            .find(|m| (x - m.x).abs() <= MIRROR_R + 2.0 && (y - m.y).abs() <= MIRROR_R + 2.0)
+        {
+            return Some(Hit::Mirror(m.id));
+        }
+        if let Some(h) = self.parts.iter().find_map(|l| l.hit(x, y)) {
+            return Some(h);
+        }
+        let mut best: Option<(f64, Hit)> = None;
+        for m in &self.mirrors {
+            for peer in [m.from, m.to] {
+                let Some((s, i)) = self.spot(peer) else {
+                    continue;
+                };
+                let r = self.parts[i].node_r + 3.0;
+                let (d, t) = segment_distance(x, y, m.x, m.y, s.x, s.y);
+                let len = (s.x - m.x).hypot(s.y - m.y);
+                if d > LINK_SLOP || t * len < MIRROR_R || (1.0 - t) * len < r {
+                    continue;
+                }
+                if best.is_none_or(|(bd, _)| d < bd) {
+                    let near = if t <= 0.5 { m.id } else { peer };
+                    best = Some((
+                        d,
+                        Hit::Link {
+                            a: m.id,
+                            b: peer,
                             near,
                         },
                     ));
@@ -270,5 +402,91 @@ mod tests {
         let back = lane(&b, &a, l.node_r).unwrap();
         assert!((there.x0 - back.x1).abs() > 1.0, "the lanes are apart");
         assert_eq!(lane(&a, &a, l.node_r), None);
+    }
+
+    fn two_rings(width: f64, height: f64) -> Board {
+        let mut b = Board {
+            top_inset: 40.0,
+            ..Board::default()
+        };
+        let main = vec![(1, true), (2, true), (3, true), (4, true)];
+        let copy = vec![(11, true), (12, true), (13, true)];
+        b.compute(width, height, &[main, copy], &[(9, 1, 11), (8, 1, 11)]);
+        b
+    }
+
+    #[test]
+    fn one_cluster_on_a_board_is_laid_out_as_alone() {
+        let mut b = Board::default();
+        b.compute(900.0, 600.0, &[vec![(1, true), (2, true), (3, true)]], &[]);
+        let l = three();
+        assert_eq!(b.parts.len(), 1);
+        assert_eq!(b.parts[0].spots, l.spots);
+        assert_eq!(
+            (b.parts[0].cx, b.parts[0].log_y, b.parts[0].cells),
+            (l.cx, l.log_y, l.cells)
+        );
+        assert!(b.mirrors.is_empty());
+    }
+
+    #[test]
+    fn clusters_stand_side_by_side_and_mirrors_between_them() {
+        for (w, h) in [(1280.0, 800.0), (1024.0, 600.0), (700.0, 500.0)] {
+            let b = two_rings(w, h);
+            let (l, r) = (&b.parts[0], &b.parts[1]);
+            // Each ring, with room for its labels, stays in its column.
+            assert!(l.cx + l.ring + l.node_r < r.cx - r.ring - r.node_r, "{w}");
+            assert!(l.cx - l.ring - l.node_r > 0.0 && r.cx + r.ring + r.node_r < w);
+            assert!(l.log_x + l.log_w <= r.log_x, "the strips do not overlap");
+            assert_eq!(l.cy, r.cy, "the rings stand level");
+            for id in [1, 2, 3, 4, 11, 12, 13] {
+                assert!(b.spot(id).is_some(), "node {id}");
+            }
+            assert_eq!(b.spot(12).unwrap().1, 1);
+            assert_eq!(b.mirrors.len(), 2);
+            for m in &b.mirrors {
+                assert!(m.x > l.cx && m.x < r.cx, "between the rings");
+                assert!(m.y > 0.0 && m.y < l.log_y, "above the strips");
+                for part in &b.parts {
+                    for s in &part.spots {
+                        let d = (m.x - s.x).hypot(m.y - s.y);
+                        assert!(d > part.node_r + MIRROR_R, "clear of node {}", s.id);
+                    }
+                }
+            }
+            assert!(b.mirrors[1].y > b.mirrors[0].y + 2.0 * MIRROR_R);
+        }
+    }
+
+    #[test]
+    fn a_point_hits_a_mirror_its_links_or_a_columns_node() {
+        let b = two_rings(1280.0, 800.0);
+        let m = b.mirrors[0];
+        assert_eq!(b.hit(m.x + 3.0, m.y - 3.0), Some(Hit::Mirror(9)));
+        let (one, _) = *b.spot(1).as_ref().unwrap();
+        let (eleven, _) = *b.spot(11).as_ref().unwrap();
+        let along = |s: &Spot, t: f64| (m.x + (s.x - m.x) * t, m.y + (s.y - m.y) * t);
+        let (x, y) = along(one, 0.6);
+        assert_eq!(
+            b.hit(x, y),
+            Some(Hit::Link {
+                a: 9,
+                b: 1,
+                near: 1
+            })
+        );
+        let (x, y) = along(eleven, 0.4);
+        assert_eq!(
+            b.hit(x, y),
+            Some(Hit::Link {
+                a: 9,
+                b: 11,
+                near: 9
+            })
+        );
+        assert_eq!(b.hit(eleven.x, eleven.y), Some(Hit::Node(11)));
+        // No link joins the two clusters' members.
+        let (x, y) = ((one.x + eleven.x) / 2.0, (one.y + eleven.y) / 2.0 + 60.0);
+        assert!(!matches!(b.hit(x, y), Some(Hit::Link { a: 1, b: 11, .. })));
     }
 }

@@ -348,10 +348,12 @@ pub fn place_labels(
         .fold(0.0, f64::max);
     // Keep the widest line inside the canvas.
     let x = match align {
-        Align::Right => ax.max(widest + 4.0),
-        Align::Left => ax.min(l.width - widest - 4.0),
+        Align::Right => ax.max(l.left + widest + 4.0),
+        Align::Left => ax.min(l.left + l.width - widest - 4.0),
         // Not clamp(): on a canvas narrower than the text its bounds cross.
-        Align::Center => ax.min(l.width - widest / 2.0 - 4.0).max(widest / 2.0 + 4.0),
+        Align::Center => ax
+            .min(l.left + l.width - widest / 2.0 - 4.0)
+            .max(l.left + widest / 2.0 + 4.0),
     };
     Placement { align, x, top }
 }
