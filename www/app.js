@@ -363,7 +363,8 @@ function updateQuorum(modesOn) {
   const q = app.quorum();
   const acked = new Set(q.acked);
   const reach = new Set(q.reachable);
-  $("quorum").innerHTML = `
+  const f = app.clusters();
+  $("quorum").innerHTML = `${f.clusters.length > 1 ? named(f.clusters[0]) : ""}
     <div class="row"><span class="k">${t("row.leader")}</span>${q.leader ?? `<span class='chip no'>${t("none")}</span>`}</div>
     <div class="row"><span class="k">${t("row.voters")}</span>${chips(q.voters, (id) => (q.leader === id ? "yes" : ""))}</div>
     <div class="row"><span class="k">${t("row.learners")}</span>${chips(q.learners, () => "learner")} <span class="none">${t("row.learnersOf", { n: q.learners.length, max: q.max_learners })}</span></div>
@@ -371,9 +372,51 @@ function updateQuorum(modesOn) {
     <div class="row"><span class="k">${t("row.reachable")}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : `${chips(q.voters, (id) => (reach.has(id) ? "yes" : "no"))} <span class="none">${q.reachable.length} ${q.reachable.length >= q.quorum ? "≥" : "<"} ${q.quorum}</span>`}</div>
     <div class="row"><span class="k">${t("row.acked", { commit: q.commit })}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
     ${modesOn ? `<div class="row"><span class="k">${t("row.modes")}</span><span class="modes-on">${escapeHtml(modesOn)}</span></div>` : ""}
-    <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>`;
+    <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>${fleetRows(f)}`;
   $("status").textContent = t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") });
 }
+
+/** With several clusters: each other cluster's quorum, then the mirror
+ * processes with their state (the first cluster's is the panel above). */
+function named(c) {
+  return `<div class="row"><span class="k">${t("row.cluster")}</span><b>${escapeHtml(c.name)}</b> <span class="none">${t("row.revision", { rev: c.revision })}</span></div>`;
+}
+function fleetRows(f) {
+  if (f.clusters.length < 2 && !f.mirrors.length) return "";
+  const others = f.clusters.slice(1).map((c) => {
+    const q = c.quorum;
+    return `<div class="fleet-cluster">${named(c)}
+      <div class="row"><span class="k">${t("row.leader")}</span>${q.leader ?? `<span class='chip no'>${t("none")}</span>`}</div>
+      <div class="row"><span class="k">${t("row.voters")}</span>${chips(q.voters, (id) => (q.leader === id ? "yes" : ""))}</div>
+      <div class="row"><span class="k">${t("row.learners")}</span>${chips(q.learners, () => "learner")}</div>
+      <div class="row"><span class="k">${t("row.quorum")}</span>${t("row.quorumOf", { q: q.quorum, n: q.voters.length })} <span class="chip ${q.can_reach_quorum ? "yes" : "no"}">${q.can_reach_quorum ? "✓" : "✗"}</span></div></div>`;
+  }).join("");
+  const mirrors = f.mirrors.map((m) => `<div class="row mirror-row" data-mirror="${m.id}"><span class="k">${t("row.mirror", { id: m.id })}</span>
+    ${m.from}→${m.to} <span class="none">(${escapeHtml(m.source)}→${escapeHtml(m.destination)})</span>
+    <span class="chip ${m.state === "watching" ? "yes" : m.state === "failed" ? "no" : ""}">${t(`mirror.${m.state}`)}</span>
+    <span class="none">${t("row.relayed", { rev: m.last_revision })}</span>
+    ${[[m.from, m.from_cut], [m.to, m.to_cut]].filter(([, cut]) => cut).map(([id]) => `<span class="chip no">${t("mirror.cutTo", { id })}</span>`).join(" ")}
+    ${m.error ? `<span class="bad">${escapeHtml(m.error)}</span>` : ""}</div>`).join("");
+  return `<div class="fleet">${others}${mirrors}</div>`;
+}
+
+/** The key-history view: a key's versions in each cluster, side by side. */
+let historyKey = "";
+function updateKeyHistory() {
+  const out = $("key-history");
+  if (!historyKey) { out.innerHTML = ""; return; }
+  out.innerHTML = app.keyHistory(historyKey).map((h) => `<div class="kh-cluster">
+    <div class="kh-head">${h.node == null ? escapeHtml(t("kh.noStore", { name: h.cluster })) : escapeHtml(t("kh.cluster", { name: h.cluster, node: h.node, rev: h.revision }))}</div>
+    ${h.compact_revision != null ? `<div class="kh-note">${t("kh.compacted", { rev: h.compact_revision })}</div>` : ""}
+    ${h.versions.length ? `<table><tr><th>${t("kh.rev")}</th><th>${t("kh.ver")}</th><th>${t("kh.value")}</th></tr>${h.versions.map((v) => `<tr><td>${v.revision}</td><td>${v.value == null ? "" : v.version}</td><td>${v.value == null ? `<span class="none">${t("kh.deleted")}</span>` : escapeHtml(v.value)}</td></tr>`).join("")}</table>`
+      : `<div class="none">${escapeHtml(t("kh.none", { key: historyKey }))}</div>`}</div>`).join("");
+}
+$("key-history-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  historyKey = e.target.key.value.trim();
+  if (!historyKey) { $("key-history").innerHTML = `<div class="none">${t("kh.empty")}</div>`; return; }
+  updateKeyHistory();
+});
 
 let quorumDue = 0;
 function updatePanels(force = false) {
@@ -408,6 +451,7 @@ function updatePanels(force = false) {
   $("keys").innerHTML = `<table>${nodes.map((n) => `
     <tr><th colspan="2">${t("keys.node", { id: n.id })} · ${n.learner ? `${kindName(n)} · ` : ""}${role(n.role)}${n.applied != null ? ` · ${t("keys.applied", { n: n.applied })}` : ""}</th></tr>
     ${n.kv.length ? n.kv.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join("") : `<tr><td class="none" colspan="2">${n.running ? t("keys.none") : t("keys.down")}</td></tr>`}`).join("")}</table>`;
+  updateKeyHistory();
   // The run's script only while it is shown (it can be long).
   if ($("script").checkVisibility?.() ?? true) {
     const script = app.history();
@@ -545,6 +589,8 @@ canvas.addEventListener("click", (e) => {
   const hit = app.hitTest(x, y);
   if (!hit) { closePopup(); return; }
   if (hit.kind === "node") { openPopup(hit.id); return; }
+  // A mirror: its row in the quorum panel (its links are what a click changes).
+  if (hit.kind === "mirror") { closePopup(); document.querySelector(`[data-mirror="${hit.id}"]`)?.scrollIntoView({ block: "nearest" }); return; }
   closePopup();
   if (e.shiftKey) {
     const other = hit.near === hit.a ? hit.b : hit.a;
@@ -637,7 +683,7 @@ consoleInput.addEventListener("keydown", (e) => {
 
 // ---- tabs, help, keyboard ------------------------------------------------------------
 
-const TABS = [["tab-log", "log-box"], ["tab-keys", "keys"], ["tab-script", "script-box"], ["tab-history", "history-box"]];
+const TABS = [["tab-log", "log-box"], ["tab-keys", "keys-box"], ["tab-script", "script-box"], ["tab-history", "history-box"]];
 function selectTab(which) {
   for (const [tab, panel] of TABS) {
     const on = tab === which;
@@ -1252,6 +1298,9 @@ window.raftlab = {
   },
   history: () => app.history(),
   nodePosition: (id) => app.nodePosition(id),
+  // Every cluster and mirror process; a key's history in each cluster.
+  clusters: () => app.clusters(),
+  keyHistory: (key) => app.keyHistory(key),
   play: () => setPlaying(true),
   pause: () => setPlaying(false),
   setSpeed: (s) => { speed = Math.min(SPEED_MAX, Math.max(SPEED_MIN, s)); $("speed").value = String(Math.round(speedToSlider(speed))); showSpeed(); },

@@ -232,7 +232,7 @@ impl Board {
             // Between the two rings, above their middles, where no label
             // goes; later mirrors lower down.
             let top = la.top_inset.clamp(0.0, height / 3.0) + 24.0;
-            let y = (la.cy - la.ring - 20.0).max(top) + 48.0 * i as f64;
+            let y = (la.cy - la.ring - 20.0).max(top) + 56.0 * i as f64;
             let x = if pa == pb {
                 (a.x + b.x) / 2.0
             } else {

@@ -491,6 +491,12 @@ pub(crate) mod tests {
     }
 
     impl Renderer for Reworded {
+        fn ring_caption(&self, leader: Option<(crate::raft::NodeId, u64)>, revision: u64) -> String {
+            reword(English.ring_caption(leader, revision))
+        }
+        fn mirror_caption(&self, m: &crate::scenario::view::MirrorView) -> [String; 2] {
+            English.mirror_caption(m).map(reword)
+        }
         fn time(&self, ms: u64) -> String {
             format!("[{ms} ms]")
         }

@@ -646,6 +646,12 @@ pub trait Renderer {
     fn no_log(&self) -> String;
     /// A mark in the strips' key.
     fn log_mark(&self, mark: LogMark) -> String;
+    /// Under a cluster's name, when the canvas shows several: its leader
+    /// and the leader's term, and its store's revision.
+    fn ring_caption(&self, leader: Option<(NodeId, u64)>, revision: u64) -> String;
+    /// A mirror process's two lines on the canvas: its id and state, then
+    /// the last source revision it relayed or, failed, etcd's error.
+    fn mirror_caption(&self, m: &crate::scenario::view::MirrorView) -> [String; 2];
 
     // ---- the safety indicator ----
 

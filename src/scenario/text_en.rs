@@ -1178,6 +1178,24 @@ impl Renderer for English {
         "no log yet".to_string()
     }
 
+    fn ring_caption(&self, leader: Option<(NodeId, u64)>, revision: u64) -> String {
+        match leader {
+            Some((id, term)) => format!("leader {id} · term {term} · rev {revision}"),
+            None => format!("no leader · rev {revision}"),
+        }
+    }
+
+    fn mirror_caption(&self, m: &crate::scenario::view::MirrorView) -> [String; 2] {
+        let r = &m.report;
+        [
+            format!("mirror {} · {}", r.id, r.state),
+            match r.error {
+                Some(e) => e.to_string(),
+                None => format!("relayed to rev {}", r.last_revision),
+            },
+        ]
+    }
+
     fn log_mark(&self, mark: LogMark) -> String {
         match mark {
             LogMark::Commit => "commit",

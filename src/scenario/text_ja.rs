@@ -1670,6 +1670,30 @@ impl Renderer for Japanese {
         "ログはまだない".to_string()
     }
 
+    fn ring_caption(&self, leader: Option<(NodeId, u64)>, revision: u64) -> String {
+        match leader {
+            Some((id, term)) => format!("リーダー {id} · 任期 {term} · リビジョン {revision}"),
+            None => format!("リーダーなし · リビジョン {revision}"),
+        }
+    }
+
+    fn mirror_caption(&self, m: &crate::scenario::view::MirrorView) -> [String; 2] {
+        let r = &m.report;
+        let state = match r.state {
+            "syncing" => "同期中",
+            "watching" => "ウォッチ中",
+            "stopped" => "停止",
+            _ => "失敗",
+        };
+        [
+            format!("ミラー {} · {state}", r.id),
+            match r.error {
+                Some(e) => e.to_string(),
+                None => format!("リビジョン {} まで中継", r.last_revision),
+            },
+        ]
+    }
+
     fn log_mark(&self, mark: LogMark) -> String {
         match mark {
             LogMark::Commit => "コミット",

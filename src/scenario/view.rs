@@ -601,20 +601,26 @@ impl FleetView {
                     view: ClusterView::of(c),
                 })
                 .collect(),
-            mirrors: f
-                .mirrors()
-                .iter()
-                .map(|m| MirrorView {
-                    report: m.into(),
-                    source: f.name(m.source).to_string(),
-                    destination: f.name(m.destination).to_string(),
-                    from_cut: m.link_cut(m.from),
-                    to_cut: m.link_cut(m.to),
-                    base_keys: m.base_keys,
-                    relayed: m.relayed,
-                })
-                .collect(),
+            mirrors: MirrorView::all(f),
         }
+    }
+}
+
+impl MirrorView {
+    /// Every mirror process of the fleet.
+    pub fn all(f: &Fleet) -> Vec<MirrorView> {
+        f.mirrors()
+            .iter()
+            .map(|m| MirrorView {
+                report: m.into(),
+                source: f.name(m.source).to_string(),
+                destination: f.name(m.destination).to_string(),
+                from_cut: m.link_cut(m.from),
+                to_cut: m.link_cut(m.to),
+                base_keys: m.base_keys,
+                relayed: m.relayed,
+            })
+            .collect()
     }
 }
 
@@ -692,6 +698,8 @@ pub struct LessonView {
     pub figures: Vec<u32>,
     /// The design document's proposal it stands for, or `None`.
     pub proposal: Option<String>,
+    /// The design document's comparison it stands for, or `None`.
+    pub comparison: Option<String>,
     pub summary: String,
     /// Steps done (0 at the start) of `steps`.
     pub position: usize,
@@ -725,6 +733,7 @@ impl LessonView {
             title: l.header.title_in(lang).to_string(),
             figures: l.header.figures.clone(),
             proposal: l.header.proposal.clone(),
+            comparison: l.header.comparison.clone(),
             summary: l.header.summary_in(lang).to_string(),
             position: p.position(),
             steps: p.steps(),

@@ -292,6 +292,17 @@ impl Fleet {
         })
     }
 
+    /// Whether messages from `a` to `b` are cut off: on a mirror's link, or
+    /// in the cluster of `a` (the first when no cluster knows it).
+    pub fn is_cut(&self, a: NodeId, b: NodeId) -> bool {
+        if let Some(m) = self.mirrors.iter().find(|m| {
+            (m.id == a && (b == m.from || b == m.to)) || (m.id == b && (a == m.from || a == m.to))
+        }) {
+            return m.is_cut(a, b);
+        }
+        self.clusters[self.cluster_of(a).unwrap_or(0)].is_cut(a, b)
+    }
+
     /// Cuts or heals the direction `a` to `b` of a mirror's link.
     pub fn set_mirror_link(&mut self, a: NodeId, b: NodeId, cut: bool) {
         for m in &mut self.mirrors {

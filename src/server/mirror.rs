@@ -202,6 +202,11 @@ impl Mirror {
         self.cuts.contains(&(self.id, peer)) || self.cuts.contains(&(peer, self.id))
     }
 
+    /// Whether the direction `a` to `b` of one of its links is cut.
+    pub fn is_cut(&self, a: NodeId, b: NodeId) -> bool {
+        self.cuts.contains(&(a, b))
+    }
+
     /// Cuts (`cut == true`) or heals the direction `a` to `b` of one of its links.
     pub(crate) fn set_link(&mut self, a: NodeId, b: NodeId, cut: bool) {
         if cut {

@@ -10,7 +10,7 @@ use std::ops::Deref;
 use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
 
-use crate::app::layout::{lane, Hit, Layout, Segment, Spot};
+use crate::app::layout::{lane, Board, Hit, Layout, Segment, Spot, MIRROR_R};
 use crate::app::palette as pal;
 use crate::app::scene::{self, Badge, Bar, Body, Label, Mark, Strip};
 use crate::scenario::narrate::Renderer;
@@ -158,7 +158,7 @@ pub fn frame(f: &Frame) {
     let ctx = f.ctx;
     let l = f.layout;
     ctx.set_fill_style_str(pal::BACKGROUND);
-    ctx.fill_rect(0.0, 0.0, l.width, l.height);
+    ctx.fill_rect(l.left, 0.0, l.width, l.height);
     ctx.set_line_cap("round");
     links(f);
     messages(f);
@@ -166,6 +166,105 @@ pub fn frame(f: &Frame) {
         node(f, &d.view, s);
     }
     log_panel(f);
+}
+
+/// A cluster's name and caption in its ring's centre (when the canvas
+/// shows several).
+pub fn ring_name(ctx: &Ctx, l: &Layout, name: &str, caption: &str) {
+    ctx.set_font("11px system-ui, sans-serif");
+    let w = ctx.measure_text(caption).map_or(0.0, |m| m.width()) + 16.0;
+    ctx.set_fill_style_str(pal::PANEL);
+    ctx.begin_path();
+    let _ = ctx.round_rect_with_f64(l.cx - w / 2.0, l.cy - 19.0, w, 38.0, 6.0);
+    ctx.fill();
+    ctx.set_text_align("center");
+    ctx.set_text_baseline("middle");
+    ctx.set_fill_style_str(pal::TEXT_DIM);
+    text(ctx, caption, l.cx, l.cy + 8.0);
+    ctx.set_font("bold 13px system-ui, sans-serif");
+    ctx.set_fill_style_str(pal::TEXT);
+    text(ctx, name, l.cx, l.cy - 8.0);
+}
+
+/// The mirror processes: each a square between its two members' rings,
+/// its two links (red and dashed, with a cross, when cut) and its state.
+pub fn mirrors(
+    ctx: &Ctx,
+    b: &Board,
+    views: &[view::MirrorView],
+    hover: Option<Hit>,
+    dashes: &Dashes,
+    words: &dyn Renderer,
+) {
+    for spot in &b.mirrors {
+        let Some(m) = views.iter().find(|v| v.report.id == spot.id) else {
+            continue;
+        };
+        let colour = match m.report.state {
+            "watching" => pal::GOOD,
+            "syncing" => pal::CANDIDATE,
+            "failed" => pal::BAD,
+            _ => pal::TEXT_FAINT,
+        };
+        for (peer, cut) in [(m.report.from, m.from_cut), (m.report.to, m.to_cut)] {
+            let Some((s, i)) = b.spot(peer) else {
+                continue;
+            };
+            let hovered = matches!(hover, Some(Hit::Link { a, b, .. }) if a == spot.id && b == peer);
+            let (vx, vy) = (s.x - spot.x, s.y - spot.y);
+            let len = vx.hypot(vy).max(1.0);
+            let (ux, uy) = (vx / len, vy / len);
+            let r = b.parts[i].node_r + 2.0;
+            ctx.set_line_width(if hovered { 3.0 } else { 1.8 });
+            ctx.set_stroke_style_str(if cut {
+                pal::LINK_CUT
+            } else if hovered {
+                pal::HOVER
+            } else {
+                colour
+            });
+            set_dash(ctx, if cut { &dashes.dashed } else { &dashes.dotted });
+            ctx.begin_path();
+            ctx.move_to(spot.x + ux * MIRROR_R, spot.y + uy * MIRROR_R);
+            ctx.line_to(s.x - ux * r, s.y - uy * r);
+            ctx.stroke();
+            set_dash(ctx, &dashes.solid);
+            if cut {
+                cross(
+                    ctx,
+                    (spot.x + s.x) / 2.0,
+                    (spot.y + s.y) / 2.0,
+                    6.0,
+                    pal::LINK_CUT,
+                );
+            }
+        }
+        ctx.set_fill_style_str(pal::PANEL);
+        ctx.begin_path();
+        let side = 2.0 * MIRROR_R;
+        let _ = ctx.round_rect_with_f64(spot.x - MIRROR_R, spot.y - MIRROR_R, side, side, 4.0);
+        ctx.fill();
+        ctx.set_line_width(2.5);
+        ctx.set_stroke_style_str(if hover == Some(Hit::Mirror(spot.id)) {
+            pal::HOVER
+        } else {
+            colour
+        });
+        ctx.stroke();
+        ctx.set_text_align("center");
+        ctx.set_text_baseline("middle");
+        ctx.set_font("bold 12px system-ui, sans-serif");
+        ctx.set_fill_style_str(pal::TEXT);
+        let mut buf = String::new();
+        let _ = write!(buf, "{}", spot.id);
+        text(ctx, &buf, spot.x, spot.y);
+        ctx.set_font("11px system-ui, sans-serif");
+        let [head, tail] = words.mirror_caption(m);
+        ctx.set_fill_style_str(colour);
+        text(ctx, &head, spot.x, spot.y + MIRROR_R + 9.0);
+        ctx.set_fill_style_str(pal::TEXT_DIM);
+        text(ctx, &tail, spot.x, spot.y + MIRROR_R + 22.0);
+    }
 }
 
 fn set_dash(ctx: &Ctx, d: &JsValue) {

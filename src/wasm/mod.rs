@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, Element};
 
 use crate::app::engine::{Engine, LessonMove};
-use crate::app::layout::{Hit, Layout};
+use crate::app::layout::{Board, Hit};
 use crate::app::presets::{self, Preset};
 use crate::app::safety::SafetyStatus;
 use crate::scenario::text_en::English;
@@ -99,6 +99,7 @@ impl Answer {
 enum HitView {
     Node { id: u64 },
     Link { a: u64, b: u64, near: u64 },
+    Mirror { id: u64 },
 }
 
 /// Renders the safety indicator for a status object (`App::status`) into
@@ -205,7 +206,7 @@ pub fn lessons(lang: Option<String>) -> JsValue {
 #[wasm_bindgen]
 pub struct App {
     engine: Engine,
-    layout: Layout,
+    board: Board,
     dashes: draw::Dashes,
     /// Simulated milliseconds owed to the clock (below one).
     carry: f64,
@@ -572,20 +573,42 @@ impl App {
             1.0
         };
         let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-        let cluster = self.engine.cluster();
-        let nodes = draw::drawn(cluster);
-        let ids: Vec<(u64, bool)> = nodes.iter().map(|d| (d.view.id, !d.view.removed)).collect();
-        self.layout.compute(width, height, &ids);
-        draw::frame(&draw::Frame {
-            ctx: &draw::Ctx::new(ctx),
-            layout: &self.layout,
-            cluster,
-            nodes: &nodes,
-            words: self.engine.renderer(),
-            t: cluster.now() as f64 + self.carry,
-            hover: self.hover,
-            dashes: &self.dashes,
-        });
+        let fleet = self.engine.fleet();
+        let drawn: Vec<Vec<draw::Drawn>> = fleet.clusters().iter().map(draw::drawn).collect();
+        let ids: Vec<Vec<(u64, bool)>> = drawn
+            .iter()
+            .map(|n| n.iter().map(|d| (d.view.id, !d.view.removed)).collect())
+            .collect();
+        let mirrors: Vec<_> = fleet.mirrors().iter().map(|m| (m.id, m.from, m.to)).collect();
+        self.board.compute(width, height, &ids, &mirrors);
+        let ctx = draw::Ctx::new(ctx);
+        let words = self.engine.renderer();
+        for (i, (cluster, nodes)) in fleet.clusters().iter().zip(&drawn).enumerate() {
+            let layout = &self.board.parts[i];
+            draw::frame(&draw::Frame {
+                ctx: &ctx,
+                layout,
+                cluster,
+                nodes,
+                words,
+                t: cluster.now() as f64 + self.carry,
+                hover: self.hover,
+                dashes: &self.dashes,
+            });
+            if fleet.len() > 1 {
+                let leader = cluster.leader().and_then(|id| {
+                    let n = nodes.iter().find(|d| d.view.id == id)?;
+                    Some((id, n.view.shown_term?))
+                });
+                let revision = crate::scenario::report::cluster_revision(cluster);
+                let caption = words.ring_caption(leader, revision);
+                draw::ring_name(&ctx, layout, fleet.name(i), &caption);
+            }
+        }
+        if !mirrors.is_empty() {
+            let views = view::MirrorView::all(fleet);
+            draw::mirrors(&ctx, &self.board, &views, self.hover, &self.dashes, words);
+        }
     }
 
     /// Draws the history view (the run's client operations on a time axis,
@@ -645,17 +668,19 @@ impl App {
     #[wasm_bindgen(js_name = setTopInset)]
     pub fn set_top_inset(&mut self, px: f64) {
         if px.is_finite() {
-            self.layout.top_inset = px.max(0.0);
+            self.board.top_inset = px.max(0.0);
         }
     }
 
     /// What lies under a point (CSS pixels, as last drawn): `null`,
-    /// `{kind: "node", id}` or `{kind: "link", a, b, near}` (`near`: the end
-    /// closer to the point).
+    /// `{kind: "node", id}`, `{kind: "mirror", id}` or `{kind: "link", a, b,
+    /// near}` (`near`: the end closer to the point; on a mirror's link, `a`
+    /// is the mirror).
     #[wasm_bindgen(js_name = hitTest)]
     pub fn hit_test(&self, x: f64, y: f64) -> JsValue {
-        let v = self.layout.hit(x, y).map(|hit| match hit {
+        let v = self.board.hit(x, y).map(|hit| match hit {
             Hit::Node(id) => HitView::Node { id },
+            Hit::Mirror(id) => HitView::Mirror { id },
             Hit::Link { a, b, near } => HitView::Link { a, b, near },
         });
         to_js(&v)
@@ -664,7 +689,7 @@ impl App {
     /// Highlights what is under the pointer; returns whether that changed
     /// (the page redraws only then while paused).
     pub fn hover(&mut self, x: f64, y: f64) -> bool {
-        let hit = self.layout.hit(x, y);
+        let hit = self.board.hit(x, y);
         let changed = hit != self.hover;
         self.hover = hit;
         changed
@@ -673,21 +698,31 @@ impl App {
     /// Messages on the network now (queued at a sender or on the wire).
     #[wasm_bindgen(js_name = inFlight)]
     pub fn in_flight(&self) -> u32 {
-        self.engine.cluster().in_flight().count() as u32
+        let clusters = self.engine.fleet().clusters();
+        clusters.iter().map(|c| c.in_flight().count() as u32).sum()
     }
 
-    /// Whether messages from `from` to `to` are cut off.
+    /// Whether messages from `from` to `to` are cut off (on a mirror's link
+    /// too).
     #[wasm_bindgen(js_name = isCut)]
     pub fn is_cut(&self, from: u32, to: u32) -> bool {
-        self.engine.cluster().is_cut(u64::from(from), u64::from(to))
+        self.engine.fleet().is_cut(u64::from(from), u64::from(to))
     }
 
-    /// Where a node sits (CSS pixels, as last drawn): `[x, y, radius]`.
+    /// Where a node or a mirror process sits (CSS pixels, as last drawn):
+    /// `[x, y, radius]` (a mirror's: half its square's side).
     #[wasm_bindgen(js_name = nodePosition)]
     pub fn node_position(&self, id: u32) -> Option<Vec<f64>> {
-        self.layout
-            .spot(u64::from(id))
-            .map(|s| vec![s.x, s.y, self.layout.node_r])
+        let id = u64::from(id);
+        match self.board.spot(id) {
+            Some((s, i)) => Some(vec![s.x, s.y, self.board.parts[i].node_r]),
+            None => self
+                .board
+                .mirrors
+                .iter()
+                .find(|m| m.id == id)
+                .map(|m| vec![m.x, m.y, crate::app::layout::MIRROR_R]),
+        }
     }
 }
 
@@ -695,7 +730,7 @@ impl App {
     fn with(engine: Engine) -> App {
         App {
             engine,
-            layout: Layout::default(),
+            board: Board::default(),
             dashes: draw::Dashes::new(),
             carry: 0.0,
             hover: None,

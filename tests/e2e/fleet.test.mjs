@@ -1,0 +1,178 @@
+// Several clusters and a mirror process in the page: both rings and the
+// mirror on the canvas, a mirror link cut and healed by clicking it, the
+// key-history view, and lesson 17 played to its end.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { launch, openApp, SHOTS } from "./browser.mjs";
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const scriptLink = (src) => `#script=${encodeURIComponent(src)}`;
+const TWO = [
+  "cluster voters=1,2,3 seed=1",
+  "cluster voters=11,12,13 name=copy",
+  "campaign 1",
+  "campaign 11",
+  "wait-until leader=1 within=2s",
+  "wait-until leader=11 within=2s",
+  "mirror start 9 from=1 to=11",
+  "wait-until mirror 9=watching within=10s",
+  "put k 1",
+  "put k 2",
+  "wait 1s",
+].join("\n");
+
+const fleet = (page) => page.evaluate(() => window.raftlab.clusters());
+
+async function onCanvas(page, x, y) {
+  const box = await page.locator("#cluster").boundingBox();
+  return [box.x + x, box.y + y];
+}
+
+/** Opens the two-cluster run and waits until its script has run. */
+async function openTwo(width, height, lang) {
+  const opened = await openApp(browser, { width, height, hash: `${lang ? `?lang=${lang}` : ""}${scriptLink(TWO)}` });
+  const { page } = opened;
+  await page.waitForFunction(() => !window.raftlab.progress().running && window.raftlab.clusters().mirrors[0]?.state === "watching", null, { timeout: 30000 });
+  await page.evaluate(() => window.raftlab.pause());
+  return opened;
+}
+
+/** The point a fraction `t` of the way from mirror `m` to node `n`. */
+async function mirrorLinkPoint(page, m, n, t) {
+  const [pm, pn] = await page.evaluate(([m, n]) => [window.raftlab.nodePosition(m), window.raftlab.nodePosition(n)], [m, n]);
+  return onCanvas(page, pm[0] + (pn[0] - pm[0]) * t, pm[1] + (pn[1] - pm[1]) * t);
+}
+
+test("two clusters stand side by side with the mirror between them", async () => {
+  for (const [w, h] of [[1280, 800], [1024, 600]]) {
+    const { page, problems } = await openTwo(w, h);
+    const f = await fleet(page);
+    assert.deepEqual(f.clusters.map((c) => c.name), ["main", "copy"]);
+    const pos = await page.evaluate(() => [1, 2, 3, 11, 12, 13, 9].map((id) => window.raftlab.nodePosition(id)));
+    for (const p of pos) assert.ok(p, "every node and the mirror has a spot");
+    const [one, , , eleven, , , nine] = pos;
+    assert.ok(pos.slice(0, 3).every((p) => p[0] < pos[3][0] - 2 * p[2]), "main's ring left of copy's");
+    assert.ok(nine[0] > one[0] && nine[0] < eleven[0], "the mirror between the rings");
+    // The mirror's square is painted (not the background).
+    const painted = await page.evaluate(([x, y]) => {
+      const c = document.getElementById("cluster");
+      const k = c.width / c.getBoundingClientRect().width;
+      return Array.from(c.getContext("2d").getImageData(Math.round((x - 10) * k), Math.round(y * k), 1, 1).data);
+    }, nine);
+    assert.notDeepEqual(painted.slice(0, 3), [0x0b, 0x11, 0x20]);
+    // The quorum panel names both clusters and lists the mirror.
+    const quorum = await page.textContent("#quorum");
+    assert.match(quorum, /main/);
+    assert.match(quorum, /copy/);
+    assert.match(quorum, /mirror 9\s+1→11/);
+    assert.match(quorum, /watching/);
+    await page.screenshot({ path: path.join(SHOTS, `fleet-${w}x${h}.png`) });
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+});
+
+test("clicking a mirror link cuts it and clicking again heals it", async () => {
+  const { page, problems } = await openTwo(1280, 800);
+  await page.mouse.click(...(await mirrorLinkPoint(page, 9, 1, 0.5)));
+  await page.waitForFunction(() => window.raftlab.clusters().mirrors[0].from_cut);
+  const m = (await fleet(page)).mirrors[0];
+  assert.equal(m.to_cut, false);
+  assert.match(await page.evaluate(() => window.raftlab.history()), /^cut 9 1$/m);
+  assert.match(await page.textContent("#quorum"), /link to 1 cut/);
+  await page.screenshot({ path: path.join(SHOTS, "fleet-mirror-cut.png") });
+  await page.mouse.click(...(await mirrorLinkPoint(page, 9, 1, 0.5)));
+  await page.waitForFunction(() => !window.raftlab.clusters().mirrors[0].from_cut);
+  assert.match(await page.evaluate(() => window.raftlab.history()), /^heal 9 1$/m);
+  // The other link: to node 11.
+  await page.mouse.click(...(await mirrorLinkPoint(page, 9, 11, 0.5)));
+  await page.waitForFunction(() => window.raftlab.clusters().mirrors[0].to_cut);
+  assert.equal((await fleet(page)).mirrors[0].from_cut, false);
+  // Clicking the mirror itself changes nothing.
+  const before = await page.evaluate(() => window.raftlab.history());
+  const [x, y] = await page.evaluate(() => window.raftlab.nodePosition(9));
+  await page.mouse.click(...(await onCanvas(page, x, y)));
+  assert.equal(await page.evaluate(() => window.raftlab.history()), before);
+  assert.equal(await page.isVisible("#popup"), false);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the key-history view lists a key's versions in each cluster", async () => {
+  const { page, problems } = await openTwo(1280, 800);
+  await page.click("#tab-keys");
+  await page.fill("#key-history-form input", "k");
+  await page.click("#key-history-form button");
+  const heads = await page.locator("#key-history .kh-head").allTextContents();
+  assert.equal(heads.length, 2);
+  assert.match(heads[0], /^main · node \d+ · revision \d+$/);
+  assert.match(heads[1], /^copy · node \d+ · revision \d+$/);
+  const rows = await page.locator("#key-history .kh-cluster").evaluateAll((els) => els.map((el) =>
+    Array.from(el.querySelectorAll("tr")).slice(1).map((tr) => Array.from(tr.cells).map((c) => c.textContent))));
+  const hist = await page.evaluate(() => window.raftlab.keyHistory("k"));
+  for (const [i, h] of hist.entries()) {
+    assert.deepEqual(rows[i], h.versions.map((v) => [String(v.revision), String(v.version), v.value]));
+    assert.deepEqual(h.versions.map((v) => v.value), ["1", "2"], h.cluster);
+  }
+  // A delete in the copy, then a key nobody wrote.
+  await page.evaluate(() => window.raftlab.commandDone("del k via=11"));
+  await page.click("#key-history-form button");
+  assert.match(await page.locator("#key-history .kh-cluster").nth(1).textContent(), /deleted/);
+  await page.fill("#key-history-form input", "nothing");
+  await page.click("#key-history-form button");
+  assert.match(await page.textContent("#key-history"), /no version of nothing/);
+  await page.screenshot({ path: path.join(SHOTS, "fleet-key-history.png") });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("in Japanese the key-history view and the mirror speak Japanese", async () => {
+  const { page, problems } = await openTwo(1280, 800, "ja");
+  await page.click("#tab-keys");
+  assert.equal(await page.textContent("#key-history-form button"), "キーの履歴");
+  await page.fill("#key-history-form input", "k");
+  await page.click("#key-history-form button");
+  const text = await page.textContent("#key-history");
+  assert.match(text, /main · ノード \d+ · リビジョン \d+/);
+  assert.match(text, /リビジョン版値/);
+  assert.match(await page.textContent("#quorum"), /ミラー 9[\s\S]*ウォッチ中/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("lesson 17 is listed as a comparison and plays to its end", async () => {
+  const { page, problems } = await openApp(browser, { width: 1280, height: 800 });
+  await page.click("#lessons-button");
+  await page.locator("#lessons").waitFor({ state: "visible" });
+  const id = "17-learner-or-mirror-maker";
+  const entry = page.locator(`#lesson-list button[data-id="${id}"] .fig`);
+  assert.match(await entry.textContent(), /^17 · comparison: a learner or the mirror maker$/);
+  await page.click(`#lesson-list button[data-id="${id}"]`);
+  await page.locator("#lesson").waitFor({ state: "visible" });
+  for (let k = 1; k <= 20; k++) {
+    const l = await page.evaluate(() => window.raftlab.lesson());
+    if (l.finished) break;
+    await page.click("#lesson-next");
+    await page.waitForFunction(() => !window.raftlab.lesson().playing, null, { timeout: 60000 });
+    const at = await page.evaluate(() => window.raftlab.lesson());
+    assert.equal(at.on_path, true, `step ${k}`);
+    assert.equal(await page.locator("#lesson-surprises").isVisible(), false, `nothing surprises at step ${k}`);
+    const f = await fleet(page);
+    assert.equal(f.clusters.length, 2, `step ${k}`);
+    assert.ok(await page.evaluate(() => window.raftlab.nodePosition(11)), `copy drawn at step ${k}`);
+    for (const m of f.mirrors) assert.ok(await page.evaluate((id) => window.raftlab.nodePosition(id), m.id), `mirror ${m.id} drawn at step ${k}`);
+    if (k >= 2) assert.ok(f.mirrors.length >= 1, `step ${k}`);
+    await page.screenshot({ path: path.join(SHOTS, `fleet-lesson17-${k}.png`) });
+  }
+  const l = await page.evaluate(() => window.raftlab.lesson());
+  assert.equal(l.finished, true);
+  assert.match(await page.textContent("#lesson-figure"), /comparison: a learner or the mirror maker/);
+  const f = await fleet(page);
+  assert.deepEqual(f.mirrors.map((m) => [m.id, m.state]), [[9, "failed"], [8, "watching"]]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
