@@ -209,6 +209,46 @@ fn a_cut_link_is_drawn_and_reported() {
     assert!(reddish, "a red cut mark at the middle of link 1-2");
 }
 
+const FLEET: &str = "cluster voters=1,2,3 seed=1\ncluster voters=11,12,13 name=copy\ncampaign 1\ncampaign 11\nwait-until leader=1 within=2s\nwait-until leader=11 within=2s\nmirror start 9 from=1 to=11\nwait-until mirror 9=watching within=10s\n";
+
+#[wasm_bindgen_test]
+fn two_clusters_and_a_mirror_are_drawn_and_its_links_cut_and_reported() {
+    let mut app = App::new(FLEET).unwrap();
+    let (_canvas, ctx) = canvas(1000, 700);
+    app.draw(&ctx, 1000.0, 700.0, 1.0);
+    let one = app.node_position(1).expect("node 1 is drawn");
+    let eleven = app.node_position(11).expect("node 11 is drawn");
+    let m = app.node_position(9).expect("mirror 9 is drawn");
+    assert!(one[0] < 500.0 && eleven[0] > 500.0, "side by side");
+    assert!(m[0] > one[0] && m[0] < eleven[0], "the mirror between them");
+    assert_eq!(
+        json(app.hit_test(m[0], m[1])),
+        serde_json::json!({"kind": "mirror", "id": 9})
+    );
+    let (x, y) = ((m[0] + one[0]) / 2.0, (m[1] + one[1]) / 2.0);
+    assert_eq!(json(app.hit_test(x, y))["kind"], "link");
+    assert_eq!(json(app.hit_test(x, y))["a"], 9);
+    assert_eq!(json(app.hit_test(x, y))["b"], 1);
+    assert!(!app.is_cut(9, 1));
+    assert_eq!(json(app.command("cut 9 1"))["ok"], true);
+    assert!(app.is_cut(9, 1) && app.is_cut(1, 9) && !app.is_cut(9, 11));
+    assert!(!app.is_cut(11, 12), "a copy's link");
+    assert_eq!(json(app.command("cut 11 12"))["ok"], true);
+    assert!(app.is_cut(11, 12) && !app.is_cut(1, 2));
+    app.draw(&ctx, 1000.0, 700.0, 1.0);
+    let mut reddish = false;
+    for dx in -8..=8 {
+        for dy in -8..=8 {
+            let p = pixel(&ctx, x + f64::from(dx), y + f64::from(dy));
+            reddish |= p[0] > 180 && p[1] < 110 && p[2] < 110;
+        }
+    }
+    assert!(reddish, "a red cut mark on the mirror's link to 1");
+    // Odd sizes do not panic.
+    app.draw(&ctx, 120.0, 90.0, 1.0);
+    app.draw(&ctx, 1.0, 1.0, 1.0);
+}
+
 #[wasm_bindgen_test]
 fn panels_describe_the_quorum_and_the_nodes() {
     let mut app = App::new(THREE).unwrap();

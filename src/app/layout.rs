@@ -42,8 +42,16 @@ pub struct Layout {
     pub height: f64,
     pub cx: f64,
     pub cy: f64,
+    /// The ring's radius across, and down (taller in a narrow column,
+    /// where the height is to spare).
     pub ring: f64,
+    pub ring_y: f64,
     pub node_r: f64,
+    /// One column of several: the ring may be taller than wide, labels
+    /// are short.
+    pub narrow: bool,
+    /// Where a narrow column's cluster name stands (its middle).
+    pub name_y: f64,
     pub spots: Vec<Spot>,
     /// The log panel: top-left corner, size, one row per spot.
     pub log_x: f64,
@@ -103,12 +111,20 @@ impl Layout {
         };
 
         let top = self.top_inset.clamp(0.0, height / 3.0);
+        // A narrow column's cluster name and caption go on top.
+        self.name_y = top + 10.0;
+        let top = if self.narrow { top + 34.0 } else { top };
         let top_h = (self.log_y - top).max(80.0);
         self.cx = left + width / 2.0;
         self.cy = top + top_h / 2.0;
         // Room outside the ring for each node's labels and bars: three lines
         // above the top node and below a bottom one, wide text at the sides.
         self.ring = ((width / 2.0) - 160.0).min(top_h / 2.0 - 84.0).max(40.0);
+        self.ring_y = if self.narrow {
+            (top_h / 2.0 - 84.0).clamp(self.ring, self.ring * 2.2)
+        } else {
+            self.ring
+        };
         let chord = if n > 1 {
             2.0 * self.ring * super::trig::sin_cos(std::f64::consts::PI / n as f64).0
         } else {
@@ -123,7 +139,7 @@ impl Layout {
             self.spots.push(Spot {
                 id,
                 x: self.cx + self.ring * dx,
-                y: self.cy + self.ring * dy,
+                y: self.cy + self.ring_y * dy,
                 dx,
                 dy,
                 linked,
@@ -221,6 +237,7 @@ impl Board {
         self.parts.resize_with(clusters.len(), Layout::default);
         for (i, (part, nodes)) in self.parts.iter_mut().zip(clusters).enumerate() {
             part.top_inset = self.top_inset;
+            part.narrow = clusters.len() > 1;
             part.compute_in(w * i as f64, w, height, rows, nodes);
         }
         self.mirrors.clear();
@@ -231,8 +248,8 @@ impl Board {
             let (la, lb) = (&self.parts[pa], &self.parts[pb]);
             // Between the two rings, above their middles, where no label
             // goes; later mirrors lower down.
-            let top = la.top_inset.clamp(0.0, height / 3.0) + 24.0;
-            let y = (la.cy - la.ring - 20.0).max(top) + 56.0 * i as f64;
+            let top = la.name_y + 48.0;
+            let y = (la.cy - la.ring_y - 20.0).max(top) + 56.0 * i as f64;
             let x = if pa == pb {
                 (a.x + b.x) / 2.0
             } else {

@@ -491,7 +491,11 @@ pub(crate) mod tests {
     }
 
     impl Renderer for Reworded {
-        fn ring_caption(&self, leader: Option<(crate::raft::NodeId, u64)>, revision: u64) -> String {
+        fn ring_caption(
+            &self,
+            leader: Option<(crate::raft::NodeId, u64)>,
+            revision: u64,
+        ) -> String {
             reword(English.ring_caption(leader, revision))
         }
         fn mirror_caption(&self, m: &crate::scenario::view::MirrorView) -> [String; 2] {

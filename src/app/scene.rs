@@ -848,4 +848,57 @@ mod tests {
             "{before:?} {after:?}"
         );
     }
+
+    #[test]
+    fn a_second_cluster_and_a_mirror_are_captioned_in_both_languages() {
+        use crate::scenario::text_ja::Japanese;
+        let s = Session::from_script(
+            "cluster voters=1,2,3 seed=1\ncluster voters=11,12,13 name=copy\ncampaign 1\ncampaign 11\nwait-until leader=1 within=2s\nwait-until leader=11 within=2s\nmirror start 9 from=1 to=11\nwait-until mirror 9=watching within=10s\nput k 1\nwait 1s\n",
+        )
+        .unwrap();
+        let m = &view::MirrorView::all(s.fleet())[0];
+        let last = m.report.last_revision;
+        assert!(last > 0);
+        assert_eq!(
+            English.mirror_caption(m),
+            [
+                "mirror 9 · watching".to_string(),
+                format!("relayed to rev {last}")
+            ]
+        );
+        assert_eq!(
+            Japanese.mirror_caption(m),
+            [
+                "ミラー 9 · ウォッチ中".to_string(),
+                format!("リビジョン {last} まで中継")
+            ]
+        );
+        assert_eq!(
+            English.ring_caption(Some((1, 2)), 7),
+            "leader 1 · term 2 · rev 7"
+        );
+        assert_eq!(English.ring_caption(None, 7), "no leader · rev 7");
+        assert_eq!(
+            Japanese.ring_caption(Some((11, 2)), 3),
+            "リーダー 11 · 任期 2 · リビジョン 3"
+        );
+        // Failed: the second line is etcd's error.
+        let mut s = s;
+        for c in [
+            "cut 9 1",
+            "put k 2",
+            "put k 3",
+            "compaction 4",
+            "heal 9 1",
+            "wait 1s",
+        ] {
+            s.command(c).unwrap();
+        }
+        let m = &view::MirrorView::all(s.fleet())[0];
+        assert_eq!(m.report.state, "failed");
+        let [head, tail] = English.mirror_caption(m);
+        assert_eq!(head, "mirror 9 · failed");
+        assert_eq!(Some(tail.as_str()), m.report.error);
+        assert_eq!(Japanese.mirror_caption(m)[0], "ミラー 9 · 失敗");
+    }
 }

@@ -168,22 +168,17 @@ pub fn frame(f: &Frame) {
     log_panel(f);
 }
 
-/// A cluster's name and caption in its ring's centre (when the canvas
-/// shows several).
+/// A cluster's name and caption at the top of its column (when the
+/// canvas shows several).
 pub fn ring_name(ctx: &Ctx, l: &Layout, name: &str, caption: &str) {
-    ctx.set_font("11px system-ui, sans-serif");
-    let w = ctx.measure_text(caption).map_or(0.0, |m| m.width()) + 16.0;
-    ctx.set_fill_style_str(pal::PANEL);
-    ctx.begin_path();
-    let _ = ctx.round_rect_with_f64(l.cx - w / 2.0, l.cy - 19.0, w, 38.0, 6.0);
-    ctx.fill();
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
-    ctx.set_fill_style_str(pal::TEXT_DIM);
-    text(ctx, caption, l.cx, l.cy + 8.0);
     ctx.set_font("bold 13px system-ui, sans-serif");
     ctx.set_fill_style_str(pal::TEXT);
-    text(ctx, name, l.cx, l.cy - 8.0);
+    text(ctx, name, l.cx, l.name_y);
+    ctx.set_font("11px system-ui, sans-serif");
+    ctx.set_fill_style_str(pal::TEXT_DIM);
+    text(ctx, caption, l.cx, l.name_y + 15.0);
 }
 
 /// The mirror processes: each a square between its two members' rings,
@@ -210,7 +205,8 @@ pub fn mirrors(
             let Some((s, i)) = b.spot(peer) else {
                 continue;
             };
-            let hovered = matches!(hover, Some(Hit::Link { a, b, .. }) if a == spot.id && b == peer);
+            let hovered =
+                matches!(hover, Some(Hit::Link { a, b, .. }) if a == spot.id && b == peer);
             let (vx, vy) = (s.x - spot.x, s.y - spot.y);
             let len = vx.hypot(vy).max(1.0);
             let (ux, uy) = (vx / len, vy / len);
@@ -220,8 +216,11 @@ pub fn mirrors(
                 pal::LINK_CUT
             } else if hovered {
                 pal::HOVER
-            } else {
+            } else if matches!(m.report.state, "syncing" | "watching") {
                 colour
+            } else {
+                // Over: a plain link, not to be taken for a cut one.
+                pal::LINK
             });
             set_dash(ctx, if cut { &dashes.dashed } else { &dashes.dotted });
             ctx.begin_path();
@@ -260,10 +259,15 @@ pub fn mirrors(
         text(ctx, &buf, spot.x, spot.y);
         ctx.set_font("11px system-ui, sans-serif");
         let [head, tail] = words.mirror_caption(m);
-        ctx.set_fill_style_str(colour);
-        text(ctx, &head, spot.x, spot.y + MIRROR_R + 9.0);
-        ctx.set_fill_style_str(pal::TEXT_DIM);
-        text(ctx, &tail, spot.x, spot.y + MIRROR_R + 22.0);
+        for (line, y, c) in [(&head, 9.0, colour), (&tail, 22.0, pal::TEXT_DIM)] {
+            // On the background: another mirror's links may pass behind.
+            let w = ctx.measure_text(line).map_or(0.0, |m| m.width()) + 6.0;
+            let y = spot.y + MIRROR_R + y;
+            ctx.set_fill_style_str(pal::BACKGROUND);
+            ctx.fill_rect(spot.x - w / 2.0, y - 7.0, w, 14.0);
+            ctx.set_fill_style_str(c);
+            text(ctx, line, spot.x, y);
+        }
     }
 }
 
@@ -445,7 +449,13 @@ fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
     let r = f.layout.node_r;
     let hovered = f.hover == Some(Hit::Node(v.id));
     let queued = f.cluster.queued_bytes(v.id, f.t.max(0.0) as u64);
-    let look = scene::node_look(v, f.words, hovered, f.nodes.len(), queued);
+    // In a narrow column, short labels (as on a crowded ring).
+    let n = if f.layout.narrow {
+        usize::MAX
+    } else {
+        f.nodes.len()
+    };
+    let look = scene::node_look(v, f.words, hovered, n, queued);
     let colour = look.colour;
     if look.faded {
         ctx.set_global_alpha(0.35);

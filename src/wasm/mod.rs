@@ -525,9 +525,12 @@ impl App {
         to_js(&self.engine.quorum())
     }
 
-    /// Every node: role, learner, running, indexes, peer URL, keys.
+    /// Every node of every cluster (the first's first): role, learner,
+    /// running, indexes, peer URL, keys.
     pub fn nodes(&self) -> JsValue {
-        to_js(&view::node_details(self.engine.cluster()))
+        let clusters = self.engine.fleet().clusters();
+        let all: Vec<_> = clusters.iter().flat_map(view::node_details).collect();
+        to_js(&all)
     }
 
     /// Every cluster (the first, `main`, first: name, revision, and the
@@ -579,7 +582,11 @@ impl App {
             .iter()
             .map(|n| n.iter().map(|d| (d.view.id, !d.view.removed)).collect())
             .collect();
-        let mirrors: Vec<_> = fleet.mirrors().iter().map(|m| (m.id, m.from, m.to)).collect();
+        let mirrors: Vec<_> = fleet
+            .mirrors()
+            .iter()
+            .map(|m| (m.id, m.from, m.to))
+            .collect();
         self.board.compute(width, height, &ids, &mirrors);
         let ctx = draw::Ctx::new(ctx);
         let words = self.engine.renderer();

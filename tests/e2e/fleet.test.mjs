@@ -119,7 +119,7 @@ test("the key-history view lists a key's versions in each cluster", async () => 
     assert.deepEqual(h.versions.map((v) => v.value), ["1", "2"], h.cluster);
   }
   // A delete in the copy, then a key nobody wrote.
-  await page.evaluate(() => window.raftlab.commandDone("del k via=11"));
+  await page.evaluate(() => window.raftlab.commandDone("delete k via=11"));
   await page.click("#key-history-form button");
   assert.match(await page.locator("#key-history .kh-cluster").nth(1).textContent(), /deleted/);
   await page.fill("#key-history-form input", "nothing");
