@@ -173,6 +173,15 @@ test("lesson 17 is listed as a comparison and plays to its end", async () => {
   assert.match(await page.textContent("#lesson-figure"), /comparison: a learner or the mirror maker/);
   const f = await fleet(page);
   assert.deepEqual(f.mirrors.map((m) => [m.id, m.state]), [[9, "failed"], [8, "watching"]]);
+  // The key's history: the copy never saw 4 or 5; main's was compacted at 7.
+  await page.click("#tab-keys");
+  await page.fill("#key-history-form input", "k");
+  await page.click("#key-history-form button");
+  const values = await page.locator("#key-history .kh-cluster").evaluateAll((els) => els.map((el) =>
+    Array.from(el.querySelectorAll("tr")).slice(1).map((tr) => tr.cells[2].textContent)));
+  assert.deepEqual(values[1], ["1", "2", "3", "6", "7"]);
+  assert.match(await page.locator("#key-history .kh-cluster").first().textContent(), /compacted at revision 7/);
+  await page.screenshot({ path: path.join(SHOTS, "fleet-lesson17-history.png") });
   assert.deepEqual(problems, []);
   await page.close();
 });
