@@ -9,9 +9,11 @@ export function escapeHtml(s) {
 }
 
 const figuresText = (f) => `${t(f.length > 1 ? "figures" : "figure")} ${f.join(", ")}`;
-/** What a lesson follows: its figures, the design document's comparison it shows, or the proposal it makes tryable. */
+/** What a lesson follows: its figures, the design document's proposal it
+ * makes tryable, or the comparison it sets side by side. */
 export const lessonSource = (l) => l.figures.length ? figuresText(l.figures)
-  : l.comparison ? `${t("comparison")}: ${t(`comparison.${l.comparison}`)}` : `${t("proposal")}: ${t(`proposal.${l.proposal}`)}`;
+  : l.proposal ? `${t("proposal")}: ${t(`proposal.${l.proposal}`)}`
+  : `${t("comparison")}: ${t(`comparison.${l.comparison}`)}`;
 
 /** The lesson after `id` in the list, if there is one. */
 export function followingLesson(id) {
