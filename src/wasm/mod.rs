@@ -19,7 +19,6 @@ use crate::app::engine::{Engine, LessonMove};
 use crate::app::layout::{Hit, Layout};
 use crate::app::presets::{self, Preset};
 use crate::app::safety::SafetyStatus;
-use crate::scenario::text_en::English;
 use crate::scenario::view;
 
 #[wasm_bindgen]
@@ -99,16 +98,6 @@ impl Answer {
 enum HitView {
     Node { id: u64 },
     Link { a: u64, b: u64, near: u64 },
-}
-
-/// Renders the safety indicator for a status object (`App::status`) into
-/// `el`: green while `violations` is empty, red with the first broken
-/// property, its time and nodes, and the list of all. See `safety`. Any
-/// other value reads as a status without violations.
-#[wasm_bindgen(js_name = renderSafety)]
-pub fn render_safety(el: &Element, status: JsValue) -> Result<(), JsError> {
-    let status: SafetyStatus = serde_wasm_bindgen::from_value(status).unwrap_or_default();
-    safety::render(el, &status, &English).map_err(|e| JsError::new(&format!("{e:?}")))
 }
 
 /// The script of the cluster a page opens with, on `seed` (the Reset
