@@ -2,6 +2,7 @@
 //! Nodes stand on a ring (lowest id at the top, clockwise); the log strips
 //! fill a panel under the ring, one row per node.
 
+use crate::app::trig::clamp;
 use crate::raft::NodeId;
 
 /// One node's place.
@@ -80,7 +81,7 @@ impl Layout {
             0.0
         };
 
-        let top = self.top_inset.clamp(0.0, height / 3.0);
+        let top = clamp(self.top_inset, 0.0, height / 3.0);
         let top_h = (self.log_y - top).max(80.0);
         self.cx = width / 2.0;
         self.cy = top + top_h / 2.0;
@@ -92,7 +93,7 @@ impl Layout {
         } else {
             self.ring
         };
-        self.node_r = (chord * 0.26).min(self.ring * 0.3).clamp(13.0, 28.0);
+        self.node_r = clamp((chord * 0.26).min(self.ring * 0.3), 13.0, 28.0);
 
         self.spots.clear();
         for (k, &(id, linked)) in nodes.iter().enumerate() {
@@ -198,7 +199,7 @@ pub fn segment_distance(px: f64, py: f64, ax: f64, ay: f64, bx: f64, by: f64) ->
     let t = if len2 == 0.0 {
         0.0
     } else {
-        (((px - ax) * vx + (py - ay) * vy) / len2).clamp(0.0, 1.0)
+        clamp(((px - ax) * vx + (py - ay) * vy) / len2, 0.0, 1.0)
     };
     ((px - (ax + t * vx)).hypot(py - (ay + t * vy)), t)
 }

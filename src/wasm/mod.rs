@@ -11,6 +11,7 @@ mod draw;
 mod history;
 pub mod safety;
 
+use crate::app::trig::clamp;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, Element};
@@ -307,7 +308,7 @@ impl App {
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> JsValue {
         let budget = if budget_ms.is_finite() {
-            budget_ms.clamp(0.0, 1000.0)
+            clamp(budget_ms, 0.0, 1000.0)
         } else {
             0.0
         };
