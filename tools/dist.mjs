@@ -4,8 +4,9 @@
 // module whose imports are data: URLs (the wasm-bindgen glue in pkg/
 // among them); the wasm module is inlined as base64 and handed to the
 // glue's init through `globalThis.raftlabWasm` (served mode leaves it
-// undefined and the glue fetches pkg/raftlab_bg.wasm). The lessons are in
-// the wasm module already.
+// undefined and the glue fetches pkg/raftlab_bg.wasm). The lessons'
+// bundle (pkg/lessons.txt, which the served page fetches when a lesson is
+// first asked for) is inlined as `globalThis.raftlabLessons`.
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +32,7 @@ let html = read("www/index.html");
 const css = read("www/style.css");
 const app = inlineImports(read("www/app.js"), "www");
 const wasm = readFileSync(path.join(root, "pkg/raftlab_bg.wasm")).toString("base64");
+const lessons = readFileSync(path.join(root, "pkg/lessons.txt"), "utf8");
 
 const swap = (from, to) => {
   if (!html.includes(from)) throw new Error(`www/index.html no longer holds ${from}: update tools/dist.mjs`);
@@ -40,6 +42,7 @@ swap('<link rel="stylesheet" href="style.css">', `<style>\n${safe(css, "style")}
 swap(
   '<script type="module" src="app.js"></script>',
   `<script>globalThis.raftlabWasm = { module_or_path: Uint8Array.from(atob("${wasm}"), (c) => c.charCodeAt(0)) };</script>\n` +
+    `  <script>globalThis.raftlabLessons = ${safe(JSON.stringify(lessons), "script")};</script>\n` +
     `  <script type="module">\n${safe(app, "script")}</script>`,
 );
 

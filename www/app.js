@@ -8,7 +8,7 @@
 // by pause; the sandbox waits aside and comes back when the lesson is left).
 import init, { App, lessons as wasmLessons, defaultScript, freshScript, quoteWord } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS } from "./i18n.js";
-import { escapeHtml, lessonSource, followingLesson, narrationHtml, nextButton, fitCanvas } from "./view.js";
+import { escapeHtml, lessonSource, followingLesson, narrationHtml, nextButton, fitCanvas, lessonsReady, haveLessons } from "./view.js";
 // The lessons, titles and summaries in the page's language.
 const lessonInfos = () => wasmLessons(language());
 
@@ -859,9 +859,26 @@ function fillLessonList() {
     list.append(li);
   }
 }
-$("lessons-button").onclick = () => { fillLessonList(); toggleLessons(true); };
+$("lessons-button").onclick = async () => {
+  try { await lessonsReady(); } catch (e) { logLine(t("error", { msg: e.message }), "err"); return; }
+  fillLessonList();
+  toggleLessons(true);
+};
 
 function startLesson(id) {
+  // The lessons come with the first one asked for (view.js): then on.
+  if (!haveLessons()) {
+    openingAddress = true;
+    lessonsReady().then(
+      () => { openingAddress = false; startLesson(id); for (const w of idleWaiters.splice(0)) w(); },
+      (e) => {
+        openingAddress = false;
+        logLine(t("error", { msg: e.message }), "err");
+        for (const w of idleWaiters.splice(0)) w();
+      },
+    );
+    return;
+  }
   // A run going on in the sandbox ends where it is (the app cancels it).
   endConfirm();
   runAfter = null;
@@ -1263,8 +1280,9 @@ window.raftlab = {
   applyModes: (form) => applyModes(form),
   importScenario: (text) => importText(text),
   // Lessons.
-  lessons: () => lessonInfos(),
-  openLesson: (id) => { startLesson(id); return app.lesson(); },
+  // Promises: the lessons are fetched the first time they are asked for.
+  lessons: async () => { await lessonsReady(); return lessonInfos(); },
+  openLesson: async (id) => { await lessonsReady(); startLesson(id); return app.lesson(); },
   lesson: () => app.lesson(),
   // Next at once (while a step plays: skips to its pause); `play` is the
   // page's Next button, which plays the step.

@@ -4,7 +4,7 @@
 // and view.js as the full page.
 import init, { App, defaultScript } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage } from "./i18n.js";
-import { escapeHtml, lessonSource, narrationHtml, nextButton, fitCanvas } from "./view.js";
+import { escapeHtml, lessonSource, narrationHtml, nextButton, fitCanvas, lessonsReady } from "./view.js";
 
 await init(globalThis.raftlabWasm);
 
@@ -35,7 +35,8 @@ function fail(message) {
 if (head.startsWith("lesson=")) {
   const id = decodeURIComponent(head.slice("lesson=".length));
   let r;
-  try { r = app.openLesson(id); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
+  // An embedded lesson is the lesson: its scripts are part of this frame's first load.
+  try { await lessonsReady(); r = app.openLesson(id); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
   if (r.ok) mode = "lesson";
   else fail(t("embed.bad", { error: r.error }));
   $("embed-open").href = `./?lang=${document.documentElement.lang}#lesson=${encodeURIComponent(id)}`;

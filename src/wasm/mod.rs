@@ -190,6 +190,17 @@ pub fn lessons(lang: Option<String>) -> JsValue {
     to_js(&crate::scenario::lessons::infos_in(lang))
 }
 
+/// Gives the module the lessons' bundle (`pkg/lessons.txt`): the page's
+/// module is built without them and the page fetches them the first time a
+/// lesson or the list is asked for. Returns how many lessons it holds; a
+/// bundle that is not one is an error and changes nothing.
+#[wasm_bindgen(js_name = loadLessons)]
+pub fn load_lessons(bundle: &str) -> Result<u32, JsError> {
+    crate::scenario::lessons::load(bundle)
+        .map(|n| n as u32)
+        .map_err(|e| JsError::new(&e))
+}
+
 /// The app the page drives: one simulated cluster, its drawing, and the
 /// commands that change it.
 #[wasm_bindgen]
