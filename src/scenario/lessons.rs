@@ -61,6 +61,7 @@ pub struct LessonSource {
     pub text: &'static str,
 }
 
+#[cfg(any(not(target_arch = "wasm32"), feature = "embedded-lessons"))]
 macro_rules! lesson {
     ($file:literal) => {
         LessonSource {
