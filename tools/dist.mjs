@@ -16,13 +16,16 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const read = (p) => readFileSync(path.join(root, p.replace(/^www\/pkg\//, "pkg/")), "utf8");
 const dataUrl = (js) => `data:text/javascript;base64,${Buffer.from(js, "utf8").toString("base64")}`;
 
-/** A module's text with its local imports (`from "./x.js"`) made data: URLs, recursively. */
+/** A module's text with its local imports (`from "./x.js"`, `import("./x.js")`) made data: URLs, recursively. */
 function inlineImports(text, dir) {
-  return text.replace(/from\s+"\.\/([\w./-]+\.js)"/g, (_, rel) => {
+  const inline = (rel) => {
     const file = path.join(dir, rel);
-    const inner = inlineImports(read(file), path.dirname(file));
-    return `from "${dataUrl(inner)}"`;
-  });
+    return dataUrl(inlineImports(read(file), path.dirname(file)));
+  };
+  return text
+    .replace(/from\s+"\.\/([\w./-]+\.js)"/g, (_, rel) => `from "${inline(rel)}"`)
+    // A language's words, loaded when the page first speaks it (i18n.js).
+    .replace(/import\("\.\/([\w./-]+\.js)"\)/g, (_, rel) => `import("${inline(rel)}")`);
 }
 
 /** Text safe inside a <script> or <style> element. */

@@ -7,13 +7,16 @@
 // travel in, branch and share) and a lesson (a player walking a lesson pause
 // by pause; the sandbox waits aside and comes back when the lesson is left).
 import init, { App, lessons as wasmLessons, defaultScript, freshScript, quoteWord } from "./pkg/raftlab.js";
-import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS } from "./i18n.js";
+import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS, loadLanguage, haveLanguage } from "./i18n.js";
 import { escapeHtml, lessonSource, followingLesson, narrationHtml, nextButton, fitCanvas, lessonsReady, haveLessons } from "./view.js";
 // The lessons, titles and summaries in the page's language.
 const lessonInfos = () => wasmLessons(language());
 
 // The one-file build (make dist) hands the module over inlined; served, the
 // glue fetches pkg/raftlab_bg.wasm.
+// The page's language (its words load beside the module when not English).
+const startLanguage = pickLanguage();
+const languageLoading = loadLanguage(startLanguage);
 await init(globalThis.raftlabWasm);
 
 const $ = (id) => document.getElementById(id);
@@ -1232,6 +1235,14 @@ function showHint(l) {
  * log lines, the panels and the canvas. The run goes on untouched. */
 function setLanguage(lang) {
   if (!(lang in LANGS) || lang === language()) return language();
+  if (!haveLanguage(lang)) {
+    // Its words come first (i18n.js loads them once): then the switch.
+    return loadLanguage(lang).then(() => setLanguage(lang), (e) => {
+      $("lang").value = language();
+      logLine(t("error", { msg: e.message }), "err");
+      return language();
+    });
+  }
   applyLanguage(lang);
   rememberLanguage(lang);
   $("lang").value = lang;
@@ -1312,7 +1323,8 @@ window.raftlab = {
   get app() { return app; },
 };
 
-applyLanguage(pickLanguage());
+await languageLoading;
+applyLanguage(startLanguage);
 $("lang").value = language();
 resize();
 /** Opens the page's address: a link's run, or a `#script=`. */

@@ -9,15 +9,16 @@ import { readFileSync } from "node:fs";
 export const BUDGET_BYTES = 250_000;
 
 // Until the page is back under its budget, a ceiling it must not grow past:
-// its first load as measured (317.9 KB gzipped) and about 10 KB for the
+// its first load as measured (312.5 KB gzipped) and about 10 KB for the
 // second cluster and mirror process landing in parallel. Lower it as cuts
 // land; at 250 KB it is the budget.
-export const CEILING_BYTES = 328_000;
+export const CEILING_BYTES = 323_000;
 
 // What the page loads only later, when first asked for: the lessons'
-// scripts (www/view.js's lessonsReady). Counted in the total, not in the
-// first load.
-export const LAZY = new Set(["/pkg/lessons.txt"]);
+// scripts (www/view.js's lessonsReady), and the page's Japanese words
+// (i18n.js's loadLanguage; a page that opens in Japanese loads them at
+// once). Counted in the total, not in the first load.
+export const LAZY = new Set(["/pkg/lessons.txt", "/i18n-ja.js"]);
 
 const root = new URL("../../", import.meta.url);
 

@@ -1,6 +1,7 @@
 // The page's weight as a browser loads it: what it loads before it is usable
 // stays under CEILING_BYTES gzipped (page-size.mjs says why that and not yet
-// the 250 KB budget), and the lessons come only when first asked for.
+// the 250 KB budget), and the lessons and the Japanese words come only when
+// first asked for.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { BASE_URL, launch } from "./browser.mjs";
@@ -32,9 +33,14 @@ test("the page's first load stays under its ceiling, and the lessons come later"
   // The lesson list fetches them, once.
   const lessons = await page.evaluate(() => window.raftlab.lessons());
   assert.ok(lessons.length >= 20, `${lessons.length} lessons`);
-  await until(() => loaded.some((p) => LAZY.has(p)), `the lessons among ${loaded.join(" ")}`);
+  await until(() => loaded.includes("/pkg/lessons.txt"), `the lessons among ${loaded.join(" ")}`);
   await page.evaluate(() => window.raftlab.lessons());
   await new Promise((r) => setTimeout(r, 200));
-  assert.equal(loaded.filter((p) => LAZY.has(p)).length, 1, loaded.join(" "));
+  assert.equal(loaded.filter((p) => p === "/pkg/lessons.txt").length, 1, loaded.join(" "));
+  // Switching to Japanese fetches the page's Japanese words, then speaks them.
+  assert.equal(await page.evaluate(() => window.raftlab.setLanguage("ja")), "ja");
+  assert.equal(await page.evaluate(() => document.documentElement.lang), "ja");
+  assert.equal(await page.textContent("#lessons-button"), "レッスン");
+  await until(() => loaded.includes("/i18n-ja.js"), `the Japanese words among ${loaded.join(" ")}`);
   await page.close();
 });
