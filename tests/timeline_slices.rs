@@ -223,3 +223,112 @@ fn a_hundred_thousand_lines_run_in_slices_and_cancel() {
     let r = t.command("put z 1").unwrap();
     assert!(r.ok, "{r:?}");
 }
+
+/// The moment shown: what the page draws and the status it lists.
+fn moment(t: &Timeline) -> String {
+    format!("{}\n{}", t.now(), t.status_json())
+}
+
+/// Runs the seek going on in slices of `work` to its end; the progress
+/// after each slice.
+fn seek_slices(t: &mut Timeline, work: u64) -> Vec<Progress> {
+    let mut progress = Vec::new();
+    while t.is_seeking() {
+        progress.push(t.run_slice(work));
+    }
+    progress
+}
+
+#[test]
+fn a_seek_in_slices_lands_where_a_seek_in_one_go_does() {
+    for src in SCRIPTS {
+        let (mut t, _, _) = sliced(src, u64::MAX);
+        let end = t.end();
+        for target in [0, end / 3, end / 2, end - end / 5, end] {
+            let landed = t.seek(target);
+            let want = moment(&t);
+            t.take_narration();
+            // From the live edge, and from another moment.
+            for from in [end, end / 4] {
+                t.seek(from);
+                let at = t.begin_seek(target);
+                assert_eq!(at, landed, "lands at {target}: {src}");
+                let progress = seek_slices(&mut t, 7);
+                assert_eq!(moment(&t), want, "seek {target} from {from}: {src}");
+                assert!(t.take_narration().is_empty(), "a seek narrates nothing");
+                let last = progress.last().copied().unwrap_or_default();
+                assert!(!last.running && !t.is_running());
+                if progress.len() > 2 {
+                    // Until it lands the progress moves.
+                    assert!(progress[0].running);
+                    assert!(progress.windows(2).all(|w| w[0].done_ms <= w[1].done_ms));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_far_seek_takes_many_slices_and_a_new_target_or_cancel_takes_over() {
+    let src = SCRIPTS[1];
+    let (mut t, _, _) = sliced(src, u64::MAX);
+    let end = t.end();
+    let want_end = {
+        t.seek(end);
+        moment(&t)
+    };
+    let want_mid = {
+        t.seek(end / 2);
+        moment(&t)
+    };
+    t.seek(0);
+    let start = moment(&t);
+
+    // A far seek takes many small slices, and shows nothing new meanwhile.
+    t.begin_seek(end);
+    let mut slices = 0;
+    while t.run_slice(1).running {
+        slices += 1;
+        assert_eq!(moment(&t), start);
+    }
+    assert!(slices > 10, "{slices} slices");
+    assert_eq!(moment(&t), want_end);
+    t.seek(0);
+    t.begin_seek(end);
+    for _ in 0..3 {
+        assert!(t.run_slice(1).running && t.is_seeking());
+    }
+    // Cancel: the moment shown stays, and the timeline is usable.
+    assert!(t.cancel().is_none(), "a cancelled seek stops no command");
+    assert!(!t.is_running() && !t.is_seeking());
+    assert_eq!(moment(&t), start);
+    assert_eq!(t.seek(end / 2), t.seek(end / 2));
+    assert_eq!(moment(&t), want_mid);
+
+    // A later target on the way goes on; an earlier one starts again.
+    t.seek(0);
+    t.begin_seek(end / 2);
+    for _ in 0..10 {
+        t.run_slice(1);
+    }
+    t.begin_seek(end);
+    seek_slices(&mut t, 11);
+    assert_eq!(moment(&t), want_end);
+    t.seek(0);
+    t.begin_seek(end);
+    for _ in 0..30 {
+        t.run_slice(1);
+    }
+    t.begin_seek(end / 2);
+    seek_slices(&mut t, 11);
+    assert_eq!(moment(&t), want_mid);
+
+    // A command typed during a seek acts at the moment sought.
+    t.seek(0);
+    t.begin_seek(end / 2);
+    t.run_slice(3);
+    let r = t.command("status").unwrap();
+    assert!(r.ok);
+    assert!(!t.is_seeking());
+    assert!(t.now() >= end / 2);
+}

@@ -117,6 +117,7 @@ let runStarted = 0; // wall clock and simulated time when the bar first showed
 let runStartedSim = 0;
 let confirming = null; // {plan, left, timer, after}
 let openingAddress = false; // the page's address is about to be read
+let seekTarget = null; // where a seek in slices is going, while it goes
 const idleWaiters = [];
 const replyWaiters = []; // resolves window.raftlab.commandDone's promise
 
@@ -157,6 +158,7 @@ function runFrame(now) {
 
 function runEnded() {
   if (runRaf) { cancelAnimationFrame(runRaf); runRaf = 0; }
+  seekTarget = null;
   $("run-box").hidden = true;
   flushNarration(200);
   const reply = app.takeReply();
@@ -185,6 +187,7 @@ const bytes = (b) => (b >= 1 << 30 ? `${+(b / (1 << 30)).toFixed(1)} GB` : b >= 
 function showProgress(p) {
   $("run-box").hidden = false;
   let text = t("run.progress", { done: duration(p.done_ms), total: duration(p.total_ms), c: p.commands_done, n: p.commands_total });
+  if (p.seeking) text = t("run.seeking", { to: sec(seekTarget ?? app.timeMs()), done: duration(p.done_ms), total: duration(p.total_ms) });
   const spent = performance.now() - runStarted, simDone = p.done_ms - runStartedSim;
   if (spent > 1500 && simDone > 0 && p.total_ms > p.done_ms) text += t("run.left", { left: duration(((p.total_ms - p.done_ms) * spent) / simDone) });
   $("run-text").textContent = text;
@@ -734,7 +737,7 @@ function updateTimeline(tl) {
   if (!tl) return;
   const end = tl.end_ms, now = tl.now_ms, span = Math.max(end, 1);
   scrub.max = String(end);
-  if (!scrubbing) scrub.value = String(now);
+  if (!scrubbing) scrub.value = String(seekTarget ?? now);
   scrub.setAttribute("aria-valuetext", t("scrub.value", { now: sec(now), end: sec(end) }) + t(tl.live ? "scrub.live" : "scrub.past"));
   $("timeline").classList.toggle("past", !tl.live);
   $("scrub-played").style.width = `${(100 * now) / span}%`;
@@ -797,7 +800,10 @@ function doSeek() {
   if (pendingSeek == null) return;
   const t = pendingSeek;
   pendingSeek = null;
-  app.seek(t);
+  // A far seek replays in slices: the page draws and answers meanwhile,
+  // with the progress bar and its Cancel.
+  const at = app.beginSeek(t);
+  if (app.isRunning()) { seekTarget = Number.isNaN(at) ? t : at; startRun(); return; }
   flushNarration();
   refresh();
 }
@@ -833,7 +839,7 @@ $("timeline").querySelector(".scrub").addEventListener("pointermove", (e) => {
 });
 $("timeline").querySelector(".scrub").addEventListener("pointerleave", () => { $("scrub-tip").hidden = true; });
 $("back").onclick = stepBack;
-$("live").onclick = () => { app.goLive(); flushNarration(); refresh(); };
+$("live").onclick = () => { const tl = app.timeline(); if (tl) seekTo(tl.end_ms); };
 $("branch").addEventListener("change", (e) => {
   const id = Number(e.target.value);
   setPlaying(false);

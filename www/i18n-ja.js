@@ -114,6 +114,7 @@ export default {
   "run.cancel": "取り消す", "run.cancel.tip": "最後に終わったコマンドで実行を止める",
   "run.progress": "実行中: シミュレーション時間 {total} のうち {done} · コマンド {n} 個のうち {c} 個",
   "run.left": " · 残り約 {left}",
+  "run.seeking": "t = {to} へ移動中: {total} のうち {done} を再生",
   "confirm.title": "大きな実行", "confirm.run": "今すぐ実行（{n}）", "confirm.skip": "実行しない",
   "confirm.text": "{nodes} ノードをシミュレーション時間 {time} 動かす{load}。コマンドは {n} 個。このページでは約 {est} かかる見込み。その間もページは使え、取り消すで実行を止められる。",
   "confirm.load": "（毎秒 {rate} 件、各 {size} の書き込み負荷の下で）",

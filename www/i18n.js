@@ -134,6 +134,7 @@ export const STRINGS = {
     "run.cancel": "Cancel", "run.cancel.tip": "Stop the run at the last command that finished",
     "run.progress": "Running: {done} of {total} simulated · {c} of {n} commands",
     "run.left": " · about {left} left",
+    "run.seeking": "Going to t = {to}: {done} of {total} replayed",
     "confirm.title": "This run is big", "confirm.run": "Run now ({n})", "confirm.skip": "Don't run",
     "confirm.text": "It runs {nodes} nodes for {time} of simulated time{load}: {n} commands. This page may take about {est} to run it. The page stays usable meanwhile, and Cancel stops the run.",
     "confirm.load": " under a load of {rate} writes a second of {size} each",

@@ -166,7 +166,10 @@ impl Engine {
 
     /// A run goes on in slices (an opened run, a long console command).
     pub fn is_running(&self) -> bool {
-        self.lesson.is_none() && self.sandbox.is_running()
+        match &self.lesson {
+            Some(l) => l.is_running(),
+            None => self.sandbox.is_running(),
+        }
     }
 
     /// Runs the sandbox's queued commands for at most `work` units of work
@@ -174,10 +177,10 @@ impl Engine {
     /// its moment and a console command's reply is ready
     /// ([`Engine::take_reply`]).
     pub fn run_slice(&mut self, work: u64) -> Progress {
-        if self.lesson.is_some() {
-            return self.progress();
-        }
-        let p = self.sandbox.run_slice(work);
+        let p = match &mut self.lesson {
+            Some(l) => l.run_slice(work),
+            None => self.sandbox.run_slice(work),
+        };
         if !p.running {
             self.run_ended();
         }
@@ -185,9 +188,8 @@ impl Engine {
     }
 
     pub fn progress(&self) -> Progress {
-        // A lesson runs nothing in slices.
         match &self.lesson {
-            Some(_) => Progress::default(),
+            Some(l) => l.progress(),
             None => self.sandbox.progress(),
         }
     }
@@ -199,7 +201,22 @@ impl Engine {
         if !self.is_running() {
             return false;
         }
-        self.sandbox.cancel();
+        if self.lesson.is_none() && self.sandbox.is_seeking() && !self.sandbox.is_running_commands()
+        {
+            self.sandbox.cancel();
+            let said = self.renderer.seek_cancelled(self.sandbox.now());
+            let line = self.log.plain(LogKind::Notice, Tone::Plain, said);
+            self.out.push(line);
+            return true;
+        }
+        match &mut self.lesson {
+            Some(l) => {
+                l.cancel();
+            }
+            None => {
+                self.sandbox.cancel();
+            }
+        }
         self.run_ended();
         true
     }
@@ -341,14 +358,17 @@ impl Engine {
         self.out.push(echo);
         let branch = self.sandbox.branch_id();
         if let Some(p) = &mut self.lesson {
-            return match p.command(text) {
-                Ok(result) => {
-                    self.pull();
-                    if let Some(details) = self.log.details(self.renderer, &result) {
-                        self.out.push(details);
-                    }
-                    Reply::Ran(Box::new(result))
-                }
+            // In slices too: a long command in a lesson keeps the page
+            // drawing, with the progress bar and its Cancel.
+            return match p.queue_command(text) {
+                Ok(()) => self.start(
+                    Pending {
+                        text: text.to_string(),
+                        branch,
+                        etcdctl: None,
+                    },
+                    work,
+                ),
                 Err(e) => self.unparsed(text, e),
             };
         }
@@ -403,9 +423,17 @@ impl Engine {
     /// The reply of a console command whose run ended (or was stopped).
     fn finish_command(&mut self, p: Pending) -> Reply {
         self.pull();
-        let result = match (self.sandbox.stopped(), self.sandbox.last_result()) {
-            (None, Some(r)) => r.clone(),
-            (stop, _) => {
+        let last = match &self.lesson {
+            Some(l) => l.last_command(),
+            None => match self.sandbox.stopped() {
+                Some(stop) => Err(stop),
+                None => Ok(self.sandbox.last_result()),
+            },
+        };
+        let result = match last {
+            Ok(Some(r)) => r.clone(),
+            Ok(None) | Err(_) => {
+                let stop = last.err();
                 let mut r = CommandResult::new(0, p.text.clone());
                 r.ok = false;
                 r.error = Some(STOPPED);
@@ -428,8 +456,11 @@ impl Engine {
                     let said = self.renderer.etcdctl_recorded(&canonical);
                     let line = self.log.plain(LogKind::Notice, Tone::Plain, said);
                     self.out.push(line);
-                    let printed =
-                        etcdctl::output(&t, &result, leader_before, self.sandbox.session());
+                    let session = match &self.lesson {
+                        Some(l) => l.session(),
+                        None => self.sandbox.session(),
+                    };
+                    let printed = etcdctl::output(&t, &result, leader_before, session);
                     for p in &printed {
                         let line = self.log.plain(LogKind::Details, Tone::Plain, p.clone());
                         self.out.push(line);
@@ -472,30 +503,13 @@ impl Engine {
         let leader_before = self.cluster().leader();
         let branch = self.sandbox.branch_id();
         if let Some(p) = &mut self.lesson {
-            let result = match p.command(&canonical) {
-                Ok(r) => r,
+            if let Err(e) = p.queue_command(&canonical) {
                 // A translation is always a command the parser reads back.
-                Err(e) => return self.unparsed(text, e),
-            };
-            self.pull();
-            let said = self.renderer.etcdctl_recorded(&canonical);
-            let line = self.log.plain(LogKind::Notice, Tone::Plain, said);
-            self.out.push(line);
-            let session = match &self.lesson {
-                Some(p) => p.session(),
-                None => self.sandbox.session(),
-            };
-            let printed = etcdctl::output(&t, &result, leader_before, session);
-            for p in &printed {
-                let line = self.log.plain(LogKind::Details, Tone::Plain, p.clone());
-                self.out.push(line);
+                return self.unparsed(text, e);
             }
-            return Reply::Etcdctl(Box::new(EtcdctlReply {
-                result,
-                etcdctl: printed,
-            }));
+        } else {
+            self.sandbox.queue(t.command.clone());
         }
-        self.sandbox.queue(t.command.clone());
         self.start(
             Pending {
                 text: canonical,
@@ -673,6 +687,23 @@ impl Engine {
         Some(self.sandbox.seek(t))
     }
 
+    /// Starts going to moment `t` of the sandbox in slices (see
+    /// `Timeline::begin_seek`): [`Engine::run_slice`] goes on with it, the
+    /// moment shown stays until it lands, and Cancel drops it. Where it
+    /// will land; `None` in a lesson, or while commands run (the log says
+    /// so). A new target while a seek goes on replaces it.
+    pub fn begin_seek(&mut self, t: u64) -> Option<u64> {
+        if self.in_lesson() {
+            return None;
+        }
+        if self.sandbox.is_running_commands() {
+            self.busy();
+            return None;
+        }
+        self.over_budget = false;
+        Some(self.sandbox.begin_seek(t))
+    }
+
     /// Back to the previous narrated moment; `None` (the log says so) at
     /// the very beginning, and in a lesson.
     pub fn step_back(&mut self) -> Option<u64> {
@@ -776,6 +807,7 @@ impl Engine {
 
     /// Back to the sandbox as it was before the lesson.
     pub fn leave_lesson(&mut self) -> bool {
+        self.cancel_lesson_command();
         let was = self.lesson.take().is_some();
         self.sandbox.take_narration();
         self.out.clear();
@@ -788,6 +820,7 @@ impl Engine {
     /// step plays, Next runs the rest of it at once (its lines not shown
     /// yet come with it), and the other moves drop it and rebuild.
     pub fn lesson_step(&mut self, what: LessonMove) -> Option<PageStep> {
+        self.cancel_lesson_command();
         let p = self.lesson.as_mut()?;
         self.pacer = Pacer::default();
         let step = match what {
@@ -826,6 +859,7 @@ impl Engine {
     /// runs until [`Engine::lesson_frame`]. `Some(false)` at the lesson's
     /// end, `Some(true)` while a step plays, `None` outside a lesson.
     pub fn lesson_play(&mut self) -> Option<bool> {
+        self.cancel_lesson_command();
         let p = self.lesson.as_mut()?;
         if !p.playing() {
             self.pacer = Pacer::default();
@@ -868,6 +902,15 @@ impl Engine {
             .log
             .step_lines(self.renderer, &lines, |r| p.surprising(r));
         self.out.extend(made);
+    }
+
+    /// A console command running in the lesson is cancelled (the log says
+    /// so) before the lesson moves: the reader's move wins, and nothing
+    /// waits for a long command to end.
+    fn cancel_lesson_command(&mut self) {
+        if self.lesson.as_ref().is_some_and(|l| l.is_running()) {
+            self.cancel();
+        }
     }
 
     /// Ends a playing step at once, its lines to the log, before anything
@@ -1152,6 +1195,39 @@ mod tests {
     }
 
     #[test]
+    fn a_seek_in_slices_lands_or_is_cancelled_and_the_log_says_where_it_stays() {
+        let mut e = Engine::from_script(RUN).unwrap();
+        let end = e.now();
+        e.seek(end / 2);
+        let want = e.status();
+        e.seek(0);
+        let start = e.status();
+        e.take_narration();
+
+        assert_eq!(e.begin_seek(end / 2), Some(end / 2));
+        assert!(e.is_running() && e.progress().seeking);
+        while e.is_running() {
+            e.run_slice(3);
+        }
+        assert_eq!(e.status(), want);
+        assert!(e.take_narration().is_empty(), "a seek says nothing");
+
+        e.seek(0);
+        e.begin_seek(end);
+        e.run_slice(1);
+        assert!(e.cancel());
+        assert!(!e.is_running());
+        assert_eq!(e.status(), start);
+        assert_eq!(
+            texts(&e.take_narration(), LogKind::Notice),
+            [format!(
+                "Seek cancelled: still at t = {}.",
+                crate::scenario::text_en::seconds(e.now())
+            )]
+        );
+    }
+
+    #[test]
     fn acting_in_the_past_says_a_branch_started_and_switching_back_says_where() {
         let mut e = Engine::from_script(RUN).unwrap();
         let end = e.now();
@@ -1203,6 +1279,49 @@ mod tests {
             ["error: there is no leader to isolate (no-leader)"]
         );
         assert_eq!(e.preset(Preset::HealAll).as_deref(), Some("heal"));
+    }
+
+    #[test]
+    fn a_long_console_command_in_a_lesson_runs_in_slices_and_a_lesson_move_cancels_it() {
+        let mut e = Engine::from_script(RUN).unwrap();
+        e.open_lesson("10-promoting-a-learner").unwrap();
+        e.lesson_step(LessonMove::Next).unwrap();
+        e.take_narration();
+        let before = e.now();
+        let reply = e.command_in("wait 600s", 50);
+        assert!(matches!(reply, Reply::Running(_)), "{reply:?}");
+        let a = e.run_slice(200);
+        let b = e.run_slice(200);
+        assert!(
+            e.is_running() && b.running && b.done_ms > a.done_ms,
+            "{a:?} {b:?}"
+        );
+        assert_eq!(b.total_ms, 600_000);
+        // Refused meanwhile, and nothing changes.
+        let refused = e.command_in("crash 1", 50);
+        assert!(matches!(&refused, Reply::Unparsed(u) if u.error == "running"));
+        // Cancel: the lesson's cluster is back where the wait began.
+        assert!(e.cancel());
+        assert_eq!(e.now(), before);
+        let reply = e.take_reply().expect("the cancelled command's reply");
+        assert!(matches!(&reply, Reply::Ran(r) if r.error == Some(STOPPED)));
+
+        // A short one runs whole in its first slice and answers at once.
+        let put = e.command_in("put x 1", 100_000);
+        assert!(matches!(&put, Reply::Ran(r) if r.ok), "{put:?}");
+        let get = e.command("get x");
+        assert!(
+            matches!(&get, Reply::Ran(r) if r.value == Some(Some("1".to_string()))),
+            "{get:?}"
+        );
+
+        // A lesson move while one runs cancels it, and the reply says so.
+        e.command_in("wait 600s", 50);
+        assert!(e.is_running());
+        let step = e.lesson_step(LessonMove::Next).unwrap();
+        assert_eq!(step.position, 2);
+        assert!(!e.is_running());
+        assert!(matches!(e.take_reply(), Some(Reply::Ran(r)) if r.error == Some(STOPPED)));
     }
 
     #[test]

@@ -536,6 +536,9 @@ pub(crate) mod tests {
         fn at_the_beginning(&self) -> String {
             reword(English.at_the_beginning())
         }
+        fn seek_cancelled(&self, t: u64) -> String {
+            reword(English.seek_cancelled(t))
+        }
         fn surprises(&self, r: &[CommandResult]) -> String {
             reword(English.surprises(r))
         }

@@ -764,6 +764,94 @@ pub fn reorder<T>(items: &mut Vec<T>, order: &[usize]) {
     );
 }
 
+/// An ordered set over a sorted deque, for items that mostly leave near
+/// either end (the oldest first): a removal moves the shorter side, not
+/// everything after it. The cluster's request deadlines and parked requests
+/// are such sets: under a heavy load thousands wait, and a sorted vector
+/// moved all the rest at each removal.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DequeSet<T> {
+    items: VecDeque<T>,
+}
+
+impl<T> Default for DequeSet<T> {
+    fn default() -> Self {
+        DequeSet {
+            items: VecDeque::new(),
+        }
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for DequeSet<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.items.iter()).finish()
+    }
+}
+
+impl<T: Ord> DequeSet<T> {
+    pub fn new() -> Self {
+        DequeSet::default()
+    }
+
+    /// Counts the deque of items (not what they own).
+    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+        m.deque(&self.items);
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    pub fn first(&self) -> Option<&T> {
+        self.items.front()
+    }
+
+    pub fn iter(&self) -> std::collections::vec_deque::Iter<'_, T> {
+        self.items.iter()
+    }
+
+    fn find(&self, item: &T) -> Result<usize, usize> {
+        self.items.binary_search(item)
+    }
+
+    pub fn contains(&self, item: &T) -> bool {
+        self.find(item).is_ok()
+    }
+
+    /// Adds `item`; false if it was there already.
+    pub fn insert(&mut self, item: T) -> bool {
+        if self.items.back().is_none_or(|last| *last < item) {
+            self.items.push_back(item);
+            return true;
+        }
+        match self.find(&item) {
+            Ok(_) => false,
+            Err(i) => {
+                self.items.insert(i, item);
+                true
+            }
+        }
+    }
+
+    /// Removes `item`; false if it was not there.
+    pub fn remove(&mut self, item: &T) -> bool {
+        match self.find(item) {
+            Ok(i) => self.items.remove(i).is_some(),
+            Err(_) => false,
+        }
+    }
+
+    /// The items in `range`, in order.
+    pub fn range(&self, range: impl RangeBounds<T>) -> std::collections::vec_deque::Iter<'_, T> {
+        let (a, b) = index_range(self.items.len(), |i, q: &T| self.items[i].cmp(q), &range);
+        self.items.range(a..b)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -918,5 +1006,26 @@ mod tests {
         assert!(!c.insert(3) && c.insert(4) && c.remove(&1) && !c.remove(&1));
         assert_eq!(c.iter().copied().collect::<Vec<_>>(), vec![3, 4, 5, 9]);
         assert!(b.is_subset(&c) && !a.is_subset(&c));
+    }
+
+    #[test]
+    fn a_deque_set_keeps_order_and_ranges_like_a_vec_set() {
+        let mut d = DequeSet::new();
+        let mut v = VecSet::new();
+        for x in [5u64, 1, 9, 3, 7, 3, 11, 2] {
+            assert_eq!(d.insert(x), v.insert(x));
+        }
+        assert!(d.iter().eq(v.iter()));
+        assert_eq!(d.first(), v.first());
+        assert!(d.range(3..=7).eq(v.range(3..=7)));
+        assert!(d.range(4..).eq(v.range(4..)));
+        for x in [1u64, 4, 9, 1] {
+            assert_eq!(d.remove(&x), v.remove(&x));
+        }
+        assert!(d.iter().eq(v.iter()));
+        assert_eq!(
+            (d.len(), d.contains(&7), d.contains(&9)),
+            (v.len(), true, false)
+        );
     }
 }

@@ -49,6 +49,7 @@ use super::narrate::{Line, Said};
 use super::parse::parse_script;
 use super::report::{CommandResult, Status};
 use super::say::Spoken;
+use super::slice::{Progress, Stop};
 use super::view::QuorumView;
 use crate::server::ErrorCode;
 
@@ -877,6 +878,49 @@ impl LessonPlayer {
         let result = self.session.command(line)?;
         self.detours += 1;
         Ok(result)
+    }
+
+    /// Queues a console command on the lesson's cluster to run in slices
+    /// ([`LessonPlayer::run_slice`]): a long one keeps the page drawing and
+    /// can be cancelled. A detour like [`LessonPlayer::command`]; a line
+    /// that does not parse changes nothing.
+    pub fn queue_command(&mut self, line: &str) -> Result<(), super::parse::ParseError> {
+        self.settle();
+        self.session.queue_command(line)?;
+        self.session.stopped = None;
+        self.detours += 1;
+        Ok(())
+    }
+
+    /// A console command queued with [`LessonPlayer::queue_command`] is
+    /// not over yet. (A playing step's command runs in the session too,
+    /// paced by the page: that is not a console command.)
+    pub fn is_running(&self) -> bool {
+        self.playing.is_none() && self.session.is_running()
+    }
+
+    /// Runs the queued console command for at most `work` units of work.
+    pub fn run_slice(&mut self, work: u64) -> Progress {
+        self.session.run_slice(work)
+    }
+
+    pub fn progress(&self) -> Progress {
+        self.session.progress()
+    }
+
+    /// Stops the queued console command: the cluster is as before it, and
+    /// the narration says so. False if none was running.
+    pub fn cancel(&mut self) -> bool {
+        self.session.cancel().is_some()
+    }
+
+    /// The result of the last console command that ended, unless it was
+    /// stopped (then the stop).
+    pub fn last_command(&self) -> Result<Option<&CommandResult>, &Stop> {
+        match self.session.stopped() {
+            Some(stop) => Err(stop),
+            None => Ok(self.session.results().last()),
+        }
     }
 
     /// Lets simulated time pass outside the script (the browser's clock

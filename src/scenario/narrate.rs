@@ -548,6 +548,8 @@ pub trait Renderer {
     /// Stepping found nothing within the limit, or the start of the run.
     fn nothing_happens(&self) -> String;
     fn at_the_beginning(&self) -> String;
+    /// A seek in slices was cancelled: the moment shown stays `at_ms`.
+    fn seek_cancelled(&self, at_ms: u64) -> String;
 
     /// Commands of a lesson step that did not go as the lesson says.
     fn surprises(&self, results: &[CommandResult]) -> String;

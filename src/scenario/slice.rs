@@ -244,6 +244,9 @@ pub struct Progress {
     pub total_ms: u64,
     pub commands_done: usize,
     pub commands_total: usize,
+    /// It is a seek replaying the run to a moment (the commands are those
+    /// it replays), not a run of new commands.
+    pub seeking: bool,
 }
 
 impl Progress {
@@ -264,6 +267,7 @@ impl Progress {
             total_ms: done_ms.saturating_add(left_ms),
             commands_done,
             commands_total,
+            seeking: false,
         }
     }
 }

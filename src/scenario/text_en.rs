@@ -840,6 +840,10 @@ impl Renderer for English {
         "this is the beginning of the run".to_string()
     }
 
+    fn seek_cancelled(&self, at_ms: u64) -> String {
+        format!("Seek cancelled: still at t = {}.", seconds(at_ms))
+    }
+
     fn surprises(&self, results: &[CommandResult]) -> String {
         let each: Vec<String> = results
             .iter()

@@ -1346,6 +1346,10 @@ impl Renderer for Japanese {
         "ここが実行の始まり".to_string()
     }
 
+    fn seek_cancelled(&self, at_ms: u64) -> String {
+        format!("移動を取り消した。t = {} のまま。", seconds(at_ms))
+    }
+
     fn surprises(&self, results: &[CommandResult]) -> String {
         let each: Vec<String> = results
             .iter()
@@ -2299,6 +2303,7 @@ mod tests {
         }
         texts.push(Japanese.nothing_happens());
         texts.push(Japanese.at_the_beginning());
+        texts.push(Japanese.seek_cancelled(1500));
         for e in [
             EtcdctlError::Etcdctl("x".into()),
             EtcdctlError::Server {

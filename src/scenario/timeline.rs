@@ -333,6 +333,18 @@ struct Runner {
     last: Option<CommandResult>,
     /// Why the last run stopped before its end, if it did.
     stopped: Option<Stop>,
+    /// A seek going on in slices (see [`Timeline::begin_seek`]).
+    seek: Option<Box<Seeking>>,
+}
+
+/// A seek going on in slices: the replay and the session it runs in, shown
+/// once it reaches its moment.
+#[derive(Debug)]
+struct Seeking {
+    session: Session,
+    replay: Replay,
+    /// The moment the replay started from (for the progress).
+    from_ms: u64,
 }
 
 impl Clone for Runner {
@@ -343,7 +355,7 @@ impl Clone for Runner {
 
 impl Runner {
     fn running(&self) -> bool {
-        self.current.is_some() || !self.queue.is_empty()
+        self.current.is_some() || !self.queue.is_empty() || self.seek.is_some()
     }
 }
 
@@ -444,6 +456,8 @@ impl Timeline {
     /// nothing running and the timeline in the past, it first starts a
     /// branch at the current moment (see the module documentation).
     pub fn queue(&mut self, cmd: Command) {
+        // A command acts at the moment sought: the seek ends first.
+        self.finish_seek();
         if !self.run.running() {
             if !self.is_live() {
                 self.fork();
@@ -484,6 +498,9 @@ impl Timeline {
     /// in the next one, exactly where it was: the entries, checkpoints,
     /// marks and narration are those of the run in one go.
     pub fn run_slice(&mut self, work: u64) -> Progress {
+        if self.run.seek.is_some() {
+            return self.seek_slice(work);
+        }
         let stop_at = self.session.work.saturating_add(work.max(1));
         loop {
             if self.run.current.is_some() {
@@ -524,6 +541,9 @@ impl Timeline {
     /// add what they take when they take it).
     pub fn progress(&self) -> Progress {
         let r = &self.run;
+        if let Some(s) = &r.seek {
+            return s.replay.progress(&s.session, s.from_ms, &self.branch);
+        }
         let now = self.now();
         let mut left = r.queued_wait_ms;
         if let Some(InProgress {
@@ -563,6 +583,8 @@ impl Timeline {
 
     /// Stops the run (see [`Timeline::cancel`]) for `reason`.
     pub fn stop(&mut self, reason: StopReason) -> Option<Stop> {
+        // A seek is dropped: the moment shown stays.
+        self.run.seek = None;
         if !self.run.running() {
             return None;
         }
@@ -1058,6 +1080,7 @@ impl Timeline {
     /// landed: `t_ms` itself, unless a command that lets time pass spans it,
     /// in which case the command's end. Nothing is narrated.
     pub fn seek(&mut self, t_ms: u64) -> u64 {
+        self.run.seek = None;
         if self.run.running() {
             return self.now();
         }
@@ -1069,6 +1092,76 @@ impl Timeline {
         self.adopt(session);
         self.next = next;
         self.now()
+    }
+
+    /// Starts going to moment `t_ms` (as [`Timeline::seek`]) in slices:
+    /// [`Timeline::run_slice`] replays on and shows the moment once it is
+    /// reached; until then the moment shown stays, [`Timeline::progress`]
+    /// says how far the replay is and [`Timeline::cancel`] drops it. A new
+    /// target while a seek goes on replaces it, going on from where the
+    /// replay is when that is on the way. Returns where it will land; while
+    /// commands run, nothing changes (the current moment).
+    pub fn begin_seek(&mut self, t_ms: u64) -> u64 {
+        let t = t_ms.min(self.branch.end_ms);
+        if let Some(s) = self.run.seek.as_deref_mut() {
+            let at = s.session.now();
+            let cps = &self.branch.checkpoints;
+            let nearest = checkpoint_index(cps, t);
+            if at <= t && (nearest <= s.replay.checkpoint || cps[nearest].at_ms <= at) {
+                s.replay.retarget(&mut s.session, t);
+                return landing(&self.branch.run, t);
+            }
+            self.run.seek = None;
+        }
+        if self.run.running() {
+            return self.now();
+        }
+        let (mut session, next) = self.start_for(t);
+        let from_ms = session.now();
+        let mut replay = Replay::new(&mut session, next, t);
+        replay.checkpoint = checkpoint_index(&self.branch.checkpoints, from_ms);
+        self.run.seek = Some(Box::new(Seeking {
+            session,
+            replay,
+            from_ms,
+        }));
+        landing(&self.branch.run, t)
+    }
+
+    /// A seek goes on in slices.
+    pub fn is_seeking(&self) -> bool {
+        self.run.seek.is_some()
+    }
+
+    /// Commands are queued or one is in progress (a seek aside).
+    pub fn is_running_commands(&self) -> bool {
+        self.run.current.is_some() || !self.run.queue.is_empty()
+    }
+
+    /// Replays the seek going on for at most `work` units of work; shows
+    /// its moment when it is reached.
+    fn seek_slice(&mut self, work: u64) -> Progress {
+        let Some(mut s) = self.run.seek.take() else {
+            return self.progress();
+        };
+        if s.replay.run(&mut s.session, &self.branch, work) {
+            let Seeking {
+                session, replay, ..
+            } = *s;
+            self.pull_narration();
+            self.adopt(session);
+            self.next = replay.next;
+        } else {
+            self.run.seek = Some(s);
+        }
+        self.progress()
+    }
+
+    /// Ends a seek going on, in one go.
+    fn finish_seek(&mut self) {
+        while self.run.seek.is_some() {
+            self.seek_slice(u64::MAX);
+        }
     }
 
     /// Steps back to the latest narrated moment strictly before now that can
@@ -1169,7 +1262,7 @@ impl Timeline {
     /// The latest checkpoint at or before `t` (the first is at time 0).
     fn checkpoint_at(&self, t: u64) -> &Checkpoint {
         let cps = &self.branch.checkpoints;
-        &cps[cps.partition_point(|c| c.at_ms <= t).saturating_sub(1)]
+        &cps[checkpoint_index(cps, t)]
     }
 
     /// Where to replay from to reach `t`: the current session when it is at
@@ -1369,38 +1462,180 @@ fn finish_wait(
 }
 
 /// Replays `branch` from a session part-way along it (`next` entries done)
-/// to moment `t`: every command that starts at or before `t`, then the time
-/// up to `t`. Collects the narration in `out`.
+/// to moment `t` in one go: every command that starts at or before `t`,
+/// then the time up to `t`. Collects the narration in `out`.
 fn replay(session: &mut Session, next: &mut usize, branch: &Branch, t: u64, out: &mut Vec<Line>) {
-    // The run went this way once within its budget: a replay is not
-    // stopped again (it would not be the same run).
-    let budget = session.memory_budget();
-    session.set_memory_budget(None);
-    while let Some(e) = branch.run.get(*next) {
-        if e.is_wait() {
-            if t < e.end_ms {
-                break;
-            }
-            finish_wait(session, e, *next + 2, out);
-        } else {
-            if e.at_ms > t {
-                break;
-            }
-            if session.now() < e.at_ms {
-                session.advance(e.at_ms - session.now());
-            }
-            session.execute(*next + 2, &e.text, &e.cmd);
-            debug_assert_eq!(session.now(), e.end_ms, "replay diverged at {}", e.text);
+    let mut r = Replay::new(session, *next, t);
+    r.run(session, branch, u64::MAX);
+    *next = r.next;
+    out.append(&mut r.out);
+}
+
+/// A replay of a branch to a moment, resumable: [`Replay::run`] does at
+/// most a given amount of work (engine steps and commands, as a run in
+/// slices counts it), so a far seek can run a slice per frame. Slices of
+/// any size give the replay in one go: the commands run as the live run
+/// ran them (queued in the session), and time passes event by event.
+#[derive(Debug)]
+struct Replay {
+    /// Entries of the branch done in `session`.
+    next: usize,
+    /// The moment it replays to.
+    target: u64,
+    phase: Phase,
+    /// The session's memory budget, put back when the replay ends: the run
+    /// went this way once within its budget, and a replay is not stopped
+    /// again (it would not be the same run).
+    budget: Option<u64>,
+    /// The narration of the replay.
+    out: Vec<Line>,
+    /// The index of the latest checkpoint at or before where it started:
+    /// a later target with no later checkpoint goes on from here.
+    checkpoint: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Between two entries (or inside a `wait`'s time).
+    Between,
+    /// The entry's command is queued in the session and runs in slices.
+    Command,
+    /// No entry is left before the target: time runs up to it.
+    Tail,
+    Done,
+}
+
+impl Replay {
+    /// Starts replaying in `session`, `next` entries done, to `target`.
+    fn new(session: &mut Session, next: usize, target: u64) -> Replay {
+        let budget = session.memory_budget();
+        session.set_memory_budget(None);
+        Replay {
+            next,
+            target,
+            phase: Phase::Between,
+            budget,
+            out: Vec::new(),
+            checkpoint: 0,
         }
-        *next += 1;
     }
-    let now = session.now();
-    let at_tail = *next == branch.run.len() && t == branch.end_ms && branch.tail_idle;
-    if now < t || (at_tail && now == t) {
-        session.advance(t - now);
+
+    /// Replays to `target` instead, which is at or after where the replay
+    /// is now.
+    fn retarget(&mut self, session: &mut Session, target: u64) {
+        if self.phase == Phase::Done {
+            session.set_memory_budget(None);
+        }
+        if self.phase != Phase::Command {
+            self.phase = Phase::Between;
+        }
+        self.target = target;
     }
-    out.extend(session.take_narration());
-    session.set_memory_budget(budget);
+
+    /// Replays on for at most `work` units of work (at least one); true
+    /// once the target is reached.
+    fn run(&mut self, session: &mut Session, branch: &Branch, work: u64) -> bool {
+        let stop_at = session.work.saturating_add(work.max(1));
+        loop {
+            match self.phase {
+                Phase::Between => {
+                    let Some(e) = branch.run.get(self.next) else {
+                        self.phase = Phase::Tail;
+                        continue;
+                    };
+                    if e.is_wait() {
+                        if self.target < e.end_ms {
+                            self.phase = Phase::Tail;
+                            continue;
+                        }
+                        if !Replay::time_to(session, e.end_ms, stop_at) {
+                            return false;
+                        }
+                        self.out.extend(session.take_narration());
+                        session.execute(self.next + 2, &e.text, &Command::Wait(0));
+                        let said = session.take_narration();
+                        if !e.idle {
+                            self.out.extend(said);
+                        }
+                        self.next += 1;
+                    } else {
+                        if e.at_ms > self.target {
+                            self.phase = Phase::Tail;
+                            continue;
+                        }
+                        if session.now() < e.at_ms && !Replay::time_to(session, e.at_ms, stop_at) {
+                            return false;
+                        }
+                        session.queue(self.next + 2, &e.text, e.cmd.clone());
+                        self.phase = Phase::Command;
+                    }
+                }
+                Phase::Command => {
+                    let left = stop_at.saturating_sub(session.work);
+                    session.run_slice(left);
+                    if session.is_running() {
+                        return false;
+                    }
+                    debug_assert_eq!(
+                        Some(session.now()),
+                        branch.run.get(self.next).map(|e| e.end_ms),
+                        "replay diverged"
+                    );
+                    self.next += 1;
+                    self.phase = Phase::Between;
+                }
+                Phase::Tail => {
+                    let now = session.now();
+                    let at_tail = self.next == branch.run.len()
+                        && self.target == branch.end_ms
+                        && branch.tail_idle;
+                    if (now < self.target || (at_tail && now == self.target))
+                        && !Replay::time_to(session, self.target, stop_at)
+                    {
+                        return false;
+                    }
+                    self.out.extend(session.take_narration());
+                    session.set_memory_budget(self.budget);
+                    self.phase = Phase::Done;
+                }
+                Phase::Done => return true,
+            }
+        }
+    }
+
+    /// Lets time pass up to `t`, event by event; false when the work ran
+    /// out first.
+    fn time_to(session: &mut Session, t: u64, stop_at: u64) -> bool {
+        loop {
+            match session.step_event_bounded(t, stop_at) {
+                Stepped::Reached => return true,
+                Stepped::Paused => return false,
+                // No budget during a replay: nothing is over it.
+                Stepped::Narrated | Stepped::OverBudget(_) => {}
+            }
+        }
+    }
+
+    /// How far it is, for the page's progress bar: simulated time from
+    /// `from_ms` to the target, entries done of those before the target.
+    fn progress(&self, session: &Session, from_ms: u64, branch: &Branch) -> Progress {
+        let total = branch.run.partition_point(|e| e.at_ms <= self.target);
+        let mut p = Progress::at(
+            self.phase != Phase::Done,
+            session.now(),
+            from_ms,
+            self.target.saturating_sub(session.now()),
+            self.next.min(total),
+            total,
+        );
+        p.seeking = true;
+        p
+    }
+}
+
+/// The index of the latest checkpoint at or before `t`.
+fn checkpoint_index(cps: &[Checkpoint], t: u64) -> usize {
+    cps.partition_point(|c| c.at_ms <= t).saturating_sub(1)
 }
 
 /// Where `seek(t)` lands, without running anything.

@@ -11,7 +11,7 @@
 use std::rc::Rc;
 
 use crate::raft::heap::Meter;
-use crate::raft::vecmap::{IdMap, VecSet};
+use crate::raft::vecmap::{DequeSet, IdMap, VecSet};
 use crate::raft::{
     ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, RaftEvent, StateRole, NONE,
 };
@@ -236,13 +236,13 @@ pub struct Cluster {
     next_request: RequestId,
     pub(crate) pending: IdMap<Pending>,
     /// The pending requests by deadline, soonest first.
-    deadlines: VecSet<(u64, RequestId)>,
+    deadlines: DequeSet<(u64, RequestId)>,
     finished: Vec<Finished>,
     pub(crate) load: Option<Load>,
     /// World events since the last `take_events`, for narration.
     events: Vec<Event>,
     /// The parked requests that can go on, by the member holding them.
-    parked: VecSet<(NodeId, RequestId)>,
+    parked: DequeSet<(NodeId, RequestId)>,
     /// Linearizable reads sent and not yet confirmed by a leader.
     reads: VecMap<RequestId, ReadIndexSent>,
     /// What the modes remember between the leader's looks.
@@ -258,11 +258,11 @@ impl Cluster {
             cfg,
             next_request: 1,
             pending: IdMap::new(),
-            deadlines: VecSet::new(),
+            deadlines: DequeSet::new(),
             finished: Vec::new(),
             load: None,
             events: Vec::new(),
-            parked: VecSet::new(),
+            parked: DequeSet::new(),
             reads: VecMap::default(),
             modes: ModeState::default(),
             history: History::default(),

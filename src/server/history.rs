@@ -24,10 +24,10 @@
 //! The verdict is computed only when asked for (the report, the
 //! `linearizable` conditions), and kept until the history changes.
 
-use crate::raft::vecmap::VecMap;
 use std::cell::RefCell;
 
 use crate::raft::chunked::Chunked;
+use crate::raft::vecmap::IdMap;
 use crate::sim::linearizability::{self, ClientId, Linearizability, OpKind, Operation, Stamp};
 
 use super::cluster::RequestId;
@@ -56,8 +56,9 @@ pub struct History {
     /// In the order they were sent. Chunked: every time-travel checkpoint
     /// clones the cluster, and a long run under load holds many operations.
     ops: Chunked<Recorded>,
-    /// Operations not answered yet, by request, to their position in `ops`.
-    open: VecMap<RequestId, usize>,
+    /// Operations not answered yet, by request, to their position in `ops`
+    /// (request ids only grow: under a heavy load thousands are open).
+    open: IdMap<usize>,
     /// The run-wide event counter of [`Stamp`].
     seq: u64,
     /// Bumped at every change, so a verdict knows what it is about.

@@ -304,7 +304,7 @@ impl App {
 
     /// Runs the queued run for at most `work` units of work (engine steps
     /// and commands; the page sizes it to a few milliseconds) and returns
-    /// `{running, done_ms, total_ms, commands_done, commands_total}`.
+    /// `{running, done_ms, total_ms, commands_done, commands_total, seeking}`.
     #[wasm_bindgen(js_name = runSlice)]
     pub fn run_slice(&mut self, work: f64) -> JsValue {
         let work = work_units(work);
@@ -725,6 +725,20 @@ impl App {
         self.carry = 0.0;
         let t = t_ms.max(0.0) as u64;
         self.engine.seek(t).map_or(f64::NAN, |x| x as f64)
+    }
+
+    /// Starts going to moment `t_ms` in slices (the scrubber): `runFor`
+    /// goes on with it, the moment shown stays until it lands, `cancel`
+    /// drops it. Returns where it will land; NaN in a lesson or while a run
+    /// goes on (the log says so). A new target replaces the one sought.
+    #[wasm_bindgen(js_name = beginSeek)]
+    pub fn begin_seek(&mut self, t_ms: f64) -> f64 {
+        if !t_ms.is_finite() {
+            return f64::NAN;
+        }
+        self.carry = 0.0;
+        let t = t_ms.max(0.0) as u64;
+        self.engine.begin_seek(t).map_or(f64::NAN, |x| x as f64)
     }
 
     /// Steps back to the previous narrated moment; its time, or undefined

@@ -28,13 +28,19 @@ async function measureFrame(n) {
   await page.goto(`${url}#script=${encodeURIComponent(script)}`);
   await page.waitForFunction(() => window.raftlab !== undefined);
   const readyMs = Date.now() - t0;
-  const frame = await page.evaluate(() => {
+  await page.evaluate(() => {
     const r = window.raftlab;
     r.pause();
     r.command("wait-until leader");
     r.command("load rate=400/s size=512B");
     r.command("wait 5s");
+  });
+  // A command that takes longer than a slice runs on in the page's frames.
+  await page.waitForFunction(() => !window.raftlab.progress().running, null, { timeout: 120000 });
+  const frame = await page.evaluate(() => {
+    const r = window.raftlab;
     const app = r.app;
+    const simStart = app.timeMs();
     const canvas = document.getElementById("cluster");
     const ctx = canvas.getContext("2d");
     const w = canvas.clientWidth, h = canvas.clientHeight, dpr = window.devicePixelRatio;
@@ -47,6 +53,9 @@ async function measureFrame(n) {
       inFlight += app.inFlight();
     }
     const ms = (performance.now() - start) / frames;
+    // Each frame must have moved the run (a run still going on owns the
+    // clock, and the frame would time the drawing alone).
+    if (app.timeMs() - simStart < frames * 16) throw new Error(`the clock did not move: ${simStart} -> ${app.timeMs()}`);
     return { ms, inFlight: Math.round(inFlight / frames) };
   });
   return { readyMs, ...frame };

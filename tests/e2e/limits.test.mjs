@@ -239,8 +239,9 @@ test("Don't run leaves the cluster at its start; the memory budget stops a run w
   const w = await page.evaluate(() => window.raftlab.command("wait 3600s"));
   assert.equal(w.running, true, JSON.stringify(w));
   await page.waitForFunction(() => window.raftlab.progress().done_ms > 1500, null, { timeout: 30000 });
+  const k = await slowness(page);
   const { gap, p95 } = await longestGap(page, 1500);
-  assert.ok(p95 <= 101 && gap <= HEAVY_SPIKE_MS, `frame gaps up to ${gap.toFixed(0)} ms, 95% within ${p95.toFixed(0)} ms`);
+  assert.ok(p95 <= 101 * k && gap <= HEAVY_SPIKE_MS * k, `frame gaps up to ${gap.toFixed(0)} ms, 95% within ${p95.toFixed(0)} ms, machine factor ${k.toFixed(2)}`);
   await page.waitForFunction(() => !window.raftlab.progress().running, null, { timeout: 60000 });
   const log = await logText(page);
   assert.match(log, /stopped at line \d+ \(`wait 3600s`\), t=[\d.]+s: the run would hold more than its memory budget of 48\.0 MB/);
