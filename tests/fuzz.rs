@@ -265,3 +265,53 @@ fn a_share_of_the_runs_turns_the_design_documents_modes_on() {
         "{standby} standbys, {read_only} read-only learners"
     );
 }
+
+#[test]
+fn a_share_of_the_runs_mirrors_into_a_second_cluster() {
+    let mut mirrored = Vec::new();
+    for seed in 1..=30 {
+        let run = fuzz::run_seed(seed, 20_000);
+        if run.script.contains("\nmirror start 12 from=") {
+            assert!(
+                run.script.contains("\ncluster voters=13,14,15 name=copy\n"),
+                "seed {seed}"
+            );
+            assert!(
+                run.outcome.passed(),
+                "seed {seed}: {:?}\n{}",
+                run.outcome.failures,
+                run.reproducer()
+            );
+            mirrored.push(seed);
+        }
+    }
+    assert!((2..=15).contains(&mirrored.len()), "{mirrored:?}");
+}
+
+#[test]
+fn the_mirror_check_finds_a_value_the_source_never_had() {
+    let script = "cluster voters=1,2,3 seed=4
+cluster voters=13,14,15 name=copy
+mirror start 12 from=1 to=13
+wait 3s
+put k a
+wait 1s
+put k forged via=14
+wait 1s
+";
+    let verdict = fuzz::check(script).unwrap();
+    assert_eq!(
+        verdict.first_kind(),
+        Some(&fuzz::FailureKind::Mirror),
+        "{:?}",
+        verdict.failures
+    );
+    assert!(
+        verdict.failures[0].text.contains("\"forged\""),
+        "{:?}",
+        verdict.failures
+    );
+    // The same run without the forged write passes.
+    let verdict = fuzz::check(&script.replace("put k forged via=14\n", "")).unwrap();
+    assert!(verdict.passed(), "{:?}", verdict.failures);
+}

@@ -42,6 +42,13 @@ const LINES: &[&str] = &[
     "isolate 2",
     "net loss=1% latency=5ms..200ms bandwidth=1MB/s",
     "net bandwidth=unlimited",
+    "cluster voters=11,12,13 name=east latency=50ms",
+    "mirror start 9 from=1 to=11 prefix=app/",
+    "mirror stop 9",
+    "cut 9 1",
+    "expect mirror 9=watching",
+    "expect mirror-error 9=compacted",
+    "member list via=12",
 ];
 
 /// Words that break things: huge numbers, units, quotes, unicode, ids out
@@ -273,6 +280,16 @@ fn valid_command() -> impl Strategy<Value = String> {
         (0u32..=100, 0u64..300).prop_map(|(l, ms)| format!("net loss={l}% latency={ms}ms")),
         Just("expect all-applied".to_string()),
         Just("status".to_string()),
+        Just("cluster voters=11,12,13 name=east".to_string()),
+        (9u64..=10, id(), 11u64..=13, any::<bool>()).prop_map(|(m, n, d, p)| format!(
+            "mirror start {m} from={n} to={d}{}",
+            if p { " prefix=k" } else { "" }
+        )),
+        (9u64..=10).prop_map(|m| format!("mirror stop {m}")),
+        (9u64..=10, id(), any::<bool>())
+            .prop_map(|(m, n, cut)| format!("{} {m} {n}", if cut { "cut" } else { "heal" })),
+        (0u8..4, 11u64..=13).prop_map(|(k, n)| format!("put k{k} w via={n} timeout=1s")),
+        (9u64..=10).prop_map(|m| format!("expect mirror {m}=watching")),
     ]
 }
 

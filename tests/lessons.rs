@@ -38,8 +38,10 @@ fn problems(name: &str, session: &Session) -> Vec<String> {
     if session.results().iter().any(|r| r.pending) {
         out.push(format!("{name}: a write is still pending at the end"));
     }
-    for v in session.cluster().world().violations() {
-        out.push(format!("{name}: violation {}: {}", v.property, v.text));
+    for c in session.fleet().clusters() {
+        for v in c.world().violations() {
+            out.push(format!("{name}: violation {}: {}", v.property, v.text));
+        }
     }
     out
 }
@@ -164,8 +166,8 @@ fn every_lesson_has_a_header_narration_a_pause_and_a_check() {
         assert!(h.title.len() > 5, "{id}: title {:?}", h.title);
         assert!(h.summary.len() > 20, "{id}: summary {:?}", h.summary);
         assert!(
-            !h.figures.is_empty() || h.proposal.is_some(),
-            "{id}: no figure and no proposal"
+            !h.figures.is_empty() || h.proposal.is_some() || h.comparison.is_some(),
+            "{id}: no figure, no proposal and no comparison"
         );
         assert!(lesson.says().count() >= 1, "{id}: no say");
         assert!(lesson.pauses() >= 1, "{id}: no pause");
@@ -188,6 +190,13 @@ fn every_lesson_has_a_header_narration_a_pause_and_a_check() {
             "{id}: the narration does not name figure {:?}",
             h.figures
         );
+        // A comparison's lesson says it is the document's comparison.
+        if h.comparison.is_some() {
+            assert!(
+                says.contains("design document's comparison"),
+                "{id}: the narration does not name the comparison"
+            );
+        }
         // A proposal's lesson says which of the document's proposals it is,
         // by its place in the document, and that etcd has not shipped it.
         if let Some(p) = &h.proposal {

@@ -59,8 +59,10 @@ fn every_scenario_script_holds() {
                 ));
             }
         }
-        for v in session.cluster().world().violations() {
-            failures.push(format!("{name}: violation {}: {}", v.property, v.text));
+        for c in session.fleet().clusters() {
+            for v in c.world().violations() {
+                failures.push(format!("{name}: violation {}: {}", v.property, v.text));
+            }
         }
         // Writes and linearizable reads alone are linearizable: etcd
         // promises it, and the history records them as etcd's clients see

@@ -25,7 +25,7 @@ use crate::scenario::slice::{Progress, STOPPED};
 use crate::scenario::text_en::English;
 use crate::scenario::timeline::Timeline;
 use crate::scenario::view::{LessonView, LoadView, PageStatus, QuorumView, TimelineView};
-use crate::server::Cluster;
+use crate::server::{Cluster, Fleet};
 use crate::sim::linearizability::Linearizability;
 
 use super::history::HistoryScene;
@@ -290,9 +290,14 @@ impl Engine {
     }
 
     pub fn cluster(&self) -> &Cluster {
+        self.fleet().main()
+    }
+
+    /// Every cluster of the run and the mirror processes.
+    pub fn fleet(&self) -> &Fleet {
         match &self.lesson {
-            Some(p) => p.session().cluster(),
-            None => self.sandbox.cluster(),
+            Some(p) => p.session().fleet(),
+            None => self.sandbox.session().fleet(),
         }
     }
 

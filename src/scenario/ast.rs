@@ -9,7 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use crate::raft::types::NodeId;
-pub use crate::server::{Failover, NewMembers, ReadMode, Release};
+pub use crate::server::{Failover, MirrorState, NewMembers, ReadMode, Release};
 pub use crate::sim::Transport;
 
 /// The lowest and highest node id a script may name.
@@ -105,6 +105,9 @@ pub struct ClusterSpec {
     pub failover_after_ms: u64,
     /// `failover=replace|grow`.
     pub failover: Failover,
+    /// `name=NAME`: a second cluster's name (`None` on the first line, which
+    /// is `main`).
+    pub name: Option<String>,
 }
 
 impl ClusterSpec {
@@ -130,6 +133,7 @@ impl ClusterSpec {
             auto_promote: None,
             failover_after_ms: DEFAULT_FAILOVER_AFTER_MS,
             failover: Failover::Replace,
+            name: None,
         }
     }
 
@@ -226,6 +230,8 @@ pub enum Command {
         read_only: Option<ReadMode>,
         /// As written; its syntax is checked when the command runs (`bad-url`).
         peer_url: Option<String>,
+        /// `via=N`: sent to N's cluster (the first cluster without it).
+        via: Option<NodeId>,
         timeout_ms: Option<u64>,
         require_leader: bool,
     },
@@ -244,6 +250,8 @@ pub enum Command {
     /// `member list [serializable] [timeout=DURATION] [require-leader]`
     MemberList {
         serializable: bool,
+        /// `via=N`: N's cluster's list (the first cluster's without it).
+        via: Option<NodeId>,
         timeout_ms: Option<u64>,
         require_leader: bool,
     },
@@ -253,12 +261,16 @@ pub enum Command {
     /// does this).
     MemberChange {
         change: JointChange,
+        /// `via=N`: sent to N's cluster (the first cluster without it).
+        via: Option<NodeId>,
         timeout_ms: Option<u64>,
         require_leader: bool,
     },
     /// `member leave-joint [timeout=DURATION] [require-leader]`: leave a
     /// joint configuration entered with `leave=explicit`.
     MemberLeaveJoint {
+        /// `via=N`: sent to N's cluster (the first cluster without it).
+        via: Option<NodeId>,
         timeout_ms: Option<u64>,
         require_leader: bool,
     },
@@ -293,6 +305,18 @@ pub enum Command {
         /// `Some(None)` is `bandwidth=unlimited`.
         bandwidth: Option<Option<u64>>,
     },
+    /// A `cluster ... name=NAME` line after the first: adds an independent
+    /// cluster (its `name` is set).
+    AddCluster(Box<ClusterSpec>),
+    /// `mirror start M from=N to=D [prefix=P]` (etcdctl `make-mirror`)
+    MirrorStart {
+        id: NodeId,
+        from: NodeId,
+        to: NodeId,
+        prefix: Option<String>,
+    },
+    /// `mirror stop M`
+    MirrorStop(NodeId),
 }
 
 impl fmt::Display for JointChange {
@@ -383,6 +407,11 @@ pub enum Condition {
     },
     /// `watch-canceled W`: watch W was cancelled (its history was compacted)
     WatchCanceled(u64),
+    /// `mirror M=STATE`: mirror process M is `syncing`, `watching`,
+    /// `stopped` or `failed`
+    Mirror { id: NodeId, state: MirrorState },
+    /// `mirror-error M=CODE`: mirror process M failed with CODE
+    MirrorError { id: NodeId, code: ErrorCode },
 }
 
 /// Which of a node's message counts a `msgs-out`/`msgs-in` condition reads.
@@ -634,6 +663,13 @@ fn format_link(f: &mut fmt::Formatter<'_>, a: NodeId, b: NodeId, one_way: bool) 
 }
 
 /// A client request's ` timeout=DURATION` and ` require-leader`, in that order.
+fn format_via(f: &mut fmt::Formatter<'_>, via: Option<NodeId>) -> fmt::Result {
+    match via {
+        Some(n) => write!(f, " via={n}"),
+        None => Ok(()),
+    }
+}
+
 fn format_client(
     f: &mut fmt::Formatter<'_>,
     timeout_ms: Option<u64>,
@@ -701,6 +737,8 @@ impl fmt::Display for Condition {
                 write!(f, "watch-events {watch}{op}{count}")
             }
             Condition::WatchCanceled(w) => write!(f, "watch-canceled {w}"),
+            Condition::Mirror { id, state } => write!(f, "mirror {id}={}", state.as_str()),
+            Condition::MirrorError { id, code } => write!(f, "mirror-error {id}={code}"),
         }
     }
 }
@@ -832,6 +870,7 @@ impl fmt::Display for Command {
                 standby,
                 read_only,
                 peer_url,
+                via,
                 timeout_ms,
                 require_leader,
             } => {
@@ -851,6 +890,7 @@ impl fmt::Display for Command {
                 if let Some(url) = peer_url {
                     write!(f, " --peer-url={}", format_text(url))?;
                 }
+                format_via(f, *via)?;
                 format_client(f, *timeout_ms, *require_leader)
             }
             Command::MemberPromote {
@@ -871,6 +911,7 @@ impl fmt::Display for Command {
             }
             Command::MemberList {
                 serializable,
+                via,
                 timeout_ms,
                 require_leader,
             } => {
@@ -878,21 +919,26 @@ impl fmt::Display for Command {
                 if *serializable {
                     f.write_str(" serializable")?;
                 }
+                format_via(f, *via)?;
                 format_client(f, *timeout_ms, *require_leader)
             }
             Command::MemberChange {
                 change,
+                via,
                 timeout_ms,
                 require_leader,
             } => {
                 write!(f, "member change{change}")?;
+                format_via(f, *via)?;
                 format_client(f, *timeout_ms, *require_leader)
             }
             Command::MemberLeaveJoint {
+                via,
                 timeout_ms,
                 require_leader,
             } => {
                 f.write_str("member leave-joint")?;
+                format_via(f, *via)?;
                 format_client(f, *timeout_ms, *require_leader)
             }
             Command::Start(n) => write!(f, "start {n}"),
@@ -917,6 +963,20 @@ impl fmt::Display for Command {
                 f.write_str(&groups.join(" | "))
             }
             Command::Isolate(n) => write!(f, "isolate {n}"),
+            Command::AddCluster(spec) => write!(f, "{spec}"),
+            Command::MirrorStart {
+                id,
+                from,
+                to,
+                prefix,
+            } => {
+                write!(f, "mirror start {id} from={from} to={to}")?;
+                if let Some(p) = prefix {
+                    write!(f, " prefix={}", format_text(p))?;
+                }
+                Ok(())
+            }
+            Command::MirrorStop(id) => write!(f, "mirror stop {id}"),
             Command::Net {
                 loss_ppm,
                 latency,
@@ -1008,6 +1068,9 @@ impl fmt::Display for ClusterSpec {
         }
         if self.failover != d.failover {
             write!(f, " failover={}", self.failover)?;
+        }
+        if let Some(name) = &self.name {
+            write!(f, " name={name}")?;
         }
         Ok(())
     }

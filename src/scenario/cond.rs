@@ -4,7 +4,7 @@
 
 use crate::raft::vecmap::VecSet;
 use crate::raft::{NodeId, StateRole};
-use crate::server::Cluster;
+use crate::server::{Cluster, Fleet};
 
 use crate::sim::linearizability::{Anomaly, OpName};
 use crate::sim::MessageCounts;
@@ -21,6 +21,18 @@ impl Counts {
         Counts(
             (MIN_NODE_ID..=MAX_NODE_ID)
                 .map(|id| cluster.message_counts(id))
+                .collect(),
+        )
+    }
+
+    /// Every node's counts now, each counted in its own cluster.
+    pub fn now_in(fleet: &Fleet) -> Counts {
+        Counts(
+            (MIN_NODE_ID..=MAX_NODE_ID)
+                .map(|id| {
+                    let k = fleet.cluster_of(id).unwrap_or(0);
+                    fleet.cluster(k).message_counts(id)
+                })
                 .collect(),
         )
     }
@@ -131,6 +143,17 @@ pub enum Unmet {
         keys: usize,
     },
     NoWatch(u64),
+    /// Mirror process `id` failed with `code` (`None`: it has not failed,
+    /// or there is none).
+    MirrorError {
+        id: NodeId,
+        code: Option<&'static str>,
+    },
+    /// Mirror process `id` is in state `actual` (`None`: there is none).
+    Mirror {
+        id: NodeId,
+        actual: Option<&'static str>,
+    },
     /// Watch `watch` has received `events` events.
     WatchEvents {
         watch: u64,
@@ -234,6 +257,19 @@ impl Unmet {
                 keys: 1,
             },
             Unmet::NoWatch(2),
+            Unmet::Mirror {
+                id: 9,
+                actual: None,
+            },
+            Unmet::Mirror {
+                id: 9,
+                actual: Some("watching"),
+            },
+            Unmet::MirrorError { id: 9, code: None },
+            Unmet::MirrorError {
+                id: 9,
+                code: Some("timeout"),
+            },
             Unmet::WatchEvents {
                 watch: 1,
                 events: 3,
@@ -281,6 +317,61 @@ fn no_read(previous: &Previous) -> Unmet {
 ///
 /// `spent`: the messages each node sent and received while the previous
 /// command ran (`None`: no command that can fail has run yet).
+/// The node a condition is about, if it names one: the condition looks at
+/// that node's cluster (the others look at the first cluster).
+pub fn node_named(cond: &Condition) -> Option<NodeId> {
+    match cond {
+        Condition::LeaderIs(id)
+        | Condition::CaughtUp(id)
+        | Condition::Role { id, .. }
+        | Condition::Progress { id, .. }
+        | Condition::Messages { id, .. } => Some(*id),
+        Condition::Queued { id, .. } => *id,
+        Condition::Voters(ids) | Condition::Learners(ids) | Condition::VotersOutgoing(ids) => {
+            ids.first().copied()
+        }
+        _ => None,
+    }
+}
+
+/// Checks a condition in a run of several clusters: one naming a node looks
+/// at that node's cluster, `mirror M=STATE` at the mirror processes, any
+/// other at the first cluster.
+pub fn check_in(
+    cond: &Condition,
+    fleet: &Fleet,
+    previous: &Previous,
+    spent: Option<&Counts>,
+) -> Result<(), Unmet> {
+    if let Condition::MirrorError { id, code } = cond {
+        let actual = fleet
+            .mirror(*id)
+            .and_then(|m| m.error.as_ref())
+            .map(|e| e.code);
+        return match actual {
+            Some(c) if c == *code => Ok(()),
+            _ => Err(Unmet::MirrorError {
+                id: *id,
+                code: actual.map(|c| c.as_str()),
+            }),
+        };
+    }
+    if let Condition::Mirror { id, state } = cond {
+        let actual = fleet.mirror(*id).map(|m| m.state);
+        return match actual {
+            Some(s) if s == *state => Ok(()),
+            _ => Err(Unmet::Mirror {
+                id: *id,
+                actual: actual.map(|s| s.as_str()),
+            }),
+        };
+    }
+    let k = node_named(cond)
+        .and_then(|id| fleet.cluster_of(id))
+        .unwrap_or(0);
+    check(cond, fleet.cluster(k), previous, spent)
+}
+
 pub fn check(
     cond: &Condition,
     cluster: &Cluster,
@@ -435,6 +526,15 @@ pub fn check(
                 },
             )
         }
+        // A cluster alone has no mirror processes: `check_in` looks.
+        Condition::Mirror { id, .. } => Err(Unmet::Mirror {
+            id: *id,
+            actual: None,
+        }),
+        Condition::MirrorError { id, .. } => Err(Unmet::MirrorError {
+            id: *id,
+            code: None,
+        }),
         Condition::WatchCanceled(watch) => {
             let Some(w) = cluster.world().watch_of(*watch) else {
                 return Err(Unmet::NoWatch(*watch));

@@ -402,6 +402,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
                     Ok(Translation {
                         command: Command::MemberList {
                             serializable: a.serializable()?,
+                            via: None,
                             timeout_ms: None,
                             require_leader: false,
                         },
@@ -539,6 +540,7 @@ fn member_add(a: Args) -> Result<Translation, EtcdctlError> {
             standby: false,
             read_only: None,
             peer_url: Some(peer_urls.clone()),
+            via: None,
             timeout_ms: None,
             require_leader: false,
         },

@@ -8,8 +8,8 @@ use crate::raft::NodeId;
 use crate::server::client::DEFAULT_PUT_SIZE;
 use crate::server::cluster::Finished;
 use crate::server::{
-    Call, Cluster, ErrorCode, ErrorDetail, MemberKind, ModesConfig, NewMembers, Outcome, RequestId,
-    ServerConfig, ServerError,
+    Call, Cluster, ErrorCode, ErrorDetail, Fleet, MemberKind, ModesConfig, NewMembers, Outcome,
+    RequestId, ServerConfig, ServerError,
 };
 use crate::sim::WorldConfig;
 
@@ -25,7 +25,9 @@ use super::slice::{Answer, Current, Driver, Op, Queued, Stop, DEFAULT_MEMORY_BUD
 #[derive(Debug, Clone)]
 pub struct Session {
     spec: ClusterSpec,
-    cluster: Cluster,
+    /// The clusters (the first one's `cluster` line is `spec`) and the
+    /// mirror processes.
+    fleet: Fleet,
     pub(super) results: Vec<CommandResult>,
     previous: Previous,
     /// The messages each node sent and received while the previous command
@@ -36,10 +38,12 @@ pub struct Session {
     /// The value the last `get` read, for `{value}` (`None`: it found no
     /// such key, failed, or none ran yet).
     last_value: Option<String>,
-    /// `put ... nowait` requests, by request id, to the index of their result.
-    pub(super) nowait: VecMap<RequestId, usize>,
-    /// `watch` commands, by watch number, to the index of their result.
-    pub(super) watch_results: VecMap<u64, usize>,
+    /// `put ... nowait` requests, by cluster and request id, to the index
+    /// of their result.
+    pub(super) nowait: VecMap<(usize, RequestId), usize>,
+    /// `watch` commands, by cluster and watch number, to the index of their
+    /// result.
+    pub(super) watch_results: VecMap<(usize, u64), usize>,
     /// The script of everything done so far.
     pub(super) history: Vec<String>,
     /// Simulated time the history accounts for.
@@ -110,7 +114,7 @@ impl Session {
         let (world, server) = configs(spec);
         let mut session = Session {
             spec: spec.clone(),
-            cluster: Cluster::new(world, server, &spec.voters),
+            fleet: Fleet::new(Cluster::new(world, server, &spec.voters)),
             results: Vec::new(),
             previous: Previous::None,
             previous_msgs: None,
@@ -158,12 +162,18 @@ impl Session {
         &self.spec
     }
 
+    /// The first cluster (`main`).
     pub fn cluster(&self) -> &Cluster {
-        &self.cluster
+        self.fleet.main()
     }
 
-    pub(super) fn cluster_mut(&mut self) -> &mut Cluster {
-        &mut self.cluster
+    /// Every cluster of the run and the mirror processes.
+    pub fn fleet(&self) -> &Fleet {
+        &self.fleet
+    }
+
+    pub(super) fn fleet_mut(&mut self) -> &mut Fleet {
+        &mut self.fleet
     }
 
     pub fn results(&self) -> &[CommandResult] {
@@ -171,7 +181,7 @@ impl Session {
     }
 
     pub fn now(&self) -> u64 {
-        self.cluster.now()
+        self.fleet.now()
     }
 
     /// Parses and runs one console command. A line that does not parse
@@ -192,7 +202,7 @@ impl Session {
         }
         self.driver.forget_snapshot();
         let t = self.now().saturating_add(ms);
-        self.cluster.run_until(t);
+        self.fleet.run_until(t);
         self.after_time();
     }
 
@@ -207,8 +217,8 @@ impl Session {
         let limit = self.now().saturating_add(limit_ms);
         let before = self.narration.len();
         while self.narration.len() == before {
-            if !self.cluster.step(limit) {
-                self.cluster.run_until(limit);
+            if !self.fleet.step(limit) {
+                self.fleet.run_until(limit);
                 self.after_time();
                 return false;
             }
@@ -241,14 +251,14 @@ impl Session {
     }
 
     pub fn status(&self) -> Status {
-        report::status(&self.cluster)
+        report::fleet_status(&self.fleet)
     }
 
     pub fn report(&self) -> Report {
         let mut report = Report::new(
             self.status(),
             self.results.clone(),
-            self.cluster.linearizability(),
+            self.fleet.main().linearizability(),
         );
         report.stopped = self.stopped.clone();
         report
@@ -264,7 +274,10 @@ impl Session {
 
     /// Every `expect` held and no safety property was broken.
     pub fn passed(&self) -> bool {
-        self.cluster.world().violations().is_empty()
+        self.fleet
+            .clusters()
+            .iter()
+            .all(|c| c.world().violations().is_empty())
             && self
                 .results
                 .iter()
@@ -380,7 +393,7 @@ impl Session {
         // Console commands are numbered after everything run so far.
         self.lines = self.lines.max(q.line);
         let started_at = self.now();
-        self.msgs_at_start = cond::Counts::now(&self.cluster);
+        self.msgs_at_start = cond::Counts::now_in(&self.fleet);
         if started_at > self.history_ms {
             self.history
                 .push(Command::Wait(started_at - self.history_ms).to_string());
@@ -414,7 +427,7 @@ impl Session {
                 (None, Some(value)) => Previous::Read(value.clone()),
                 (None, None) => Previous::Ok,
             };
-            self.previous_msgs = Some(cond::Counts::now(&self.cluster).since(&self.msgs_at_start));
+            self.previous_msgs = Some(cond::Counts::now_in(&self.fleet).since(&self.msgs_at_start));
         }
         if matches!(cmd, Command::Get { .. }) {
             self.last_value = result.value.clone().flatten();
@@ -454,12 +467,12 @@ impl Session {
         match op {
             Op::Wait { until: deadline } => {
                 let t = (*deadline).min(until);
-                while self.cluster.step(t) {
+                while self.fleet.step(t) {
                     if let Some(d) = self.after_step(stop_at) {
                         return d;
                     }
                 }
-                self.cluster.settle(t);
+                self.fleet.settle(t);
                 if t < *deadline {
                     return Drive::Paused;
                 }
@@ -476,9 +489,9 @@ impl Session {
                 // happened): slices see what the whole command sees.
                 loop {
                     if *check {
-                        if cond::check(
+                        if cond::check_in(
                             cond,
-                            &self.cluster,
+                            &self.fleet,
                             &self.previous,
                             self.previous_msgs.as_ref(),
                         )
@@ -488,7 +501,7 @@ impl Session {
                         }
                         *check = false;
                     }
-                    if !self.cluster.step(limit) {
+                    if !self.fleet.step(limit) {
                         break;
                     }
                     *check = true;
@@ -497,13 +510,13 @@ impl Session {
                     }
                 }
                 // Nothing more is due by `limit`: the clock moves there.
-                self.cluster.run_until(limit);
+                self.fleet.run_until(limit);
                 if limit < *deadline {
                     return Drive::Paused;
                 }
-                if let Err(why) = cond::check(
+                if let Err(why) = cond::check_in(
                     cond,
-                    &self.cluster,
+                    &self.fleet,
                     &self.previous,
                     self.previous_msgs.as_ref(),
                 ) {
@@ -514,17 +527,21 @@ impl Session {
                     });
                 }
             }
-            Op::Request { request, answer } => {
-                let request = *request;
-                while self.cluster.is_pending(request) {
-                    if !self.cluster.step(u64::MAX) {
+            Op::Request {
+                cluster,
+                request,
+                answer,
+            } => {
+                let (k, request) = (*cluster, *request);
+                while self.fleet.cluster(k).is_pending(request) {
+                    if !self.fleet.step(u64::MAX) {
                         break;
                     }
                     if let Some(d) = self.after_step(stop_at) {
                         return d;
                     }
                 }
-                let outcome = self.cluster.take_outcome(request);
+                let outcome = self.fleet.cluster_mut(k).take_outcome(request);
                 let answered = match answer {
                     Answer::Put => outcome.into_put().map(|i| result.index = Some(i)),
                     Answer::Read => outcome.into_read().map(|read| read_into(result, read)),
@@ -561,17 +578,17 @@ impl Session {
     /// Starts one parsed command: does what takes no time, and returns what
     /// is left to wait for, if anything.
     fn start(&mut self, cmd: &Command, result: &mut CommandResult) -> Result<Option<Op>, Failure> {
-        let c = &mut self.cluster;
+        let now = self.now();
         match cmd {
             Command::Wait(ms) => {
                 return Ok(Some(Op::Wait {
-                    until: c.now().saturating_add(*ms),
+                    until: now.saturating_add(*ms),
                 }));
             }
             Command::WaitUntil { cond, within_ms } => {
                 return Ok(Some(Op::WaitUntil {
                     cond: cond.clone(),
-                    deadline: c.now().saturating_add(*within_ms),
+                    deadline: now.saturating_add(*within_ms),
                     within_ms: *within_ms,
                     check: true,
                 }));
@@ -587,13 +604,16 @@ impl Session {
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
                 let rl = *require_leader;
+                let k = self.via_cluster(*via);
+                let c = self.fleet.cluster_mut(k);
                 let request = c.start_put(key, value, *via, *size, timeout, rl)?;
                 if *nowait {
                     result.pending = true;
-                    self.nowait.insert(request, self.results.len());
+                    self.nowait.insert((k, request), self.results.len());
                     return Ok(None);
                 }
                 return Ok(Some(Op::Request {
+                    cluster: k,
                     request,
                     answer: Answer::Put,
                 }));
@@ -608,6 +628,8 @@ impl Session {
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
                 let rev = rev.unwrap_or(0);
+                let k = self.via_cluster(*via);
+                let c = self.fleet.cluster_mut(k);
                 let call = c.begin_get(key, rev, *via, *serializable, timeout, *require_leader)?;
                 return Ok(match call {
                     Call::Done(read) => {
@@ -615,6 +637,7 @@ impl Session {
                         None
                     }
                     Call::Waiting(request) => Some(Op::Request {
+                        cluster: k,
                         request,
                         answer: Answer::Read,
                     }),
@@ -627,6 +650,8 @@ impl Session {
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let k = self.via_cluster(*via);
+                let c = self.fleet.cluster_mut(k);
                 let call = c.begin_delete(key, *via, timeout, *require_leader)?;
                 return Ok(match call {
                     Call::Done((deleted, revision)) => {
@@ -635,6 +660,7 @@ impl Session {
                         None
                     }
                     Call::Waiting(request) => Some(Op::Request {
+                        cluster: k,
                         request,
                         answer: Answer::Deleted,
                     }),
@@ -646,14 +672,16 @@ impl Session {
                 from_rev,
                 via,
             } => {
+                let k = self.via_cluster(*via);
+                let c = self.fleet.cluster_mut(k);
                 let id = c.watch(key, *prefix, from_rev.unwrap_or(0), *via)?;
                 result.watch = Some(Box::new(report::WatchResult {
                     watch: id,
                     events: Vec::new(),
                     compact_revision: None,
                 }));
-                self.watch_results.insert(id, self.results.len());
-                sync_watch(&self.cluster, id, result);
+                self.watch_results.insert((k, id), self.results.len());
+                sync_watch(self.fleet.cluster(k), id, result);
                 return Ok(None);
             }
             Command::Compaction {
@@ -663,19 +691,20 @@ impl Session {
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                return Ok(done_or_wait(c.begin_compaction(
-                    *rev,
-                    *via,
-                    timeout,
-                    *require_leader,
-                )?));
+                let k = self.via_cluster(*via);
+                let c = self.fleet.cluster_mut(k);
+                let call = c.begin_compaction(*rev, *via, timeout, *require_leader)?;
+                return Ok(done_or_wait(k, call));
             }
             Command::MemberList {
                 serializable,
+                via,
                 timeout_ms,
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let k = self.via_cluster(*via);
+                let c = self.fleet.cluster_mut(k);
                 let call = c.begin_member_list(*serializable, timeout, *require_leader)?;
                 return Ok(match call {
                     Call::Done(list) => {
@@ -683,6 +712,7 @@ impl Session {
                         None
                     }
                     Call::Waiting(request) => Some(Op::Request {
+                        cluster: k,
                         request,
                         answer: Answer::Members,
                     }),
@@ -695,10 +725,17 @@ impl Session {
                 standby,
                 read_only,
                 peer_url,
+                via,
                 timeout_ms,
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let k = self.via_cluster(*via);
+                // Clusters and mirror processes keep their ids apart.
+                if self.fleet.cluster_of(*id).is_some_and(|o| o != k) || self.fleet.is_mirror(*id) {
+                    self.fleet.check_free(*id)?;
+                }
+                let c = self.fleet.cluster_mut(k);
                 // The learner-by-default mode decides what a bare add adds.
                 let by_default = c.config().modes.new_members == NewMembers::Learner;
                 let learner = *learner || (by_default && !*voter);
@@ -714,7 +751,7 @@ impl Session {
                     timeout,
                     *require_leader,
                 )?;
-                return Ok(done_or_wait(call));
+                return Ok(done_or_wait(k, call));
             }
             Command::MemberPromote {
                 id,
@@ -722,11 +759,12 @@ impl Session {
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                return Ok(done_or_wait(c.begin_member_promote(
-                    *id,
-                    timeout,
-                    *require_leader,
-                )?));
+                let k = self.node_cluster(*id);
+                let c = self.fleet.cluster_mut(k);
+                return Ok(done_or_wait(
+                    k,
+                    c.begin_member_promote(*id, timeout, *require_leader)?,
+                ));
             }
             Command::MemberRemove {
                 id,
@@ -734,46 +772,113 @@ impl Session {
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                return Ok(done_or_wait(c.begin_member_remove(
-                    *id,
-                    timeout,
-                    *require_leader,
-                )?));
+                let k = self.node_cluster(*id);
+                let c = self.fleet.cluster_mut(k);
+                return Ok(done_or_wait(
+                    k,
+                    c.begin_member_remove(*id, timeout, *require_leader)?,
+                ));
             }
             Command::MemberChange {
                 change,
+                via,
                 timeout_ms,
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                return Ok(done_or_wait(c.begin_member_change(
-                    change,
-                    timeout,
-                    *require_leader,
-                )?));
+                let k = self.via_cluster(*via);
+                for id in change.add.iter().chain(&change.add_learner) {
+                    if self.fleet.cluster_of(*id).is_some_and(|o| o != k)
+                        || self.fleet.is_mirror(*id)
+                    {
+                        self.fleet.check_free(*id)?;
+                    }
+                }
+                let c = self.fleet.cluster_mut(k);
+                return Ok(done_or_wait(
+                    k,
+                    c.begin_member_change(change, timeout, *require_leader)?,
+                ));
             }
             Command::MemberLeaveJoint {
+                via,
                 timeout_ms,
                 require_leader,
             } => {
                 let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
+                let k = self.via_cluster(*via);
+                let c = self.fleet.cluster_mut(k);
                 return Ok(done_or_wait(
+                    k,
                     c.begin_member_leave_joint(timeout, *require_leader)?,
                 ));
             }
-            Command::TransferLeader(id) => return Ok(done_or_wait(c.begin_move_leader(*id)?)),
+            Command::TransferLeader(id) => {
+                let k = self.node_cluster(*id);
+                let c = self.fleet.cluster_mut(k);
+                return Ok(done_or_wait(k, c.begin_move_leader(*id)?));
+            }
             _ => {}
         }
         self.apply(cmd, result)?;
         Ok(None)
     }
 
+    /// The cluster a request with `via` goes to: `via`'s, else the first.
+    fn via_cluster(&self, via: Option<NodeId>) -> usize {
+        via.and_then(|id| self.fleet.cluster_of(id)).unwrap_or(0)
+    }
+
+    /// The cluster of node `id` (the first if no cluster knows it: its own
+    /// checks then refuse the command as before).
+    fn node_cluster(&self, id: NodeId) -> usize {
+        self.fleet.cluster_of(id).unwrap_or(0)
+    }
+
+    /// Cuts (or heals) the link `a`–`b` in direction a to b, and back unless
+    /// `one_way`: within one cluster, or between a mirror and one of its two
+    /// members. Two nodes of different clusters have no link.
+    fn set_link(&mut self, a: NodeId, b: NodeId, one_way: bool, cut: bool) -> Result<(), Failure> {
+        let ends = [(a, b), (b, a)];
+        let ends = if one_way { &ends[..1] } else { &ends[..] };
+        if self.fleet.is_mirror_link(a, b) {
+            for &(x, y) in ends {
+                self.fleet.set_mirror_link(x, y, cut);
+            }
+            return Ok(());
+        }
+        for id in [a, b] {
+            if self.fleet.cluster_of(id).is_none() && !self.fleet.is_mirror(id) {
+                return Err(no_such_node(id).into());
+            }
+        }
+        let (ka, kb) = (self.fleet.cluster_of(a), self.fleet.cluster_of(b));
+        match (ka, kb) {
+            (Some(x), Some(y)) if x == y => {
+                let w = self.fleet.cluster_mut(x).world_mut();
+                for &(p, q) in ends {
+                    if cut {
+                        w.cut(p, q);
+                    } else {
+                        w.heal(p, q);
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(ServerError::new(
+                ErrorCode::MemberNotFound,
+                ErrorDetail::NoLinkAcross { a, b },
+            )
+            .into()),
+        }
+    }
+
     /// Does a command that takes no time.
     fn apply(&mut self, cmd: &Command, result: &mut CommandResult) -> Result<(), Failure> {
-        let c = &mut self.cluster;
         match cmd {
             Command::Expect(cond) => {
-                if let Err(why) = cond::check(cond, c, &self.previous, self.previous_msgs.as_ref())
+                let (fleet, previous) = (&self.fleet, &self.previous);
+                if let Err(why) = cond::check_in(cond, fleet, previous, self.previous_msgs.as_ref())
                 {
                     return Err(Failure::Expect {
                         cond: cond.clone(),
@@ -781,9 +886,10 @@ impl Session {
                     });
                 }
             }
-            Command::Status { via: None } => result.status = Some(Box::new(report::status(c))),
+            Command::Status { via: None } => result.status = Some(Box::new(self.status())),
             Command::Status { via: Some(id) } => {
-                result.member_status = Some(c.member_status(*id)?);
+                let k = self.node_cluster(*id);
+                result.member_status = Some(self.fleet.cluster(k).member_status(*id)?);
             }
             Command::Say { text, .. } => result.detail = Some(say::fill(text, &self.say_facts())),
             Command::Pause => {}
@@ -792,58 +898,75 @@ impl Session {
                 size,
                 via,
             } => {
+                let k = self.via_cluster(*via);
+                let c = self.fleet.cluster_mut(k);
                 if let Some(v) = via {
                     c.target(Some(*v))?;
                 }
                 c.start_load(*rate_per_s, size.unwrap_or(DEFAULT_PUT_SIZE), *via);
             }
             Command::LoadStop => {
-                if let Some(load) = c.stop_load() {
+                // Every cluster's load stops; the first's counts are told.
+                let mut told = None;
+                for k in 0..self.fleet.len() {
+                    if let Some(load) = self.fleet.cluster_mut(k).stop_load() {
+                        told.get_or_insert(load);
+                    }
+                }
+                if let Some(load) = told {
                     result.detail = Some(format!(
                         "{} writes sent, {} refused at once",
                         load.sent, load.refused
                     ));
                 }
             }
-            Command::Start(id) => c.start_process(*id)?,
+            Command::Start(id) => {
+                let k = self.node_cluster(*id);
+                self.fleet.cluster_mut(k).start_process(*id)?;
+            }
             Command::Crash(id) => {
+                let c = self.fleet.cluster_mut(self.node_cluster(*id));
                 c.check_running(*id)?;
                 c.world_mut().crash(*id);
             }
             Command::Campaign(id) => {
+                let c = self.fleet.cluster_mut(self.node_cluster(*id));
                 c.check_running(*id)?;
                 c.world_mut().campaign(*id);
             }
             Command::Compact(id) => {
+                let c = self.fleet.cluster_mut(self.node_cluster(*id));
                 c.check_running(*id)?;
                 c.world_mut().compact(*id);
             }
-            Command::Cut { a, b, one_way } => {
-                known(c, &[*a, *b])?;
-                c.world_mut().cut(*a, *b);
-                if !one_way {
-                    c.world_mut().cut(*b, *a);
-                }
-            }
+            Command::Cut { a, b, one_way } => self.set_link(*a, *b, *one_way, true)?,
             Command::Heal { link } => match link {
-                None => c.world_mut().heal_all(),
-                Some((a, b, one_way)) => {
-                    known(c, &[*a, *b])?;
-                    c.world_mut().heal(*a, *b);
-                    if !one_way {
-                        c.world_mut().heal(*b, *a);
+                None => {
+                    for k in 0..self.fleet.len() {
+                        self.fleet.cluster_mut(k).world_mut().heal_all();
                     }
+                    self.fleet.heal_mirror_links();
                 }
+                Some((a, b, one_way)) => self.set_link(*a, *b, *one_way, false)?,
             },
             Command::Partition(groups) => {
                 let all: Vec<NodeId> = groups.iter().flatten().copied().collect();
-                known(c, &all)?;
+                for id in &all {
+                    if self.fleet.cluster_of(*id).is_none() && !self.fleet.is_mirror(*id) {
+                        return Err(no_such_node(*id).into());
+                    }
+                }
+                // Every link between two groups is cut; two nodes of
+                // different clusters have none.
                 for (i, g) in groups.iter().enumerate() {
                     for h in &groups[i + 1..] {
                         for &a in g {
                             for &b in h {
-                                c.world_mut().cut(a, b);
-                                c.world_mut().cut(b, a);
+                                let linked = self.fleet.is_mirror_link(a, b)
+                                    || self.fleet.cluster_of(a) == self.fleet.cluster_of(b);
+                                if linked {
+                                    self.set_link(a, b, false, true)?;
+                                }
                             }
                         }
                     }
@@ -854,6 +977,7 @@ impl Session {
                 latency,
                 bandwidth,
             } => {
+                let c = self.fleet.main_mut();
                 let cfg = c.world().config();
                 let latency = latency.unwrap_or(cfg.latency_ms);
                 let bandwidth = bandwidth.unwrap_or(cfg.bandwidth);
@@ -861,13 +985,53 @@ impl Session {
                 c.world_mut().set_network(latency, bandwidth, loss);
             }
             Command::Isolate(id) => {
-                known(c, &[*id])?;
+                // Every link of the node: in its cluster, and a mirror's.
+                let mirror_peers: Vec<(NodeId, NodeId)> = self
+                    .fleet
+                    .mirrors()
+                    .iter()
+                    .flat_map(|m| [(m.id, m.from), (m.id, m.to)])
+                    .filter(|(m, p)| m == id || p == id)
+                    .collect();
+                if self.fleet.is_mirror(*id) {
+                    for (m, p) in mirror_peers {
+                        self.set_link(m, p, false, true)?;
+                    }
+                    return Ok(());
+                }
+                let k = self
+                    .fleet
+                    .cluster_of(*id)
+                    .ok_or_else(|| no_such_node(*id))?;
+                let c = self.fleet.cluster_mut(k);
                 let others: Vec<NodeId> = c.known_ids().into_iter().filter(|o| o != id).collect();
                 for o in others {
                     c.world_mut().cut(*id, o);
                     c.world_mut().cut(o, *id);
                 }
+                for (m, p) in mirror_peers {
+                    self.set_link(m, p, false, true)?;
+                }
             }
+            Command::AddCluster(spec) => {
+                let index = self.fleet.len() as u64;
+                let (mut world, server) = configs(spec);
+                world.seed = cluster_seed(self.spec.seed, spec.seed, index);
+                world.start_ms = self.now();
+                let name = spec.name.clone().unwrap_or_default();
+                for id in &spec.voters {
+                    self.fleet.check_free(*id)?;
+                }
+                let cluster = Cluster::new(world, server, &spec.voters);
+                self.fleet.add_cluster(&name, cluster)?;
+            }
+            Command::MirrorStart {
+                id,
+                from,
+                to,
+                prefix,
+            } => self.fleet.mirror_start(*id, *from, *to, prefix.clone())?,
+            Command::MirrorStop(id) => self.fleet.mirror_stop(*id)?,
             // Started by `start`, which waits for them.
             Command::Wait(_)
             | Command::WaitUntil { .. }
@@ -889,7 +1053,7 @@ impl Session {
 
     /// What `say` placeholders stand for now.
     fn say_facts(&self) -> say::Facts {
-        let c = &self.cluster;
+        let c = self.fleet.main();
         let conf = c.configuration();
         say::Facts {
             leader: c.leader(),
@@ -906,8 +1070,16 @@ impl Session {
 
     /// After time passed: fill in finished `nowait` writes and narrate.
     pub(super) fn after_time(&mut self) {
-        for Finished { request, outcome } in self.cluster.take_finished() {
-            let Some(i) = self.nowait.remove(&request) else {
+        // Mirror processes take their answers first.
+        self.fleet.pump();
+        let mut finished = Vec::new();
+        for k in 0..self.fleet.len() {
+            for f in self.fleet.cluster_mut(k).take_finished() {
+                finished.push((k, f));
+            }
+        }
+        for (k, Finished { request, outcome }) in finished {
+            let Some(i) = self.nowait.remove(&(k, request)) else {
                 continue;
             };
             let Some(r) = self.results.get_mut(i) else {
@@ -923,16 +1095,16 @@ impl Session {
                 | Outcome::Done => {}
             }
         }
-        for (&id, &i) in self.watch_results.iter() {
+        for (&(k, id), &i) in self.watch_results.iter() {
             if let Some(r) = self.results.get_mut(i) {
-                sync_watch(&self.cluster, id, r);
+                sync_watch(self.fleet.cluster(k), id, r);
             }
         }
         self.narrate_events();
     }
 
     pub(super) fn narrate_events(&mut self) {
-        for e in self.cluster.take_events() {
+        for e in self.fleet.take_events() {
             if narrate::is_narrated(&e) {
                 self.narration.push(Line::event(e));
             }
@@ -1031,26 +1203,32 @@ pub(super) fn passes_time(cmd: &Command) -> bool {
     }
 }
 
-fn done_or_wait(call: Call<()>) -> Option<Op> {
+fn done_or_wait(cluster: usize, call: Call<()>) -> Option<Op> {
     match call {
         Call::Done(()) => None,
         Call::Waiting(request) => Some(Op::Request {
+            cluster,
             request,
             answer: Answer::Done,
         }),
     }
 }
 
-/// The command names only nodes the cluster knows.
-fn known(c: &Cluster, ids: &[NodeId]) -> Result<(), ServerError> {
-    let known = c.known_ids();
-    match ids.iter().find(|id| !known.contains(id)) {
-        Some(id) => Err(ServerError::new(
-            ErrorCode::MemberNotFound,
-            ErrorDetail::NoSuchNode { id: *id },
-        )),
-        None => Ok(()),
-    }
+/// A command naming a node no cluster knows.
+fn no_such_node(id: NodeId) -> ServerError {
+    ServerError::new(ErrorCode::MemberNotFound, ErrorDetail::NoSuchNode { id })
+}
+
+/// The seed of the world of the cluster at `index` (1 for the second): from
+/// the first `cluster` line's seed, its own line's and its index, so that
+/// each cluster draws its own numbers and a run stays a function of its
+/// script.
+pub fn cluster_seed(first: u64, own: u64, index: u64) -> u64 {
+    let mut z = first ^ own.rotate_left(29) ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    // splitmix64's finaliser.
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 #[cfg(test)]

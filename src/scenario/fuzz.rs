@@ -28,6 +28,13 @@
 //! learners: `docs/modes.md`), drawn from a generator of their own so that
 //! the other runs are the scripts they always were.
 //!
+//! In a share of the runs (a generator of their own again) a second
+//! cluster, `copy`, joins at the start with a mirror process copying the
+//! first into it (etcdctl make-mirror, `server::mirror`), whose links the
+//! run cuts and heals now and then. Such a run also checks the **mirror**:
+//! the copy never holds a value for a key that the source never had for
+//! that key.
+//!
 //! [`shrink`] cuts a failing script down by delta debugging. No clap, no
 //! I/O: the browser can use it as well as `raftlab fuzz`.
 
@@ -65,6 +72,8 @@ pub enum FailureKind {
     Linearizability,
     Liveness,
     Durability,
+    /// A mirror's destination holds a value its source never had.
+    Mirror,
 }
 
 impl fmt::Display for FailureKind {
@@ -74,6 +83,7 @@ impl fmt::Display for FailureKind {
             FailureKind::Linearizability => f.write_str("linearizability"),
             FailureKind::Liveness => f.write_str("liveness"),
             FailureKind::Durability => f.write_str("durability"),
+            FailureKind::Mirror => f.write_str("mirror"),
         }
     }
 }
@@ -176,8 +186,14 @@ impl Tracker {
         // New results first: a read is judged against the writes
         // acknowledged before it was sent.
         let mut new_puts = Vec::new();
+        // Only the first cluster's requests are tracked.
+        let elsewhere = |via: Option<NodeId>| {
+            via.and_then(|v| session.fleet().cluster_of(v))
+                .is_some_and(|k| k != 0)
+        };
         for (i, r) in results.iter().enumerate().skip(self.seen) {
             match parse_command(&r.command) {
+                Ok(Command::Put { via, .. }) | Ok(Command::Get { via, .. }) if elsewhere(via) => {}
                 Ok(Command::Put { key, value, .. }) => {
                     self.written
                         .entry(key.clone())
@@ -331,6 +347,51 @@ pub fn random_cluster(rng: &mut Pcg64) -> ClusterSpec {
 const MODES_STREAM: u64 = 0x6d6f_6465_735f_6f6e;
 const MODES_SHARE: f64 = 0.25;
 
+/// The share of runs with a second cluster and a mirror into it.
+const MIRROR_STREAM: u64 = 0x6d69_7272_6f72_2121;
+const MIRROR_SHARE: f64 = 0.2;
+/// The mirror process and the second cluster's voters in those runs.
+const MIRROR_ID: NodeId = 12;
+const COPY_VOTERS: [NodeId; 3] = [13, 14, 15];
+
+/// The commands that add the second cluster and start the mirror.
+fn mirror_setup(source: NodeId) -> [Command; 2] {
+    let mut copy = ClusterSpec::new(COPY_VOTERS.to_vec());
+    copy.name = Some("copy".to_string());
+    [
+        Command::AddCluster(Box::new(copy)),
+        Command::MirrorStart {
+            id: MIRROR_ID,
+            from: source,
+            to: COPY_VOTERS[0],
+            prefix: None,
+        },
+    ]
+}
+
+/// Now and then, a cut or a heal of one of the mirror's two links.
+fn mirror_fault(rng: &mut Pcg64, source: NodeId) -> Option<Command> {
+    if !rng.random_bool(0.05) {
+        return None;
+    }
+    let peer = if rng.random_bool(0.7) {
+        source
+    } else {
+        COPY_VOTERS[0]
+    };
+    Some(if rng.random_bool(0.5) {
+        Command::Cut {
+            a: MIRROR_ID,
+            b: peer,
+            one_way: false,
+        }
+    } else {
+        Command::Heal {
+            link: Some((MIRROR_ID, peer, false)),
+        }
+    })
+}
+
 /// The document's modes on a `cluster` line: learners by default,
 /// automatic promotion, failover of standbys (`docs/modes.md`).
 fn random_modes(rng: &mut Pcg64, spec: &mut ClusterSpec) {
@@ -394,7 +455,18 @@ fn view(session: &Session) -> View {
         .filter(|&id| world.raft(id).is_none() && !removed(id))
         .collect();
     let status = session.status();
-    let ever: BTreeSet<NodeId> = world.nodes().map(|n| n.id).chain(known.clone()).collect();
+    // Ids of the other clusters and of mirror processes are taken too.
+    let fleet = session.fleet();
+    let elsewhere = fleet.clusters()[1..]
+        .iter()
+        .flat_map(|c| c.known_ids())
+        .chain(fleet.mirrors().iter().map(|m| m.id));
+    let ever: BTreeSet<NodeId> = world
+        .nodes()
+        .map(|n| n.id)
+        .chain(known.clone())
+        .chain(elsewhere)
+        .collect();
     View {
         fresh: (1..=MAX_NODE_ID).filter(|id| !ever.contains(id)).collect(),
         known,
@@ -515,6 +587,7 @@ fn next_command(rng: &mut Pcg64, session: &Session, writes: &mut u64) -> Command
                     standby: false,
                     read_only: None,
                     peer_url,
+                    via: None,
                     timeout_ms: client_timeout(rng),
                     require_leader: rng.random_bool(0.1),
                 }
@@ -532,6 +605,7 @@ fn next_command(rng: &mut Pcg64, session: &Session, writes: &mut u64) -> Command
             90..=92 => pick(rng, &v.voters).map(Command::TransferLeader),
             93 => Some(Command::MemberList {
                 serializable: rng.random_bool(0.3),
+                via: None,
                 timeout_ms: client_timeout(rng),
                 require_leader: false,
             }),
@@ -612,10 +686,26 @@ pub fn generate(seed: u64, duration_ms: u64) -> (String, Session) {
     let mut script = format!("{spec}\n");
     let mut writes = 0u64;
     let mut line = 1;
+    let mut mirror_rng = Pcg64::seed_from_u64(seed ^ MIRROR_STREAM);
+    let mirrored = mirror_rng.random_bool(MIRROR_SHARE);
+    let source = spec.voters[0];
+    if mirrored {
+        for cmd in mirror_setup(source) {
+            line += 1;
+            run_line(&mut session, line, &cmd);
+            script.push_str(&cmd.to_string());
+            script.push('\n');
+        }
+    }
     while session.now() < duration_ms {
         let mut cmd = next_command(&mut rng, &session, &mut writes);
         if modes {
             learner_kind(&mut modes_rng, &mut cmd);
+        }
+        if mirrored {
+            if let Some(fault) = mirror_fault(&mut mirror_rng, source) {
+                cmd = fault;
+            }
         }
         line += 1;
         run_line(&mut session, line, &cmd);
@@ -776,6 +866,7 @@ fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Verdic
     if wrote {
         failures.extend(durability(&session, &tracker));
     }
+    failures.extend(mirror_copies(&session));
     Verdict {
         time_ms: session.now(),
         deliveries: session.cluster().world().deliveries(),
@@ -835,6 +926,57 @@ fn quorum_can_run(session: &Session) -> bool {
         }
     }
     any
+}
+
+/// Every mirror's destination holds, on every member, only values its source
+/// had for the same key: values some source member applied, or (once the
+/// source compacted its history away) values a client sent it.
+fn mirror_copies(session: &Session) -> Vec<Failure> {
+    let fleet = session.fleet();
+    let mut failures = Vec::new();
+    for m in fleet.mirrors() {
+        let source = fleet.cluster(m.source);
+        let mut had: BTreeSet<(String, String)> = BTreeSet::new();
+        let mut compacted = false;
+        for n in source.world().nodes() {
+            let store = &n.state.mvcc;
+            compacted |= store.compact_revision().is_some();
+            for (_, r) in store.records_from(0) {
+                if !r.tombstone {
+                    had.insert((r.key.to_string(), r.value.to_string()));
+                }
+            }
+        }
+        if compacted {
+            had.extend(source.history().written());
+        }
+        let dest = fleet.cluster(m.destination);
+        for n in dest.world().nodes() {
+            let bad = n
+                .state
+                .mvcc
+                .records_from(0)
+                .filter(|(_, r)| !r.tombstone)
+                .find(|(_, r)| !had.contains(&(r.key.to_string(), r.value.to_string())));
+            if let Some((rev, r)) = bad {
+                failures.push(Failure {
+                    kind: FailureKind::Mirror,
+                    text: format!(
+                        "mirror {}: member {} of cluster {} holds {}={:?} at revision {rev}, \
+                         a value cluster {} never had for that key",
+                        m.id,
+                        n.id,
+                        fleet.name(m.destination),
+                        r.key,
+                        r.value,
+                        fleet.name(m.source)
+                    ),
+                });
+                break;
+            }
+        }
+    }
+    failures
 }
 
 /// Every acknowledged write is on the final leader, committed, at its index,

@@ -17,7 +17,8 @@
 //! A lesson about one of the design document's proposals for future
 //! releases (its second half, which etcd has not shipped) names the proposal
 //! instead of, or besides, figures: `# proposal: learner-by-default` (see
-//! [`PROPOSALS`]).
+//! [`PROPOSALS`]). A lesson about one of the document's comparisons names it
+//! the same way: `# comparison: mirror-maker` (see [`COMPARISONS`]).
 //!
 //! and its body tells the story with `say` (narration, each followed by a
 //! `say-ja` line with the same words in Japanese), `pause` (the reader's
@@ -99,6 +100,7 @@ pub static LESSONS: &[LessonSource] = &[
     lesson!("14-automatic-promotion.scenario"),
     lesson!("15-standby-failover.scenario"),
     lesson!("16-read-only-learners.scenario"),
+    lesson!("17-learner-or-mirror-maker.scenario"),
 ];
 #[cfg(all(target_arch = "wasm32", not(feature = "embedded-lessons")))]
 pub static LESSONS: &[LessonSource] = &[];
@@ -169,6 +171,13 @@ fn sources() -> &'static [LessonSource] {
     }
 }
 
+/// The design document's comparisons: the name a `# comparison:` header
+/// uses, and the section's title in English.
+pub const COMPARISONS: [(&str, &str); 1] = [(
+    "mirror-maker",
+    "Learner members compared with the mirror maker",
+)];
+
 /// The design document's proposals for future releases ("今後のリリースに向けた
 /// 機能案"), in its order: the name a `# proposal:` header uses, and the
 /// section's title in English.
@@ -210,6 +219,9 @@ pub struct LessonHeader {
     /// The design document's proposal the lesson stands for, by its name in
     /// [`PROPOSALS`].
     pub proposal: Option<String>,
+    /// The design document's comparison the lesson stands for, by its name
+    /// in [`COMPARISONS`].
+    pub comparison: Option<String>,
     pub summary: String,
     /// `# title-ja:`, the title in Japanese.
     pub title_ja: Option<String>,
@@ -241,6 +253,7 @@ impl LessonHeader {
 /// both), each at most once, all with non-empty values.
 pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
     let (mut title, mut figures, mut summary, mut proposal) = (None, None, None, None);
+    let mut comparison = None;
     let (mut title_ja, mut summary_ja) = (None, None);
     for (n, raw) in src.lines().enumerate() {
         let line = raw.trim();
@@ -261,6 +274,7 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
             "title-ja" => &mut title_ja,
             "summary-ja" => &mut summary_ja,
             "proposal" => &mut proposal,
+            "comparison" => &mut comparison,
             _ => continue,
         };
         if value.is_empty() {
@@ -272,8 +286,17 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
     }
     let title = title.ok_or("no '# title:' header")?;
     let summary = summary.ok_or("no '# summary:' header")?;
-    if figures.is_none() && proposal.is_none() {
-        return Err("no '# figure:' or '# proposal:' header".into());
+    if figures.is_none() && proposal.is_none() && comparison.is_none() {
+        return Err("no '# figure:', '# proposal:' or '# comparison:' header".into());
+    }
+    if let Some(c) = &comparison {
+        if !COMPARISONS.iter().any(|(name, _)| name == c) {
+            let names: Vec<&str> = COMPARISONS.iter().map(|(n, _)| *n).collect();
+            return Err(format!(
+                "comparison {c:?} is not one of the design document's: {}",
+                names.join(", ")
+            ));
+        }
     }
     let figures = match figures {
         None => Vec::new(),
@@ -299,6 +322,7 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
         title,
         figures,
         proposal,
+        comparison,
         summary,
         title_ja,
         summary_ja,
@@ -332,6 +356,9 @@ pub struct LessonInfo {
     /// The design document's proposal it stands for (a name in
     /// [`PROPOSALS`]), or `None`.
     pub proposal: Option<String>,
+    /// The design document's comparison it stands for (a name in
+    /// [`COMPARISONS`]), or `None`.
+    pub comparison: Option<String>,
     pub summary: String,
     /// How many times `next` runs before the lesson is finished.
     pub steps: usize,
@@ -377,6 +404,7 @@ impl Lesson {
             title: self.header.title_in(lang).to_string(),
             figures: self.header.figures.clone(),
             proposal: self.header.proposal.clone(),
+            comparison: self.header.comparison.clone(),
             summary: self.header.summary_in(lang).to_string(),
             steps: self.steps(),
         }

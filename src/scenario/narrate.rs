@@ -12,7 +12,7 @@ use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
 use crate::raft::{MessageType, NodeId, RaftEvent};
-use crate::sim::{DropReason, Event, EventKind, ModeDecision};
+use crate::sim::{DropReason, Event, EventKind, MirrorEvent, ModeDecision};
 
 use super::etcdctl::EtcdctlError;
 use super::parse::ParseError;
@@ -178,6 +178,8 @@ pub fn event_tone(kind: &EventKind) -> Tone {
             refused: Some(_), ..
         } => Tone::Bad,
         MessageDropped { .. } | Crashed { .. } | WatchCanceled { .. } => Tone::Bad,
+        Mirror(MirrorEvent::Failed { .. }) | Mirror(MirrorEvent::Paused { .. }) => Tone::Bad,
+        Mirror(MirrorEvent::Synced { .. }) => Tone::Good,
         Mode { decision, .. } => match decision {
             ModeDecision::Promote { .. }
             | ModeDecision::FailoverRemove { .. }
@@ -223,6 +225,10 @@ pub enum FoldKey {
         kind: MessageType,
         reason: DropReason,
     },
+    /// A mirror relaying writes, again and again under a steady load.
+    Relayed {
+        mirror: NodeId,
+    },
 }
 
 /// A node's campaigns folded into one line with the votes they got.
@@ -263,6 +269,9 @@ pub fn fold_key(kind: &EventKind) -> Option<FoldKey> {
                 kind: *kind,
                 reason: *reason,
             })
+        }
+        EventKind::Mirror(MirrorEvent::Relayed { mirror, .. }) => {
+            return Some(FoldKey::Relayed { mirror: *mirror })
         }
         _ => return None,
     };
@@ -362,6 +371,15 @@ pub fn event_code(kind: &EventKind) -> &'static str {
         EventKind::LinkHealed { .. } => "link-healed",
         EventKind::WatchEvents { .. } => "watch-events",
         EventKind::WatchCanceled { .. } => "watch-canceled",
+        EventKind::Mirror(m) => match m {
+            MirrorEvent::Started { .. } => "mirror-started",
+            MirrorEvent::Synced { .. } => "mirror-synced",
+            MirrorEvent::Relayed { .. } => "mirror-relayed",
+            MirrorEvent::Paused { .. } => "mirror-paused",
+            MirrorEvent::Resumed { .. } => "mirror-resumed",
+            MirrorEvent::Failed { .. } => "mirror-failed",
+            MirrorEvent::Stopped { .. } => "mirror-stopped",
+        },
         EventKind::Mode { decision, .. } => match decision {
             ModeDecision::Promote { .. } => "auto-promote",
             ModeDecision::NotYet { .. } => "auto-promote-not-yet",
@@ -408,6 +426,11 @@ pub fn event_nodes(kind: &EventKind) -> Vec<NodeId> {
         EventKind::MessageDropped { from, to, .. }
         | EventKind::LinkCut { from, to }
         | EventKind::LinkHealed { from, to } => vec![*from, *to],
+        EventKind::Mirror(m) => match m {
+            MirrorEvent::Started { mirror, from, to } => vec![*mirror, *from, *to],
+            MirrorEvent::Paused { mirror, peer, .. } => vec![*mirror, *peer],
+            other => vec![other.mirror()],
+        },
         EventKind::Mode { leader, decision } => {
             let other = match decision {
                 ModeDecision::Promote { learner, .. } | ModeDecision::NotYet { learner, .. } => {

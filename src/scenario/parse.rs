@@ -50,7 +50,7 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// The command words, in the order error messages list them.
-pub const COMMAND_NAMES: [&str; 23] = [
+pub const COMMAND_NAMES: [&str; 24] = [
     "wait",
     "wait-until",
     "expect",
@@ -74,6 +74,7 @@ pub const COMMAND_NAMES: [&str; 23] = [
     "partition",
     "isolate",
     "net",
+    "mirror",
 ];
 
 /// The options every client request takes: the client's timeout and
@@ -108,7 +109,22 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
             (None, true) => {
                 let mut p = Words::new(&lexed.tokens, line_no);
                 p.next();
-                cluster = Some(parse_cluster(&mut p)?);
+                let mut spec = parse_cluster(&mut p)?;
+                // The first cluster is `main`; `name=main` says so.
+                match spec.name.as_deref() {
+                    None => {}
+                    Some(crate::server::fleet::MAIN) => spec.name = None,
+                    Some(other) => {
+                        return Err(ParseError::new(
+                            line_no,
+                            first.col,
+                            ParseErrorKind::BadClusterName {
+                                found: quote_for_message(other),
+                            },
+                        ))
+                    }
+                }
+                cluster = Some(spec);
             }
             (None, false) => {
                 return Err(ParseError::new(
@@ -120,11 +136,12 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
                 ))
             }
             (Some(_), true) => {
-                return Err(ParseError::new(
-                    line_no,
-                    first.col,
-                    ParseErrorKind::SecondCluster,
-                ))
+                let node = parse_added_cluster(&lexed.tokens, line_no)?;
+                commands.push(Spanned {
+                    line: line_no,
+                    text: raw[..lexed.code_len].trim().to_string(),
+                    node,
+                });
             }
             (Some(_), false) if is_bare(first, "say-ja") => {
                 // The Japanese words of the `say` line just before: part of
@@ -175,12 +192,37 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
     let lexed = lex(line, 1)?;
     match lexed.tokens.first() {
         None => Err(ParseError::new(1, 1, ParseErrorKind::NoCommand)),
-        Some(first) if is_bare(first, "cluster") => Err(ParseError::new(
-            1,
-            first.col,
-            ParseErrorKind::ClusterNotCommand,
-        )),
+        Some(first) if is_bare(first, "cluster") => {
+            let has_name = lexed
+                .tokens
+                .iter()
+                .any(|t| t.opt.as_ref().is_some_and(|o| o.name == "name"));
+            if has_name {
+                parse_added_cluster(&lexed.tokens, 1)
+            } else {
+                Err(ParseError::new(
+                    1,
+                    first.col,
+                    ParseErrorKind::ClusterNotCommand,
+                ))
+            }
+        }
         Some(_) => parse_tokens(&lexed.tokens, 1),
+    }
+}
+
+/// A `cluster` line after the first: another cluster, which needs a name.
+fn parse_added_cluster(tokens: &[Token], line_no: usize) -> Result<Command, ParseError> {
+    let mut p = Words::new(tokens, line_no);
+    let first = p.next().map_or(1, |t| t.col);
+    let spec = parse_cluster(&mut p)?;
+    match spec.name.as_deref() {
+        None => Err(ParseError::new(
+            line_no,
+            first,
+            ParseErrorKind::SecondCluster,
+        )),
+        Some(_) => Ok(Command::AddCluster(Box::new(spec))),
     }
 }
 
@@ -791,6 +833,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
         }
         "partition" => parse_partition(&mut p)?,
         "net" => parse_net(&mut p)?,
+        "mirror" => parse_mirror(&mut p)?,
         other => {
             return Err(p.err(
                 first.col,
@@ -882,6 +925,55 @@ fn parse_net(p: &mut Words<'_>) -> Result<Command, ParseError> {
     })
 }
 
+/// `mirror start M from=N to=D [prefix=P]` and `mirror stop M`.
+fn parse_mirror(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let sub = p.word("start|stop", "mirror")?;
+    match (sub.quoted, sub.text.as_str()) {
+        (false, "start") => {
+            let id = p.node_id("mirror start")?;
+            let found = p.options(
+                "mirror start",
+                &[
+                    ("from", Kind::Value("from=N")),
+                    ("to", Kind::Value("to=N")),
+                    ("prefix", Kind::Value("prefix=P")),
+                ],
+            )?;
+            let node = |name: &str, form: &str| match get(&found, name) {
+                Some(f) => p.convert(f, node_id_of),
+                None => Err(p.err(
+                    p.missing_col(),
+                    ParseErrorKind::Missing {
+                        what: form.to_string(),
+                        after: quote_for_message("mirror start"),
+                    },
+                )),
+            };
+            let from = node("from", "from=N")?;
+            let to = node("to", "to=N")?;
+            Ok(Command::MirrorStart {
+                id,
+                from,
+                to,
+                prefix: get(&found, "prefix").map(|f| f.value().to_string()),
+            })
+        }
+        (false, "stop") => {
+            let id = p.node_id("mirror stop")?;
+            p.finish(&format!("mirror stop {id}"))?;
+            Ok(Command::MirrorStop(id))
+        }
+        (_, other) => Err(p.err(
+            sub.col,
+            ParseErrorKind::UnknownName {
+                what: Named::MirrorSubcommand,
+                found: quote_for_message(other),
+                expected: "start, stop".to_string(),
+            },
+        )),
+    }
+}
+
 fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
     let sub = p.word(
         "a member subcommand (add, promote, remove, list, change or leave-joint)",
@@ -898,6 +990,7 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
                     ("--standby", Kind::Flag),
                     ("--read-only", Kind::Value("--read-only=weak|strong")),
                     ("--peer-url", Kind::Value("--peer-url=URL")),
+                    ("via", Kind::Value("via=N")),
                     CLIENT_OPTIONS[0],
                     CLIENT_OPTIONS[1],
                 ],
@@ -933,6 +1026,7 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
                 standby: standby.is_some(),
                 read_only,
                 peer_url: get(&found, "--peer-url").map(|f| f.value().to_string()),
+                via: via_of(p, &found)?,
                 timeout_ms,
                 require_leader,
             }
@@ -962,6 +1056,7 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
                 "member list",
                 &[
                     ("serializable", Kind::Flag),
+                    ("via", Kind::Value("via=N")),
                     CLIENT_OPTIONS[0],
                     CLIENT_OPTIONS[1],
                 ],
@@ -969,22 +1064,32 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
             let (timeout_ms, require_leader) = client_options(p, &found)?;
             Command::MemberList {
                 serializable: get(&found, "serializable").is_some(),
+                via: via_of(p, &found)?,
                 timeout_ms,
                 require_leader,
             }
         }
         (false, "change") => {
-            let (change, timeout_ms, require_leader) = parse_joint_change(p)?;
+            let (change, via, timeout_ms, require_leader) = parse_joint_change(p)?;
             Command::MemberChange {
                 change,
+                via,
                 timeout_ms,
                 require_leader,
             }
         }
         (false, "leave-joint") => {
-            let found = p.options("member leave-joint", &CLIENT_OPTIONS)?;
+            let found = p.options(
+                "member leave-joint",
+                &[
+                    ("via", Kind::Value("via=N")),
+                    CLIENT_OPTIONS[0],
+                    CLIENT_OPTIONS[1],
+                ],
+            )?;
             let (timeout_ms, require_leader) = client_options(p, &found)?;
             Command::MemberLeaveJoint {
+                via: via_of(p, &found)?,
                 timeout_ms,
                 require_leader,
             }
@@ -1005,11 +1110,22 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
 
 /// `member change [add=IDS] [add-learner=IDS] [promote=IDS] [demote=IDS]
 /// [remove=IDS] [leave=auto|explicit]`: at least one change, no id twice.
-fn parse_joint_change(p: &mut Words<'_>) -> Result<(JointChange, Option<u64>, bool), ParseError> {
+/// The `via=N` among found options.
+fn via_of(p: &Words<'_>, found: &[Found<'_>]) -> Result<Option<NodeId>, ParseError> {
+    get(found, "via")
+        .map(|f| p.convert(f, node_id_of))
+        .transpose()
+}
+
+#[allow(clippy::type_complexity)]
+fn parse_joint_change(
+    p: &mut Words<'_>,
+) -> Result<(JointChange, Option<NodeId>, Option<u64>, bool), ParseError> {
     const LISTS: [&str; 5] = ["add", "add-learner", "promote", "demote", "remove"];
     let mut allowed: Vec<(&'static str, Kind)> =
         LISTS.iter().map(|&n| (n, Kind::Value("LIST"))).collect();
     allowed.push(("leave", Kind::Value("leave=auto|explicit")));
+    allowed.push(("via", Kind::Value("via=N")));
     allowed.extend(CLIENT_OPTIONS);
     let found = p.options("member change", &allowed)?;
     let mut change = JointChange::default();
@@ -1043,7 +1159,7 @@ fn parse_joint_change(p: &mut Words<'_>) -> Result<(JointChange, Option<u64>, bo
         return Err(p.err(p.missing_col(), ParseErrorKind::ChangeMissing));
     }
     let (timeout_ms, require_leader) = client_options(p, &found)?;
-    Ok((change, timeout_ms, require_leader))
+    Ok((change, via_of(p, &found)?, timeout_ms, require_leader))
 }
 
 /// `A B` or `A->B`, then the end of the line.
@@ -1207,6 +1323,8 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
             "all-applied" => Ok(Condition::AllApplied),
             "ok" => Ok(Condition::Ok),
             "role" => parse_role(p),
+            "mirror" => parse_mirror_state(p),
+            "mirror-error" => parse_mirror_error(p),
             "progress" => parse_progress(p),
             "absent" => Ok(Condition::Absent),
             "linearizable" => Ok(Condition::Linearizable),
@@ -1430,6 +1548,59 @@ fn parse_watch_events(p: &mut Words<'_>) -> Result<Condition, ParseError> {
     })
 }
 
+/// `mirror-error M=CODE`.
+fn parse_mirror_error(p: &mut Words<'_>) -> Result<Condition, ParseError> {
+    let t = p.word("M=CODE", "mirror-error")?;
+    let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
+        return Err(p.err(
+            t.col,
+            ParseErrorKind::FormExpected {
+                form: Form::Mirror,
+                found: quote_for_message(&t.text),
+            },
+        ));
+    };
+    let id = node_id_of(&opt.name).map_err(|m| p.err(t.col, m))?;
+    let code = opt.value.parse().map_err(|_: String| {
+        let names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        p.err(
+            opt.value_col,
+            ParseErrorKind::UnknownName {
+                what: Named::ErrorCode,
+                found: quote_for_message(&opt.value),
+                expected: names.join(", "),
+            },
+        )
+    })?;
+    Ok(Condition::MirrorError { id, code })
+}
+
+/// `mirror M=STATE`.
+fn parse_mirror_state(p: &mut Words<'_>) -> Result<Condition, ParseError> {
+    let t = p.word("M=STATE", "mirror")?;
+    let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
+        return Err(p.err(
+            t.col,
+            ParseErrorKind::FormExpected {
+                form: Form::Mirror,
+                found: quote_for_message(&t.text),
+            },
+        ));
+    };
+    let id = node_id_of(&opt.name).map_err(|m| p.err(t.col, m))?;
+    let state = MirrorState::from_name(&opt.value).ok_or_else(|| {
+        p.err(
+            opt.value_col,
+            ParseErrorKind::UnknownName {
+                what: Named::MirrorState,
+                found: quote_for_message(&opt.value),
+                expected: join_names(MirrorState::ALL.iter().map(|m| m.as_str())),
+            },
+        )
+    })?;
+    Ok(Condition::Mirror { id, state })
+}
+
 fn parse_role(p: &mut Words<'_>) -> Result<Condition, ParseError> {
     let t = p.word("N=ROLE", "role")?;
     let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
@@ -1606,7 +1777,7 @@ fn parse_bandwidth(s: &str) -> Result<Option<u64>, ParseErrorKind> {
     }
 }
 
-const CLUSTER_OPTIONS: [(&str, Kind); 18] = [
+const CLUSTER_OPTIONS: [(&str, Kind); 19] = [
     ("voters", Kind::Value("voters=1,2,3")),
     ("seed", Kind::Value("seed=N")),
     ("heartbeat", Kind::Value("heartbeat=DURATION")),
@@ -1625,7 +1796,21 @@ const CLUSTER_OPTIONS: [(&str, Kind); 18] = [
     ("auto-promote", Kind::Value("auto-promote=off|PERCENT")),
     ("failover-after", Kind::Value("failover-after=DURATION")),
     ("failover", Kind::Value("failover=replace|grow")),
+    ("name", Kind::Value("name=NAME")),
 ];
+
+/// A cluster's name: letters, digits and `-`, 1 to 20 of them.
+fn parse_cluster_name(s: &str) -> Result<String, ParseErrorKind> {
+    let ok =
+        (1..=20).contains(&s.len()) && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(ParseErrorKind::BadClusterName {
+            found: quote_for_message(s),
+        })
+    }
+}
 
 /// The options of the `cluster` line (the word `cluster` already consumed).
 fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
@@ -1674,6 +1859,7 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
             "auto-promote" => spec.auto_promote = p.convert(f, parse_auto_promote)?,
             "failover-after" => spec.failover_after_ms = p.convert(f, duration_of)?,
             "failover" => spec.failover = p.convert(f, parse_failover)?,
+            "name" => spec.name = Some(p.convert(f, parse_cluster_name)?),
             _ => {}
         }
     }

@@ -45,8 +45,13 @@ pub enum ParseErrorKind {
     EmptyScript,
     /// A console line with no command.
     NoCommand,
-    /// `cluster` typed as a console command.
+    /// `cluster` typed as a console command without `name=`.
     ClusterNotCommand,
+    /// A cluster name that is not one: letters, digits and `-`, 1 to 20 of
+    /// them; the first cluster's is `main`.
+    BadClusterName {
+        found: String,
+    },
     /// A line starting with quoted text.
     QuotedCommand {
         found: String,
@@ -314,6 +319,8 @@ pub enum SayProblem {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Named {
     MemberSubcommand,
+    MirrorSubcommand,
+    MirrorState,
     Role,
     ProgressState,
     ErrorCode,
@@ -328,6 +335,7 @@ pub enum Form {
     WatchEvents,
     Role,
     Progress,
+    Mirror,
     Rate,
     WatchNumber,
     AutoPromote,
@@ -355,6 +363,7 @@ impl Form {
             Form::Queued => "N>=SIZE or N<=SIZE like 1>=1MB".to_string(),
             Form::WatchEvents => "W=N, W>=N or W<=N like 1>=3".to_string(),
             Form::Role => "N=ROLE like 2=leader".to_string(),
+            Form::Mirror => "M=STATE like 9=watching".to_string(),
             Form::Progress => "N=STATE like 2=replicate".to_string(),
             Form::Rate => "a rate like 50/s".to_string(),
             Form::WatchNumber => "a watch number like 1".to_string(),
@@ -393,7 +402,7 @@ pub const CONDITION_FORMS: &str =
      voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, term>=T, commit>=I, role N=ROLE, \
      progress N=STATE, ok, error=CODE, value=TEXT, absent, linearizable, not-linearizable, \
      queued>=SIZE, queued N>=SIZE (or <=), msgs-out N=K, msgs-in N=K (or >=, <=), \
-     watch-events W=N (or >=, <=), watch-canceled W";
+     watch-events W=N (or >=, <=), watch-canceled W, mirror M=STATE, mirror-error M=CODE";
 
 impl ParseErrorKind {
     /// A sample of every kind, for the tests that every renderer says each.
@@ -416,6 +425,9 @@ impl ParseErrorKind {
             EmptyScript,
             NoCommand,
             ClusterNotCommand,
+            BadClusterName {
+                found: s("\"a b\""),
+            },
             QuotedCommand { found: s("\"x\"") },
             UnknownCommand { found: s("\"pt\"") },
             TextIsOption {
@@ -558,6 +570,8 @@ impl ParseErrorKind {
         ]);
         for what in [
             Named::MemberSubcommand,
+            Named::MirrorSubcommand,
+            Named::MirrorState,
             Named::Role,
             Named::ProgressState,
             Named::ErrorCode,
@@ -621,9 +635,9 @@ impl ParseErrorKind {
             ClusterFirst { found } => format!(
                 "expected the cluster line first, like \"cluster voters=1,2,3\", found {found}"
             ),
-            SecondCluster => {
-                "a script has only one \"cluster\" line, and this is a second one".to_string()
-            }
+            SecondCluster => "a second \"cluster\" line adds another cluster and needs a name: \
+                              name=NAME (the first cluster is named main)"
+                .to_string(),
             SecondSayJa => "a second say-ja for the same say line".to_string(),
             SayJaAlone => "say-ja must come right after the say line it translates".to_string(),
             EmptyScript => {
@@ -634,7 +648,13 @@ impl ParseErrorKind {
                 "expected a command, found nothing; commands are: {}",
                 COMMAND_NAMES.join(", ")
             ),
-            ClusterNotCommand => "\"cluster\" can only be the first line of a script".to_string(),
+            ClusterNotCommand => "\"cluster\" without name= can only be the first line of a \
+                                  script; \"cluster voters=... name=NAME\" adds another cluster"
+                .to_string(),
+            BadClusterName { found } => format!(
+                "bad cluster name {found}: letters, digits and '-', 1 to 20 of them; the first \
+                 cluster is named main"
+            ),
             QuotedCommand { found } => format!("expected a command, found quoted text {found}"),
             UnknownCommand { found } => format!(
                 "unknown command {found}; expected one of: {}",
@@ -737,6 +757,8 @@ impl ParseErrorKind {
             } => {
                 let what = match what {
                     Named::MemberSubcommand => "member subcommand",
+                    Named::MirrorSubcommand => "mirror subcommand",
+                    Named::MirrorState => "mirror state",
                     Named::Role => "role",
                     Named::ProgressState => "progress state",
                     Named::ErrorCode => "error code",

@@ -235,6 +235,9 @@ mod props {
                 }
             }),
             (1..=u64::MAX).prop_map(Condition::WatchCanceled),
+            (id(), proptest::sample::select(MirrorState::ALL.to_vec()))
+                .prop_map(|(id, state)| Condition::Mirror { id, state }),
+            (id(), code()).prop_map(|(id, code)| Condition::MirrorError { id, code }),
         ]
     }
 
@@ -302,6 +305,15 @@ mod props {
 
     fn command() -> impl Strategy<Value = Command> {
         prop_oneof![
+            (id(), id(), id(), proptest::option::of(text())).prop_map(|(id, from, to, prefix)| {
+                Command::MirrorStart {
+                    id,
+                    from,
+                    to,
+                    prefix,
+                }
+            }),
+            id().prop_map(Command::MirrorStop),
             duration().prop_map(Command::Wait),
             (condition(), duration())
                 .prop_map(|(cond, within_ms)| Command::WaitUntil { cond, within_ms }),
@@ -384,35 +396,49 @@ mod props {
                     via
                 }),
             Just(Command::LoadStop),
-            (id(), 0u8..6, proptest::option::of(text()), client()).prop_map(
-                |(id, how, peer_url, (timeout_ms, require_leader))| Command::MemberAdd {
-                    id,
-                    // Nothing, --learner, --voter, --standby (a learner),
-                    // --read-only=weak or =strong (learners too).
-                    learner: matches!(how, 1 | 3 | 4 | 5),
-                    voter: how == 2,
-                    standby: how == 3,
-                    read_only: match how {
-                        4 => Some(ReadMode::Weak),
-                        5 => Some(ReadMode::Strong),
-                        _ => None,
-                    },
-                    peer_url,
-                    timeout_ms,
-                    require_leader
+            (
+                id(),
+                0u8..6,
+                proptest::option::of(text()),
+                proptest::option::of(id()),
+                client()
+            )
+                .prop_map(|(id, how, peer_url, via, (timeout_ms, require_leader))| {
+                    Command::MemberAdd {
+                        id,
+                        // Nothing, --learner, --voter, --standby (a learner),
+                        // --read-only=weak or =strong (learners too).
+                        learner: matches!(how, 1 | 3 | 4 | 5),
+                        voter: how == 2,
+                        standby: how == 3,
+                        read_only: match how {
+                            4 => Some(ReadMode::Weak),
+                            5 => Some(ReadMode::Strong),
+                            _ => None,
+                        },
+                        peer_url,
+                        via,
+                        timeout_ms,
+                        require_leader,
+                    }
+                }),
+            (joint_change(), proptest::option::of(id()), client()).prop_map(
+                |(change, via, (timeout_ms, require_leader))| {
+                    Command::MemberChange {
+                        change,
+                        via,
+                        timeout_ms,
+                        require_leader,
+                    }
                 }
             ),
-            (joint_change(), client()).prop_map(|(change, (timeout_ms, require_leader))| {
-                Command::MemberChange {
-                    change,
+            (proptest::option::of(id()), client()).prop_map(
+                |(via, (timeout_ms, require_leader))| Command::MemberLeaveJoint {
+                    via,
                     timeout_ms,
                     require_leader,
                 }
-            }),
-            client().prop_map(|(timeout_ms, require_leader)| Command::MemberLeaveJoint {
-                timeout_ms,
-                require_leader,
-            }),
+            ),
             (id(), client()).prop_map(|(id, (timeout_ms, require_leader))| {
                 Command::MemberPromote {
                     id,
@@ -427,13 +453,16 @@ mod props {
                     require_leader,
                 }
             }),
-            (any::<bool>(), client()).prop_map(|(serializable, (timeout_ms, require_leader))| {
-                Command::MemberList {
-                    serializable,
-                    timeout_ms,
-                    require_leader,
+            (any::<bool>(), proptest::option::of(id()), client()).prop_map(
+                |(serializable, via, (timeout_ms, require_leader))| {
+                    Command::MemberList {
+                        serializable,
+                        via,
+                        timeout_ms,
+                        require_leader,
+                    }
                 }
-            }),
+            ),
             id().prop_map(Command::Start),
             id().prop_map(Command::Crash),
             id().prop_map(Command::Campaign),
@@ -518,6 +547,7 @@ mod props {
                         } else {
                             Failover::Replace
                         },
+                        name: None,
                     }
                 },
             )

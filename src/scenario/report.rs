@@ -6,8 +6,9 @@ use serde::Serialize;
 
 use crate::raft::heap::Meter;
 use crate::raft::NodeId;
+use crate::server::fleet::MAIN;
 use crate::server::members::MemberInfo;
-use crate::server::{Cluster, MemberStatus, ServerError};
+use crate::server::{Cluster, Fleet, MemberStatus, Mirror, ServerError};
 use crate::sim::linearizability::Linearizability;
 
 use super::ast::Condition;
@@ -127,6 +128,97 @@ pub struct Status {
     /// when there is none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub watches: Vec<WatchJson>,
+    /// Every cluster of the run, the first (`main`, whose fields are the
+    /// ones above) first: one entry when there is one cluster.
+    pub clusters: Vec<ClusterJson>,
+    /// The mirror processes (`mirror start`); omitted when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mirrors: Vec<MirrorJson>,
+}
+
+/// One cluster in the report's `clusters`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClusterJson {
+    pub name: String,
+    pub leader: Option<NodeId>,
+    pub term: u64,
+    pub voters: Vec<NodeId>,
+    pub learners: Vec<NodeId>,
+    /// Its store's revision: the leader's, else the highest of its members'.
+    pub revision: u64,
+}
+
+impl ClusterJson {
+    pub fn of(name: &str, cluster: &Cluster) -> ClusterJson {
+        let conf = cluster.configuration();
+        ClusterJson {
+            name: name.to_string(),
+            leader: cluster.leader(),
+            term: cluster.highest_term(),
+            voters: conf.voters.into_iter().collect(),
+            learners: conf.learners.into_iter().collect(),
+            revision: cluster_revision(cluster),
+        }
+    }
+}
+
+/// A cluster's store revision: its leader's, else the highest of its
+/// members' (what a client reading it now would see at best).
+pub fn cluster_revision(cluster: &Cluster) -> u64 {
+    reference_member(cluster)
+        .and_then(|id| cluster.world().node(id))
+        .map_or(1, |n| n.state.mvcc.rev())
+}
+
+/// The member whose store stands for the cluster's: the leader, else the
+/// member with the highest revision (the lowest id among equals).
+pub fn reference_member(cluster: &Cluster) -> Option<NodeId> {
+    let world = cluster.world();
+    let rev = |id: NodeId| world.node(id).map(|n| n.state.mvcc.rev());
+    cluster.leader().filter(|&l| rev(l).is_some()).or_else(|| {
+        cluster
+            .known_ids()
+            .into_iter()
+            .filter_map(|id| rev(id).map(|r| (r, std::cmp::Reverse(id))))
+            .max()
+            .map(|(_, std::cmp::Reverse(id))| id)
+    })
+}
+
+/// One mirror process in the report's `mirrors`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MirrorJson {
+    pub id: NodeId,
+    /// The source member it reads and watches through.
+    pub from: NodeId,
+    /// The destination member it writes through.
+    pub to: NodeId,
+    /// The prefix it mirrors (null: every key).
+    pub prefix: Option<String>,
+    /// `syncing`, `watching`, `stopped` or `failed`.
+    pub state: &'static str,
+    /// The base sync's revision, once fixed.
+    pub base_revision: Option<u64>,
+    /// The last source revision whose write the destination took (the base
+    /// revision once the base sync is done; 0 before).
+    pub last_revision: u64,
+    /// Why it failed: etcd's error text, as etcdctl prints it; null.
+    pub error: Option<&'static str>,
+}
+
+impl From<&Mirror> for MirrorJson {
+    fn from(m: &Mirror) -> MirrorJson {
+        MirrorJson {
+            id: m.id,
+            from: m.from,
+            to: m.to,
+            prefix: m.prefix.clone(),
+            state: m.state.as_str(),
+            base_revision: m.base_revision,
+            last_revision: m.last_relayed,
+            error: m.error.as_ref().map(|e| e.code.etcd_text()),
+        }
+    }
 }
 
 /// One command's result.
@@ -385,6 +477,12 @@ pub struct Report {
     /// Every watch opened, with its events; omitted when there is none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub watches: Vec<WatchJson>,
+    /// Every cluster of the run (`main` first): name, leader, term, voters,
+    /// learners, revision. One entry when there is one cluster.
+    pub clusters: Vec<ClusterJson>,
+    /// The mirror processes; omitted when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mirrors: Vec<MirrorJson>,
     /// Present only when the run was stopped before the end of its script
     /// (`raftlab run --max-wall`, the memory budget, a cancel in the page):
     /// why, and where. The rest of the report is the run up to the last
@@ -417,6 +515,8 @@ impl Report {
             reachable: status.reachable,
             etcd: status.etcd,
             watches: status.watches,
+            clusters: status.clusters,
+            mirrors: status.mirrors,
             stopped: None,
             linearizability,
         }
@@ -472,7 +572,24 @@ pub fn status(cluster: &Cluster) -> Status {
         reachable: cluster.reachable_voters(),
         etcd: cluster.config().release.as_str(),
         watches: world.watches().iter().map(WatchJson::from).collect(),
+        clusters: vec![ClusterJson::of(MAIN, cluster)],
+        mirrors: Vec::new(),
     }
+}
+
+/// The status of a run of several clusters: the first cluster's, with every
+/// cluster in `clusters` and the mirror processes.
+pub fn fleet_status(fleet: &Fleet) -> Status {
+    let mut s = status(fleet.main());
+    s.time_ms = fleet.now();
+    s.clusters = fleet
+        .clusters()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ClusterJson::of(fleet.name(i), c))
+        .collect();
+    s.mirrors = fleet.mirrors().iter().map(MirrorJson::from).collect();
+    s
 }
 
 /// One node's line of the status: a running node's own numbers, a stopped

@@ -112,7 +112,12 @@ pub(crate) enum Op {
     },
     /// A request waited for: a `put`, a linearizable `get`, `member list`,
     /// a membership change or `transfer-leader`.
-    Request { request: RequestId, answer: Answer },
+    Request {
+        /// The cluster it went to (0: the first).
+        cluster: usize,
+        request: RequestId,
+        answer: Answer,
+    },
 }
 
 /// What a request's answer fills in.
@@ -614,8 +619,8 @@ impl Session {
             if let Some(counted) = self.over_budget() {
                 return Stepped::OverBudget(counted);
             }
-            if !self.cluster_mut().step(limit) {
-                self.cluster_mut().run_until(limit);
+            if !self.fleet_mut().step(limit) {
+                self.fleet_mut().run_until(limit);
                 self.after_time();
                 return Stepped::Reached;
             }
@@ -674,7 +679,7 @@ impl Session {
 
     /// Counts what the session owns beyond itself.
     pub fn heap_size(&self, m: &mut Meter) {
-        self.cluster().heap_size(m);
+        self.fleet().heap_size(m);
         m.vec(&self.results);
         for r in &self.results {
             r.heap_size(m);

@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::sim::linearizability::{ClientId, OpName};
-use crate::sim::{DropReason, Event, EventKind, KeyRead, ModeDecision, NotYet};
+use crate::sim::{DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecision, NotYet};
 
 use crate::server::cluster::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
@@ -147,6 +147,17 @@ pub fn server_detail(e: &ServerError) -> String {
             watch,
             compact_revision,
         } => format!("watch {watch} was cancelled: {etcd} (compact revision {compact_revision})"),
+        IdInCluster { id, cluster } => format!("id {id} is already a node of cluster {cluster}"),
+        MirrorExists { id } => format!("id {id} is already a mirror process"),
+        ClusterNameTaken { name } => format!("there is already a cluster named {name}"),
+        MirrorSameCluster { from, to, cluster } => format!(
+            "{from} and {to} are both in cluster {cluster}: a mirror copies into another cluster"
+        ),
+        NoSuchMirror { id } => format!("there is no mirror process {id}"),
+        NoLinkAcross { a, b } => format!(
+            "no link joins {a} and {b}: they are in different clusters, or one is a mirror \
+             process, linked only to the two members it reads from and writes to"
+        ),
     }
 }
 
@@ -214,6 +225,16 @@ pub fn unmet(u: &Unmet) -> String {
             format!("the history of {operations} operations on {keys} keys is linearizable")
         }
         Unmet::NoWatch(w) => format!("there is no watch {w}"),
+        Unmet::Mirror { id, actual: None } => format!("there is no mirror process {id}"),
+        Unmet::MirrorError { id, code: None } => format!("mirror {id} has not failed"),
+        Unmet::MirrorError {
+            id,
+            code: Some(code),
+        } => format!("mirror {id} failed with {code}"),
+        Unmet::Mirror {
+            id,
+            actual: Some(state),
+        } => format!("mirror {id} is {state}"),
         Unmet::WatchEvents { watch, events } => {
             format!("watch {watch} has received {events} events")
         }
@@ -401,6 +422,47 @@ fn mode_sentence(leader: NodeId, d: &ModeDecision) -> String {
             "leader {leader} cannot fail over voter {voter}: {}",
             not_yet_text(reason)
         ),
+    }
+}
+
+fn mirror_sentence(m: &MirrorEvent) -> String {
+    match *m {
+        MirrorEvent::Started { mirror, from, to } => {
+            format!("mirror {mirror} started: it copies member {from}'s cluster into member {to}'s")
+        }
+        MirrorEvent::Synced {
+            mirror,
+            revision,
+            keys,
+        } => format!(
+            "mirror {mirror} copied {keys} key{} as of revision {revision}; it now watches from \
+             revision {}",
+            plural(keys as usize),
+            revision + 1
+        ),
+        MirrorEvent::Relayed {
+            mirror,
+            count,
+            revision,
+        } => format!(
+            "mirror {mirror} relayed {count} write{}, up to source revision {revision}",
+            plural(count as usize)
+        ),
+        MirrorEvent::Paused {
+            mirror,
+            peer,
+            revision,
+        } => format!(
+            "mirror {mirror} lost its watch through {peer}: it pauses, having received up to \
+             revision {revision}"
+        ),
+        MirrorEvent::Resumed { mirror, revision } => {
+            format!("mirror {mirror} watches again from revision {revision}")
+        }
+        MirrorEvent::Failed { mirror, error, .. } => {
+            format!("mirror {mirror} failed and exited: {error}")
+        }
+        MirrorEvent::Stopped { mirror } => format!("mirror {mirror} stopped"),
     }
 }
 
@@ -646,6 +708,7 @@ impl Renderer for English {
                  at revision {compact_revision}"
             ),
             Mode { leader, decision } => mode_sentence(*leader, decision),
+            Mirror(m) => mirror_sentence(m),
         }
     }
 

@@ -15,7 +15,7 @@ use super::fixed::Fixed;
 use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::server::cluster::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
-use crate::sim::{DropReason, Event, EventKind, KeyRead, ModeDecision, NotYet};
+use crate::sim::{DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecision, NotYet};
 
 use super::ast::{format_duration, format_quoted, MAX_NODE_ID, MIN_NODE_ID};
 use super::cond::{SetName, Unmet};
@@ -179,6 +179,16 @@ pub fn server_detail(e: &ServerError) -> String {
         } => format!(
             "ウォッチ {watch} がキャンセルされた: {etcd}（コンパクションのリビジョン {compact_revision}）"
         ),
+        IdInCluster { id, cluster } => format!("ID {id} はすでにクラスタ {cluster} のノード"),
+        MirrorExists { id } => format!("ID {id} はすでにミラープロセス"),
+        ClusterNameTaken { name } => format!("{name} という名前のクラスタはすでにある"),
+        MirrorSameCluster { from, to, cluster } => format!(
+            "{from} と {to} はどちらもクラスタ {cluster} にある。ミラーは別のクラスタへ写す"
+        ),
+        NoSuchMirror { id } => format!("ミラープロセス {id} は存在しない"),
+        NoLinkAcross { a, b } => format!(
+            "{a} と {b} をつなぐリンクはない: 別々のクラスタにあるか、一方がミラープロセスで、それが読み書きする2つのメンバーにしかつながっていない"
+        ),
     }
 }
 
@@ -260,6 +270,16 @@ pub fn unmet(u: &Unmet) -> String {
             format!("{keys} 個のキーに対する {operations} 件の操作の履歴は線形化可能")
         }
         Unmet::NoWatch(w) => format!("ウォッチ {w} は存在しない"),
+        Unmet::Mirror { id, actual: None } => format!("ミラープロセス {id} は存在しない"),
+        Unmet::MirrorError { id, code: None } => format!("ミラー {id} は失敗していない"),
+        Unmet::MirrorError {
+            id,
+            code: Some(code),
+        } => format!("ミラー {id} は {code} で失敗した"),
+        Unmet::Mirror {
+            id,
+            actual: Some(state),
+        } => format!("ミラー {id} は {state}"),
         Unmet::WatchEvents { watch, events } => {
             format!("ウォッチ {watch} が受け取ったイベントは {events} 件")
         }
@@ -467,6 +487,43 @@ fn not_yet_text(reason: &NotYet) -> String {
 }
 
 /// A decision of the server's modes (the design document's proposals).
+fn mirror_sentence(m: &MirrorEvent) -> String {
+    match *m {
+        MirrorEvent::Started { mirror, from, to } => format!(
+            "ミラー {mirror} が開始: メンバー {from} のクラスタをメンバー {to} のクラスタへ写す"
+        ),
+        MirrorEvent::Synced {
+            mirror,
+            revision,
+            keys,
+        } => format!(
+            "ミラー {mirror} がリビジョン {revision} 時点の {keys} 個のキーを写し終えた。リビジョン {} からウォッチする",
+            revision + 1
+        ),
+        MirrorEvent::Relayed {
+            mirror,
+            count,
+            revision,
+        } => format!(
+            "ミラー {mirror} が {count} 件の書き込みを中継した（ソースのリビジョン {revision} まで）"
+        ),
+        MirrorEvent::Paused {
+            mirror,
+            peer,
+            revision,
+        } => format!(
+            "ミラー {mirror} は {peer} 経由のウォッチを失い一時停止した（受け取ったのはリビジョン {revision} まで）"
+        ),
+        MirrorEvent::Resumed { mirror, revision } => {
+            format!("ミラー {mirror} がリビジョン {revision} から再びウォッチする")
+        }
+        MirrorEvent::Failed { mirror, error, .. } => {
+            format!("ミラー {mirror} が失敗して終了した: {error}")
+        }
+        MirrorEvent::Stopped { mirror } => format!("ミラー {mirror} が停止した"),
+    }
+}
+
 fn mode_sentence(leader: NodeId, d: &ModeDecision) -> String {
     match d {
         ModeDecision::Promote {
@@ -688,7 +745,10 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
         ClusterFirst { found } => format!(
             "最初の行は「cluster voters=1,2,3」のような cluster 行でなければならないが、{found} がある"
         ),
-        SecondCluster => "スクリプトの cluster 行は1つだけ。これは2つ目".to_string(),
+        SecondCluster => {
+            "2つ目の cluster 行は別のクラスタを加えるもので、name=NAME が要る（最初のクラスタの名前は main）"
+                .to_string()
+        }
         SecondSayJa => "同じ say 行に2つ目の say-ja がある".to_string(),
         SayJaAlone => "say-ja は翻訳する say 行の直後に置くこと".to_string(),
         EmptyScript => {
@@ -698,7 +758,13 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
             "コマンドがない。コマンドは: {}",
             COMMAND_NAMES.join(", ")
         ),
-        ClusterNotCommand => "cluster はスクリプトの最初の行にしか書けない".to_string(),
+        ClusterNotCommand => {
+            "name= のない cluster はスクリプトの最初の行にしか書けない。\"cluster voters=... name=NAME\" で別のクラスタを加えられる"
+                .to_string()
+        }
+        BadClusterName { found } => format!(
+            "クラスタ名 {found} は使えない: 英字・数字・'-' を1〜20文字。最初のクラスタの名前は main"
+        ),
         QuotedCommand { found } => {
             format!("コマンドがあるべき所に引用符で囲んだテキスト {found} がある")
         }
@@ -797,6 +863,8 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
         } => {
             let what = match what {
                 Named::MemberSubcommand => "member のサブコマンド",
+                Named::MirrorSubcommand => "mirror のサブコマンド",
+                Named::MirrorState => "ミラーの状態",
                 Named::Role => "役割",
                 Named::ProgressState => "進捗の状態",
                 Named::ErrorCode => "エラーコード",
@@ -847,6 +915,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
                 Form::Queued => "1>=1MB のような N>=SIZE か N<=SIZE の形".to_string(),
                 Form::WatchEvents => "1>=3 のような W=N、W>=N、W<=N の形".to_string(),
                 Form::Role => "2=leader のような N=ROLE の形".to_string(),
+                Form::Mirror => "9=watching のような M=STATE の形".to_string(),
                 Form::Progress => "2=replicate のような N=STATE の形".to_string(),
                 Form::Rate => "50/s のようなレート".to_string(),
                 Form::WatchNumber => "1 のようなウォッチ番号".to_string(),
@@ -1143,6 +1212,7 @@ impl Renderer for Japanese {
                 "ノード {node} のウォッチ {watch} がキャンセルされた: 必要な履歴はリビジョン {compact_revision} でコンパクションされていた"
             ),
             Mode { leader, decision } => mode_sentence(*leader, decision),
+            Mirror(m) => mirror_sentence(m),
         }
     }
 
@@ -1888,6 +1958,36 @@ mod tests {
                 watch: 2,
                 compact_revision: 6,
             },
+            EventKind::Mirror(MirrorEvent::Started {
+                mirror: 9,
+                from: 1,
+                to: 11,
+            }),
+            EventKind::Mirror(MirrorEvent::Synced {
+                mirror: 9,
+                revision: 4,
+                keys: 3,
+            }),
+            EventKind::Mirror(MirrorEvent::Relayed {
+                mirror: 9,
+                count: 2,
+                revision: 6,
+            }),
+            EventKind::Mirror(MirrorEvent::Paused {
+                mirror: 9,
+                peer: 1,
+                revision: 6,
+            }),
+            EventKind::Mirror(MirrorEvent::Resumed {
+                mirror: 9,
+                revision: 7,
+            }),
+            EventKind::Mirror(MirrorEvent::Failed {
+                mirror: 9,
+                code: "compacted",
+                error: "etcdserver: mvcc: required revision has been compacted",
+            }),
+            EventKind::Mirror(MirrorEvent::Stopped { mirror: 9 }),
         ];
         for pre_vote in [false, true] {
             all.push(raft(VoteGranted {
@@ -2023,6 +2123,7 @@ mod tests {
             | EventKind::LinkHealed { .. }
             | EventKind::WatchEvents { .. }
             | EventKind::WatchCanceled { .. }
+            | EventKind::Mirror(_)
             | EventKind::Mode { .. } => {}
         }
     }

@@ -13,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::raft::{NodeId, ProgressState, Raft, StateRole};
-use crate::server::{CatchUp, Cluster, Failover, FailoverWatch, NewMembers, ReadMode};
+use crate::server::{CatchUp, Cluster, Failover, FailoverWatch, Fleet, NewMembers, ReadMode};
 use crate::sim::membership::resolve_host;
 
 use super::ast::MAX_NODE_ID;
@@ -548,6 +548,134 @@ impl ClusterView {
             modes: ModesView::of(c),
         }
     }
+}
+
+// ---- several clusters and the mirror processes ---------------------------------
+
+/// One cluster of a run of several, as a front end shows it: its name, its
+/// store's revision, and the same view as a lone cluster's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NamedClusterView {
+    /// `main` for the first.
+    pub name: String,
+    /// Its store's revision (the report's `clusters[].revision`).
+    pub revision: u64,
+    #[serde(flatten)]
+    pub view: ClusterView,
+}
+
+/// A mirror process as a front end shows it: the report's entry, the
+/// clusters it joins and the state of its two links.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MirrorView {
+    #[serde(flatten)]
+    pub report: super::report::MirrorJson,
+    /// The clusters of `from` and `to`, by name.
+    pub source: String,
+    pub destination: String,
+    /// Whether its link to `from` (to `to`) is cut, either way.
+    pub from_cut: bool,
+    pub to_cut: bool,
+    /// Keys its base sync copied, and writes it relayed since.
+    pub base_keys: u64,
+    pub relayed: u64,
+}
+
+/// Every cluster of the run (the first first) and the mirror processes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FleetView {
+    pub clusters: Vec<NamedClusterView>,
+    pub mirrors: Vec<MirrorView>,
+}
+
+impl FleetView {
+    pub fn of(f: &Fleet) -> FleetView {
+        FleetView {
+            clusters: f
+                .clusters()
+                .iter()
+                .enumerate()
+                .map(|(i, c)| NamedClusterView {
+                    name: f.name(i).to_string(),
+                    revision: super::report::cluster_revision(c),
+                    view: ClusterView::of(c),
+                })
+                .collect(),
+            mirrors: f
+                .mirrors()
+                .iter()
+                .map(|m| MirrorView {
+                    report: m.into(),
+                    source: f.name(m.source).to_string(),
+                    destination: f.name(m.destination).to_string(),
+                    from_cut: m.link_cut(m.from),
+                    to_cut: m.link_cut(m.to),
+                    base_keys: m.base_keys,
+                    relayed: m.relayed,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// One version of a key a store still holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KeyVersionView {
+    /// The revision that wrote it (its mod revision).
+    pub revision: u64,
+    /// The revision that created the key (0 for a delete).
+    pub create_revision: u64,
+    /// The key's version after it (0 for a delete).
+    pub version: u64,
+    /// The value put; `None` for a delete.
+    pub value: Option<String>,
+}
+
+/// A key's history in one cluster: what the store of one of its members
+/// (the leader's, else the member with the highest revision) still holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KeyHistoryView {
+    pub cluster: String,
+    /// The member whose store it is (`None`: no member has a store).
+    pub node: Option<NodeId>,
+    /// The store's revision and its last compaction's.
+    pub revision: u64,
+    pub compact_revision: Option<u64>,
+    /// Oldest first.
+    pub versions: Vec<KeyVersionView>,
+}
+
+/// `key`'s history in every cluster of the run, the first cluster first
+/// (the page's "key history" view).
+pub fn key_history(f: &Fleet, key: &str) -> Vec<KeyHistoryView> {
+    f.clusters()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let node = super::report::reference_member(c);
+            let store = node
+                .and_then(|id| c.world().node(id))
+                .map(|n| &n.state.mvcc);
+            KeyHistoryView {
+                cluster: f.name(i).to_string(),
+                node,
+                revision: store.map_or(1, |s| s.rev()),
+                compact_revision: store.and_then(|s| s.compact_revision()),
+                versions: store
+                    .map(|s| {
+                        s.key_history(key)
+                            .map(|(revision, r)| KeyVersionView {
+                                revision,
+                                create_revision: r.create_revision,
+                                version: r.version,
+                                value: (!r.tombstone).then(|| r.value.to_string()),
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            }
+        })
+        .collect()
 }
 
 // ---- a lesson ------------------------------------------------------------------

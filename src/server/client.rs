@@ -209,6 +209,18 @@ impl Cluster {
         timeout_ms: u64,
         require_leader: bool,
     ) -> Result<Call<(u64, u64)>, ServerError> {
+        self.begin_delete_as(SCRIPT_CLIENT, key, via, timeout_ms, require_leader)
+    }
+
+    /// [`Cluster::begin_delete`] for `client`, as the history records it.
+    pub(crate) fn begin_delete_as(
+        &mut self,
+        client: ClientId,
+        key: &str,
+        via: Option<NodeId>,
+        timeout_ms: u64,
+        require_leader: bool,
+    ) -> Result<Call<(u64, u64)>, ServerError> {
         let via = self.route(via)?;
         if let Some(v) = via {
             self.refuse_learner(v)?;
@@ -222,7 +234,7 @@ impl Cluster {
             request,
         };
         let now = self.now();
-        self.history.delete_sent(request, SCRIPT_CLIENT, key, now);
+        self.history.delete_sent(request, client, key, now);
         self.send(request, via, Deferred::Delete(delete), timeout_ms);
         Ok(Call::Waiting(request))
     }

@@ -671,7 +671,7 @@ impl Cluster {
 
     /// The time of the next thing that will happen: a world action, a load
     /// write, or a request deadline.
-    fn next_time(&self) -> Option<u64> {
+    pub fn next_time(&self) -> Option<u64> {
         let deadline = self.deadlines.first().map(|(t, _)| *t);
         let load = self.load.as_ref().map(Load::next_ms);
         let modes = self.next_mode_check();
@@ -701,6 +701,14 @@ impl Cluster {
         self.release_parked();
         self.check_modes();
         true
+    }
+
+    /// Moves the clock to `t` without running anything, when nothing of this
+    /// cluster is due before `t` (the fleet keeps its clusters on one clock).
+    pub fn advance_clock(&mut self, t: u64) {
+        if self.next_time().is_none_or(|next| next >= t) {
+            self.world.advance_clock(t);
+        }
     }
 
     /// Advances simulated time to `t`, running everything due on the way.

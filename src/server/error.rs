@@ -304,6 +304,24 @@ pub enum ErrorDetail {
     },
     /// A watch cancelled by a compaction at `compact_revision`.
     WatchCanceled { watch: u64, compact_revision: u64 },
+    /// Id `id` is already a node of cluster `cluster` (clusters and mirror
+    /// processes keep their ids apart).
+    IdInCluster { id: NodeId, cluster: String },
+    /// Id `id` is already a mirror process.
+    MirrorExists { id: NodeId },
+    /// A second cluster named like one the run has.
+    ClusterNameTaken { name: String },
+    /// `mirror start` from and to members of the same cluster.
+    MirrorSameCluster {
+        from: NodeId,
+        to: NodeId,
+        cluster: String,
+    },
+    /// `mirror stop` of an id that is no mirror process.
+    NoSuchMirror { id: NodeId },
+    /// `cut`/`heal` of two nodes no link joins: of different clusters, or a
+    /// mirror process and a node it does not talk to.
+    NoLinkAcross { a: NodeId, b: NodeId },
 }
 
 impl ServerError {
@@ -503,6 +521,30 @@ impl ServerError {
                     compact_revision: 5,
                 },
             ),
+            e(
+                ErrorCode::IdExists,
+                IdInCluster {
+                    id: 11,
+                    cluster: "east".to_string(),
+                },
+            ),
+            e(ErrorCode::IdExists, MirrorExists { id: 9 }),
+            e(
+                ErrorCode::IdExists,
+                ClusterNameTaken {
+                    name: "east".to_string(),
+                },
+            ),
+            e(
+                ErrorCode::MemberNotFound,
+                MirrorSameCluster {
+                    from: 1,
+                    to: 2,
+                    cluster: "main".to_string(),
+                },
+            ),
+            e(ErrorCode::MemberNotFound, NoSuchMirror { id: 9 }),
+            e(ErrorCode::MemberNotFound, NoLinkAcross { a: 1, b: 11 }),
         ]
     }
 }

@@ -36,6 +36,8 @@ use super::cluster::RequestId;
 pub const SCRIPT_CLIENT: ClientId = 0;
 /// The background load's client (`load rate=...`).
 pub const LOAD_CLIENT: ClientId = 1;
+/// A mirror process's writes into its destination (`mirror start`).
+pub const MIRROR_CLIENT: ClientId = 2;
 
 /// One operation as recorded, and whether the checker sees it.
 #[derive(Debug, Clone)]
@@ -182,6 +184,14 @@ impl History {
                 r.kept = false;
             }
         }
+    }
+
+    /// Every (key, value) a client sent a write of, sent or not kept.
+    pub fn written(&self) -> impl Iterator<Item = (String, String)> + '_ {
+        self.ops.iter().filter_map(|r| match &r.op.kind {
+            crate::sim::linearizability::OpKind::Write(v) => Some((r.op.key.clone(), v.clone())),
+            _ => None,
+        })
     }
 
     /// The operations the checker sees, in the order they were sent.

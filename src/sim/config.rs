@@ -39,6 +39,9 @@ pub struct WorldConfig {
     pub loss_ppm: u32,
     pub max_inflight_msgs: usize,
     pub max_size_per_msg: u64,
+    /// The simulated time the world starts at: 0, or the moment a second
+    /// cluster joins a run already going (`server::fleet`).
+    pub start_ms: u64,
 }
 
 impl Default for WorldConfig {
@@ -61,6 +64,7 @@ impl Default for WorldConfig {
             loss_ppm: 0,
             max_inflight_msgs: 512,
             max_size_per_msg: 1024 * 1024,
+            start_ms: 0,
         }
     }
 }

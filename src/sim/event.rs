@@ -130,6 +130,65 @@ pub enum EventKind {
         watch: u64,
         compact_revision: u64,
     },
+    /// A mirror process (`mirror start`, the server layer's `mirror.rs`)
+    /// did something.
+    Mirror(MirrorEvent),
+}
+
+/// What a mirror process (etcdctl `make-mirror`) did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MirrorEvent {
+    /// Started copying from member `from` into member `to`'s cluster.
+    Started {
+        mirror: NodeId,
+        from: NodeId,
+        to: NodeId,
+    },
+    /// The base sync is done: `keys` keys as they were at source revision
+    /// `revision`; it now watches from the next one.
+    Synced {
+        mirror: NodeId,
+        revision: u64,
+        keys: u64,
+    },
+    /// Relayed `count` watched writes, the last of source revision `revision`.
+    Relayed {
+        mirror: NodeId,
+        count: u64,
+        revision: u64,
+    },
+    /// Its watch stream through `peer` broke (a cut link, a stopped
+    /// member); it had received up to source revision `revision`.
+    Paused {
+        mirror: NodeId,
+        peer: NodeId,
+        revision: u64,
+    },
+    /// Its watch opened again from source revision `revision`.
+    Resumed { mirror: NodeId, revision: u64 },
+    /// It ended with an error (the code, and etcd's text): etcdctl exits.
+    Failed {
+        mirror: NodeId,
+        code: &'static str,
+        error: &'static str,
+    },
+    /// `mirror stop`.
+    Stopped { mirror: NodeId },
+}
+
+impl MirrorEvent {
+    /// The mirror process it is about.
+    pub fn mirror(&self) -> NodeId {
+        match self {
+            MirrorEvent::Started { mirror, .. }
+            | MirrorEvent::Synced { mirror, .. }
+            | MirrorEvent::Relayed { mirror, .. }
+            | MirrorEvent::Paused { mirror, .. }
+            | MirrorEvent::Resumed { mirror, .. }
+            | MirrorEvent::Failed { mirror, .. }
+            | MirrorEvent::Stopped { mirror } => *mirror,
+        }
+    }
 }
 
 /// A decision of the server's modes (`server::modes`), made for the leader:

@@ -18,7 +18,7 @@ pub use crate::raft::vecmap;
 pub mod world;
 
 pub use config::WorldConfig;
-pub use event::{DropReason, Event, EventKind, ModeDecision, NotYet};
+pub use event::{DropReason, Event, EventKind, MirrorEvent, ModeDecision, NotYet};
 pub use invariants::Violation;
 pub use kv::{Compaction, Delete, KeyRead, KvStore, MemberRecord, PeerUrls, Put, Request};
 pub use network::{InFlight, MessageCounts, Transport};

@@ -126,8 +126,8 @@ impl World {
         let net = Network::new(cfg.transport);
         let mut world = World {
             rng: Pcg64::seed_from_u64(cfg.seed),
+            now: cfg.start_ms,
             cfg,
-            now: 0,
             nodes: VecMap::new(),
             net,
             queue: BinaryHeap::new(),
@@ -313,6 +313,15 @@ impl World {
             self.step();
         }
         self.now = self.now.max(t);
+    }
+
+    /// Moves the clock to `t` without running anything, when nothing is
+    /// due before `t` (another cluster of the same run stepped to `t`: every
+    /// cluster keeps the one clock).
+    pub fn advance_clock(&mut self, t: u64) {
+        if self.next_time().is_none_or(|next| next >= t) {
+            self.now = self.now.max(t);
+        }
     }
 
     fn schedule(&mut self, at: u64, action: Action) {

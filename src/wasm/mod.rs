@@ -530,6 +530,20 @@ impl App {
         to_js(&view::node_details(self.engine.cluster()))
     }
 
+    /// Every cluster (the first, `main`, first: name, revision, and the
+    /// quorum, nodes, load and modes a lone cluster's view has) and the
+    /// mirror processes (the report's entry, the clusters they join, their
+    /// links).
+    pub fn clusters(&self) -> JsValue {
+        to_js(&view::FleetView::of(self.engine.fleet()))
+    }
+
+    /// `key`'s history in every cluster: the versions its store still holds.
+    #[wasm_bindgen(js_name = keyHistory)]
+    pub fn key_history(&self, key: &str) -> JsValue {
+        to_js(&view::key_history(self.engine.fleet(), key))
+    }
+
     /// The run's modes, as its `cluster` line set them: `{new_members,
     /// auto_promote, failover_after_ms, failover}`.
     pub fn modes(&self) -> JsValue {

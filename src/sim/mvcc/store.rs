@@ -202,6 +202,14 @@ impl MvccStore {
         self.backend.get(rev)
     }
 
+    /// Every record of `key` the backend still holds (its puts and
+    /// tombstones), oldest first: what compaction left of its history.
+    pub fn key_history<'a>(&'a self, key: &'a str) -> impl Iterator<Item = (u64, &'a Record)> + 'a {
+        self.backend
+            .range_from(0)
+            .filter(move |(_, r)| &*r.key == key)
+    }
+
     /// Every record kept from `from` on, in revision order.
     pub fn records_from(&self, from: u64) -> impl Iterator<Item = (u64, &Record)> + '_ {
         self.backend.range_from(from)
