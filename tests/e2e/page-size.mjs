@@ -9,10 +9,10 @@ import { readFileSync } from "node:fs";
 export const BUDGET_BYTES = 250_000;
 
 // Until the page is back under its budget, a ceiling it must not grow past:
-// its first load as measured (312.5 KB gzipped) and about 10 KB for the
-// second cluster and mirror process landing in parallel. Lower it as cuts
-// land; at 250 KB it is the budget.
-export const CEILING_BYTES = 323_000;
+// its first load as measured with the second cluster and its mirror process
+// (334.2 KB gzipped) and 6 KB for work in flight. Lower it as cuts land; at
+// 250 KB it is the budget.
+export const CEILING_BYTES = 340_000;
 
 // What the page loads only later, when first asked for: the lessons'
 // scripts (www/view.js's lessonsReady), and the page's Japanese words
