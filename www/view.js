@@ -37,8 +37,11 @@ export function escapeHtml(s) {
 }
 
 const figuresText = (f) => `${t(f.length > 1 ? "figures" : "figure")} ${f.join(", ")}`;
-/** What a lesson follows: its figures, or the design document's proposal it makes tryable. */
-export const lessonSource = (l) => l.figures.length ? figuresText(l.figures) : `${t("proposal")}: ${t(`proposal.${l.proposal}`)}`;
+/** What a lesson follows: its figures, or the design document's proposal it makes tryable, or
+ * the comparison it shows. */
+export const lessonSource = (l) => l.figures.length ? figuresText(l.figures)
+  : l.proposal ? `${t("proposal")}: ${t(`proposal.${l.proposal}`)}`
+  : `${t("comparison")}: ${t(`comparison.${l.comparison}`)}`;
 
 /** The lesson after `id` in the list, if there is one. */
 export function followingLesson(id) {

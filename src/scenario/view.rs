@@ -692,6 +692,8 @@ pub struct LessonView {
     pub figures: Vec<u32>,
     /// The design document's proposal it stands for, or `None`.
     pub proposal: Option<String>,
+    /// The design document's comparison it stands for, or `None`.
+    pub comparison: Option<String>,
     pub summary: String,
     /// Steps done (0 at the start) of `steps`.
     pub position: usize,
@@ -725,6 +727,7 @@ impl LessonView {
             title: l.header.title_in(lang).to_string(),
             figures: l.header.figures.clone(),
             proposal: l.header.proposal.clone(),
+            comparison: l.header.comparison.clone(),
             summary: l.header.summary_in(lang).to_string(),
             position: p.position(),
             steps: p.steps(),
