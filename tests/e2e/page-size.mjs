@@ -10,7 +10,7 @@ export const BUDGET_BYTES = 250_000;
 
 // Until the page is back under its budget, a ceiling it must not grow past:
 // its first load as measured with the second cluster and its mirror process
-// (334.2 KB gzipped) and 6 KB for work in flight. Lower it as cuts land; at
+// (334.3 KB gzipped) and 6 KB for work in flight. Lower it as cuts land; at
 // 250 KB it is the budget.
 export const CEILING_BYTES = 340_000;
 
