@@ -89,7 +89,7 @@ export default {
   "fig": "図", "figure": "図", "figures": "図", "proposal": "機能案",
   "proposal.learner-by-default": "学習者をデフォルトに", "proposal.auto-promotion": "昇格の自動化",
   "proposal.failover": "フェイルオーバー用の待機ノード", "proposal.read-only": "読み取り専用の学習者", "steps": "（{n} ステップ）",
-  "comparison": "比較", "comparison.mirror-maker": "学習者とミラーメーカー",
+  "comparison": "比較", "comparison.mirror-maker": "学習者かミラーメーカーか",
   "lesson.start": "レッスン {number}: {title}。次へ（または →）で始まります。ステップの間は時計が止まります。",
   "lesson.atStart": "レッスンの最初: 次へで始めます。",
   "lesson.over": "レッスンは終わりです: 最初からやり直すか、別のレッスンを選ぶか、離れてください。",

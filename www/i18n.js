@@ -107,7 +107,7 @@ export const STRINGS = {
     "fig": "fig.", "figure": "figure", "figures": "figures", "proposal": "proposal",
     "proposal.learner-by-default": "learner by default", "proposal.auto-promotion": "automatic promotion",
     "proposal.failover": "standby for failover", "proposal.read-only": "read-only learner", "steps": "({n} steps)",
-    "comparison": "comparison", "comparison.mirror-maker": "learners and the mirror maker",
+    "comparison": "comparison", "comparison.mirror-maker": "a learner or the mirror maker",
     "lesson.start": "Lesson {number}: {title}. Press Next (or →) to begin; the clock stands still between steps.",
     "lesson.atStart": "The lesson's start: press Next to begin.",
     "lesson.over": "The lesson is over: Restart it, pick another, or leave it.",

@@ -37,8 +37,8 @@ export function escapeHtml(s) {
 }
 
 const figuresText = (f) => `${t(f.length > 1 ? "figures" : "figure")} ${f.join(", ")}`;
-/** What a lesson follows: its figures, or the design document's proposal it makes tryable, or
- * the comparison it shows. */
+/** What a lesson follows: its figures, the design document's proposal it
+ * makes tryable, or the comparison it sets side by side. */
 export const lessonSource = (l) => l.figures.length ? figuresText(l.figures)
   : l.proposal ? `${t("proposal")}: ${t(`proposal.${l.proposal}`)}`
   : `${t("comparison")}: ${t(`comparison.${l.comparison}`)}`;

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::ast::*;
-use super::lexer::{lex, Token};
+use super::lexer::{lex, OptPart, Token};
 pub use super::parse_error::ParseErrorKind;
 use super::parse_error::{Form, Least, Named};
 
@@ -477,6 +477,28 @@ impl<'t> Words<'t> {
     }
 
     /// The next word, or "missing WHAT after "AFTER"".
+    /// The next word, which must be `NAME=VALUE` (not quoted as a whole):
+    /// the word and its parts, or the error that it is missing (`what`
+    /// after `after`) or not of the `form`.
+    fn option_word(
+        &mut self,
+        what: &str,
+        after: &str,
+        form: Form,
+    ) -> Result<(&'t Token, &'t OptPart), ParseError> {
+        let t = self.word(what, after)?;
+        match t.opt.as_ref().filter(|_| !t.quoted) {
+            Some(opt) => Ok((t, opt)),
+            None => Err(self.err(
+                t.col,
+                ParseErrorKind::FormExpected {
+                    form,
+                    found: quote_for_message(&t.text),
+                },
+            )),
+        }
+    }
+
     fn word(&mut self, what: &str, after: &str) -> Result<&'t Token, ParseError> {
         match self.next() {
             Some(t) => Ok(t),
@@ -1448,16 +1470,7 @@ fn size(p: &Words<'_>, v: &str, vcol: usize, name: &str) -> Result<u64, ParseErr
 /// `msgs-out N=K`, `msgs-out N>=K`, `msgs-out N<=K` (or `msgs-in`).
 fn parse_msgs(p: &mut Words<'_>, dir: MsgDir) -> Result<Condition, ParseError> {
     let name = dir.as_str();
-    let t = p.word("N=K", name)?;
-    let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
-        return Err(p.err(
-            t.col,
-            ParseErrorKind::FormExpected {
-                form: Form::Messages(name.to_string()),
-                found: quote_for_message(&t.text),
-            },
-        ));
-    };
+    let (t, opt) = p.option_word("N=K", name, Form::Messages(name.to_string()))?;
     let (id, bound) = match opt.name.strip_suffix(['>', '<']) {
         Some(id) => (id, bound_of(&opt.name)),
         None => (opt.name.as_str(), Bound::Exactly),
@@ -1519,16 +1532,7 @@ fn parse_watch_id(s: &str) -> Result<u64, ParseErrorKind> {
 
 /// `watch-events W=N`, `watch-events W>=N` or `watch-events W<=N`.
 fn parse_watch_events(p: &mut Words<'_>) -> Result<Condition, ParseError> {
-    let t = p.word("W>=N", "watch-events")?;
-    let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
-        return Err(p.err(
-            t.col,
-            ParseErrorKind::FormExpected {
-                form: Form::WatchEvents,
-                found: quote_for_message(&t.text),
-            },
-        ));
-    };
+    let (t, opt) = p.option_word("W>=N", "watch-events", Form::WatchEvents)?;
     let (id, bound) = match opt.name.strip_suffix('>') {
         Some(id) => (id, Some(Bound::AtLeast)),
         None => match opt.name.strip_suffix('<') {
@@ -1550,16 +1554,7 @@ fn parse_watch_events(p: &mut Words<'_>) -> Result<Condition, ParseError> {
 
 /// `mirror-error M=CODE`.
 fn parse_mirror_error(p: &mut Words<'_>) -> Result<Condition, ParseError> {
-    let t = p.word("M=CODE", "mirror-error")?;
-    let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
-        return Err(p.err(
-            t.col,
-            ParseErrorKind::FormExpected {
-                form: Form::Mirror,
-                found: quote_for_message(&t.text),
-            },
-        ));
-    };
+    let (t, opt) = p.option_word("M=CODE", "mirror-error", Form::Mirror)?;
     let id = node_id_of(&opt.name).map_err(|m| p.err(t.col, m))?;
     let code = opt.value.parse().map_err(|_: String| {
         let names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
@@ -1577,16 +1572,7 @@ fn parse_mirror_error(p: &mut Words<'_>) -> Result<Condition, ParseError> {
 
 /// `mirror M=STATE`.
 fn parse_mirror_state(p: &mut Words<'_>) -> Result<Condition, ParseError> {
-    let t = p.word("M=STATE", "mirror")?;
-    let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
-        return Err(p.err(
-            t.col,
-            ParseErrorKind::FormExpected {
-                form: Form::Mirror,
-                found: quote_for_message(&t.text),
-            },
-        ));
-    };
+    let (t, opt) = p.option_word("M=STATE", "mirror", Form::Mirror)?;
     let id = node_id_of(&opt.name).map_err(|m| p.err(t.col, m))?;
     let state = MirrorState::from_name(&opt.value).ok_or_else(|| {
         p.err(
@@ -1602,16 +1588,7 @@ fn parse_mirror_state(p: &mut Words<'_>) -> Result<Condition, ParseError> {
 }
 
 fn parse_role(p: &mut Words<'_>) -> Result<Condition, ParseError> {
-    let t = p.word("N=ROLE", "role")?;
-    let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
-        return Err(p.err(
-            t.col,
-            ParseErrorKind::FormExpected {
-                form: Form::Role,
-                found: quote_for_message(&t.text),
-            },
-        ));
-    };
+    let (t, opt) = p.option_word("N=ROLE", "role", Form::Role)?;
     let id = node_id_of(&opt.name).map_err(|m| p.err(t.col, m))?;
     if opt.value.is_empty() {
         return Err(p.err(opt.value_col, ParseErrorKind::MissingRole { id }));
@@ -1630,16 +1607,7 @@ fn parse_role(p: &mut Words<'_>) -> Result<Condition, ParseError> {
 }
 
 fn parse_progress(p: &mut Words<'_>) -> Result<Condition, ParseError> {
-    let t = p.word("N=STATE", "progress")?;
-    let Some(opt) = t.opt.as_ref().filter(|_| !t.quoted) else {
-        return Err(p.err(
-            t.col,
-            ParseErrorKind::FormExpected {
-                form: Form::Progress,
-                found: quote_for_message(&t.text),
-            },
-        ));
-    };
+    let (t, opt) = p.option_word("N=STATE", "progress", Form::Progress)?;
     let id = node_id_of(&opt.name).map_err(|m| p.err(t.col, m))?;
     if opt.value.is_empty() {
         return Err(p.err(

@@ -692,7 +692,7 @@ pub struct LessonView {
     pub figures: Vec<u32>,
     /// The design document's proposal it stands for, or `None`.
     pub proposal: Option<String>,
-    /// The design document's comparison it stands for, or `None`.
+    /// The design document's comparison it sets side by side, or `None`.
     pub comparison: Option<String>,
     pub summary: String,
     /// Steps done (0 at the start) of `steps`.

@@ -36,3 +36,16 @@ export async function openApp(browser, { width = 1280, height = 800, hash = "" }
   await page.waitForFunction(() => window.raftlab !== undefined, null, { timeout: 20000 });
   return { page, problems };
 }
+
+/** Pauses the clock and runs console commands one after another: a command
+ * that outlasts its first slice (a slow machine) runs on in the page's
+ * frames, and the next waits for it, as a reader typing would. */
+export function runCommands(page, list) {
+  return page.evaluate(async (l) => {
+    window.raftlab.pause();
+    for (const c of l) {
+      const r = window.raftlab.command(c);
+      if (r.running) await window.raftlab.idle();
+    }
+  }, list);
+}

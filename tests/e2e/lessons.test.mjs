@@ -5,7 +5,7 @@ import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { readFile } from "node:fs/promises";
-import { launch, openApp, SHOTS } from "./browser.mjs";
+import { launch, openApp, runCommands, SHOTS } from "./browser.mjs";
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -139,7 +139,7 @@ test("in a lesson the reader may experiment, then return to the lesson; leaving 
 
 test("Export downloads the run; Import (and a malformed file) through the file picker", async () => {
   const { page, problems } = await openApp(browser);
-  await page.evaluate(() => { window.raftlab.pause(); for (const c of ["wait-until leader", "put a 1", "wait 1s", "member add 4 --learner"]) window.raftlab.command(c); });
+  await runCommands(page, ["wait-until leader", "put a 1", "wait 1s", "member add 4 --learner"]);
   const sent = await status(page);
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export")]);
   assert.equal(download.suggestedFilename(), "raftlab-run.scenario");
@@ -167,10 +167,7 @@ test("Export downloads the run; Import (and a malformed file) through the file p
 
 test("the safety indicator is green in a normal run and lists what is checked", async () => {
   const { page, problems } = await openApp(browser);
-  await page.evaluate(() => {
-    window.raftlab.pause();
-    for (const c of ["wait-until leader", "load rate=50/s", "wait 3s", "partition 1 | 2,3", "wait 3s", "heal", "wait 3s"]) window.raftlab.command(c);
-  });
+  await runCommands(page, ["wait-until leader", "load rate=50/s", "wait 3s", "partition 1 | 2,3", "wait 3s", "heal", "wait 3s"]);
   assert.deepEqual((await status(page)).violations, []);
   const safety = page.locator("#safety");
   assert.match(await safety.getAttribute("class"), /\bok\b/);

@@ -4,7 +4,7 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { launch, openApp, SHOTS, BASE_URL } from "./browser.mjs";
+import { launch, openApp, runCommands, SHOTS, BASE_URL } from "./browser.mjs";
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -12,7 +12,7 @@ after(async () => { await browser?.close(); });
 
 const status = (page) => page.evaluate(() => window.raftlab.status());
 const timeline = (page) => page.evaluate(() => window.raftlab.timeline());
-const commands = (page, list) => page.evaluate((l) => { window.raftlab.pause(); for (const c of l) window.raftlab.command(c); }, list);
+const commands = runCommands;
 
 const RUN = ["wait-until leader", "put greeting hello", "wait 2s", "crash 2", "wait 1500ms", "put after crash", "wait 1s"];
 
