@@ -9,20 +9,8 @@ use raftlab::scenario::view::{key_history, FleetView};
 use raftlab::scenario::Session;
 use serde_json::Value;
 
-fn run(script: &str) -> Session {
-    Session::from_script(script).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn result(s: &Session, command: &str) -> Value {
-    s.report_json()["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .rev()
-        .find(|r| r["command"] == command)
-        .unwrap_or_else(|| panic!("no result for {command}"))
-        .clone()
-}
+mod common;
+use common::{last_result as result, run};
 
 fn cluster(s: &Session, name: &str) -> Value {
     s.report_json()["clusters"]

@@ -5,9 +5,8 @@
 
 use raftlab::scenario::Session;
 
-fn run(script: &str) -> Session {
-    Session::from_script(script).unwrap_or_else(|e| panic!("{e}"))
-}
+mod common;
+use common::run;
 
 /// (command, ok, error, value, revision, mod_revision) of every result.
 type Row = (

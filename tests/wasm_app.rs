@@ -604,3 +604,39 @@ fn the_safety_indicator_is_green_then_renders_a_synthetic_violation() {
     app.render_safety(&el).unwrap();
     assert!(el.class_list().contains("ok"));
 }
+
+#[wasm_bindgen_test]
+fn a_seek_in_slices_lands_where_a_seek_does_and_cancel_keeps_the_moment() {
+    let mut app = App::new(RUN).unwrap();
+    let end = app.time_ms();
+    app.seek(end / 2.0);
+    let want = json(app.status());
+    app.seek(0.0);
+    let start = json(app.status());
+    // In slices: the moment shown stays until it lands, the progress says
+    // it is a seek.
+    let at = app.begin_seek(end / 2.0);
+    assert_eq!(at, app.seek(end / 2.0));
+    app.seek(0.0);
+    app.begin_seek(end / 2.0);
+    // (A second of simulated time takes more than one unit of work.)
+    let first = json(app.run_slice(1.0));
+    assert_eq!(
+        (&first["running"], &first["seeking"]),
+        (&true.into(), &true.into())
+    );
+    assert_eq!(json(app.status()), start);
+    run_to_end(&mut app);
+    assert_eq!(json(app.status()), want);
+    // Cancelled: where it was.
+    app.seek(0.0);
+    app.begin_seek(end);
+    app.run_slice(1.0);
+    assert!(app.is_running());
+    assert!(app.cancel());
+    assert!(!app.is_running());
+    assert_eq!(json(app.status()), start);
+    // Bad input changes nothing.
+    assert!(app.begin_seek(f64::NAN).is_nan());
+    assert_eq!(json(app.status()), start);
+}

@@ -3,22 +3,10 @@
 //! `watches`; cancellation by a compaction, as etcd's watchable store does.
 #![cfg(not(target_arch = "wasm32"))]
 
-use raftlab::scenario::Session;
-use serde_json::{json, Value};
+use serde_json::json;
 
-fn run(script: &str) -> Session {
-    Session::from_script(script).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn result(s: &Session, command: &str) -> Value {
-    s.report_json()["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["command"] == command)
-        .unwrap_or_else(|| panic!("no result for {command}"))
-        .clone()
-}
+mod common;
+use common::{first_result as result, run};
 
 // The wait lets every member apply `put k a`: a watch from the next write
 // starts after the revision its own member has applied.

@@ -678,13 +678,13 @@ impl Engine {
         self.lesson.is_some()
     }
 
-    /// Goes to moment `t` of the sandbox; where it landed. A lesson has no
-    /// timeline: `None`.
+    /// Goes to moment `t` of the sandbox; where it landed (a seek going on
+    /// in slices gives way to it). A lesson has no timeline: `None`.
     pub fn seek(&mut self, t: u64) -> Option<u64> {
         if self.in_lesson() {
             return None;
         }
-        if self.is_running() {
+        if self.sandbox.is_running_commands() {
             self.busy();
             return None;
         }
@@ -715,7 +715,7 @@ impl Engine {
         if self.in_lesson() {
             return None;
         }
-        if self.is_running() {
+        if self.sandbox.is_running_commands() {
             self.busy();
             return None;
         }
@@ -733,7 +733,7 @@ impl Engine {
         if self.in_lesson() {
             return None;
         }
-        if self.is_running() {
+        if self.sandbox.is_running_commands() {
             self.busy();
             return None;
         }
@@ -745,7 +745,7 @@ impl Engine {
     pub fn switch_branch(&mut self, id: u32) -> Result<u64, String> {
         let switched = if self.in_lesson() {
             Err(Refusal::LessonHasNoBranches)
-        } else if self.is_running() {
+        } else if self.sandbox.is_running_commands() {
             Err(Refusal::RunInProgress)
         } else {
             // The timeline's only refusal: no such branch.

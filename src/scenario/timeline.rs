@@ -1169,6 +1169,8 @@ impl Timeline {
     /// lands at the command's end, so it is skipped), or to time 0 if there
     /// is none. Returns the new moment, or `None` at the very beginning.
     pub fn step_back(&mut self) -> Option<u64> {
+        // From the moment shown: a seek going on gives way.
+        self.run.seek = None;
         if self.run.running() {
             return None;
         }
@@ -1198,9 +1200,10 @@ impl Timeline {
     /// (rendered in the reader's language by the page). While a run goes
     /// on, nothing changes.
     pub fn switch_branch(&mut self, id: u32) -> Result<u64, Refusal> {
-        if id == self.branch.id || self.run.running() {
+        if id == self.branch.id || self.is_running_commands() {
             return Ok(self.now());
         }
+        self.run.seek = None;
         let Some(i) = self.saved.iter().position(|b| b.id == id) else {
             return Err(Refusal::NoBranch(id));
         };
