@@ -5,11 +5,20 @@ source "$(dirname "$0")/lib.sh"
 ensure_wasm_target
 ensure_wasm_bindgen
 step "building the wasm module into pkg/"
-cargo build --lib --target wasm32-unknown-unknown --profile wasm
+# Without the lessons' scripts: the page loads them (pkg/lessons.txt, below)
+# the first time a lesson or the list is asked for.
+cargo build --lib --target wasm32-unknown-unknown --profile wasm --no-default-features
 wasm-bindgen --target web --no-typescript --out-dir pkg \
     target/wasm32-unknown-unknown/wasm/raftlab.wasm
 # The glue repeats every exported item's Rust documentation as JSDoc: a
 # quarter of its size, which the page would load for nothing (the Rust
 # source is where it is read). Perl is part of every Debian system.
 perl -0pi -e 's{^[ \t]*/\*\*.*?\*/[ \t]*\n}{}gms' pkg/raftlab.js
+# The lessons, each after a line "@@ lesson FILE" (src/scenario/lessons.rs
+# reads them back), in the file names' order as the native build embeds them.
+for f in lessons/*.scenario; do
+    [ -z "$(tail -c 1 "$f")" ] || die "$f does not end with a newline"
+    printf '@@ lesson %s\n' "${f#lessons/}"
+    cat "$f"
+done > pkg/lessons.txt
 ls -l pkg/raftlab_bg.wasm | awk '{ printf "pkg/raftlab_bg.wasm: %d bytes\n", $5 }'

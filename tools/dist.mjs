@@ -4,8 +4,9 @@
 // module whose imports are data: URLs (the wasm-bindgen glue in pkg/
 // among them); the wasm module is inlined as base64 and handed to the
 // glue's init through `globalThis.raftlabWasm` (served mode leaves it
-// undefined and the glue fetches pkg/raftlab_bg.wasm). The lessons are in
-// the wasm module already.
+// undefined and the glue fetches pkg/raftlab_bg.wasm). The lessons'
+// bundle (pkg/lessons.txt, which the served page fetches when a lesson is
+// first asked for) is inlined as `globalThis.raftlabLessons`.
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,13 +16,16 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const read = (p) => readFileSync(path.join(root, p.replace(/^www\/pkg\//, "pkg/")), "utf8");
 const dataUrl = (js) => `data:text/javascript;base64,${Buffer.from(js, "utf8").toString("base64")}`;
 
-/** A module's text with its local imports (`from "./x.js"`) made data: URLs, recursively. */
+/** A module's text with its local imports (`from "./x.js"`, `import("./x.js")`) made data: URLs, recursively. */
 function inlineImports(text, dir) {
-  return text.replace(/from\s+"\.\/([\w./-]+\.js)"/g, (_, rel) => {
+  const inline = (rel) => {
     const file = path.join(dir, rel);
-    const inner = inlineImports(read(file), path.dirname(file));
-    return `from "${dataUrl(inner)}"`;
-  });
+    return dataUrl(inlineImports(read(file), path.dirname(file)));
+  };
+  return text
+    .replace(/from\s+"\.\/([\w./-]+\.js)"/g, (_, rel) => `from "${inline(rel)}"`)
+    // A language's words, loaded when the page first speaks it (i18n.js).
+    .replace(/import\("\.\/([\w./-]+\.js)"\)/g, (_, rel) => `import("${inline(rel)}")`);
 }
 
 /** Text safe inside a <script> or <style> element. */
@@ -31,6 +35,7 @@ let html = read("www/index.html");
 const css = read("www/style.css");
 const app = inlineImports(read("www/app.js"), "www");
 const wasm = readFileSync(path.join(root, "pkg/raftlab_bg.wasm")).toString("base64");
+const lessons = readFileSync(path.join(root, "pkg/lessons.txt"), "utf8");
 
 const swap = (from, to) => {
   if (!html.includes(from)) throw new Error(`www/index.html no longer holds ${from}: update tools/dist.mjs`);
@@ -40,6 +45,7 @@ swap('<link rel="stylesheet" href="style.css">', `<style>\n${safe(css, "style")}
 swap(
   '<script type="module" src="app.js"></script>',
   `<script>globalThis.raftlabWasm = { module_or_path: Uint8Array.from(atob("${wasm}"), (c) => c.charCodeAt(0)) };</script>\n` +
+    `  <script>globalThis.raftlabLessons = ${safe(JSON.stringify(lessons), "script")};</script>\n` +
     `  <script type="module">\n${safe(app, "script")}</script>`,
 );
 

@@ -7,13 +7,16 @@
 // travel in, branch and share) and a lesson (a player walking a lesson pause
 // by pause; the sandbox waits aside and comes back when the lesson is left).
 import init, { App, lessons as wasmLessons, defaultScript, freshScript, quoteWord } from "./pkg/raftlab.js";
-import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS } from "./i18n.js";
-import { escapeHtml, lessonSource, followingLesson, narrationHtml, nextButton, fitCanvas } from "./view.js";
+import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS, loadLanguage, haveLanguage } from "./i18n.js";
+import { escapeHtml, lessonSource, followingLesson, narrationHtml, nextButton, fitCanvas, lessonsReady, haveLessons } from "./view.js";
 // The lessons, titles and summaries in the page's language.
 const lessonInfos = () => wasmLessons(language());
 
 // The one-file build (make dist) hands the module over inlined; served, the
 // glue fetches pkg/raftlab_bg.wasm.
+// The page's language (its words load beside the module when not English).
+const startLanguage = pickLanguage();
+const languageLoading = loadLanguage(startLanguage);
 await init(globalThis.raftlabWasm);
 
 const $ = (id) => document.getElementById(id);
@@ -911,9 +914,26 @@ function fillLessonList() {
     list.append(li);
   }
 }
-$("lessons-button").onclick = () => { fillLessonList(); toggleLessons(true); };
+$("lessons-button").onclick = async () => {
+  try { await lessonsReady(); } catch (e) { logLine(t("error", { msg: e.message }), "err"); return; }
+  fillLessonList();
+  toggleLessons(true);
+};
 
 function startLesson(id) {
+  // The lessons come with the first one asked for (view.js): then on.
+  if (!haveLessons()) {
+    openingAddress = true;
+    lessonsReady().then(
+      () => { openingAddress = false; startLesson(id); for (const w of idleWaiters.splice(0)) w(); },
+      (e) => {
+        openingAddress = false;
+        logLine(t("error", { msg: e.message }), "err");
+        for (const w of idleWaiters.splice(0)) w();
+      },
+    );
+    return;
+  }
   // A run going on in the sandbox ends where it is (the app cancels it).
   endConfirm();
   runAfter = null;
@@ -1267,6 +1287,14 @@ function showHint(l) {
  * log lines, the panels and the canvas. The run goes on untouched. */
 function setLanguage(lang) {
   if (!(lang in LANGS) || lang === language()) return language();
+  if (!haveLanguage(lang)) {
+    // Its words come first (i18n.js loads them once): then the switch.
+    return loadLanguage(lang).then(() => setLanguage(lang), (e) => {
+      $("lang").value = language();
+      logLine(t("error", { msg: e.message }), "err");
+      return language();
+    });
+  }
   applyLanguage(lang);
   rememberLanguage(lang);
   $("lang").value = lang;
@@ -1318,8 +1346,9 @@ window.raftlab = {
   applyModes: (form) => applyModes(form),
   importScenario: (text) => importText(text),
   // Lessons.
-  lessons: () => lessonInfos(),
-  openLesson: (id) => { startLesson(id); return app.lesson(); },
+  // Promises: the lessons are fetched the first time they are asked for.
+  lessons: async () => { await lessonsReady(); return lessonInfos(); },
+  openLesson: async (id) => { await lessonsReady(); startLesson(id); return app.lesson(); },
   lesson: () => app.lesson(),
   // Next at once (while a step plays: skips to its pause); `play` is the
   // page's Next button, which plays the step.
@@ -1349,7 +1378,8 @@ window.raftlab = {
   get app() { return app; },
 };
 
-applyLanguage(pickLanguage());
+await languageLoading;
+applyLanguage(startLanguage);
 $("lang").value = language();
 resize();
 /** Opens the page's address: a link's run, or a `#script=`. */

@@ -3,8 +3,8 @@
 // the iframe. The lesson words and the canvas come from the same wasm app
 // and view.js as the full page.
 import init, { App, defaultScript } from "./pkg/raftlab.js";
-import { t, applyLanguage, pickLanguage } from "./i18n.js";
-import { escapeHtml, lessonSource, narrationHtml, nextButton, fitCanvas } from "./view.js";
+import { t, applyLanguage, pickLanguage, loadLanguage } from "./i18n.js";
+import { escapeHtml, lessonSource, narrationHtml, nextButton, fitCanvas, lessonsReady } from "./view.js";
 
 await init(globalThis.raftlabWasm);
 
@@ -17,7 +17,9 @@ const SPEED = 0.2;
 const [head, ...rest] = location.hash.replace(/^#/, "").split("&");
 const params = new URLSearchParams(rest.join("&"));
 const lang = params.get("lang");
-applyLanguage(lang === "ja" || lang === "en" ? lang : pickLanguage());
+const speak = lang === "ja" || lang === "en" ? lang : pickLanguage();
+await loadLanguage(speak);
+applyLanguage(speak);
 
 let app = new App(defaultScript(1));
 // Refusals (an unknown lesson, a bad link) come in the page's language.
@@ -35,7 +37,8 @@ function fail(message) {
 if (head.startsWith("lesson=")) {
   const id = decodeURIComponent(head.slice("lesson=".length));
   let r;
-  try { r = app.openLesson(id); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
+  // An embedded lesson is the lesson: its scripts are part of this frame's first load.
+  try { await lessonsReady(); r = app.openLesson(id); } catch (e) { r = { ok: false, error: String(e?.message ?? e) }; }
   if (r.ok) mode = "lesson";
   else fail(t("embed.bad", { error: r.error }));
   $("embed-open").href = `./?lang=${document.documentElement.lang}#lesson=${encodeURIComponent(id)}`;

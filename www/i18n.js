@@ -9,8 +9,15 @@
 // text of the element, before its children), or an attribute name.
 // tests/e2e/i18n.test.mjs fails when a key lacks a language, a selector
 // matches nothing, or English is left on the Japanese page.
+//
+// English is here; every other language is a module of its own
+// (i18n-ja.js), loaded by loadLanguage the first time the page speaks it.
 
 export const LANGS = { en: "English", ja: "日本語" };
+
+// The modules of the languages other than English: literal paths, which
+// make dist inlines.
+const MODULES = { ja: () => import("./i18n-ja.js") };
 
 export const STRINGS = {
   en: {
@@ -87,11 +94,6 @@ export const STRINGS = {
     "status": "{voters} voters, {learners} learners, leader {leader}",
     "past.tip": "in the past of the run: the timeline's live button returns to its end",
     "keys.node": "node {id}", "keys.learner": "learner", "keys.applied": "applied {n}", "keys.none": "no keys", "keys.down": "not running",
-    "kh.button": "history of key", "kh.key": "key", "kh.cluster": "{name} · node {node} · revision {rev}", "kh.noStore": "{name}: no member has a store",
-    "kh.compacted": "compacted at revision {rev}: versions before it are gone", "kh.rev": "rev", "kh.ver": "version", "kh.value": "value",
-    "kh.deleted": "deleted", "kh.none": "no version of {key}", "kh.empty": "type a key",
-    "row.cluster": "cluster", "row.revision": "revision {rev}", "row.mirror": "mirror {id}", "row.relayed": "relayed to revision {rev}",
-    "mirror.syncing": "syncing", "mirror.watching": "watching", "mirror.stopped": "stopped", "mirror.failed": "failed", "mirror.cutTo": "link to {id} cut",
     "role.leader": "leader", "role.follower": "follower", "role.candidate": "candidate", "role.pre-candidate": "pre-candidate",
     "role.down": "down", "role.not started": "not started", "role.removed": "removed",
     "popup.title": "node {id} · {kind}", "popup.voter": "voter", "popup.learner": "learner",
@@ -168,161 +170,11 @@ export const STRINGS = {
     "tab.history": "history", "tab.history.tip": "The clients' operations on a time axis, checked for linearizability",
     "history.aria": "The clients' operations: one lane per key and client, each a bar from when it was sent to when it was answered; the operations no order explains in red",
     "history.key": "<span class=\"sw\" style=\"--c:#38bdf8\"></span>put <span class=\"sw\" style=\"--c:#4ade80\"></span>get <span class=\"sw\" style=\"--c:#f87171\"></span>no order explains <span class=\"sw open\"></span>no answer",
-  },
-  ja: {
-    "doc.title": "raftlab: 学習者メンバーのいる Raft",
-    "aria.time": "時間", "aria.runs": "レッスンと実行", "aria.reset": "リセット", "aria.tools": "クラスターの操作",
-    "aria.add": "メンバー追加", "aria.network": "ネットワーク", "aria.clients": "クライアント", "aria.cluster": "クラスター",
-    "aria.legend": "凡例", "aria.timeline": "実行のタイムライン", "aria.lessonStrip": "レッスンの進み具合",
-    "aria.details": "詳細", "aria.data": "データ", "aria.safety": "Raft の安全性", "aria.close": "閉じる",
-    "aria.lang": "言語", "aria.canvas": "クラスターの実況図: ノード、リンク、メッセージ、ログ。ノードをクリックすると操作、リンクをクリックすると切断・復旧。",
-    "aria.scrub": "実行の時点: ドラッグ、または矢印キー、Page Up / Down、Home、End",
-    "aria.shareLink": "この実行へのリンク", "aria.key": "キー", "aria.value": "値",
-    "play": "再生", "pause": "一時停止", "play.tip": "再生 / 一時停止（スペース）",
-    "play.tipLesson": "再生 / 一時停止（スペース）。レッスン中に時計を進めるとレッスンの筋書きから外れる",
-    "step": "ステップ ▸", "step.tip": "次のイベントまで進める（→）", "speed": "速度",
-    "lessons": "レッスン", "lessons.tip": "ガイド付きレッスン: 学習者メンバーの設計を図ごとに",
-    "share": "共有", "share.tip": "この実行をこの時点で開くリンクをコピー",
-    "export": "書き出し", "export.tip": "この実行を .scenario ファイルとしてダウンロード",
-    "import": "読み込み", "import.tip": ".scenario ファイルを開く（ページにドロップしてもよい）",
-    "seed": "シード ", "reset": "リセット", "reset.tip": "このシードの新しいクラスターでやり直す（レッスンを離れる）",
-    "aside.tip": "サイドパネルの表示 / 非表示", "help.tip": "ヘルプとキーボードショートカット（?）",
-    "group.add": "メンバー追加", "group.network": "ネットワーク", "group.client": "クライアント",
-    "voter": "投票メンバー", "voter.tip": "member add N: 新しい投票メンバー（プロセスはまだ起動しない）",
-    "learner": "学習者", "learner.tip": "member add N --learner",
-    "bad": "設定ミス", "bad.tip": "どこにも届かないピアURLで member add N",
-    "isolate": "リーダーを孤立", "isolate.tip": "リーダーを孤立させる",
-    "split31": "3+1 に分断", "split31.tip": "ネットワーク分断: リーダーと他の2つ | 残り",
-    "split22": "2+2 に分断", "split22.tip": "半分ずつに分断",
-    "heal": "すべて復旧", "heal.tip": "すべてのリンクを復旧",
-    "put": "put", "put.tip": "リーダー経由でキーを書き込む",
-    "load": "負荷", "load.tip": "一定の書き込み負荷を開始 / 停止",
-    "legend.leader": "リーダー", "legend.follower": "フォロワー", "legend.precandidate": "事前候補者",
-    "legend.candidate": "候補者", "legend.down": "停止", "legend.learner": "学習者",
-    "legend.timer": "選挙タイマー", "legend.append": "追記", "legend.heartbeat": "ハートビート",
-    "legend.prevote": "事前投票", "legend.vote": "投票", "legend.snapshot": "スナップショット",
-    "legend.readindex": "read index", "legend.transfer": "移譲", "legend.note": "応答は淡色 · 大きさ ∝ log(バイト数)",
-    "legend.cut": "切断されたリンク",
-    "popup.node": "ノード", "act.start": "起動", "act.crash": "クラッシュ", "act.campaign": "立候補",
-    "act.transfer": "リーダーシップをここへ移譲", "act.promote": "昇格", "act.remove": "削除", "act.get": "get",
-    "back": "◂ 戻る", "back.tip": "前のイベントへ戻る（←）",
-    "live": "ライブ »", "live.tip": "実行の最新時点へ戻る", "branch": "分岐",
-    "branch.help": "過去で操作すると新しい分岐が始まる。元の実行はここに残る。",
-    "strip.lesson": "レッスン", "leave": "レッスンを離れる", "leave.tip": "レッスンを離れ、自分のサンドボックスの実行へ戻る",
-    "off": "レッスンの筋書きから外れた（自分のコマンド、または時計が進んだ）: この先はレッスンの説明どおりにならないかもしれない。",
-    "rejoin": "↩ レッスンに戻る", "lback": "◂ 戻る", "lback.tip": "1ステップ戻る（←）",
-    "restart": "⟲ 最初から", "restart.tip": "最初から", "next": "次へ ▸", "next.tip": "次の区切りまでステップを再生する（→）。もう一度押すと区切りまで飛ばす",
-    "skip": "飛ばす ▸▸", "skip.tip": "ステップの残りを一度に実行して区切りまで進める（→）",
-    "begin": "始める ▸", "nextLesson": "次のレッスン ▸",
-    "quorum": "クォーラム", "tab.events": "イベント", "tab.keys": "キー", "tab.script": "スクリプト",
-    "clear": "消去", "clear.tip": "イベントを消去", "copy": "コピー",
-    "console.placeholder": "シナリオのコマンド: put k v · crash 1 · member add 4 --learner · etcdctl member list · wait 2s（↑↓ 履歴）",
-    "run": "実行", "drop": "<b>.scenario</b> ファイルをドロップして開く",
-    "lessons.intro": "各レッスンは学習者メンバーの設計を、図ごとに、動いているクラスターの上で語ります。<b>次へ</b>でステップが区切りまで再生され、時計が進むのを見られます（速さは速度の調整で変わります。もう一度押すと区切りまで飛ばします）。ステップの間は時計が止まります。クリックや入力もできますが、レッスンの筋書きから外れます。<b>レッスンに戻る</b>で元に戻せます。レッスンを離れるまで、サンドボックスの実行はそのまま待っています。",
-    "share.h": "この実行を共有", "share.why": "ここではクリップボードが使えない: 下のリンクをコピーしてください（選択済み）。",
-    "help.p1": "学習者メンバーのいる etcd の Raft クラスターを、決定的にシミュレートし、その場で動かします。どのボタンもシナリオ言語のコマンドを実行します。<b>スクリプト</b>タブには操作がすべて残り、そのまま再生できます。コンソールは etcdctl のコマンドも受け付けます（<code>etcdctl member list</code>）。",
-    "help.shapes": "形",
-    "help.p2": "塗りつぶした円は投票メンバー、中空の破線の六角形は学習者メンバーです。色は役割を表します。フォロワーを囲む輪は選挙タイマーの経過で満ち、満ちるとそのノードは立候補します。各ピアの横にはリーダーから見た進捗: <i>match</i>、<i>next</i> と進捗の状態（probe、replicate、snapshot）。学習者メンバーのバーは追いつき具合と、昇格するライン（etcd の 90%、または緑の自動昇格の閾値）を示します。バッジは学習者メンバーの種類を表します: プラスはスタンバイ（応答しなくなった投票メンバーを置き換える）、目は読み取り専用の学習者メンバー（中空: 弱い読み取り、古い値のことがある。塗りつぶし: リーダー経由の強い読み取り）。投票メンバーの周りで縮む赤い輪はフェイルオーバーまでの残り時間です。",
-    "help.travel": "タイムトラベル",
-    "help.p3": "クラスターの下のタイムラインに実行全体が入っています。好きな時点へドラッグし（目盛りはコマンド、三角は選挙）、イベントを1つずつ戻り、再生でそこから続けられます。過去で操作すると新しい分岐が始まり、元の実行は分岐リストに残ります。",
-    "help.share": "共有",
-    "help.p4": "<b>共有</b>はこの実行をこの時点で開くリンクをコピーします。<b>書き出し</b>は <code>.scenario</code> スクリプトとしてダウンロードし、<b>読み込み</b>（またはページへのドロップ）で再び開けます。",
-    "help.mouse": "マウス",
-    "help.p5": "ノードをクリックすると操作メニュー。リンクをクリックすると切断・復旧。Shift+クリックで近い側のノードから一方向だけ切断します。",
-    "help.keys": "キー",
-    "help.dl": "<dt>スペース</dt><dd>再生 / 一時停止</dd><dt>→</dt><dd>次のイベントへ（レッスン中: 次へ）</dd><dt>←</dt><dd>前のイベントへ（レッスン中: 戻る）</dd><dt>/</dt><dd>コンソールへ</dd><dt>↑ ↓</dt><dd>コンソールの履歴</dd><dt>p</dt><dd>プレゼンター表示: クラスターとレッスンのステップを全画面・大きな文字で。Page Down か → で次へ、Page Up か ← で戻る（プレゼン用リモコンが送るキー）</dd><dt>?</dt><dd>このヘルプ</dd><dt>esc</dt><dd>閉じる（プレゼンター表示では終了）</dd>",
-    "present.exit": "プレゼンター表示を終える (esc)", "present.next": "次",
-    "embed.none": "表示するレッスンがない: アドレスで embed.html#lesson=01-…（日本語なら &lang=ja）か共有リンクを指定する。",
-    "embed.bad": "この埋め込みレッスンは表示できない: {error}。", "embed.open": "raftlab で開く", "embed.open.tip": "このレッスンを raftlab の全体ページで開く",
-    "close": "閉じる",
-    "error": "エラー: {msg}",
-    "none": "なし", "row.leader": "リーダー", "row.voters": "投票メンバー", "row.learners": "学習者",
-    "row.learnersOf": "（最大 {max} のうち {n}）", "row.quorum": "クォーラム", "row.quorumOf": "投票メンバー {n} のうち {q}",
-    "row.reachable": "到達可能", "row.noLeader": "リーダーなし", "row.acked": "コミット {commit} の確認",
-    "status": "投票メンバー {voters}、学習者メンバー {learners}、リーダー {leader}",
-    "past.tip": "実行の過去を表示中: タイムラインのライブボタンで最新へ戻る",
-    "keys.node": "ノード {id}", "keys.learner": "学習者", "keys.applied": "適用済み {n}", "keys.none": "キーなし", "keys.down": "停止中",
-    "kh.button": "キーの履歴", "kh.key": "キー", "kh.cluster": "{name} · ノード {node} · リビジョン {rev}", "kh.noStore": "{name}：ストアを持つメンバーがいない",
-    "kh.compacted": "リビジョン {rev} でコンパクション済み：それより前の版は消えた", "kh.rev": "リビジョン", "kh.ver": "版", "kh.value": "値",
-    "kh.deleted": "削除", "kh.none": "{key} の版はない", "kh.empty": "キーを入力してください",
-    "row.cluster": "クラスタ", "row.revision": "リビジョン {rev}", "row.mirror": "ミラー {id}", "row.relayed": "リビジョン {rev} まで中継",
-    "mirror.syncing": "同期中", "mirror.watching": "ウォッチ中", "mirror.stopped": "停止", "mirror.failed": "失敗", "mirror.cutTo": "{id} へのリンクが切断",
-    "role.leader": "リーダー", "role.follower": "フォロワー", "role.candidate": "候補者", "role.pre-candidate": "事前候補者",
-    "role.down": "停止", "role.not started": "未起動", "role.removed": "削除済み",
-    "popup.title": "ノード {id} · {kind}", "popup.voter": "投票メンバー", "popup.learner": "学習者メンバー",
-    "popup.term": "任期 {n}", "popup.commit": "コミット {n}", "popup.applied": "適用済み {n}",
-    "popup.badUrl": "このURLはどのホストにも届かない: プロセスは参加できない",
-    "clockRuns": "時計が動く: レッスンの筋書きから外れる（次のステップは説明どおりにならないかもしれない）。「レッスンに戻る」で元に戻せる。",
-    "scrub.value": "t = {now}（全体 {end}）", "scrub.live": "、最新", "scrub.past": "、過去",
-    "scrub.timeLive": "{now} · ライブ", "scrub.timeOf": "{now} / {end}",
-    "branch.first": "最初の実行", "branch.from": "{t} から", "branch.here": "（現在）",
-    "tip.leads": "ノード {id} がリーダー（任期 {term}）",
-    "fig": "図", "figure": "図", "figures": "図", "proposal": "機能案",
-    "proposal.learner-by-default": "学習者をデフォルトに", "proposal.auto-promotion": "昇格の自動化",
-    "proposal.failover": "フェイルオーバー用の待機ノード", "proposal.read-only": "読み取り専用の学習者", "steps": "（{n} ステップ）",
-    "comparison": "比較", "comparison.mirror-maker": "学習者かミラーメーカーか",
-    "lesson.start": "レッスン {number}: {title}。次へ（または →）で始まります。ステップの間は時計が止まります。",
-    "lesson.atStart": "レッスンの最初: 次へで始めます。",
-    "lesson.over": "レッスンは終わりです: 最初からやり直すか、別のレッスンを選ぶか、離れてください。",
-    "lesson.back": "↩ レッスンの筋書きに戻った。",
-    "lesson.left": "レッスンを離れた: 離れたときのままのサンドボックスの実行です。",
-    "lesson.kicker": "レッスン {number} · {figures}", "lesson.pressNext": "次へで始めます。",
-    "lesson.end": "レッスンの終わり。", "lesson.stepOf": "{n} ステップ中 {k}", "lesson.finished": "終了",
-    "lesson.nextTitle": "レッスン {number}: {title}", "dot.start": "レッスンの最初", "dot.after": "ステップ {k} の後",
-    "dot.gotoStart": "レッスンの最初へ", "dot.goto": "{n} ステップ中 {k} へ",
-    "arith.voters": "投票メンバー", "arith.quorum": "クォーラム", "arith.reachable": "到達可能",
-    "share.copied": "リンクをコピーした: この実行を t = {t} で開く。",
-    "share.logged": "この実行の t = {t} へのリンクをクリップボードに入れた。",
-    "share.noClipboard": "ここではクリップボードが使えない: 下のリンクをコピーしてください（選択済み）。この実行を t = {t} で開きます。",
-    "share.shown": "この実行の t = {t} へのリンクを表示した。",
-    "open.refused": "{what}は拒否された: {error}", "open.link": "リンク", "open.file": "ファイル {name}", "open.theFile": "ファイル",
-    "open.done": "{what}を開いた: 同じ実行の t = {t}{of}。再生でここから続けられる。", "open.of": "（全体 {end}）",
-    "file.tooBig": "{name} は {size} バイトで、.scenario ファイルの上限 1 MB を超える", "file.none": "ファイルがない",
-    "exported": "↓ raftlab-run.scenario: この実行の t = {t}。",
-    "link.refused": "✗ このページのアドレスのリンクは拒否された: {error}。代わりに新しいクラスターを用意した。",
-    "link.opened": "共有された実行を t = {t} で開いた。再生でここから続けるか、タイムラインをドラッグしてください。",
-    "welcome": "ようこそ。3つの投票メンバーが選挙タイマー（輪）を待っています。ノードやリンクをクリックするか、下にコマンドを入力してください。? でヘルプ、またはレッスンを開いてください。",
-    "welcome.script": "ようこそ。アドレスのスクリプトが記述する実行です。ノードやリンクをクリックするか、下にコマンドを入力してください。? でヘルプ、またはレッスンを開いてください。",
-    "run.cancel": "取り消す", "run.cancel.tip": "最後に終わったコマンドで実行を止める",
-    "run.progress": "実行中: シミュレーション時間 {total} のうち {done} · コマンド {n} 個のうち {c} 個",
-    "run.left": " · 残り約 {left}",
-    "run.seeking": "t = {to} へ移動中: {total} のうち {done} を再生",
-    "confirm.title": "大きな実行", "confirm.run": "今すぐ実行（{n}）", "confirm.skip": "実行しない",
-    "confirm.text": "{nodes} ノードをシミュレーション時間 {time} 動かす{load}。コマンドは {n} 個。このページでは約 {est} かかる見込み。その間もページは使え、取り消すで実行を止められる。",
-    "confirm.load": "（毎秒 {rate} 件、各 {size} の書き込み負荷の下で）",
-    "confirm.skipped": "実行しなかった。クラスタは開始時点（t = 0）のまま。実行するにはリンクをもう一度開くこと。",
-    "dur.s": "{n} 秒", "dur.min": "{n} 分", "dur.h": "{n} 時間",
-    "log.skipped": "… 実行の {n} 行はここに表示しない",
-    "lang.switched": "言語: 日本語。ログにすでにある行はそのままです。",
-    "sec": "{s} 秒",
-
-    // 学習者メンバーのモード、学習者メンバーの種類、履歴ビュー。
-    "reset.tip2": "このシードと現在のモードの新しいクラスターでやり直す（レッスンを離れる）",
-    "seed.tip": "新しい実行のシード",
-    "modes": "モード", "modes.tip": "設計文書の学習者メンバーのモード（新しい実行に適用）。この実行: {on}", "modes.allOff": "etcd と同じ（すべてオフ）",
-    "modes.learnersFirst": "新メンバーは学習者", "modes.auto": "自動昇格 {p}%", "modes.failover": "フェイルオーバー {s} 秒、{how}",
-    "modes.maxLearners": "学習者は最大 {n}", "modes.started": "このモードで新しい実行を開始: {line}",
-    "modes.h": "学習者メンバーのモード",
-    "modes.intro": "設計文書の提案で、etcd には含まれていない（etcd ではどれもオフ）。<code>cluster</code> 行のオプションなので、<b>新しい実行</b>に適用される（シードはバーの値）。",
-    "modes.learner": "新しいメンバーは学習者メンバーとして参加する",
-    "modes.learnerHint": "（<code>member add N</code> で学習者メンバーを追加。投票メンバーのボタンは <code>--voter</code> を付ける）",
-    "modes.autoText": "リーダーが追いついた学習者メンバーを自動で昇格させる閾値", "modes.autoAria": "自動昇格の閾値（パーセント）",
-    "modes.after": "スタンバイが、応答のない投票メンバーを引き継ぐまでの時間", "modes.afterUnit": "秒、方式", "modes.afterAria": "フェイルオーバーまでの秒数",
-    "modes.failoverAria": "フェイルオーバーの方式", "modes.replace": "置き換える（削除してから昇格）", "modes.grow": "追加する（昇格のみ）",
-    "modes.max": "学習者メンバーは最大", "modes.maxAria": "学習者メンバーの最大数",
-    "modes.maxHint": "<span class=\"hint\">（etcd の <code>max-learners</code>: スタンバイと読み取り専用の学習者メンバーも数える）</span>",
-    "modes.apply": "このモードで新しい実行を始める",
-    "row.modes": "モード",
-    "standby": "スタンバイ", "standby.tip": "member add N --learner --standby: 故障した投票メンバーを置き換えるために待機する学習者メンバー",
-    "readOnly": "読み取り専用", "weak": "弱", "strong": "強",
-    "weak.tip": "member add N --learner --read-only=weak: 自分の状態から読み取りに答える読み取り専用の学習者メンバー（古い値を返すことがある）",
-    "strong.tip": "member add N --learner --read-only=strong: リーダー経由（read index）で確かめてから答える読み取り専用の学習者メンバー",
-    "legend.standby": "スタンバイ", "legend.readweak": "読み取り専用（弱）", "legend.readstrong": "読み取り専用（強）",
-    "kind.standby": "スタンバイの学習者メンバー", "kind.readOnly": "読み取り専用の学習者メンバー（{mode}）",
-    "popup.msgs": "Raft メッセージ 受信 {in} · 送信 {out}",
-    "tab.history": "履歴", "tab.history.tip": "クライアントの操作を時間軸に並べ、線形化可能性を検査する",
-    "history.aria": "クライアントの操作: キーとクライアントごとに1行、送信から応答までを1本の棒で。どの順序でも説明できない操作は赤",
-    "history.key": "<span class=\"sw\" style=\"--c:#38bdf8\"></span>put <span class=\"sw\" style=\"--c:#4ade80\"></span>get <span class=\"sw\" style=\"--c:#f87171\"></span>どの順序でも説明できない <span class=\"sw open\"></span>応答なし",
+    "kh.button": "history of key", "kh.key": "key", "kh.cluster": "{name} · node {node} · revision {rev}", "kh.noStore": "{name}: no member has a store",
+    "kh.compacted": "compacted at revision {rev}: versions before it are gone", "kh.rev": "rev", "kh.ver": "version", "kh.value": "value",
+    "kh.deleted": "deleted", "kh.none": "no version of {key}", "kh.empty": "type a key",
+    "row.cluster": "cluster", "row.revision": "revision {rev}", "row.mirror": "mirror {id}", "row.relayed": "relayed to revision {rev}",
+    "mirror.syncing": "syncing", "mirror.watching": "watching", "mirror.stopped": "stopped", "mirror.failed": "failed", "mirror.cutTo": "link to {id} cut",
   },
 };
 
@@ -387,7 +239,6 @@ export const PAGE = [
   ["#lesson-next", "text", "next"], ["#lesson-next", "title", "next.tip"],
   ["#quorum-h", "text", "quorum"], ['[role="tablist"]', "aria-label", "aria.data"],
   ["#tab-log", "text", "tab.events"], ["#tab-keys", "text", "tab.keys"], ["#tab-script", "text", "tab.script"],
-  ["#key-history-form button", "text", "kh.button"], ["#key-history-form input", "placeholder", "kh.key"], ["#key-history-form input", "aria-label", "kh.key"],
   ["#clear-log", "text", "clear"], ["#clear-log", "title", "clear.tip"], ["#copy-script", "text", "copy"],
   ["#console", "placeholder", "console.placeholder"], ["#console-form button[type=submit]", "text", "run"],
   ["#safety", "aria-label", "aria.safety"], ["#drop p", "html", "drop"],
@@ -409,7 +260,7 @@ const KEY = "raftlab.lang";
 export function pickLanguage() {
   const pick = (code) => {
     const primary = String(code ?? "").toLowerCase().split(/[-_]/)[0];
-    return primary in STRINGS ? primary : null;
+    return primary in LANGS ? primary : null;
   };
   let stored = null;
   try { stored = localStorage.getItem(KEY); } catch { /* storage off (file://, private mode) */ }
@@ -424,6 +275,16 @@ export function rememberLanguage(lang) {
 let current = "en";
 export const language = () => current;
 
+/** True when `lang`'s words are here (English always is). */
+export const haveLanguage = (lang) => lang in STRINGS;
+
+/** Resolves once `lang`'s words are here, loading its module the first
+ * time; a language raftlab does not speak resolves at once (it reads as
+ * English). */
+export async function loadLanguage(lang) {
+  if (!(lang in STRINGS) && lang in MODULES) STRINGS[lang] = (await MODULES[lang]()).default;
+}
+
 /** The page's word for `key` in the current language, `{name}`s filled. */
 export function t(key, params = {}) {
   const s = STRINGS[current][key] ?? STRINGS.en[key];
@@ -431,7 +292,7 @@ export function t(key, params = {}) {
   return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
 }
 
-/** Puts the page's static words into `lang`. */
+/** Puts the page's static words into `lang` (loaded: see loadLanguage). */
 export function applyLanguage(lang) {
   current = lang in STRINGS ? lang : "en";
   document.documentElement.lang = current;

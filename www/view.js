@@ -1,8 +1,36 @@
 // What the page (app.js) and an embedded lesson (embed.js) show alike: the
 // lesson panel's words, the canvas's size, and the lesson after another.
 // Thin: every sentence is made in Rust or comes from i18n.js.
-import { lessons as lessonInfos } from "./pkg/raftlab.js";
+import { lessons as lessonInfos, loadLessons } from "./pkg/raftlab.js";
 import { t } from "./i18n.js";
+
+// The lessons' scripts are not in the wasm module: the page fetches them
+// (pkg/lessons.txt, about 20 KB gzipped) the first time a lesson or the list
+// is asked for, so its first load is lighter. The one-file build (make dist)
+// inlines them as globalThis.raftlabLessons.
+let lessonsLoading = null;
+let lessonsLoaded = false;
+
+/** True once the lessons are in the module. */
+export const haveLessons = () => lessonsLoaded;
+
+/** Resolves once the lessons are in the module (fetching them the first
+ * time); rejects with a readable error when they cannot be had, and the
+ * next call tries again. */
+export function lessonsReady() {
+  lessonsLoading ??= (async () => {
+    let text = globalThis.raftlabLessons;
+    if (text === undefined) {
+      const url = new URL("./pkg/lessons.txt", import.meta.url);
+      const r = await fetch(url);
+      if (!r.ok) throw new Error(`the lessons could not be loaded (${url.pathname}: HTTP ${r.status})`);
+      text = await r.text();
+    }
+    loadLessons(text);
+    lessonsLoaded = true;
+  })().catch((e) => { lessonsLoading = null; throw e; });
+  return lessonsLoading;
+}
 
 export function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));

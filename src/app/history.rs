@@ -8,6 +8,7 @@
 //! stale read and the writes it contradicts, side by side); otherwise the
 //! latest [`RECENT_MS`] of the run.
 
+use crate::app::trig::clamp;
 use crate::raft::vecmap::VecMap;
 use crate::scenario::view::HistoryVerdict;
 use crate::sim::linearizability::{ClientId, Linearizability, OpKind, OpName, Operation, Stamp};
@@ -252,12 +253,12 @@ pub struct HistoryLayout {
 
 impl HistoryLayout {
     pub fn new(scene: &HistoryScene, width: f64, height: f64) -> HistoryLayout {
-        let x0 = (width * 0.26).clamp(60.0, 140.0);
+        let x0 = clamp(width * 0.26, 60.0, 140.0);
         let x1 = (width - 8.0).max(x0 + 20.0);
         let axis_y = 18.0;
         let top = axis_y + 8.0;
         let lanes = scene.lanes.len().max(1) as f64;
-        let lane_h = ((height - top - 4.0) / lanes).clamp(12.0, 30.0);
+        let lane_h = clamp((height - top - 4.0) / lanes, 12.0, 30.0);
         // Sorted as the checker sorts its events (the same type, so no new
         // sorting code in the page's module).
         let mut sorted: Vec<(Option<Stamp>, bool, usize)> = scene

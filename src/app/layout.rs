@@ -5,6 +5,7 @@
 //! its strips; a mirror process sits between its source's and its
 //! destination's rings.
 
+use crate::app::trig::clamp;
 use crate::raft::NodeId;
 
 /// One node's place.
@@ -110,7 +111,7 @@ impl Layout {
             0.0
         };
 
-        let top = self.top_inset.clamp(0.0, height / 3.0);
+        let top = clamp(self.top_inset, 0.0, height / 3.0);
         // A narrow column's cluster name and caption go on top.
         self.name_y = top + 10.0;
         let top = if self.narrow { top + 34.0 } else { top };
@@ -121,7 +122,7 @@ impl Layout {
         // above the top node and below a bottom one, wide text at the sides.
         self.ring = ((width / 2.0) - 160.0).min(top_h / 2.0 - 84.0).max(40.0);
         self.ring_y = if self.narrow {
-            (top_h / 2.0 - 84.0).clamp(self.ring, self.ring * 2.2)
+            clamp(top_h / 2.0 - 84.0, self.ring, self.ring * 2.2)
         } else {
             self.ring
         };
@@ -130,7 +131,7 @@ impl Layout {
         } else {
             self.ring
         };
-        self.node_r = (chord * 0.26).min(self.ring * 0.3).clamp(13.0, 28.0);
+        self.node_r = clamp((chord * 0.26).min(self.ring * 0.3), 13.0, 28.0);
 
         self.spots.clear();
         for (k, &(id, linked)) in nodes.iter().enumerate() {
@@ -347,7 +348,7 @@ pub fn segment_distance(px: f64, py: f64, ax: f64, ay: f64, bx: f64, by: f64) ->
     let t = if len2 == 0.0 {
         0.0
     } else {
-        (((px - ax) * vx + (py - ay) * vy) / len2).clamp(0.0, 1.0)
+        clamp(((px - ax) * vx + (py - ay) * vy) / len2, 0.0, 1.0)
     };
     ((px - (ax + t * vx)).hypot(py - (ay + t * vy)), t)
 }

@@ -15,6 +15,7 @@
 //! [`LessonPlayer`]'s; slices never change the run: a step played at any
 //! pace ends bit for bit where running it at once ends.
 
+use crate::app::trig::clamp;
 use crate::scenario::ast::Command;
 use crate::scenario::lessons::{LessonPlayer, Played};
 
@@ -81,7 +82,7 @@ impl Pacer {
             1.0
         };
         let real_ms = if real_ms.is_finite() {
-            real_ms.clamp(0.0, MAX_FRAME_MS)
+            clamp(real_ms, 0.0, MAX_FRAME_MS)
         } else {
             0.0
         };

@@ -3,6 +3,7 @@
 //! strips' window and each cell. `wasm::draw` only paints these decisions,
 //! so they are tested natively.
 
+use crate::app::trig::clamp;
 use crate::raft::{Entry, EntryData, Raft, StateRole};
 use crate::scenario::narrate::Renderer;
 use crate::scenario::view::{CatchUpView, LearnerKind, NodeState, NodeView};
@@ -76,7 +77,7 @@ impl Bar {
             Some(_) => pal::LEADER,
         };
         Bar {
-            ratio: c.ratio.clamp(0.0, 1.0),
+            ratio: clamp(c.ratio, 0.0, 1.0),
             fill,
             line,
         }
@@ -153,7 +154,7 @@ pub fn node_look(
         .election
         .filter(|_| !v.learner && !leads)
         .map(|(elapsed, timeout)| {
-            let frac = (f64::from(elapsed) / f64::from(timeout.max(1))).clamp(0.0, 1.0);
+            let frac = clamp(f64::from(elapsed) / f64::from(timeout.max(1)), 0.0, 1.0);
             let warn = if frac > TIMER_WARN {
                 pal::CANDIDATE
             } else {
@@ -187,7 +188,7 @@ pub fn node_look(
         badge: Badge::of(v.learner_kind()),
         countdown: v
             .failover
-            .map(|f| (f.left_ms as f64 / f.after_ms.max(1) as f64).clamp(0.0, 1.0)),
+            .map(|f| clamp(f.left_ms as f64 / f.after_ms.max(1) as f64, 0.0, 1.0)),
         labels: labels(v, words, colour, nodes, queued),
     }
 }

@@ -32,6 +32,15 @@ pub fn sin_cos(x: f64) -> (f64, f64) {
     }
 }
 
+/// `x` within `lo..=hi` (`lo` when `x` is NaN). Not `f64::clamp`: at
+/// opt-level "z" that is an outlined function whose check of its bounds
+/// prints them with `{:?}`, which alone brings the standard library's float
+/// printing (about 7 KB gzipped) into the page's module.
+#[allow(clippy::manual_clamp)]
+pub fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
+    x.max(lo).min(hi)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,5 +60,13 @@ mod tests {
                 assert!((s - a.sin()).abs() < 1e-13 && (c - a.cos()).abs() < 1e-13);
             }
         }
+    }
+
+    #[test]
+    fn clamps_as_f64_clamp_does_and_nan_to_the_low_bound() {
+        for x in [-3.0, 0.0, 0.25, 1.0, 7.5, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(clamp(x, 0.0, 1.0), x.clamp(0.0, 1.0));
+        }
+        assert_eq!(clamp(f64::NAN, 12.0, 30.0), 12.0);
     }
 }

@@ -719,6 +719,51 @@ pub fn sort_by_u32_key<T>(items: &mut Vec<T>, key: impl Fn(&T) -> u32) {
     }));
 }
 
+/// The stable sorted order of `n` items compared by position (`less(a, b)`:
+/// item `a` goes strictly before item `b`): a bottom-up merge sort compiled
+/// once, which the linearizability checker's sorts share rather than the
+/// standard library's sorts compiled again for each item type and order
+/// (about 5 KB of the page's module gzipped for its four).
+pub fn stable_order(n: usize, less: &dyn Fn(usize, usize) -> bool) -> Vec<usize> {
+    let mut from: Vec<usize> = (0..n).collect();
+    let mut to = vec![0; n];
+    let mut width = 1;
+    while width < n {
+        let mut lo = 0;
+        while lo < n {
+            let mid = (lo + width).min(n);
+            let hi = (lo + 2 * width).min(n);
+            let (mut l, mut r) = (lo, mid);
+            for slot in &mut to[lo..hi] {
+                // The left run's item first unless the right's goes strictly
+                // before it: equal items keep their order.
+                if r < hi && (l == mid || less(from[r], from[l])) {
+                    *slot = from[r];
+                    r += 1;
+                } else {
+                    *slot = from[l];
+                    l += 1;
+                }
+            }
+            lo = hi;
+        }
+        std::mem::swap(&mut from, &mut to);
+        width *= 2;
+    }
+    from
+}
+
+/// `items` in `order` (a permutation of its positions, as [`stable_order`]
+/// gives).
+pub fn reorder<T>(items: &mut Vec<T>, order: &[usize]) {
+    let mut old: Vec<Option<T>> = items.drain(..).map(Some).collect();
+    items.extend(
+        order
+            .iter()
+            .map(|&i| old[i].take().expect("each position once")),
+    );
+}
+
 /// An ordered set over a sorted deque, for items that mostly leave near
 /// either end (the oldest first): a removal moves the shorter side, not
 /// everything after it. The cluster's request deadlines and parked requests
@@ -916,6 +961,27 @@ mod tests {
                 .collect();
             let (mut a, mut b) = (items.clone(), items);
             sort_by_u32_key(&mut a, |&(k, _)| k);
+            b.sort_by_key(|&(k, _)| k);
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn orders_stably_as_the_standard_sort_does() {
+        let mut x: u64 = 7;
+        for n in [0usize, 1, 2, 3, 7, 8, 9, 100, 1000, 4097] {
+            let items: Vec<(u32, usize)> = (0..n)
+                .map(|i| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    ((x >> 40) as u32 % 13, i)
+                })
+                .collect();
+            let mut a = items.clone();
+            let order = stable_order(a.len(), &|p, q| items[p].0 < items[q].0);
+            reorder(&mut a, &order);
+            let mut b = items;
             b.sort_by_key(|&(k, _)| k);
             assert_eq!(a, b);
         }

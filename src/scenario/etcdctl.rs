@@ -512,7 +512,10 @@ fn member_add(a: Args) -> Result<Translation, EtcdctlError> {
         many => {
             let mut ev = "too many arguments".to_string();
             for s in many {
-                if s.to_lowercase().starts_with("http") {
+                // etcd lowercases the word first; no character outside
+                // ASCII lowercases to h, t or p, so ASCII folding is the
+                // same test without the Unicode case tables.
+                if s.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("http")) {
                     ev += &format!(", did you mean --peer-urls={s}");
                 }
             }

@@ -1,7 +1,9 @@
 //! Guided lessons: the learner design document's story, figure by figure.
 //!
 //! Each lesson is a scenario script in the top-level `lessons/` folder,
-//! embedded here at build time. A lesson starts with header comments,
+//! embedded here at build time (the page's module is built without them and
+//! gets them from the page, see [`load`]). A lesson starts with header
+//! comments,
 //!
 //! ```text
 //! # title: A new member overloads the leader
@@ -61,6 +63,7 @@ pub struct LessonSource {
     pub text: &'static str,
 }
 
+#[cfg(any(not(target_arch = "wasm32"), feature = "embedded-lessons"))]
 macro_rules! lesson {
     ($file:literal) => {
         LessonSource {
@@ -70,7 +73,10 @@ macro_rules! lesson {
     };
 }
 
-/// Every lesson, in reading order.
+/// Every lesson, in reading order (the file names' order). Empty in the
+/// page's module, which is built without them and gets them through
+/// [`load`].
+#[cfg(any(not(target_arch = "wasm32"), feature = "embedded-lessons"))]
 pub static LESSONS: &[LessonSource] = &[
     lesson!("01-new-member-overloads-leader.scenario"),
     lesson!("01b-the-same-join-on-etcds-streams.scenario"),
@@ -96,6 +102,74 @@ pub static LESSONS: &[LessonSource] = &[
     lesson!("16-read-only-learners.scenario"),
     lesson!("17-learner-or-mirror-maker.scenario"),
 ];
+#[cfg(all(target_arch = "wasm32", not(feature = "embedded-lessons")))]
+pub static LESSONS: &[LessonSource] = &[];
+
+/// The first line of each lesson in a bundle of them (`pkg/lessons.txt`,
+/// written by `tools/build-pkg.sh`): this, the file name, a newline, then the
+/// file as it is.
+pub const BUNDLE_MARK: &str = "@@ lesson ";
+
+/// The lessons a bundle holds, in its order: each file's text after its
+/// [`BUNDLE_MARK`] line, up to the next one.
+pub fn parse_bundle(bundle: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut rest = bundle;
+    if !rest.starts_with(BUNDLE_MARK) {
+        return Err(format!("a lesson bundle starts with \"{BUNDLE_MARK}\""));
+    }
+    while let Some(after) = rest.strip_prefix(BUNDLE_MARK) {
+        let (file, body) = after
+            .split_once('\n')
+            .ok_or("a lesson bundle's last file name has no line of its own")?;
+        let end = body
+            .find(&format!("\n{BUNDLE_MARK}"))
+            .map_or(body.len(), |i| i + 1);
+        out.push((file.to_string(), body[..end].to_string()));
+        rest = &body[end..];
+    }
+    Ok(out)
+}
+
+thread_local! {
+    /// The lessons [`load`] was given (the page's module only).
+    static LOADED: std::cell::OnceCell<&'static [LessonSource]> =
+        const { std::cell::OnceCell::new() };
+}
+
+/// Gives a module built without the lessons their bundle (the page does
+/// once, before its first lesson); returns how many lessons it holds. Once
+/// loaded, or in a build that embeds them, the lessons stay as they are.
+pub fn load(bundle: &str) -> Result<usize, String> {
+    if !LESSONS.is_empty() {
+        return Ok(LESSONS.len());
+    }
+    if let Some(n) = LOADED.with(|l| l.get().map(|l| l.len())) {
+        return Ok(n);
+    }
+    let files = parse_bundle(bundle)?;
+    let sources: Vec<LessonSource> = files
+        .into_iter()
+        .map(|(file, text)| LessonSource {
+            file: String::leak(file),
+            text: String::leak(text),
+        })
+        .collect();
+    let n = sources.len();
+    LOADED.with(|l| {
+        l.get_or_init(|| Vec::leak(sources));
+    });
+    Ok(n)
+}
+
+/// The lessons: embedded, or as loaded.
+fn sources() -> &'static [LessonSource] {
+    if LESSONS.is_empty() {
+        LOADED.with(|l| l.get().copied().unwrap_or(&[]))
+    } else {
+        LESSONS
+    }
+}
 
 /// The design document's comparisons: the name a `# comparison:` header
 /// uses, and the section's title in English.
@@ -427,7 +501,7 @@ impl Lesson {
 
 /// Every embedded lesson, parsed, in reading order.
 pub fn lessons() -> Result<Vec<Lesson>, LessonError> {
-    LESSONS
+    sources()
         .iter()
         .map(|s| Lesson::parse(s.file, s.text))
         .collect()
@@ -436,7 +510,7 @@ pub fn lessons() -> Result<Vec<Lesson>, LessonError> {
 /// The lesson with this id (file name without `.scenario`), or file name.
 pub fn find(id: &str) -> Option<Lesson> {
     let id = id.trim_end_matches(".scenario");
-    LESSONS
+    sources()
         .iter()
         .find(|s| s.file.trim_end_matches(".scenario") == id)
         .and_then(|s| Lesson::parse(s.file, s.text).ok())
@@ -450,7 +524,7 @@ pub fn infos() -> Vec<LessonInfo> {
 
 /// The list the browser shows, in `lang`.
 pub fn infos_in(lang: Language) -> Vec<LessonInfo> {
-    LESSONS
+    sources()
         .iter()
         .filter_map(|s| Lesson::parse(s.file, s.text).ok())
         .map(|l| l.info_in(lang))
@@ -955,4 +1029,31 @@ pub fn surprises(results: &[CommandResult]) -> Vec<CommandResult> {
         })
         .map(|(_, r)| r.clone())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bundle_of_the_lesson_files_gives_them_back() {
+        let bundle: String = LESSONS
+            .iter()
+            .map(|l| format!("{BUNDLE_MARK}{}\n{}", l.file, l.text))
+            .collect();
+        let files = parse_bundle(&bundle).unwrap();
+        assert_eq!(files.len(), LESSONS.len());
+        for ((file, text), l) in files.iter().zip(LESSONS) {
+            assert_eq!((file.as_str(), text.as_str()), (l.file, l.text));
+        }
+        assert!(parse_bundle("").is_err());
+        assert!(parse_bundle("cluster voters=1\n").is_err());
+        assert!(parse_bundle("@@ lesson a.scenario").is_err());
+        // Embedded lessons stay as they are.
+        assert_eq!(
+            load("@@ lesson x.scenario\ncluster voters=1\n"),
+            Ok(LESSONS.len())
+        );
+        assert_eq!(sources(), LESSONS);
+    }
 }

@@ -6,6 +6,7 @@
 //! The script keeps the text as written (its canonical form); the parser
 //! checks it with [`pieces`], and the session fills it with [`fill`].
 
+use super::fixed::Fixed;
 use std::fmt::Write;
 
 use super::parse_error::SayProblem;
@@ -211,7 +212,7 @@ pub fn fill(text: &str, facts: &Facts) -> String {
                         write!(out, "{}", facts.value.as_deref().unwrap_or("none"))
                     }
                     Placeholder::Error => write!(out, "{}", facts.error.unwrap_or("none")),
-                    Placeholder::Time => write!(out, "{:.2}", facts.time_ms as f64 / 1000.0),
+                    Placeholder::Time => write!(out, "{}", Fixed(facts.time_ms as f64 / 1000.0, 2)),
                 };
             }
         }

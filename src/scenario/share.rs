@@ -50,6 +50,7 @@
 //! Decoding never panics and never half-applies: it returns a new timeline
 //! or an error saying what is wrong.
 
+use super::fixed::Fixed;
 use std::fmt;
 
 use base64ct::{Base64UrlUnpadded, Encoding as _};
@@ -344,8 +345,8 @@ fn run_text(t: &Timeline) -> String {
 /// moment.
 pub fn export_scenario(t: &Timeline) -> String {
     format!(
-        "# raftlab run, exported at t={:.2}s\n{}",
-        t.now() as f64 / 1000.0,
+        "# raftlab run, exported at t={}s\n{}",
+        Fixed(t.now() as f64 / 1000.0, 2),
         run_text(t)
     )
 }

@@ -28,6 +28,7 @@
 //! message saying so, instead of growing until the process or the page's
 //! module dies.
 
+use super::fixed::Fixed;
 use std::collections::VecDeque;
 use std::mem::size_of;
 
@@ -342,7 +343,7 @@ pub struct Stop {
 }
 
 pub(crate) fn mib(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / (1u64 << 20) as f64)
+    format!("{} MB", Fixed(bytes as f64 / (1u64 << 20) as f64, 1))
 }
 
 impl Stop {
@@ -356,7 +357,7 @@ impl Stop {
         time_ms: u64,
         commands_left: usize,
     ) -> Stop {
-        let secs = |ms: u64| format!("t={:.2}s", ms as f64 / 1000.0);
+        let secs = |ms: u64| format!("t={}s", Fixed(ms as f64 / 1000.0, 2));
         let place = match (line, &command) {
             (Some(l), Some(c)) => format!(" at line {l} (`{c}`)"),
             _ => String::new(),

@@ -7,6 +7,7 @@
 //! etcd's own error texts ("membership: ID exists") and Raft's message
 //! names ("MsgApp") are quoted as etcd writes them, in every language.
 
+use super::fixed::Fixed;
 use std::fmt::Write;
 
 use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
@@ -209,9 +210,9 @@ pub fn unmet(u: &Unmet) -> String {
                         (OpName::Write, None) | (OpName::Delete, _) => "delete".to_string(),
                     };
                     let end = op.response_ms.map_or("no answer".to_string(), |r| {
-                        format!("{:.2}s", r as f64 / 1000.0)
+                        format!("{}s", Fixed(r as f64 / 1000.0, 2))
                     });
-                    format!("{what} ({:.2}s–{end})", op.invoke_ms as f64 / 1000.0)
+                    format!("{what} ({}s–{end})", Fixed(op.invoke_ms as f64 / 1000.0, 2))
                 })
                 .collect();
             format!(
@@ -313,7 +314,7 @@ fn refusal_words(code: &str) -> &str {
 
 /// "2.31 s": a moment in running text.
 pub fn seconds(ms: u64) -> String {
-    format!("{:.2} s", ms as f64 / 1000.0)
+    format!("{} s", Fixed(ms as f64 / 1000.0, 2))
 }
 
 /// "s" for a count other than one.
@@ -327,7 +328,7 @@ fn plural(n: usize) -> &'static str {
 
 /// "2.0s": a duration in a mode's sentence.
 fn span(ms: u64) -> String {
-    format!("{:.1}s", ms as f64 / 1000.0)
+    format!("{}s", Fixed(ms as f64 / 1000.0, 1))
 }
 
 /// Why a learner is not promoted yet, after "not yet: ".
@@ -570,14 +571,14 @@ fn raft_sentence(node: NodeId, event: &RaftEvent) -> String {
 
 impl Renderer for English {
     fn time(&self, ms: u64) -> String {
-        format!("t={:.2}s", ms as f64 / 1000.0)
+        format!("t={}s", Fixed(ms as f64 / 1000.0, 2))
     }
 
     fn time_span(&self, from_ms: u64, to_ms: u64) -> String {
         format!(
-            "t={:.2}–{:.2}s",
-            from_ms as f64 / 1000.0,
-            to_ms as f64 / 1000.0
+            "t={}–{}s",
+            Fixed(from_ms as f64 / 1000.0, 2),
+            Fixed(to_ms as f64 / 1000.0, 2)
         )
     }
 
@@ -1153,9 +1154,9 @@ impl Renderer for English {
 
     fn send_queue(&self, bytes: u64) -> String {
         let size = if bytes >= 1 << 20 {
-            format!("{:.1} MB", bytes as f64 / (1u64 << 20) as f64)
+            format!("{} MB", Fixed(bytes as f64 / (1u64 << 20) as f64, 1))
         } else if bytes >= 1 << 10 {
-            format!("{:.0} KB", bytes as f64 / 1024.0)
+            format!("{} KB", Fixed(bytes as f64 / 1024.0, 0))
         } else {
             format!("{bytes} B")
         };
@@ -1258,7 +1259,7 @@ const CHECKED: &str = "election safety, log matching, leader completeness, \
 
 /// "t=12.34s, nodes 1 and 2" (no nodes: just the time).
 fn when_who(v: &ViolationView) -> String {
-    let t = format!("t={:.2}s", v.time_ms as f64 / 1000.0);
+    let t = format!("t={}s", Fixed(v.time_ms as f64 / 1000.0, 2));
     match v.nodes.as_slice() {
         [] => t,
         [one] => format!("{t}, node {one}"),

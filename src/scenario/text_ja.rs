@@ -11,6 +11,7 @@
 //! `ShareProblem`) after the code's Japanese explanation; only etcd's (and
 //! Go's) own texts inside them stay in English.
 
+use super::fixed::Fixed;
 use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::server::cluster::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
@@ -254,9 +255,9 @@ pub fn unmet(u: &Unmet) -> String {
                         (OpName::Write, None) | (OpName::Delete, _) => "削除".to_string(),
                     };
                     let end = op.response_ms.map_or("応答なし".to_string(), |r| {
-                        format!("{:.2} 秒", r as f64 / 1000.0)
+                        format!("{} 秒", Fixed(r as f64 / 1000.0, 2))
                     });
-                    format!("{what}（{:.2}–{end}）", op.invoke_ms as f64 / 1000.0)
+                    format!("{what}（{}–{end}）", Fixed(op.invoke_ms as f64 / 1000.0, 2))
                 })
                 .collect();
             format!(
@@ -411,12 +412,12 @@ fn list(ids: &[NodeId]) -> String {
 
 /// "2.31 秒": a moment in running text.
 pub fn seconds(ms: u64) -> String {
-    format!("{:.2} 秒", ms as f64 / 1000.0)
+    format!("{} 秒", Fixed(ms as f64 / 1000.0, 2))
 }
 
 /// "2.0 秒": a duration in a mode's sentence.
 fn span(ms: u64) -> String {
-    format!("{:.1} 秒", ms as f64 / 1000.0)
+    format!("{} 秒", Fixed(ms as f64 / 1000.0, 1))
 }
 
 /// A reason a Raft node gives (etcd-raft's words), in Japanese; an unknown
@@ -1035,7 +1036,7 @@ fn property(p: &str) -> String {
 
 impl Renderer for Japanese {
     fn stopped(&self, stop: &Stop) -> String {
-        let secs = |ms: u64| format!("t={:.2}秒", ms as f64 / 1000.0);
+        let secs = |ms: u64| format!("t={}秒", Fixed(ms as f64 / 1000.0, 2));
         let place = match (stop.line, &stop.command) {
             (Some(l), Some(c)) => format!("{l} 行目（`{c}`）、"),
             _ => String::new(),
@@ -1072,14 +1073,14 @@ impl Renderer for Japanese {
     }
 
     fn time(&self, ms: u64) -> String {
-        format!("t={:.2}s", ms as f64 / 1000.0)
+        format!("t={}s", Fixed(ms as f64 / 1000.0, 2))
     }
 
     fn time_span(&self, from_ms: u64, to_ms: u64) -> String {
         format!(
-            "t={:.2}–{:.2}s",
-            from_ms as f64 / 1000.0,
-            to_ms as f64 / 1000.0
+            "t={}–{}s",
+            Fixed(from_ms as f64 / 1000.0, 2),
+            Fixed(to_ms as f64 / 1000.0, 2)
         )
     }
 
@@ -1645,9 +1646,9 @@ impl Renderer for Japanese {
 
     fn send_queue(&self, bytes: u64) -> String {
         let size = if bytes >= 1 << 20 {
-            format!("{:.1} MB", bytes as f64 / (1u64 << 20) as f64)
+            format!("{} MB", Fixed(bytes as f64 / (1u64 << 20) as f64, 1))
         } else if bytes >= 1 << 10 {
-            format!("{:.0} KB", bytes as f64 / 1024.0)
+            format!("{} KB", Fixed(bytes as f64 / 1024.0, 0))
         } else {
             format!("{bytes} B")
         };
@@ -1753,7 +1754,7 @@ const CHECKED: &str = "選挙の安全性、ログの一致、リーダーの完
 
 /// "t=12.34s、ノード 1、2" (no nodes: just the time).
 fn when_who(v: &ViolationView) -> String {
-    let t = format!("t={:.2}s", v.time_ms as f64 / 1000.0);
+    let t = format!("t={}s", Fixed(v.time_ms as f64 / 1000.0, 2));
     match v.nodes.as_slice() {
         [] => t,
         many => format!("{t}、ノード {}", list(many)),

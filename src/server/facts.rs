@@ -33,7 +33,9 @@ impl CatchUp {
     /// `matched / leader_match`, 0 to 1 (a leader with an empty log counts
     /// as having one entry, so the ratio is defined).
     pub fn ratio(&self) -> f64 {
-        (self.matched as f64 / self.leader_match.max(1) as f64).clamp(0.0, 1.0)
+        // Not `f64::clamp`, whose check of its bounds prints them: that
+        // alone brings float printing into the page's module.
+        (self.matched as f64 / self.leader_match.max(1) as f64).min(1.0)
     }
 
     /// Whether etcd would let the learner be promoted now: its match is at

@@ -3,6 +3,7 @@
 //! read from the cluster; nothing here changes it. Drawing allocates little:
 //! colours are static strings and per-frame text is a handful of labels.
 
+use crate::app::trig::clamp;
 use std::cell::{Cell, RefCell};
 use std::fmt::Write;
 use std::ops::Deref;
@@ -428,7 +429,7 @@ fn messages(f: &Frame) {
             continue;
         };
         let span = (m.arrives_ms as f64 - m.departs_ms as f64).max(1.0);
-        let p = ((f.t - m.departs_ms as f64) / span).clamp(0.0, 1.0);
+        let p = clamp((f.t - m.departs_ms as f64) / span, 0.0, 1.0);
         let (x, y) = (x0 + (x1 - x0) * p, y0 + (y1 - y0) * p);
         let kind = m.msg.msg_type;
         ctx.set_fill_style_str(pal::message(kind));
@@ -531,7 +532,9 @@ fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
     });
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
-    let big = (r * 0.78).round();
+    // Whole pixels, printed as integers: an f64 here would bring the
+    // standard library's float printing into the module.
+    let big = (r * 0.78).round() as i64;
     let mut buf = String::new();
     let _ = write!(buf, "bold {big}px system-ui, sans-serif");
     ctx.set_font(&buf);
@@ -542,7 +545,7 @@ fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
     text(ctx, &buf, s.x, id_y);
     if let Some(t) = term {
         buf.clear();
-        let _ = write!(buf, "{}px system-ui, sans-serif", (r * 0.42).round());
+        let _ = write!(buf, "{}px system-ui, sans-serif", (r * 0.42).round() as i64);
         ctx.set_font(&buf);
         buf.clear();
         let _ = write!(buf, "t{t}");

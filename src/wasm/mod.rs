@@ -11,6 +11,7 @@ mod draw;
 mod history;
 pub mod safety;
 
+use crate::app::trig::clamp;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, Element};
@@ -19,7 +20,6 @@ use crate::app::engine::{Engine, LessonMove};
 use crate::app::layout::{Board, Hit};
 use crate::app::presets::{self, Preset};
 use crate::app::safety::SafetyStatus;
-use crate::scenario::text_en::English;
 use crate::scenario::view;
 
 #[wasm_bindgen]
@@ -100,16 +100,6 @@ enum HitView {
     Node { id: u64 },
     Link { a: u64, b: u64, near: u64 },
     Mirror { id: u64 },
-}
-
-/// Renders the safety indicator for a status object (`App::status`) into
-/// `el`: green while `violations` is empty, red with the first broken
-/// property, its time and nodes, and the list of all. See `safety`. Any
-/// other value reads as a status without violations.
-#[wasm_bindgen(js_name = renderSafety)]
-pub fn render_safety(el: &Element, status: JsValue) -> Result<(), JsError> {
-    let status: SafetyStatus = serde_wasm_bindgen::from_value(status).unwrap_or_default();
-    safety::render(el, &status, &English).map_err(|e| JsError::new(&format!("{e:?}")))
 }
 
 /// The script of the cluster a page opens with, on `seed` (the Reset
@@ -199,6 +189,17 @@ pub fn lessons(lang: Option<String>) -> JsValue {
         .and_then(crate::scenario::lang::Language::from_code)
         .unwrap_or_default();
     to_js(&crate::scenario::lessons::infos_in(lang))
+}
+
+/// Gives the module the lessons' bundle (`pkg/lessons.txt`): the page's
+/// module is built without them and the page fetches them the first time a
+/// lesson or the list is asked for. Returns how many lessons it holds; a
+/// bundle that is not one is an error and changes nothing.
+#[wasm_bindgen(js_name = loadLessons)]
+pub fn load_lessons(bundle: &str) -> Result<u32, JsError> {
+    crate::scenario::lessons::load(bundle)
+        .map(|n| n as u32)
+        .map_err(|e| JsError::new(&e))
 }
 
 /// The app the page drives: one simulated cluster, its drawing, and the
@@ -319,7 +320,7 @@ impl App {
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> JsValue {
         let budget = if budget_ms.is_finite() {
-            budget_ms.clamp(0.0, 1000.0)
+            clamp(budget_ms, 0.0, 1000.0)
         } else {
             0.0
         };

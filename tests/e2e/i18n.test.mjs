@@ -44,7 +44,8 @@ const english = (texts) => texts.filter((s) => {
 test("every page string has both languages and every binding finds its element", async () => {
   const { page, problems } = await openApp(browser);
   const missing = await page.evaluate(async () => {
-    const { STRINGS, PAGE } = await import("./i18n.js");
+    const { STRINGS, PAGE, loadLanguage } = await import("./i18n.js");
+    await loadLanguage("ja");
     const en = Object.keys(STRINGS.en), ja = Object.keys(STRINGS.ja);
     return {
       onlyEn: en.filter((k) => !(k in STRINGS.ja)),

@@ -5,8 +5,20 @@
 import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 
-// The page's budget: everything it loads, gzipped.
+// The page's budget: everything it loads before it is usable, gzipped.
 export const BUDGET_BYTES = 250_000;
+
+// Until the page is back under its budget, a ceiling it must not grow past:
+// its first load as measured with the second cluster and its mirror process
+// (334.3 KB gzipped) and 6 KB for work in flight. Lower it as cuts land; at
+// 250 KB it is the budget.
+export const CEILING_BYTES = 340_000;
+
+// What the page loads only later, when first asked for: the lessons'
+// scripts (www/view.js's lessonsReady), and the page's Japanese words
+// (i18n.js's loadLanguage; a page that opens in Japanese loads them at
+// once). Counted in the total, not in the first load.
+export const LAZY = new Set(["/pkg/lessons.txt", "/i18n-ja.js"]);
 
 const root = new URL("../../", import.meta.url);
 
@@ -17,10 +29,15 @@ export function pageSize(paths) {
     const body = readFileSync(new URL(file, root));
     return { path, bytes: body.length, gzipped: gzipSync(body, { level: 9 }).length };
   });
+  const sum = (fs, k) => fs.reduce((s, f) => s + f[k], 0);
+  const first = files.filter((f) => !LAZY.has(f.path));
   return {
     files,
-    bytes: files.reduce((s, f) => s + f.bytes, 0),
-    gzipped: files.reduce((s, f) => s + f.gzipped, 0),
+    // Everything loaded.
+    bytes: sum(files, "bytes"),
+    gzipped: sum(files, "gzipped"),
+    // Before the page is usable.
+    first: { files: first, bytes: sum(first, "bytes"), gzipped: sum(first, "gzipped") },
   };
 }
 

@@ -159,7 +159,7 @@ test("a node's repeated campaigns fold into one line of the lesson log, the trac
 
 test("every lesson, walked with Next (each step skipped to its pause), ends with no failed check", async () => {
   const { page, problems } = await openApp(browser);
-  const ids = await page.evaluate(() => window.raftlab.lessons().map((l) => l.id));
+  const ids = await page.evaluate(async () => (await window.raftlab.lessons()).map((l) => l.id));
   assert.ok(ids.length >= 20, `${ids}`);
   for (const id of ids) {
     await pickLesson(page, id);

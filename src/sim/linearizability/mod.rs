@@ -126,6 +126,8 @@ use serde::Serialize;
 
 use search::{FastHash, SearchOp, ABSENT};
 
+use crate::raft::vecmap::{reorder, stable_order};
+
 /// Who sent an operation: only drawn (one lane per client) and reported; the
 /// checker does not assume a client has one operation in flight at a time.
 pub type ClientId = u64;
@@ -345,7 +347,8 @@ fn by_key(history: &[Operation]) -> Vec<(&str, Vec<usize>)> {
         keys.entry(op.key.as_str()).or_default().push(i);
     }
     let mut keys: Vec<_> = keys.into_iter().collect();
-    keys.sort_unstable_by_key(|&(key, _)| key);
+    let order = stable_order(keys.len(), &|a, b| keys[a].0 < keys[b].0);
+    reorder(&mut keys, &order);
     keys
 }
 
@@ -369,7 +372,11 @@ struct KeyHistory {
 
 impl KeyHistory {
     fn new(history: &[Operation], mut positions: Vec<usize>) -> KeyHistory {
-        positions.sort_by_key(|&p| (history[p].invoke, p));
+        let order = stable_order(positions.len(), &|a, b| {
+            let (a, b) = (positions[a], positions[b]);
+            (history[a].invoke, a) < (history[b].invoke, b)
+        });
+        reorder(&mut positions, &order);
         fn id<'a>(ids: &mut HashMap<&'a str, u32, FastHash>, v: Option<&'a str>) -> u32 {
             match v {
                 None => ABSENT,

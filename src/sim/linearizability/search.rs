@@ -12,6 +12,7 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::Stamp;
+use crate::raft::vecmap::{reorder, stable_order};
 
 /// The register's value id of "no such key": the initial state.
 pub const ABSENT: u32 = 0;
@@ -100,7 +101,9 @@ struct Frame {
 pub fn linearizable(ops: &mut [SearchOp], values: usize) -> bool {
     // Index the operations in the order of their calls: the memo's window
     // then starts at the first one not yet linearized.
-    ops.sort_by_key(|o| o.call);
+    let order = stable_order(ops.len(), &|a, b| ops[a].call < ops[b].call);
+    let sorted: Vec<SearchOp> = order.iter().map(|&i| ops[i]).collect();
+    ops.copy_from_slice(&sorted);
     Search::new(ops, values).run()
 }
 
@@ -143,7 +146,10 @@ impl<'a> Search<'a> {
             events.push((o.call, false, i));
             events.push((Some(o.ret.max(o.call.unwrap_or_default())), true, i));
         }
-        events.sort_unstable();
+        // Every event distinct (its operation and kind): any order of
+        // the sort is the one.
+        let order = stable_order(events.len(), &|a, b| events[a] < events[b]);
+        reorder(&mut events, &order);
         let (head, tail) = (2 * n, 2 * n + 1);
         let mut next = vec![tail; 2 * n + 2];
         let mut prev = vec![head; 2 * n + 2];

@@ -1,0 +1,46 @@
+// The page's weight as a browser loads it: what it loads before it is usable
+// stays under CEILING_BYTES gzipped (page-size.mjs says why that and not yet
+// the 250 KB budget), and the lessons and the Japanese words come only when
+// first asked for.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { BASE_URL, launch } from "./browser.mjs";
+import { pageSize, recordLoads, CEILING_BYTES, LAZY } from "./page-size.mjs";
+
+let browser;
+// A request's "finished" event may come a moment after the page used it.
+async function until(cond, what) {
+  for (let i = 0; i < 100 && !cond(); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(cond(), what);
+}
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test("the page's first load stays under its ceiling, and the lessons come later", async () => {
+  const page = await browser.newPage();
+  const loaded = recordLoads(page);
+  await page.goto(BASE_URL);
+  await page.waitForFunction(() => window.raftlab !== undefined, null, { timeout: 20000 });
+  await page.evaluate(() => window.raftlab.idle());
+  await until(() => loaded.includes("/pkg/raftlab_bg.wasm"), `the module among ${loaded.join(" ")}`);
+  const first = pageSize(loaded);
+  const names = first.files.map((f) => f.path);
+  for (const lazy of LAZY) assert.ok(!names.includes(lazy), `${lazy} loaded before it was asked for`);
+  assert.ok(
+    first.gzipped <= CEILING_BYTES,
+    `the page's first load is ${first.gzipped} bytes gzipped, over its ceiling of ${CEILING_BYTES}: ${first.files.map((f) => `${f.path} ${f.gzipped}`).join(", ")}`,
+  );
+  // The lesson list fetches them, once.
+  const lessons = await page.evaluate(() => window.raftlab.lessons());
+  assert.ok(lessons.length >= 20, `${lessons.length} lessons`);
+  await until(() => loaded.includes("/pkg/lessons.txt"), `the lessons among ${loaded.join(" ")}`);
+  await page.evaluate(() => window.raftlab.lessons());
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(loaded.filter((p) => p === "/pkg/lessons.txt").length, 1, loaded.join(" "));
+  // Switching to Japanese fetches the page's Japanese words, then speaks them.
+  assert.equal(await page.evaluate(() => window.raftlab.setLanguage("ja")), "ja");
+  assert.equal(await page.evaluate(() => document.documentElement.lang), "ja");
+  assert.equal(await page.textContent("#lessons-button"), "レッスン");
+  await until(() => loaded.includes("/i18n-ja.js"), `the Japanese words among ${loaded.join(" ")}`);
+  await page.close();
+});
