@@ -251,6 +251,7 @@ export const PAGE = [
   ["#help .help-card > p:nth-of-type(5)", "html", "help.p5"], ["#help .help-card > h3:nth-of-type(5)", "text", "help.keys"],
   ["#help dl", "html", "help.dl"], ["#help-close", "text", "close"],
   ["#present-exit", "title", "present.exit"], ["#present-exit", "aria-label", "present.exit"], ["#lesson-hint-label", "text", "present.next"],
+  ["#key-history-form button", "text", "kh.button"], ["#key-history-form input", "placeholder", "kh.key"], ["#key-history-form input", "aria-label", "kh.key"],
 ];
 
 const KEY = "raftlab.lang";
