@@ -362,3 +362,51 @@ fn cancel_inside_any_waiting_command_is_the_script_cut_before_it() {
         );
     }
 }
+
+/// Under a heavy load thousands of writes wait for the first leader; they go
+/// on a few hundred a step, all in the millisecond the leader is known, so
+/// no step of the engine (a page's frame) takes them all at once.
+#[test]
+fn writes_parked_before_the_first_leader_go_on_a_few_hundred_a_step_in_one_millisecond() {
+    let script = parse_script("cluster voters=1,2,3 seed=1\n").unwrap();
+    let (world, server) = raftlab::scenario::exec::configs(&script.cluster);
+    let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
+    c.start_load(10_000, 64, None);
+    let longest = |c: &raftlab::server::Cluster| {
+        (1..=3)
+            .filter_map(|id| c.world().raft(id).map(|r| r.last_index()))
+            .max()
+            .unwrap_or(0)
+    };
+    let mut elected_at = None;
+    let mut steps_then = 0;
+    while elected_at.is_none_or(|at| c.now() == at) {
+        let before = longest(&c);
+        assert!(c.step(u64::MAX));
+        let grew = longest(&c) - before;
+        // 512 parked ones at most, and the load's own write of the moment.
+        assert!(
+            grew <= 520,
+            "{grew} writes went on in one step at {} ms",
+            c.now()
+        );
+        if elected_at.is_none() && c.leader().is_some() {
+            elected_at = Some(c.now());
+        }
+        if elected_at == Some(c.now()) {
+            steps_then += 1;
+        }
+    }
+    let at = elected_at.unwrap();
+    assert!(
+        at > 500,
+        "writes piled up first: the leader came at {at} ms"
+    );
+    assert!(steps_then >= 5, "the backlog took {steps_then} steps");
+    // All of them went on in that millisecond.
+    let entries = longest(&c);
+    assert!(
+        entries as f64 > at as f64 * 10.0 * 0.9,
+        "{entries} entries after {at} ms of writes"
+    );
+}
