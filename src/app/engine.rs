@@ -678,14 +678,24 @@ impl Engine {
         self.lesson.is_some()
     }
 
-    /// Goes to moment `t` of the sandbox; where it landed (a seek going on
-    /// in slices gives way to it). A lesson has no timeline: `None`.
-    pub fn seek(&mut self, t: u64) -> Option<u64> {
+    /// The sandbox's timeline may move: not in a lesson (it has none), and
+    /// not while commands run (the log says so). A seek going on in slices
+    /// gives way.
+    fn may_travel(&mut self) -> bool {
         if self.in_lesson() {
-            return None;
+            return false;
         }
         if self.sandbox.is_running_commands() {
             self.busy();
+            return false;
+        }
+        true
+    }
+
+    /// Goes to moment `t` of the sandbox; where it landed (a seek going on
+    /// in slices gives way to it). A lesson has no timeline: `None`.
+    pub fn seek(&mut self, t: u64) -> Option<u64> {
+        if !self.may_travel() {
             return None;
         }
         self.over_budget = false;
@@ -698,11 +708,7 @@ impl Engine {
     /// will land; `None` in a lesson, or while commands run (the log says
     /// so). A new target while a seek goes on replaces it.
     pub fn begin_seek(&mut self, t: u64) -> Option<u64> {
-        if self.in_lesson() {
-            return None;
-        }
-        if self.sandbox.is_running_commands() {
-            self.busy();
+        if !self.may_travel() {
             return None;
         }
         self.over_budget = false;
@@ -712,11 +718,7 @@ impl Engine {
     /// Back to the previous narrated moment; `None` (the log says so) at
     /// the very beginning, and in a lesson.
     pub fn step_back(&mut self) -> Option<u64> {
-        if self.in_lesson() {
-            return None;
-        }
-        if self.sandbox.is_running_commands() {
-            self.busy();
+        if !self.may_travel() {
             return None;
         }
         self.over_budget = false;
@@ -730,11 +732,7 @@ impl Engine {
     }
 
     pub fn go_live(&mut self) -> Option<u64> {
-        if self.in_lesson() {
-            return None;
-        }
-        if self.sandbox.is_running_commands() {
-            self.busy();
+        if !self.may_travel() {
             return None;
         }
         Some(self.sandbox.go_live())
