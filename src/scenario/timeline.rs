@@ -1455,6 +1455,18 @@ fn finish_wait(
     narration: &mut Vec<Line>,
 ) -> CommandResult {
     session.advance(e.end_ms.saturating_sub(session.now()));
+    close_wait(session, e, line, narration)
+}
+
+/// Ends wait entry `e` once the session's time has reached its end: the
+/// `wait` runs as a command (what `expect` looks at), narrated unless it is
+/// idle time.
+fn close_wait(
+    session: &mut Session,
+    e: &TimedCommand,
+    line: usize,
+    narration: &mut Vec<Line>,
+) -> CommandResult {
     narration.extend(session.take_narration());
     let r = session.execute(line, &e.text, &Command::Wait(0));
     let said = session.take_narration();
@@ -1554,12 +1566,7 @@ impl Replay {
                         if !Replay::time_to(session, e.end_ms, stop_at) {
                             return false;
                         }
-                        self.out.extend(session.take_narration());
-                        session.execute(self.next + 2, &e.text, &Command::Wait(0));
-                        let said = session.take_narration();
-                        if !e.idle {
-                            self.out.extend(said);
-                        }
+                        close_wait(session, e, self.next + 2, &mut self.out);
                         self.next += 1;
                     } else {
                         if e.at_ms > self.target {
