@@ -966,11 +966,12 @@ impl App {
 
     // ---- safety ----------------------------------------------------------------------------
 
-    /// Renders the safety indicator for the current status into `el`.
+    /// Renders the safety indicator for the current status into `el`. A
+    /// DOM call's exception is thrown on as the browser raised it (printing
+    /// it with `{:?}` would bring `JsValue`'s debug printer into the glue).
     #[wasm_bindgen(js_name = renderSafety)]
-    pub fn render_safety(&self, el: &Element) -> Result<(), JsError> {
+    pub fn render_safety(&self, el: &Element) -> Result<(), JsValue> {
         let status = SafetyStatus::of(&self.engine.status().status);
         safety::render(el, &status, self.engine.renderer())
-            .map_err(|e| JsError::new(&format!("{e:?}")))
     }
 }
