@@ -9,10 +9,10 @@ import { readFileSync } from "node:fs";
 export const BUDGET_BYTES = 250_000;
 
 // Until the page is back under its budget, a ceiling it must not grow past:
-// its first load as measured with the second cluster and its mirror process
-// (334.3 KB gzipped) and 6 KB for work in flight. Lower it as cuts land; at
+// its first load after the third round of cuts (333.5 KB gzipped,
+// docs/crates.md) and 2 KB for work in flight. Lower it as cuts land; at
 // 250 KB it is the budget.
-export const CEILING_BYTES = 340_000;
+export const CEILING_BYTES = 335_500;
 
 // What the page loads only later, when first asked for: the lessons'
 // scripts (www/view.js's lessonsReady), and the page's Japanese words
