@@ -675,11 +675,8 @@ impl Session {
                 let k = self.via_cluster(*via);
                 let c = self.fleet.cluster_mut(k);
                 let id = c.watch(key, *prefix, from_rev.unwrap_or(0), *via)?;
-                result.watch = Some(Box::new(report::WatchResult {
-                    watch: id,
-                    events: Vec::new(),
-                    compact_revision: None,
-                }));
+                result.watch = Some(id);
+                result.events = Some(Vec::new());
                 self.watch_results.insert((k, id), self.results.len());
                 sync_watch(self.fleet.cluster(k), id, result);
                 return Ok(None);
@@ -1143,18 +1140,18 @@ fn sync_watch(c: &Cluster, id: u64, result: &mut CommandResult) {
     let Some(w) = c.world().watch_of(id) else {
         return;
     };
-    let Some(r) = result.watch.as_mut() else {
+    let Some(events) = result.events.as_mut() else {
         return;
     };
-    let known = r.events.len();
-    r.events.extend(
+    let known = events.len();
+    events.extend(
         w.events
             .iter()
             .skip(known)
             .map(report::WatchEventJson::from),
     );
-    if let (Some(rev), None) = (w.canceled, r.compact_revision) {
-        r.compact_revision = Some(rev);
+    if let (Some(rev), None) = (w.canceled, result.compact_revision) {
+        result.compact_revision = Some(rev);
         result.fail(ServerError::new(
             ErrorCode::Compacted,
             ErrorDetail::WatchCanceled {

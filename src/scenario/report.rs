@@ -248,10 +248,17 @@ pub struct CommandResult {
     /// A `delete`: how many keys it deleted (0 or 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deleted: Option<u64>,
-    /// A `watch`: its number, its events so far and its cancellation
-    /// (fields `watch`, `events`, `compact_revision`).
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub watch: Option<Box<WatchResult>>,
+    /// A `watch`: its number (1 for the run's first), for `watch-events`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub watch: Option<u64>,
+    /// A `watch`: the events it has received so far, updated as the run
+    /// goes on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<WatchEventJson>>,
+    /// A `watch` a compaction cancelled: the compaction's revision (etcd's
+    /// `CompactRevision`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compact_revision: Option<u64>,
     /// A `put ... nowait` still waiting for its write.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub pending: bool,
@@ -282,6 +289,8 @@ impl CommandResult {
             mod_revision: None,
             deleted: None,
             watch: None,
+            events: None,
+            compact_revision: None,
             pending: false,
             status: None,
             members: None,
@@ -321,10 +330,9 @@ impl CommandResult {
             m.vec(&s.reachable);
             m.vec(&s.violations);
         }
-        if let Some(w) = &self.watch {
-            m.add(std::mem::size_of::<WatchResult>());
-            m.vec(&w.events);
-            for e in &w.events {
+        if let Some(events) = &self.events {
+            m.vec(events);
+            for e in events {
                 m.string(&e.key);
                 if let Some(v) = &e.value {
                     m.string(v);
@@ -350,19 +358,6 @@ impl CommandResult {
             (None, None) => "ok".to_string(),
         }
     }
-}
-
-/// What a `watch` command's result carries.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WatchResult {
-    /// Its number (1 for the run's first), for `watch-events`.
-    pub watch: u64,
-    /// The events it has received so far, updated as the run goes on.
-    pub events: Vec<WatchEventJson>,
-    /// Once a compaction cancelled it: the compaction's revision (etcd's
-    /// `CompactRevision`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub compact_revision: Option<u64>,
 }
 
 /// One event a watch received (etcd's `mvccpb.Event`).

@@ -743,10 +743,10 @@ impl Renderer for English {
                 (_, None) => "deleted".to_string(),
             });
         }
-        if let Some(w) = &r.watch {
-            bits.push(match w.events.len() {
-                1 => format!("watch {}: 1 event so far", w.watch),
-                n => format!("watch {}: {n} events so far", w.watch),
+        if let (Some(w), Some(events)) = (r.watch, &r.events) {
+            bits.push(match events.len() {
+                1 => format!("watch {w}: 1 event so far"),
+                n => format!("watch {w}: {n} events so far"),
             });
         }
         if let Some(members) = &r.members {

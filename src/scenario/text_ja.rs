@@ -1251,11 +1251,10 @@ impl Renderer for Japanese {
                 (_, None) => "削除".to_string(),
             });
         }
-        if let Some(w) = &r.watch {
+        if let (Some(w), Some(events)) = (r.watch, &r.events) {
             bits.push(format!(
-                "ウォッチ {}: これまでに {} 件のイベント",
-                w.watch,
-                w.events.len()
+                "ウォッチ {w}: これまでに {} 件のイベント",
+                events.len()
             ));
         }
         if let Some(members) = &r.members {

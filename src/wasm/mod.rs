@@ -61,6 +61,94 @@ fn to_js<T: Serialize + ?Sized>(v: &T) -> JsValue {
         .unwrap_or(JsValue::NULL)
 }
 
+// ---- objects made of two ------------------------------------------------------------
+//
+// The page's objects that carry another's fields (a panel's view and its
+// sentence, a node's view and its keys...) are `#[serde(flatten)]` for the
+// native JSON. Here they are put together in the browser instead: `flatten`
+// serializes through a map, which would compile a second serializer of
+// every flattened type and of each of their fields into the module (2.7 KB
+// gzipped). The objects are the same, field for field and in order.
+
+/// `first`'s fields, then `then`'s (`Object.assign`); `first` as it is
+/// when either is not an object.
+fn merged(first: JsValue, then: JsValue) -> JsValue {
+    if let (Some(a), Some(b)) = (first.dyn_ref::<js_sys::Object>(), then.dyn_ref()) {
+        js_sys::Object::assign(a, b);
+    }
+    first
+}
+
+/// `o` with `key` set to `value` after its fields.
+fn with(o: JsValue, key: &str, value: JsValue) -> JsValue {
+    // Setting a property on an object the serializer just made cannot fail.
+    let _ = js_sys::Reflect::set(&o, &JsValue::from_str(key), &value);
+    o
+}
+
+/// A console command's answer (the `etcdctl` one as its result with
+/// etcdctl's lines after it).
+fn reply_js(r: &crate::app::engine::Reply) -> JsValue {
+    use crate::app::engine::Reply;
+    match r {
+        Reply::Ran(r) => to_js(r),
+        Reply::Unparsed(u) => to_js(u),
+        Reply::Etcdctl(e) => with(to_js(&e.result), "etcdctl", to_js(&e.etcdctl)),
+        Reply::Running(r) => to_js(r),
+    }
+}
+
+/// A node with its keys (`view::NodeDetails`).
+fn node_details_js(d: &view::NodeDetails) -> JsValue {
+    with(to_js(&d.node), "kv", to_js(&d.kv))
+}
+
+/// Every cluster and mirror process (`view::FleetView`).
+fn fleet_js(f: &view::FleetView) -> JsValue {
+    let clusters: js_sys::Array = f
+        .clusters
+        .iter()
+        .map(|c| {
+            #[derive(Serialize)]
+            struct Named<'a> {
+                name: &'a str,
+                revision: u64,
+            }
+            let named = Named {
+                name: &c.name,
+                revision: c.revision,
+            };
+            merged(to_js(&named), to_js(&c.view))
+        })
+        .collect();
+    let mirrors: js_sys::Array = f
+        .mirrors
+        .iter()
+        .map(|m| {
+            #[derive(Serialize)]
+            struct Links<'a> {
+                source: &'a str,
+                destination: &'a str,
+                from_cut: bool,
+                to_cut: bool,
+                base_keys: u64,
+                relayed: u64,
+            }
+            let links = Links {
+                source: &m.source,
+                destination: &m.destination,
+                from_cut: m.from_cut,
+                to_cut: m.to_cut,
+                base_keys: m.base_keys,
+                relayed: m.relayed,
+            };
+            merged(to_js(&m.report), to_js(&links))
+        })
+        .collect();
+    let o = with(js_sys::Object::new().into(), "clusters", clusters.into());
+    with(o, "mirrors", mirrors.into())
+}
+
 /// The answer of an action that either works or is refused with a reason:
 /// `{ok: true}` (with `at_ms` where it lands somewhere), or `{ok: false,
 /// error}`.
@@ -386,7 +474,7 @@ impl App {
     #[wasm_bindgen(js_name = commandIn)]
     pub fn command_in(&mut self, text: &str, work: f64) -> JsValue {
         let work = work_units(work);
-        to_js(&self.engine.command_in(text, work))
+        reply_js(&self.engine.command_in(text, work))
     }
 
     /// The result object of the console command that ended in slices, once
@@ -394,7 +482,7 @@ impl App {
     #[wasm_bindgen(js_name = takeReply)]
     pub fn take_reply(&mut self) -> JsValue {
         match self.engine.take_reply() {
-            Some(r) => to_js(&r),
+            Some(r) => reply_js(&r),
             None => JsValue::NULL,
         }
     }
@@ -460,7 +548,7 @@ impl App {
     /// The log gets the command, what happened and the result.
     pub fn command(&mut self, text: &str) -> JsValue {
         let result = self.engine.command(text);
-        to_js(&result)
+        reply_js(&result)
     }
 
     /// The command the page button `name` stands for now (`add-voter`,
@@ -474,7 +562,8 @@ impl App {
 
     /// The runner's report object (without `results`).
     pub fn status(&self) -> JsValue {
-        to_js(&self.engine.status())
+        let s = self.engine.status();
+        with(to_js(&s.status), "load", to_js(&s.load))
     }
 
     /// Runs to the next narrated event. False when nothing happens within a
@@ -523,15 +612,20 @@ impl App {
     /// which voters acknowledged the latest commit, whether the leader can
     /// reach a quorum now.
     pub fn quorum(&self) -> JsValue {
-        to_js(&self.engine.quorum())
+        let q = self.engine.quorum();
+        with(to_js(&q.quorum), "summary", to_js(&q.summary))
     }
 
     /// Every node of every cluster (the first's first): role, learner,
     /// running, indexes, peer URL, keys.
     pub fn nodes(&self) -> JsValue {
         let clusters = self.engine.fleet().clusters();
-        let all: Vec<_> = clusters.iter().flat_map(view::node_details).collect();
-        to_js(&all)
+        let all: js_sys::Array = clusters
+            .iter()
+            .flat_map(view::node_details)
+            .map(|d| node_details_js(&d))
+            .collect();
+        all.into()
     }
 
     /// Every cluster (the first, `main`, first: name, revision, and the
@@ -539,7 +633,7 @@ impl App {
     /// mirror processes (the report's entry, the clusters they join, their
     /// links).
     pub fn clusters(&self) -> JsValue {
-        to_js(&view::FleetView::of(self.engine.fleet()))
+        fleet_js(&view::FleetView::of(self.engine.fleet()))
     }
 
     /// `key`'s history in every cluster: the versions its store still holds.
@@ -961,7 +1055,10 @@ impl App {
     /// from, reachable, has_quorum}, playing, failed_checks, sentence}`; null
     /// in the sandbox.
     pub fn lesson(&self) -> JsValue {
-        to_js(&self.engine.lesson())
+        match self.engine.lesson() {
+            Some(l) => with(to_js(&l.lesson), "sentence", to_js(&l.sentence)),
+            None => JsValue::NULL,
+        }
     }
 
     // ---- safety ----------------------------------------------------------------------------
