@@ -266,9 +266,10 @@ pub struct CommandResult {
     pub status: Option<Box<Status>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub members: Option<Vec<MemberJson>>,
-    /// A `status via=N`: member N's own status.
+    /// A `status via=N`: member N's own status (boxed: a rare result, and
+    /// large beside the others).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub member_status: Option<MemberStatus>,
+    pub member_status: Option<Box<MemberStatus>>,
     /// Why it failed, as facts (its `error` and `detail` are made from it);
     /// the page renders it in the reader's language.
     #[serde(skip)]
