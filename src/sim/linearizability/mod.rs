@@ -342,11 +342,19 @@ pub fn is_linearizable(history: &[Operation]) -> bool {
 
 /// Positions of each key's operations, keys in order.
 fn by_key(history: &[Operation]) -> Vec<(&str, Vec<usize>)> {
-    let mut keys: HashMap<&str, Vec<usize>, FastHash> = HashMap::default();
+    // Each key's place in `keys`: the same map type as the values' ids
+    // (`KeyHistory::new`), so the page's module holds one hash table.
+    let mut place: HashMap<&str, u32, FastHash> = HashMap::default();
+    let mut keys: Vec<(&str, Vec<usize>)> = Vec::new();
     for (i, op) in history.iter().enumerate() {
-        keys.entry(op.key.as_str()).or_default().push(i);
+        let key = op.key.as_str();
+        let next = keys.len() as u32;
+        let at = *place.entry(key).or_insert(next) as usize;
+        if at == keys.len() {
+            keys.push((key, Vec::new()));
+        }
+        keys[at].1.push(i);
     }
-    let mut keys: Vec<_> = keys.into_iter().collect();
     let order = stable_order(keys.len(), &|a, b| keys[a].0 < keys[b].0);
     reorder(&mut keys, &order);
     keys
