@@ -9,7 +9,7 @@
 //! latest [`RECENT_MS`] of the run.
 
 use crate::app::trig::clamp;
-use crate::raft::vecmap::VecMap;
+use crate::raft::vecmap::{reorder, stable_order, VecMap};
 use crate::scenario::view::HistoryVerdict;
 use crate::sim::linearizability::{ClientId, Linearizability, OpKind, OpName, Operation, Stamp};
 
@@ -259,17 +259,16 @@ impl HistoryLayout {
         let top = axis_y + 8.0;
         let lanes = scene.lanes.len().max(1) as f64;
         let lane_h = clamp((height - top - 4.0) / lanes, 12.0, 30.0);
-        // Sorted as the checker sorts its events (the same type, so no new
+        // Sorted as the checker sorts its events (`stable_order`, so no new
         // sorting code in the page's module).
-        let mut sorted: Vec<(Option<Stamp>, bool, usize)> = scene
+        let mut events: Vec<Stamp> = scene
             .lanes
             .iter()
             .flat_map(|l| &l.bars)
             .flat_map(|b| std::iter::once(b.invoke).chain(b.response))
-            .map(|e| (Some(e), false, 0))
             .collect();
-        sorted.sort_unstable();
-        let mut events: Vec<Stamp> = sorted.into_iter().filter_map(|e| e.0).collect();
+        let order = stable_order(events.len(), &|a, b| events[a] < events[b]);
+        reorder(&mut events, &order);
         events.dedup();
         // One slot more than the events: room for bars never answered.
         let slot = (x1 - x0) / (events.len() + 1) as f64;

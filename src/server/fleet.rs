@@ -9,6 +9,7 @@
 //! mirror processes do what they can (read answers, send the next write).
 
 use crate::raft::heap::Meter;
+use crate::raft::vecmap::{reorder, stable_order};
 use crate::raft::NodeId;
 use crate::sim::{Event, EventKind};
 
@@ -225,7 +226,10 @@ impl Fleet {
         }
         all.append(&mut self.events);
         if self.clusters.len() > 1 || !self.mirrors.is_empty() {
-            all.sort_by_key(|e| e.time_ms);
+            // Stable, through the module's one merge sort (`sort_by_key`
+            // would compile another for `Event`).
+            let order = stable_order(all.len(), &|a, b| all[a].time_ms < all[b].time_ms);
+            reorder(&mut all, &order);
         }
         all
     }
