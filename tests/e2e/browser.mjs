@@ -34,6 +34,11 @@ export async function openApp(browser, { width = 1280, height = 800, hash = "" }
   });
   await page.goto(BASE_URL + hash);
   await page.waitForFunction(() => window.raftlab !== undefined, null, { timeout: 20000 });
+  // A lesson's script comes with the lessons file, fetched when first
+  // asked for: a `#lesson=` address opens its lesson a moment later.
+  if (hash.includes("#lesson=")) {
+    await page.waitForFunction(() => window.raftlab.lesson() != null, null, { timeout: 20000 });
+  }
   return { page, problems };
 }
 
