@@ -7,7 +7,18 @@ ensure_wasm_bindgen
 step "building the wasm module into pkg/"
 # Without the lessons' scripts: the page loads them (pkg/lessons.txt, below)
 # the first time a lesson or the list is asked for.
-cargo build --lib --target wasm32-unknown-unknown --profile wasm --no-default-features
+#
+# A panic's message names its source file: the crates' files are named by
+# crate and version (crates/NAME-VERSION/...), not by where this machine keeps
+# its downloads. Flags go through CARGO_ENCODED_RUSTFLAGS (separated by 0x1f),
+# so a path with spaces stays one flag.
+flags=()
+[ -z "${RUSTFLAGS:-}" ] || read -r -a flags <<< "$RUSTFLAGS"
+for d in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+    [ -d "$d" ] && flags+=("--remap-path-prefix=${d%/}=crates")
+done
+CARGO_ENCODED_RUSTFLAGS="$(IFS=$'\x1f'; echo "${flags[*]}")" \
+    cargo build --lib --target wasm32-unknown-unknown --profile wasm --no-default-features
 wasm-bindgen --target web --no-typescript --out-dir pkg \
     target/wasm32-unknown-unknown/wasm/raftlab.wasm
 # The glue repeats every exported item's Rust documentation as JSDoc: a
