@@ -7,10 +7,10 @@ use crate::app::trig::clamp;
 use crate::raft::{Entry, EntryData, Raft, StateRole};
 use crate::scenario::narrate::Renderer;
 use crate::scenario::view::{CatchUpView, LearnerKind, NodeState, NodeView};
-use crate::server::ReadMode;
+use crate::server::{Cluster, ReadMode};
 use crate::sim::{Request, SimNode};
 
-use super::layout::{Layout, Spot};
+use super::layout::{Hit, Layout, Spot};
 use super::palette as pal;
 
 /// A node's body.
@@ -262,6 +262,70 @@ pub fn label_colour(c: &'static str) -> &'static str {
 /// The term fits under the id only on nodes at least this large.
 pub fn shows_term(node_r: f64) -> bool {
     node_r >= 17.0
+}
+
+/// A log row's name, in its node's role colour.
+pub fn row_colour(v: &NodeView) -> &'static str {
+    if v.never_started {
+        pal::TEXT_FAINT
+    } else {
+        label_colour(pal::role(v.raft_role))
+    }
+}
+
+// ---- the links ------------------------------------------------------------------
+
+/// What a cluster's links show (cut, hovered, with no route) and where:
+/// they are painted once into a picture, again only when this changes, and
+/// the picture is copied under each frame's messages and nodes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Links {
+    /// Each spot: id, place, whether linked.
+    pub spots: Vec<(u64, f64, f64, bool)>,
+    pub node_r: f64,
+    /// The link under the pointer.
+    pub hover: Option<(u64, u64)>,
+    /// Per ordered pair of spots: whether the link is cut that way.
+    pub cuts: Vec<bool>,
+    /// Per node: whether its peer URL reaches no host.
+    pub no_route: Vec<bool>,
+}
+
+impl Links {
+    pub fn of(l: &Layout, c: &Cluster, views: &[&NodeView], hover: Option<Hit>) -> Links {
+        let mut cuts = Vec::with_capacity(l.spots.len() * l.spots.len());
+        for a in &l.spots {
+            for b in &l.spots {
+                cuts.push(c.is_cut(a.id, b.id));
+            }
+        }
+        Links {
+            spots: l.spots.iter().map(|s| (s.id, s.x, s.y, s.linked)).collect(),
+            node_r: l.node_r,
+            hover: match hover {
+                Some(Hit::Link { a, b, .. }) => Some((a, b)),
+                _ => None,
+            },
+            cuts,
+            no_route: views.iter().map(|v| v.bad_url.is_some()).collect(),
+        }
+    }
+
+    /// The part of the canvas the links cover, `[left, top, right,
+    /// bottom]`; `None` when fewer than two spots are linked.
+    pub fn part(&self) -> Option<[f64; 4]> {
+        let linked = || self.spots.iter().filter(|s| s.3);
+        if linked().count() < 2 {
+            return None;
+        }
+        // A hovered link's half width and its round cap, with room to spare.
+        let m = 8.0;
+        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+        for &(_, x, y, _) in linked() {
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+        }
+        Some([x0 - m, y0 - m, x1 + m, y1 + m])
+    }
 }
 
 // ---- labels' place --------------------------------------------------------------
@@ -667,6 +731,50 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn the_links_picture_changes_with_a_cut_a_hover_or_the_layout_not_with_time() {
+        let mut s =
+            Session::from_script("cluster voters=1,2,3 seed=1\nwait-until leader\n").unwrap();
+        let mut l = Layout::default();
+        l.compute(800.0, 600.0, &[(1, true), (2, true), (3, true)]);
+        let key = |s: &Session, l: &Layout, hover| {
+            let v = view::nodes(s.cluster());
+            Links::of(l, s.cluster(), &v.iter().collect::<Vec<_>>(), hover)
+        };
+        let before = key(&s, &l, None);
+        // Time passes, messages fly, a node is hovered: the same picture.
+        s.advance(700);
+        assert_eq!(key(&s, &l, Some(Hit::Node(2))), before);
+        // A cut one way, a hovered link, another layout: painted again.
+        s.command("cut 1->2").unwrap();
+        let cut = key(&s, &l, None);
+        assert_ne!(cut, before);
+        assert_eq!(cut.cuts.iter().filter(|&&c| c).count(), 1);
+        s.command("cut 2->1").unwrap();
+        assert_eq!(key(&s, &l, None).cuts.iter().filter(|&&c| c).count(), 2);
+        s.command("heal 1 2").unwrap();
+        assert_eq!(key(&s, &l, None), before);
+        let link = Some(Hit::Link {
+            a: 1,
+            b: 3,
+            near: 1,
+        });
+        assert_eq!(key(&s, &l, link).hover, Some((1, 3)));
+        let mut wide = Layout::default();
+        wide.compute(1000.0, 600.0, &[(1, true), (2, true), (3, true)]);
+        assert_ne!(key(&s, &wide, None), before);
+        // The part covers every linked node's centre, with room for a
+        // hovered link's width.
+        let [x0, y0, x1, y1] = before.part().unwrap();
+        for sp in &l.spots {
+            assert!(x0 + 3.0 < sp.x && sp.x < x1 - 3.0 && y0 + 3.0 < sp.y && sp.y < y1 - 3.0);
+        }
+        // One linked node: no link, no picture.
+        let mut one = Layout::default();
+        one.compute(800.0, 600.0, &[(1, true), (2, false), (3, false)]);
+        assert_eq!(key(&s, &one, None).part(), None);
     }
 
     #[test]

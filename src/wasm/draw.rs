@@ -8,12 +8,12 @@ use std::cell::{Cell, RefCell};
 use std::fmt::Write;
 use std::ops::Deref;
 
-use wasm_bindgen::JsValue;
-use web_sys::CanvasRenderingContext2d;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::app::layout::{lane, Board, Hit, Layout, Segment, Spot, MIRROR_R};
 use crate::app::palette as pal;
-use crate::app::scene::{self, Badge, Bar, Body, Label, Mark, Strip};
+use crate::app::scene::{self, Badge, Bar, Body, Label, Mark, NodeLook, Strip};
 use crate::scenario::narrate::Renderer;
 use crate::scenario::view::{self, LogMark};
 use crate::server::Cluster;
@@ -153,18 +153,38 @@ pub struct Frame<'a> {
     pub t: f64,
     pub hover: Option<Hit>,
     pub dashes: &'a Dashes,
+    /// Device pixels per CSS pixel.
+    pub dpr: f64,
 }
 
-pub fn frame(f: &Frame) {
+/// Cluster `index` of the fleet; `pictures` keeps what is painted again
+/// only when it changes (its links, its nodes' bodies).
+pub fn frame(f: &Frame, index: usize, pictures: &mut Pictures) {
     let ctx = f.ctx;
     let l = f.layout;
     ctx.set_fill_style_str(pal::BACKGROUND);
     ctx.fill_rect(l.left, 0.0, l.width, l.height);
     ctx.set_line_cap("round");
-    links(f);
+    let views: Vec<_> = f.nodes.iter().map(|d| &d.view).collect();
+    let key = scene::Links::of(l, f.cluster, &views, f.hover);
+    if let Some(part) = key.part() {
+        if pictures.links.len() <= index {
+            pictures.links.resize_with(index + 1, || None);
+        }
+        let [x0, y0, x1, y1] = part;
+        let paint = |c: &Ctx| {
+            c.set_fill_style_str(pal::BACKGROUND);
+            c.fill_rect(x0 - 1.0, y0 - 1.0, x1 - x0 + 2.0, y1 - y0 + 2.0);
+            links(&Frame { ctx: c, ..*f });
+        };
+        let key = (key, f.dpr.to_bits());
+        if !Cached::blit(&mut pictures.links[index], ctx, f.dpr, key, part, paint) {
+            links(f);
+        }
+    }
     messages(f);
     for (d, s) in f.nodes.iter().zip(&l.spots) {
-        node(f, &d.view, s);
+        node(f, pictures, &d.view, s);
     }
     log_panel(f);
 }
@@ -445,7 +465,7 @@ fn messages(f: &Frame) {
     }
 }
 
-fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
+fn node(f: &Frame, pictures: &mut Pictures, v: &view::NodeView, s: &Spot) {
     let ctx = f.ctx;
     let r = f.layout.node_r;
     let hovered = f.hover == Some(Hit::Node(v.id));
@@ -456,7 +476,58 @@ fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
     } else {
         f.nodes.len()
     };
-    let look = scene::node_look(v, f.words, hovered, n, queued);
+    let mut look = scene::node_look(v, f.words, hovered, n, queued);
+    let labels_now = std::mem::take(&mut look.labels);
+    // What moves every frame is drawn here; the rest of the node comes
+    // from its sprite, painted again only when it changes.
+    // (The sprite has the timer's track: whether there is a timer is kept.)
+    let timer = look.timer.take();
+    look.timer = timer.map(|_| (0.0, pal::TIMER_TRACK));
+    let countdown = look.countdown.take();
+    let i = match pictures.nodes.iter().position(|(id, _)| *id == v.id) {
+        Some(i) => i,
+        None => {
+            pictures.nodes.push((v.id, None));
+            pictures.nodes.len() - 1
+        }
+    };
+    // Room for the halo, the track and a learner's badge.
+    let half = r * 1.6 + 10.0;
+    let part = [s.x - half, s.y - half, s.x + half, s.y + half];
+    let paint = |c: &Ctx| body(c, &look, v.id, s.x, s.y, r, f.dashes);
+    let key = (look.clone(), [s.x, s.y, r, f.dpr]);
+    if !Cached::blit(&mut pictures.nodes[i].1, ctx, f.dpr, key, part, paint) {
+        body(ctx, &look, v.id, s.x, s.y, r, f.dashes);
+    }
+    if look.faded {
+        ctx.set_global_alpha(0.35);
+    }
+    // The election timer: an arc that fills until the node campaigns.
+    if let Some((frac, arc_colour)) = timer {
+        ctx.set_line_width(3.0);
+        ctx.set_stroke_style_str(arc_colour);
+        ctx.begin_path();
+        let start = -std::f64::consts::FRAC_PI_2;
+        let _ = ctx.arc(s.x, s.y, r + 6.0, start, start + TAU * frac);
+        ctx.stroke();
+    }
+    // Failover's countdown: a red arc that shrinks as failover-after runs out.
+    if let Some(left) = countdown {
+        ctx.set_line_width(3.0);
+        ctx.set_stroke_style_str(pal::COUNTDOWN);
+        ctx.begin_path();
+        let start = -std::f64::consts::FRAC_PI_2;
+        let _ = ctx.arc(s.x, s.y, r + 11.0, start, start + TAU * left.max(0.02));
+        ctx.stroke();
+    }
+    ctx.set_global_alpha(1.0);
+    labels(ctx, f.layout, s, &labels_now);
+}
+
+/// What of a node changes only with its look (its timer's arc, its
+/// countdown and its labels aside): halo, the timer's track, body, id
+/// and term, marks.
+fn body(ctx: &Ctx, look: &NodeLook, id: u64, x: f64, y: f64, r: f64, dashes: &Dashes) {
     let colour = look.colour;
     if look.faded {
         ctx.set_global_alpha(0.35);
@@ -465,56 +536,41 @@ fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
         ctx.set_stroke_style_str(pal::LEADER);
         ctx.set_global_alpha(0.3);
         ctx.set_line_width(6.0);
-        circle(ctx, s.x, s.y, r + 7.0);
+        circle(ctx, x, y, r + 7.0);
         ctx.stroke();
         ctx.set_global_alpha(1.0);
     }
-    // The election timer: an arc that fills until the node campaigns.
-    if let Some((frac, arc_colour)) = look.timer {
+    if look.timer.is_some() {
         ctx.set_line_width(3.0);
         ctx.set_stroke_style_str(pal::TIMER_TRACK);
-        circle(ctx, s.x, s.y, r + 6.0);
-        ctx.stroke();
-        ctx.set_stroke_style_str(arc_colour);
-        ctx.begin_path();
-        let start = -std::f64::consts::FRAC_PI_2;
-        let _ = ctx.arc(s.x, s.y, r + 6.0, start, start + TAU * frac);
-        ctx.stroke();
-    }
-    // Failover's countdown: a red arc that shrinks as failover-after runs out.
-    if let Some(left) = look.countdown {
-        ctx.set_line_width(3.0);
-        ctx.set_stroke_style_str(pal::COUNTDOWN);
-        ctx.begin_path();
-        let start = -std::f64::consts::FRAC_PI_2;
-        let _ = ctx.arc(s.x, s.y, r + 11.0, start, start + TAU * left.max(0.02));
+        circle(ctx, x, y, r + 6.0);
         ctx.stroke();
     }
     match look.body {
         Body::Hexagon => {
-            hexagon(ctx, s.x, s.y, r + 2.0);
+            hexagon(ctx, x, y, r + 2.0);
             ctx.set_fill_style_str(colour);
             ctx.set_global_alpha(if look.faded { 0.1 } else { 0.22 });
             ctx.fill();
             ctx.set_global_alpha(if look.faded { 0.35 } else { 1.0 });
-            set_dash(ctx, &f.dashes.dashed);
+            set_dash(ctx, &dashes.dashed);
             ctx.set_line_width(2.5);
             ctx.set_stroke_style_str(look.outline.unwrap_or(colour));
             ctx.stroke();
-            set_dash(ctx, &f.dashes.solid);
+            set_dash(ctx, &dashes.solid);
         }
         Body::NotStarted => {
-            circle(ctx, s.x, s.y, r);
+            circle(ctx, x, y, r);
             ctx.set_fill_style_str(pal::PANEL);
             ctx.fill();
-            set_dash(ctx, &f.dashes.dashed);
+            set_dash(ctx, &dashes.dashed);
             ctx.set_line_width(2.0);
             ctx.set_stroke_style_str(look.outline.unwrap_or(pal::TEXT_FAINT));
             ctx.stroke();
-            set_dash(ctx, &f.dashes.solid);
+            set_dash(ctx, &dashes.solid);
         }
         Body::Disc => {
-            circle(ctx, s.x, s.y, r);
+            circle(ctx, x, y, r);
             ctx.set_fill_style_str(colour);
             ctx.fill();
             if let Some(outline) = look.outline {
@@ -539,26 +595,108 @@ fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
     let _ = write!(buf, "bold {big}px system-ui, sans-serif");
     ctx.set_font(&buf);
     let term = look.term.filter(|_| scene::shows_term(r));
-    let id_y = if term.is_some() { s.y - r * 0.18 } else { s.y };
+    let id_y = if term.is_some() { y - r * 0.18 } else { y };
     buf.clear();
-    let _ = write!(buf, "{}", v.id);
-    text(ctx, &buf, s.x, id_y);
+    let _ = write!(buf, "{id}");
+    text(ctx, &buf, x, id_y);
     if let Some(t) = term {
         buf.clear();
         let _ = write!(buf, "{}px system-ui, sans-serif", (r * 0.42).round() as i64);
         ctx.set_font(&buf);
         buf.clear();
         let _ = write!(buf, "t{t}");
-        text(ctx, &buf, s.x, s.y + r * 0.48);
+        text(ctx, &buf, x, y + r * 0.48);
     }
     if look.down_mark {
-        cross(ctx, s.x + r * 0.7, s.y - r * 0.7, 5.0, pal::BAD);
+        cross(ctx, x + r * 0.7, y - r * 0.7, 5.0, pal::BAD);
     }
     if let Some(b) = look.badge {
-        badge(ctx, s.x + r * 0.8, s.y - r * 0.8, (r * 0.42).max(6.5), b);
+        badge(ctx, x + r * 0.8, y - r * 0.8, (r * 0.42).max(6.5), b);
     }
     ctx.set_global_alpha(1.0);
-    labels(ctx, f.layout, s, &look.labels);
+}
+
+/// A picture of part of the canvas, painted at its resolution off the
+/// page and painted again only when what it shows (`K`) changes.
+pub struct Cached<K> {
+    key: Option<K>,
+    canvas: HtmlCanvasElement,
+    ctx: CanvasRenderingContext2d,
+    /// Its place on the canvas in device pixels: left, top, width, height.
+    at: [f64; 4],
+}
+
+impl<K: PartialEq> Cached<K> {
+    /// Copies the picture of the part of the canvas from `(x0, y0)` to
+    /// `(x1, y1)` (CSS pixels) onto `main`, painting it first with `paint`
+    /// (in the canvas's coordinates) when `key` or the part changed. False
+    /// when no picture can be made: the caller paints it directly.
+    #[allow(clippy::too_many_arguments)]
+    fn blit(
+        this: &mut Option<Cached<K>>,
+        main: &Ctx,
+        dpr: f64,
+        key: K,
+        [x0, y0, x1, y1]: [f64; 4],
+        paint: impl FnOnce(&Ctx),
+    ) -> bool {
+        if this.is_none() {
+            *this = offscreen(main).map(|(canvas, ctx)| Cached {
+                key: None,
+                canvas,
+                ctx,
+                at: [0.0; 4],
+            });
+        }
+        let Some(c) = this else {
+            return false;
+        };
+        // Whole device pixels, so that the copy is pixel for pixel.
+        let (left, top) = ((x0 * dpr).floor(), (y0 * dpr).floor());
+        let at = [left, top, (x1 * dpr).ceil() - left, (y1 * dpr).ceil() - top];
+        if c.key.as_ref() != Some(&key) || c.at != at {
+            // Setting the size clears the picture and its context's state.
+            c.canvas.set_width(at[2] as u32);
+            c.canvas.set_height(at[3] as u32);
+            let _ = c.ctx.set_transform(dpr, 0.0, 0.0, dpr, -left, -top);
+            c.ctx.set_line_cap("round");
+            paint(&Ctx::new(&c.ctx));
+            c.key = Some(key);
+            c.at = at;
+        }
+        let _ = main.draw_image_with_html_canvas_element_and_dw_and_dh(
+            &c.canvas,
+            left / dpr,
+            top / dpr,
+            at[2] / dpr,
+            at[3] / dpr,
+        );
+        true
+    }
+}
+
+/// A canvas off the page, beside the one `main` draws on.
+fn offscreen(main: &Ctx) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d)> {
+    let canvas: HtmlCanvasElement = main
+        .canvas()?
+        .owner_document()?
+        .create_element("canvas")
+        .ok()?
+        .unchecked_into();
+    let ctx = canvas.get_context("2d").ok()??.unchecked_into();
+    Some((canvas, ctx))
+}
+
+/// What a node's sprite shows: its look without the moving parts, its
+/// place and size, the resolution.
+type SpriteKey = (NodeLook, [f64; 4]);
+
+/// The pictures kept across frames: each node's still parts (by id) and
+/// each cluster's links (by its place in the fleet).
+#[derive(Default)]
+pub struct Pictures {
+    nodes: Vec<(u64, Option<Cached<SpriteKey>>)>,
+    links: Vec<Option<Cached<(scene::Links, u64)>>>,
 }
 
 /// Paints a node's labels where `scene::place_labels` puts them.
@@ -692,13 +830,41 @@ fn log_key(ctx: &Ctx, l: &Layout, words: &dyn Renderer) {
     }
 }
 
-fn log_panel(f: &Frame) {
+/// The log panel without its cells: its frame, title, key and row names.
+fn log_frame(f: &Frame) {
     let ctx = f.ctx;
     let l = f.layout;
     ctx.set_fill_style_str(pal::PANEL);
     ctx.begin_path();
     let _ = ctx.round_rect_with_f64(l.log_x, l.log_y, l.log_w, l.log_h, 8.0);
     ctx.fill();
+    ctx.set_font("11px system-ui, sans-serif");
+    ctx.set_text_baseline("middle");
+    ctx.set_text_align("left");
+    ctx.set_fill_style_str(pal::TEXT_DIM);
+    text(ctx, &f.words.log_title(), l.log_x + 10.0, l.log_y + 12.0);
+    if l.key_x > 0.0 {
+        log_key(ctx, l, f.words);
+    }
+    ctx.set_text_align("left");
+    ctx.set_font("12px system-ui, sans-serif");
+    for (row, d) in f.nodes.iter().enumerate() {
+        let v = &d.view;
+        // The row's label: the node in its role's colour.
+        ctx.set_fill_style_str(scene::row_colour(v));
+        text(
+            ctx,
+            &f.words.log_row(v.id, v.learner),
+            l.log_x + 10.0,
+            l.row_y(row) + l.row_h / 2.0,
+        );
+    }
+}
+
+fn log_panel(f: &Frame) {
+    let ctx = f.ctx;
+    let l = f.layout;
+    log_frame(f);
 
     let logs: Vec<Option<Strip>> = f.nodes.iter().map(|d| Strip::of(&d.view, d.sim)).collect();
     let hi = logs.iter().flatten().map(|g| g.last).max().unwrap_or(0);
@@ -710,9 +876,6 @@ fn log_panel(f: &Frame) {
 
     ctx.set_font("11px system-ui, sans-serif");
     ctx.set_text_baseline("middle");
-    ctx.set_text_align("left");
-    ctx.set_fill_style_str(pal::TEXT_DIM);
-    text(ctx, &f.words.log_title(), l.log_x + 10.0, l.log_y + 12.0);
     ctx.set_text_align("center");
     let mut buf = String::new();
     for i in lo..lo + cells {
@@ -729,33 +892,14 @@ fn log_panel(f: &Frame) {
         }
     }
 
-    if l.key_x > 0.0 {
-        log_key(ctx, l, f.words);
-    }
     let rh = l.row_h;
     let ch = rh - 4.0;
     ctx.set_font("10px system-ui, sans-serif");
-    for (row, (d, g)) in f.nodes.iter().zip(&logs).enumerate() {
-        let v = &d.view;
+    for (row, g) in logs.iter().enumerate() {
         let y = l.row_y(row);
-        // The row's label: the node in its role's colour.
-        let colour = if v.never_started {
-            pal::TEXT_FAINT
-        } else {
-            scene::label_colour(pal::role(v.raft_role))
-        };
-        ctx.set_fill_style_str(colour);
-        ctx.set_text_align("left");
-        ctx.set_font("12px system-ui, sans-serif");
-        text(
-            ctx,
-            &f.words.log_row(v.id, v.learner),
-            l.log_x + 10.0,
-            y + rh / 2.0,
-        );
-        ctx.set_font("10px system-ui, sans-serif");
         let Some(g) = g else {
             ctx.set_fill_style_str(pal::TEXT_FAINT);
+            ctx.set_text_align("left");
             text(ctx, &f.words.no_log(), x0 + 2.0, y + rh / 2.0);
             continue;
         };
