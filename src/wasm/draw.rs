@@ -13,7 +13,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::app::layout::{lane, Board, Hit, Layout, Segment, Spot, MIRROR_R};
 use crate::app::palette as pal;
-use crate::app::scene::{self, Badge, Bar, Body, Label, Mark, NodeLook, Strip};
+use crate::app::scene::{self, Badge, Bar, Body, Key, Label, Mark, NodeLook, Strip};
 use crate::scenario::narrate::Renderer;
 use crate::scenario::view::{self, LogMark};
 use crate::server::Cluster;
@@ -166,21 +166,14 @@ pub fn frame(f: &Frame, index: usize, pictures: &mut Pictures) {
     ctx.fill_rect(l.left, 0.0, l.width, l.height);
     ctx.set_line_cap("round");
     let views: Vec<_> = f.nodes.iter().map(|d| &d.view).collect();
-    let key = scene::Links::of(l, f.cluster, &views, f.hover);
-    if let Some(part) = key.part() {
-        if pictures.links.len() <= index {
-            pictures.links.resize_with(index + 1, || None);
-        }
+    if let Some((key, part)) = scene::links_key(l, f.cluster, &views, f.hover) {
         let [x0, y0, x1, y1] = part;
         let paint = |c: &Ctx| {
             c.set_fill_style_str(pal::BACKGROUND);
             c.fill_rect(x0 - 1.0, y0 - 1.0, x1 - x0 + 2.0, y1 - y0 + 2.0);
             links(&Frame { ctx: c, ..*f });
         };
-        let key = (key, f.dpr.to_bits());
-        if !Cached::blit(&mut pictures.links[index], ctx, f.dpr, key, part, paint) {
-            links(f);
-        }
+        pictures.paint(ctx, f.dpr, !(index as u64), key, part, &paint);
     }
     messages(f);
     for (d, s) in f.nodes.iter().zip(&l.spots) {
@@ -476,34 +469,20 @@ fn node(f: &Frame, pictures: &mut Pictures, v: &view::NodeView, s: &Spot) {
     } else {
         f.nodes.len()
     };
-    let mut look = scene::node_look(v, f.words, hovered, n, queued);
-    let labels_now = std::mem::take(&mut look.labels);
-    // What moves every frame is drawn here; the rest of the node comes
-    // from its sprite, painted again only when it changes.
-    // (The sprite has the timer's track: whether there is a timer is kept.)
-    let timer = look.timer.take();
-    look.timer = timer.map(|_| (0.0, pal::TIMER_TRACK));
-    let countdown = look.countdown.take();
-    let i = match pictures.nodes.iter().position(|(id, _)| *id == v.id) {
-        Some(i) => i,
-        None => {
-            pictures.nodes.push((v.id, None));
-            pictures.nodes.len() - 1
-        }
-    };
-    // Room for the halo, the track and a learner's badge.
+    let look = scene::node_look(v, f.words, hovered, n, queued);
+    // The still parts come from the node's picture, painted again only
+    // when they change; what moves is drawn over it. The picture has room
+    // for the halo, the track and a learner's badge.
     let half = r * 1.6 + 10.0;
     let part = [s.x - half, s.y - half, s.x + half, s.y + half];
+    let key = look.still().n(v.id).f(s.x).f(s.y).f(r);
     let paint = |c: &Ctx| body(c, &look, v.id, s.x, s.y, r, f.dashes);
-    let key = (look.clone(), [s.x, s.y, r, f.dpr]);
-    if !Cached::blit(&mut pictures.nodes[i].1, ctx, f.dpr, key, part, paint) {
-        body(ctx, &look, v.id, s.x, s.y, r, f.dashes);
-    }
+    pictures.paint(ctx, f.dpr, v.id, key, part, &paint);
     if look.faded {
         ctx.set_global_alpha(0.35);
     }
     // The election timer: an arc that fills until the node campaigns.
-    if let Some((frac, arc_colour)) = timer {
+    if let Some((frac, arc_colour)) = look.timer {
         ctx.set_line_width(3.0);
         ctx.set_stroke_style_str(arc_colour);
         ctx.begin_path();
@@ -512,7 +491,7 @@ fn node(f: &Frame, pictures: &mut Pictures, v: &view::NodeView, s: &Spot) {
         ctx.stroke();
     }
     // Failover's countdown: a red arc that shrinks as failover-after runs out.
-    if let Some(left) = countdown {
+    if let Some(left) = look.countdown {
         ctx.set_line_width(3.0);
         ctx.set_stroke_style_str(pal::COUNTDOWN);
         ctx.begin_path();
@@ -521,7 +500,7 @@ fn node(f: &Frame, pictures: &mut Pictures, v: &view::NodeView, s: &Spot) {
         ctx.stroke();
     }
     ctx.set_global_alpha(1.0);
-    labels(ctx, f.layout, s, &labels_now);
+    labels(ctx, f.layout, s, &look.labels);
 }
 
 /// What of a node changes only with its look (its timer's arc, its
@@ -617,61 +596,77 @@ fn body(ctx: &Ctx, look: &NodeLook, id: u64, x: f64, y: f64, r: f64, dashes: &Da
 }
 
 /// A picture of part of the canvas, painted at its resolution off the
-/// page and painted again only when what it shows (`K`) changes.
-pub struct Cached<K> {
-    key: Option<K>,
+/// page.
+struct Picture {
+    key: Key,
     canvas: HtmlCanvasElement,
     ctx: CanvasRenderingContext2d,
     /// Its place on the canvas in device pixels: left, top, width, height.
     at: [f64; 4],
 }
 
-impl<K: PartialEq> Cached<K> {
-    /// Copies the picture of the part of the canvas from `(x0, y0)` to
-    /// `(x1, y1)` (CSS pixels) onto `main`, painting it first with `paint`
-    /// (in the canvas's coordinates) when `key` or the part changed. False
-    /// when no picture can be made: the caller paints it directly.
-    #[allow(clippy::too_many_arguments)]
-    fn blit(
-        this: &mut Option<Cached<K>>,
+/// The pictures kept across frames, each in its slot: a node's still
+/// parts by its id, a cluster's links by the complement of its place in
+/// the fleet.
+#[derive(Default)]
+pub struct Pictures(Vec<(u64, Picture)>);
+
+impl Pictures {
+    /// Copies slot `slot`'s picture of the part of the canvas from `(x0,
+    /// y0)` to `(x1, y1)` (CSS pixels) onto `main`, painting it first with
+    /// `paint` (in the canvas's coordinates) when `key`, the part or the
+    /// resolution changed. Without a canvas off the page, `paint` paints
+    /// onto `main` itself.
+    fn paint(
+        &mut self,
         main: &Ctx,
         dpr: f64,
-        key: K,
+        slot: u64,
+        key: Key,
         [x0, y0, x1, y1]: [f64; 4],
-        paint: impl FnOnce(&Ctx),
-    ) -> bool {
-        if this.is_none() {
-            *this = offscreen(main).map(|(canvas, ctx)| Cached {
-                key: None,
-                canvas,
-                ctx,
-                at: [0.0; 4],
-            });
-        }
-        let Some(c) = this else {
-            return false;
+        paint: &dyn Fn(&Ctx),
+    ) {
+        let key = key.f(dpr);
+        let i = match self.0.iter().position(|(s, _)| *s == slot) {
+            Some(i) => Some(i),
+            None => offscreen(main).map(|(canvas, ctx)| {
+                let at = [f64::NAN; 4];
+                self.0.push((
+                    slot,
+                    Picture {
+                        key,
+                        canvas,
+                        ctx,
+                        at,
+                    },
+                ));
+                self.0.len() - 1
+            }),
+        };
+        let Some(p) = i.map(|i| &mut self.0[i].1) else {
+            paint(main);
+            return;
         };
         // Whole device pixels, so that the copy is pixel for pixel.
         let (left, top) = ((x0 * dpr).floor(), (y0 * dpr).floor());
         let at = [left, top, (x1 * dpr).ceil() - left, (y1 * dpr).ceil() - top];
-        if c.key.as_ref() != Some(&key) || c.at != at {
+        if p.key != key || p.at != at {
             // Setting the size clears the picture and its context's state.
-            c.canvas.set_width(at[2] as u32);
-            c.canvas.set_height(at[3] as u32);
-            let _ = c.ctx.set_transform(dpr, 0.0, 0.0, dpr, -left, -top);
-            c.ctx.set_line_cap("round");
-            paint(&Ctx::new(&c.ctx));
-            c.key = Some(key);
-            c.at = at;
+            p.canvas.set_width(at[2] as u32);
+            p.canvas.set_height(at[3] as u32);
+            let _ = p.ctx.set_transform(dpr, 0.0, 0.0, dpr, -left, -top);
+            p.ctx.set_line_cap("round");
+            paint(&Ctx::new(&p.ctx));
+            p.key = key;
+            p.at = at;
         }
         let _ = main.draw_image_with_html_canvas_element_and_dw_and_dh(
-            &c.canvas,
+            &p.canvas,
             left / dpr,
             top / dpr,
             at[2] / dpr,
             at[3] / dpr,
         );
-        true
     }
 }
 
@@ -685,18 +680,6 @@ fn offscreen(main: &Ctx) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d)
         .unchecked_into();
     let ctx = canvas.get_context("2d").ok()??.unchecked_into();
     Some((canvas, ctx))
-}
-
-/// What a node's sprite shows: its look without the moving parts, its
-/// place and size, the resolution.
-type SpriteKey = (NodeLook, [f64; 4]);
-
-/// The pictures kept across frames: each node's still parts (by id) and
-/// each cluster's links (by its place in the fleet).
-#[derive(Default)]
-pub struct Pictures {
-    nodes: Vec<(u64, Option<Cached<SpriteKey>>)>,
-    links: Vec<Option<Cached<(scene::Links, u64)>>>,
 }
 
 /// Paints a node's labels where `scene::place_labels` puts them.
