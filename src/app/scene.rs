@@ -264,15 +264,6 @@ pub fn shows_term(node_r: f64) -> bool {
     node_r >= 17.0
 }
 
-/// A log row's name, in its node's role colour.
-pub fn row_colour(v: &NodeView) -> &'static str {
-    if v.never_started {
-        pal::TEXT_FAINT
-    } else {
-        label_colour(pal::role(v.raft_role))
-    }
-}
-
 // ---- pictures' keys -------------------------------------------------------------
 
 /// What a picture painted once shows, folded into one number: the canvas
@@ -329,20 +320,21 @@ impl NodeLook {
 }
 
 /// The key of a cluster's links (their places, cuts, the hovered link,
-/// unreachable URLs) and the part of the canvas they cover, `[left, top,
-/// right, bottom]`; `None` when fewer than two nodes are linked.
+/// unreachable URLs: `no_route`, node by node) and the part of the canvas
+/// they cover, `[left, top, right, bottom]`; `None` when fewer than two
+/// nodes are linked.
 pub fn links_key(
     l: &Layout,
     c: &Cluster,
-    views: &[&NodeView],
+    no_route: impl Iterator<Item = bool>,
     hover: Option<Hit>,
 ) -> Option<(Key, [f64; 4])> {
     let mut k = Key::new().f(l.node_r);
     if let Some(Hit::Link { a, b, .. }) = hover {
         k = k.n(a).n(b);
     }
-    for v in views {
-        k = k.n(v.bad_url.is_some().into());
+    for bad in no_route {
+        k = k.n(bad.into());
     }
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     let mut linked = 0;
@@ -774,7 +766,8 @@ mod tests {
         l.compute(800.0, 600.0, &[(1, true), (2, true), (3, true)]);
         let key = |s: &Session, l: &Layout, hover| {
             let v = view::nodes(s.cluster());
-            links_key(l, s.cluster(), &v.iter().collect::<Vec<_>>(), hover).map(|k| k.0)
+            let bad = v.iter().map(|v| v.bad_url.is_some());
+            links_key(l, s.cluster(), bad, hover).map(|k| k.0)
         };
         let before = key(&s, &l, None).unwrap();
         // Time passes, messages fly, a node is hovered: the same picture.
@@ -796,9 +789,8 @@ mod tests {
         assert_ne!(key(&s, &wide, None), Some(before));
         // The part covers every linked node's centre, with room for a
         // hovered link's width.
-        let v = view::nodes(s.cluster());
-        let v: Vec<_> = v.iter().collect();
-        let [x0, y0, x1, y1] = links_key(&l, s.cluster(), &v, None).unwrap().1;
+        let bad = [false; 3].into_iter();
+        let [x0, y0, x1, y1] = links_key(&l, s.cluster(), bad, None).unwrap().1;
         for sp in &l.spots {
             assert!(x0 + 3.0 < sp.x && sp.x < x1 - 3.0 && y0 + 3.0 < sp.y && sp.y < y1 - 3.0);
         }

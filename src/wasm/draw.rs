@@ -165,8 +165,8 @@ pub fn frame(f: &Frame, index: usize, pictures: &mut Pictures) {
     ctx.set_fill_style_str(pal::BACKGROUND);
     ctx.fill_rect(l.left, 0.0, l.width, l.height);
     ctx.set_line_cap("round");
-    let views: Vec<_> = f.nodes.iter().map(|d| &d.view).collect();
-    if let Some((key, part)) = scene::links_key(l, f.cluster, &views, f.hover) {
+    let no_route = f.nodes.iter().map(|d| d.view.bad_url.is_some());
+    if let Some((key, part)) = scene::links_key(l, f.cluster, no_route, f.hover) {
         let [x0, y0, x1, y1] = part;
         let paint = |c: &Ctx| {
             c.set_fill_style_str(pal::BACKGROUND);
@@ -813,41 +813,13 @@ fn log_key(ctx: &Ctx, l: &Layout, words: &dyn Renderer) {
     }
 }
 
-/// The log panel without its cells: its frame, title, key and row names.
-fn log_frame(f: &Frame) {
+fn log_panel(f: &Frame) {
     let ctx = f.ctx;
     let l = f.layout;
     ctx.set_fill_style_str(pal::PANEL);
     ctx.begin_path();
     let _ = ctx.round_rect_with_f64(l.log_x, l.log_y, l.log_w, l.log_h, 8.0);
     ctx.fill();
-    ctx.set_font("11px system-ui, sans-serif");
-    ctx.set_text_baseline("middle");
-    ctx.set_text_align("left");
-    ctx.set_fill_style_str(pal::TEXT_DIM);
-    text(ctx, &f.words.log_title(), l.log_x + 10.0, l.log_y + 12.0);
-    if l.key_x > 0.0 {
-        log_key(ctx, l, f.words);
-    }
-    ctx.set_text_align("left");
-    ctx.set_font("12px system-ui, sans-serif");
-    for (row, d) in f.nodes.iter().enumerate() {
-        let v = &d.view;
-        // The row's label: the node in its role's colour.
-        ctx.set_fill_style_str(scene::row_colour(v));
-        text(
-            ctx,
-            &f.words.log_row(v.id, v.learner),
-            l.log_x + 10.0,
-            l.row_y(row) + l.row_h / 2.0,
-        );
-    }
-}
-
-fn log_panel(f: &Frame) {
-    let ctx = f.ctx;
-    let l = f.layout;
-    log_frame(f);
 
     let logs: Vec<Option<Strip>> = f.nodes.iter().map(|d| Strip::of(&d.view, d.sim)).collect();
     let hi = logs.iter().flatten().map(|g| g.last).max().unwrap_or(0);
@@ -859,6 +831,9 @@ fn log_panel(f: &Frame) {
 
     ctx.set_font("11px system-ui, sans-serif");
     ctx.set_text_baseline("middle");
+    ctx.set_text_align("left");
+    ctx.set_fill_style_str(pal::TEXT_DIM);
+    text(ctx, &f.words.log_title(), l.log_x + 10.0, l.log_y + 12.0);
     ctx.set_text_align("center");
     let mut buf = String::new();
     for i in lo..lo + cells {
@@ -875,14 +850,33 @@ fn log_panel(f: &Frame) {
         }
     }
 
+    if l.key_x > 0.0 {
+        log_key(ctx, l, f.words);
+    }
     let rh = l.row_h;
     let ch = rh - 4.0;
     ctx.set_font("10px system-ui, sans-serif");
-    for (row, g) in logs.iter().enumerate() {
+    for (row, (d, g)) in f.nodes.iter().zip(&logs).enumerate() {
+        let v = &d.view;
         let y = l.row_y(row);
+        // The row's label: the node in its role's colour.
+        let colour = if v.never_started {
+            pal::TEXT_FAINT
+        } else {
+            scene::label_colour(pal::role(v.raft_role))
+        };
+        ctx.set_fill_style_str(colour);
+        ctx.set_text_align("left");
+        ctx.set_font("12px system-ui, sans-serif");
+        text(
+            ctx,
+            &f.words.log_row(v.id, v.learner),
+            l.log_x + 10.0,
+            y + rh / 2.0,
+        );
+        ctx.set_font("10px system-ui, sans-serif");
         let Some(g) = g else {
             ctx.set_fill_style_str(pal::TEXT_FAINT);
-            ctx.set_text_align("left");
             text(ctx, &f.words.no_log(), x0 + 2.0, y + rh / 2.0);
             continue;
         };
