@@ -379,3 +379,21 @@ fn time_travel_and_links_keep_every_cluster_and_mirror() {
     assert_eq!(back.status_json(), there);
     assert_eq!(back.history(), t.history());
 }
+
+#[test]
+fn with_no_leader_the_key_history_reads_a_running_member_before_a_stopped_one() {
+    // 3 is cut off and misses the later writes; 1 and 2 hold them, then stop.
+    let s = run("cluster voters=1,2,3\nwait-until leader\nput a 1\nwait 1s\n\
+         cut 3 1\ncut 3 2\nput a 2\nput a 3\nwait 1s\ncrash 1\ncrash 2\nheal 3 1\nheal 3 2\nwait 1s\n");
+    let h = key_history(s.fleet(), "a");
+    assert_eq!(h[0].node, Some(3), "{h:?}");
+    let seen: Vec<Option<String>> = h[0].versions.iter().map(|v| v.value.clone()).collect();
+    assert_eq!(seen, [Some("1".into())]);
+    // The report's cluster revision is the same member's.
+    assert_eq!(cluster(&s, "main")["revision"], h[0].revision);
+    // With every member down, a stopped one's store stands for the cluster.
+    let s = run(
+        "cluster voters=1,2,3\nwait-until leader\nput a 1\nwait 1s\ncrash 1\ncrash 2\ncrash 3\n",
+    );
+    assert!(key_history(s.fleet(), "a")[0].node.is_some());
+}

@@ -16,10 +16,19 @@ pub type Entries = Chunked<Entry>;
 /// cheap, large enough that a clone of a long log is a short vector.
 const CHUNK: usize = 256;
 
+/// What a chunk's items own beyond the chunk, walked by a [`Meter`].
+pub type Weigh<T> = fn(&T, &mut Meter);
+
 /// A sequence addressed by position (0 is the first kept).
 #[derive(Clone, Debug)]
 pub struct Chunked<T> {
     chunks: Vec<Rc<Vec<T>>>,
+    /// Per chunk, what its items own (bytes at a whole share), weighed once
+    /// when a [`Chunked::push_weighed`] filled it: a full chunk no longer
+    /// changes, so counting memory walks one number instead of its 256
+    /// items (a heavy run's stores hold millions). `None` until then, or
+    /// after a write into it.
+    weights: Vec<Option<u32>>,
     /// Positions dropped from the front of the first chunk.
     skip: usize,
     len: usize,
@@ -29,6 +38,7 @@ impl<T> Default for Chunked<T> {
     fn default() -> Self {
         Chunked {
             chunks: Vec::new(),
+            weights: Vec::new(),
             skip: 0,
             len: 0,
         }
@@ -70,6 +80,9 @@ impl<T: Clone> Chunked<T> {
             return None;
         }
         let (c, i) = self.locate(pos);
+        if let Some(w) = self.weights.get_mut(c) {
+            *w = None;
+        }
         self.chunks
             .get_mut(c)
             .and_then(|chunk| Rc::make_mut(chunk).get_mut(i))
@@ -78,6 +91,7 @@ impl<T: Clone> Chunked<T> {
     pub fn push(&mut self, e: T) {
         if (self.skip + self.len) % CHUNK == 0 {
             self.chunks.push(Rc::new(Vec::with_capacity(CHUNK)));
+            self.weights.push(None);
         }
         if let Some(last) = self.chunks.last_mut() {
             Rc::make_mut(last).push(e);
@@ -85,9 +99,33 @@ impl<T: Clone> Chunked<T> {
         }
     }
 
+    /// Pushes `e`; when that fills its chunk, weighs the chunk's items with
+    /// `item` once, for [`Chunked::heap_size`]. Shared values among them
+    /// count at their share as it is now (an estimate, as all counting is).
+    pub fn push_weighed(&mut self, e: T, item: Weigh<T>) {
+        self.push(e);
+        if (self.skip + self.len) % CHUNK != 0 {
+            return;
+        }
+        if let (Some(chunk), Some(w)) = (self.chunks.last(), self.weights.last_mut()) {
+            let mut m = Meter::new();
+            for x in chunk.iter() {
+                item(x, &mut m);
+            }
+            *w = Some(u32::try_from(m.bytes()).unwrap_or(u32::MAX));
+        }
+    }
+
     pub fn extend(&mut self, entries: impl IntoIterator<Item = T>) {
         for e in entries {
             self.push(e);
+        }
+    }
+
+    /// [`Chunked::extend`] through [`Chunked::push_weighed`].
+    pub fn extend_weighed(&mut self, entries: impl IntoIterator<Item = T>, item: Weigh<T>) {
+        for e in entries {
+            self.push_weighed(e, item);
         }
     }
 
@@ -102,9 +140,13 @@ impl<T: Clone> Chunked<T> {
         }
         let end = self.skip + len;
         self.chunks.truncate(end.div_ceil(CHUNK));
+        self.weights.truncate(self.chunks.len());
         if end % CHUNK != 0 {
             if let Some(last) = self.chunks.last_mut() {
                 Rc::make_mut(last).truncate(end % CHUNK);
+            }
+            if let Some(w) = self.weights.last_mut() {
+                *w = None;
             }
         }
         self.len = len;
@@ -121,11 +163,13 @@ impl<T: Clone> Chunked<T> {
         self.len -= n;
         let whole = self.skip / CHUNK;
         self.chunks.drain(..whole);
+        self.weights.drain(..whole);
         self.skip -= whole * CHUNK;
     }
 
     pub fn clear(&mut self) {
         self.chunks.clear();
+        self.weights.clear();
         self.skip = 0;
         self.len = 0;
     }
@@ -152,15 +196,21 @@ impl<T: Clone> Chunked<T> {
     }
 
     /// Counts the chunks (each at its share: checkpoints share them) and,
-    /// with `item`, what each element owns.
-    pub fn heap_size(&self, m: &mut Meter, item: Option<fn(&T, &mut Meter)>) {
+    /// with `item`, what each element owns (a chunk weighed when it filled
+    /// counts its weight instead: see [`Chunked::push_weighed`]).
+    pub fn heap_size(&self, m: &mut Meter, item: Option<Weigh<T>>) {
         m.vec(&self.chunks);
-        for chunk in &self.chunks {
+        m.vec(&self.weights);
+        for (chunk, weight) in self.chunks.iter().zip(&self.weights) {
             m.block(chunk, |m, v| {
                 m.vec(v);
-                if let Some(f) = item {
-                    for x in v.iter() {
-                        f(x, m);
+                match (item, weight) {
+                    (None, _) => {}
+                    (Some(_), Some(w)) => m.add(*w as usize),
+                    (Some(f), None) => {
+                        for x in v.iter() {
+                            f(x, m);
+                        }
                     }
                 }
             });
@@ -253,5 +303,50 @@ mod tests {
         assert_eq!(s.first().unwrap().term, 7);
         s.truncate(0);
         assert!(s.is_empty() && s.first().is_none() && s.get_mut(0).is_none());
+    }
+
+    /// Each string's bytes, as an item walk sees them.
+    fn weigh(s: &String, m: &mut Meter) {
+        m.string(s);
+    }
+
+    fn count(c: &Chunked<String>) -> u64 {
+        let mut m = Meter::new();
+        c.heap_size(&mut m, Some(weigh));
+        m.bytes()
+    }
+
+    #[test]
+    fn a_chunk_weighed_when_full_counts_as_its_walk_until_it_changes() {
+        let item = |i: usize| "x".repeat(i % 7 + 1);
+        let mut weighed = Chunked::default();
+        let mut walked = Chunked::default();
+        for i in 0..700 {
+            weighed.push_weighed(item(i), weigh);
+            walked.push(item(i));
+        }
+        // Two full chunks weighed, the third walked: the same count.
+        assert!(weighed.weights[..2].iter().all(Option::is_some));
+        assert_eq!(weighed.weights[2], None);
+        assert_eq!(count(&weighed), count(&walked));
+        // A write into a weighed chunk, or a cut through it, makes it walked
+        // again, so the count follows the change.
+        *weighed.get_mut(3).unwrap() = "y".repeat(100);
+        *walked.get_mut(3).unwrap() = "y".repeat(100);
+        assert_eq!(weighed.weights[0], None);
+        assert_eq!(count(&weighed), count(&walked));
+        weighed.truncate(300);
+        walked.truncate(300);
+        assert_eq!(weighed.weights, [None, None]);
+        assert_eq!(count(&weighed), count(&walked));
+        // Refilled, the chunk is weighed again; dropped chunks take their
+        // weights with them.
+        weighed.extend_weighed((300..600).map(item), weigh);
+        walked.extend((300..600).map(item));
+        assert!(weighed.weights[1].is_some());
+        weighed.drop_front(256);
+        walked.drop_front(256);
+        assert_eq!(weighed.weights.len(), weighed.chunks.len());
+        assert_eq!(count(&weighed), count(&walked));
     }
 }

@@ -177,7 +177,7 @@ impl RaftLog {
         debug_assert!(after <= self.last_index() && after + 1 >= self.offset);
         let keep = (after + 1).saturating_sub(self.offset) as usize;
         self.entries.truncate(keep);
-        self.entries.extend(entries);
+        self.entries.extend_weighed(entries, Entry::heap_size);
         self.last_index()
     }
 

@@ -171,18 +171,25 @@ pub fn cluster_revision(cluster: &Cluster) -> u64 {
 }
 
 /// The member whose store stands for the cluster's: the leader, else the
-/// member with the highest revision (the lowest id among equals).
+/// running member with the highest revision (the lowest id among equals),
+/// else, with every member down, the stopped one with the highest.
 pub fn reference_member(cluster: &Cluster) -> Option<NodeId> {
     let world = cluster.world();
     let rev = |id: NodeId| world.node(id).map(|n| n.state.mvcc.rev());
-    cluster.leader().filter(|&l| rev(l).is_some()).or_else(|| {
+    let best = |running: bool| {
         cluster
             .known_ids()
             .into_iter()
+            .filter(|&id| world.node(id).is_some_and(|n| n.raft.is_some() == running))
             .filter_map(|id| rev(id).map(|r| (r, std::cmp::Reverse(id))))
             .max()
             .map(|(_, std::cmp::Reverse(id))| id)
-    })
+    };
+    cluster
+        .leader()
+        .filter(|&l| rev(l).is_some())
+        .or_else(|| best(true))
+        .or_else(|| best(false))
 }
 
 /// One mirror process in the report's `mirrors`.

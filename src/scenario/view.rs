@@ -638,7 +638,7 @@ pub struct KeyVersionView {
 }
 
 /// A key's history in one cluster: what the store of one of its members
-/// (the leader's, else the member with the highest revision) still holds.
+/// (`report::reference_member`: the leader, else a running member) still holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct KeyHistoryView {
     pub cluster: String,

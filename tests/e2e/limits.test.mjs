@@ -46,12 +46,6 @@ async function longestGap(page, ms) {
   }, ms);
 }
 
-/** Under the heaviest load, counting memory (at each checkpoint, two
- * simulated seconds apart, and every so often for the budget) walks the
- * whole run in one step: a frame now and then comes late (see
- * docs/long-runs.md). Every other frame keeps to 100 ms. */
-const HEAVY_SPIKE_MS = 300;
-
 /** While a run goes on, the quorum panel names the leader the run has. */
 async function quorumPanelFollows(page) {
   await page.waitForFunction(() => {
@@ -103,7 +97,7 @@ const progress = (page) => page.evaluate(() => window.raftlab.progress());
 const logText = (page) => page.textContent("#log");
 
 /** The run goes on while the page draws and answers; the progress moves. */
-async function runsResponsively(page, label, heavy = false) {
+async function runsResponsively(page, label) {
   const a = await progress(page);
   assert.ok(a.running, `${label}: running ${JSON.stringify(a)}`);
   const k = await slowness(page);
@@ -113,7 +107,7 @@ async function runsResponsively(page, label, heavy = false) {
   const why = `${label}: frame gaps up to ${gap.toFixed(0)} ms, 95% within ${p95.toFixed(0)} ms, machine factor ${k.toFixed(2)} (${JSON.stringify(stats)})`;
   // (Frames come on a 60 Hz beat: six of them are 100.02 ms.)
   assert.ok(p95 <= 101 * k, why);
-  assert.ok(gap <= (heavy ? HEAVY_SPIKE_MS : 101) * k, why);
+  assert.ok(gap <= 101 * k, why);
   const b = await progress(page);
   assert.ok(b.done_ms > a.done_ms || b.commands_done > a.commands_done, `${label}: no progress ${JSON.stringify([a, b])}`);
   assert.ok(b.total_ms >= b.done_ms);
@@ -155,7 +149,11 @@ test("the heavy link: asks, runs in slices, the page draws and answers, Cancel l
   // The first election takes the writes queued meanwhile in one engine step
   // (about 140 ms here, once); the frames are measured after it.
   await page.waitForFunction(() => window.raftlab.progress().done_ms > 1500, null, { timeout: 30000 });
-  await runsResponsively(page, "heavy", true);
+  await runsResponsively(page, "heavy");
+  // Later, with a hundred megabytes and more counted, counting memory
+  // (at each checkpoint and for the budget) still fits between frames.
+  await page.waitForFunction(() => window.raftlab.progress().done_ms > 5000, null, { timeout: 60000 });
+  await runsResponsively(page, "heavy, later");
   // The quorum panel follows the run: the leader elected during it is
   // there while it goes on (the link opened with none).
   await quorumPanelFollows(page);
@@ -241,7 +239,7 @@ test("Don't run leaves the cluster at its start; the memory budget stops a run w
   await page.waitForFunction(() => window.raftlab.progress().done_ms > 1500, null, { timeout: 30000 });
   const k = await slowness(page);
   const { gap, p95 } = await longestGap(page, 1500);
-  assert.ok(p95 <= 101 * k && gap <= HEAVY_SPIKE_MS * k, `frame gaps up to ${gap.toFixed(0)} ms, 95% within ${p95.toFixed(0)} ms, machine factor ${k.toFixed(2)}`);
+  assert.ok(p95 <= 101 * k && gap <= 101 * k, `frame gaps up to ${gap.toFixed(0)} ms, 95% within ${p95.toFixed(0)} ms, machine factor ${k.toFixed(2)}`);
   await page.waitForFunction(() => !window.raftlab.progress().running, null, { timeout: 60000 });
   const log = await logText(page);
   assert.match(log, /stopped at line \d+ \(`wait 3600s`\), t=[\d.]+s: the run would hold more than its memory budget of 48\.0 MB/);

@@ -91,7 +91,7 @@ impl Backend {
             self.next_rev(),
             "records are written in revision order"
         );
-        self.tail.push(record);
+        self.tail.push_weighed(record, Record::heap_size);
     }
 
     /// An empty backend whose first record will be the one after revision
