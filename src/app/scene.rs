@@ -831,10 +831,8 @@ mod tests {
             }
         }
         // Strings by their words, not their place in memory.
-        assert_eq!(
-            Key::new().s("#38bdf8"),
-            Key::new().s(&"#38bdf8".to_string())
-        );
+        let owned = String::from("#38bdf8");
+        assert_eq!(Key::new().s("#38bdf8"), Key::new().s(owned.as_str()));
         assert_ne!(Key::new().s("ab").s(""), Key::new().s("a").s("b"));
     }
 
