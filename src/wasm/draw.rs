@@ -884,12 +884,14 @@ fn log_panel(f: &Frame) {
             let x = x0 + (i - lo) as f64 * cw;
             let (term, committed, mark) = match g.cell(i) {
                 scene::Cell::Empty => {
+                    ctx.set_global_alpha(1.0);
                     ctx.set_stroke_style_str(pal::GRID);
                     ctx.set_line_width(1.0);
                     ctx.stroke_rect(x + 1.5, y + 2.5, cw - 3.0, ch - 1.0);
                     continue;
                 }
                 scene::Cell::Compacted => {
+                    ctx.set_global_alpha(1.0);
                     ctx.set_fill_style_str(pal::GRID);
                     ctx.fill_rect(x + 1.0, y + 2.0, cw - 2.0, ch);
                     continue;
@@ -901,10 +903,14 @@ fn log_panel(f: &Frame) {
                     mark,
                 } => (term, committed, mark),
             };
+            // Faint until committed. The alpha stays set while cells
+            // alike follow (each change crosses into JavaScript).
             ctx.set_global_alpha(if committed { 1.0 } else { 0.45 });
             ctx.set_fill_style_str(pal::term(term));
             ctx.fill_rect(x + 1.0, y + 2.0, cw - 2.0, ch);
-            ctx.set_global_alpha(1.0);
+            if mark != Mark::None {
+                ctx.set_global_alpha(1.0);
+            }
             match mark {
                 Mark::Diamond => {
                     // A membership change: a white diamond.
@@ -927,6 +933,7 @@ fn log_panel(f: &Frame) {
                 Mark::None => {}
             }
         }
+        ctx.set_global_alpha(1.0);
         // Markers: snapshot boundary (orange), commit (white), applied (green).
         let marker = |index: u64, colour: &str, width: f64| {
             if index + 1 < lo || index >= lo + cells {
