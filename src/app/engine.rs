@@ -277,7 +277,7 @@ impl Engine {
     fn show_stops(&mut self, lines: &[Line]) {
         for l in lines {
             if matches!(l.said, crate::scenario::narrate::Said::Stopped(_)) {
-                let line = self.log.narrated(self.renderer, l, false, |_| true);
+                let line = self.log.narrated(self.renderer, l, false, &|_| true);
                 self.out.push(line);
             }
         }
@@ -610,7 +610,7 @@ impl Engine {
             return;
         }
         for l in &lines {
-            let line = self.log.narrated(self.renderer, l, false, |_| true);
+            let line = self.log.narrated(self.renderer, l, false, &|_| true);
             self.out.push(line);
         }
     }

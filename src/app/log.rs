@@ -151,7 +151,7 @@ impl Log {
         r: &dyn Renderer,
         line: &Line,
         named: bool,
-        surprise: impl Fn(&CommandResult) -> bool,
+        surprise: &dyn Fn(&CommandResult) -> bool,
     ) -> LogLine {
         match &line.said {
             Said::Event(e) => {
@@ -392,7 +392,7 @@ pub(crate) mod tests {
     fn show(log: &mut Log, lines: &[Line]) -> Vec<LogLine> {
         lines
             .iter()
-            .map(|l| log.narrated(&English, l, false, |_| true))
+            .map(|l| log.narrated(&English, l, false, &|_| true))
             .collect()
     }
 
@@ -475,7 +475,7 @@ pub(crate) mod tests {
         let mut ja = Log::default();
         let jl: Vec<LogLine> = [pre_campaign(1000), lease(1010, 2), pre_campaign(2000)]
             .iter()
-            .map(|l| ja.narrated(&crate::scenario::text_ja::Japanese, l, false, |_| true))
+            .map(|l| ja.narrated(&crate::scenario::text_ja::Japanese, l, false, &|_| true))
             .collect();
         let summary = &jl[2].fold.as_ref().unwrap().summary;
         assert!(summary.contains("事前投票を 2 回求めた"), "{summary}");
