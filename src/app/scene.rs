@@ -338,11 +338,11 @@ pub fn links_key(
     }
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     let mut linked = 0;
+    for (a, b) in c.world().network().cut_links() {
+        k = k.n(a).n(b);
+    }
     for a in &l.spots {
         k = k.n(a.id).f(a.x).f(a.y).n(a.linked.into());
-        for b in &l.spots {
-            k = k.n(c.is_cut(a.id, b.id).into());
-        }
         if a.linked {
             linked += 1;
             (x0, y0, x1, y1) = (x0.min(a.x), y0.min(a.y), x1.max(a.x), y1.max(a.y));
