@@ -7,10 +7,10 @@ use crate::app::trig::clamp;
 use crate::raft::{Entry, EntryData, Raft, StateRole};
 use crate::scenario::narrate::Renderer;
 use crate::scenario::view::{CatchUpView, LearnerKind, NodeState, NodeView};
-use crate::server::ReadMode;
+use crate::server::{Cluster, ReadMode};
 use crate::sim::{Request, SimNode};
 
-use super::layout::{Layout, Spot};
+use super::layout::{Hit, Layout, Spot};
 use super::palette as pal;
 
 /// A node's body.
@@ -262,6 +262,95 @@ pub fn label_colour(c: &'static str) -> &'static str {
 /// The term fits under the id only on nodes at least this large.
 pub fn shows_term(node_r: f64) -> bool {
     node_r >= 17.0
+}
+
+// ---- pictures' keys -------------------------------------------------------------
+
+/// What a picture painted once shows, folded into one number: the canvas
+/// keeps a picture of each node's still parts and of each cluster's links,
+/// and paints one again only when its key changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key(pub u64);
+
+impl Key {
+    pub fn new() -> Key {
+        Key(0xcbf2_9ce4_8422_2325)
+    }
+
+    pub fn n(self, v: u64) -> Key {
+        let x = (self.0 ^ v).wrapping_mul(0x0000_0100_0000_01b3);
+        Key(x ^ (x >> 29))
+    }
+
+    pub fn f(self, v: f64) -> Key {
+        self.n(v.to_bits())
+    }
+
+    pub fn s(self, s: &str) -> Key {
+        s.bytes().fold(self.n(s.len() as u64), |k, b| k.n(b.into()))
+    }
+}
+
+impl Default for Key {
+    fn default() -> Key {
+        Key::new()
+    }
+}
+
+impl NodeLook {
+    /// The key of a node's picture: its look without what moves (the
+    /// timer's progress, the countdown) or is drawn beside it (labels).
+    pub fn still(&self) -> Key {
+        let k = Key::new()
+            .n(self.body as u64)
+            .s(self.colour)
+            .s(self.outline.unwrap_or(""))
+            .n(self.term.map_or(0, |t| t + 1))
+            .n(self.badge.map_or(0, |b| b as u64 + 1));
+        [
+            self.faded,
+            self.halo,
+            self.timer.is_some(),
+            self.dark_text,
+            self.down_mark,
+        ]
+        .into_iter()
+        .fold(k, |k, b| k.n(b.into()))
+    }
+}
+
+/// The key of a cluster's links (their places, cuts, the hovered link,
+/// unreachable URLs: `no_route`, node by node) and the part of the canvas
+/// they cover, `[left, top, right, bottom]`; `None` when fewer than two
+/// nodes are linked.
+pub fn links_key(
+    l: &Layout,
+    c: &Cluster,
+    no_route: impl Iterator<Item = bool>,
+    hover: Option<Hit>,
+) -> Option<(Key, [f64; 4])> {
+    let mut k = Key::new().f(l.node_r);
+    if let Some(Hit::Link { a, b, .. }) = hover {
+        k = k.n(a).n(b);
+    }
+    for bad in no_route {
+        k = k.n(bad.into());
+    }
+    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+    let mut linked = 0;
+    for (a, b) in c.world().network().cut_links() {
+        k = k.n(a).n(b);
+    }
+    for a in &l.spots {
+        k = k.n(a.id).f(a.x).f(a.y).n(a.linked.into());
+        if a.linked {
+            linked += 1;
+            (x0, y0, x1, y1) = (x0.min(a.x), y0.min(a.y), x1.max(a.x), y1.max(a.y));
+        }
+    }
+    // A hovered link's half width and its round cap, with room to spare.
+    let m = 8.0;
+    (linked >= 2).then_some((k, [x0 - m, y0 - m, x1 + m, y1 + m]))
 }
 
 // ---- labels' place --------------------------------------------------------------
@@ -667,6 +756,84 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn the_links_picture_changes_with_a_cut_a_hover_or_the_layout_not_with_time() {
+        let mut s =
+            Session::from_script("cluster voters=1,2,3 seed=1\nwait-until leader\n").unwrap();
+        let mut l = Layout::default();
+        l.compute(800.0, 600.0, &[(1, true), (2, true), (3, true)]);
+        let key = |s: &Session, l: &Layout, hover| {
+            let v = view::nodes(s.cluster());
+            let bad = v.iter().map(|v| v.bad_url.is_some());
+            links_key(l, s.cluster(), bad, hover).map(|k| k.0)
+        };
+        let before = key(&s, &l, None).unwrap();
+        // Time passes, messages fly, a node is hovered: the same picture.
+        s.advance(700);
+        assert_eq!(key(&s, &l, Some(Hit::Node(2))), Some(before));
+        // A cut either way, a hovered link, another layout: painted again.
+        s.command("cut 1->2").unwrap();
+        let one_way = key(&s, &l, None).unwrap();
+        s.command("cut 2->1").unwrap();
+        let both = key(&s, &l, None).unwrap();
+        assert!(one_way != before && both != before && both != one_way);
+        s.command("heal 1 2").unwrap();
+        assert_eq!(key(&s, &l, None), Some(before));
+        let link = |a, b| Some(Hit::Link { a, b, near: a });
+        let (a, b) = (key(&s, &l, link(1, 3)), key(&s, &l, link(1, 2)));
+        assert!(a != Some(before) && b != Some(before) && a != b);
+        let mut wide = Layout::default();
+        wide.compute(1000.0, 600.0, &[(1, true), (2, true), (3, true)]);
+        assert_ne!(key(&s, &wide, None), Some(before));
+        // The part covers every linked node's centre, with room for a
+        // hovered link's width.
+        let bad = [false; 3].into_iter();
+        let [x0, y0, x1, y1] = links_key(&l, s.cluster(), bad, None).unwrap().1;
+        for sp in &l.spots {
+            assert!(x0 + 3.0 < sp.x && sp.x < x1 - 3.0 && y0 + 3.0 < sp.y && sp.y < y1 - 3.0);
+        }
+        // One linked node: no link, no picture.
+        let mut one = Layout::default();
+        one.compute(800.0, 600.0, &[(1, true), (2, false), (3, false)]);
+        assert_eq!(key(&s, &one, None), None);
+    }
+
+    #[test]
+    fn a_nodes_picture_changes_with_its_look_not_with_its_timer_or_labels() {
+        let (_, v) = views("cluster voters=1,2,3 seed=1\nwait-until leader\nwait 1s\n");
+        let follower = v.iter().find(|n| n.running && !n.leader).unwrap();
+        let leader = v.iter().find(|n| n.leader).unwrap();
+        let look = node_look(follower, &English, false, 3, 0);
+        assert!(look.timer.is_some());
+        let mut moved = look.clone();
+        moved.timer = moved.timer.map(|(f, _)| (1.0 - f, pal::CANDIDATE));
+        moved.countdown = Some(0.5);
+        moved.labels.clear();
+        assert_eq!(moved.still(), look.still());
+        let hovered = node_look(follower, &English, true, 3, 0);
+        let other = node_look(leader, &English, false, 3, 0);
+        let mut term = look.clone();
+        term.term = term.term.map(|t| t + 1);
+        let mut down = look.clone();
+        down.down_mark = true;
+        let keys = [
+            look.still(),
+            hovered.still(),
+            other.still(),
+            term.still(),
+            down.still(),
+        ];
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        // Strings by their words, not their place in memory.
+        let owned = String::from("#38bdf8");
+        assert_eq!(Key::new().s("#38bdf8"), Key::new().s(owned.as_str()));
+        assert_ne!(Key::new().s("ab").s(""), Key::new().s("a").s("b"));
     }
 
     #[test]

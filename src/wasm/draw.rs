@@ -8,12 +8,12 @@ use std::cell::{Cell, RefCell};
 use std::fmt::Write;
 use std::ops::Deref;
 
-use wasm_bindgen::JsValue;
-use web_sys::CanvasRenderingContext2d;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::app::layout::{lane, Board, Hit, Layout, Segment, Spot, MIRROR_R};
 use crate::app::palette as pal;
-use crate::app::scene::{self, Badge, Bar, Body, Label, Mark, Strip};
+use crate::app::scene::{self, Badge, Bar, Body, Key, Label, Mark, NodeLook, Strip};
 use crate::scenario::narrate::Renderer;
 use crate::scenario::view::{self, LogMark};
 use crate::server::Cluster;
@@ -153,18 +153,31 @@ pub struct Frame<'a> {
     pub t: f64,
     pub hover: Option<Hit>,
     pub dashes: &'a Dashes,
+    /// Device pixels per CSS pixel.
+    pub dpr: f64,
 }
 
-pub fn frame(f: &Frame) {
+/// Cluster `index` of the fleet; `pictures` keeps what is painted again
+/// only when it changes (its links, its nodes' bodies).
+pub fn frame(f: &Frame, index: usize, pictures: &mut Pictures) {
     let ctx = f.ctx;
     let l = f.layout;
     ctx.set_fill_style_str(pal::BACKGROUND);
     ctx.fill_rect(l.left, 0.0, l.width, l.height);
     ctx.set_line_cap("round");
-    links(f);
+    let no_route = f.nodes.iter().map(|d| d.view.bad_url.is_some());
+    if let Some((key, part)) = scene::links_key(l, f.cluster, no_route, f.hover) {
+        let [x0, y0, x1, y1] = part;
+        let paint = |c: &Ctx| {
+            c.set_fill_style_str(pal::BACKGROUND);
+            c.fill_rect(x0 - 1.0, y0 - 1.0, x1 - x0 + 2.0, y1 - y0 + 2.0);
+            links(&Frame { ctx: c, ..*f });
+        };
+        pictures.paint(ctx, f.dpr, !(index as u64), key, part, &paint);
+    }
     messages(f);
     for (d, s) in f.nodes.iter().zip(&l.spots) {
-        node(f, &d.view, s);
+        node(f, pictures, &d.view, s);
     }
     log_panel(f);
 }
@@ -445,7 +458,7 @@ fn messages(f: &Frame) {
     }
 }
 
-fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
+fn node(f: &Frame, pictures: &mut Pictures, v: &view::NodeView, s: &Spot) {
     let ctx = f.ctx;
     let r = f.layout.node_r;
     let hovered = f.hover == Some(Hit::Node(v.id));
@@ -457,24 +470,20 @@ fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
         f.nodes.len()
     };
     let look = scene::node_look(v, f.words, hovered, n, queued);
-    let colour = look.colour;
+    // The still parts come from the node's picture, painted again only
+    // when they change; what moves is drawn over it. The picture has room
+    // for the halo, the track and a learner's badge.
+    let half = r * 1.6 + 10.0;
+    let part = [s.x - half, s.y - half, s.x + half, s.y + half];
+    let key = look.still().n(v.id).f(s.x).f(s.y).f(r);
+    let paint = |c: &Ctx| body(c, &look, v.id, s.x, s.y, r, f.dashes);
+    pictures.paint(ctx, f.dpr, v.id, key, part, &paint);
     if look.faded {
         ctx.set_global_alpha(0.35);
-    }
-    if look.halo {
-        ctx.set_stroke_style_str(pal::LEADER);
-        ctx.set_global_alpha(0.3);
-        ctx.set_line_width(6.0);
-        circle(ctx, s.x, s.y, r + 7.0);
-        ctx.stroke();
-        ctx.set_global_alpha(1.0);
     }
     // The election timer: an arc that fills until the node campaigns.
     if let Some((frac, arc_colour)) = look.timer {
         ctx.set_line_width(3.0);
-        ctx.set_stroke_style_str(pal::TIMER_TRACK);
-        circle(ctx, s.x, s.y, r + 6.0);
-        ctx.stroke();
         ctx.set_stroke_style_str(arc_colour);
         ctx.begin_path();
         let start = -std::f64::consts::FRAC_PI_2;
@@ -490,31 +499,57 @@ fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
         let _ = ctx.arc(s.x, s.y, r + 11.0, start, start + TAU * left.max(0.02));
         ctx.stroke();
     }
+    ctx.set_global_alpha(1.0);
+    labels(ctx, f.layout, s, &look.labels);
+}
+
+/// What of a node changes only with its look (its timer's arc, its
+/// countdown and its labels aside): halo, the timer's track, body, id
+/// and term, marks.
+fn body(ctx: &Ctx, look: &NodeLook, id: u64, x: f64, y: f64, r: f64, dashes: &Dashes) {
+    let colour = look.colour;
+    if look.faded {
+        ctx.set_global_alpha(0.35);
+    }
+    if look.halo {
+        ctx.set_stroke_style_str(pal::LEADER);
+        ctx.set_global_alpha(0.3);
+        ctx.set_line_width(6.0);
+        circle(ctx, x, y, r + 7.0);
+        ctx.stroke();
+        ctx.set_global_alpha(1.0);
+    }
+    if look.timer.is_some() {
+        ctx.set_line_width(3.0);
+        ctx.set_stroke_style_str(pal::TIMER_TRACK);
+        circle(ctx, x, y, r + 6.0);
+        ctx.stroke();
+    }
     match look.body {
         Body::Hexagon => {
-            hexagon(ctx, s.x, s.y, r + 2.0);
+            hexagon(ctx, x, y, r + 2.0);
             ctx.set_fill_style_str(colour);
             ctx.set_global_alpha(if look.faded { 0.1 } else { 0.22 });
             ctx.fill();
             ctx.set_global_alpha(if look.faded { 0.35 } else { 1.0 });
-            set_dash(ctx, &f.dashes.dashed);
+            set_dash(ctx, &dashes.dashed);
             ctx.set_line_width(2.5);
             ctx.set_stroke_style_str(look.outline.unwrap_or(colour));
             ctx.stroke();
-            set_dash(ctx, &f.dashes.solid);
+            set_dash(ctx, &dashes.solid);
         }
         Body::NotStarted => {
-            circle(ctx, s.x, s.y, r);
+            circle(ctx, x, y, r);
             ctx.set_fill_style_str(pal::PANEL);
             ctx.fill();
-            set_dash(ctx, &f.dashes.dashed);
+            set_dash(ctx, &dashes.dashed);
             ctx.set_line_width(2.0);
             ctx.set_stroke_style_str(look.outline.unwrap_or(pal::TEXT_FAINT));
             ctx.stroke();
-            set_dash(ctx, &f.dashes.solid);
+            set_dash(ctx, &dashes.solid);
         }
         Body::Disc => {
-            circle(ctx, s.x, s.y, r);
+            circle(ctx, x, y, r);
             ctx.set_fill_style_str(colour);
             ctx.fill();
             if let Some(outline) = look.outline {
@@ -539,26 +574,112 @@ fn node(f: &Frame, v: &view::NodeView, s: &Spot) {
     let _ = write!(buf, "bold {big}px system-ui, sans-serif");
     ctx.set_font(&buf);
     let term = look.term.filter(|_| scene::shows_term(r));
-    let id_y = if term.is_some() { s.y - r * 0.18 } else { s.y };
+    let id_y = if term.is_some() { y - r * 0.18 } else { y };
     buf.clear();
-    let _ = write!(buf, "{}", v.id);
-    text(ctx, &buf, s.x, id_y);
+    let _ = write!(buf, "{id}");
+    text(ctx, &buf, x, id_y);
     if let Some(t) = term {
         buf.clear();
         let _ = write!(buf, "{}px system-ui, sans-serif", (r * 0.42).round() as i64);
         ctx.set_font(&buf);
         buf.clear();
         let _ = write!(buf, "t{t}");
-        text(ctx, &buf, s.x, s.y + r * 0.48);
+        text(ctx, &buf, x, y + r * 0.48);
     }
     if look.down_mark {
-        cross(ctx, s.x + r * 0.7, s.y - r * 0.7, 5.0, pal::BAD);
+        cross(ctx, x + r * 0.7, y - r * 0.7, 5.0, pal::BAD);
     }
     if let Some(b) = look.badge {
-        badge(ctx, s.x + r * 0.8, s.y - r * 0.8, (r * 0.42).max(6.5), b);
+        badge(ctx, x + r * 0.8, y - r * 0.8, (r * 0.42).max(6.5), b);
     }
     ctx.set_global_alpha(1.0);
-    labels(ctx, f.layout, s, &look.labels);
+}
+
+/// A picture of part of the canvas, painted at its resolution off the
+/// page.
+struct Picture {
+    key: Key,
+    canvas: HtmlCanvasElement,
+    ctx: CanvasRenderingContext2d,
+    /// Its place on the canvas in device pixels: left, top, width, height.
+    at: [f64; 4],
+}
+
+/// The pictures kept across frames, each in its slot: a node's still
+/// parts by its id, a cluster's links by the complement of its place in
+/// the fleet.
+#[derive(Default)]
+pub struct Pictures(Vec<(u64, Picture)>);
+
+impl Pictures {
+    /// Copies slot `slot`'s picture of the part of the canvas from `(x0,
+    /// y0)` to `(x1, y1)` (CSS pixels) onto `main`, painting it first with
+    /// `paint` (in the canvas's coordinates) when `key`, the part or the
+    /// resolution changed. Without a canvas off the page, `paint` paints
+    /// onto `main` itself.
+    fn paint(
+        &mut self,
+        main: &Ctx,
+        dpr: f64,
+        slot: u64,
+        key: Key,
+        [x0, y0, x1, y1]: [f64; 4],
+        paint: &dyn Fn(&Ctx),
+    ) {
+        let key = key.f(dpr);
+        let i = match self.0.iter().position(|(s, _)| *s == slot) {
+            Some(i) => Some(i),
+            None => offscreen(main).map(|(canvas, ctx)| {
+                let at = [f64::NAN; 4];
+                self.0.push((
+                    slot,
+                    Picture {
+                        key,
+                        canvas,
+                        ctx,
+                        at,
+                    },
+                ));
+                self.0.len() - 1
+            }),
+        };
+        let Some(p) = i.map(|i| &mut self.0[i].1) else {
+            paint(main);
+            return;
+        };
+        // Whole device pixels, so that the copy is pixel for pixel.
+        let (left, top) = ((x0 * dpr).floor(), (y0 * dpr).floor());
+        let at = [left, top, (x1 * dpr).ceil() - left, (y1 * dpr).ceil() - top];
+        if p.key != key || p.at != at {
+            // Setting the size clears the picture and its context's state.
+            p.canvas.set_width(at[2] as u32);
+            p.canvas.set_height(at[3] as u32);
+            let _ = p.ctx.set_transform(dpr, 0.0, 0.0, dpr, -left, -top);
+            p.ctx.set_line_cap("round");
+            paint(&Ctx::new(&p.ctx));
+            p.key = key;
+            p.at = at;
+        }
+        let _ = main.draw_image_with_html_canvas_element_and_dw_and_dh(
+            &p.canvas,
+            left / dpr,
+            top / dpr,
+            at[2] / dpr,
+            at[3] / dpr,
+        );
+    }
+}
+
+/// A canvas off the page, beside the one `main` draws on.
+fn offscreen(main: &Ctx) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d)> {
+    let canvas: HtmlCanvasElement = main
+        .canvas()?
+        .owner_document()?
+        .create_element("canvas")
+        .ok()?
+        .unchecked_into();
+    let ctx = canvas.get_context("2d").ok()??.unchecked_into();
+    Some((canvas, ctx))
 }
 
 /// Paints a node's labels where `scene::place_labels` puts them.
@@ -763,12 +884,14 @@ fn log_panel(f: &Frame) {
             let x = x0 + (i - lo) as f64 * cw;
             let (term, committed, mark) = match g.cell(i) {
                 scene::Cell::Empty => {
+                    ctx.set_global_alpha(1.0);
                     ctx.set_stroke_style_str(pal::GRID);
                     ctx.set_line_width(1.0);
                     ctx.stroke_rect(x + 1.5, y + 2.5, cw - 3.0, ch - 1.0);
                     continue;
                 }
                 scene::Cell::Compacted => {
+                    ctx.set_global_alpha(1.0);
                     ctx.set_fill_style_str(pal::GRID);
                     ctx.fill_rect(x + 1.0, y + 2.0, cw - 2.0, ch);
                     continue;
@@ -780,10 +903,14 @@ fn log_panel(f: &Frame) {
                     mark,
                 } => (term, committed, mark),
             };
+            // Faint until committed. The alpha stays set while cells
+            // alike follow (each change crosses into JavaScript).
             ctx.set_global_alpha(if committed { 1.0 } else { 0.45 });
             ctx.set_fill_style_str(pal::term(term));
             ctx.fill_rect(x + 1.0, y + 2.0, cw - 2.0, ch);
-            ctx.set_global_alpha(1.0);
+            if mark != Mark::None {
+                ctx.set_global_alpha(1.0);
+            }
             match mark {
                 Mark::Diamond => {
                     // A membership change: a white diamond.
@@ -806,6 +933,7 @@ fn log_panel(f: &Frame) {
                 Mark::None => {}
             }
         }
+        ctx.set_global_alpha(1.0);
         // Markers: snapshot boundary (orange), commit (white), applied (green).
         let marker = |index: u64, colour: &str, width: f64| {
             if index + 1 < lo || index >= lo + cells {

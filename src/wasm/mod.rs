@@ -297,6 +297,8 @@ pub struct App {
     engine: Engine,
     board: Board,
     dashes: draw::Dashes,
+    /// What the canvas paints again only when it changes.
+    pictures: draw::Pictures,
     /// Simulated milliseconds owed to the clock (below one).
     carry: f64,
     hover: Option<Hit>,
@@ -687,7 +689,7 @@ impl App {
         let words = self.engine.renderer();
         for (i, (cluster, nodes)) in fleet.clusters().iter().zip(&drawn).enumerate() {
             let layout = &self.board.parts[i];
-            draw::frame(&draw::Frame {
+            let f = draw::Frame {
                 ctx: &ctx,
                 layout,
                 cluster,
@@ -696,7 +698,9 @@ impl App {
                 t: cluster.now() as f64 + self.carry,
                 hover: self.hover,
                 dashes: &self.dashes,
-            });
+                dpr,
+            };
+            draw::frame(&f, i, &mut self.pictures);
             if fleet.len() > 1 {
                 let leader = cluster.leader().and_then(|id| {
                     let n = nodes.iter().find(|d| d.view.id == id)?;
@@ -834,6 +838,7 @@ impl App {
             engine,
             board: Board::default(),
             dashes: draw::Dashes::new(),
+            pictures: draw::Pictures::default(),
             carry: 0.0,
             hover: None,
             chunk: 16,
