@@ -8,8 +8,6 @@
 //! with the commit index recorded when each arrived: the leader was still
 //! the leader after they arrived.
 
-use std::collections::VecDeque;
-
 use crate::raft::vecmap::VecMap;
 
 use crate::raft::quorum::JointConfig;
@@ -30,7 +28,9 @@ pub struct ReadRequest {
 pub struct ReadOnly {
     /// Highest position each peer acknowledged.
     acks: VecMap<NodeId, u64>,
-    unconfirmed: VecDeque<ReadRequest>,
+    /// The reads waiting, oldest first: a vector, not a deque (reads leave
+    /// a round at a time, and a deque's code costs the page's module more).
+    unconfirmed: Vec<ReadRequest>,
     /// Reads 1..=confirmed have been answered.
     confirmed: u64,
 }
@@ -39,11 +39,11 @@ impl ReadOnly {
     /// Counts the acknowledgements and the reads waiting.
     pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
         self.acks.heap_size(m);
-        m.deque(&self.unconfirmed);
+        m.vec(&self.unconfirmed);
     }
 
     pub fn add_request(&mut self, req: ReadRequest) {
-        self.unconfirmed.push_back(req);
+        self.unconfirmed.push(req);
     }
 
     pub fn recv_ack(&mut self, from: NodeId, position: u64) {
@@ -61,7 +61,8 @@ impl ReadOnly {
         }
         let n = ((now - self.confirmed) as usize).min(self.unconfirmed.len());
         self.confirmed = now;
-        self.unconfirmed.drain(..n).collect()
+        let rest = self.unconfirmed.split_off(n);
+        std::mem::replace(&mut self.unconfirmed, rest)
     }
 
     /// The context for the next heartbeat: the newest pending read's position, or 0.
