@@ -1,8 +1,11 @@
 // Writes dist/raftlab.html: the whole app in one file that works opened
 // from disk (file://) with no server and no network. The page's style is
-// inlined; app.js and every module it imports from www/ become one inline
-// module whose imports are data: URLs (the wasm-bindgen glue in pkg/
-// among them); the wasm module is inlined as base64 and handed to the
+// inlined; app.js becomes an inline module, and every module it imports
+// from www/ (at once, or with `import("./x.js")` when first used; the
+// wasm-bindgen glue in pkg/ among them) a data: URL in the page's import
+// map, each once, whichever modules import it: their local imports are
+// made the map's names (`raftlab/www/i18n.js`). The wasm module is inlined
+// as base64 and handed to the
 // glue's init through `globalThis.raftlabWasm` (served mode leaves it
 // undefined and the glue fetches pkg/raftlab_bg.wasm). The lessons'
 // bundle (pkg/lessons.txt, which the served page fetches when a lesson is
@@ -16,16 +19,26 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const read = (p) => readFileSync(path.join(root, p.replace(/^www\/pkg\//, "pkg/")), "utf8");
 const dataUrl = (js) => `data:text/javascript;base64,${Buffer.from(js, "utf8").toString("base64")}`;
 
-/** A module's text with its local imports (`from "./x.js"`, `import("./x.js")`) made data: URLs, recursively. */
-function inlineImports(text, dir) {
-  const inline = (rel) => {
+// The import map's entries: a module's name, and its text as a data: URL.
+const imports = {};
+
+/** A module's text with its local imports (`from "./x.js"`, and
+ * `import("./x.js")`: a language's words, the parts of the page loaded on
+ * first use) made the import map's names, each imported module put in the
+ * map (once). */
+function mapImports(text, dir) {
+  const name = (rel) => {
     const file = path.join(dir, rel);
-    return dataUrl(inlineImports(read(file), path.dirname(file)));
+    const key = `raftlab/${file}`;
+    if (!(key in imports)) {
+      imports[key] = null; // taken: a cycle ends here
+      imports[key] = dataUrl(mapImports(read(file), path.dirname(file)));
+    }
+    return key;
   };
   return text
-    .replace(/from\s+"\.\/([\w./-]+\.js)"/g, (_, rel) => `from "${inline(rel)}"`)
-    // A language's words, loaded when the page first speaks it (i18n.js).
-    .replace(/import\("\.\/([\w./-]+\.js)"\)/g, (_, rel) => `import("${inline(rel)}")`);
+    .replace(/from\s+"\.\/([\w./-]+\.js)"/g, (_, rel) => `from "${name(rel)}"`)
+    .replace(/import\("\.\/([\w./-]+\.js)"\)/g, (_, rel) => `import("${name(rel)}")`);
 }
 
 /** Text safe inside a <script> or <style> element. */
@@ -33,7 +46,7 @@ const safe = (s, tag) => s.replace(new RegExp(`</${tag}`, "gi"), `<\\/${tag}`);
 
 let html = read("www/index.html");
 const css = read("www/style.css");
-const app = inlineImports(read("www/app.js"), "www");
+const app = mapImports(read("www/app.js"), "www");
 const wasm = readFileSync(path.join(root, "pkg/raftlab_bg.wasm")).toString("base64");
 const lessons = readFileSync(path.join(root, "pkg/lessons.txt"), "utf8");
 
@@ -46,6 +59,7 @@ swap(
   '<script type="module" src="app.js"></script>',
   `<script>globalThis.raftlabWasm = { module_or_path: Uint8Array.from(atob("${wasm}"), (c) => c.charCodeAt(0)) };</script>\n` +
     `  <script>globalThis.raftlabLessons = ${safe(JSON.stringify(lessons), "script")};</script>\n` +
+    `  <script type="importmap">${safe(JSON.stringify({ imports }), "script")}</script>\n` +
     `  <script type="module">\n${safe(app, "script")}</script>`,
 );
 
