@@ -8,7 +8,7 @@
 // by pause; the sandbox waits aside and comes back when the lesson is left).
 import init, { App, lessons as wasmLessons, defaultScript, freshScript, quoteWord } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS, loadLanguage, haveLanguage } from "./i18n.js";
-import { escapeHtml, lessonSource, followingLesson, narrationHtml, nextButton, fitCanvas, lessonsReady, haveLessons } from "./view.js";
+import { escapeHtml, followingLesson, fitCanvas, lessonsReady, haveLessons } from "./view.js";
 // The lessons, titles and summaries in the page's language.
 const lessonInfos = () => wasmLessons(language());
 
@@ -896,35 +896,26 @@ $("branch").addEventListener("change", (e) => {
 
 // ---- lessons ------------------------------------------------------------------------------
 
+// The lesson list's and panel's drawing (lesson-panel.js) comes with the
+// lessons' scripts, the first time either is asked for (fetched ahead when
+// the page is idle): a lesson is on screen only once both are here.
+let lessonPanel = null;
+const lessonPanelReady = () => import("./lesson-panel.js").then((m) => { lessonPanel = m; });
+const lessonsAndPanel = () => Promise.all([lessonsReady(), lessonPanelReady()]);
+const fillLessonList = () => lessonPanel.fillList(lessonInfos(), startLesson);
 
-function fillLessonList() {
-  const list = $("lesson-list");
-  if (list.childElementCount && list.dataset.lang === language()) return;
-  list.dataset.lang = language();
-  list.replaceChildren();
-  for (const l of lessonInfos()) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.dataset.id = l.id;
-    b.innerHTML = `<span class="fig">${escapeHtml(l.number)} · ${escapeHtml(l.figures.length ? `${t("fig")} ${l.figures.join(", ")}` : lessonSource(l))}</span>
-      <span class="t">${escapeHtml(l.title)}</span><span class="s">${escapeHtml(l.summary)} <i>${t("steps", { n: l.steps })}</i></span>`;
-    b.onclick = () => startLesson(l.id);
-    const li = document.createElement("li");
-    li.append(b);
-    list.append(li);
-  }
-}
 $("lessons-button").onclick = async () => {
-  try { await lessonsReady(); } catch (e) { logLine(t("error", { msg: e.message }), "err"); return; }
+  try { await lessonsAndPanel(); } catch (e) { logLine(t("error", { msg: e.message }), "err"); return; }
   fillLessonList();
   toggleLessons(true);
 };
 
 function startLesson(id) {
-  // The lessons come with the first one asked for (view.js): then on.
-  if (!haveLessons()) {
+  // The lessons come with the first one asked for (view.js), and the
+  // panel's drawing with them: then on.
+  if (!haveLessons() || !lessonPanel) {
     openingAddress = true;
-    lessonsReady().then(
+    lessonsAndPanel().then(
       () => { openingAddress = false; startLesson(id); for (const w of idleWaiters.splice(0)) w(); },
       (e) => {
         openingAddress = false;
@@ -1010,53 +1001,16 @@ function leaveLesson() {
   refresh();
 }
 
-let lessonKey = "";
 function updateLesson(l) {
   $("main").classList.toggle("in-lesson", !!l);
   $("lesson").hidden = !l;
   $("lesson-strip").hidden = !l;
   $("play").title = l ? t("play.tipLesson") : t("play.tip");
-  if (!l) { lessonKey = ""; return; }
-  const key = `${l.id}:${l.position}:${l.playing}:${l.says.length}:${lastStep?.position ?? -1}:${language()}`;
-  if (key !== lessonKey) {
-    lessonKey = key;
-    $("lesson-figure").textContent = t("lesson.kicker", { number: l.number, figures: lessonSource(l) });
-    $("lesson-title").textContent = l.title;
-    $("lesson-says").innerHTML = narrationHtml(l);
-    $("lesson-count").textContent = `${l.position} / ${l.steps}`;
-    $("lesson-count").title = t("lesson.stepOf", { k: l.position, n: l.steps });
-    $("lesson-back").disabled = l.position === 0;
-    const following = l.finished ? followingLesson(l.id) : undefined;
-    $("lesson-next").disabled = l.finished && !following;
-    const nb = nextButton(l, following);
-    $("lesson-next").textContent = nb.text;
-    $("lesson-next").title = nb.title;
-    $("lesson-where").textContent = l.finished ? t("lesson.finished") : t("lesson.stepOf", { k: l.position, n: l.steps });
-    const dots = [];
-    for (let k = 0; k <= l.steps; k++) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = k === 0 ? "⟲" : String(k);
-      b.title = k === 0 ? t("dot.start") : t("dot.after", { k });
-      b.setAttribute("aria-label", k === 0 ? t("dot.gotoStart") : t("dot.goto", { k, n: l.steps }));
-      if (k < l.position) b.className = "done";
-      if (l.playing && k === l.position + 1) b.className = "playing";
-      if (k === l.position) b.setAttribute("aria-current", "step");
-      b.onclick = () => lessonMove("lessonGoto", k);
-      const li = document.createElement("li");
-      li.append(b);
-      dots.push(li);
-    }
-    $("lesson-dots").replaceChildren(...dots);
-    $("lesson-surprises").hidden = !lastStep?.surprise;
-    $("lesson-surprises").textContent = lastStep?.surprise ?? "";
-  }
-  $("lesson-off").hidden = l.on_path;
-  const q = l.quorum;
-  const n = q.reachable.length;
-  $("lesson-quorum").innerHTML = `<div class="arith"><span>${t("arith.voters")} <b>${q.voters.length}</b></span><span>${t("arith.quorum")} <b>${q.quorum}</b></span>
-    <span class="${q.has_quorum ? "ok" : "bad"}">${t("arith.reachable")} <b>${n}</b> ${q.has_quorum ? "≥" : "<"} ${q.quorum} ${q.has_quorum ? "✓" : "✗"}</span></div>
-    <div>${escapeHtml(l.sentence)}</div>`;
+  if (!l) { lessonPanel?.forget(); return; }
+  // A lesson opens once its panel's drawing is here (startLesson); should
+  // one ever come without, the panel fills when it comes.
+  if (!lessonPanel) { lessonPanelReady().then(() => updateLesson(app.lesson()), () => {}); return; }
+  lessonPanel.show(l, lastStep, (k) => lessonMove("lessonGoto", k));
   if (presenting || !$("lesson-hint").hidden) showHint(l);
 }
 
@@ -1076,76 +1030,14 @@ function modesSummary(m) {
   return on.join(" · ");
 }
 
-const modesForm = () => ({
-  new_members: $("mode-learner").checked ? "learner" : "voter",
-  auto_promote: $("mode-auto").checked ? Number($("mode-auto-pct").value) : null,
-  failover_after_ms: Number($("mode-after").value) * 1000,
-  failover: $("mode-failover").value,
-  max_learners: Number($("mode-max-learners").value),
-});
-
-/** The cluster line the form stands for, or what is wrong with it. */
-function previewModes() {
-  const r = freshRun(seedValue(), modesForm());
-  $("modes-line").textContent = r.ok ? r.script.trim() : "";
-  $("modes-error").textContent = r.error ?? "";
-  $("modes-error").hidden = r.ok;
-  $("modes-apply").disabled = !r.ok;
-  return r;
-}
-
-$("modes-button").onclick = () => {
-  const m = app.modes();
-  $("mode-learner").checked = m.new_members === "learner";
-  $("mode-auto").checked = m.auto_promote != null;
-  $("mode-auto-pct").value = String(m.auto_promote ?? 90);
-  $("mode-after").value = String(m.failover_after_ms / 1000);
-  $("mode-failover").value = m.failover;
-  $("mode-max-learners").value = String(m.max_learners);
-  previewModes();
-  toggleModes(true);
-};
-$("modes-form").addEventListener("input", previewModes);
-$("modes-form").addEventListener("change", previewModes);
-$("modes-form").addEventListener("submit", (e) => { e.preventDefault(); applyModes(modesForm()); });
-
-/** Starts a fresh run whose cluster line carries these modes; a bad form is refused and changes nothing. */
-function applyModes(form) {
-  const r = freshRun(seedValue(), form);
-  if (!r.ok) {
-    $("modes-error").textContent = r.error;
-    $("modes-error").hidden = false;
-    logLine(r.error, "err");
-    return r;
-  }
-  toggleModes(false);
-  create(r.script);
-  logLine(t("modes.started", { line: r.script.trim() }), "say");
-  return r;
-}
+// The dialog's form (modes.js) loads on first use.
+$("modes-button").onclick = () => later(modesPart, (m) => m.openModes(page));
 
 // ---- share links, files -------------------------------------------------------------------
 
 const fullLink = () => `${location.href.split("#")[0]}${app.shareLink()}`;
 
-async function share() {
-  const link = fullLink();
-  const at = sec(app.timeMs());
-  try {
-    if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
-    await navigator.clipboard.writeText(link);
-    toast(t("share.copied", { t: at }));
-    logLine(t("share.logged", { t: at }), "ok");
-  } catch {
-    $("share-why").textContent = t("share.noClipboard", { t: at });
-    $("share-link").value = link;
-    toggleShareBox(true);
-    $("share-link").select();
-    logLine(t("share.shown", { t: at }), "ok");
-  }
-  return link;
-}
-$("share").onclick = share;
+$("share").onclick = () => later(filesPart, (m) => m.share(page));
 
 /** Replaces the run with an opened one (its run queued: it runs in slices,
  * asking first when it is big), or refuses and changes nothing. */
@@ -1172,12 +1064,6 @@ function openLink(link) {
   return opened(r, t("open.link"));
 }
 
-const MAX_FILE = 1 << 20;
-async function importFile(file) {
-  if (!file) return { ok: false, error: t("file.none") };
-  if (file.size > MAX_FILE) return opened({ ok: false, error: t("file.tooBig", { name: file.name, size: file.size }) }, t("open.theFile"));
-  return importText(await file.text(), file.name);
-}
 function importText(text, name) {
   let r;
   text = String(text);
@@ -1188,19 +1074,10 @@ $("import").onclick = () => $("import-file").click();
 $("import-file").addEventListener("change", async (e) => {
   const file = e.target.files?.[0];
   e.target.value = "";
-  if (file) await importFile(file);
+  if (file) await later(filesPart, (m) => m.importFile(page, file));
 });
 
-$("export").onclick = () => {
-  const blob = new Blob([app.exportScenario()], { type: "text/plain" });
-  const url = URL.createObjectURL(blob);
-  const a = Object.assign(document.createElement("a"), { href: url, download: "raftlab-run.scenario" });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-  logLine(t("exported", { t: sec(app.timeMs()) }), "ok");
-};
+$("export").onclick = () => later(filesPart, (m) => m.exportRun(page));
 
 // Drag and drop a .scenario file anywhere on the page.
 let dragDepth = 0;
@@ -1213,7 +1090,9 @@ document.addEventListener("drop", (e) => {
   e.preventDefault();
   dragDepth = 0;
   $("drop").hidden = true;
-  importFile(e.dataTransfer.files[0]);
+  // The dropped file is read now: the event's data is gone once it ends.
+  const file = e.dataTransfer.files[0];
+  later(filesPart, (m) => m.importFile(page, file));
 });
 
 window.addEventListener("hashchange", () => { if (isLink(location.hash)) openLink(location.hash); });
@@ -1259,7 +1138,7 @@ function present(on, fullscreen = false) {
     ownFullscreen = false;
     document.exitFullscreen?.().catch(() => {});
   }
-  lessonKey = "";
+  lessonPanel?.forget();
   resize();
   refresh();
   return presenting;
@@ -1307,6 +1186,29 @@ function setLanguage(lang) {
 }
 $("lang").addEventListener("change", (e) => setLanguage(e.target.value));
 
+// ---- parts loaded on first use ----------------------------------------------------------
+
+// The modes dialog's form (modes.js), the Share, Export and Import buttons
+// (files.js) and the lessons' drawing (lesson-panel.js, above) load the
+// first time they are used, and are fetched ahead once the page is idle
+// (the end of this file): a first click does not wait for them. `page` is
+// what they use of this file.
+const modesPart = () => import("./modes.js");
+const filesPart = () => import("./files.js");
+const page = {
+  get app() { return app; },
+  seedValue, freshRun, create, logLine, toast, sec, fullLink, opened, importText, toggleModes, toggleShareBox,
+};
+
+/** `use(part, page)` once the part `load` gives is here; a part that
+ * cannot be had says why in the log (and as `{ok: false, error}`). */
+function later(load, use) {
+  return load().then((part) => use(part, page), (e) => {
+    logLine(t("error", { msg: e.message }), "err");
+    return { ok: false, error: e.message };
+  });
+}
+
 // ---- start -------------------------------------------------------------------------
 
 window.raftlab = {
@@ -1341,14 +1243,15 @@ window.raftlab = {
   share: () => fullLink(),
   open: (link) => openLink(link),
   exportScenario: () => app.exportScenario(),
-  // The learner modes: the run's, and a fresh run with others ({ok, script} or {ok: false, error}).
+  // The learner modes: the run's, and a fresh run with others (a promise
+  // of {ok, script} or {ok: false, error}: the form's code loads on first use).
   modes: () => app.modes(),
-  applyModes: (form) => applyModes(form),
+  applyModes: (form) => later(modesPart, (m) => m.applyModes(page, form)),
   importScenario: (text) => importText(text),
   // Lessons.
   // Promises: the lessons are fetched the first time they are asked for.
   lessons: async () => { await lessonsReady(); return lessonInfos(); },
-  openLesson: async (id) => { await lessonsReady(); startLesson(id); return app.lesson(); },
+  openLesson: async (id) => { await lessonsAndPanel(); startLesson(id); return app.lesson(); },
   lesson: () => app.lesson(),
   // Next at once (while a step plays: skips to its pause); `play` is the
   // page's Next button, which plays the step.
@@ -1422,3 +1325,7 @@ if (isLink(location.hash) || location.hash.startsWith("#script=")) {
   openAddress();
 }
 if (new URLSearchParams(location.search).has("present")) present(true);
+// The parts loaded on first use, fetched ahead while the page has nothing else to do.
+(window.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => {
+  for (const load of [lessonPanelReady, modesPart, filesPart]) load().catch(() => {});
+});

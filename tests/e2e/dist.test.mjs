@@ -1,5 +1,6 @@
 // The one-file build: dist/raftlab.html opened from disk, with the network
-// off, runs the cluster and a lesson. `make dist` (and `make test`) write it.
+// off, runs the cluster, a lesson, and the parts of the page loaded on
+// first use. `make dist` (and `make test`) write it.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -47,6 +48,17 @@ test("dist/raftlab.html works from file:// with no network", async () => {
   assert.deepEqual(step.surprises, []);
   assert.ok((await page.textContent("#lesson-says")).length > 0);
   await page.screenshot({ path: path.join(SHOTS, "dist-file.png") });
+  // The parts loaded on first use are in the file too: the modes dialog
+  // opens and starts a run, the Share button gives a link.
+  await page.evaluate(() => window.raftlab.leaveLesson());
+  await page.click("#modes-button");
+  await page.locator("#modes-box").waitFor({ state: "visible" });
+  await page.check("#mode-learner");
+  await page.click("#modes-apply");
+  await page.locator("#modes-box").waitFor({ state: "hidden" });
+  assert.equal((await page.evaluate(() => window.raftlab.modes())).new_members, "learner");
+  await page.click("#share");
+  await page.waitForFunction(() => /link to this run/.test(document.getElementById("log").textContent));
   assert.deepEqual(requests, []);
   assert.deepEqual(problems, []);
   await context.close();

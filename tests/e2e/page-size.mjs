@@ -15,11 +15,17 @@ export const BUDGET_BYTES = 250_000;
 // 250 KB it is the budget.
 export const CEILING_BYTES = 330_000;
 
-// What the page loads only later, when first asked for: the lessons'
-// scripts (www/view.js's lessonsReady), and the page's Japanese words
-// (i18n.js's loadLanguage; a page that opens in Japanese loads them at
-// once). Counted in the total, not in the first load.
-export const LAZY = new Set(["/pkg/lessons.txt", "/i18n-ja.js"]);
+// What the page loads only later, counted in the total, not in the first
+// load. ASKED: only when first asked for: the lessons' scripts
+// (www/view.js's lessonsReady), and the page's Japanese words (i18n.js's
+// loadLanguage; a page that opens in Japanese loads them at once).
+// PREFETCHED: the code of the parts used now and then (www/app.js's "parts
+// loaded on first use": the lessons' drawing, the modes dialog, Share,
+// Export and Import), fetched once the page is idle so that a first click
+// does not wait.
+export const ASKED = new Set(["/pkg/lessons.txt", "/i18n-ja.js"]);
+export const PREFETCHED = new Set(["/lesson-panel.js", "/modes.js", "/files.js"]);
+export const LAZY = new Set([...ASKED, ...PREFETCHED]);
 
 const root = new URL("../../", import.meta.url);
 

@@ -1,11 +1,12 @@
 // The page's weight as a browser loads it: what it loads before it is usable
 // stays under CEILING_BYTES gzipped (page-size.mjs says why that and not yet
-// the 250 KB budget), and the lessons and the Japanese words come only when
-// first asked for.
+// the 250 KB budget), the lessons and the Japanese words come only when
+// first asked for, and the parts loaded on first use come once the page is
+// idle, unasked.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { BASE_URL, launch } from "./browser.mjs";
-import { pageSize, recordLoads, CEILING_BYTES, LAZY } from "./page-size.mjs";
+import { pageSize, recordLoads, CEILING_BYTES, ASKED, PREFETCHED } from "./page-size.mjs";
 
 let browser;
 // A request's "finished" event may come a moment after the page used it.
@@ -25,7 +26,10 @@ test("the page's first load stays under its ceiling, and the lessons come later"
   await until(() => loaded.includes("/pkg/raftlab_bg.wasm"), `the module among ${loaded.join(" ")}`);
   const first = pageSize(loaded);
   const names = first.files.map((f) => f.path);
-  for (const lazy of LAZY) assert.ok(!names.includes(lazy), `${lazy} loaded before it was asked for`);
+  for (const lazy of ASKED) assert.ok(!names.includes(lazy), `${lazy} loaded before it was asked for`);
+  // The parts loaded on first use come without a click, once the page is idle.
+  for (const part of PREFETCHED) await until(() => loaded.includes(part), `${part} among ${loaded.join(" ")}`);
+  assert.ok(!loaded.some((p) => ASKED.has(p)), `the prefetch fetched no more than its parts: ${loaded.join(" ")}`);
   assert.ok(
     first.gzipped <= CEILING_BYTES,
     `the page's first load is ${first.gzipped} bytes gzipped, over its ceiling of ${CEILING_BYTES}: ${first.files.map((f) => `${f.path} ${f.gzipped}`).join(", ")}`,

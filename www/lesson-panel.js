@@ -1,0 +1,84 @@
+// The lesson list and the lesson panel, as the page (app.js) draws them.
+// Loaded with the lessons (pkg/lessons.txt), on first use, and fetched
+// ahead once the page is idle: a page that never opens a lesson needs none
+// of it before it is usable. Thin: every sentence is made in Rust or comes
+// from i18n.js; app.js keeps the moves (Next, Back, leaving).
+import { t, language } from "./i18n.js";
+import { escapeHtml, lessonSource, followingLesson, narrationHtml, nextButton } from "./view.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** Fills the lessons dialog's list with `infos` (the lessons in the
+ * page's language) unless it holds them already; `open(id)` starts one. */
+export function fillList(infos, open) {
+  const list = $("lesson-list");
+  if (list.childElementCount && list.dataset.lang === language()) return;
+  list.dataset.lang = language();
+  list.replaceChildren();
+  for (const l of infos) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.id = l.id;
+    b.innerHTML = `<span class="fig">${escapeHtml(l.number)} · ${escapeHtml(l.figures.length ? `${t("fig")} ${l.figures.join(", ")}` : lessonSource(l))}</span>
+      <span class="t">${escapeHtml(l.title)}</span><span class="s">${escapeHtml(l.summary)} <i>${t("steps", { n: l.steps })}</i></span>`;
+    b.onclick = () => open(l.id);
+    const li = document.createElement("li");
+    li.append(b);
+    list.append(li);
+  }
+}
+
+// What the panel shows now: it is drawn again only when that changes.
+let shownKey = "";
+
+/** The panel draws itself afresh next time (presenter mode's large type,
+ * a lesson left). */
+export function forget() {
+  shownKey = "";
+}
+
+/** Shows lesson `l` (app.lesson()) in the panel and the strip under the
+ * canvas; `lastStep`: the step last shown (its surprises); `goto(k)` moves
+ * to step `k` (the strip's dots). */
+export function show(l, lastStep, goto) {
+  const key = `${l.id}:${l.position}:${l.playing}:${l.says.length}:${lastStep?.position ?? -1}:${language()}`;
+  if (key !== shownKey) {
+    shownKey = key;
+    $("lesson-figure").textContent = t("lesson.kicker", { number: l.number, figures: lessonSource(l) });
+    $("lesson-title").textContent = l.title;
+    $("lesson-says").innerHTML = narrationHtml(l);
+    $("lesson-count").textContent = `${l.position} / ${l.steps}`;
+    $("lesson-count").title = t("lesson.stepOf", { k: l.position, n: l.steps });
+    $("lesson-back").disabled = l.position === 0;
+    const following = l.finished ? followingLesson(l.id) : undefined;
+    $("lesson-next").disabled = l.finished && !following;
+    const nb = nextButton(l, following);
+    $("lesson-next").textContent = nb.text;
+    $("lesson-next").title = nb.title;
+    $("lesson-where").textContent = l.finished ? t("lesson.finished") : t("lesson.stepOf", { k: l.position, n: l.steps });
+    const dots = [];
+    for (let k = 0; k <= l.steps; k++) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = k === 0 ? "⟲" : String(k);
+      b.title = k === 0 ? t("dot.start") : t("dot.after", { k });
+      b.setAttribute("aria-label", k === 0 ? t("dot.gotoStart") : t("dot.goto", { k, n: l.steps }));
+      if (k < l.position) b.className = "done";
+      if (l.playing && k === l.position + 1) b.className = "playing";
+      if (k === l.position) b.setAttribute("aria-current", "step");
+      b.onclick = () => goto(k);
+      const li = document.createElement("li");
+      li.append(b);
+      dots.push(li);
+    }
+    $("lesson-dots").replaceChildren(...dots);
+    $("lesson-surprises").hidden = !lastStep?.surprise;
+    $("lesson-surprises").textContent = lastStep?.surprise ?? "";
+  }
+  $("lesson-off").hidden = l.on_path;
+  const q = l.quorum;
+  const n = q.reachable.length;
+  $("lesson-quorum").innerHTML = `<div class="arith"><span>${t("arith.voters")} <b>${q.voters.length}</b></span><span>${t("arith.quorum")} <b>${q.quorum}</b></span>
+    <span class="${q.has_quorum ? "ok" : "bad"}">${t("arith.reachable")} <b>${n}</b> ${q.has_quorum ? "≥" : "<"} ${q.quorum} ${q.has_quorum ? "✓" : "✗"}</span></div>
+    <div>${escapeHtml(l.sentence)}</div>`;
+}

@@ -1,0 +1,65 @@
+// The modes dialog's form: the design document's learner modes, as cluster
+// options for a fresh run. Loaded the first time the dialog (or
+// window.raftlab.applyModes) is asked for, and fetched ahead once the page
+// is idle. `page` is what app.js lends its parts loaded later: the app,
+// the seed in the bar, freshRun (a modes object's cluster line), create
+// (a fresh run on a script), logLine and toggleModes (the dialog shown or
+// hidden).
+import { t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+
+const modesForm = () => ({
+  new_members: $("mode-learner").checked ? "learner" : "voter",
+  auto_promote: $("mode-auto").checked ? Number($("mode-auto-pct").value) : null,
+  failover_after_ms: Number($("mode-after").value) * 1000,
+  failover: $("mode-failover").value,
+  max_learners: Number($("mode-max-learners").value),
+});
+
+/** The cluster line the form stands for, or what is wrong with it. */
+function previewModes(page) {
+  const r = page.freshRun(page.seedValue(), modesForm());
+  $("modes-line").textContent = r.ok ? r.script.trim() : "";
+  $("modes-error").textContent = r.error ?? "";
+  $("modes-error").hidden = r.ok;
+  $("modes-apply").disabled = !r.ok;
+  return r;
+}
+
+let listening = false;
+
+/** Opens the dialog on the run's modes, the cluster line they make below. */
+export function openModes(page) {
+  if (!listening) {
+    listening = true;
+    const form = $("modes-form");
+    form.addEventListener("input", () => previewModes(page));
+    form.addEventListener("change", () => previewModes(page));
+    form.addEventListener("submit", (e) => { e.preventDefault(); applyModes(page, modesForm()); });
+  }
+  const m = page.app.modes();
+  $("mode-learner").checked = m.new_members === "learner";
+  $("mode-auto").checked = m.auto_promote != null;
+  $("mode-auto-pct").value = String(m.auto_promote ?? 90);
+  $("mode-after").value = String(m.failover_after_ms / 1000);
+  $("mode-failover").value = m.failover;
+  $("mode-max-learners").value = String(m.max_learners);
+  previewModes(page);
+  page.toggleModes(true);
+}
+
+/** Starts a fresh run whose cluster line carries these modes; a bad form is refused and changes nothing. */
+export function applyModes(page, form) {
+  const r = page.freshRun(page.seedValue(), form);
+  if (!r.ok) {
+    $("modes-error").textContent = r.error;
+    $("modes-error").hidden = false;
+    page.logLine(r.error, "err");
+    return r;
+  }
+  page.toggleModes(false);
+  page.create(r.script);
+  page.logLine(t("modes.started", { line: r.script.trim() }), "say");
+  return r;
+}
