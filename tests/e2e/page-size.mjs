@@ -9,11 +9,10 @@ import { readFileSync } from "node:fs";
 export const BUDGET_BYTES = 250_000;
 
 // Until the page is back under its budget, a ceiling it must not grow past:
-// its first load after the third round of cuts (326.8 KB gzipped,
-// docs/crates.md) and the canvas pictures (1.8 KB: 328.8 KB), and a little
-// for work in flight. Lower it as cuts land; at
-// 250 KB it is the budget.
-export const CEILING_BYTES = 330_000;
+// its first load after the fourth round of cuts (324.1 KB gzipped,
+// docs/crates.md), and 1.5 KB for work in flight. Lower it as cuts land;
+// at 250 KB it is the budget.
+export const CEILING_BYTES = 325_600;
 
 // What the page loads only later, counted in the total, not in the first
 // load. ASKED: only when first asked for: the lessons' scripts
