@@ -28,7 +28,6 @@
 //! error if that revision was compacted meanwhile. A member that is not
 //! running counts as unreachable too.
 
-use std::collections::VecDeque;
 use std::rc::Rc;
 
 use crate::raft::vecmap::VecSet;
@@ -138,7 +137,11 @@ pub struct Mirror {
     watch: Option<(u64, usize)>,
     /// Every watch it opened on its source member, oldest first.
     pub watches: Vec<u64>,
-    queue: VecDeque<Relay>,
+    /// The writes to relay, oldest first: `queue[sent..]` (a vector and a
+    /// cursor rather than a deque, whose code costs the page's module more;
+    /// the sent ones go when they are half the vector).
+    queue: Vec<Relay>,
+    sent: usize,
     /// Writes relayed since the last `Relayed` event.
     unreported: u64,
     /// The watch stream broke and has not been opened again yet.
@@ -175,7 +178,8 @@ impl Mirror {
             answer: None,
             watch: None,
             watches: Vec::new(),
-            queue: VecDeque::new(),
+            queue: Vec::new(),
+            sent: 0,
             unreported: 0,
             paused: false,
             cuts: VecSet::new(),
@@ -319,11 +323,15 @@ impl Mirror {
                 if self.phase == Phase::Watch && from_up && self.take_watched(source) {
                     return true;
                 }
-                if let Some(relay) = self.queue.front().cloned() {
+                if let Some(relay) = self.queue.get(self.sent).cloned() {
                     if !to_up {
                         return false;
                     }
-                    self.queue.pop_front();
+                    self.sent += 1;
+                    if 2 * self.sent >= self.queue.len() {
+                        self.queue.drain(..self.sent);
+                        self.sent = 0;
+                    }
                     self.send(source, dest, relay);
                     return true;
                 }
@@ -376,7 +384,7 @@ impl Mirror {
         match read {
             Ok(r) => {
                 for kv in r.kvs {
-                    self.queue.push_back(Relay {
+                    self.queue.push(Relay {
                         rev: 0,
                         key: kv.key,
                         value: Some(kv.value),
@@ -435,7 +443,7 @@ impl Mirror {
         for ev in new {
             let rev = ev.revision();
             self.last_received = self.last_received.max(rev);
-            self.queue.push_back(Relay {
+            self.queue.push(Relay {
                 rev,
                 key: ev.kv.key.clone(),
                 value: match ev.kind {
@@ -523,7 +531,7 @@ impl Mirror {
         m.vec(&self.events);
         m.vec(&self.watches);
         self.cuts.heap_size(m);
-        for r in &self.queue {
+        for r in &self.queue[self.sent..] {
             m.shared_str(&r.key);
             if let Some(v) = &r.value {
                 m.shared_str(v);
