@@ -367,7 +367,8 @@ function updateQuorum(modesOn) {
   const acked = new Set(q.acked);
   const reach = new Set(q.reachable);
   const f = app.clusters();
-  $("quorum").innerHTML = `${f.clusters.length > 1 ? named(f.clusters[0]) : ""}
+  const fleet = fleetHtml(f);
+  $("quorum").innerHTML = `${fleet.head}
     <div class="row"><span class="k">${t("row.leader")}</span>${q.leader ?? `<span class='chip no'>${t("none")}</span>`}</div>
     <div class="row"><span class="k">${t("row.voters")}</span>${chips(q.voters, (id) => (q.leader === id ? "yes" : ""))}</div>
     <div class="row"><span class="k">${t("row.learners")}</span>${chips(q.learners, () => "learner")} <span class="none">${t("row.learnersOf", { n: q.learners.length, max: q.max_learners })}</span></div>
@@ -375,32 +376,24 @@ function updateQuorum(modesOn) {
     <div class="row"><span class="k">${t("row.reachable")}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : `${chips(q.voters, (id) => (reach.has(id) ? "yes" : "no"))} <span class="none">${q.reachable.length} ${q.reachable.length >= q.quorum ? "≥" : "<"} ${q.quorum}</span>`}</div>
     <div class="row"><span class="k">${t("row.acked", { commit: q.commit })}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
     ${modesOn ? `<div class="row"><span class="k">${t("row.modes")}</span><span class="modes-on">${escapeHtml(modesOn)}</span></div>` : ""}
-    <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>${fleetRows(f)}`;
+    <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>${fleet.rows}`;
   $("status").textContent = t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") });
 }
 
-/** With several clusters: each other cluster's quorum, then the mirror
- * processes with their state (the first cluster's is the panel above). */
-function named(c) {
-  return `<div class="row"><span class="k">${t("row.cluster")}</span><b>${escapeHtml(c.name)}</b> <span class="none">${t("row.revision", { rev: c.revision })}</span></div>`;
-}
-function fleetRows(f) {
-  if (f.clusters.length < 2 && !f.mirrors.length) return "";
-  const others = f.clusters.slice(1).map((c) => {
-    const q = c.quorum;
-    return `<div class="fleet-cluster">${named(c)}
-      <div class="row"><span class="k">${t("row.leader")}</span>${q.leader ?? `<span class='chip no'>${t("none")}</span>`}</div>
-      <div class="row"><span class="k">${t("row.voters")}</span>${chips(q.voters, (id) => (q.leader === id ? "yes" : ""))}</div>
-      <div class="row"><span class="k">${t("row.learners")}</span>${chips(q.learners, () => "learner")}</div>
-      <div class="row"><span class="k">${t("row.quorum")}</span>${t("row.quorumOf", { q: q.quorum, n: q.voters.length })} <span class="chip ${q.can_reach_quorum ? "yes" : "no"}">${q.can_reach_quorum ? "✓" : "✗"}</span></div></div>`;
-  }).join("");
-  const mirrors = f.mirrors.map((m) => `<div class="row mirror-row" data-mirror="${m.id}"><span class="k">${t("row.mirror", { id: m.id })}</span>
-    ${m.from}→${m.to} <span class="none">(${escapeHtml(m.source)}→${escapeHtml(m.destination)})</span>
-    <span class="chip ${m.state === "watching" ? "yes" : m.state === "failed" ? "no" : ""}">${t(`mirror.${m.state}`)}</span>
-    <span class="none">${t("row.relayed", { rev: m.last_revision })}</span>
-    ${[[m.from, m.from_cut], [m.to, m.to_cut]].filter(([, cut]) => cut).map(([id]) => `<span class="chip no">${t("mirror.cutTo", { id })}</span>`).join(" ")}
-    ${m.error ? `<span class="bad">${escapeHtml(m.error)}</span>` : ""}</div>`).join("");
-  return `<div class="fleet">${others}${mirrors}</div>`;
+// The panel's rows for several clusters and mirrors, and the key-history
+// view (clusters.js), load the first time they are needed (and are fetched
+// ahead when the page is idle); until then the panel shows the first
+// cluster alone.
+let clustersPart = null;
+const clustersReady = () => import("./clusters.js").then((m) => { clustersPart = m; });
+
+/** With several clusters or a mirror: the first cluster's name (`head`),
+ * the others' quorums and the mirrors (`rows`). */
+function fleetHtml(f) {
+  if (f.clusters.length < 2 && !f.mirrors.length) return { head: "", rows: "" };
+  if (clustersPart) return clustersPart.fleet(f, chips);
+  clustersReady().then(() => updatePanels(), () => {});
+  return { head: "", rows: "" };
 }
 
 /** The key-history view: a key's versions in each cluster, side by side. */
@@ -408,17 +401,15 @@ let historyKey = "";
 function updateKeyHistory() {
   const out = $("key-history");
   if (!historyKey) { out.innerHTML = ""; return; }
-  out.innerHTML = app.keyHistory(historyKey).map((h) => `<div class="kh-cluster">
-    <div class="kh-head">${h.node == null ? escapeHtml(t("kh.noStore", { name: h.cluster })) : escapeHtml(t("kh.cluster", { name: h.cluster, node: h.node, rev: h.revision }))}</div>
-    ${h.compact_revision != null ? `<div class="kh-note">${t("kh.compacted", { rev: h.compact_revision })}</div>` : ""}
-    ${h.versions.length ? `<table><tr><th>${t("kh.rev")}</th><th>${t("kh.ver")}</th><th>${t("kh.value")}</th></tr>${h.versions.map((v) => `<tr><td>${v.revision}</td><td>${v.value == null ? "" : v.version}</td><td>${v.value == null ? `<span class="none">${t("kh.deleted")}</span>` : escapeHtml(v.value)}</td></tr>`).join("")}</table>`
-      : `<div class="none">${escapeHtml(t("kh.none", { key: historyKey }))}</div>`}</div>`).join("");
+  if (clustersPart) out.innerHTML = clustersPart.keyHistory(app.keyHistory(historyKey), historyKey);
 }
 $("key-history-form").addEventListener("submit", (e) => {
   e.preventDefault();
   historyKey = e.target.key.value.trim();
   if (!historyKey) { $("key-history").innerHTML = `<div class="none">${t("kh.empty")}</div>`; return; }
-  updateKeyHistory();
+  // At once when the part is here (it is fetched when the page is idle).
+  if (clustersPart) updateKeyHistory();
+  else clustersReady().then(updateKeyHistory, (err) => logLine(t("error", { msg: err.message }), "err"));
 });
 
 let quorumDue = 0;
@@ -1189,7 +1180,8 @@ $("lang").addEventListener("change", (e) => setLanguage(e.target.value));
 // ---- parts loaded on first use ----------------------------------------------------------
 
 // The modes dialog's form (modes.js), the Share, Export and Import buttons
-// (files.js) and the lessons' drawing (lesson-panel.js, above) load the
+// (files.js), the lessons' drawing (lesson-panel.js, above) and the panels
+// for several clusters (clusters.js, above) load the
 // first time they are used, and are fetched ahead once the page is idle
 // (the end of this file): a first click does not wait for them. `page` is
 // what they use of this file.
@@ -1327,5 +1319,5 @@ if (isLink(location.hash) || location.hash.startsWith("#script=")) {
 if (new URLSearchParams(location.search).has("present")) present(true);
 // The parts loaded on first use, fetched ahead while the page has nothing else to do.
 (window.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => {
-  for (const load of [lessonPanelReady, modesPart, filesPart]) load().catch(() => {});
+  for (const load of [lessonPanelReady, clustersReady, modesPart, filesPart]) load().catch(() => {});
 });

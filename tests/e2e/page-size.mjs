@@ -9,21 +9,21 @@ import { readFileSync } from "node:fs";
 export const BUDGET_BYTES = 250_000;
 
 // Until the page is back under its budget, a ceiling it must not grow past:
-// its first load after the fourth round of cuts (324.1 KB gzipped,
+// its first load after the fourth round of cuts (323.4 KB gzipped,
 // docs/crates.md), and 1.5 KB for work in flight. Lower it as cuts land;
 // at 250 KB it is the budget.
-export const CEILING_BYTES = 325_600;
+export const CEILING_BYTES = 325_000;
 
 // What the page loads only later, counted in the total, not in the first
 // load. ASKED: only when first asked for: the lessons' scripts
 // (www/view.js's lessonsReady), and the page's Japanese words (i18n.js's
 // loadLanguage; a page that opens in Japanese loads them at once).
 // PREFETCHED: the code of the parts used now and then (www/app.js's "parts
-// loaded on first use": the lessons' drawing, the modes dialog, Share,
-// Export and Import), fetched once the page is idle so that a first click
-// does not wait.
+// loaded on first use": the lessons' drawing, the panels for several
+// clusters, the modes dialog, Share, Export and Import), fetched once the
+// page is idle so that a first click does not wait.
 export const ASKED = new Set(["/pkg/lessons.txt", "/i18n-ja.js"]);
-export const PREFETCHED = new Set(["/lesson-panel.js", "/modes.js", "/files.js"]);
+export const PREFETCHED = new Set(["/lesson-panel.js", "/clusters.js", "/modes.js", "/files.js"]);
 export const LAZY = new Set([...ASKED, ...PREFETCHED]);
 
 const root = new URL("../../", import.meta.url);
