@@ -11,6 +11,12 @@ mod draw;
 mod history;
 pub mod safety;
 
+/// The module's allocator: talc, which in WebAssembly is faster than the
+/// standard library's dlmalloc (the engine allocates for every message
+/// and event) and smaller.
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 use crate::app::trig::clamp;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
