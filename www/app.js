@@ -1317,7 +1317,8 @@ if (isLink(location.hash) || location.hash.startsWith("#script=")) {
   openAddress();
 }
 if (new URLSearchParams(location.search).has("present")) present(true);
-// The parts loaded on first use, fetched ahead while the page has nothing else to do.
+// The parts loaded on first use, fetched ahead while the page has nothing
+// else to do (within 2 s: a page that plays on a busy machine may never be idle).
 (window.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => {
   for (const load of [lessonPanelReady, clustersReady, modesPart, filesPart]) load().catch(() => {});
-});
+}, { timeout: 2000 });

@@ -10,7 +10,7 @@ export const BUDGET_BYTES = 250_000;
 
 // Until the page is back under its budget, a ceiling it must not grow past:
 // its first load after the fourth round of cuts and main's allocator
-// (320.7 KB gzipped, docs/crates.md), and 1.5 KB for work in flight. Lower
+// (320.8 KB gzipped, docs/crates.md), and 1.5 KB for work in flight. Lower
 // it as cuts land; at 250 KB it is the budget.
 export const CEILING_BYTES = 322_300;
 

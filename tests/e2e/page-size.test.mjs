@@ -10,8 +10,8 @@ import { pageSize, recordLoads, CEILING_BYTES, ASKED, PREFETCHED } from "./page-
 
 let browser;
 // A request's "finished" event may come a moment after the page used it.
-async function until(cond, what) {
-  for (let i = 0; i < 100 && !cond(); i++) await new Promise((r) => setTimeout(r, 50));
+async function until(cond, what, tries = 100) {
+  for (let i = 0; i < tries && !cond(); i++) await new Promise((r) => setTimeout(r, 50));
   assert.ok(cond(), what);
 }
 before(async () => { browser = await launch(); });
@@ -24,11 +24,14 @@ test("the page's first load stays under its ceiling, and the lessons come later"
   await page.waitForFunction(() => window.raftlab !== undefined, null, { timeout: 20000 });
   await page.evaluate(() => window.raftlab.idle());
   await until(() => loaded.includes("/pkg/raftlab_bg.wasm"), `the module among ${loaded.join(" ")}`);
-  const first = pageSize(loaded);
+  // What loaded before the page was usable: the files not loaded later
+  // (the prefetched parts may have come by now; they are not counted).
+  const { first } = pageSize(loaded);
   const names = first.files.map((f) => f.path);
   for (const lazy of ASKED) assert.ok(!names.includes(lazy), `${lazy} loaded before it was asked for`);
   // The parts loaded on first use come without a click, once the page is idle.
-  for (const part of PREFETCHED) await until(() => loaded.includes(part), `${part} among ${loaded.join(" ")}`);
+  // (The page asks within 2 s; a busy machine may take longer to fetch them.)
+  for (const part of PREFETCHED) await until(() => loaded.includes(part), `${part} among ${loaded.join(" ")}`, 300);
   assert.ok(!loaded.some((p) => ASKED.has(p)), `the prefetch fetched no more than its parts: ${loaded.join(" ")}`);
   assert.ok(
     first.gzipped <= CEILING_BYTES,
