@@ -586,37 +586,27 @@ impl<T: Ord, const N: usize> From<[T; N]> for VecSet<T> {
 }
 
 /// An ordered map from ids that mostly arrive in increasing order (a new
-/// message, a new request) and leave in any order, mostly near either end.
-///
-/// Its order is an index of `(id, slot)` pairs sorted by id, a deque of the
-/// same type as [`DequeSet`]'s (so its code is in the module once, whatever
-/// the map's values): an insert at the end is a push, a removal moves the
-/// shorter side, lookups are binary searches. The values sit in a slab, a
-/// vector whose free slots are reused: the code compiled for each value
-/// type is a vector's, not a deque's (a deque of `(id, value)` pairs cost
-/// the page's module about 4 KB of wasm for each of the three value types).
-#[derive(Clone)]
+/// message, a new request) and leave in any order: an insert at the end is
+/// a push, a removal leaves a hole that is dropped once it reaches either
+/// end, or when holes outnumber the entries. Lookups are binary searches.
+#[derive(Clone, PartialEq, Eq)]
 pub struct IdMap<V> {
-    index: VecDeque<(u64, u64)>,
-    slab: Vec<Option<V>>,
-    free: Vec<u64>,
+    slots: VecDeque<(u64, Option<V>)>,
+    live: usize,
 }
 
 impl<V> IdMap<V> {
-    /// Counts the index and the slab (not what the values own).
+    /// Counts the slots (not what the values own).
     pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
-        m.deque(&self.index);
-        m.vec(&self.slab);
-        m.vec(&self.free);
+        m.deque(&self.slots);
     }
 }
 
 impl<V> Default for IdMap<V> {
     fn default() -> Self {
         IdMap {
-            index: VecDeque::new(),
-            slab: Vec::new(),
-            free: Vec::new(),
+            slots: VecDeque::new(),
+            live: 0,
         }
     }
 }
@@ -627,52 +617,32 @@ impl<V: fmt::Debug> fmt::Debug for IdMap<V> {
     }
 }
 
-/// Equal when they hold the same entries (wherever the slab keeps them).
-impl<V: PartialEq> PartialEq for IdMap<V> {
-    fn eq(&self, other: &Self) -> bool {
-        self.len() == other.len() && self.iter().eq(other.iter())
-    }
-}
-
-impl<V: Eq> Eq for IdMap<V> {}
-
-/// Where `id` is in `index`, or where it would go: a search of the index
-/// type compiled once (the same as [`DequeSet`]'s `(u64, u64)`).
-fn find_id(index: &VecDeque<(u64, u64)>, id: u64) -> Result<usize, usize> {
-    // No slot is u64::MAX: `(id, MAX)` sorts after `id`'s pair, if any.
-    match index.binary_search(&(id, u64::MAX)) {
-        Ok(i) => Ok(i),
-        Err(i) if i > 0 && index[i - 1].0 == id => Ok(i - 1),
-        Err(i) => Err(i),
-    }
-}
-
 impl<V> IdMap<V> {
     pub fn new() -> Self {
         IdMap::default()
     }
 
-    fn slot(&self, id: u64) -> Option<usize> {
-        find_id(&self.index, id)
-            .ok()
-            .map(|i| self.index[i].1 as usize)
+    fn find(&self, id: u64) -> Result<usize, usize> {
+        self.slots.binary_search_by(|(k, _)| k.cmp(&id))
     }
 
     pub fn len(&self) -> usize {
-        self.index.len()
+        self.live
     }
 
     pub fn is_empty(&self) -> bool {
-        self.index.is_empty()
+        self.live == 0
     }
 
     pub fn get(&self, id: &u64) -> Option<&V> {
-        self.slab.get(self.slot(*id)?)?.as_ref()
+        self.find(*id).ok().and_then(|i| self.slots[i].1.as_ref())
     }
 
     pub fn get_mut(&mut self, id: &u64) -> Option<&mut V> {
-        let slot = self.slot(*id)?;
-        self.slab.get_mut(slot)?.as_mut()
+        match self.find(*id) {
+            Ok(i) => self.slots[i].1.as_mut(),
+            Err(_) => None,
+        }
     }
 
     pub fn contains_key(&self, id: &u64) -> bool {
@@ -681,59 +651,52 @@ impl<V> IdMap<V> {
 
     /// Sets `id`'s value; returns the value it replaced.
     pub fn insert(&mut self, id: u64, value: V) -> Option<V> {
-        let at = if self.index.back().is_none_or(|&(last, _)| last < id) {
-            self.index.len()
-        } else {
-            match find_id(&self.index, id) {
-                Ok(i) => {
-                    let slot = self.index[i].1 as usize;
-                    return self.slab.get_mut(slot).and_then(|v| v.replace(value));
-                }
-                Err(i) => i,
-            }
-        };
-        let slot = match self.free.pop() {
-            Some(slot) => {
-                self.slab[slot as usize] = Some(value);
-                slot
-            }
-            None => {
-                self.slab.push(Some(value));
-                self.slab.len() as u64 - 1
-            }
-        };
-        if at == self.index.len() {
-            self.index.push_back((id, slot));
-        } else {
-            self.index.insert(at, (id, slot));
+        if self.slots.back().is_none_or(|(last, _)| *last < id) {
+            self.slots.push_back((id, Some(value)));
+            self.live += 1;
+            return None;
         }
-        None
+        match self.find(id) {
+            Ok(i) => {
+                let old = self.slots[i].1.replace(value);
+                if old.is_none() {
+                    self.live += 1;
+                }
+                old
+            }
+            Err(i) => {
+                self.slots.insert(i, (id, Some(value)));
+                self.live += 1;
+                None
+            }
+        }
     }
 
     pub fn remove(&mut self, id: &u64) -> Option<V> {
-        let i = find_id(&self.index, *id).ok()?;
-        let (_, slot) = self.index.remove(i)?;
-        let old = self.slab.get_mut(slot as usize)?.take();
-        if self.index.is_empty() {
-            // Nothing left: the slab starts afresh.
-            self.slab.clear();
-            self.free.clear();
-        } else {
-            self.free.push(slot);
+        let i = self.find(*id).ok()?;
+        let old = self.slots[i].1.take()?;
+        self.live -= 1;
+        while self.slots.front().is_some_and(|(_, v)| v.is_none()) {
+            self.slots.pop_front();
         }
-        old
+        while self.slots.back().is_some_and(|(_, v)| v.is_none()) {
+            self.slots.pop_back();
+        }
+        if self.slots.len() > 2 * self.live + 64 {
+            self.slots.retain(|(_, v)| v.is_some());
+        }
+        Some(old)
     }
 
     /// The entries in id order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&u64, &V)> + Clone {
-        self.index.iter().filter_map(|(id, slot)| {
-            let v = self.slab.get(*slot as usize)?.as_ref()?;
-            Some((id, v))
-        })
+        self.slots
+            .iter()
+            .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
     }
 
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + Clone {
-        self.iter().map(|(_, v)| v)
+        self.slots.iter().filter_map(|(_, v)| v.as_ref())
     }
 }
 
@@ -978,9 +941,7 @@ mod tests {
             if step % 97 == 0 {
                 assert!(v.iter().eq(b.iter()));
                 assert!(v.values().rev().eq(b.values().rev()));
-                // The slab holds no more slots than the map ever held entries.
-                assert_eq!(v.slab.len(), v.len() + v.free.len());
-                assert_eq!(v.clone(), v);
+                assert!(v.slots.len() <= 2 * v.live + 64);
             }
         }
         assert_eq!(format!("{v:?}"), format!("{b:?}"));
