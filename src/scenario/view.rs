@@ -560,7 +560,11 @@ pub struct NamedClusterView {
     pub name: String,
     /// Its store's revision (the report's `clusters[].revision`).
     pub revision: u64,
-    #[serde(flatten)]
+    /// Flattened natively; the page's bindings put it after the fields
+    /// above in the browser instead (`src/wasm/mod.rs`, `fleet_js`), so
+    /// `flatten`'s second serializer stays out of the page's module.
+    #[cfg_attr(not(target_arch = "wasm32"), serde(flatten))]
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     pub view: ClusterView,
 }
 
@@ -568,7 +572,10 @@ pub struct NamedClusterView {
 /// clusters it joins and the state of its two links.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MirrorView {
-    #[serde(flatten)]
+    /// Flattened natively; put before the fields below in the browser
+    /// (`fleet_js`), as for [`NamedClusterView::view`].
+    #[cfg_attr(not(target_arch = "wasm32"), serde(flatten))]
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     pub report: super::report::MirrorJson,
     /// The clusters of `from` and `to`, by name.
     pub source: String,

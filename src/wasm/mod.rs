@@ -109,47 +109,18 @@ fn node_details_js(d: &view::NodeDetails) -> JsValue {
     with(to_js(&d.node), "kv", to_js(&d.kv))
 }
 
-/// Every cluster and mirror process (`view::FleetView`).
+/// Every cluster and mirror process (`view::FleetView`): each view's own
+/// fields, and the ones it flattens natively (serialized apart here).
 fn fleet_js(f: &view::FleetView) -> JsValue {
     let clusters: js_sys::Array = f
         .clusters
         .iter()
-        .map(|c| {
-            #[derive(Serialize)]
-            struct Named<'a> {
-                name: &'a str,
-                revision: u64,
-            }
-            let named = Named {
-                name: &c.name,
-                revision: c.revision,
-            };
-            merged(to_js(&named), to_js(&c.view))
-        })
+        .map(|c| merged(to_js(c), to_js(&c.view)))
         .collect();
     let mirrors: js_sys::Array = f
         .mirrors
         .iter()
-        .map(|m| {
-            #[derive(Serialize)]
-            struct Links<'a> {
-                source: &'a str,
-                destination: &'a str,
-                from_cut: bool,
-                to_cut: bool,
-                base_keys: u64,
-                relayed: u64,
-            }
-            let links = Links {
-                source: &m.source,
-                destination: &m.destination,
-                from_cut: m.from_cut,
-                to_cut: m.to_cut,
-                base_keys: m.base_keys,
-                relayed: m.relayed,
-            };
-            merged(to_js(&m.report), to_js(&links))
-        })
+        .map(|m| merged(to_js(&m.report), to_js(m)))
         .collect();
     let o = with(js_sys::Object::new().into(), "clusters", clusters.into());
     with(o, "mirrors", mirrors.into())
