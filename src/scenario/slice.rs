@@ -29,7 +29,6 @@
 //! module dies.
 
 use super::fixed::Fixed;
-use std::collections::VecDeque;
 use std::mem::size_of;
 
 use serde::Serialize;
@@ -39,6 +38,7 @@ use crate::server::RequestId;
 
 use super::ast::{format_duration, Command, Condition, Script};
 use super::exec::{Drive, Session};
+use super::fifo::Fifo;
 use super::narrate::{Line, Said};
 use super::parse::{parse_command, ParseError};
 use super::report::CommandResult;
@@ -77,6 +77,13 @@ pub(crate) struct Queued {
     pub line: usize,
     pub text: String,
     pub cmd: Command,
+}
+
+/// What a command taken from the queue leaves there: it owns nothing.
+impl Default for Queued {
+    fn default() -> Queued {
+        Queued::new(0, "", Command::Wait(0))
+    }
 }
 
 impl Queued {
@@ -143,7 +150,7 @@ pub(crate) struct Current {
 /// rollback clone itself) starts without them.
 #[derive(Debug, Default)]
 pub(crate) struct Driver {
-    queue: VecDeque<Queued>,
+    queue: Fifo<Queued>,
     /// The `wait`s of the queue, added up (for the progress).
     queued_wait_ms: u64,
     pub(super) current: Option<Box<Current>>,
@@ -217,8 +224,8 @@ impl Driver {
     }
 
     fn heap_size(&self, m: &mut Meter) {
-        m.deque(&self.queue);
-        for q in &self.queue {
+        m.add(self.queue.capacity_bytes());
+        for q in self.queue.iter() {
             q.heap_size(m);
         }
         if let Some(c) = &self.current {

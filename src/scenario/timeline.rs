@@ -46,7 +46,6 @@
 //! Layer 4: no browser types; the wasm front end wraps this type.
 
 use crate::raft::vecmap::{VecMap, VecSet};
-use std::collections::VecDeque;
 use std::rc::Rc;
 
 use serde::Serialize;
@@ -57,10 +56,11 @@ use crate::server::Cluster;
 
 use super::ast::{ClusterSpec, Command, Script};
 use super::exec::{passes_time, Session};
+use super::fifo::Fifo;
 use super::narrate::{Line, Refusal, Said};
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::CommandResult;
-use super::slice::{Progress, Stepped, Stop, StopReason, STOPPED};
+use super::slice::{Progress, Queued, Stepped, Stop, StopReason, STOPPED};
 use super::view::LeaderChange;
 
 /// Simulated time between two checkpoints.
@@ -271,12 +271,10 @@ pub struct Timeline {
 /// at most about this much.
 pub const ROLLBACK_EVERY: u64 = 1 << 15;
 
-/// A command waiting in a timeline's queue.
-#[derive(Debug, Clone)]
-struct Next {
-    cmd: Command,
-    text: String,
-}
+/// A command waiting in a timeline's queue: a session's queued command
+/// (one type for both queues: one copy of the queue's code in the module),
+/// its `line` unused (the line is the branch's when it begins).
+type Next = Queued;
 
 /// What a cut-short command changed in the branch, to be put back.
 #[derive(Debug, Clone)]
@@ -321,7 +319,7 @@ struct Rollback {
 /// The run in slices: not part of the timeline's state.
 #[derive(Debug, Default)]
 struct Runner {
-    queue: VecDeque<Next>,
+    queue: Fifo<Next>,
     /// The queue's `wait`s, added up (for the progress).
     queued_wait_ms: u64,
     current: Option<Box<InProgress>>,
@@ -475,7 +473,7 @@ impl Timeline {
         }
         self.run.commands_total += 1;
         let text = cmd.to_string();
-        self.run.queue.push_back(Next { cmd, text });
+        self.run.queue.push_back(Queued { line: 0, text, cmd });
     }
 
     /// Parses a console command and queues it; a line that does not parse
