@@ -12,6 +12,7 @@
 //!   The sandbox is kept aside meanwhile; leaving the lesson returns to it
 //!   as it was.
 
+use crate::raft::joined::Joined;
 use serde::Serialize;
 
 use crate::scenario::etcdctl::{self, Translation};
@@ -775,7 +776,7 @@ impl Engine {
         match &self.lesson {
             None => std::borrow::Cow::Borrowed(&self.sandbox),
             Some(p) => {
-                let mut script = p.session().history().join("\n");
+                let mut script = p.session().history().joined("\n");
                 script.push('\n');
                 let t = Timeline::from_script(&script)
                     .unwrap_or_else(|_| Timeline::new(&p.lesson().script.cluster));

@@ -2,6 +2,7 @@
 //! chosen from the cluster as it is now (the next free id, the leader, who
 //! is a member), so the history records what the button did.
 
+use crate::raft::joined::Joined;
 use serde::Deserialize;
 
 use crate::raft::NodeId;
@@ -144,7 +145,7 @@ fn joined(ids: &[NodeId]) -> String {
     ids.iter()
         .map(|id| id.to_string())
         .collect::<Vec<_>>()
-        .join(",")
+        .joined(",")
 }
 
 /// A partition with the first `first(n)` members (at least one, at most all

@@ -17,6 +17,7 @@ pub mod confchange;
 pub mod events;
 pub mod heap;
 pub mod inflights;
+pub mod joined;
 pub mod log;
 pub mod node;
 pub mod opaque;

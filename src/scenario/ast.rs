@@ -5,6 +5,7 @@
 //! parser can produce: the browser records each click as the command it stands
 //! for, and share links store scripts as text.
 
+use crate::raft::joined::Joined;
 use std::fmt;
 use std::str::FromStr;
 
@@ -563,7 +564,7 @@ pub use crate::server::joint::JointChange;
 pub use crate::server::ErrorCode;
 
 pub(crate) fn join_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    names.collect::<Vec<_>>().join(", ")
+    names.collect::<Vec<_>>().joined(", ")
 }
 
 /// Quote a piece of user input for an error message, escaped and shortened
@@ -651,7 +652,7 @@ fn format_list(ids: &[NodeId]) -> String {
     ids.iter()
         .map(|i| i.to_string())
         .collect::<Vec<_>>()
-        .join(",")
+        .joined(",")
 }
 
 fn format_link(f: &mut fmt::Formatter<'_>, a: NodeId, b: NodeId, one_way: bool) -> fmt::Result {
@@ -960,7 +961,7 @@ impl fmt::Display for Command {
             Command::Partition(groups) => {
                 f.write_str("partition ")?;
                 let groups: Vec<String> = groups.iter().map(|g| format_list(g)).collect();
-                f.write_str(&groups.join(" | "))
+                f.write_str(&groups.joined(" | "))
             }
             Command::Isolate(n) => write!(f, "isolate {n}"),
             Command::AddCluster(spec) => write!(f, "{spec}"),

@@ -18,6 +18,7 @@
 use super::ast::{Command, NodeId, MAX_NODE_ID, MIN_NODE_ID};
 use super::exec::Session;
 use super::report::CommandResult;
+use crate::raft::joined::Joined;
 use crate::server::ErrorCode;
 
 /// The etcdctl commands raftlab models, as its refusal lists them.
@@ -353,7 +354,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
             .take(n)
             .map(String::as_str)
             .collect::<Vec<_>>()
-            .join(" "),
+            .joined(" "),
     };
     let Some(first) = rest.first() else {
         return Err(EtcdctlError::Unmodelled {
@@ -638,7 +639,7 @@ pub fn output(
                 .collect();
             out.push(String::new());
             out.push(format!("ETCD_NAME={name:?}"));
-            out.push(format!("ETCD_INITIAL_CLUSTER={:?}", conf.join(",")));
+            out.push(format!("ETCD_INITIAL_CLUSTER={:?}", conf.joined(",")));
             out.push(format!("ETCD_INITIAL_ADVERTISE_PEER_URLS={peer_urls:?}"));
             out.push("ETCD_INITIAL_CLUSTER_STATE=\"existing\"".to_string());
             out
@@ -674,7 +675,7 @@ pub fn output(
                     },
                     m.learner.to_string(),
                 ]
-                .join(", ")
+                .joined(", ")
             })
             .collect(),
         Print::Put => vec!["OK".to_string()],
@@ -718,12 +719,12 @@ pub fn output(
                             s.raft_term.to_string(),
                             s.raft_index.to_string(),
                             s.raft_applied_index.to_string(),
-                            s.errors.join(", "),
+                            s.errors.joined(", "),
                         ]);
                         if v36 {
                             row.extend([String::new(), "false".to_string()]);
                         }
-                        row.join(", ")
+                        row.joined(", ")
                     }
                     Err(_) => format!(
                         "Failed to get the status of endpoint {} (context deadline exceeded)",

@@ -39,6 +39,7 @@
 //! returns to the lesson's path: it rebuilds the run to the current pause and
 //! forgets the detour.
 
+use crate::raft::joined::Joined;
 use std::fmt;
 
 use serde::Serialize;
@@ -294,7 +295,7 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
             let names: Vec<&str> = COMPARISONS.iter().map(|(n, _)| *n).collect();
             return Err(format!(
                 "comparison {c:?} is not one of the design document's: {}",
-                names.join(", ")
+                names.joined(", ")
             ));
         }
     }
@@ -314,7 +315,7 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
             let names: Vec<&str> = PROPOSALS.iter().map(|(n, _)| *n).collect();
             return Err(format!(
                 "proposal {p:?} is not one of the design document's: {}",
-                names.join(", ")
+                names.joined(", ")
             ));
         }
     }
@@ -679,7 +680,7 @@ impl LessonPlayer {
     /// The current step's narration as one text, in `lang`.
     pub fn say_in(&self, lang: Language) -> String {
         let says: Vec<&str> = self.says.iter().map(|s| s.get(lang)).collect();
-        says.join("\n\n")
+        says.joined("\n\n")
     }
 
     /// The script line the lesson will run next, if any.

@@ -4,6 +4,7 @@
 //! error names its line, its column (in characters, 1-based, at the offending
 //! word) and what was expected and found.
 
+use crate::raft::joined::Joined;
 use std::fmt;
 
 use super::ast::*;
@@ -558,7 +559,7 @@ impl<'t> Words<'t> {
                 .iter()
                 .map(|(n, _)| *n)
                 .collect::<Vec<_>>()
-                .join(", ")
+                .joined(", ")
         };
         let mut found: Vec<Found<'t>> = Vec::new();
         while let Some(t) = self.next() {
@@ -1418,7 +1419,7 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
                     ParseErrorKind::UnknownName {
                         what: Named::ErrorCode,
                         found: format!("{v:?}"),
-                        expected: names.join(", "),
+                        expected: names.joined(", "),
                     },
                 )
             })?)
@@ -1563,7 +1564,7 @@ fn parse_mirror_error(p: &mut Words<'_>) -> Result<Condition, ParseError> {
             ParseErrorKind::UnknownName {
                 what: Named::ErrorCode,
                 found: quote_for_message(&opt.value),
-                expected: names.join(", "),
+                expected: names.joined(", "),
             },
         )
     })?;

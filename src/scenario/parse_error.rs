@@ -9,6 +9,7 @@
 //! lists of what is expected are the language's own words, never
 //! translated.
 
+use crate::raft::joined::Joined;
 use crate::raft::NodeId;
 
 use super::ast::{MAX_NODE_ID, MIN_NODE_ID};
@@ -646,7 +647,7 @@ impl ParseErrorKind {
             }
             NoCommand => format!(
                 "expected a command, found nothing; commands are: {}",
-                COMMAND_NAMES.join(", ")
+                COMMAND_NAMES.joined(", ")
             ),
             ClusterNotCommand => "\"cluster\" without name= can only be the first line of a \
                                   script; \"cluster voters=... name=NAME\" adds another cluster"
@@ -658,7 +659,7 @@ impl ParseErrorKind {
             QuotedCommand { found } => format!("expected a command, found quoted text {found}"),
             UnknownCommand { found } => format!(
                 "unknown command {found}; expected one of: {}",
-                COMMAND_NAMES.join(", ")
+                COMMAND_NAMES.joined(", ")
             ),
             Missing { what, after } => format!("missing {what} after {after}"),
             TextIsOption { what, after, found } => format!(

@@ -7,6 +7,7 @@
 //! checks it with [`pieces`], and the session fills it with [`fill`].
 
 use super::fixed::Fixed;
+use crate::raft::joined::Joined;
 use std::fmt::Write;
 
 use super::parse_error::SayProblem;
@@ -103,7 +104,7 @@ fn names() -> String {
         .iter()
         .map(|(n, _)| format!("{{{n}}}"))
         .collect::<Vec<_>>()
-        .join(", ")
+        .joined(", ")
 }
 
 /// Splits `text` into words and placeholders.
@@ -183,7 +184,7 @@ fn ids(list: &[NodeId]) -> String {
     list.iter()
         .map(|id| id.to_string())
         .collect::<Vec<_>>()
-        .join(", ")
+        .joined(", ")
 }
 
 /// `text` with its placeholders filled in from `facts`. Text that does not

@@ -8,6 +8,7 @@
 //! names ("MsgApp") are quoted as etcd writes them, in every language.
 
 use super::fixed::Fixed;
+use crate::raft::joined::Joined;
 use std::fmt::Write;
 
 use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
@@ -175,7 +176,7 @@ pub fn unmet(u: &Unmet) -> String {
                 .iter()
                 .map(|(id, applied)| format!("{id} has applied {applied}"))
                 .collect();
-            format!("the leader's commit is {commit} but {}", each.join(", "))
+            format!("the leader's commit is {commit} but {}", each.joined(", "))
         }
         Unmet::Quorum(q) => format!("the quorum is {q}"),
         Unmet::Set { set, actual } => {
@@ -185,7 +186,7 @@ pub fn unmet(u: &Unmet) -> String {
                 SetName::OutgoingVoters => "outgoing voters",
             };
             let ids: Vec<String> = actual.iter().map(|id| id.to_string()).collect();
-            format!("the {what} are [{}]", ids.join(","))
+            format!("the {what} are [{}]", ids.joined(","))
         }
         Unmet::Term(t) => format!("the term is {t}"),
         Unmet::Commit(c) => format!("the leader's commit index is {c}"),
@@ -218,7 +219,7 @@ pub fn unmet(u: &Unmet) -> String {
             format!(
                 "operations on key {} that no order explains: {}",
                 format_quoted(&a.key),
-                ops.join(", ")
+                ops.joined(", ")
             )
         }
         Unmet::Linearizable { operations, keys } => {
@@ -287,7 +288,7 @@ fn list(ids: &[NodeId]) -> String {
     ids.iter()
         .map(|id| id.to_string())
         .collect::<Vec<_>>()
-        .join(", ")
+        .joined(", ")
 }
 
 /// "1, 2 and 3".
@@ -489,8 +490,8 @@ fn joint_text(c: &ConfChangeV2) -> String {
         .map(|s| single_text(s.change_type, s.node_id))
         .collect();
     match c.enter_joint() {
-        Some(_) => format!("enter a joint configuration: {}", changes.join(", ")),
-        None => changes.join(", "),
+        Some(_) => format!("enter a joint configuration: {}", changes.joined(", ")),
+        None => changes.joined(", "),
     }
 }
 
@@ -762,9 +763,9 @@ impl Renderer for English {
                     )
                 })
                 .collect();
-            bits.push(text.join("; "));
+            bits.push(text.joined("; "));
         }
-        (!bits.is_empty()).then(|| format!("  {}", bits.join(", ")))
+        (!bits.is_empty()).then(|| format!("  {}", bits.joined(", ")))
     }
 
     fn echo(&self, command: &str) -> String {
@@ -832,7 +833,7 @@ impl Renderer for English {
                 .iter()
                 .map(|(why, by)| format!("{} (by {})", refusal_words(why), and_list(by)))
                 .collect();
-            let _ = write!(s, "; refused: {}", refusals.join(", "));
+            let _ = write!(s, "; refused: {}", refusals.joined(", "));
         }
         s
     }
@@ -889,7 +890,7 @@ impl Renderer for English {
                 choices,
             } => format!(
                 "error: unknown {option} {found:?}; expected {}",
-                choices.join(" or ")
+                choices.joined(" or ")
             ),
             Refusal::Modes(e) => format!("error: {e}"),
         }
@@ -918,7 +919,7 @@ impl Renderer for English {
                 }
             })
             .collect();
-        format!("Not as the lesson says: {}", each.join("; "))
+        format!("Not as the lesson says: {}", each.joined("; "))
     }
 
     fn etcdctl_refusal(&self, e: &EtcdctlError) -> String {
@@ -931,7 +932,7 @@ impl Renderer for English {
             EtcdctlError::Unmodelled { command } => format!(
                 "raftlab does not model \"{}\": the console understands etcdctl {}; or type raftlab's own commands",
                 etcdctl::full_name(command),
-                etcdctl::MODELLED.join(", ")
+                etcdctl::MODELLED.joined(", ")
             ),
             EtcdctlError::UnmodelledFlag { command, flag } => {
                 format!(

@@ -12,6 +12,7 @@
 //! Go's) own texts inside them stay in English.
 
 use super::fixed::Fixed;
+use crate::raft::joined::Joined;
 use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::server::cluster::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
@@ -218,7 +219,7 @@ pub fn unmet(u: &Unmet) -> String {
                 .iter()
                 .map(|(id, applied)| format!("{id} は {applied} まで適用"))
                 .collect();
-            format!("リーダーのコミットは {commit} だが、{}", each.join("、"))
+            format!("リーダーのコミットは {commit} だが、{}", each.joined("、"))
         }
         Unmet::Quorum(q) => format!("クォーラムは {q}"),
         Unmet::Set { set, actual } => {
@@ -228,7 +229,7 @@ pub fn unmet(u: &Unmet) -> String {
                 SetName::OutgoingVoters => "旧構成の投票メンバー",
             };
             let ids: Vec<String> = actual.iter().map(|id| id.to_string()).collect();
-            format!("{what}は [{}]", ids.join(","))
+            format!("{what}は [{}]", ids.joined(","))
         }
         Unmet::Term(t) => format!("任期は {t}"),
         Unmet::Commit(c) => format!("リーダーのコミットインデックスは {c}"),
@@ -263,7 +264,7 @@ pub fn unmet(u: &Unmet) -> String {
             format!(
                 "キー {} の操作をどの順序でも説明できない: {}",
                 format_quoted(&a.key),
-                ops.join("、")
+                ops.joined("、")
             )
         }
         Unmet::Linearizable { operations, keys } => {
@@ -407,7 +408,7 @@ fn list(ids: &[NodeId]) -> String {
     ids.iter()
         .map(|id| id.to_string())
         .collect::<Vec<_>>()
-        .join("、")
+        .joined("、")
 }
 
 /// "2.31 秒": a moment in running text.
@@ -610,8 +611,8 @@ fn joint_text(c: &ConfChangeV2) -> String {
         .map(|s| single_text(s.change_type, s.node_id))
         .collect();
     match c.enter_joint() {
-        Some(_) => format!("共同構成に入る: {}", changes.join("、")),
-        None => changes.join("、"),
+        Some(_) => format!("共同構成に入る: {}", changes.joined("、")),
+        None => changes.joined("、"),
     }
 }
 
@@ -756,7 +757,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
         }
         NoCommand => format!(
             "コマンドがない。コマンドは: {}",
-            COMMAND_NAMES.join(", ")
+            COMMAND_NAMES.joined(", ")
         ),
         ClusterNotCommand => {
             "name= のない cluster はスクリプトの最初の行にしか書けない。\"cluster voters=... name=NAME\" で別のクラスタを加えられる"
@@ -770,7 +771,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
         }
         UnknownCommand { found } => format!(
             "未知のコマンド {found}。使えるコマンドは: {}",
-            COMMAND_NAMES.join(", ")
+            COMMAND_NAMES.joined(", ")
         ),
         Missing { what, after } => format!("{after} の後に{}がない", missing_ja(what)),
         TextIsOption { what, after, found } => {
@@ -1270,9 +1271,9 @@ impl Renderer for Japanese {
                     )
                 })
                 .collect();
-            bits.push(text.join("; "));
+            bits.push(text.joined("; "));
         }
-        (!bits.is_empty()).then(|| format!("  {}", bits.join("、")))
+        (!bits.is_empty()).then(|| format!("  {}", bits.joined("、")))
     }
 
     fn echo(&self, command: &str) -> String {
@@ -1338,7 +1339,7 @@ impl Renderer for Japanese {
                 .iter()
                 .map(|(why, by)| format!("{}（{}）", reason(why), list(by)))
                 .collect();
-            s.push_str(&format!("。拒否: {}", refusals.join("、")));
+            s.push_str(&format!("。拒否: {}", refusals.joined("、")));
         }
         s
     }
@@ -1396,7 +1397,7 @@ impl Renderer for Japanese {
                 choices,
             } => format!(
                 "エラー: {option} の値 {found:?} は使えない。使えるのは {}",
-                choices.join(" か ")
+                choices.joined(" か ")
             ),
             Refusal::Modes(e) => format!(
                 "エラー: {} 行目 {} 文字目: {}",
@@ -1430,7 +1431,7 @@ impl Renderer for Japanese {
                 }
             })
             .collect();
-        format!("レッスンの説明どおりにならなかった: {}", each.join("; "))
+        format!("レッスンの説明どおりにならなかった: {}", each.joined("; "))
     }
 
     fn etcdctl_refusal(&self, e: &EtcdctlError) -> String {
@@ -1443,7 +1444,7 @@ impl Renderer for Japanese {
             EtcdctlError::Unmodelled { command } => format!(
                 "raftlab は「{}」を再現していない: コンソールが理解する etcdctl は {}。raftlab 自身のコマンドも使える",
                 etcdctl::full_name(command),
-                etcdctl::MODELLED.join("、")
+                etcdctl::MODELLED.joined("、")
             ),
             EtcdctlError::UnmodelledFlag { command, flag } => format!(
                 "raftlab は「{}」のフラグ {flag} を再現していない",
@@ -1800,7 +1801,7 @@ mod tests {
             if word {
                 run.push(bare);
                 if run.len() >= 3 {
-                    return Some(run.join(" "));
+                    return Some(run.joined(" "));
                 }
                 if bare.len() < w.len() {
                     run.clear();
@@ -2249,7 +2250,7 @@ mod tests {
             assert_ne!(ja, kind.english());
             // Only what is quoted from the input or the language (commands,
             // options, forms, lists of names) stays as typed.
-            let kept = [CONDITION_FORMS, &COMMAND_NAMES.join(", ")];
+            let kept = [CONDITION_FORMS, &COMMAND_NAMES.joined(", ")];
             assert_eq!(english_phrase(&ja, &kept), None, "{kind:?}: {ja}");
         }
         for what in MissingWhat::ALL {

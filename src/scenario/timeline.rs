@@ -45,6 +45,7 @@
 //!
 //! Layer 4: no browser types; the wasm front end wraps this type.
 
+use crate::raft::joined::Joined;
 use crate::raft::vecmap::{VecMap, VecSet};
 use std::rc::Rc;
 
@@ -956,7 +957,7 @@ impl Timeline {
 
     /// [`Timeline::history`] as one text, one line each, ending in a newline.
     pub fn script(&self) -> String {
-        let mut s = self.history().join("\n");
+        let mut s = self.history().joined("\n");
         s.push('\n');
         s
     }

@@ -1,5 +1,6 @@
 //! etcd's errors, under the scenario language's stable codes.
 
+use crate::raft::joined::Joined;
 use std::fmt;
 use std::str::FromStr;
 
@@ -133,7 +134,7 @@ impl FromStr for ErrorCode {
                 let names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
                 format!(
                     "unknown error code {s:?}; expected one of: {}",
-                    names.join(", ")
+                    names.joined(", ")
                 )
             })
     }

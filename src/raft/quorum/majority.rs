@@ -1,5 +1,6 @@
 //! One majority of voters (etcd's `quorum/majority.go`).
 
+use crate::raft::joined::Joined;
 use crate::raft::vecmap::{VecMap, VecSet};
 use std::fmt;
 
@@ -130,7 +131,7 @@ impl fmt::Display for MajorityConfig {
     /// "(1 2 3)", ids in hex, as etcd prints them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ids: Vec<String> = self.0.iter().map(|id| format!("{id:x}")).collect();
-        write!(f, "({})", ids.join(" "))
+        write!(f, "({})", ids.joined(" "))
     }
 }
 
