@@ -24,6 +24,7 @@ pub mod opaque;
 pub mod progress;
 pub mod quorum;
 pub mod read_only;
+pub mod substr;
 pub mod tracker;
 pub mod types;
 pub mod vecmap;

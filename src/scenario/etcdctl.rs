@@ -529,7 +529,7 @@ fn member_add(a: Args) -> Result<Translation, EtcdctlError> {
             "member peer urls not provided".to_string(),
         ));
     }
-    if peer_urls.contains(',') {
+    if peer_urls.as_bytes().contains(&b',') {
         return Err(EtcdctlError::SeveralUrls);
     }
     let id = node_of_name(&name).ok_or_else(|| EtcdctlError::BadName { name: name.clone() })?;

@@ -40,6 +40,7 @@
 //! forgets the detour.
 
 use crate::raft::joined::Joined;
+use crate::raft::substr;
 use std::fmt;
 
 use serde::Serialize;
@@ -123,9 +124,7 @@ pub fn parse_bundle(bundle: &str) -> Result<Vec<(String, String)>, String> {
         let (file, body) = after
             .split_once('\n')
             .ok_or("a lesson bundle's last file name has no line of its own")?;
-        let end = body
-            .find(&format!("\n{BUNDLE_MARK}"))
-            .map_or(body.len(), |i| i + 1);
+        let end = substr::find(body, &format!("\n{BUNDLE_MARK}")).map_or(body.len(), |i| i + 1);
         out.push((file.to_string(), body[..end].to_string()));
         rest = &body[end..];
     }
@@ -385,7 +384,7 @@ impl Lesson {
             stops.push(script.commands.len());
         }
         Ok(Lesson {
-            id: file.trim_end_matches(".scenario").to_string(),
+            id: without_extension(file).to_string(),
             header,
             source: text,
             script,
@@ -509,11 +508,19 @@ pub fn lessons() -> Result<Vec<Lesson>, LessonError> {
 }
 
 /// The lesson with this id (file name without `.scenario`), or file name.
+/// `name.trim_end_matches(".scenario")`.
+fn without_extension(mut name: &str) -> &str {
+    while let Some(n) = name.strip_suffix(".scenario") {
+        name = n;
+    }
+    name
+}
+
 pub fn find(id: &str) -> Option<Lesson> {
-    let id = id.trim_end_matches(".scenario");
+    let id = without_extension(id);
     sources()
         .iter()
-        .find(|s| s.file.trim_end_matches(".scenario") == id)
+        .find(|s| without_extension(s.file) == id)
         .and_then(|s| Lesson::parse(s.file, s.text).ok())
 }
 

@@ -5,6 +5,7 @@
 //! word) and what was expected and found.
 
 use crate::raft::joined::Joined;
+use crate::raft::substr;
 use std::fmt;
 
 use super::ast::*;
@@ -337,7 +338,7 @@ fn scaled(number: &str, mult: u128) -> Option<Scaled> {
         None => (number, ""),
     };
     let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-    if !digits(int) || (number.contains('.') && !digits(frac)) {
+    if !digits(int) || (number.as_bytes().contains(&b'.') && !digits(frac)) {
         return None;
     }
     let frac = frac.trim_end_matches('0');
@@ -1188,7 +1189,7 @@ fn parse_joint_change(
 /// `A B` or `A->B`, then the end of the line.
 fn parse_link(p: &mut Words<'_>, cmd: &str) -> Result<(NodeId, NodeId, bool), ParseError> {
     let t = p.word("node id", cmd)?;
-    let (a, b, one_way) = if let Some((a_txt, b_txt)) = t.text.split_once("->") {
+    let (a, b, one_way) = if let Some((a_txt, b_txt)) = substr::split_once(&t.text, "->") {
         let a = node_id_of(a_txt).map_err(|m| p.err(t.col, m))?;
         let b_col = t.col + a_txt.chars().count() + 2;
         if b_txt.is_empty() {
@@ -1709,7 +1710,7 @@ fn parse_on_off(s: &str) -> Result<bool, ParseErrorKind> {
 }
 
 fn parse_latency(s: &str) -> Result<(u64, u64), ParseErrorKind> {
-    match s.split_once("..") {
+    match substr::split_once(s, "..") {
         Some((a, b)) => {
             let (a, b) = (duration_of(a)?, duration_of(b)?);
             if a > b {

@@ -55,7 +55,7 @@ use std::fmt;
 
 use base64ct::{Base64UrlUnpadded, Encoding as _};
 
-use super::ast::{Command, Script};
+use super::ast::{format_duration, Command, Script};
 use super::parse::{duration_of, parse_script, ParseError, ParseErrorKind};
 use super::timeline::Timeline;
 
@@ -367,14 +367,8 @@ pub fn read_run(text: &str, source: Source) -> Result<(Script, Option<u64>), Sha
     if bound > MAX_RUN_MS {
         return Err(ShareError::of(ShareProblem::TooLongRun {
             source,
-            bound: Command::Wait(bound)
-                .to_string()
-                .trim_start_matches("wait ")
-                .to_string(),
-            limit: Command::Wait(MAX_RUN_MS)
-                .to_string()
-                .trim_start_matches("wait ")
-                .to_string(),
+            bound: format_duration(bound),
+            limit: format_duration(MAX_RUN_MS),
         }));
     }
     Ok((script, at))

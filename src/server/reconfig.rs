@@ -222,7 +222,14 @@ fn parse_url(input: &str) -> Result<ParsedUrl<'_>, String> {
     let Some(after) = rest.strip_prefix("//").filter(|_| !scheme.is_empty()) else {
         // Opaque or relative: no host. A relative path whose first segment
         // holds a colon is a parse error.
-        if scheme.is_empty() && rest.split('/').next().unwrap_or("").contains(':') {
+        if scheme.is_empty()
+            && rest
+                .split('/')
+                .next()
+                .unwrap_or("")
+                .as_bytes()
+                .contains(&b':')
+        {
             return Err("first path segment in URL cannot contain colon".into());
         }
         let path = if rest.starts_with('/') { rest } else { "" };
@@ -245,7 +252,9 @@ fn parse_url(input: &str) -> Result<ParsedUrl<'_>, String> {
         return Err(format!("invalid port {port:?} after host"));
     }
     let allowed = |c: char| {
-        !c.is_ascii() || c.is_ascii_alphanumeric() || "-_.~!$&'()*+,;=:[]<>\"%".contains(c)
+        !c.is_ascii()
+            || c.is_ascii_alphanumeric()
+            || b"-_.~!$&'()*+,;=:[]<>\"%".contains(&(c as u8))
     };
     if let Some(c) = host.chars().find(|&c| !allowed(c)) {
         return Err(format!("invalid character \"{c}\" in host name"));
@@ -262,7 +271,7 @@ fn split_host_port(hostport: &str) -> bool {
             .is_some_and(|end| v6[end + 1..].starts_with(':'));
     }
     match hostport.rfind(':') {
-        Some(i) => !hostport[..i].contains(':') && !hostport.contains(['[', ']']),
+        Some(i) => !hostport[..i].as_bytes().contains(&b':') && !hostport.contains(['[', ']']),
         None => false,
     }
 }
