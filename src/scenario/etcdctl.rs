@@ -79,7 +79,7 @@ pub fn client_url(id: NodeId) -> String {
 /// mixes the bootstrap voters' member ids in ascending order.
 pub fn cluster_id(voters: &[NodeId]) -> u64 {
     let mut ids: Vec<NodeId> = voters.to_vec();
-    ids.sort_unstable();
+    crate::raft::vecmap::sort_u64s(&mut ids);
     ids.into_iter()
         .fold(0x7261_6674_6c61_6200, |h, id| mix(h ^ member_id(id)))
 }

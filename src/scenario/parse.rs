@@ -1160,7 +1160,7 @@ fn parse_joint_change(
             return Err(p.err(f.value_col(), ParseErrorKind::TwiceInChange { id: *id }));
         }
         seen.extend(&ids);
-        ids.sort_unstable();
+        crate::raft::vecmap::sort_u64s(&mut ids);
         *match f.name {
             "add" => &mut change.add,
             "add-learner" => &mut change.add_learner,

@@ -68,7 +68,7 @@ impl MajorityConfig {
         for (slot, id) in buf.iter_mut().zip(&self.0) {
             *slot = acked(*id).unwrap_or(0);
         }
-        buf.sort_unstable();
+        crate::raft::vecmap::sort_u64s(buf);
         // Ascending order: the entry at n - majority has a majority at or above it.
         buf[n - majority(n)]
     }

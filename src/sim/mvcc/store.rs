@@ -416,7 +416,7 @@ impl MvccStore {
             ki.compact(rev, &|r| backend.prev(r), &mut keep);
             !ki.is_empty()
         });
-        keep.sort_unstable();
+        crate::raft::vecmap::sort_u64s(&mut keep);
         self.history_bytes -= self.backend.compact(rev, &keep);
         Ok(())
     }
