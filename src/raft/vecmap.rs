@@ -748,7 +748,7 @@ pub fn sort_u64s(v: &mut [u64]) {
 /// Sorts `items` stably by a 32-bit key, with the one sort of `u64`s the
 /// module already has (key and position packed in one word) rather than a
 /// sort compiled again for each item type and key (3 to 4 KB of wasm each).
-pub fn sort_by_u32_key<T>(items: &mut Vec<T>, key: impl Fn(&T) -> u32) {
+pub fn sort_by_u32_key<T>(items: &mut [T], key: impl Fn(&T) -> u32) {
     assert!(items.len() <= u32::MAX as usize, "too many items to sort");
     let mut order: Vec<u64> = items
         .iter()
@@ -756,12 +756,8 @@ pub fn sort_by_u32_key<T>(items: &mut Vec<T>, key: impl Fn(&T) -> u32) {
         .map(|(i, t)| (u64::from(key(t)) << 32) | i as u64)
         .collect();
     sort_u64s(&mut order);
-    let mut old: Vec<Option<T>> = items.drain(..).map(Some).collect();
-    items.extend(order.iter().map(|&o| {
-        old[(o & 0xffff_ffff) as usize]
-            .take()
-            .expect("each position once")
-    }));
+    let positions: Vec<usize> = order.iter().map(|&o| (o & 0xffff_ffff) as usize).collect();
+    reorder(items, &positions);
 }
 
 /// The stable sorted order of `n` items compared by position (`less(a, b)`:
@@ -800,13 +796,33 @@ pub fn stable_order(n: usize, less: &dyn Fn(usize, usize) -> bool) -> Vec<usize>
 
 /// `items` in `order` (a permutation of its positions, as [`stable_order`]
 /// gives).
-pub fn reorder<T>(items: &mut Vec<T>, order: &[usize]) {
-    let mut old: Vec<Option<T>> = items.drain(..).map(Some).collect();
-    items.extend(
-        order
-            .iter()
-            .map(|&i| old[i].take().expect("each position once")),
-    );
+/// In place, by swaps worked out once for every item type (moving the items
+/// out and back compiled a vector of `Option`s and its iterators for each).
+pub fn reorder<T>(items: &mut [T], order: &[usize]) {
+    for (a, b) in swaps(order) {
+        items.swap(a, b);
+    }
+}
+
+/// The swaps that put the item at `order[k]` at position `k`: each cycle
+/// of the permutation walked once, the item for the place just filled
+/// taken from where the cycle goes next.
+fn swaps(order: &[usize]) -> Vec<(usize, usize)> {
+    let mut done = vec![false; order.len()];
+    let mut out = Vec::new();
+    for start in 0..order.len() {
+        let mut j = start;
+        while !done[j] {
+            done[j] = true;
+            let k = order[j];
+            if k == start {
+                break;
+            }
+            out.push((j, k));
+            j = k;
+        }
+    }
+    out
 }
 
 /// An ordered set over a sorted deque, for items that mostly leave near
