@@ -13,7 +13,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::app::layout::{lane, Board, Hit, Layout, Segment, Spot, MIRROR_R};
 use crate::app::palette as pal;
-use crate::app::scene::{self, Badge, Bar, Body, Key, Label, Mark, NodeLook, Strip};
+use crate::app::scene::{self, Badge, Bar, Body, Key, Label, Mark, NodeLook, Slots, Strip};
 use crate::scenario::narrate::Renderer;
 use crate::scenario::view::{self, LogMark};
 use crate::server::Cluster;
@@ -607,11 +607,18 @@ struct Picture {
 
 /// The pictures kept across frames, each in its slot: a node's still
 /// parts by its id, a cluster's links by the complement of its place in
-/// the fleet.
+/// the fleet. Those a frame did not use are dropped after it
+/// ([`Pictures::sweep`]).
 #[derive(Default)]
-pub struct Pictures(Vec<(u64, Picture)>);
+pub struct Pictures(Slots<Picture>);
 
 impl Pictures {
+    /// Ends a frame: drops the pictures it did not use (a node or a
+    /// cluster no longer drawn).
+    pub fn sweep(&mut self) {
+        self.0.sweep();
+    }
+
     /// Copies slot `slot`'s picture of the part of the canvas from `(x0,
     /// y0)` to `(x1, y1)` (CSS pixels) onto `main`, painting it first with
     /// `paint` (in the canvas's coordinates) when `key`, the part or the
@@ -627,23 +634,15 @@ impl Pictures {
         paint: &dyn Fn(&Ctx),
     ) {
         let key = key.f(dpr);
-        let i = match self.0.iter().position(|(s, _)| *s == slot) {
-            Some(i) => Some(i),
-            None => offscreen(main).map(|(canvas, ctx)| {
-                let at = [f64::NAN; 4];
-                self.0.push((
-                    slot,
-                    Picture {
-                        key,
-                        canvas,
-                        ctx,
-                        at,
-                    },
-                ));
-                self.0.len() - 1
-            }),
+        let made = || {
+            offscreen(main).map(|(canvas, ctx)| Picture {
+                key,
+                canvas,
+                ctx,
+                at: [f64::NAN; 4],
+            })
         };
-        let Some(p) = i.map(|i| &mut self.0[i].1) else {
+        let Some(p) = self.0.get(slot, made) else {
             paint(main);
             return;
         };

@@ -692,6 +692,7 @@ impl App {
             let views = view::MirrorView::all(fleet);
             draw::mirrors(&ctx, &self.board, &views, self.hover, &self.dashes, words);
         }
+        self.pictures.sweep();
     }
 
     /// Draws the history view (the run's client operations on a time axis,
