@@ -361,7 +361,8 @@ function chips(ids, cls = () => "") {
 }
 
 /** The quorum panel and the status line: who leads, the voters, the
- * quorum, and whether a write can commit. */
+ * quorum, and whether a write can commit (with several clusters, the
+ * status line says each one's). */
 function updateQuorum(modesOn) {
   const q = app.quorum();
   const acked = new Set(q.acked);
@@ -377,7 +378,7 @@ function updateQuorum(modesOn) {
     <div class="row"><span class="k">${t("row.acked", { commit: q.commit })}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
     ${modesOn ? `<div class="row"><span class="k">${t("row.modes")}</span><span class="modes-on">${escapeHtml(modesOn)}</span></div>` : ""}
     <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>${fleet.rows}`;
-  $("status").textContent = t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") });
+  $("status").textContent = fleet.status || t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") });
 }
 
 // The panel's rows for several clusters and mirrors, and the key-history
@@ -1001,7 +1002,7 @@ function updateLesson(l) {
   // A lesson opens once its panel's drawing is here (startLesson); should
   // one ever come without, the panel fills when it comes.
   if (!lessonPanel) { lessonPanelReady().then(() => updateLesson(app.lesson()), () => {}); return; }
-  lessonPanel.show(l, lastStep, (k) => lessonMove("lessonGoto", k));
+  lessonPanel.show(l, lastStep, (k) => lessonMove("lessonGoto", k), app.clusters().clusters);
   if (presenting || !$("lesson-hint").hidden) showHint(l);
 }
 
