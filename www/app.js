@@ -382,18 +382,16 @@ function updateQuorum(modesOn) {
 }
 
 // The panel's rows for several clusters and mirrors, and the key-history
-// view (clusters.js), load the first time they are needed (and are fetched
-// ahead when the page is idle); until then the panel shows the first
-// cluster alone.
-let clustersPart = null;
-const clustersReady = () => import("./clusters.js").then((m) => { clustersPart = m; });
+// view (clusters.js), a part (below): until it is here the panel shows the
+// first cluster alone.
+const clustersPart = part(() => import("./clusters.js"));
 
 /** With several clusters or a mirror: the first cluster's name (`head`),
  * the others' quorums and the mirrors (`rows`). */
 function fleetHtml(f) {
   if (f.clusters.length < 2 && !f.mirrors.length) return { head: "", rows: "" };
-  if (clustersPart) return clustersPart.fleet(f, chips);
-  clustersReady().then(() => updatePanels(), () => {});
+  if (clustersPart.m) return clustersPart.m.fleet(f, chips);
+  clustersPart().then(() => updatePanels(), () => {});
   return { head: "", rows: "" };
 }
 
@@ -402,15 +400,15 @@ let historyKey = "";
 function updateKeyHistory() {
   const out = $("key-history");
   if (!historyKey) { out.innerHTML = ""; return; }
-  if (clustersPart) out.innerHTML = clustersPart.keyHistory(app.keyHistory(historyKey), historyKey);
+  if (clustersPart.m) out.innerHTML = clustersPart.m.keyHistory(app.keyHistory(historyKey), historyKey);
 }
 $("key-history-form").addEventListener("submit", (e) => {
   e.preventDefault();
   historyKey = e.target.key.value.trim();
   if (!historyKey) { $("key-history").innerHTML = `<div class="none">${t("kh.empty")}</div>`; return; }
   // At once when the part is here (it is fetched when the page is idle).
-  if (clustersPart) updateKeyHistory();
-  else clustersReady().then(updateKeyHistory, (err) => logLine(t("error", { msg: err.message }), "err"));
+  if (clustersPart.m) updateKeyHistory();
+  else later(clustersPart, updateKeyHistory);
 });
 
 let quorumDue = 0;
@@ -888,33 +886,27 @@ $("branch").addEventListener("change", (e) => {
 
 // ---- lessons ------------------------------------------------------------------------------
 
-// The lesson list's and panel's drawing (lesson-panel.js) comes with the
-// lessons' scripts, the first time either is asked for (fetched ahead when
-// the page is idle): a lesson is on screen only once both are here.
-let lessonPanel = null;
-const lessonPanelReady = () => import("./lesson-panel.js").then((m) => { lessonPanel = m; });
-const lessonsAndPanel = () => Promise.all([lessonsReady(), lessonPanelReady()]);
-const fillLessonList = () => lessonPanel.fillList(lessonInfos(), startLesson);
+// The lesson list's and panel's drawing (lesson-panel.js), a part (below),
+// comes with the lessons' scripts, the first time either is asked for: a
+// lesson is on screen only once both are here.
+const lessonPanel = part(() => import("./lesson-panel.js"));
+const lessonsAndPanel = () => Promise.all([lessonsReady(), lessonPanel()]);
+const fillLessonList = () => lessonPanel.m.fillList(lessonInfos(), startLesson);
 
-$("lessons-button").onclick = async () => {
-  try { await lessonsAndPanel(); } catch (e) { logLine(t("error", { msg: e.message }), "err"); return; }
+$("lessons-button").onclick = () => later(lessonsAndPanel, () => {
   fillLessonList();
   toggleLessons(true);
-};
+});
 
 function startLesson(id) {
   // The lessons come with the first one asked for (view.js), and the
   // panel's drawing with them: then on.
-  if (!haveLessons() || !lessonPanel) {
+  if (!haveLessons() || !lessonPanel.m) {
     openingAddress = true;
-    lessonsAndPanel().then(
-      () => { openingAddress = false; startLesson(id); for (const w of idleWaiters.splice(0)) w(); },
-      (e) => {
-        openingAddress = false;
-        logLine(t("error", { msg: e.message }), "err");
-        for (const w of idleWaiters.splice(0)) w();
-      },
-    );
+    later(lessonsAndPanel, () => { openingAddress = false; startLesson(id); }).then(() => {
+      openingAddress = false;
+      for (const w of idleWaiters.splice(0)) w();
+    });
     return;
   }
   // A run going on in the sandbox ends where it is (the app cancels it).
@@ -998,11 +990,11 @@ function updateLesson(l) {
   $("lesson").hidden = !l;
   $("lesson-strip").hidden = !l;
   $("play").title = l ? t("play.tipLesson") : t("play.tip");
-  if (!l) { lessonPanel?.forget(); return; }
+  if (!l) { lessonPanel.m?.forget(); return; }
   // A lesson opens once its panel's drawing is here (startLesson); should
   // one ever come without, the panel fills when it comes.
-  if (!lessonPanel) { lessonPanelReady().then(() => updateLesson(app.lesson()), () => {}); return; }
-  lessonPanel.show(l, lastStep, (k) => lessonMove("lessonGoto", k), app.clusters().clusters);
+  if (!lessonPanel.m) { lessonPanel().then(() => updateLesson(app.lesson()), () => {}); return; }
+  lessonPanel.m.show(l, lastStep, (k) => lessonMove("lessonGoto", k), app.clusters().clusters);
   if (presenting || !$("lesson-hint").hidden) showHint(l);
 }
 
@@ -1130,7 +1122,7 @@ function present(on, fullscreen = false) {
     ownFullscreen = false;
     document.exitFullscreen?.().catch(() => {});
   }
-  lessonPanel?.forget();
+  lessonPanel.m?.forget();
   resize();
   refresh();
   return presenting;
@@ -1186,12 +1178,18 @@ $("lang").addEventListener("change", (e) => setLanguage(e.target.value));
 // first time they are used, and are fetched ahead once the page is idle
 // (the end of this file): a first click does not wait for them. `page` is
 // what they use of this file.
-const modesPart = () => import("./modes.js");
-const filesPart = () => import("./files.js");
+const modesPart = part(() => import("./modes.js"));
+const filesPart = part(() => import("./files.js"));
 const page = {
   get app() { return app; },
   seedValue, freshRun, create, logLine, toast, sec, fullLink, opened, importText, toggleModes, toggleShareBox,
 };
+
+/** A part: `p()` loads it, then `p.m` is it. */
+function part(load) {
+  const p = () => load().then((m) => (p.m = m));
+  return p;
+}
 
 /** `use(part, page)` once the part `load` gives is here; a part that
  * cannot be had says why in the log (and as `{ok: false, error}`). */
@@ -1321,5 +1319,5 @@ if (new URLSearchParams(location.search).has("present")) present(true);
 // The parts loaded on first use, fetched ahead while the page has nothing
 // else to do (within 2 s: a page that plays on a busy machine may never be idle).
 (window.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => {
-  for (const load of [lessonPanelReady, clustersReady, modesPart, filesPart]) load().catch(() => {});
+  for (const load of [lessonPanel, clustersPart, modesPart, filesPart]) load().catch(() => {});
 }, { timeout: 2000 });
