@@ -690,7 +690,15 @@ impl App {
         }
         if !mirrors.is_empty() {
             let views = view::MirrorView::all(fleet);
-            draw::mirrors(&ctx, &self.board, fleet, &views, self.hover, &self.dashes, words);
+            draw::mirrors(
+                &ctx,
+                &self.board,
+                fleet,
+                &views,
+                self.hover,
+                &self.dashes,
+                words,
+            );
         }
         self.pictures.sweep();
     }
