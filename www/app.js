@@ -105,10 +105,12 @@ function run(text) {
 
 // ---- long runs: in slices, with a progress bar, Cancel, and a confirm --------
 
-// A run (an opened link, file or script; a long console command) runs a
-// slice of work at a time: at most SLICE_MS of each animation frame (the drawing takes up to
-// 10 ms more; a busy machine stretches both), so the
-// page draws and answers throughout.
+// A run (an opened link, file or script; a long console command) works in
+// tasks of about SLICE_MS each, back to back: each is a message the page
+// posts to itself, so clicks, keys and the browser's frames come between
+// two of them and the page draws and answers throughout, while the work
+// gets nearly all the time between (tied to animation frames, it got about
+// half: the rest went waiting for the next frame and painting one).
 const SLICE_MS = 12;
 const CONFIRM_SECONDS = 3;
 let runRaf = 0;
@@ -126,7 +128,7 @@ const replyWaiters = []; // resolves window.raftlab.commandDone's promise
 const runFor = (budgetMs) => app.runFor(budgetMs);
 
 /** Starts (or goes on with) the queued run: a first stretch at once, then
- * frame by frame; `after` once it ended (finished or cancelled). */
+ * task by task; `after` once it ended (finished or cancelled). */
 function startRun(after = null, first = true) {
   if (after) runAfter = after;
   if (first) {
@@ -136,27 +138,45 @@ function startRun(after = null, first = true) {
   runStarted = performance.now();
   runStartedSim = app.progress().done_ms;
   showProgress(app.progress());
-  if (!runRaf) runRaf = requestAnimationFrame(runFrame);
+  runActive = true;
+  pumpRun();
+}
+
+let runActive = false; // a run is going on in tasks
+let taskPosted = false; // its next task is on its way
+const runPort = new MessageChannel();
+runPort.port1.onmessage = runTask;
+function pumpRun() {
+  if (!taskPosted) { taskPosted = true; runPort.port2.postMessage(0); }
+}
+function runTask() {
+  taskPosted = false;
+  if (!runActive) return;
+  if (!app.isRunning()) { runEnded(); return; }
+  const p = runFor(SLICE_MS);
+  if (!p.running) { runEnded(); return; }
+  if (!runRaf && performance.now() - runDrawn >= RUN_DRAW_MS) runRaf = requestAnimationFrame(runPaint);
+  pumpRun();
 }
 
 // The canvas of a heavy run (thousands of messages in flight) is costly to
-// paint: during a run it is redrawn a few times a second, not every frame.
+// paint: during a run the canvas, the panels, the bar and the log are
+// brought up to date a few times a second, in an animation frame. The log
+// shows at most as many new lines as 12 a frame would have.
 const RUN_DRAW_MS = 150;
 let runDrawn = 0;
-function runFrame(now) {
+function runPaint(now) {
   runRaf = 0;
-  if (!app.isRunning()) { runEnded(); return; }
-  // A frame that paints runs a short slice only.
-  const paint = now - runDrawn >= RUN_DRAW_MS;
-  const p = runFor(paint ? 2 : SLICE_MS);
-  flushNarration(12);
-  if (paint) { draw(); updatePanels(); runDrawn = now; }
-  if (!p.running) { runEnded(); return; }
-  showProgress(p);
-  runRaf = requestAnimationFrame(runFrame);
+  if (!runActive) return;
+  flushNarration(Math.min(MAX_LOG, Math.ceil((12 * (now - runDrawn)) / 16.7)));
+  draw();
+  updatePanels();
+  showProgress(app.progress());
+  runDrawn = now;
 }
 
 function runEnded() {
+  runActive = false;
   if (runRaf) { cancelAnimationFrame(runRaf); runRaf = 0; }
   seekTarget = null;
   $("run-box").hidden = true;
@@ -277,8 +297,12 @@ const MAX_LOG = 400;
 let logStuck = true;
 logEl.addEventListener("scroll", () => { logStuck = logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 30; });
 new ResizeObserver(() => { if (logStuck) logEl.scrollTop = logEl.scrollHeight; }).observe(logEl);
+let logBatch = null; // {stick}: while a batch of lines goes in, read the layout once
+function logStick() {
+  return logStuck || logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 30;
+}
 function logLine(text, cls = "", t = null, id = null) {
-  const stick = logStuck || logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 30;
+  const stick = logBatch ? false : logStick();
   const li = document.createElement("li");
   li.textContent = text;
   if (cls && cls !== "plain") li.className = cls;
@@ -319,9 +343,16 @@ function showLine(line) {
  * saying how many were left out. */
 function flushNarration(max = Infinity) {
   const lines = app.narration();
+  if (!lines.length) return;
   const skip = lines.length > max ? lines.length - max : 0;
-  if (skip) logLine(t("log.skipped", { n: skip }), "plain");
-  for (let i = skip; i < lines.length; i++) showLine(lines[i]);
+  logBatch = { stick: logStick() };
+  try {
+    if (skip) logLine(t("log.skipped", { n: skip }), "plain");
+    for (let i = skip; i < lines.length; i++) showLine(lines[i]);
+  } finally {
+    if (logBatch.stick) logEl.scrollTop = logEl.scrollHeight;
+    logBatch = null;
+  }
 }
 
 // ---- drawing and panels ----------------------------------------------------
