@@ -157,5 +157,5 @@ export default {
     "kh.compacted": "リビジョン {rev} でコンパクション済み：それより前の版は消えた", "kh.rev": "リビジョン", "kh.ver": "版", "kh.value": "値",
     "kh.deleted": "削除", "kh.none": "{key} の版はない", "kh.empty": "キーを入力してください",
     "row.cluster": "クラスタ", "row.revision": "リビジョン {rev}", "row.mirror": "ミラー {id}", "row.relayed": "リビジョン {rev} まで中継",
-    "mirror.syncing": "同期中", "mirror.watching": "ウォッチ中", "mirror.stopped": "停止", "mirror.failed": "失敗", "mirror.cutTo": "{id} へのリンクが切断",
+    "mirror.syncing": "同期中", "mirror.watching": "ウォッチ中", "mirror.stopped": "停止", "mirror.failed": "失敗", "mirror.cutTo": "{id} へのリンクが切断", "mirror.cutWay": "{a}→{b} が切断",
 };

@@ -176,7 +176,7 @@ export const STRINGS = {
     "kh.compacted": "compacted at revision {rev}: versions before it are gone", "kh.rev": "rev", "kh.ver": "version", "kh.value": "value",
     "kh.deleted": "deleted", "kh.none": "no version of {key}", "kh.empty": "type a key",
     "row.cluster": "cluster", "row.revision": "revision {rev}", "row.mirror": "mirror {id}", "row.relayed": "relayed to revision {rev}",
-    "mirror.syncing": "syncing", "mirror.watching": "watching", "mirror.stopped": "stopped", "mirror.failed": "failed", "mirror.cutTo": "link to {id} cut",
+    "mirror.syncing": "syncing", "mirror.watching": "watching", "mirror.stopped": "stopped", "mirror.failed": "failed", "mirror.cutTo": "link to {id} cut", "mirror.cutWay": "{a}→{b} cut",
   },
 };
 

@@ -169,13 +169,19 @@ test("a mirror link cut one way shows which way, as a cluster's link does", asyn
   // 9 -> 1 only: two lanes, the mirror's red (cut), node 1's still green.
   await runCommands(page, ["cut 9->1"]);
   assert.equal((await fleet(page)).mirrors[0].from_cut, true);
+  assert.equal((await fleet(page)).mirrors[0].from_cut_way, "out");
+  await page.waitForFunction(() => /9→1 cut/.test(document.querySelector("#quorum").textContent));
   const out = await linkLanes(page, 9, 1);
   await page.screenshot({ path: path.join(SHOTS, "fleet-mirror-cut-one-way.png") });
   // 1 -> 9 only: the other way round.
   await runCommands(page, ["heal 9 1", "cut 1->9"]);
+  assert.equal((await fleet(page)).mirrors[0].from_cut_way, "in");
+  await page.waitForFunction(() => /1→9 cut/.test(document.querySelector("#quorum").textContent));
   const back = await linkLanes(page, 9, 1);
   // Both ways: one red line.
   await runCommands(page, ["cut 9 1"]);
+  assert.equal((await fleet(page)).mirrors[0].from_cut_way, "both");
+  await page.waitForFunction(() => /link to 1 cut/.test(document.querySelector("#quorum").textContent) && !/→1 cut/.test(document.querySelector("#quorum").textContent));
   const both = await linkLanes(page, 9, 1);
   const all = JSON.stringify({ fresh, out, back, both });
   assert.ok(fresh.green[1] > 10 && fresh.red.every((x) => x === 0), all);
