@@ -105,10 +105,12 @@ function run(text) {
 
 // ---- long runs: in slices, with a progress bar, Cancel, and a confirm --------
 
-// A run (an opened link, file or script; a long console command) runs a
-// slice of work at a time: at most SLICE_MS of each animation frame (the drawing takes up to
-// 10 ms more; a busy machine stretches both), so the
-// page draws and answers throughout.
+// A run (an opened link, file or script; a long console command) works in
+// tasks of about SLICE_MS each, back to back: each is a message the page
+// posts to itself, so clicks, keys and the browser's frames come between
+// two of them and the page draws and answers throughout, while the work
+// gets nearly all the time between (tied to animation frames, it got about
+// half: the rest went waiting for the next frame and painting one).
 const SLICE_MS = 12;
 const CONFIRM_SECONDS = 3;
 let runRaf = 0;
@@ -126,7 +128,7 @@ const replyWaiters = []; // resolves window.raftlab.commandDone's promise
 const runFor = (budgetMs) => app.runFor(budgetMs);
 
 /** Starts (or goes on with) the queued run: a first stretch at once, then
- * frame by frame; `after` once it ended (finished or cancelled). */
+ * task by task; `after` once it ended (finished or cancelled). */
 function startRun(after = null, first = true) {
   if (after) runAfter = after;
   if (first) {
@@ -136,27 +138,45 @@ function startRun(after = null, first = true) {
   runStarted = performance.now();
   runStartedSim = app.progress().done_ms;
   showProgress(app.progress());
-  if (!runRaf) runRaf = requestAnimationFrame(runFrame);
+  runActive = true;
+  pumpRun();
+}
+
+let runActive = false; // a run is going on in tasks
+let taskPosted = false; // its next task is on its way
+const runPort = new MessageChannel();
+runPort.port1.onmessage = runTask;
+function pumpRun() {
+  if (!taskPosted) { taskPosted = true; runPort.port2.postMessage(0); }
+}
+function runTask() {
+  taskPosted = false;
+  if (!runActive) return;
+  if (!app.isRunning()) { runEnded(); return; }
+  const p = runFor(SLICE_MS);
+  if (!p.running) { runEnded(); return; }
+  if (!runRaf && performance.now() - runDrawn >= RUN_DRAW_MS) runRaf = requestAnimationFrame(runPaint);
+  pumpRun();
 }
 
 // The canvas of a heavy run (thousands of messages in flight) is costly to
-// paint: during a run it is redrawn a few times a second, not every frame.
+// paint: during a run the canvas, the panels, the bar and the log are
+// brought up to date a few times a second, in an animation frame. The log
+// shows at most as many new lines as 12 a frame would have.
 const RUN_DRAW_MS = 150;
 let runDrawn = 0;
-function runFrame(now) {
+function runPaint(now) {
   runRaf = 0;
-  if (!app.isRunning()) { runEnded(); return; }
-  // A frame that paints runs a short slice only.
-  const paint = now - runDrawn >= RUN_DRAW_MS;
-  const p = runFor(paint ? 2 : SLICE_MS);
-  flushNarration(12);
-  if (paint) { draw(); updatePanels(); runDrawn = now; }
-  if (!p.running) { runEnded(); return; }
-  showProgress(p);
-  runRaf = requestAnimationFrame(runFrame);
+  if (!runActive) return;
+  flushNarration(Math.min(MAX_LOG, Math.ceil((12 * (now - runDrawn)) / 16.7)));
+  draw();
+  updatePanels();
+  showProgress(app.progress());
+  runDrawn = now;
 }
 
 function runEnded() {
+  runActive = false;
   if (runRaf) { cancelAnimationFrame(runRaf); runRaf = 0; }
   seekTarget = null;
   $("run-box").hidden = true;
@@ -277,8 +297,12 @@ const MAX_LOG = 400;
 let logStuck = true;
 logEl.addEventListener("scroll", () => { logStuck = logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 30; });
 new ResizeObserver(() => { if (logStuck) logEl.scrollTop = logEl.scrollHeight; }).observe(logEl);
+let logBatch = null; // {stick}: while a batch of lines goes in, read the layout once
+function logStick() {
+  return logStuck || logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 30;
+}
 function logLine(text, cls = "", t = null, id = null) {
-  const stick = logStuck || logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 30;
+  const stick = logBatch ? false : logStick();
   const li = document.createElement("li");
   li.textContent = text;
   if (cls && cls !== "plain") li.className = cls;
@@ -319,9 +343,16 @@ function showLine(line) {
  * saying how many were left out. */
 function flushNarration(max = Infinity) {
   const lines = app.narration();
+  if (!lines.length) return;
   const skip = lines.length > max ? lines.length - max : 0;
-  if (skip) logLine(t("log.skipped", { n: skip }), "plain");
-  for (let i = skip; i < lines.length; i++) showLine(lines[i]);
+  logBatch = { stick: logStick() };
+  try {
+    if (skip) logLine(t("log.skipped", { n: skip }), "plain");
+    for (let i = skip; i < lines.length; i++) showLine(lines[i]);
+  } finally {
+    if (logBatch.stick) logEl.scrollTop = logEl.scrollHeight;
+    logBatch = null;
+  }
 }
 
 // ---- drawing and panels ----------------------------------------------------
@@ -361,7 +392,8 @@ function chips(ids, cls = () => "") {
 }
 
 /** The quorum panel and the status line: who leads, the voters, the
- * quorum, and whether a write can commit. */
+ * quorum, and whether a write can commit (with several clusters, the
+ * status line says each one's). */
 function updateQuorum(modesOn) {
   const q = app.quorum();
   const acked = new Set(q.acked);
@@ -377,22 +409,20 @@ function updateQuorum(modesOn) {
     <div class="row"><span class="k">${t("row.acked", { commit: q.commit })}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
     ${modesOn ? `<div class="row"><span class="k">${t("row.modes")}</span><span class="modes-on">${escapeHtml(modesOn)}</span></div>` : ""}
     <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>${fleet.rows}`;
-  $("status").textContent = t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") });
+  $("status").textContent = fleet.status || t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") });
 }
 
 // The panel's rows for several clusters and mirrors, and the key-history
-// view (clusters.js), load the first time they are needed (and are fetched
-// ahead when the page is idle); until then the panel shows the first
-// cluster alone.
-let clustersPart = null;
-const clustersReady = () => import("./clusters.js").then((m) => { clustersPart = m; });
+// view (clusters.js), a part (below): until it is here the panel shows the
+// first cluster alone.
+const clustersPart = part(() => import("./clusters.js"));
 
 /** With several clusters or a mirror: the first cluster's name (`head`),
  * the others' quorums and the mirrors (`rows`). */
 function fleetHtml(f) {
   if (f.clusters.length < 2 && !f.mirrors.length) return { head: "", rows: "" };
-  if (clustersPart) return clustersPart.fleet(f, chips);
-  clustersReady().then(() => updatePanels(), () => {});
+  if (clustersPart.m) return clustersPart.m.fleet(f, chips);
+  clustersPart().then(() => updatePanels(), () => {});
   return { head: "", rows: "" };
 }
 
@@ -401,15 +431,15 @@ let historyKey = "";
 function updateKeyHistory() {
   const out = $("key-history");
   if (!historyKey) { out.innerHTML = ""; return; }
-  if (clustersPart) out.innerHTML = clustersPart.keyHistory(app.keyHistory(historyKey), historyKey);
+  if (clustersPart.m) out.innerHTML = clustersPart.m.keyHistory(app.keyHistory(historyKey), historyKey);
 }
 $("key-history-form").addEventListener("submit", (e) => {
   e.preventDefault();
   historyKey = e.target.key.value.trim();
   if (!historyKey) { $("key-history").innerHTML = `<div class="none">${t("kh.empty")}</div>`; return; }
   // At once when the part is here (it is fetched when the page is idle).
-  if (clustersPart) updateKeyHistory();
-  else clustersReady().then(updateKeyHistory, (err) => logLine(t("error", { msg: err.message }), "err"));
+  if (clustersPart.m) updateKeyHistory();
+  else later(clustersPart, updateKeyHistory);
 });
 
 let quorumDue = 0;
@@ -887,33 +917,27 @@ $("branch").addEventListener("change", (e) => {
 
 // ---- lessons ------------------------------------------------------------------------------
 
-// The lesson list's and panel's drawing (lesson-panel.js) comes with the
-// lessons' scripts, the first time either is asked for (fetched ahead when
-// the page is idle): a lesson is on screen only once both are here.
-let lessonPanel = null;
-const lessonPanelReady = () => import("./lesson-panel.js").then((m) => { lessonPanel = m; });
-const lessonsAndPanel = () => Promise.all([lessonsReady(), lessonPanelReady()]);
-const fillLessonList = () => lessonPanel.fillList(lessonInfos(), startLesson);
+// The lesson list's and panel's drawing (lesson-panel.js), a part (below),
+// comes with the lessons' scripts, the first time either is asked for: a
+// lesson is on screen only once both are here.
+const lessonPanel = part(() => import("./lesson-panel.js"));
+const lessonsAndPanel = () => Promise.all([lessonsReady(), lessonPanel()]);
+const fillLessonList = () => lessonPanel.m.fillList(lessonInfos(), startLesson);
 
-$("lessons-button").onclick = async () => {
-  try { await lessonsAndPanel(); } catch (e) { logLine(t("error", { msg: e.message }), "err"); return; }
+$("lessons-button").onclick = () => later(lessonsAndPanel, () => {
   fillLessonList();
   toggleLessons(true);
-};
+});
 
 function startLesson(id) {
   // The lessons come with the first one asked for (view.js), and the
   // panel's drawing with them: then on.
-  if (!haveLessons() || !lessonPanel) {
+  if (!haveLessons() || !lessonPanel.m) {
     openingAddress = true;
-    lessonsAndPanel().then(
-      () => { openingAddress = false; startLesson(id); for (const w of idleWaiters.splice(0)) w(); },
-      (e) => {
-        openingAddress = false;
-        logLine(t("error", { msg: e.message }), "err");
-        for (const w of idleWaiters.splice(0)) w();
-      },
-    );
+    later(lessonsAndPanel, () => { openingAddress = false; startLesson(id); }).then(() => {
+      openingAddress = false;
+      for (const w of idleWaiters.splice(0)) w();
+    });
     return;
   }
   // A run going on in the sandbox ends where it is (the app cancels it).
@@ -997,11 +1021,11 @@ function updateLesson(l) {
   $("lesson").hidden = !l;
   $("lesson-strip").hidden = !l;
   $("play").title = l ? t("play.tipLesson") : t("play.tip");
-  if (!l) { lessonPanel?.forget(); return; }
+  if (!l) { lessonPanel.m?.forget(); return; }
   // A lesson opens once its panel's drawing is here (startLesson); should
   // one ever come without, the panel fills when it comes.
-  if (!lessonPanel) { lessonPanelReady().then(() => updateLesson(app.lesson()), () => {}); return; }
-  lessonPanel.show(l, lastStep, (k) => lessonMove("lessonGoto", k));
+  if (!lessonPanel.m) { lessonPanel().then(() => updateLesson(app.lesson()), () => {}); return; }
+  lessonPanel.m.show(l, lastStep, (k) => lessonMove("lessonGoto", k), app.clusters().clusters);
   if (presenting || !$("lesson-hint").hidden) showHint(l);
 }
 
@@ -1129,7 +1153,7 @@ function present(on, fullscreen = false) {
     ownFullscreen = false;
     document.exitFullscreen?.().catch(() => {});
   }
-  lessonPanel?.forget();
+  lessonPanel.m?.forget();
   resize();
   refresh();
   return presenting;
@@ -1185,12 +1209,18 @@ $("lang").addEventListener("change", (e) => setLanguage(e.target.value));
 // first time they are used, and are fetched ahead once the page is idle
 // (the end of this file): a first click does not wait for them. `page` is
 // what they use of this file.
-const modesPart = () => import("./modes.js");
-const filesPart = () => import("./files.js");
+const modesPart = part(() => import("./modes.js"));
+const filesPart = part(() => import("./files.js"));
 const page = {
   get app() { return app; },
   seedValue, freshRun, create, logLine, toast, sec, fullLink, opened, importText, toggleModes, toggleShareBox,
 };
+
+/** A part: `p()` loads it, then `p.m` is it. */
+function part(load) {
+  const p = () => load().then((m) => (p.m = m));
+  return p;
+}
 
 /** `use(part, page)` once the part `load` gives is here; a part that
  * cannot be had says why in the log (and as `{ok: false, error}`). */
@@ -1320,5 +1350,5 @@ if (new URLSearchParams(location.search).has("present")) present(true);
 // The parts loaded on first use, fetched ahead while the page has nothing
 // else to do (within 2 s: a page that plays on a busy machine may never be idle).
 (window.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => {
-  for (const load of [lessonPanelReady, clustersReady, modesPart, filesPart]) load().catch(() => {});
+  for (const load of [lessonPanel, clustersPart, modesPart, filesPart]) load().catch(() => {});
 }, { timeout: 2000 });

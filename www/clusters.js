@@ -12,8 +12,9 @@ function named(c) {
 
 /** With several clusters (`f`: app.clusters()): the first one's name for
  * the head of the panel (`head`), then each other cluster's quorum and the
- * mirror processes with their state (`rows`). `chips(ids, cls)`: the
- * panel's chips. */
+ * mirror processes with their state (`rows`), and the status line naming
+ * each cluster (`status`; "" with one). `chips(ids, cls)`: the panel's
+ * chips. */
 export function fleet(f, chips) {
   const others = f.clusters.slice(1).map((c) => {
     const q = c.quorum;
@@ -27,9 +28,13 @@ export function fleet(f, chips) {
     ${m.from}→${m.to} <span class="none">(${escapeHtml(m.source)}→${escapeHtml(m.destination)})</span>
     <span class="chip ${m.state === "watching" ? "yes" : m.state === "failed" ? "no" : ""}">${t(`mirror.${m.state}`)}</span>
     <span class="none">${t("row.relayed", { rev: m.last_revision })}</span>
-    ${[[m.from, m.from_cut], [m.to, m.to_cut]].filter(([, cut]) => cut).map(([id]) => `<span class="chip no">${t("mirror.cutTo", { id })}</span>`).join(" ")}
+    ${[[m.from, m.from_cut_way], [m.to, m.to_cut_way]].filter(([, way]) => way).map(([id, way]) => `<span class="chip no">${way === "both" ? t("mirror.cutTo", { id }) : t("mirror.cutWay", way === "out" ? { a: m.id, b: id } : { a: id, b: m.id })}</span>`).join(" ")}
     ${m.error ? `<span class="bad">${escapeHtml(m.error)}</span>` : ""}</div>`).join("");
-  return { head: f.clusters.length > 1 ? named(f.clusters[0]) : "", rows: `<div class="fleet">${others}${mirrors}</div>` };
+  // The status line: each cluster's, by name.
+  const status = f.clusters.length > 1 ? f.clusters.map(({ name, quorum: q }) => t("ofCluster", {
+    name, text: t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") }),
+  })).join(t("clusters.sep")) : "";
+  return { head: f.clusters.length > 1 ? named(f.clusters[0]) : "", rows: `<div class="fleet">${others}${mirrors}</div>`, status };
 }
 
 /** The key-history view of `key` (`history`: app.keyHistory(key)). */

@@ -74,6 +74,7 @@ export default {
   "row.learnersOf": "（最大 {max} のうち {n}）", "row.quorum": "クォーラム", "row.quorumOf": "投票メンバー {n} のうち {q}",
   "row.reachable": "到達可能", "row.noLeader": "リーダーなし", "row.acked": "コミット {commit} の確認",
   "status": "投票メンバー {voters}、学習者メンバー {learners}、リーダー {leader}",
+  "ofCluster": "{name}：{text}", "clusters.sep": "。",
   "past.tip": "実行の過去を表示中: タイムラインのライブボタンで最新へ戻る",
   "keys.node": "ノード {id}", "keys.learner": "学習者", "keys.applied": "適用済み {n}", "keys.none": "キーなし", "keys.down": "停止中",
   "role.leader": "リーダー", "role.follower": "フォロワー", "role.candidate": "候補者", "role.pre-candidate": "事前候補者",
@@ -156,5 +157,5 @@ export default {
     "kh.compacted": "リビジョン {rev} でコンパクション済み：それより前の版は消えた", "kh.rev": "リビジョン", "kh.ver": "版", "kh.value": "値",
     "kh.deleted": "削除", "kh.none": "{key} の版はない", "kh.empty": "キーを入力してください",
     "row.cluster": "クラスタ", "row.revision": "リビジョン {rev}", "row.mirror": "ミラー {id}", "row.relayed": "リビジョン {rev} まで中継",
-    "mirror.syncing": "同期中", "mirror.watching": "ウォッチ中", "mirror.stopped": "停止", "mirror.failed": "失敗", "mirror.cutTo": "{id} へのリンクが切断",
+    "mirror.syncing": "同期中", "mirror.watching": "ウォッチ中", "mirror.stopped": "停止", "mirror.failed": "失敗", "mirror.cutTo": "{id} へのリンクが切断", "mirror.cutWay": "{a}→{b} が切断",
 };

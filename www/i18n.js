@@ -92,6 +92,8 @@ export const STRINGS = {
     "row.learnersOf": "({n} of max {max})", "row.quorum": "quorum", "row.quorumOf": "{q} of {n} voters",
     "row.reachable": "reachable", "row.noLeader": "no leader", "row.acked": "acked commit {commit}",
     "status": "{voters} voters, {learners} learners, leader {leader}",
+    // With several clusters: each one's words after its name, one after the other.
+    "ofCluster": "{name}: {text}", "clusters.sep": "; ",
     "past.tip": "in the past of the run: the timeline's live button returns to its end",
     "keys.node": "node {id}", "keys.learner": "learner", "keys.applied": "applied {n}", "keys.none": "no keys", "keys.down": "not running",
     "role.leader": "leader", "role.follower": "follower", "role.candidate": "candidate", "role.pre-candidate": "pre-candidate",
@@ -174,7 +176,7 @@ export const STRINGS = {
     "kh.compacted": "compacted at revision {rev}: versions before it are gone", "kh.rev": "rev", "kh.ver": "version", "kh.value": "value",
     "kh.deleted": "deleted", "kh.none": "no version of {key}", "kh.empty": "type a key",
     "row.cluster": "cluster", "row.revision": "revision {rev}", "row.mirror": "mirror {id}", "row.relayed": "relayed to revision {rev}",
-    "mirror.syncing": "syncing", "mirror.watching": "watching", "mirror.stopped": "stopped", "mirror.failed": "failed", "mirror.cutTo": "link to {id} cut",
+    "mirror.syncing": "syncing", "mirror.watching": "watching", "mirror.stopped": "stopped", "mirror.failed": "failed", "mirror.cutTo": "link to {id} cut", "mirror.cutWay": "{a}→{b} cut",
   },
 };
 

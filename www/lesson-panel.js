@@ -39,8 +39,9 @@ export function forget() {
 
 /** Shows lesson `l` (app.lesson()) in the panel and the strip under the
  * canvas; `lastStep`: the step last shown (its surprises); `goto(k)` moves
- * to step `k` (the strip's dots). */
-export function show(l, lastStep, goto) {
+ * to step `k` (the strip's dots); `clusters`: the run's clusters
+ * (app.clusters().clusters). */
+export function show(l, lastStep, goto, clusters) {
   const key = `${l.id}:${l.position}:${l.playing}:${l.says.length}:${lastStep?.position ?? -1}:${language()}`;
   if (key !== shownKey) {
     shownKey = key;
@@ -76,9 +77,11 @@ export function show(l, lastStep, goto) {
     $("lesson-surprises").textContent = lastStep?.surprise ?? "";
   }
   $("lesson-off").hidden = l.on_path;
-  const q = l.quorum;
-  const n = q.reachable.length;
-  $("lesson-quorum").innerHTML = `<div class="arith"><span>${t("arith.voters")} <b>${q.voters.length}</b></span><span>${t("arith.quorum")} <b>${q.quorum}</b></span>
-    <span class="${q.has_quorum ? "ok" : "bad"}">${t("arith.reachable")} <b>${n}</b> ${q.has_quorum ? "≥" : "<"} ${q.quorum} ${q.has_quorum ? "✓" : "✗"}</span></div>
-    <div>${escapeHtml(l.sentence)}</div>`;
+  // With several clusters (`clusters`: app.clusters().clusters), each
+  // one's arithmetic after its name; the sentence is the first's.
+  const several = clusters?.length > 1;
+  const arith = (q, name) => `<div class="arith">${name ? `<b>${escapeHtml(name)}</b>` : ""}<span>${t("arith.voters")} <b>${q.voters.length}</b></span><span>${t("arith.quorum")} <b>${q.quorum}</b></span>
+    <span class="${q.has_quorum ? "ok" : "bad"}">${t("arith.reachable")} <b>${q.reachable.length}</b> ${q.has_quorum ? "≥" : "<"} ${q.quorum} ${q.has_quorum ? "✓" : "✗"}</span></div>`;
+  $("lesson-quorum").innerHTML = `${several ? clusters.map((c) => arith(c.quorum, c.name)).join("") : arith(l.quorum)}
+    <div>${escapeHtml(several ? t("ofCluster", { name: clusters[0].name, text: l.sentence }) : l.sentence)}</div>`;
 }

@@ -297,6 +297,49 @@ impl Default for Key {
     }
 }
 
+/// What the canvas keeps across frames (its pictures), each in a slot (a
+/// node's id, a cluster's place), with whether the frame being drawn used
+/// it. After each frame, [`Slots::sweep`] drops what that frame did not
+/// use: a node removed from the run, a cluster gone with a new run, no
+/// longer keeps a picture (and its canvas) forever.
+pub struct Slots<T>(Vec<(u64, bool, T)>);
+
+impl<T> Default for Slots<T> {
+    fn default() -> Slots<T> {
+        Slots(Vec::new())
+    }
+}
+
+impl<T> Slots<T> {
+    /// Slot `slot`'s thing, made by `make` if the slot is empty (`None`
+    /// when it cannot be made); marked as used by this frame.
+    pub fn get(&mut self, slot: u64, make: impl FnOnce() -> Option<T>) -> Option<&mut T> {
+        let i = match self.0.iter().position(|e| e.0 == slot) {
+            Some(i) => i,
+            None => {
+                self.0.push((slot, false, make()?));
+                self.0.len() - 1
+            }
+        };
+        let e = &mut self.0[i];
+        e.1 = true;
+        Some(&mut e.2)
+    }
+
+    /// Ends a frame: drops what it did not use; the rest wait for the next.
+    pub fn sweep(&mut self) {
+        self.0.retain(|e| e.1);
+        for e in &mut self.0 {
+            e.1 = false;
+        }
+    }
+
+    /// The slots held, in the order they were filled.
+    pub fn slots(&self) -> impl Iterator<Item = u64> + '_ {
+        self.0.iter().map(|e| e.0)
+    }
+}
+
 impl NodeLook {
     /// The key of a node's picture: its look without what moves (the
     /// timer's progress, the countdown) or is drawn beside it (labels).
@@ -588,6 +631,38 @@ pub fn index_tick(i: u64, lo: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sweep_drops_the_pictures_the_frame_did_not_use() {
+        let mut p: Slots<u32> = Slots::default();
+        let mut made = 0;
+        let mut frame = |p: &mut Slots<u32>, ids: &[u64]| {
+            for &id in ids {
+                assert!(p
+                    .get(id, || {
+                        made += 1;
+                        Some(made)
+                    })
+                    .is_some());
+            }
+            p.sweep();
+        };
+        frame(&mut p, &[1, 2, 3, !0]);
+        assert_eq!(p.slots().collect::<Vec<_>>(), [1, 2, 3, !0]);
+        // Node 2 removed, node 4 added, the second cluster's links gone.
+        frame(&mut p, &[1, 3, 4]);
+        assert_eq!(p.slots().collect::<Vec<_>>(), [1, 3, 4]);
+        // What stayed is kept, not made again.
+        assert_eq!(p.get(1, || Some(99)).copied(), Some(1));
+        assert_eq!(p.get(4, || Some(99)).copied(), Some(5));
+        p.sweep();
+        assert_eq!(p.slots().collect::<Vec<_>>(), [1, 4]);
+        // A frame that draws nothing keeps nothing; what cannot be made is not kept.
+        p.sweep();
+        assert_eq!(p.slots().count(), 0);
+        assert!(p.get(7, || None).is_none());
+        assert_eq!(p.slots().count(), 0);
+    }
     use crate::app::log::tests::Reworded;
     use crate::scenario::text_en::English;
     use crate::scenario::view;

@@ -583,9 +583,34 @@ pub struct MirrorView {
     /// Whether its link to `from` (to `to`) is cut, either way.
     pub from_cut: bool,
     pub to_cut: bool,
+    /// Which way that link is cut, when it is.
+    pub from_cut_way: Option<CutWay>,
+    pub to_cut_way: Option<CutWay>,
     /// Keys its base sync copied, and writes it relayed since.
     pub base_keys: u64,
     pub relayed: u64,
+}
+
+/// Which directions of a mirror process's link to a member are cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CutWay {
+    Both,
+    /// The mirror's requests to the member are lost.
+    Out,
+    /// The member's answers to the mirror are lost.
+    In,
+}
+
+impl CutWay {
+    fn of(m: &crate::server::mirror::Mirror, peer: NodeId) -> Option<CutWay> {
+        match (m.is_cut(m.id, peer), m.is_cut(peer, m.id)) {
+            (true, true) => Some(CutWay::Both),
+            (true, false) => Some(CutWay::Out),
+            (false, true) => Some(CutWay::In),
+            (false, false) => None,
+        }
+    }
 }
 
 /// Every cluster of the run (the first first) and the mirror processes.
@@ -624,6 +649,8 @@ impl MirrorView {
                 destination: f.name(m.destination).to_string(),
                 from_cut: m.link_cut(m.from),
                 to_cut: m.link_cut(m.to),
+                from_cut_way: CutWay::of(m, m.from),
+                to_cut_way: CutWay::of(m, m.to),
                 base_keys: m.base_keys,
                 relayed: m.relayed,
             })

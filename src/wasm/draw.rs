@@ -13,9 +13,10 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::app::layout::{lane, Board, Hit, Layout, Segment, Spot, MIRROR_R};
 use crate::app::palette as pal;
-use crate::app::scene::{self, Badge, Bar, Body, Key, Label, Mark, NodeLook, Strip};
+use crate::app::scene::{self, Badge, Bar, Body, Key, Label, Mark, NodeLook, Slots, Strip};
 use crate::scenario::narrate::Renderer;
 use crate::scenario::view::{self, LogMark};
+use crate::server::fleet::Fleet;
 use crate::server::Cluster;
 use crate::sim::SimNode;
 
@@ -196,10 +197,13 @@ pub fn ring_name(ctx: &Ctx, l: &Layout, name: &str, caption: &str) {
 }
 
 /// The mirror processes: each a square between its two members' rings,
-/// its two links (red and dashed, with a cross, when cut) and its state.
+/// its two links (red and dashed, with a cross, when cut; a link cut one
+/// way only, as a cluster's: each direction in its lane, the cut one red,
+/// and an arrow stopped by a bar) and its state.
 pub fn mirrors(
     ctx: &Ctx,
     b: &Board,
+    fleet: &Fleet,
     views: &[view::MirrorView],
     hover: Option<Hit>,
     dashes: &Dashes,
@@ -209,47 +213,58 @@ pub fn mirrors(
         let Some(m) = views.iter().find(|v| v.report.id == spot.id) else {
             continue;
         };
+        let process = fleet.mirror(spot.id);
+        let is_cut = |a, b| process.is_some_and(|p| p.is_cut(a, b));
         let colour = match m.report.state {
             "watching" => pal::GOOD,
             "syncing" => pal::CANDIDATE,
             "failed" => pal::BAD,
             _ => pal::TEXT_FAINT,
         };
-        for (peer, cut) in [(m.report.from, m.from_cut), (m.report.to, m.to_cut)] {
+        for peer in [m.report.from, m.report.to] {
             let Some((s, i)) = b.spot(peer) else {
                 continue;
             };
+            let (out, back) = (is_cut(spot.id, peer), is_cut(peer, spot.id));
             let hovered =
                 matches!(hover, Some(Hit::Link { a, b, .. }) if a == spot.id && b == peer);
             let (vx, vy) = (s.x - spot.x, s.y - spot.y);
             let len = vx.hypot(vy).max(1.0);
             let (ux, uy) = (vx / len, vy / len);
             let r = b.parts[i].node_r + 2.0;
-            ctx.set_line_width(if hovered { 3.0 } else { 1.8 });
-            ctx.set_stroke_style_str(if cut {
-                pal::LINK_CUT
-            } else if hovered {
+            let plain = if hovered {
                 pal::HOVER
             } else if matches!(m.report.state, "syncing" | "watching") {
                 colour
             } else {
                 // Over: a plain link, not to be taken for a cut one.
                 pal::LINK
-            });
-            set_dash(ctx, if cut { &dashes.dashed } else { &dashes.dotted });
-            ctx.begin_path();
-            ctx.move_to(spot.x + ux * MIRROR_R, spot.y + uy * MIRROR_R);
-            ctx.line_to(s.x - ux * r, s.y - uy * r);
-            ctx.stroke();
+            };
+            ctx.set_line_width(if hovered { 3.0 } else { 1.8 });
+            // Both ways alike: one line. One way only: a lane each, to the
+            // right of its direction (the mirror's lane first).
+            let lanes: &[(f64, bool)] = if out == back {
+                &[(0.0, out)]
+            } else {
+                &[(3.5, out), (-3.5, back)]
+            };
+            for &(off, cut) in lanes {
+                let (nx, ny) = (-uy * off, ux * off);
+                ctx.set_stroke_style_str(if cut { pal::LINK_CUT } else { plain });
+                set_dash(ctx, if cut { &dashes.dashed } else { &dashes.dotted });
+                ctx.begin_path();
+                ctx.move_to(spot.x + ux * MIRROR_R + nx, spot.y + uy * MIRROR_R + ny);
+                ctx.line_to(s.x - ux * r + nx, s.y - uy * r + ny);
+                ctx.stroke();
+            }
             set_dash(ctx, &dashes.solid);
-            if cut {
-                cross(
-                    ctx,
-                    (spot.x + s.x) / 2.0,
-                    (spot.y + s.y) / 2.0,
-                    6.0,
-                    pal::LINK_CUT,
-                );
+            let (mx, my) = ((spot.x + s.x) / 2.0, (spot.y + s.y) / 2.0);
+            if out && back {
+                cross(ctx, mx, my, 6.0, pal::LINK_CUT);
+            } else if out {
+                blocked_arrow(ctx, (spot.x, spot.y), (s.x, s.y), mx, my);
+            } else if back {
+                blocked_arrow(ctx, (s.x, s.y), (spot.x, spot.y), mx, my);
             }
         }
         ctx.set_fill_style_str(pal::PANEL);
@@ -368,7 +383,7 @@ fn links(f: &Frame) {
             } else {
                 // One way only: an arrow along the cut direction, stopped by a bar.
                 let (from, to) = if ab { (a, b) } else { (b, a) };
-                blocked_arrow(ctx, from, to, mx, my);
+                blocked_arrow(ctx, (from.x, from.y), (to.x, to.y), mx, my);
             }
         }
     }
@@ -389,8 +404,8 @@ fn cross(ctx: &Ctx, x: f64, y: f64, s: f64, colour: &str) {
     ctx.stroke();
 }
 
-fn blocked_arrow(ctx: &Ctx, from: &Spot, to: &Spot, mx: f64, my: f64) {
-    let (vx, vy) = (to.x - from.x, to.y - from.y);
+fn blocked_arrow(ctx: &Ctx, from: (f64, f64), to: (f64, f64), mx: f64, my: f64) {
+    let (vx, vy) = (to.0 - from.0, to.1 - from.1);
     let len = vx.hypot(vy).max(1.0);
     let (ux, uy) = (vx / len, vy / len);
     let (nx, ny) = (-uy, ux);
@@ -607,11 +622,18 @@ struct Picture {
 
 /// The pictures kept across frames, each in its slot: a node's still
 /// parts by its id, a cluster's links by the complement of its place in
-/// the fleet.
+/// the fleet. Those a frame did not use are dropped after it
+/// ([`Pictures::sweep`]).
 #[derive(Default)]
-pub struct Pictures(Vec<(u64, Picture)>);
+pub struct Pictures(Slots<Picture>);
 
 impl Pictures {
+    /// Ends a frame: drops the pictures it did not use (a node or a
+    /// cluster no longer drawn).
+    pub fn sweep(&mut self) {
+        self.0.sweep();
+    }
+
     /// Copies slot `slot`'s picture of the part of the canvas from `(x0,
     /// y0)` to `(x1, y1)` (CSS pixels) onto `main`, painting it first with
     /// `paint` (in the canvas's coordinates) when `key`, the part or the
@@ -627,23 +649,15 @@ impl Pictures {
         paint: &dyn Fn(&Ctx),
     ) {
         let key = key.f(dpr);
-        let i = match self.0.iter().position(|(s, _)| *s == slot) {
-            Some(i) => Some(i),
-            None => offscreen(main).map(|(canvas, ctx)| {
-                let at = [f64::NAN; 4];
-                self.0.push((
-                    slot,
-                    Picture {
-                        key,
-                        canvas,
-                        ctx,
-                        at,
-                    },
-                ));
-                self.0.len() - 1
-            }),
+        let made = || {
+            offscreen(main).map(|(canvas, ctx)| Picture {
+                key,
+                canvas,
+                ctx,
+                at: [f64::NAN; 4],
+            })
         };
-        let Some(p) = i.map(|i| &mut self.0[i].1) else {
+        let Some(p) = self.0.get(slot, made) else {
             paint(main);
             return;
         };

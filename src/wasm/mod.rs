@@ -691,8 +691,17 @@ impl App {
         }
         if !mirrors.is_empty() {
             let views = view::MirrorView::all(fleet);
-            draw::mirrors(&ctx, &self.board, &views, self.hover, &self.dashes, words);
+            draw::mirrors(
+                &ctx,
+                &self.board,
+                fleet,
+                &views,
+                self.hover,
+                &self.dashes,
+                words,
+            );
         }
+        self.pictures.sweep();
     }
 
     /// Draws the history view (the run's client operations on a time axis,

@@ -4,7 +4,7 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { launch, openApp, SHOTS } from "./browser.mjs";
+import { launch, openApp, runCommands, SHOTS } from "./browser.mjs";
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -98,6 +98,96 @@ test("clicking a mirror link cuts it and clicking again heals it", async () => {
   await page.mouse.click(...(await onCanvas(page, x, y)));
   assert.equal(await page.evaluate(() => window.raftlab.history()), before);
   assert.equal(await page.isVisible("#popup"), false);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("with two clusters the status line and the lesson panel's quorum box name each one", async () => {
+  const { page, problems } = await openTwo(1280, 800);
+  // The status line waits for the panels for several clusters (loaded on first use).
+  await page.waitForFunction(() => /copy/.test(document.getElementById("status").textContent));
+  assert.equal(await page.textContent("#status"), "main: 3 voters, 0 learners, leader 1; copy: 3 voters, 0 learners, leader 11");
+  // Lesson 17 runs two clusters (from its first step): its quorum box has
+  // a line for each, by name.
+  await page.evaluate(() => window.raftlab.openLesson("17-learner-or-mirror-maker"));
+  await page.evaluate(() => window.raftlab.next());
+  const arith = () => page.locator("#lesson-quorum .arith").allTextContents();
+  const lines = await arith();
+  assert.equal(lines.length, 2, lines.join(" | "));
+  assert.match(lines[0], /^main\s*voters 3\s*quorum 2\s*reachable 3 ≥ 2 ✓$/);
+  assert.match(lines[1], /^copy\s*voters 3\s*quorum 2\s*reachable 3 ≥ 2 ✓$/);
+  assert.match(await page.textContent("#lesson-quorum"), /main: Voters: 3 \(1, 2, 3\)/);
+  assert.match(await page.textContent("#status"), /^main: 3 voters, 1 learners, leader 1; copy: 3 voters, 0 learners, leader 11$/);
+  await page.screenshot({ path: path.join(SHOTS, "fleet-lesson-quorum.png") });
+  // A lesson of one cluster: one line, no name.
+  await page.evaluate(() => window.raftlab.openLesson("09-adding-a-learner"));
+  assert.deepEqual((await arith()).map((a) => /^voters/.test(a.trim())), [true]);
+  assert.match(await page.textContent("#status"), /^\d+ voters, \d+ learners, leader/);
+  // In Japanese, by name too.
+  await page.evaluate(() => window.raftlab.openLesson("17-learner-or-mirror-maker"));
+  await page.evaluate(() => window.raftlab.setLanguage("ja"));
+  await page.evaluate(() => window.raftlab.next());
+  await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("main："));
+  assert.equal(await page.textContent("#status"), "main：投票メンバー 3、学習者メンバー 1、リーダー 1。copy：投票メンバー 3、学習者メンバー 0、リーダー 11");
+  assert.match((await arith())[1], /^copy\s*投票メンバー/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/** The pixels of the link from mirror `m` to node `n` (between a sixth
+ * and two fifths of the way, either side of its middle), by colour and
+ * by side: `red` (cut) and `green` (a watching mirror's link), each
+ * `[left, centre, right]` of the line between the centres, left seen
+ * from `m` looking at `n`. */
+async function linkLanes(page, m, n) {
+  return page.evaluate(([pm, pn]) => {
+    const c = document.getElementById("cluster");
+    const k = c.width / c.getBoundingClientRect().width;
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height);
+    const len = Math.hypot(pn[0] - pm[0], pn[1] - pm[1]);
+    const [ux, uy] = [(pn[0] - pm[0]) / len, (pn[1] - pm[1]) / len];
+    const out = { red: [0, 0, 0], green: [0, 0, 0] };
+    for (let a = len / 6; a <= len * 5 / 6; a += 0.5 / k) {
+      if (Math.abs(a - len / 2) < len / 10) continue;
+      for (let p = -6; p <= 6; p += 0.5 / k) {
+        // Left of the direction m -> n: the lane of m -> n (canvas y points down).
+        const x = pm[0] + ux * a - uy * p, y = pm[1] + uy * a + ux * p;
+        const i = 4 * (Math.round(y * k) * d.width + Math.round(x * k));
+        const [r, g, b] = [d.data[i], d.data[i + 1], d.data[i + 2]];
+        const side = p > 1.5 ? 0 : p < -1.5 ? 2 : 1;
+        if (r > 180 && g < 110 && b < 110) out.red[side]++;
+        else if (g > 150 && r < 140 && b < 160) out.green[side]++;
+      }
+    }
+    return out;
+  }, await page.evaluate(([m, n]) => [window.raftlab.nodePosition(m), window.raftlab.nodePosition(n)], [m, n]));
+}
+
+test("a mirror link cut one way shows which way, as a cluster's link does", async () => {
+  const { page, problems } = await openTwo(1280, 800);
+  const fresh = await linkLanes(page, 9, 1);
+  // 9 -> 1 only: two lanes, the mirror's red (cut), node 1's still green.
+  await runCommands(page, ["cut 9->1"]);
+  assert.equal((await fleet(page)).mirrors[0].from_cut, true);
+  assert.equal((await fleet(page)).mirrors[0].from_cut_way, "out");
+  await page.waitForFunction(() => /9→1 cut/.test(document.querySelector("#quorum").textContent));
+  const out = await linkLanes(page, 9, 1);
+  await page.screenshot({ path: path.join(SHOTS, "fleet-mirror-cut-one-way.png") });
+  // 1 -> 9 only: the other way round.
+  await runCommands(page, ["heal 9 1", "cut 1->9"]);
+  assert.equal((await fleet(page)).mirrors[0].from_cut_way, "in");
+  await page.waitForFunction(() => /1→9 cut/.test(document.querySelector("#quorum").textContent));
+  const back = await linkLanes(page, 9, 1);
+  // Both ways: one red line.
+  await runCommands(page, ["cut 9 1"]);
+  assert.equal((await fleet(page)).mirrors[0].from_cut_way, "both");
+  await page.waitForFunction(() => /link to 1 cut/.test(document.querySelector("#quorum").textContent) && !/→1 cut/.test(document.querySelector("#quorum").textContent));
+  const both = await linkLanes(page, 9, 1);
+  const all = JSON.stringify({ fresh, out, back, both });
+  assert.ok(fresh.green[1] > 10 && fresh.red.every((x) => x === 0), all);
+  assert.ok(out.red[0] > 10 && out.red[2] === 0 && out.green[2] > 10 && out.green[0] === 0, all);
+  assert.ok(back.red[2] > 10 && back.red[0] === 0 && back.green[0] > 10 && back.green[2] === 0, all);
+  assert.ok(both.red[1] > 10 && both.red[0] + both.red[2] === 0 && both.green.every((x) => x === 0), all);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -5,6 +5,7 @@
 // idle, unasked.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { BASE_URL, launch } from "./browser.mjs";
 import { pageSize, recordLoads, CEILING_BYTES, ASKED, PREFETCHED } from "./page-size.mjs";
 
@@ -50,4 +51,18 @@ test("the page's first load stays under its ceiling, and the lessons come later"
   assert.equal(await page.textContent("#lessons-button"), "レッスン");
   await until(() => loaded.includes("/i18n-ja.js"), `the Japanese words among ${loaded.join(" ")}`);
   await page.close();
+});
+
+test("app.js reaches each part loaded on first use through its one helper, and fetches each ahead", () => {
+  const src = readFileSync(new URL("../../www/app.js", import.meta.url), "utf8");
+  // Every dynamic import in app.js is a part: `NAME = part(() => import("./FILE"))`.
+  const imports = [...src.matchAll(/import\("\.\/([\w.-]+\.js)"\)/g)].map((m) => m[1]);
+  const parts = [...src.matchAll(/const (\w+) = part\(\(\) => import\("\.\/([\w.-]+\.js)"\)\);/g)];
+  assert.deepEqual(parts.map((m) => m[2]).sort(), imports.sort(), "an import outside part()");
+  // They are the parts page-size.mjs counts as fetched ahead, and the idle prefetch asks for each.
+  assert.deepEqual(new Set(imports.map((f) => `/${f}`)), PREFETCHED);
+  const prefetch = src.match(/for \(const load of \[([^\]]*)\]\) load\(\)/)?.[1].split(/,\s*/);
+  assert.deepEqual(prefetch?.sort(), parts.map((m) => m[1]).sort());
+  // No part is kept in a variable of its own beside its helper.
+  assert.doesNotMatch(src, /import\([^)]*\)\.then\(/);
 });
