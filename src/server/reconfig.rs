@@ -271,7 +271,7 @@ fn split_host_port(hostport: &str) -> bool {
             .is_some_and(|end| v6[end + 1..].starts_with(':'));
     }
     match hostport.rfind(':') {
-        Some(i) => !hostport[..i].as_bytes().contains(&b':') && !hostport.contains(['[', ']']),
+        Some(i) => !hostport.as_bytes()[..i].contains(&b':') && !hostport.contains(['[', ']']),
         None => false,
     }
 }
