@@ -252,3 +252,38 @@ test("Don't run leaves the cluster at its start; the memory budget stops a run w
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("a long console run gets most of the page's time: typed, it takes little longer than the engine alone", async () => {
+  const { page, problems } = await open("");
+  await page.evaluate(async () => { await window.raftlab.idle(); window.raftlab.pause(); });
+  const first = "cluster voters=1,2,3,4,5 seed=3";
+  const typed = ["load rate=100/s size=256B", "wait 300s", "load stop"];
+  // Alternately, twice each: the typed run (the page draws, narrates and
+  // answers throughout) and the same script in one call of the module.
+  const times = { typed: [], engine: [] };
+  for (let i = 0; i < 2; i++) {
+    await page.evaluate(async (src) => { await window.raftlab.importScenario(src); await window.raftlab.idle(); window.raftlab.pause(); }, `${first}\n`);
+    times.typed.push(await page.evaluate(async (lines) => {
+      const start = performance.now();
+      for (const line of lines) {
+        const done = window.raftlab.commandDone(line);
+        if (window.raftlab.progress().confirming) document.getElementById("confirm-run").click();
+        const r = await done;
+        if (r.ok === false) throw new Error(`${line}: ${JSON.stringify(r)}`);
+      }
+      return performance.now() - start;
+    }, typed));
+    times.engine.push(await page.evaluate(async (src) => {
+      const { App } = await import("/pkg/raftlab.js");
+      const start = performance.now();
+      new App(src).free();
+      return performance.now() - start;
+    }, [first, ...typed, ""].join("\n")));
+  }
+  const typedMs = Math.min(...times.typed), engineMs = Math.min(...times.engine);
+  // Tied to animation frames (a slice a frame, the page repainting its bar
+  // each frame) the typed run took about three times as long.
+  assert.ok(typedMs < 1.8 * engineMs, `typed ${typedMs.toFixed(0)} ms, the engine alone ${engineMs.toFixed(0)} ms: ${JSON.stringify(times)}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
