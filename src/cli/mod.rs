@@ -4,6 +4,7 @@ pub mod bench;
 pub mod fuzz;
 pub mod run;
 pub mod serve;
+pub mod strip;
 
 use std::io::IsTerminal;
 

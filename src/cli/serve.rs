@@ -8,7 +8,8 @@
 //! hold its thread for ever. `docs/crates.md` says why oxhttp rather than
 //! tiny_http. Every response says `Cache-Control: no-cache` and carries an
 //! `ETag`: the browser asks again each time (a rebuilt module is never
-//! stale) and gets `304 Not Modified` while the file is unchanged.
+//! stale) and gets `304 Not Modified` while the file is unchanged. The
+//! page's scripts and style sheets go without their comments (`strip`).
 
 use std::fmt;
 use std::fs;
@@ -247,7 +248,7 @@ fn respond(root: &Path, request: &mut Request<Body>) -> Response<Body> {
         (StatusCode::OK, Vec::new())
     } else {
         match fs::read(&path) {
-            Ok(bytes) => (StatusCode::OK, bytes),
+            Ok(bytes) => (StatusCode::OK, without_comments(root, &path, bytes)),
             Err(_) => {
                 return plain(
                     StatusCode::INTERNAL_SERVER_ERROR,
@@ -269,6 +270,29 @@ fn respond(root: &Path, request: &mut Request<Body>) -> Response<Body> {
         headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type(&path)));
     }
     response
+}
+
+/// The page's own scripts and style sheets (`www/`'s `.js` and `.css`)
+/// without their comments (`strip`); anything else, and a file the
+/// stripping cannot follow, as it is.
+fn without_comments(root: &Path, path: &Path, bytes: Vec<u8>) -> Vec<u8> {
+    let strip = match path.extension().and_then(|e| e.to_str()) {
+        Some("js") => super::strip::js,
+        Some("css") => super::strip::css,
+        _ => return bytes,
+    };
+    // `path` is canonical (`served_file`).
+    let in_www = root
+        .join("www")
+        .canonicalize()
+        .is_ok_and(|www| path.starts_with(www));
+    if !in_www {
+        return bytes;
+    }
+    match std::str::from_utf8(&bytes).map(strip) {
+        Ok(Ok(text)) => text.into_bytes(),
+        _ => bytes,
+    }
 }
 
 /// A short plain-text answer (an error); without its text for HEAD.
@@ -316,6 +340,37 @@ mod tests {
             content_type(Path::new("index.html")),
             "text/html; charset=utf-8"
         );
+    }
+
+    #[test]
+    fn the_pages_scripts_and_styles_go_without_comments_the_rest_as_is() {
+        let root = std::env::temp_dir().join(format!("raftlab-serve-strip-{}", std::process::id()));
+        for dir in ["www", "pkg"] {
+            fs::create_dir_all(root.join(dir)).unwrap();
+        }
+        let src = b"// why\nlet a = 1; // a\n".to_vec();
+        let put = |f: &str, body: &[u8]| {
+            fs::write(root.join(f), body).unwrap();
+            served_file(&root, &format!("/{}", f.trim_start_matches("www/"))).unwrap()
+        };
+        let app = put("www/app.js", &src);
+        assert_eq!(
+            without_comments(&root, &app, src.clone()),
+            b"\nlet a = 1;\n"
+        );
+        let css = put("www/style.css", b"/* x */\na {}\n");
+        assert_eq!(
+            without_comments(&root, &css, b"/* x */\na {}\n".to_vec()),
+            b"\na {}\n"
+        );
+        // The module's glue, a page, a file the scanner cannot follow: as they are.
+        let glue = put("pkg/raftlab.js", &src);
+        assert_eq!(without_comments(&root, &glue, src.clone()), src);
+        let html = put("www/index.html", &src);
+        assert_eq!(without_comments(&root, &html, src.clone()), src);
+        let open = b"let s = 'open\n// x\n".to_vec();
+        assert_eq!(without_comments(&root, &app, open.clone()), open);
+        fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]

@@ -70,7 +70,7 @@ await page.evaluate(() => window.raftlab.lessons());
 await page.evaluate(() => window.raftlab.setLanguage("ja"));
 await browser.close();
 
-const size = pageSize(loaded);
+const size = await pageSize(loaded, url);
 const first = size.first;
 const root = new URL("../../", import.meta.url);
 const wasm = readFileSync(new URL("pkg/raftlab_bg.wasm", root));

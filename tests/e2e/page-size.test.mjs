@@ -27,7 +27,7 @@ test("the page's first load stays under its ceiling, and the lessons come later"
   await until(() => loaded.includes("/pkg/raftlab_bg.wasm"), `the module among ${loaded.join(" ")}`);
   // What loaded before the page was usable: the files not loaded later
   // (the prefetched parts may have come by now; they are not counted).
-  const { first } = pageSize(loaded);
+  const { first } = await pageSize(loaded, BASE_URL);
   const names = first.files.map((f) => f.path);
   for (const lazy of ASKED) assert.ok(!names.includes(lazy), `${lazy} loaded before it was asked for`);
   // The parts loaded on first use come without a click, once the page is idle.
