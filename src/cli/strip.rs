@@ -74,11 +74,7 @@ fn js_comments(src: &str) -> Result<Vec<Span>, Unfollowed> {
                 i = end;
             }
             b'/' if b.get(i + 1) == Some(&b'*') => {
-                let end = src[i + 2..].find("*/").ok_or(Unfollowed {
-                    what: "an unterminated comment",
-                    offset: i,
-                })? + i
-                    + 4;
+                let end = block_comment_end(src, i)?;
                 comments.push((i, end));
                 i = end;
             }
@@ -149,6 +145,17 @@ fn js_comments(src: &str) -> Result<Vec<Span>, Unfollowed> {
         });
     }
     Ok(comments)
+}
+
+/// The end of the `/* ... */` comment starting at `start`.
+fn block_comment_end(src: &str, start: usize) -> Result<usize, Unfollowed> {
+    match src[start + 2..].find("*/") {
+        Some(n) => Ok(start + 2 + n + 2),
+        None => Err(Unfollowed {
+            what: "an unterminated comment",
+            offset: start,
+        }),
+    }
 }
 
 /// The end of the quoted string starting at `start`.
@@ -226,11 +233,7 @@ fn css_comments(src: &str) -> Result<Vec<Span>, Unfollowed> {
     while i < b.len() {
         match b[i] {
             b'/' if b.get(i + 1) == Some(&b'*') => {
-                let end = src[i + 2..].find("*/").ok_or(Unfollowed {
-                    what: "an unterminated comment",
-                    offset: i,
-                })? + i
-                    + 4;
+                let end = block_comment_end(src, i)?;
                 comments.push((i, end));
                 i = end;
             }

@@ -12,6 +12,7 @@
 // Needs RAFTLAB_URL (a running `raftlab serve`) and the release binary.
 // Prints figures; asserts nothing.
 import { chromium } from "playwright-core";
+import { typeTimed } from "./browser.mjs";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -62,17 +63,8 @@ const asUser = async () => {
     await window.raftlab.idle();
     window.raftlab.pause();
   }, `${script.split("\n")[0]}\n`);
-  return page.evaluate(async (lines) => {
-    const start = performance.now();
-    for (const line of lines) {
-      const done = window.raftlab.commandDone(line);
-      // "Run now" at once, as a user who asked for the run would.
-      if (window.raftlab.progress().confirming) document.getElementById("confirm-run").click();
-      const r = await done;
-      if (r.ok === false) throw new Error(`${line}: ${JSON.stringify(r)}`);
-    }
-    return { wallS: (performance.now() - start) / 1000, simulatedMs: window.raftlab.status().time_ms };
-  }, script.split("\n").slice(1).filter((l) => l));
+  const wallMs = await typeTimed(page, script.split("\n").slice(1).filter((l) => l));
+  return { wallS: wallMs / 1000, simulatedMs: await page.evaluate(() => window.raftlab.status().time_ms) };
 };
 
 const inPage = () => page.evaluate(async (src) => {

@@ -54,3 +54,20 @@ export function runCommands(page, list) {
     }
   }, list);
 }
+
+/** Types console commands one after another as a user who wants them run:
+ * each awaited to its end (`commandDone`), the confirm a long run asks for
+ * taken at once, a refused command an error. The wall time they took, in
+ * milliseconds. */
+export function typeTimed(page, lines) {
+  return page.evaluate(async (ls) => {
+    const start = performance.now();
+    for (const line of ls) {
+      const done = window.raftlab.commandDone(line);
+      if (window.raftlab.progress().confirming) document.getElementById("confirm-run").click();
+      const r = await done;
+      if (r.ok === false) throw new Error(`${line}: ${JSON.stringify(r)}`);
+    }
+    return performance.now() - start;
+  }, lines);
+}

@@ -6,7 +6,7 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { launch, SHOTS, BASE_URL } from "./browser.mjs";
+import { launch, SHOTS, BASE_URL, typeTimed } from "./browser.mjs";
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -263,16 +263,7 @@ test("a long console run gets most of the page's time: typed, it takes little lo
   const times = { typed: [], engine: [] };
   for (let i = 0; i < 2; i++) {
     await page.evaluate(async (src) => { await window.raftlab.importScenario(src); await window.raftlab.idle(); window.raftlab.pause(); }, `${first}\n`);
-    times.typed.push(await page.evaluate(async (lines) => {
-      const start = performance.now();
-      for (const line of lines) {
-        const done = window.raftlab.commandDone(line);
-        if (window.raftlab.progress().confirming) document.getElementById("confirm-run").click();
-        const r = await done;
-        if (r.ok === false) throw new Error(`${line}: ${JSON.stringify(r)}`);
-      }
-      return performance.now() - start;
-    }, typed));
+    times.typed.push(await typeTimed(page, typed));
     times.engine.push(await page.evaluate(async (src) => {
       const { App } = await import("/pkg/raftlab.js");
       const start = performance.now();
