@@ -342,13 +342,14 @@ function showLine(line) {
  * heavy load says thousands a second), only the last `max`, with a line
  * saying how many were left out. */
 function flushNarration(max = Infinity) {
+  // Of a long batch, the lines left out never cross into the page.
+  const skip = max < Infinity ? app.skipNarration(max) : 0;
   const lines = app.narration();
-  if (!lines.length) return;
-  const skip = lines.length > max ? lines.length - max : 0;
+  if (!lines.length && !skip) return;
   logBatch = { stick: logStick() };
   try {
     if (skip) logLine(t("log.skipped", { n: skip }), "plain");
-    for (let i = skip; i < lines.length; i++) showLine(lines[i]);
+    for (const line of lines) showLine(line);
   } finally {
     if (logBatch.stick) logEl.scrollTop = logEl.scrollHeight;
     logBatch = null;

@@ -622,6 +622,16 @@ impl Engine {
         std::mem::take(&mut self.out)
     }
 
+    /// Drops all but the last `keep` of the lines not yet taken (each still
+    /// folded as it came, so later lines fold as before); how many went.
+    /// The page shows a long run's newest lines only.
+    pub fn skip_narration(&mut self, keep: usize) -> usize {
+        self.pull();
+        let skipped = self.out.len().saturating_sub(keep);
+        self.out.drain(..skipped);
+        skipped
+    }
+
     /// Forgets lines not yet taken and starts folding afresh: the page
     /// cleared its log.
     pub fn clear_log(&mut self) {
@@ -1046,6 +1056,31 @@ mod tests {
             .filter(|l| l.kind == kind)
             .map(|l| l.text.clone())
             .collect()
+    }
+
+    #[test]
+    fn skipping_narration_keeps_the_newest_lines_as_taking_them_all_would_end() {
+        let said = |skip: Option<usize>| {
+            let mut e = Engine::from_script(RUN).unwrap();
+            e.take_narration();
+            for c in [
+                "put b 2", "crash 3", "wait 3s", "start 3", "wait 2s", "get b",
+            ] {
+                let Reply::Ran(_) = e.command(c) else {
+                    panic!("{c} parses")
+                };
+            }
+            let skipped = skip.map_or(0, |keep| e.skip_narration(keep));
+            (skipped, e.take_narration())
+        };
+        let (none, all) = said(None);
+        assert_eq!(none, 0);
+        assert!(all.len() > 6, "{} lines", all.len());
+        let (skipped, last) = said(Some(4));
+        assert_eq!(skipped, all.len() - 4);
+        assert_eq!(last, all[all.len() - 4..]);
+        // Keeping more than there are skips none.
+        assert_eq!(said(Some(all.len() + 1)), (0, all));
     }
 
     #[test]

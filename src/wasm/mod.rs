@@ -568,6 +568,14 @@ impl App {
         to_js(&self.engine.take_narration())
     }
 
+    /// Drops all but the last `keep` lines not yet taken (a run under a
+    /// heavy load says thousands a second, and the page shows the newest);
+    /// how many went.
+    #[wasm_bindgen(js_name = skipNarration)]
+    pub fn skip_narration(&mut self, keep: u32) -> u32 {
+        self.engine.skip_narration(keep as usize) as u32
+    }
+
     /// The page cleared its log: lines not yet taken are dropped, and no
     /// later line folds into one it no longer shows.
     #[wasm_bindgen(js_name = clearLog)]
