@@ -152,12 +152,17 @@ function pumpRun() {
 function runTask() {
   taskPosted = false;
   if (!runActive) return;
+  // A hidden page's run waits to be seen again, as the clock does: with no
+  // frame to show it, its narration would only pile up.
+  if (document.hidden) return;
   if (!app.isRunning()) { runEnded(); return; }
   const p = runFor(SLICE_MS);
   if (!p.running) { runEnded(); return; }
   if (!runRaf && performance.now() - runDrawn >= RUN_DRAW_MS) runRaf = requestAnimationFrame(runPaint);
   pumpRun();
 }
+
+document.addEventListener("visibilitychange", () => { if (!document.hidden && runActive) pumpRun(); });
 
 // The canvas of a heavy run (thousands of messages in flight) is costly to
 // paint: during a run the canvas, the panels, the bar and the log are

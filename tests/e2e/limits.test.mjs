@@ -278,3 +278,28 @@ test("a long console run gets most of the page's time: typed, it takes little lo
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("a run waits while the page is hidden and goes on when it is shown again", async () => {
+  const { page, problems } = await open("");
+  await page.evaluate(async () => { await window.raftlab.idle(); window.raftlab.pause(); });
+  const setHidden = (hidden) => page.evaluate((h) => {
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => h });
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, hidden);
+  await page.evaluate(() => window.raftlab.command("load rate=100/s size=64B"));
+  const done = page.evaluate(() => window.raftlab.commandDone("wait 120s"));
+  await page.waitForFunction(() => window.raftlab.progress().done_ms > 0, null, { timeout: 20000 });
+  await setHidden(true);
+  await page.waitForTimeout(100); // the task on its way, if any, sees it
+  const at = await page.evaluate(() => window.raftlab.progress());
+  await page.waitForTimeout(600);
+  const later = await page.evaluate(() => window.raftlab.progress());
+  assert.ok(at.running && later.running, JSON.stringify({ at, later }));
+  assert.equal(later.done_ms, at.done_ms, "no work while hidden");
+  await setHidden(false);
+  const r = await done;
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.equal(await page.evaluate(() => window.raftlab.progress().running), false);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
