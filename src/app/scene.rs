@@ -483,12 +483,37 @@ pub fn place_labels(
     let x = match align {
         Align::Right => ax.max(l.left + widest + 4.0),
         Align::Left => ax.min(l.left + l.width - widest - 4.0),
-        // Not clamp(): on a canvas narrower than the text its bounds cross.
-        Align::Center => ax
-            .min(l.left + l.width - widest / 2.0 - 4.0)
-            .max(l.left + widest / 2.0 + 4.0),
+        Align::Center => centred(l, ax, widest),
     };
+    // Pulled in that far, a block beside the node would cover it (a narrow
+    // canvas, long words): it keeps its side and goes down past the node
+    // (up, for a node in the ring's upper half), clear of it and of the
+    // next node's block on the other side, where there is room.
+    let covers = match align {
+        Align::Left => x < s.x + l.node_r + 4.0,
+        Align::Right => x > s.x - l.node_r - 4.0,
+        Align::Center => false,
+    };
+    if covers {
+        let top = if s.dy < 0.0 {
+            s.y - l.node_r - 4.0 - total
+        } else {
+            s.y + l.node_r + 4.0
+        };
+        // Only where it fits between the legend and the log panel (a tiny
+        // canvas has no room: the block stays beside the node).
+        if top >= l.top_inset && top + total <= l.log_y - 2.0 {
+            return Placement { align, x, top };
+        }
+    }
     Placement { align, x, top }
+}
+
+/// The x of a centred block of `widest` near `x`, inside the canvas. Not
+/// clamp(): on a canvas narrower than the text its bounds cross.
+fn centred(l: &Layout, x: f64, widest: f64) -> f64 {
+    x.min(l.left + l.width - widest / 2.0 - 4.0)
+        .max(l.left + widest / 2.0 + 4.0)
 }
 
 /// Radius of a message dot: grows with the log of its size.
@@ -768,16 +793,65 @@ mod tests {
         let right = place_labels(&l, &l.spots[1], &labels[..1], width);
         assert_eq!(right.align, Align::Left);
         assert!(right.x > l.spots[1].x + l.node_r);
-        let pulled = place_labels(&l, &l.spots[1], &labels, width);
-        assert_eq!(pulled.x + 280.0, l.width - 4.0);
+        let s1 = &l.spots[1];
+        let w = l.width - 4.0 - (s1.x + l.node_r + 8.0);
+        let pulled = place_labels(&l, s1, &labels, |t| if t.len() == 40 { w } else { 70.0 });
+        assert_eq!(pulled.align, Align::Left);
+        assert_eq!(pulled.x + w, l.width - 4.0);
+        assert!(pulled.x > s1.x + l.node_r);
         // Node 4 on the left: right-aligned, its widest line inside.
-        let left = place_labels(&l, &l.spots[3], &labels, width);
+        let s4 = &l.spots[3];
+        let w = s4.x - l.node_r - 8.0 - l.left - 4.0;
+        let left = place_labels(&l, s4, &labels, |t| if t.len() == 40 { w } else { 70.0 });
         assert_eq!(left.align, Align::Right);
-        assert!(left.x - 280.0 >= 4.0 - 1e-9);
+        assert!(left.x - w >= 4.0 - 1e-9 && left.x < s4.x - l.node_r);
         assert_eq!(left.bar_x(), left.x - BAR_W);
         // Node 3 at the bottom: below.
         let bottom = place_labels(&l, &l.spots[2], &labels, width);
         assert!(bottom.top > l.spots[2].y);
+    }
+
+    #[test]
+    fn labels_too_wide_to_stand_beside_their_node_go_under_it() {
+        // A narrow canvas (an embedded lesson's): three voters, node 2
+        // lower right.
+        let mut l = Layout::default();
+        l.compute(600.0, 420.0, &[(1, true), (2, true), (3, true)]);
+        let width = |t: &str| t.chars().count() as f64 * 7.0;
+        let short = [Label::Text("follower".into(), pal::TEXT)];
+        let long = [
+            Label::Text("follower".into(), pal::TEXT),
+            Label::Text("match 2007 · next 2008 · replicate".into(), pal::TEXT),
+        ];
+        let s = &l.spots[1];
+        assert!(s.dx > 0.2 && s.dy > 0.0, "node 2 is lower right: {s:?}");
+        // Short words stand beside it.
+        let beside = place_labels(&l, s, &short, width);
+        assert_eq!(beside.align, Align::Left);
+        assert!(beside.x >= s.x + l.node_r);
+        // Long ones would cover it: on the same side, pulled in, and down
+        // past the node.
+        let under = place_labels(&l, s, &long, width);
+        assert_eq!(under.align, Align::Left);
+        assert!(under.x < s.x + l.node_r, "pulled over the node: {under:?}");
+        assert!(under.top >= s.y + l.node_r, "{under:?}");
+        assert_eq!(under.x + 34.0 * 7.0, l.left + l.width - 4.0);
+        // The same on the left, mirrored (node 3): the two blocks stay apart.
+        let s3 = &l.spots[2];
+        let under3 = place_labels(&l, s3, &long, width);
+        assert_eq!(under3.align, Align::Right);
+        assert!(under3.top >= s3.y + l.node_r || under3.x <= s3.x - l.node_r);
+        assert!(under3.x < under.x, "{under3:?} and {under:?} overlap");
+        // A canvas with no room under the node (above the log panel) keeps
+        // the block beside it.
+        let mut tiny = Layout::default();
+        tiny.compute(600.0, 200.0, &[(1, true), (2, true), (3, true)]);
+        let t = &tiny.spots[1];
+        let beside = place_labels(&tiny, t, &long, width);
+        assert!(
+            beside.top < t.y && beside.top + 2.0 * LABEL_LINE > t.y,
+            "{beside:?}"
+        );
     }
 
     #[test]
