@@ -155,13 +155,17 @@ for (const width of [1280, 1024]) {
     // Rows by the buttons' vertical centres: a Japanese font may sit a
     // button a pixel or two off its neighbours; a wrapped row is a whole
     // button height lower.
-    const rows = await page.evaluate(() => ["header.bar", ".tools"].map((s) => {
+    // Measured once the page's fonts are in (a button laid out in a
+    // fallback font for a moment may wrap its row until they are).
+    await page.evaluate(() => document.fonts.ready);
+    const countRows = () => ["header.bar", ".tools"].map((s) => {
       const centres = [...document.querySelector(s).querySelectorAll("button")]
         .filter((b) => b.offsetParent !== null)
         .map((b) => { const r = b.getBoundingClientRect(); return (r.top + r.bottom) / 2; })
         .sort((a, b) => a - b);
       return centres.filter((c, i) => i === 0 || c - centres[i - 1] > 10).length;
-    }));
+    });
+    const rows = await page.evaluate(countRows);
     assert.deepEqual(rows, [1, 1], "one row of buttons in the top bar and in the actions");
     assert.deepEqual(problems, []);
     await page.close();
