@@ -166,15 +166,17 @@ pub fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
     Some(base.join(relative))
 }
 
-/// The file a request names, if it is a regular file that really lies in
-/// `www/` or `pkg/` (a symbolic link pointing out of them is refused too).
-fn served_file(root: &Path, url_path: &str) -> Option<PathBuf> {
+/// The file a request names and the folder it really lies in (`"www"` or
+/// `"pkg"`), if it is a regular file in one of them (a symbolic link
+/// pointing out of them is refused too).
+fn served_file(root: &Path, url_path: &str) -> Option<(PathBuf, &'static str)> {
     let file = resolve(root, url_path)?.canonicalize().ok()?;
-    let inside = ["www", "pkg"]
-        .iter()
-        .filter_map(|dir| root.join(dir).canonicalize().ok())
-        .any(|dir| file.starts_with(dir));
-    (inside && file.is_file()).then_some(file)
+    let dir = ["www", "pkg"].into_iter().find(|dir| {
+        root.join(dir)
+            .canonicalize()
+            .is_ok_and(|dir| file.starts_with(dir))
+    })?;
+    file.is_file().then_some((file, dir))
 }
 
 pub fn content_type(path: &Path) -> &'static str {
@@ -226,8 +228,8 @@ fn respond(root: &Path, request: &mut Request<Body>) -> Response<Body> {
         return response;
     }
     let found = served_file(root, request.uri().path())
-        .and_then(|path| fs::metadata(&path).ok().map(|meta| (path, meta)));
-    let Some((path, meta)) = found else {
+        .and_then(|(path, dir)| fs::metadata(&path).ok().map(|meta| (path, dir, meta)));
+    let Some((path, dir, meta)) = found else {
         return plain(
             StatusCode::NOT_FOUND,
             "not found (raftlab serves www/ at / and pkg/ at /pkg/)\n",
@@ -248,7 +250,7 @@ fn respond(root: &Path, request: &mut Request<Body>) -> Response<Body> {
         (StatusCode::OK, Vec::new())
     } else {
         match fs::read(&path) {
-            Ok(bytes) => (StatusCode::OK, without_comments(root, &path, bytes)),
+            Ok(bytes) => (StatusCode::OK, without_comments(dir, &path, bytes)),
             Err(_) => {
                 return plain(
                     StatusCode::INTERNAL_SERVER_ERROR,
@@ -275,18 +277,13 @@ fn respond(root: &Path, request: &mut Request<Body>) -> Response<Body> {
 /// The page's own scripts and style sheets (`www/`'s `.js` and `.css`)
 /// without their comments (`strip`); anything else, and a file the
 /// stripping cannot follow, as it is.
-fn without_comments(root: &Path, path: &Path, bytes: Vec<u8>) -> Vec<u8> {
+fn without_comments(dir: &str, path: &Path, bytes: Vec<u8>) -> Vec<u8> {
     let strip = match path.extension().and_then(|e| e.to_str()) {
         Some("js") => super::strip::js,
         Some("css") => super::strip::css,
         _ => return bytes,
     };
-    // `path` is canonical (`served_file`).
-    let in_www = root
-        .join("www")
-        .canonicalize()
-        .is_ok_and(|www| path.starts_with(www));
-    if !in_www {
+    if dir != "www" {
         return bytes;
     }
     match std::str::from_utf8(&bytes).map(strip) {
@@ -351,25 +348,28 @@ mod tests {
         let src = b"// why\nlet a = 1; // a\n".to_vec();
         let put = |f: &str, body: &[u8]| {
             fs::write(root.join(f), body).unwrap();
-            served_file(&root, &format!("/{}", f.trim_start_matches("www/"))).unwrap()
+            let (path, dir) =
+                served_file(&root, &format!("/{}", f.trim_start_matches("www/"))).unwrap();
+            assert_eq!(f.split('/').next(), Some(dir), "{f}");
+            (dir, path)
         };
         let app = put("www/app.js", &src);
         assert_eq!(
-            without_comments(&root, &app, src.clone()),
+            without_comments(app.0, &app.1, src.clone()),
             b"\nlet a = 1;\n"
         );
         let css = put("www/style.css", b"/* x */\na {}\n");
         assert_eq!(
-            without_comments(&root, &css, b"/* x */\na {}\n".to_vec()),
+            without_comments(css.0, &css.1, b"/* x */\na {}\n".to_vec()),
             b"\na {}\n"
         );
         // The module's glue, a page, a file the scanner cannot follow: as they are.
         let glue = put("pkg/raftlab.js", &src);
-        assert_eq!(without_comments(&root, &glue, src.clone()), src);
+        assert_eq!(without_comments(glue.0, &glue.1, src.clone()), src);
         let html = put("www/index.html", &src);
-        assert_eq!(without_comments(&root, &html, src.clone()), src);
+        assert_eq!(without_comments(html.0, &html.1, src.clone()), src);
         let open = b"let s = 'open\n// x\n".to_vec();
-        assert_eq!(without_comments(&root, &app, open.clone()), open);
+        assert_eq!(without_comments(app.0, &app.1, open.clone()), open);
         fs::remove_dir_all(&root).unwrap();
     }
 
