@@ -483,37 +483,29 @@ pub fn place_labels(
     let x = match align {
         Align::Right => ax.max(l.left + widest + 4.0),
         Align::Left => ax.min(l.left + l.width - widest - 4.0),
-        Align::Center => centred(l, ax, widest),
+        // Not clamp(): on a canvas narrower than the text its bounds cross.
+        Align::Center => ax
+            .min(l.left + l.width - widest / 2.0 - 4.0)
+            .max(l.left + widest / 2.0 + 4.0),
     };
     // Pulled in that far, a block beside the node would cover it (a narrow
     // canvas, long words): it keeps its side and goes down past the node
     // (up, for a node in the ring's upper half), clear of it and of the
-    // next node's block on the other side, where there is room.
+    // next node's block on the other side, where there is room between the
+    // legend and the log panel (on a tiny canvas it stays beside the node).
     let covers = match align {
         Align::Left => x < s.x + l.node_r + 4.0,
         Align::Right => x > s.x - l.node_r - 4.0,
         Align::Center => false,
     };
-    if covers {
-        let top = if s.dy < 0.0 {
-            s.y - l.node_r - 4.0 - total
-        } else {
-            s.y + l.node_r + 4.0
-        };
-        // Only where it fits between the legend and the log panel (a tiny
-        // canvas has no room: the block stays beside the node).
-        if top >= l.top_inset && top + total <= l.log_y - 2.0 {
-            return Placement { align, x, top };
-        }
-    }
+    let past = if s.dy < 0.0 {
+        s.y - l.node_r - 4.0 - total
+    } else {
+        s.y + l.node_r + 4.0
+    };
+    let fits = past >= l.top_inset && past + total <= l.log_y - 2.0;
+    let top = if covers && fits { past } else { top };
     Placement { align, x, top }
-}
-
-/// The x of a centred block of `widest` near `x`, inside the canvas. Not
-/// clamp(): on a canvas narrower than the text its bounds cross.
-fn centred(l: &Layout, x: f64, widest: f64) -> f64 {
-    x.min(l.left + l.width - widest / 2.0 - 4.0)
-        .max(l.left + widest / 2.0 + 4.0)
 }
 
 /// Radius of a message dot: grows with the log of its size.
