@@ -28,7 +28,7 @@ export function fleet(f, chips) {
     ${m.from}→${m.to} <span class="none">(${escapeHtml(m.source)}→${escapeHtml(m.destination)})</span>
     <span class="chip ${m.state === "watching" ? "yes" : m.state === "failed" ? "no" : ""}">${t(`mirror.${m.state}`)}</span>
     <span class="none">${t("row.relayed", { rev: m.last_revision })}</span>
-    ${[[m.from, m.from_cut_way], [m.to, m.to_cut_way]].filter(([, way]) => way).map(([id, way]) => `<span class="chip no">${way === "both" ? t("mirror.cutTo", { id }) : t("mirror.cutWay", way === "out" ? { a: m.id, b: id } : { a: id, b: m.id })}</span>`).join(" ")}
+    ${[[m.from, m.from_cut], [m.to, m.to_cut]].filter(([, way]) => way).map(([id, way]) => `<span class="chip no">${way === "both" ? t("mirror.cutTo", { id }) : t("mirror.cutWay", way === "out" ? { a: m.id, b: id } : { a: id, b: m.id })}</span>`).join(" ")}
     ${m.error ? `<span class="bad">${escapeHtml(m.error)}</span>` : ""}</div>`).join("");
   // The status line: each cluster's, by name.
   const status = f.clusters.length > 1 ? f.clusters.map(({ name, quorum: q }) => t("ofCluster", {

@@ -580,12 +580,9 @@ pub struct MirrorView {
     /// The clusters of `from` and `to`, by name.
     pub source: String,
     pub destination: String,
-    /// Whether its link to `from` (to `to`) is cut, either way.
-    pub from_cut: bool,
-    pub to_cut: bool,
-    /// Which way that link is cut, when it is.
-    pub from_cut_way: Option<CutWay>,
-    pub to_cut_way: Option<CutWay>,
+    /// Which way its link to `from` (to `to`) is cut, when it is.
+    pub from_cut: Option<CutWay>,
+    pub to_cut: Option<CutWay>,
     /// Keys its base sync copied, and writes it relayed since.
     pub base_keys: u64,
     pub relayed: u64,
@@ -647,10 +644,8 @@ impl MirrorView {
                 report: m.into(),
                 source: f.name(m.source).to_string(),
                 destination: f.name(m.destination).to_string(),
-                from_cut: m.link_cut(m.from),
-                to_cut: m.link_cut(m.to),
-                from_cut_way: CutWay::of(m, m.from),
-                to_cut_way: CutWay::of(m, m.to),
+                from_cut: CutWay::of(m, m.from),
+                to_cut: CutWay::of(m, m.to),
                 base_keys: m.base_keys,
                 relayed: m.relayed,
             })

@@ -81,7 +81,8 @@ test("clicking a mirror link cuts it and clicking again heals it", async () => {
   await page.mouse.click(...(await mirrorLinkPoint(page, 9, 1, 0.5)));
   await page.waitForFunction(() => window.raftlab.clusters().mirrors[0].from_cut);
   const m = (await fleet(page)).mirrors[0];
-  assert.equal(m.to_cut, false);
+  assert.equal(m.from_cut, "both");
+  assert.equal(m.to_cut, null);
   assert.match(await page.evaluate(() => window.raftlab.history()), /^cut 9 1$/m);
   assert.match(await page.textContent("#quorum"), /link to 1 cut/);
   await page.screenshot({ path: path.join(SHOTS, "fleet-mirror-cut.png") });
@@ -91,7 +92,7 @@ test("clicking a mirror link cuts it and clicking again heals it", async () => {
   // The other link: to node 11.
   await page.mouse.click(...(await mirrorLinkPoint(page, 9, 11, 0.5)));
   await page.waitForFunction(() => window.raftlab.clusters().mirrors[0].to_cut);
-  assert.equal((await fleet(page)).mirrors[0].from_cut, false);
+  assert.equal((await fleet(page)).mirrors[0].from_cut, null);
   // Clicking the mirror itself changes nothing.
   const before = await page.evaluate(() => window.raftlab.history());
   const [x, y] = await page.evaluate(() => window.raftlab.nodePosition(9));
@@ -168,19 +169,18 @@ test("a mirror link cut one way shows which way, as a cluster's link does", asyn
   const fresh = await linkLanes(page, 9, 1);
   // 9 -> 1 only: two lanes, the mirror's red (cut), node 1's still green.
   await runCommands(page, ["cut 9->1"]);
-  assert.equal((await fleet(page)).mirrors[0].from_cut, true);
-  assert.equal((await fleet(page)).mirrors[0].from_cut_way, "out");
+  assert.equal((await fleet(page)).mirrors[0].from_cut, "out");
   await page.waitForFunction(() => /9→1 cut/.test(document.querySelector("#quorum").textContent));
   const out = await linkLanes(page, 9, 1);
   await page.screenshot({ path: path.join(SHOTS, "fleet-mirror-cut-one-way.png") });
   // 1 -> 9 only: the other way round.
   await runCommands(page, ["heal 9 1", "cut 1->9"]);
-  assert.equal((await fleet(page)).mirrors[0].from_cut_way, "in");
+  assert.equal((await fleet(page)).mirrors[0].from_cut, "in");
   await page.waitForFunction(() => /1→9 cut/.test(document.querySelector("#quorum").textContent));
   const back = await linkLanes(page, 9, 1);
   // Both ways: one red line.
   await runCommands(page, ["cut 9 1"]);
-  assert.equal((await fleet(page)).mirrors[0].from_cut_way, "both");
+  assert.equal((await fleet(page)).mirrors[0].from_cut, "both");
   await page.waitForFunction(() => /link to 1 cut/.test(document.querySelector("#quorum").textContent) && !/→1 cut/.test(document.querySelector("#quorum").textContent));
   const both = await linkLanes(page, 9, 1);
   const all = JSON.stringify({ fresh, out, back, both });
