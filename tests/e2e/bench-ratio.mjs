@@ -12,7 +12,7 @@
 // Needs RAFTLAB_URL (a running `raftlab serve`) and the release binary.
 // Prints figures; asserts nothing.
 import { chromium } from "playwright-core";
-import { typeTimed } from "./browser.mjs";
+import { openPaused, typeTimed } from "./browser.mjs";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -58,11 +58,7 @@ await page.evaluate(() => window.raftlab.pause());
 // (a console "cluster" line adds a second cluster); the clock is paused so
 // that only the typed commands move it.
 const asUser = async () => {
-  await page.evaluate(async (first) => {
-    await window.raftlab.importScenario(first);
-    await window.raftlab.idle();
-    window.raftlab.pause();
-  }, `${script.split("\n")[0]}\n`);
+  await openPaused(page, `${script.split("\n")[0]}\n`);
   const wallMs = await typeTimed(page, script.split("\n").slice(1).filter((l) => l));
   return { wallS: wallMs / 1000, simulatedMs: await page.evaluate(() => window.raftlab.status().time_ms) };
 };

@@ -55,6 +55,17 @@ export function runCommands(page, list) {
   }, list);
 }
 
+/** Opens `script` as a user's file would (a run in slices when long),
+ * waits for it to end, then pauses the clock: only what is typed next
+ * moves it. */
+export function openPaused(page, script) {
+  return page.evaluate(async (src) => {
+    await window.raftlab.importScenario(src);
+    await window.raftlab.idle();
+    window.raftlab.pause();
+  }, script);
+}
+
 /** Types console commands one after another as a user who wants them run:
  * each awaited to its end (`commandDone`), the confirm a long run asks for
  * taken at once, a refused command an error. The wall time they took, in

@@ -6,7 +6,7 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { launch, SHOTS, BASE_URL, typeTimed } from "./browser.mjs";
+import { launch, SHOTS, BASE_URL, openPaused, typeTimed } from "./browser.mjs";
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -262,7 +262,7 @@ test("a long console run gets most of the page's time: typed, it takes little lo
   // answers throughout) and the same script in one call of the module.
   const times = { typed: [], engine: [] };
   for (let i = 0; i < 2; i++) {
-    await page.evaluate(async (src) => { await window.raftlab.importScenario(src); await window.raftlab.idle(); window.raftlab.pause(); }, `${first}\n`);
+    await openPaused(page, `${first}\n`);
     times.typed.push(await typeTimed(page, typed));
     times.engine.push(await page.evaluate(async (src) => {
       const { App } = await import("/pkg/raftlab.js");
