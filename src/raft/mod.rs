@@ -15,6 +15,7 @@
 pub mod chunked;
 pub mod confchange;
 pub mod events;
+pub mod fifo;
 pub mod heap;
 pub mod inflights;
 pub mod joined;

@@ -6,7 +6,6 @@ pub mod ast;
 pub mod cond;
 pub mod etcdctl;
 pub mod exec;
-mod fifo;
 pub mod fixed;
 pub mod fuzz;
 pub mod lang;

@@ -38,10 +38,10 @@ use crate::server::RequestId;
 
 use super::ast::{format_duration, Command, Condition, Script};
 use super::exec::{Drive, Session};
-use super::fifo::Fifo;
 use super::narrate::{Line, Said};
 use super::parse::{parse_command, ParseError};
 use super::report::CommandResult;
+use crate::raft::fifo::Fifo;
 
 /// The default memory budget of a session: 512 MiB counted. What the
 /// process really holds is more (the allocator's overhead and free space:

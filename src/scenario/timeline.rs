@@ -57,12 +57,12 @@ use crate::server::Cluster;
 
 use super::ast::{ClusterSpec, Command, Script};
 use super::exec::{passes_time, Session};
-use super::fifo::Fifo;
 use super::narrate::{Line, Refusal, Said};
 use super::parse::{parse_command, parse_script, ParseError};
 use super::report::CommandResult;
 use super::slice::{Progress, Queued, Stepped, Stop, StopReason, STOPPED};
 use super::view::LeaderChange;
+use crate::raft::fifo::Fifo;
 
 /// Simulated time between two checkpoints.
 pub const DEFAULT_CHECKPOINT_EVERY_MS: u64 = 2_000;

@@ -30,6 +30,7 @@
 
 use std::rc::Rc;
 
+use crate::raft::fifo::Fifo;
 use crate::raft::vecmap::VecSet;
 use crate::raft::NodeId;
 use crate::sim::event::MirrorEvent;
@@ -81,7 +82,7 @@ impl MirrorState {
 
 /// One write to replay into the destination: a key's new value (`None`: a
 /// delete) and the source revision it came from (0 for the base sync).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Relay {
     rev: u64,
     key: Rc<str>,
@@ -137,11 +138,8 @@ pub struct Mirror {
     watch: Option<(u64, usize)>,
     /// Every watch it opened on its source member, oldest first.
     pub watches: Vec<u64>,
-    /// The writes to relay, oldest first: `queue[sent..]` (a vector and a
-    /// cursor rather than a deque, whose code costs the page's module more;
-    /// the sent ones go when they are half the vector).
-    queue: Vec<Relay>,
-    sent: usize,
+    /// The writes to relay, oldest first.
+    queue: Fifo<Relay>,
     /// Writes relayed since the last `Relayed` event.
     unreported: u64,
     /// The watch stream broke and has not been opened again yet.
@@ -178,8 +176,7 @@ impl Mirror {
             answer: None,
             watch: None,
             watches: Vec::new(),
-            queue: Vec::new(),
-            sent: 0,
+            queue: Fifo::default(),
             unreported: 0,
             paused: false,
             cuts: VecSet::new(),
@@ -323,16 +320,13 @@ impl Mirror {
                 if self.phase == Phase::Watch && from_up && self.take_watched(source) {
                     return true;
                 }
-                if let Some(relay) = self.queue.get(self.sent).cloned() {
+                if !self.queue.is_empty() {
                     if !to_up {
                         return false;
                     }
-                    self.sent += 1;
-                    if 2 * self.sent >= self.queue.len() {
-                        self.queue.drain(..self.sent);
-                        self.sent = 0;
+                    if let Some(relay) = self.queue.pop_front() {
+                        self.send(source, dest, relay);
                     }
-                    self.send(source, dest, relay);
                     return true;
                 }
                 if self.phase == Phase::Base {
@@ -384,7 +378,7 @@ impl Mirror {
         match read {
             Ok(r) => {
                 for kv in r.kvs {
-                    self.queue.push(Relay {
+                    self.queue.push_back(Relay {
                         rev: 0,
                         key: kv.key,
                         value: Some(kv.value),
@@ -443,7 +437,7 @@ impl Mirror {
         for ev in new {
             let rev = ev.revision();
             self.last_received = self.last_received.max(rev);
-            self.queue.push(Relay {
+            self.queue.push_back(Relay {
                 rev,
                 key: ev.kv.key.clone(),
                 value: match ev.kind {
@@ -531,7 +525,7 @@ impl Mirror {
         m.vec(&self.events);
         m.vec(&self.watches);
         self.cuts.heap_size(m);
-        for r in &self.queue[self.sent..] {
+        for r in self.queue.iter() {
             m.shared_str(&r.key);
             if let Some(v) = &r.value {
                 m.shared_str(v);
