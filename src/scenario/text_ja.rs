@@ -2695,4 +2695,440 @@ mod tests {
         assert_eq!(Japanese.no_lesson("x"), "レッスン \"x\" はない");
         assert_eq!(English.no_lesson("x"), "there is no lesson \"x\"");
     }
+
+    /// Every Japanese sentence this module makes for a broad corpus: each
+    /// event, result, refusal, parse error, server error, unmet condition
+    /// and link problem the samples build, each panel word, and every
+    /// lesson played step by step on a Japanese page. With
+    /// `RAFTLAB_JA_GOLDEN=FILE` the corpus is written to FILE when it does
+    /// not exist, else compared with it line by line (a check kept for
+    /// changes to how the sentences are made: the words must not move).
+    fn golden_corpus() -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for kind in every_event() {
+            out.push(Japanese.event(&Event { time_ms: 5, kind }));
+        }
+        for r in [
+            "lease",
+            "already voted",
+            "leader known",
+            "log not up to date",
+            "learner",
+            "no leader",
+            "already leader",
+            "pending configuration changes to apply",
+            "not a follower",
+            "unknown member",
+            "transfer already in progress",
+            "leadership transfer in progress",
+            "leader not in the configuration",
+            "must transition out of joint config first",
+            "config is already joint",
+            "can't make a zero-voter config joint",
+            "can't leave a non-joint config",
+            "can't apply simple config change in joint config",
+            "more than one voter changed without entering joint config",
+            "removed all voters",
+            "something else",
+        ] {
+            out.push(reason(r));
+            use RaftEvent::*;
+            for event in [
+                VoteRejected {
+                    candidate: 2,
+                    term: 3,
+                    pre_vote: true,
+                    reason: r.into(),
+                },
+                ProposalDropped { reason: r.into() },
+                TransferIgnored {
+                    to: 2,
+                    reason: r.into(),
+                },
+                IgnoredTimeoutNow { reason: r.into() },
+                CampaignIgnored { reason: r.into() },
+            ] {
+                out.push(raft_sentence(1, &event));
+            }
+        }
+        for kind in ParseErrorKind::samples() {
+            out.push(parse_error(&kind));
+            out.push(Japanese.unparsed("x y", &ParseError::new(2, 3, kind.clone())));
+            out.push(Japanese.refusal(&Refusal::Modes(ParseError::new(1, 4, kind))));
+        }
+        for w in [
+            "node id",
+            "quoted text",
+            "duration",
+            "a key",
+            "a value",
+            "a condition",
+            "a number",
+            "a revision",
+            "an error code",
+            "a size",
+            "state",
+            "a member subcommand (add, promote, remove, list, change or leave-joint)",
+            "N=K",
+        ] {
+            out.push(missing_ja(w));
+        }
+        for e in crate::server::ServerError::samples() {
+            out.push(server_detail(&e));
+            let mut r = CommandResult::new(1, "member promote 4".into());
+            r.fail(e.clone());
+            out.push(Japanese.result_summary(&r));
+            out.push(Japanese.logged_result(1234, &r, true, false));
+            out.push(Japanese.logged_result(1234, &r, false, true));
+            out.push(Japanese.surprises(&[r]));
+        }
+        for u in Unmet::samples() {
+            out.push(unmet(&u));
+            for f in [
+                Failure::Expect {
+                    cond: crate::scenario::ast::Condition::Leader,
+                    unmet: u.clone(),
+                },
+                Failure::WaitUntil {
+                    cond: crate::scenario::ast::Condition::CaughtUp(4),
+                    within_ms: 2000,
+                    unmet: u.clone(),
+                },
+            ] {
+                let mut r = CommandResult::new(3, "expect leader".into());
+                r.fail(f.clone());
+                out.push(failure_detail(&f));
+                out.push(Japanese.result_summary(&r));
+            }
+        }
+        for p in ShareProblem::samples() {
+            out.push(share_problem(&p));
+        }
+        for code in ErrorCode::ALL {
+            out.push(error_meaning(code).to_string());
+            out.push(code_text(code.as_str()));
+            let mut failed = CommandResult::new(1, "x".into());
+            failed.ok = false;
+            failed.error = Some(code.as_str());
+            out.push(Japanese.result_summary(&failed));
+            failed.detail = Some("d".into());
+            out.push(Japanese.result_summary(&failed));
+        }
+        out.push(code_text("not-a-code"));
+        let mut r = CommandResult::new(1, "member list".into());
+        out.push(Japanese.result_summary(&r));
+        r.detail = Some("done".into());
+        out.push(Japanese.result_summary(&r));
+        r.index = Some(3);
+        r.deleted = Some(0);
+        out.extend(Japanese.result_details(&r));
+        r.deleted = Some(2);
+        r.revision = Some(7);
+        r.watch = Some(1);
+        r.events = Some(vec![]);
+        out.extend(Japanese.result_details(&r));
+        r.revision = None;
+        out.extend(Japanese.result_details(&r));
+        r.value = Some(Some("v\"q".into()));
+        out.push(Japanese.result_summary(&r));
+        r.value = Some(None);
+        out.push(Japanese.result_summary(&r));
+        r.pending = true;
+        out.push(Japanese.result_summary(&r));
+        for stop in [
+            Stop {
+                reason: "memory",
+                line: Some(3),
+                command: Some("wait 3600s".into()),
+                reached_ms: 2_688_000,
+                time_ms: 20_000,
+                commands_left: 2,
+                budget_bytes: Some(512 << 20),
+                counted_bytes: Some(519 << 20),
+                max_wall_ms: None,
+                message: String::new(),
+            },
+            Stop {
+                reason: "max-wall",
+                line: None,
+                command: None,
+                reached_ms: 1_000,
+                time_ms: 500,
+                commands_left: 0,
+                budget_bytes: None,
+                counted_bytes: None,
+                max_wall_ms: Some(30_000),
+                message: String::new(),
+            },
+            Stop {
+                reason: "cancelled",
+                line: Some(1),
+                command: Some("x".into()),
+                reached_ms: 1_000,
+                time_ms: 500,
+                commands_left: 0,
+                budget_bytes: None,
+                counted_bytes: None,
+                max_wall_ms: None,
+                message: String::new(),
+            },
+        ] {
+            out.push(Japanese.stopped(&stop));
+            out.push(failure_detail(&Failure::Stopped(Box::new(stop))));
+        }
+        out.push(Japanese.time(12345));
+        out.push(Japanese.time_span(10, 20990));
+        out.push(Japanese.echo("put a b"));
+        out.push(Japanese.folded(0, 5, "z", 2));
+        out.push(Japanese.folded(7, 7, "z", 3));
+        for (first, last, pre, granted, refused) in [
+            (0, 0, true, vec![], vec![]),
+            (1000, 2500, false, vec![2, 3], vec![("lease", vec![4, 5])]),
+            (1000, 2500, true, vec![], vec![("odd", vec![4])]),
+        ] {
+            out.push(Japanese.campaign_folded(&CampaignFold {
+                node: 3,
+                pre_vote: pre,
+                first_ms: first,
+                last_ms: last,
+                campaigns: 14,
+                term: 9,
+                granted,
+                refused,
+            }));
+        }
+        out.push(Japanese.branch_started(1230, 2, 1));
+        out.push(Japanese.branch_resumed(1, 4560));
+        for why in [
+            Refusal::NoFreeId { max: 15 },
+            Refusal::NoLeaderToIsolate,
+            Refusal::TooFewToPartition,
+            Refusal::NoBranch(9),
+            Refusal::LessonHasNoBranches,
+            Refusal::RunInProgress,
+            Refusal::ClockOverBudget {
+                budget: 512 << 20,
+                counted: 600 << 20,
+            },
+            Refusal::ModeChoice {
+                option: "failover",
+                found: "x".into(),
+                choices: &["replace", "grow"],
+            },
+            Refusal::AutoPromoteRange,
+            Refusal::FailoverAfterRange {
+                min_ms: 1000,
+                max_ms: 600_000,
+            },
+            Refusal::MaxLearnersRange { max: 15 },
+        ] {
+            out.push(Japanese.refusal(&why));
+        }
+        out.push(Japanese.nothing_happens());
+        out.push(Japanese.at_the_beginning());
+        out.push(Japanese.seek_cancelled(1500));
+        for e in [
+            EtcdctlError::Etcdctl("x".into()),
+            EtcdctlError::Server {
+                code: ErrorCode::MemberNotFound,
+                member_id: 0xabc,
+            },
+            EtcdctlError::Unmodelled {
+                command: "del".into(),
+            },
+            EtcdctlError::UnmodelledFlag {
+                command: "get".into(),
+                flag: "--prefix".into(),
+            },
+            EtcdctlError::BadName { name: "a".into() },
+            EtcdctlError::SeveralUrls,
+        ] {
+            out.push(Japanese.etcdctl_refusal(&e));
+        }
+        out.push(Japanese.etcdctl_recorded("x"));
+        out.push(Japanese.no_lesson("x"));
+        for state in [
+            NodeState::Leader,
+            NodeState::Follower,
+            NodeState::Candidate,
+            NodeState::PreCandidate,
+            NodeState::Down,
+            NodeState::NotStarted,
+            NodeState::Removed,
+        ] {
+            out.push(state_name(state).to_string());
+            for kind in [
+                None,
+                Some(LearnerKind::Plain),
+                Some(LearnerKind::Standby),
+                Some(LearnerKind::ReadOnly(crate::server::ReadMode::Weak)),
+                Some(LearnerKind::ReadOnly(crate::server::ReadMode::Strong)),
+            ] {
+                out.push(Japanese.node_head(kind, state));
+            }
+        }
+        out.push(Japanese.auto_promote_at(90));
+        for left_ms in [0, 2500] {
+            out.push(Japanese.failover_countdown(&FailoverView {
+                silent_ms: 1000,
+                after_ms: 3000,
+                left_ms,
+            }));
+        }
+        for compact in [true, false] {
+            out.push(Japanese.message_counts(3, 4, compact));
+            let p = ProgressView {
+                matched: 1,
+                next: 2,
+                state: ProgressState::Replicate,
+            };
+            out.push(Japanese.progress(&p, compact));
+        }
+        for client in [
+            crate::server::history::SCRIPT_CLIENT,
+            crate::server::history::LOAD_CLIENT,
+            7,
+        ] {
+            out.push(Japanese.history_lane("k y", client));
+        }
+        for kind in [OpName::Write, OpName::Read, OpName::Delete] {
+            out.push(Japanese.history_op(kind, Some("v")));
+            out.push(Japanese.history_op(kind, None));
+        }
+        out.push(Japanese.history_tick(12345));
+        for v in [
+            HistoryVerdict::Empty,
+            HistoryVerdict::Linearizable {
+                operations: 5,
+                keys: 2,
+            },
+            HistoryVerdict::StaleRead {
+                key: "k".into(),
+                read_value: Some("a".into()),
+                read_ms: 1200,
+                missed_value: None,
+                missed_done_ms: 900,
+            },
+            HistoryVerdict::NotLinearizable {
+                key: "k".into(),
+                operations: 3,
+            },
+        ] {
+            out.push(Japanese.history_verdict(&v));
+        }
+        out.push(Japanese.history_note(0, 2000, 3, 9, 0));
+        out.push(Japanese.history_note(0, 2000, 3, 9, 2));
+        out.push(Japanese.unreachable_url("http://x"));
+        for bytes in [12, 2048, 3 << 20] {
+            out.push(Japanese.send_queue(bytes));
+        }
+        out.push(Japanese.log_title());
+        out.push(Japanese.log_row(1, true));
+        out.push(Japanese.log_row(2, false));
+        out.push(Japanese.no_log());
+        out.push(Japanese.ring_caption(Some((1, 2)), 5));
+        out.push(Japanese.ring_caption(None, 5));
+        for mark in LogMark::ALL {
+            out.push(Japanese.log_mark(mark));
+        }
+        for p in [
+            "election safety",
+            "log matching",
+            "leader completeness",
+            "state machine safety",
+            "leader append-only",
+            "term monotonicity",
+            "commit monotonicity",
+            "learners never campaign",
+            "other",
+        ] {
+            let v = ViolationView {
+                time_ms: 1,
+                property: p.into(),
+                nodes: vec![1, 2],
+                text: String::new(),
+            };
+            let w = ViolationView {
+                time_ms: 1,
+                property: p.into(),
+                nodes: vec![],
+                text: "said".into(),
+            };
+            out.push(Japanese.safety_headline(&[v.clone()]));
+            out.push(Japanese.safety_headline(&[v.clone(), w.clone(), v.clone()]));
+            out.push(Japanese.violation(&v));
+            out.push(Japanese.violation(&w));
+        }
+        out.push(Japanese.safety_headline(&[]));
+        out.push(Japanese.safety_list_head(0));
+        out.push(Japanese.safety_list_head(2));
+        out.push(Japanese.safety_tip(true));
+        out.push(Japanese.safety_tip(false));
+        out.push(seconds(1234));
+        // Every lesson played on a Japanese page, step by step, with its
+        // panels; and each lesson's run narrated as `raftlab run` says it.
+        for lesson in crate::scenario::lessons::lessons().unwrap() {
+            let mut e = crate::app::engine::Engine::from_script("cluster voters=1\n").unwrap();
+            e.set_language(crate::scenario::lang::Language::Japanese);
+            e.open_lesson(&lesson.id).unwrap();
+            for _ in 0..200 {
+                let step = e
+                    .lesson_step(crate::app::engine::LessonMove::Next)
+                    .unwrap();
+                out.extend(step.lines.iter().map(|l| format!("{l:?}")));
+                out.extend(step.surprise.clone());
+                out.push(format!("{:?}", e.quorum()));
+                out.push(format!("{:?}", e.lesson()));
+                out.push(format!("{:?}", e.history_scene()));
+                let q = QuorumView::of(e.cluster());
+                out.push(Japanese.quorum_sentence(&q));
+                if step.finished {
+                    break;
+                }
+            }
+            let mut s = lesson.run();
+            for line in s.take_narration() {
+                out.push(Japanese.trace(&line));
+            }
+            for r in s.results() {
+                out.push(Japanese.logged_result(0, r, true, false));
+                out.extend(Japanese.result_details(r));
+            }
+        }
+        // Random runs, for the sentences no lesson reaches.
+        for seed in 0..40 {
+            let (_, mut s) = crate::scenario::fuzz::generate(seed, 20_000);
+            for line in s.take_narration() {
+                out.push(Japanese.trace(&line));
+            }
+            for r in s.results() {
+                out.push(Japanese.logged_result(0, r, true, false));
+                out.extend(Japanese.result_details(r));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn japanese_golden_corpus() {
+        let corpus = golden_corpus();
+        assert!(corpus.len() > 5000, "{}", corpus.len());
+        let Ok(path) = std::env::var("RAFTLAB_JA_GOLDEN") else {
+            return;
+        };
+        let text = corpus
+            .iter()
+            .map(|l| l.replace('\\', "\\\\").replace('\n', "\\n"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        match std::fs::read_to_string(&path) {
+            Err(_) => std::fs::write(&path, text).unwrap(),
+            Ok(old) => {
+                for (k, (a, b)) in old.lines().zip(text.lines()).enumerate() {
+                    assert_eq!(a, b, "line {}", k + 1);
+                }
+                assert_eq!(old.lines().count(), text.lines().count());
+            }
+        }
+    }
 }
