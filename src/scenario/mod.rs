@@ -12,6 +12,7 @@ pub mod lang;
 pub mod lessons;
 pub mod lexer;
 pub mod narrate;
+pub mod narration;
 pub mod parse;
 pub mod parse_error;
 pub mod report;

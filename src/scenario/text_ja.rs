@@ -11,6 +11,30 @@
 //! `ShareProblem`) after the code's Japanese explanation; only etcd's (and
 //! Go's) own texts inside them stay in English.
 
+/// One sentence of the catalog (`narration.rs`), filled with its facts:
+/// `ja!(ServerNoLeaderKnown, via, etcd = e.code.etcd_text())` — each fact
+/// named as the template names it, in the order the template first uses
+/// them (a native build checks the names; the page's module has none).
+macro_rules! ja {
+    (@value $name:ident) => {
+        $name
+    };
+    (@value $name:ident = $value:expr) => {
+        $value
+    };
+    ($id:ident $(, $name:ident $(= $value:expr)?)* $(,)?) => {{
+        #[cfg(not(target_arch = "wasm32"))]
+        super::narration::debug_check(
+            super::narration::Sentence::$id,
+            &[$(stringify!($name)),*],
+        );
+        super::narration::render(
+            super::narration::Sentence::$id,
+            &[$(&ja!(@value $name $(= $value)?) as &dyn std::fmt::Display),*],
+        )
+    }};
+}
+
 use super::fixed::Fixed;
 use crate::raft::joined::Joined;
 use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
@@ -40,167 +64,138 @@ pub fn server_detail(e: &ServerError) -> String {
     use ErrorDetail::*;
     let etcd = e.code.etcd_text();
     match &e.why {
-        EtcdText => format!("etcd のエラー: {etcd}"),
-        Membership(m) => format!(
-            "適用時にメンバーシップの検査が変更を拒否した: {}",
-            m.etcd_text()
-        ),
-        NoLeaderKnown { via } => format!("メンバー {via} はリーダーを知らない: {etcd}"),
-        NoMemberRunning => format!("動いているメンバーがいない: {etcd}"),
-        ProposalDropped { why } => format!(
-            "Raft が提案を破棄した（{}）: {etcd}",
-            reason(why.reason())
-        ),
-        Unexpected { outcome } => {
-            format!("要求が想定外の結果 {outcome} で終わった（raftlab の不具合）")
-        }
-        Removed { id } => {
-            format!("メンバー {id} はクラスターから削除され、プロセスは停止している")
-        }
-        RemovedCannotReturn { id } => {
-            format!("メンバー {id} はクラスターから削除済みで、戻ることはできない")
-        }
-        RemovedForGood { id } => {
-            format!("メンバー {id} は削除済みで、プロセスは完全に停止している")
-        }
-        NotRunning { id } => format!("メンバー {id} のプロセスは動いていない"),
-        NodeDown { id } => format!("ノード {id} のプロセスは動いていない"),
-        AlreadyRunning { id } => format!("ノード {id} のプロセスはすでに動いている"),
-        NotAMember { id } => {
-            format!("ノード {id} はメンバーではない: 先に `member add {id}` で追加する")
-        }
-        NoSuchNode { id } => format!("ノード {id} は存在しない"),
-        LearnerRpc { via } => format!("メンバー {via} は学習者メンバー: {etcd}"),
-        NotTracked { leader, id } => format!(
-            "リーダー {leader} はメンバー {id} の進捗を追跡していない: {etcd}"
-        ),
-        ReadOnlyLearner { id, mode } => format!(
-            "メンバー {id} は読み取り専用（{mode}）の学習者メンバーで、昇格しない"
-        ),
+        EtcdText => ja!(ServerEtcdText, etcd),
+        Membership(m) => ja!(ServerMembership, etcd = m.etcd_text()),
+        NoLeaderKnown { via } => ja!(ServerNoLeaderKnown, via, etcd),
+        NoMemberRunning => ja!(ServerNoMemberRunning, etcd),
+        ProposalDropped { why } => ja!(ServerProposalDropped, reason = reason(why.reason()), etcd),
+        Unexpected { outcome } => ja!(ServerUnexpected, outcome),
+        Removed { id } => ja!(ServerRemoved, id),
+        RemovedCannotReturn { id } => ja!(ServerRemovedCannotReturn, id),
+        RemovedForGood { id } => ja!(ServerRemovedForGood, id),
+        NotRunning { id } => ja!(ServerNotRunning, id),
+        NodeDown { id } => ja!(ServerNodeDown, id),
+        AlreadyRunning { id } => ja!(ServerAlreadyRunning, id),
+        NotAMember { id } => ja!(ServerNotAMember, id),
+        NoSuchNode { id } => ja!(ServerNoSuchNode, id),
+        LearnerRpc { via } => ja!(ServerLearnerRpc, via, etcd),
+        NotTracked { leader, id } => ja!(ServerNotTracked, leader, id, etcd),
+        ReadOnlyLearner { id, mode } => ja!(ServerReadOnlyLearner, id, mode),
         LearnerNotReady {
             id,
             learner_match,
             leader_match,
             percent,
-        } => format!(
-            "学習者メンバー {id} の match {learner_match} はリーダーの match {leader_match} の \
-             {percent}% に届かない"
+        } => ja!(
+            ServerLearnerNotReady,
+            id,
+            learner_match,
+            leader_match,
+            percent
         ),
         NotEnoughStarted {
             started,
             quorum,
             voters,
             others,
-        } => format!(
-            "起動済みの投票メンバー{} {started} では、投票メンバー {voters} のクォーラム \
-             {quorum} に足りない: {etcd}",
-            if *others { "（削除するものを除く）" } else { "" }
+        } => ja!(
+            ServerNotEnoughStarted,
+            others = if *others {
+                ja!(ServerNotEnoughStartedOthers)
+            } else {
+                String::new()
+            },
+            started,
+            voters,
+            quorum,
+            etcd
         ),
         UnhealthyNotAll {
             connected,
             voters,
             release,
-        } => format!(
-            "5 秒以上接続している投票メンバーは {voters} のうち {connected}。etcd {release} は\
-             すべての投票メンバーとの接続を求める: {etcd}"
-        ),
+        } => ja!(ServerUnhealthyNotAll, voters, connected, release, etcd),
         UnhealthyAdd {
             connected,
             quorum,
             members,
-        } => format!(
-            "5 秒以上接続している投票メンバーは {connected} で、追加後の {members} メンバーの\
-             クォーラム {quorum} に足りない: {etcd}"
-        ),
+        } => ja!(ServerUnhealthyAdd, connected, members, quorum, etcd),
         UnhealthyRemove {
             connected,
             voters,
             remain,
             quorum,
             after,
-        } => format!(
-            "5 秒以上接続している投票メンバーは {voters} のうち {connected}。削除後に残るのは \
-             {remain} で、投票メンバー {after} のクォーラム {quorum} に足りない: {etcd}"
+        } => ja!(
+            ServerUnhealthyRemove,
+            voters,
+            connected,
+            remain,
+            after,
+            quorum,
+            etcd
         ),
         BadPeerUrl { url, problem } => {
             let why = match problem {
                 UrlProblem::Parse { input, go_error } => {
-                    format!("Go の url.Parse が {input:?} を拒否: {go_error}")
+                    ja!(UrlGoParse, input = format!("{:?}", input), go_error)
                 }
-                UrlProblem::Rule { input, rule } => {
-                    format!("etcd の URL の規則に反する: {rule}: {input}")
-                }
+                UrlProblem::Rule { input, rule } => ja!(UrlEtcdRule, rule, input),
             };
-            format!("ピアURL {url:?} は無効（{why}）: {etcd}")
+            ja!(ServerBadPeerUrl, url = format!("{:?}", url), why, etcd)
         }
         PeerListener {
             id,
             peer_url,
             go_error,
-        } => format!(
-            "ホスト n{id} のメンバー {id} のプロセスはピアURL {peer_url} で待ち受けできない。\
-             etcd は起動時に \"creating peer listener failed\" で終了する: {go_error}"
-        ),
-        BadTransferee { to, learner: false } => {
-            format!("メンバー {to} はクラスターにいない: {etcd}")
-        }
-        BadTransferee { to, learner: true } => {
-            format!("メンバー {to} は学習者メンバー: {etcd}")
-        }
+        } => ja!(ServerPeerListener, id, peer_url, go_error),
+        BadTransferee { to, learner: false } => ja!(ServerTransfereeNotMember, to, etcd),
+        BadTransferee { to, learner: true } => ja!(ServerTransfereeLearner, to, etcd),
         Deadline {
             waited,
             raft_refused,
         } => {
             let what = match waited {
-                Waited::Transfer { to } => {
-                    format!("リーダーシップが期限内に {to} に移らなかった")
-                }
-                Waited::NoLeaderAt { via } => format!(
-                    "{DEADLINE_EXCEEDED}: メンバー {via} は要求を送る先のリーダーを知らなかった"
+                Waited::Transfer { to } => ja!(DeadlineTransfer, to),
+                Waited::NoLeaderAt { via } => ja!(
+                    DeadlineNoLeaderAt,
+                    deadline_exceeded = DEADLINE_EXCEEDED,
+                    via
                 ),
-                Waited::NoMember => {
-                    format!("{DEADLINE_EXCEEDED}: 要求を受け取るメンバーが動いていなかった")
-                }
+                Waited::NoMember => ja!(DeadlineNoMember, deadline_exceeded = DEADLINE_EXCEEDED),
                 Waited::ClientDeadline => {
-                    format!("クライアントの期限切れ: {DEADLINE_EXCEEDED}")
+                    ja!(DeadlineClient, deadline_exceeded = DEADLINE_EXCEEDED)
                 }
-                Waited::ServerTimeout => format!(
-                    "サーバーの要求タイムアウト: {}",
-                    ErrorCode::Timeout.etcd_text()
-                ),
+                Waited::ServerTimeout => {
+                    ja!(DeadlineServerTimeout, etcd = ErrorCode::Timeout.etcd_text())
+                }
             };
             match raft_refused {
-                Some(r) => format!("{what}（Raft が変更を拒否: {}）", reason(r)),
+                Some(r) => ja!(DeadlineRaftRefused, what, reason = reason(r)),
                 None => what,
             }
         }
         WatchCanceled {
             watch,
             compact_revision,
-        } => format!(
-            "ウォッチ {watch} がキャンセルされた: {etcd}（コンパクションのリビジョン {compact_revision}）"
-        ),
-        IdInCluster { id, cluster } => format!("ID {id} はすでにクラスタ {cluster} のノード"),
-        MirrorExists { id } => format!("ID {id} はすでにミラープロセス"),
-        ClusterNameTaken { name } => format!("{name} という名前のクラスタはすでにある"),
-        MirrorSameCluster { from, to, cluster } => format!(
-            "{from} と {to} はどちらもクラスタ {cluster} にある。ミラーは別のクラスタへ写す"
-        ),
-        NoSuchMirror { id } => format!("ミラープロセス {id} は存在しない"),
-        NoLinkAcross { a, b } => format!(
-            "{a} と {b} をつなぐリンクはない: 別々のクラスタにあるか、一方がミラープロセスで、それが読み書きする2つのメンバーにしかつながっていない"
-        ),
+        } => ja!(ServerWatchCanceled, watch, etcd, compact_revision),
+        IdInCluster { id, cluster } => ja!(ServerIdInCluster, id, cluster),
+        MirrorExists { id } => ja!(ServerMirrorExists, id),
+        ClusterNameTaken { name } => ja!(ServerClusterNameTaken, name),
+        MirrorSameCluster { from, to, cluster } => ja!(ServerMirrorSameCluster, from, to, cluster),
+        NoSuchMirror { id } => ja!(ServerNoSuchMirror, id),
+        NoLinkAcross { a, b } => ja!(ServerNoLinkAcross, a, b),
     }
 }
 
 /// A node's role as a condition names it, in Japanese.
 fn role_name(role: &str) -> String {
     match role {
-        "leader" => "リーダー".to_string(),
-        "follower" => "フォロワー".to_string(),
-        "candidate" => "候補者".to_string(),
-        "pre-candidate" => "事前候補者".to_string(),
-        "down" => "停止中".to_string(),
+        "leader" => ja!(RoleLeader),
+        "follower" => ja!(RoleFollower),
+        "candidate" => ja!(RoleCandidate),
+        "pre-candidate" => ja!(RolePreCandidate),
+        "down" => ja!(RoleDown),
         other => other.to_string(),
     }
 }
@@ -208,100 +203,99 @@ fn role_name(role: &str) -> String {
 /// What was true instead of a condition, in Japanese.
 pub fn unmet(u: &Unmet) -> String {
     match u {
-        Unmet::NoLeader => "リーダーがいない".to_string(),
-        Unmet::LeaderIs(l) => format!("リーダーは {l}"),
-        Unmet::Match { id, matched, last } => {
-            format!("リーダーから見た {id} の match は {last} 件中 {matched}")
-        }
-        Unmet::NotTracked(id) => format!("リーダーが {id} の進捗を追跡していない"),
+        Unmet::NoLeader => ja!(UnmetNoLeader),
+        Unmet::LeaderIs(l) => ja!(UnmetLeaderIs, leader = l),
+        Unmet::Match { id, matched, last } => ja!(UnmetMatch, id, last, matched),
+        Unmet::NotTracked(id) => ja!(UnmetNotTracked, id),
         Unmet::NotApplied { commit, behind } => {
             let each: Vec<String> = behind
                 .iter()
-                .map(|(id, applied)| format!("{id} は {applied} まで適用"))
+                .map(|(id, applied)| ja!(UnmetAppliedUpTo, id, applied))
                 .collect();
-            format!("リーダーのコミットは {commit} だが、{}", each.joined("、"))
+            ja!(UnmetNotApplied, commit, each = each.joined("、"))
         }
-        Unmet::Quorum(q) => format!("クォーラムは {q}"),
+        Unmet::Quorum(q) => ja!(UnmetQuorum, quorum = q),
         Unmet::Set { set, actual } => {
             let what = match set {
-                SetName::Voters => "投票メンバー",
-                SetName::Learners => "学習者メンバー",
-                SetName::OutgoingVoters => "旧構成の投票メンバー",
+                SetName::Voters => ja!(SetVoters),
+                SetName::Learners => ja!(SetLearners),
+                SetName::OutgoingVoters => ja!(SetOutgoingVoters),
             };
             let ids: Vec<String> = actual.iter().map(|id| id.to_string()).collect();
-            format!("{what}は [{}]", ids.joined(","))
+            ja!(UnmetSet, what, ids = ids.joined(","))
         }
-        Unmet::Term(t) => format!("任期は {t}"),
-        Unmet::Commit(c) => format!("リーダーのコミットインデックスは {c}"),
-        Unmet::Role { id, actual } => format!("ノード {id} は{}", role_name(actual)),
-        Unmet::Progress { id, actual } => format!("リーダーから見た {id} の進捗は {actual}"),
-        Unmet::NoPrevious => "直前のコマンドがない".to_string(),
-        Unmet::PreviousFailed(code) => format!("直前のコマンドは {code} で失敗した"),
-        Unmet::PreviousSucceeded => "直前のコマンドは成功した".to_string(),
-        Unmet::PreviousNotGet => "直前のコマンドは get ではない".to_string(),
-        Unmet::PreviousRead(Some(v)) => {
-            format!("直前の get が読んだ値は {}", format_quoted(v))
-        }
-        Unmet::PreviousRead(None) => "直前の get ではキーが見つからなかった".to_string(),
-        Unmet::Anomaly(None) => "履歴は線形化可能ではない".to_string(),
+        Unmet::Term(t) => ja!(UnmetTerm, term = t),
+        Unmet::Commit(c) => ja!(UnmetCommit, commit = c),
+        Unmet::Role { id, actual } => ja!(UnmetRole, id, role = role_name(actual)),
+        Unmet::Progress { id, actual } => ja!(UnmetProgress, id, actual),
+        Unmet::NoPrevious => ja!(UnmetNoPrevious),
+        Unmet::PreviousFailed(code) => ja!(UnmetPreviousFailed, code),
+        Unmet::PreviousSucceeded => ja!(UnmetPreviousSucceeded),
+        Unmet::PreviousNotGet => ja!(UnmetPreviousNotGet),
+        Unmet::PreviousRead(Some(v)) => ja!(UnmetPreviousRead, v = format_quoted(v)),
+        Unmet::PreviousRead(None) => ja!(UnmetPreviousReadAbsent),
+        Unmet::Anomaly(None) => ja!(UnmetNotLinearizable),
         Unmet::Anomaly(Some(a)) => {
             let ops: Vec<String> = a
                 .operations
                 .iter()
                 .map(|op| {
                     let what = match (op.kind, &op.value) {
-                        (OpName::Write, Some(v)) => format!("書き込み {}", format_quoted(v)),
-                        (OpName::Read, Some(v)) => format!("読み取り {}", format_quoted(v)),
-                        (OpName::Read, None) => "読み取り（キーなし）".to_string(),
-                        (OpName::Write, None) | (OpName::Delete, _) => "削除".to_string(),
+                        (OpName::Write, Some(v)) => ja!(AnomalyWrite, v = format_quoted(v)),
+                        (OpName::Read, Some(v)) => ja!(AnomalyRead, v = format_quoted(v)),
+                        (OpName::Read, None) => ja!(AnomalyReadAbsent),
+                        (OpName::Write, None) | (OpName::Delete, _) => ja!(AnomalyDelete),
                     };
-                    let end = op.response_ms.map_or("応答なし".to_string(), |r| {
-                        format!("{} 秒", Fixed(r as f64 / 1000.0, 2))
+                    let end = op.response_ms.map_or(ja!(AnomalyNoResponse), |r| {
+                        ja!(AnomalySeconds, seconds = Fixed(r as f64 / 1000.0, 2))
                     });
-                    format!("{what}（{}–{end}）", Fixed(op.invoke_ms as f64 / 1000.0, 2))
+                    ja!(
+                        AnomalyOperation,
+                        what,
+                        invoke = Fixed(op.invoke_ms as f64 / 1000.0, 2),
+                        end
+                    )
                 })
                 .collect();
-            format!(
-                "キー {} の操作をどの順序でも説明できない: {}",
-                format_quoted(&a.key),
-                ops.joined("、")
+            ja!(
+                UnmetAnomalyKey,
+                key = format_quoted(&a.key),
+                ops = ops.joined("、")
             )
         }
-        Unmet::Linearizable { operations, keys } => {
-            format!("{keys} 個のキーに対する {operations} 件の操作の履歴は線形化可能")
-        }
-        Unmet::NoWatch(w) => format!("ウォッチ {w} は存在しない"),
-        Unmet::Mirror { id, actual: None } => format!("ミラープロセス {id} は存在しない"),
-        Unmet::MirrorError { id, code: None } => format!("ミラー {id} は失敗していない"),
+        Unmet::Linearizable { operations, keys } => ja!(UnmetLinearizable, keys, operations),
+        Unmet::NoWatch(w) => ja!(UnmetNoWatch, watch = w),
+        Unmet::Mirror { id, actual: None } => ja!(UnmetNoMirror, id),
+        Unmet::MirrorError { id, code: None } => ja!(UnmetMirrorNotFailed, id),
         Unmet::MirrorError {
             id,
             code: Some(code),
-        } => format!("ミラー {id} は {code} で失敗した"),
+        } => ja!(UnmetMirrorFailed, id, code),
         Unmet::Mirror {
             id,
             actual: Some(state),
-        } => format!("ミラー {id} は {state}"),
-        Unmet::WatchEvents { watch, events } => {
-            format!("ウォッチ {watch} が受け取ったイベントは {events} 件")
-        }
-        Unmet::WatchOpen { watch, events } => {
-            format!("ウォッチ {watch} はまだ開いている（イベント {events} 件を受信）")
-        }
+        } => ja!(UnmetMirrorState, id, state),
+        Unmet::WatchEvents { watch, events } => ja!(UnmetWatchEvents, watch, events),
+        Unmet::WatchOpen { watch, events } => ja!(UnmetWatchOpen, watch, events),
         Unmet::Queued {
             node,
             named,
             queued,
         } => {
             let whose = if *named {
-                format!("ノード {node}")
+                ja!(QueuedNode, node)
             } else {
-                format!("リーダー（{node}）")
+                ja!(QueuedLeader, node)
             };
-            format!("{whose}の送信キューには {queued} バイトある")
+            ja!(UnmetQueued, whose, queued)
         }
         Unmet::Messages { id, out, count } => {
-            let verb = if *out { "送信" } else { "受信" };
-            format!("直前のコマンドの間にノード {id} が{verb}したメッセージは {count} 件")
+            let verb = if *out {
+                ja!(MessagesSent)
+            } else {
+                ja!(MessagesReceived)
+            };
+            ja!(UnmetMessages, id, verb, count)
         }
     }
 }
@@ -310,17 +304,16 @@ pub fn unmet(u: &Unmet) -> String {
 pub fn failure_detail(f: &Failure) -> String {
     match f {
         Failure::Server(e) => server_detail(e),
-        Failure::Expect { cond, unmet: u } => {
-            format!("{cond} を期待したが、{}", unmet(u))
-        }
+        Failure::Expect { cond, unmet: u } => ja!(FailureExpect, cond, unmet = unmet(u)),
         Failure::WaitUntil {
             cond,
             within_ms,
             unmet: u,
-        } => format!(
-            "{cond} が {} 以内に成り立たなかった: {}",
-            format_duration(*within_ms),
-            unmet(u)
+        } => ja!(
+            FailureWaitUntil,
+            cond,
+            within_ms = format_duration(*within_ms),
+            unmet = unmet(u)
         ),
         Failure::Stopped(stop) => Japanese.stopped(stop),
     }
@@ -339,63 +332,42 @@ fn result_detail(r: &CommandResult) -> Option<String> {
 pub fn share_problem(p: &ShareProblem) -> String {
     use ShareProblem::*;
     let source = |s: &Source| match s {
-        Source::File => "ファイル",
-        Source::Link => "リンク",
+        Source::File => ja!(SourceFile),
+        Source::Link => ja!(SourceLink),
     };
     match p {
-        Script { source: s, error } => format!(
-            "{}のスクリプトを解釈できない: {} 行目 {} 文字目: {}",
-            source(s),
-            error.line,
-            error.column,
-            parse_error(&error.kind)
+        Script { source: s, error } => ja!(
+            ShareScript,
+            source = source(s),
+            line = error.line,
+            column = error.column,
+            why = parse_error(&error.kind)
         ),
         TooLongRun {
             source: s,
             bound,
             limit,
-        } => format!(
-            "{}の実行は長すぎて開けない: コマンドがシミュレーション時間を最大 {bound} 進めうるが、\
-             上限は {limit}",
-            source(s)
+        } => ja!(ShareTooLongRun, source = source(s), bound, limit),
+        Moment { line, why } => ja!(ShareMoment, line, why = parse_error(why)),
+        LinkTooLong { chars, max } => ja!(ShareLinkTooLong, chars, max),
+        NotALink { found } => ja!(ShareNotAlink, link_version = LINK_VERSION, found),
+        Version { version } => ja!(ShareVersion, version, link_version = LINK_VERSION),
+        TruncatedBytes { bytes } => ja!(ShareTruncatedBytes, bytes),
+        Checksum { expected, actual } => ja!(
+            ShareChecksum,
+            expected = format!("{:08x}", expected),
+            actual = format!("{:08x}", actual)
         ),
-        Moment { line, why } => format!(
-            "{line} 行目: 時点の行は「# at: 12340ms」の形で書くこと: {}",
-            parse_error(why)
+        EscapeAtEnd => ja!(ShareEscapeAtEnd),
+        NotUtf8 { at } => ja!(ShareNotUtf8, at),
+        NotBase64 { c, at } => ja!(
+            ShareNotBase64,
+            at,
+            char = format!("{:?}", c),
+            link_version = LINK_VERSION
         ),
-        LinkTooLong { chars, max } => format!(
-            "リンクの長さ {chars} 文字は、raftlab のリンクの上限 {max} 文字を超えている"
-        ),
-        NotALink { found } => format!(
-            "raftlab のリンクではない: リンクのフラグメントは「#v{LINK_VERSION}.」で始まるが、\
-             {found} がある"
-        ),
-        Version { version } => format!(
-            "このリンクは形式 v{version} で、この raftlab には読めない（読めるのは \
-             v{LINK_VERSION} のリンク）"
-        ),
-        TruncatedBytes { bytes } => format!(
-            "リンクが途中で切れている: ペイロードが {bytes} バイトしかなく、スクリプトと\
-             チェックサムには足りない"
-        ),
-        Checksum { expected, actual } => format!(
-            "リンクが壊れているか編集されている: チェックサムは {expected:08x} だが、内容の合計は \
-             {actual:08x}（貼り付けで途中が切れたリンクもこうなる）"
-        ),
-        EscapeAtEnd => "リンクのスクリプトがエスケープの途中で終わっている".to_string(),
-        NotUtf8 { at } => {
-            format!("リンクのスクリプトがテキストではない: {at} バイト目から不正な UTF-8")
-        }
-        NotBase64 { c, at } => format!(
-            "リンクのペイロードが base64url ではない: {at} 文字目に {c:?}（「#v{LINK_VERSION}.」の後に\
-             使えるのは英字、数字、「-」、「_」だけ）"
-        ),
-        TruncatedChars { chars } => format!(
-            "リンクが途中で切れている: ペイロードの長さ {chars} 文字は base64url ではありえない"
-        ),
-        NotCanonical => "リンクのペイロードが正規の base64url ではない: 最後の文字に\
-                         どのバイトにも属さないビットがある（リンクが編集された）"
-            .to_string(),
+        TruncatedChars { chars } => ja!(ShareTruncatedChars, chars),
+        NotCanonical => ja!(ShareNotCanonical),
     }
 }
 
@@ -413,47 +385,45 @@ fn list(ids: &[NodeId]) -> String {
 
 /// "2.31 秒": a moment in running text.
 pub fn seconds(ms: u64) -> String {
-    format!("{} 秒", Fixed(ms as f64 / 1000.0, 2))
+    ja!(Seconds, ms = Fixed(ms as f64 / 1000.0, 2))
 }
 
 /// "2.0 秒": a duration in a mode's sentence.
 fn span(ms: u64) -> String {
-    format!("{} 秒", Fixed(ms as f64 / 1000.0, 1))
+    ja!(Span, ms = Fixed(ms as f64 / 1000.0, 1))
 }
 
 /// A reason a Raft node gives (etcd-raft's words), in Japanese; an unknown
 /// one is quoted as it is.
 fn reason(r: &str) -> String {
     match r {
-        "lease" => "リーダーのリースが有効な間は投票しない".to_string(),
-        "already voted" => "この任期ではすでに投票済み".to_string(),
-        "leader known" => "リーダーを知っている".to_string(),
-        "log not up to date" => "候補者のログが最新ではない".to_string(),
-        "learner" => "学習者メンバーである".to_string(),
-        "no leader" => "リーダーがいない".to_string(),
-        "already leader" => "すでにリーダーである".to_string(),
-        "pending configuration changes to apply" => "未適用の構成変更がある".to_string(),
-        "not a follower" => "フォロワーではない".to_string(),
-        "unknown member" => "メンバーではない".to_string(),
-        "transfer already in progress" => "同じ移譲がすでに進行中".to_string(),
-        "leadership transfer in progress" => "リーダーシップの移譲中".to_string(),
-        "leader not in the configuration" => "リーダーが構成に含まれていない".to_string(),
+        "lease" => ja!(ReasonLease),
+        "already voted" => ja!(ReasonAlreadyVoted),
+        "leader known" => ja!(ReasonLeaderKnown),
+        "log not up to date" => ja!(ReasonLogNotUpToDate),
+        "learner" => ja!(ReasonLearner),
+        "no leader" => ja!(ReasonNoLeader),
+        "already leader" => ja!(ReasonAlreadyLeader),
+        "pending configuration changes to apply" => ja!(ReasonPendingConfigurationChangesToApply),
+        "not a follower" => ja!(ReasonNotAFollower),
+        "unknown member" => ja!(ReasonUnknownMember),
+        "transfer already in progress" => ja!(ReasonTransferAlreadyInProgress),
+        "leadership transfer in progress" => ja!(ReasonLeadershipTransferInProgress),
+        "leader not in the configuration" => ja!(ReasonLeaderNotInTheConfiguration),
         "must transition out of joint config first" => {
-            "先に共同構成から抜ける必要がある".to_string()
+            ja!(ReasonMustTransitionOutOfJointConfigFirst)
         }
-        "config is already joint" => "すでに共同構成にある".to_string(),
-        "can't make a zero-voter config joint" => {
-            "投票メンバーのいない構成は共同構成にできない".to_string()
-        }
-        "can't leave a non-joint config" => "共同構成ではないので抜けられない".to_string(),
+        "config is already joint" => ja!(ReasonConfigIsAlreadyJoint),
+        "can't make a zero-voter config joint" => ja!(ReasonCantMakeAZeroVoterConfigJoint),
+        "can't leave a non-joint config" => ja!(ReasonCantLeaveANonJointConfig),
         "can't apply simple config change in joint config" => {
-            "共同構成の間は単純な構成変更を適用できない".to_string()
+            ja!(ReasonCantApplySimpleConfigChangeInJointConfig)
         }
         "more than one voter changed without entering joint config" => {
-            "共同構成に入らずに複数の投票メンバーを変更した".to_string()
+            ja!(ReasonMoreThanOneVoterChangedWithoutEnteringJointConfig)
         }
-        "removed all voters" => "すべての投票メンバーを削除した".to_string(),
-        other => format!("「{other}」"),
+        "removed all voters" => ja!(ReasonRemovedAllVoters),
+        other => ja!(ReasonUnknown, other),
     }
 }
 
@@ -465,63 +435,46 @@ fn not_yet_text(reason: &NotYet) -> String {
             last,
             percent_now,
             percent,
-        } => format!("{percent_now}% < {percent}%（{last} 件中 match {matched}）"),
-        NotYet::NotHeard { silent_ms: None } => {
-            "リーダーはまだ一度も応答を受け取っていない".to_string()
-        }
+        } => ja!(NotYetBehind, percent_now, percent, last, matched),
+        NotYet::NotHeard { silent_ms: None } => ja!(NotYetNeverHeard),
         NotYet::NotHeard {
             silent_ms: Some(ms),
-        } => format!(
-            "リーダーは {} 応答を受け取っていない（選挙タイムアウトより長い）",
-            span(*ms)
-        ),
-        NotYet::Snapshot => "リーダーがまだスナップショットを送信中".to_string(),
-        NotYet::Strict(e) => format!(
-            "厳格な再構成チェックが拒否: {}",
-            e.get::<ServerError>()
+        } => ja!(NotYetNotHeard, silent = span(*ms)),
+        NotYet::Snapshot => ja!(NotYetSnapshot),
+        NotYet::Strict(e) => ja!(
+            NotYetStrict,
+            detail = e
+                .get::<ServerError>()
                 .map(server_detail)
                 .unwrap_or_default()
         ),
-        NotYet::NotTracked => "リーダーが進捗を追跡していない".to_string(),
-        NotYet::NoStandby => "待機用の学習者メンバーがいない".to_string(),
+        NotYet::NotTracked => ja!(NotYetNotTracked),
+        NotYet::NoStandby => ja!(NotYetNoStandby),
     }
 }
 
 /// A decision of the server's modes (the design document's proposals).
 fn mirror_sentence(m: &MirrorEvent) -> String {
     match *m {
-        MirrorEvent::Started { mirror, from, to } => format!(
-            "ミラー {mirror} が開始: メンバー {from} のクラスタをメンバー {to} のクラスタへ写す"
-        ),
+        MirrorEvent::Started { mirror, from, to } => ja!(MirrorStarted, mirror, from, to),
         MirrorEvent::Synced {
             mirror,
             revision,
             keys,
-        } => format!(
-            "ミラー {mirror} がリビジョン {revision} 時点の {keys} 個のキーを写し終えた。リビジョン {} からウォッチする",
-            revision + 1
-        ),
+        } => ja!(MirrorSynced, mirror, revision, keys, next = revision + 1),
         MirrorEvent::Relayed {
             mirror,
             count,
             revision,
-        } => format!(
-            "ミラー {mirror} が {count} 件の書き込みを中継した（ソースのリビジョン {revision} まで）"
-        ),
+        } => ja!(MirrorRelayed, mirror, count, revision),
         MirrorEvent::Paused {
             mirror,
             peer,
             revision,
-        } => format!(
-            "ミラー {mirror} は {peer} 経由のウォッチを失い一時停止した（受け取ったのはリビジョン {revision} まで）"
-        ),
-        MirrorEvent::Resumed { mirror, revision } => {
-            format!("ミラー {mirror} がリビジョン {revision} から再びウォッチする")
-        }
-        MirrorEvent::Failed { mirror, error, .. } => {
-            format!("ミラー {mirror} が失敗して終了した: {error}")
-        }
-        MirrorEvent::Stopped { mirror } => format!("ミラー {mirror} が停止した"),
+        } => ja!(MirrorPaused, mirror, peer, revision),
+        MirrorEvent::Resumed { mirror, revision } => ja!(MirrorResumed, mirror, revision),
+        MirrorEvent::Failed { mirror, error, .. } => ja!(MirrorFailed, mirror, error),
+        MirrorEvent::Stopped { mirror } => ja!(MirrorStopped, mirror),
     }
 }
 
@@ -532,78 +485,79 @@ fn mode_sentence(leader: NodeId, d: &ModeDecision) -> String {
             matched,
             last,
             percent,
-        } => format!(
-            "リーダー {leader} が学習者メンバー {learner} を昇格: {last} 件中 match {matched} ≥ {percent}%"
-        ),
-        ModeDecision::NotYet { learner, reason } => format!(
-            "リーダー {leader} は学習者メンバー {learner} をまだ昇格しない: {}",
-            not_yet_text(reason)
-        ),
+        } => ja!(ModePromote, leader, learner, last, matched, percent),
+        ModeDecision::NotYet { learner, reason } => {
+            ja!(ModeNotYet, leader, learner, not_yet = not_yet_text(reason))
+        }
         ModeDecision::FailoverCountdown {
             voter,
             silent_ms,
             left_ms,
-        } => format!(
-            "リーダー {leader} は投票メンバー {voter} から {} 応答がない: 応答がなければ {} 後に待機ノードへフェイルオーバー",
-            span(*silent_ms),
-            span(*left_ms)
+        } => ja!(
+            ModeFailoverCountdown,
+            leader,
+            voter,
+            silent_ms = span(*silent_ms),
+            left_ms = span(*left_ms)
         ),
-        ModeDecision::FailoverCancelled { voter } => format!(
-            "リーダー {leader} に投票メンバー {voter} から再び応答: フェイルオーバーしない"
-        ),
+        ModeDecision::FailoverCancelled { voter } => ja!(ModeFailoverCancelled, leader, voter),
         ModeDecision::FailoverRemove {
             voter,
             standby,
             silent_ms,
-        } => format!(
-            "リーダー {leader} がフェイルオーバー: 投票メンバー {voter} が {} 無応答。先に {voter} を削除し、次に待機ノード {standby} を昇格する",
-            span(*silent_ms)
+        } => ja!(
+            ModeFailoverRemove,
+            leader,
+            voter,
+            silent_ms = span(*silent_ms),
+            standby
         ),
         ModeDecision::FailoverPromote {
             standby,
             voter,
             grow: false,
-        } => format!(
-            "リーダー {leader} が待機ノード {standby} を昇格し、投票メンバー {voter} と置き換える"
-        ),
+        } => ja!(ModeFailoverReplace, leader, standby, voter),
         ModeDecision::FailoverPromote {
             standby,
             voter,
             grow: true,
-        } => format!(
-            "リーダー {leader} がフェイルオーバー: 無応答の投票メンバー {voter} を残したまま待機ノード {standby} を昇格（failover=grow）"
-        ),
+        } => ja!(ModeFailoverGrow, leader, voter, standby),
         ModeDecision::FailoverBlocked {
             voter,
             standby: Some(s),
             reason,
-        } => format!(
-            "リーダー {leader} は投票メンバー {voter} をまだフェイルオーバーできない: 待機ノード {s} はまだ: {}",
-            not_yet_text(reason)
+        } => ja!(
+            ModeFailoverStandbyNotReady,
+            leader,
+            voter,
+            standby = s,
+            not_yet = not_yet_text(reason)
         ),
         ModeDecision::FailoverBlocked {
             voter,
             standby: None,
             reason,
-        } => format!(
-            "リーダー {leader} は投票メンバー {voter} をフェイルオーバーできない: {}",
-            not_yet_text(reason)
+        } => ja!(
+            ModeFailoverBlocked,
+            leader,
+            voter,
+            not_yet = not_yet_text(reason)
         ),
     }
 }
 
 fn single_text(change_type: ConfChangeType, id: NodeId) -> String {
     match change_type {
-        ConfChangeType::AddNode => format!("投票メンバー {id} の追加"),
-        ConfChangeType::AddLearnerNode => format!("学習者メンバー {id} の追加"),
-        ConfChangeType::RemoveNode => format!("メンバー {id} の削除"),
-        ConfChangeType::UpdateNode => format!("メンバー {id} の更新"),
+        ConfChangeType::AddNode => ja!(ChangeAddNode, id),
+        ConfChangeType::AddLearnerNode => ja!(ChangeAddLearnerNode, id),
+        ConfChangeType::RemoveNode => ja!(ChangeRemoveNode, id),
+        ConfChangeType::UpdateNode => ja!(ChangeUpdateNode, id),
     }
 }
 
 fn joint_text(c: &ConfChangeV2) -> String {
     if c.leave_joint() {
-        return "共同構成から抜ける".to_string();
+        return ja!(JointLeave);
     }
     let changes: Vec<String> = c
         .changes
@@ -611,26 +565,26 @@ fn joint_text(c: &ConfChangeV2) -> String {
         .map(|s| single_text(s.change_type, s.node_id))
         .collect();
     match c.enter_joint() {
-        Some(_) => format!("共同構成に入る: {}", changes.joined("、")),
+        Some(_) => ja!(JointEnter, changes = changes.joined("、")),
         None => changes.joined("、"),
     }
 }
 
-fn drop_reason(r: DropReason) -> &'static str {
+fn drop_reason(r: DropReason) -> String {
     match r {
-        DropReason::LinkCut => "リンクが切断されている",
-        DropReason::NodeDown => "受信側が停止している",
-        DropReason::NoRoute => "ピアURLが存在しないホストを指している",
-        DropReason::SenderRemoved => "送信側はクラスターから削除された",
-        DropReason::Lost => "ネットワークで失われた",
+        DropReason::LinkCut => ja!(DroppedLinkCut),
+        DropReason::NodeDown => ja!(DroppedNodeDown),
+        DropReason::NoRoute => ja!(DroppedNoRoute),
+        DropReason::SenderRemoved => ja!(DroppedSenderRemoved),
+        DropReason::Lost => ja!(DroppedLost),
     }
 }
 
-fn vote(pre_vote: bool) -> &'static str {
+fn vote(pre_vote: bool) -> String {
     if pre_vote {
-        "事前投票"
+        ja!(PreVote)
     } else {
-        "投票"
+        ja!(Vote)
     }
 }
 
@@ -638,70 +592,49 @@ fn raft_sentence(node: NodeId, event: &RaftEvent) -> String {
     use RaftEvent::*;
     match event {
         BecameFollower { term, leader } if *leader != 0 => {
-            format!("ノード {node} が任期 {term} でリーダー {leader} のフォロワーになった")
+            ja!(RaftBecameFollowerOf, node, term, leader)
         }
-        BecameFollower { term, .. } => format!("ノード {node} が任期 {term} でフォロワーになった"),
-        BecamePreCandidate { term } => format!(
-            "ノード {node} が事前候補者になり、任期 {} の事前投票を求める",
-            term + 1
-        ),
-        BecameCandidate { term } => format!("ノード {node} が任期 {term} の候補者になった"),
-        BecameLeader { term, votes } => format!(
-            "ノード {node} が {} の票を得て任期 {term} のリーダーになった",
-            list(votes)
-        ),
+        BecameFollower { term, .. } => ja!(RaftBecameFollower, node, term),
+        BecamePreCandidate { term } => ja!(RaftBecamePreCandidate, node, term = term + 1),
+        BecameCandidate { term } => ja!(RaftBecameCandidate, node, term),
+        BecameLeader { term, votes } => ja!(RaftBecameLeader, node, votes = list(votes), term),
         VoteGranted {
             candidate,
             term,
             pre_vote,
-        } => format!(
-            "ノード {node} が任期 {term} の{}を {candidate} に与えた",
-            vote(*pre_vote)
+        } => ja!(
+            RaftVoteGranted,
+            node,
+            term,
+            vote = vote(*pre_vote),
+            candidate
         ),
         VoteRejected {
             candidate,
             term,
             pre_vote,
             reason: r,
-        } => format!(
-            "ノード {node} が {candidate} の任期 {term} の{}を拒否: {}",
-            vote(*pre_vote),
-            reason(r)
+        } => ja!(
+            RaftVoteRejected,
+            node,
+            candidate,
+            term,
+            vote = vote(*pre_vote),
+            reason = reason(r)
         ),
-        StepDownNoQuorum { term } => format!(
-            "ノード {node} が任期 {term} でリーダーを降りた: 投票メンバーのクォーラムに届かない（check-quorum）"
-        ),
-        Committed { index } => format!("ノード {node} がインデックス {index} までコミットした"),
-        SnapshotSent { to, index } => {
-            format!("ノード {node} がインデックス {index} のスナップショットを {to} に送った")
-        }
-        SnapshotRestored { index } => {
-            format!("ノード {node} がインデックス {index} のスナップショットを取り込んだ")
-        }
-        ConfChangeRefused { reason: r, .. } => {
-            format!("ノード {node} がメンバーシップの変更を拒否: {}", reason(r))
-        }
-        ProposalDropped { reason: r } => {
-            format!("ノード {node} が提案を破棄: {}", reason(r))
-        }
-        TransferStarted { to } => format!("ノード {node} がリーダーシップを {to} に移譲中"),
-        TransferIgnored { to, reason: r } => format!(
-            "ノード {node} が {to} へのリーダーシップ移譲を無視: {}",
-            reason(r)
-        ),
-        TransferAborted { to } => {
-            format!("ノード {node} が {to} へのリーダーシップ移譲をあきらめた")
-        }
-        IgnoredTimeoutNow { reason: r } => {
-            format!("ノード {node} が MsgTimeoutNow を無視: {}", reason(r))
-        }
-        CampaignIgnored { reason: r } => {
-            format!("ノード {node} は選挙に立候補しない: {}", reason(r))
-        }
-        ForgetLeaderIgnored => {
-            format!("ノード {node} が ForgetLeader を無視: 読み取りがリースに依存している")
-        }
-        AutoLeaveProposed => format!("ノード {node} が共同構成から抜けることを提案した"),
+        StepDownNoQuorum { term } => ja!(RaftStepDownNoQuorum, node, term),
+        Committed { index } => ja!(RaftCommitted, node, index),
+        SnapshotSent { to, index } => ja!(RaftSnapshotSent, node, index, to),
+        SnapshotRestored { index } => ja!(RaftSnapshotRestored, node, index),
+        ConfChangeRefused { reason: r, .. } => ja!(RaftConfChangeRefused, node, reason = reason(r)),
+        ProposalDropped { reason: r } => ja!(RaftProposalDropped, node, reason = reason(r)),
+        TransferStarted { to } => ja!(RaftTransferStarted, node, to),
+        TransferIgnored { to, reason: r } => ja!(RaftTransferIgnored, node, to, reason = reason(r)),
+        TransferAborted { to } => ja!(RaftTransferAborted, node, to),
+        IgnoredTimeoutNow { reason: r } => ja!(RaftIgnoredTimeoutNow, node, reason = reason(r)),
+        CampaignIgnored { reason: r } => ja!(RaftCampaignIgnored, node, reason = reason(r)),
+        ForgetLeaderIgnored => ja!(RaftForgetLeaderIgnored, node),
+        AutoLeaveProposed => ja!(RaftAutoLeaveProposed, node),
     }
 }
 
@@ -709,21 +642,21 @@ fn raft_sentence(node: NodeId, event: &RaftEvent) -> String {
 /// written as they are typed.
 pub fn missing_ja(what: &str) -> String {
     match what {
-        "node id" => "ノードID".to_string(),
-        "quoted text" => "引用符で囲んだテキスト".to_string(),
-        "duration" => "時間（250ms、2s など）".to_string(),
-        "a key" => "キー".to_string(),
-        "a value" => "値".to_string(),
-        "a condition" => "条件".to_string(),
-        "a number" => "数".to_string(),
-        "a revision" => "リビジョン".to_string(),
-        "an error code" => "エラーコード".to_string(),
-        "a size" => "サイズ（512B、4KB、1MB など）".to_string(),
-        "state" => "状態".to_string(),
+        "node id" => ja!(MissingNodeId),
+        "quoted text" => ja!(MissingQuotedText),
+        "duration" => ja!(MissingDuration),
+        "a key" => ja!(MissingAKey),
+        "a value" => ja!(MissingAValue),
+        "a condition" => ja!(MissingACondition),
+        "a number" => ja!(MissingANumber),
+        "a revision" => ja!(MissingARevision),
+        "an error code" => ja!(MissingAnErrorCode),
+        "a size" => ja!(MissingASize),
+        "state" => ja!(MissingState),
         "a member subcommand (add, promote, remove, list, change or leave-joint)" => {
-            "member のサブコマンド（add, promote, remove, list, change, leave-joint）".to_string()
+            ja!(MissingMemberSubcommand)
         }
-        form => format!("「{form}」"),
+        form => ja!(MissingForm, form),
     }
 }
 
@@ -733,313 +666,234 @@ pub fn missing_ja(what: &str) -> String {
 pub fn parse_error(kind: &ParseErrorKind) -> String {
     use ParseErrorKind::*;
     match kind {
-        QuoteInsideWord { word } => {
-            format!("単語 {word} の途中に引用符がある。単語全体を引用符で囲むこと")
-        }
-        UnknownEscape { escape } => format!(
-            "引用符内のテキストに未知のエスケープ {escape} がある。使えるのは \\\" と \\\\ だけ"
+        QuoteInsideWord { word } => ja!(ParseQuoteInsideWord, word),
+        UnknownEscape { escape } => ja!(ParseUnknownEscape, escape),
+        Unterminated => ja!(ParseUnterminated),
+        SpaceAfterQuote { found } => ja!(ParseSpaceAfterQuote, found),
+        ClusterFirst { found } => ja!(ParseClusterFirst, found),
+        SecondCluster => ja!(ParseSecondCluster),
+        SecondSayJa => ja!(ParseSecondSayJa),
+        SayJaAlone => ja!(ParseSayJaAlone),
+        EmptyScript => ja!(ParseEmptyScript),
+        NoCommand => ja!(ParseNoCommand, command_names = COMMAND_NAMES.joined(", ")),
+        ClusterNotCommand => ja!(ParseClusterNotCommand),
+        BadClusterName { found } => ja!(ParseBadClusterName, found),
+        QuotedCommand { found } => ja!(ParseQuotedCommand, found),
+        UnknownCommand { found } => ja!(
+            ParseUnknownCommand,
+            found,
+            command_names = COMMAND_NAMES.joined(", ")
         ),
-        Unterminated => "引用符が閉じていない".to_string(),
-        SpaceAfterQuote { found } => {
-            format!("閉じ引用符の後には空白が必要だが、{found} がある")
-        }
-        ClusterFirst { found } => format!(
-            "最初の行は「cluster voters=1,2,3」のような cluster 行でなければならないが、{found} がある"
-        ),
-        SecondCluster => {
-            "2つ目の cluster 行は別のクラスタを加えるもので、name=NAME が要る（最初のクラスタの名前は main）"
-                .to_string()
-        }
-        SecondSayJa => "同じ say 行に2つ目の say-ja がある".to_string(),
-        SayJaAlone => "say-ja は翻訳する say 行の直後に置くこと".to_string(),
-        EmptyScript => {
-            "スクリプトが空。「cluster voters=1,2,3」のような行で始めること".to_string()
-        }
-        NoCommand => format!(
-            "コマンドがない。コマンドは: {}",
-            COMMAND_NAMES.joined(", ")
-        ),
-        ClusterNotCommand => {
-            "name= のない cluster はスクリプトの最初の行にしか書けない。\"cluster voters=... name=NAME\" で別のクラスタを加えられる"
-                .to_string()
-        }
-        BadClusterName { found } => format!(
-            "クラスタ名 {found} は使えない: 英字・数字・'-' を1〜20文字。最初のクラスタの名前は main"
-        ),
-        QuotedCommand { found } => {
-            format!("コマンドがあるべき所に引用符で囲んだテキスト {found} がある")
-        }
-        UnknownCommand { found } => format!(
-            "未知のコマンド {found}。使えるコマンドは: {}",
-            COMMAND_NAMES.joined(", ")
-        ),
-        Missing { what, after } => format!("{after} の後に{}がない", missing_ja(what)),
+        Missing { what, after } => ja!(ParseMissing, after, what = missing_ja(what)),
         TextIsOption { what, after, found } => {
             let what = missing_ja(what);
-            format!(
-                "{after} の後には{what}が必要だが、オプション {found} がある。\
-                 「=」を含む{what}は引用符で囲むこと"
-            )
+            ja!(ParseTextIsOption, after, what, found)
         }
-        ExtraWord { word, after } => format!("{after} の後に余分な単語 {word} がある"),
-        ExtraSayWord { word, after } => format!(
-            "{after} のテキストの後に余分な単語 {word} がある。空白を含むテキストは二重引用符で囲むこと"
-        ),
+        ExtraWord { word, after } => ja!(ParseExtraWord, after, word),
+        ExtraSayWord { word, after } => ja!(ParseExtraSayWord, after, word),
         QuotedOption {
             found,
             cmd,
             expected,
-        } => format!("{cmd} に引用符で囲んだテキスト {found} は使えない。使えるのは: {expected}"),
+        } => ja!(ParseQuotedOption, cmd, found, expected),
         UnknownOption {
             name,
             cmd,
             expected,
-        } => format!("{cmd} に未知のオプション {name}。使えるのは: {expected}"),
-        DuplicateOption { name } => format!("オプション「{name}」が重複している"),
-        OptionTakesNoValue { name } => format!("オプション「{name}」は値を取らない"),
-        MissingOptionValue { name, hint } => {
-            format!("オプション「{name}」に値がない。{hint} の形で書くこと")
-        }
+        } => ja!(ParseUnknownOption, cmd, name, expected),
+        DuplicateOption { name } => ja!(ParseDuplicateOption, name),
+        OptionTakesNoValue { name } => ja!(ParseOptionTakesNoValue, name),
+        MissingOptionValue { name, hint } => ja!(ParseMissingOptionValue, name, hint),
         UnknownCondition { found } => {
-            format!("未知の条件 {found}。使える条件は: {CONDITION_FORMS}")
+            ja!(
+                ParseUnknownCondition,
+                found,
+                condition_forms = CONDITION_FORMS
+            )
         }
-        BadDuration { found } => format!("250ms や 2s のような時間が必要だが、{found} がある"),
-        NegativeDuration { found } => format!("時間は負にできない: {found}"),
-        DurationUnit { found } => format!("時間には単位（ms か s）が必要: {found}"),
-        DurationTooLong { found } => format!("時間 {found} は長すぎる"),
-        DurationFraction { found } => {
-            format!("時間はミリ秒単位の整数。{found} は 1ms より細かい")
-        }
-        WaitTooLong { found, limit } => format!(
-            "時間 {found} は上限 {limit} を超えている（1つのコマンドで進められるシミュレーション時間は最大1時間）"
-        ),
-        BadPercent { found } => format!("1% や 0.5% のような百分率が必要だが、{found} がある"),
-        LossAbove100 { found } => format!("損失率 {found} が 100% を超えている"),
-        LossDecimals { found } => format!("損失率 {found} の小数が4桁を超えている"),
-        BadSize { found } => format!("512B、4KB、1MB のようなサイズが必要だが、{found} がある"),
-        NegativeSize { found } => format!("サイズは負にできない: {found}"),
-        SizeUnit { found } => format!("サイズには単位（B、KB、MB、GB）が必要: {found}"),
-        SizeTooLarge { found, limit } => format!("サイズ {found} は上限 {limit} を超えている"),
-        SizeFraction { found } => format!("サイズ {found} がバイトの整数ではない"),
-        BadNodeId { found } => format!(
-            "ノードID（{MIN_NODE_ID}..={MAX_NODE_ID}）が必要だが、{found} がある"
+        BadDuration { found } => ja!(ParseBadDuration, found),
+        NegativeDuration { found } => ja!(ParseNegativeDuration, found),
+        DurationUnit { found } => ja!(ParseDurationUnit, found),
+        DurationTooLong { found } => ja!(ParseDurationTooLong, found),
+        DurationFraction { found } => ja!(ParseDurationFraction, found),
+        WaitTooLong { found, limit } => ja!(ParseWaitTooLong, found, limit),
+        BadPercent { found } => ja!(ParseBadPercent, found),
+        LossAbove100 { found } => ja!(ParseLossAbove100, found),
+        LossDecimals { found } => ja!(ParseLossDecimals, found),
+        BadSize { found } => ja!(ParseBadSize, found),
+        NegativeSize { found } => ja!(ParseNegativeSize, found),
+        SizeUnit { found } => ja!(ParseSizeUnit, found),
+        SizeTooLarge { found, limit } => ja!(ParseSizeTooLarge, found, limit),
+        SizeFraction { found } => ja!(ParseSizeFraction, found),
+        BadNodeId { found } => ja!(
+            ParseBadNodeId,
+            min_node_id = MIN_NODE_ID,
+            max_node_id = MAX_NODE_ID,
+            found
         ),
         NodeIdRange { found } => {
-            format!("ノードID {found} は範囲 {MIN_NODE_ID}..={MAX_NODE_ID} の外")
+            ja!(
+                ParseNodeIdRange,
+                found,
+                min_node_id = MIN_NODE_ID,
+                max_node_id = MAX_NODE_ID
+            )
         }
-        BadNumber { found } => format!("整数が必要だが、{found} がある"),
-        NumberTooLarge { found } => format!("数 {found} は大きすぎる"),
-        Say(SayProblem::Unclosed) => {
-            "「{」で始めたプレースホルダーが閉じていない。波かっこそのものは {{ と書くこと".to_string()
+        BadNumber { found } => ja!(ParseBadNumber, found),
+        NumberTooLarge { found } => ja!(ParseNumberTooLarge, found),
+        Say(SayProblem::Unclosed) => ja!(ParseUnclosed),
+        Say(SayProblem::UnknownPlaceholder { name, known }) => {
+            ja!(ParseUnknownPlaceholder, name, known)
         }
-        Say(SayProblem::UnknownPlaceholder { name, known }) => format!(
-            "未知のプレースホルダー {{{name}}}。使えるのは: {known}（波かっこそのものは {{{{ と }}}}）"
-        ),
-        Say(SayProblem::StrayClose) => {
-            "「}」が閉じるプレースホルダーがない。波かっこそのものは }} と書くこと".to_string()
-        }
-        CommandExpected => "コマンドが必要だが、何もない".to_string(),
-        SayJaInConsole => {
-            "say-ja は直前の say 行の日本語訳。スクリプトの中で say 行の直後にだけ書ける".to_string()
-        }
-        LoadMissing => "load の後に「rate=N/s」か「stop」がない".to_string(),
-        LoadNoRate => {
-            "load にオプション「rate」がない。「load rate=N/s」か「load stop」と書くこと".to_string()
-        }
-        NetMissing => "net の後にオプションがない。loss=PERCENT、latency=MIN..MAX、\
-                       bandwidth=SIZE/s|unlimited のどれかを書くこと"
-            .to_string(),
-        LearnerAndVoter => "--learner と --voter は同時に指定できない".to_string(),
-        LearnerKindWithVoter { kind } => {
-            format!("{kind} は学習者メンバーを追加するので、--voter とは同時に指定できない")
-        }
-        StandbyAndReadOnly => "--standby と --read-only は同時に指定できない。\
-                               読み取り専用の学習者メンバーは昇格しないので、\
-                               フェイルオーバーの待機ノードになれない"
-            .to_string(),
+        Say(SayProblem::StrayClose) => ja!(ParseStrayClose),
+        CommandExpected => ja!(ParseCommandExpected),
+        SayJaInConsole => ja!(ParseSayJaInConsole),
+        LoadMissing => ja!(ParseLoadMissing),
+        LoadNoRate => ja!(ParseLoadNoRate),
+        NetMissing => ja!(ParseNetMissing),
+        LearnerAndVoter => ja!(ParseLearnerAndVoter),
+        LearnerKindWithVoter { kind } => ja!(ParseLearnerKindWithVoter, kind),
+        StandbyAndReadOnly => ja!(ParseStandbyAndReadOnly),
         UnknownName {
             what,
             found,
             expected,
         } => {
             let what = match what {
-                Named::MemberSubcommand => "member のサブコマンド",
-                Named::MirrorSubcommand => "mirror のサブコマンド",
-                Named::MirrorState => "ミラーの状態",
-                Named::Role => "役割",
-                Named::ProgressState => "進捗の状態",
-                Named::ErrorCode => "エラーコード",
+                Named::MemberSubcommand => ja!(NamedMemberSubcommand),
+                Named::MirrorSubcommand => ja!(NamedMirrorSubcommand),
+                Named::MirrorState => ja!(NamedMirrorState),
+                Named::Role => ja!(NamedRole),
+                Named::ProgressState => ja!(NamedProgressState),
+                Named::ErrorCode => ja!(NamedErrorCode),
             };
-            format!("未知の{what} {found}。使えるのは: {expected}")
+            ja!(ParseUnknownName, what, found, expected)
         }
-        UnknownRelease { found } => {
-            format!("未知の etcd リリース {found}。使えるのは 3.4、3.5、3.6")
-        }
-        TwiceInChange { id } => {
-            format!("ノード {id} が member change の2つの変更に含まれている")
-        }
-        ChangeMissing => "member change の後に変更がない。add=、add-learner=、promote=、\
-                          demote=、remove= にノードIDを付けて書くこと"
-            .to_string(),
-        MissingLinkEnd { from } => format!("「{from}->」の後にノードIDがない"),
-        SameNodeLink { a, b } => {
-            format!("リンクは異なる2つのノードを結ぶもの。指定されたのは {a} と {b}")
-        }
-        QuotedGroups { found } => format!(
-            "1,2 | 3 のようなノードIDのグループが必要だが、引用符で囲んだテキスト {found} がある"
-        ),
-        PartitionMissing => {
-            "partition の後にグループがない。1,2 | 3 のように書くこと".to_string()
-        }
-        GroupSeparator { id } => {
-            format!("ノードIDの間には「,」か「|」が必要だが、「{id}」がある")
-        }
-        TwiceInGroup { id } => format!("ノード {id} が同じグループに2回ある"),
-        InTwoGroups { id } => format!("ノード {id} が2つのグループに含まれている"),
-        CommaBeforeId => "ノードIDが必要だが、「,」がある".to_string(),
-        EmptyGroupBeforeBar => "空のグループ。「|」の前にノードIDが必要".to_string(),
-        EmptyGroupAfterBar => "「|」の後のグループが空".to_string(),
-        IdAfterComma => "「,」の後にノードIDがない".to_string(),
-        OneGroup => {
-            "分断には「|」で区切った2つ以上のグループが必要（1,2 | 3 など）".to_string()
-        }
-        EmptyList => "1,2,3 のようなノードIDのリストが必要だが、何もない".to_string(),
-        TwiceInList { id } => format!("ノード {id} がリストに2回ある"),
-        EmptyValue => {
-            "「value=」の後に値がない。空の値は value=\"\" と引用符で書くこと".to_string()
-        }
+        UnknownRelease { found } => ja!(ParseUnknownRelease, found),
+        TwiceInChange { id } => ja!(ParseTwiceInChange, id),
+        ChangeMissing => ja!(ParseChangeMissing),
+        MissingLinkEnd { from } => ja!(ParseMissingLinkEnd, from),
+        SameNodeLink { a, b } => ja!(ParseSameNodeLink, a, b),
+        QuotedGroups { found } => ja!(ParseQuotedGroups, found),
+        PartitionMissing => ja!(ParsePartitionMissing),
+        GroupSeparator { id } => ja!(ParseGroupSeparator, id),
+        TwiceInGroup { id } => ja!(ParseTwiceInGroup, id),
+        InTwoGroups { id } => ja!(ParseInTwoGroups, id),
+        CommaBeforeId => ja!(ParseCommaBeforeId),
+        EmptyGroupBeforeBar => ja!(ParseEmptyGroupBeforeBar),
+        EmptyGroupAfterBar => ja!(ParseEmptyGroupAfterBar),
+        IdAfterComma => ja!(ParseIdAfterComma),
+        OneGroup => ja!(ParseOneGroup),
+        EmptyList => ja!(ParseEmptyList),
+        TwiceInList { id } => ja!(ParseTwiceInList, id),
+        EmptyValue => ja!(ParseEmptyValue),
         FormExpected { form, found } => {
             let form = match form {
-                Form::Messages(name) => {
-                    format!("{name} の後に 1=0 のような N=K、N>=K、N<=K の形")
-                }
-                Form::Queued => "1>=1MB のような N>=SIZE か N<=SIZE の形".to_string(),
-                Form::WatchEvents => "1>=3 のような W=N、W>=N、W<=N の形".to_string(),
-                Form::Role => "2=leader のような N=ROLE の形".to_string(),
-                Form::Mirror => "9=watching のような M=STATE の形".to_string(),
-                Form::Progress => "2=replicate のような N=STATE の形".to_string(),
-                Form::Rate => "50/s のようなレート".to_string(),
-                Form::WatchNumber => "1 のようなウォッチ番号".to_string(),
-                Form::AutoPromote => {
-                    "off か、1% から 100% までの整数の百分率（90% など）".to_string()
-                }
-                Form::Latency => "10ms..30ms のような遅延の範囲".to_string(),
-                Form::Bandwidth => "1MB/s のような帯域幅か unlimited".to_string(),
-                Form::Choice(a, b) => format!("{a} か {b}"),
+                Form::Messages(name) => ja!(FormMessages, name),
+                Form::Queued => ja!(FormQueued),
+                Form::WatchEvents => ja!(FormWatchEvents),
+                Form::Role => ja!(FormRole),
+                Form::Mirror => ja!(FormMirror),
+                Form::Progress => ja!(FormProgress),
+                Form::Rate => ja!(FormRate),
+                Form::WatchNumber => ja!(FormWatchNumber),
+                Form::AutoPromote => ja!(FormAutoPromote),
+                Form::Latency => ja!(FormLatency),
+                Form::Bandwidth => ja!(FormBandwidth),
+                Form::Choice(a, b) => ja!(FormChoice, a, b),
             };
-            format!("{form}が必要だが、{found} がある")
+            ja!(ParseFormExpected, form, found)
         }
-        MissingEventCount => "イベントの数がない".to_string(),
-        MissingRole { id } => format!("「{id}=」の後に役割がない"),
-        MissingVoters => {
-            "cluster にオプション「voters」がない。cluster voters=1,2,3 のように書くこと".to_string()
-        }
-        MaxLearnersRelease { etcd } => format!(
-            "etcd={etcd} では max-learners を指定できない。etcd {etcd} では学習者メンバーは\
-             最大1つに固定（--max-learners は 3.6 から）"
-        ),
+        MissingEventCount => ja!(ParseMissingEventCount),
+        MissingRole { id } => ja!(ParseMissingRole, id),
+        MissingVoters => ja!(ParseMissingVoters),
+        MaxLearnersRelease { etcd } => ja!(ParseMaxLearnersRelease, etcd),
         TooSmall(least) => match least {
-            Least::Heartbeat => "ハートビートは 1ms 以上であること",
-            Least::SnapshotCount => "snapshot-count は 1 以上であること",
-            Least::Rate => "レートは 1/s 以上であること",
-            Least::Bandwidth => "帯域幅は 1B/s 以上であること",
-            Least::WatchNumber => "ウォッチの番号は 1 から始まる",
-        }
-        .to_string(),
-        RateTooHigh { rate, limit } => {
-            format!("レート {rate}/s は上限 {limit}/s を超えている")
-        }
-        AutoPromoteRange { found } => {
-            format!("auto-promote {found} は範囲外。1% から 100% までで指定すること")
-        }
-        LatencyOrder { min, max } => {
-            format!("遅延の最小値 {min} が最大値 {max} を超えている")
-        }
+            Least::Heartbeat => ja!(LeastHeartbeat),
+            Least::SnapshotCount => ja!(LeastSnapshotCount),
+            Least::Rate => ja!(LeastRate),
+            Least::Bandwidth => ja!(LeastBandwidth),
+            Least::WatchNumber => ja!(LeastWatchNumber),
+        },
+        RateTooHigh { rate, limit } => ja!(ParseRateTooHigh, rate, limit),
+        AutoPromoteRange { found } => ja!(ParseAutoPromoteRange, found),
+        LatencyOrder { min, max } => ja!(ParseLatencyOrder, min, max),
         ElectionTooShort {
             election,
             times,
             heartbeat,
-        } => format!(
-            "election-timeout {election} はハートビート {heartbeat} の {times} 倍以上であること\
-             （etcd の規則）"
-        ),
-        ElectionTooLong { election, max } => {
-            format!("election-timeout {election} は長すぎる。etcd の上限は {max}")
-        }
-        FailoverTooShort { failover, election } => format!(
-            "failover-after {failover} は選挙タイムアウト {election} 以上であること。\
-             投票メンバーは選挙タイムアウトの間応答がなくて初めて沈黙とみなされる"
-        ),
+        } => ja!(ParseElectionTooShort, election, heartbeat, times),
+        ElectionTooLong { election, max } => ja!(ParseElectionTooLong, election, max),
+        FailoverTooShort { failover, election } => ja!(ParseFailoverTooShort, failover, election),
     }
 }
 
 /// What an error code means, in Japanese (the code itself is shown too).
-pub fn error_meaning(code: ErrorCode) -> &'static str {
+pub fn error_meaning(code: ErrorCode) -> String {
     match code {
-        ErrorCode::BadUrl => "ピアURLが無効",
-        ErrorCode::IdExists => "そのIDのメンバーはすでに存在する",
-        ErrorCode::IdRemoved => "そのIDのメンバーは削除済み",
-        ErrorCode::PeerUrlExists => "そのピアURLはすでに使われている",
-        ErrorCode::TooManyLearners => "学習者メンバーが多すぎる",
-        ErrorCode::MemberNotFound => "メンバーが見つからない",
-        ErrorCode::MemberNotLearner => "学習者メンバーではない",
-        ErrorCode::MemberNotVoter => "投票メンバーではない",
-        ErrorCode::LearnerNotReady => "学習者メンバーがまだリーダーに追いついていない",
-        ErrorCode::MemberReadOnly => "読み取り専用の学習者メンバーは昇格しない",
-        ErrorCode::NotEnoughStartedMembers => "起動済みのメンバーが足りない",
-        ErrorCode::Unhealthy => "クラスターが健全ではない",
-        ErrorCode::BadLeaderTransferee => "リーダーシップの移譲先として不適切",
-        ErrorCode::NotSupportedForLearner => "学習者メンバーはこの要求を扱わない",
-        ErrorCode::NotStarted => "メンバーのプロセスが動いていない",
-        ErrorCode::NoLeader => "リーダーがいない",
-        ErrorCode::Timeout => "時間切れ",
-        ErrorCode::ExpectFailed => "期待した条件が成り立たない",
-        ErrorCode::Compacted => "そのリビジョンはコンパクション済み",
-        ErrorCode::FutureRev => "そのリビジョンはまだ存在しない",
+        ErrorCode::BadUrl => ja!(CodeBadUrl),
+        ErrorCode::IdExists => ja!(CodeIdExists),
+        ErrorCode::IdRemoved => ja!(CodeIdRemoved),
+        ErrorCode::PeerUrlExists => ja!(CodePeerUrlExists),
+        ErrorCode::TooManyLearners => ja!(CodeTooManyLearners),
+        ErrorCode::MemberNotFound => ja!(CodeMemberNotFound),
+        ErrorCode::MemberNotLearner => ja!(CodeMemberNotLearner),
+        ErrorCode::MemberNotVoter => ja!(CodeMemberNotVoter),
+        ErrorCode::LearnerNotReady => ja!(CodeLearnerNotReady),
+        ErrorCode::MemberReadOnly => ja!(CodeMemberReadOnly),
+        ErrorCode::NotEnoughStartedMembers => ja!(CodeNotEnoughStartedMembers),
+        ErrorCode::Unhealthy => ja!(CodeUnhealthy),
+        ErrorCode::BadLeaderTransferee => ja!(CodeBadLeaderTransferee),
+        ErrorCode::NotSupportedForLearner => ja!(CodeNotSupportedForLearner),
+        ErrorCode::NotStarted => ja!(CodeNotStarted),
+        ErrorCode::NoLeader => ja!(CodeNoLeader),
+        ErrorCode::Timeout => ja!(CodeTimeout),
+        ErrorCode::ExpectFailed => ja!(CodeExpectFailed),
+        ErrorCode::Compacted => ja!(CodeCompacted),
+        ErrorCode::FutureRev => ja!(CodeFutureRev),
     }
 }
 
 fn code_text(code: &str) -> String {
     match code.parse::<ErrorCode>() {
-        Ok(c) => format!("{code}（{}）", error_meaning(c)),
+        Ok(c) => ja!(CodeWithMeaning, code, meaning = error_meaning(c)),
         Err(_) => code.to_string(),
     }
 }
 
 /// A node state in Japanese.
-pub fn state_name(state: NodeState) -> &'static str {
+pub fn state_name(state: NodeState) -> String {
     match state {
-        NodeState::Leader => "リーダー",
-        NodeState::Follower => "フォロワー",
-        NodeState::Candidate => "候補者",
-        NodeState::PreCandidate => "事前候補者",
-        NodeState::Down => "停止",
-        NodeState::NotStarted => "未起動",
-        NodeState::Removed => "削除済み",
+        NodeState::Leader => ja!(StateLeader),
+        NodeState::Follower => ja!(StateFollower),
+        NodeState::Candidate => ja!(StateCandidate),
+        NodeState::PreCandidate => ja!(StatePreCandidate),
+        NodeState::Down => ja!(StateDown),
+        NodeState::NotStarted => ja!(StateNotStarted),
+        NodeState::Removed => ja!(StateRemoved),
     }
 }
 
 /// A safety property in Japanese (an unknown one as it is written).
 fn property(p: &str) -> String {
     match p {
-        "election safety" => "選挙の安全性",
-        "log matching" => "ログの一致",
-        "leader completeness" => "リーダーの完全性",
-        "state machine safety" => "状態機械の安全性",
-        "leader append-only" => "リーダーは追記のみ",
-        "term monotonicity" => "任期の単調性",
-        "commit monotonicity" => "コミットの単調性",
-        "learners never campaign" => "学習者メンバーは立候補しない",
-        other => return other.to_string(),
+        "election safety" => ja!(PropertyElectionSafety),
+        "log matching" => ja!(PropertyLogMatching),
+        "leader completeness" => ja!(PropertyLeaderCompleteness),
+        "state machine safety" => ja!(PropertyStateMachineSafety),
+        "leader append-only" => ja!(PropertyLeaderAppendOnly),
+        "term monotonicity" => ja!(PropertyTermMonotonicity),
+        "commit monotonicity" => ja!(PropertyCommitMonotonicity),
+        "learners never campaign" => ja!(PropertyLearnersNeverCampaign),
+        other => other.to_string(),
     }
-    .to_string()
 }
 
 impl Renderer for Japanese {
     fn stopped(&self, stop: &Stop) -> String {
-        let secs = |ms: u64| format!("t={}秒", Fixed(ms as f64 / 1000.0, 2));
+        let secs = |ms: u64| ja!(StoppedTime, seconds = Fixed(ms as f64 / 1000.0, 2));
         let place = match (stop.line, &stop.command) {
-            (Some(l), Some(c)) => format!("{l} 行目（`{c}`）、"),
+            (Some(l), Some(c)) => ja!(StoppedPlace, l, c),
             _ => String::new(),
         };
         let why = match (
@@ -1048,25 +902,24 @@ impl Renderer for Japanese {
             stop.budget_bytes,
             stop.counted_bytes,
         ) {
-            ("max-wall", Some(limit), _, _) => {
-                format!("：実行時間の上限 {} を超えた", format_duration(limit))
+            ("max-wall", Some(limit), _, _) => ja!(StoppedMaxWall, limit = format_duration(limit)),
+            ("memory", _, Some(budget), Some(counted)) => {
+                ja!(StoppedMemory, budget = mib(budget), counted = mib(counted))
             }
-            ("memory", _, Some(budget), Some(counted)) => format!(
-                "：メモリ予算 {} を超える（{} と数えた）",
-                mib(budget),
-                mib(counted)
-            ),
             _ => String::new(),
         };
         let verb = if stop.reason == "cancelled" {
-            "取り消した"
+            ja!(StoppedCancelled)
         } else {
-            "止めた"
+            ja!(StoppedStopped)
         };
-        format!(
-            "{place}{} で{verb}{why}。実行は最後に終わったコマンド（{}）で終わる",
-            secs(stop.reached_ms),
-            secs(stop.time_ms)
+        ja!(
+            Stopped,
+            place,
+            reached_ms = secs(stop.reached_ms),
+            verb,
+            why,
+            time_ms = secs(stop.time_ms)
         )
     }
     fn say<'a>(&self, text: &'a super::say::Spoken) -> &'a str {
@@ -1089,26 +942,26 @@ impl Renderer for Japanese {
         use EventKind::*;
         match &e.kind {
             Raft { node, event } => raft_sentence(*node, event),
-            PutApplied { node, index, .. } => {
-                format!("ノード {node} がインデックス {index} の書き込みを適用した")
-            }
-            PublishApplied { node, member } => {
-                format!("ノード {node} がメンバー {member} の自己公開を適用した")
-            }
+            PutApplied { node, index, .. } => ja!(EventPutApplied, node, index),
+            PublishApplied { node, member } => ja!(EventPublishApplied, node, member),
             ConfChangeApplied {
                 node,
                 index,
                 change,
                 refused,
             } => match refused {
-                None => format!(
-                    "ノード {node} がインデックス {index} で「{}」を適用した",
-                    single_text(change.change_type, change.node_id)
+                None => ja!(
+                    EventConfChangeApplied,
+                    node,
+                    index,
+                    change = single_text(change.change_type, change.node_id)
                 ),
-                Some(err) => format!(
-                    "ノード {node} がインデックス {index} の「{}」を拒否: {}",
-                    single_text(change.change_type, change.node_id),
-                    err.etcd_text()
+                Some(err) => ja!(
+                    EventConfChangeRefused,
+                    node,
+                    index,
+                    change = single_text(change.change_type, change.node_id),
+                    etcd = err.etcd_text()
                 ),
             },
             JointChangeApplied {
@@ -1117,14 +970,18 @@ impl Renderer for Japanese {
                 change,
                 refused,
             } => match refused {
-                None => format!(
-                    "ノード {node} がインデックス {index} で「{}」を適用した",
-                    joint_text(change)
+                None => ja!(
+                    EventJointChangeApplied,
+                    node,
+                    index,
+                    joint = joint_text(change)
                 ),
-                Some(err) => format!(
-                    "ノード {node} がインデックス {index} の「{}」を拒否: {}",
-                    joint_text(change),
-                    err.etcd_text()
+                Some(err) => ja!(
+                    EventJointChangeRefused,
+                    node,
+                    index,
+                    joint = joint_text(change),
+                    etcd = err.etcd_text()
                 ),
             },
             DeleteApplied {
@@ -1134,10 +991,8 @@ impl Renderer for Japanese {
                 revision,
                 ..
             } => match deleted {
-                0 => format!("ノード {node} がインデックス {index} で削除を適用した: キーなし"),
-                _ => format!(
-                    "ノード {node} がインデックス {index} で削除を適用した: リビジョン {revision}"
-                ),
+                0 => ja!(EventDeleteAppliedNone, node, index),
+                _ => ja!(EventDeleteApplied, node, index, revision),
             },
             CompactionApplied {
                 node,
@@ -1146,72 +1001,64 @@ impl Renderer for Japanese {
                 refused,
                 ..
             } => match refused {
-                None => format!(
-                    "ノード {node} がリビジョン {rev} でキーの履歴をコンパクションした（インデックス {index}）"
-                ),
-                Some(e) => format!(
-                    "ノード {node} がリビジョン {rev} のコンパクションを拒否（インデックス {index}）: {}",
-                    e.etcd_text()
+                None => ja!(EventCompactionApplied, node, rev, index),
+                Some(e) => ja!(
+                    EventCompactionRefused,
+                    node,
+                    rev,
+                    index,
+                    etcd = e.etcd_text()
                 ),
             },
             ReadServed { node, read, .. } => match read {
                 Ok(KeyRead { value: Some(v), .. }) => {
-                    format!("ノード {node} が線形化可能な読み取りに応答: {v:?}")
+                    ja!(EventReadServed, node, value = format!("{:?}", v))
                 }
-                Ok(KeyRead { value: None, .. }) => {
-                    format!("ノード {node} が線形化可能な読み取りに応答: キーなし")
-                }
-                Err(e) => format!(
-                    "ノード {node} が線形化可能な読み取りを拒否: {}",
-                    e.etcd_text()
-                ),
+                Ok(KeyRead { value: None, .. }) => ja!(EventReadServedAbsent, node),
+                Err(e) => ja!(EventReadRefused, node, etcd = e.etcd_text()),
             },
-            Compacted { node, index } => format!(
-                "ノード {node} がインデックス {index} でスナップショットを作り、ログをコンパクションした"
-            ),
+            Compacted { node, index } => ja!(EventCompacted, node, index),
             MessageDropped {
                 from,
                 to,
                 kind,
                 reason,
-            } => format!(
-                "{from} から {to} への {} が破棄された: {}",
-                kind.name(),
-                drop_reason(*reason)
+            } => ja!(
+                EventMessageDropped,
+                from,
+                to,
+                kind = kind.name(),
+                why = drop_reason(*reason)
             ),
-            Crashed { node } => format!("ノード {node} がクラッシュした"),
-            Started { node } => format!("ノード {node} が起動した"),
+            Crashed { node } => ja!(EventCrashed, node),
+            Started { node } => ja!(EventStarted, node),
             StoppedRemoved {
                 node,
                 delayed: false,
-            } => format!("ノード {node} はクラスターから削除されたことを知り、停止した"),
+            } => ja!(EventStoppedRemoved, node),
             StoppedRemoved {
                 node,
                 delayed: true,
-            } => format!("ノード {node} が停止した: 少し前に自身の削除を適用していた"),
-            LinkCut { from, to } => format!("リンク {from}->{to} を切断"),
-            LinkHealed { from, to } => format!("リンク {from}->{to} を復旧"),
+            } => ja!(EventStoppedRemovedDelayed, node),
+            LinkCut { from, to } => ja!(EventLinkCut, from, to),
+            LinkHealed { from, to } => ja!(EventLinkHealed, from, to),
             WatchEvents {
                 node,
                 watch,
                 count: 1,
                 revision,
-            } => format!("ノード {node} のウォッチ {watch} がリビジョン {revision} のイベントを受け取った"),
+            } => ja!(EventWatchEvent, node, watch, revision),
             WatchEvents {
                 node,
                 watch,
                 count,
                 revision,
-            } => format!(
-                "ノード {node} のウォッチ {watch} がリビジョン {revision} までの {count} 件のイベントを受け取った"
-            ),
+            } => ja!(EventWatchEvents, node, watch, revision, count),
             WatchCanceled {
                 node,
                 watch,
                 compact_revision,
-            } => format!(
-                "ノード {node} のウォッチ {watch} がキャンセルされた: 必要な履歴はリビジョン {compact_revision} でコンパクションされていた"
-            ),
+            } => ja!(EventWatchCanceled, node, watch, compact_revision),
             Mode { leader, decision } => mode_sentence(*leader, decision),
             Mirror(m) => mirror_sentence(m),
         }
@@ -1219,21 +1066,21 @@ impl Renderer for Japanese {
 
     fn result_summary(&self, r: &CommandResult) -> String {
         match (r.error, &r.detail) {
-            (Some(code), Some(_)) if r.failure.is_some() => format!(
-                "エラー {}: {}",
-                code_text(code),
-                result_detail(r).unwrap_or_default()
+            (Some(code), Some(_)) if r.failure.is_some() => ja!(
+                ResultErrorFailure,
+                code = code_text(code),
+                detail = result_detail(r).unwrap_or_default()
             ),
-            (Some(code), Some(d)) => format!("エラー {}: {d}", code_text(code)),
-            (Some(code), None) => format!("エラー {}", code_text(code)),
-            (None, _) if r.pending => "送信済み、完了を待たない".to_string(),
+            (Some(code), Some(d)) => ja!(ResultErrorDetail, code = code_text(code), detail = d),
+            (Some(code), None) => ja!(ResultError, code = code_text(code)),
+            (None, _) if r.pending => ja!(ResultPending),
             // A read shows what it read, as in English.
             (None, _) if r.value.is_some() => match r.value.as_ref().and_then(Option::as_ref) {
-                Some(v) => format!("成功: 値 {}", json_string(v)),
-                None => "成功: キーなし".to_string(),
+                Some(v) => ja!(ResultValue, value = json_string(v)),
+                None => ja!(ResultValueAbsent),
             },
-            (None, Some(d)) => format!("成功: {d}"),
-            (None, None) => "成功".to_string(),
+            (None, Some(d)) => ja!(ResultOkDetail, detail = d),
+            (None, None) => ja!(ResultOk),
         }
     }
 
@@ -1243,20 +1090,17 @@ impl Renderer for Japanese {
         }
         let mut bits = Vec::new();
         if let Some(index) = r.index {
-            bits.push(format!("インデックス {index} でコミット"));
+            bits.push(ja!(DetailsIndex, index));
         }
         if let Some(deleted) = r.deleted {
             bits.push(match (deleted, r.revision) {
-                (0, _) => "そのキーはない".to_string(),
-                (_, Some(rev)) => format!("リビジョン {rev} で削除"),
-                (_, None) => "削除".to_string(),
+                (0, _) => ja!(DetailsNoKey),
+                (_, Some(rev)) => ja!(DetailsDeletedAt, rev),
+                (_, None) => ja!(DetailsDeleted),
             });
         }
         if let (Some(w), Some(events)) = (r.watch, &r.events) {
-            bits.push(format!(
-                "ウォッチ {w}: これまでに {} 件のイベント",
-                events.len()
-            ));
+            bits.push(ja!(DetailsWatch, watch = w, events = events.len()));
         }
         if let Some(members) = &r.members {
             let text: Vec<String> = members
@@ -1265,9 +1109,17 @@ impl Renderer for Japanese {
                     format!(
                         "{}{} {}{}",
                         m.id,
-                        if m.learner { "（学習者）" } else { "" },
+                        if m.learner {
+                            ja!(DetailsLearner)
+                        } else {
+                            String::new()
+                        },
                         m.peer_url,
-                        if m.started { "" } else { " 未起動" }
+                        if m.started {
+                            String::new()
+                        } else {
+                            ja!(DetailsNotStarted)
+                        }
                     )
                 })
                 .collect();
@@ -1295,9 +1147,11 @@ impl Renderer for Japanese {
         };
         let bad = r.error.is_some();
         if bad && expected {
-            return format!(
-                "{} ✗ {what}{summary}（レッスンの想定どおり）",
-                self.time(time_ms)
+            return ja!(
+                LoggedResultExpected,
+                time = self.time(time_ms),
+                what,
+                summary
             );
         }
         let mark = if bad { "✗" } else { "✓" };
@@ -1305,16 +1159,22 @@ impl Renderer for Japanese {
     }
 
     fn unparsed(&self, command: &str, e: &ParseError) -> String {
-        format!(
-            "エラー: 「{command}」を解釈できない: {} 行目 {} 文字目: {}",
-            e.line,
-            e.column,
-            parse_error(&e.kind)
+        ja!(
+            Unparsed,
+            command,
+            line = e.line,
+            column = e.column,
+            why = parse_error(&e.kind)
         )
     }
 
     fn folded(&self, first_ms: u64, last_ms: u64, latest: &str, count: usize) -> String {
-        format!("{} {latest}（×{count}）", self.time_span(first_ms, last_ms))
+        ja!(
+            Folded,
+            time_span = self.time_span(first_ms, last_ms),
+            latest,
+            count
+        )
     }
 
     fn campaign_folded(&self, c: &CampaignFold) -> String {
@@ -1323,101 +1183,88 @@ impl Renderer for Japanese {
         } else {
             self.time_span(c.first_ms, c.last_ms)
         };
-        let mut s = format!(
-            "{when} ノード {} が{}を {} 回求めた（最後は任期 {}）",
-            c.node,
-            vote(c.pre_vote),
-            c.campaigns,
-            c.term
+        let mut s = ja!(
+            CampaignFolded,
+            when,
+            node = c.node,
+            vote = vote(c.pre_vote),
+            campaigns = c.campaigns,
+            term = c.term
         );
         if !c.granted.is_empty() {
-            s.push_str(&format!("。{} が与えた", list(&c.granted)));
+            s.push_str(&ja!(CampaignFoldedGranted, granted = list(&c.granted)));
         }
         if !c.refused.is_empty() {
             let refusals: Vec<String> = c
                 .refused
                 .iter()
-                .map(|(why, by)| format!("{}（{}）", reason(why), list(by)))
+                .map(|(why, by)| ja!(CampaignFoldedRefusal, why = reason(why), by = list(by)))
                 .collect();
-            s.push_str(&format!("。拒否: {}", refusals.joined("、")));
+            s.push_str(&ja!(
+                CampaignFoldedRefused,
+                refusals = refusals.joined("、")
+            ));
         }
         s
     }
 
     fn branch_started(&self, fork_ms: u64, branch: u32, left: u32) -> String {
-        format!(
-            "↪ 過去の t = {} で操作したので、ここから分岐 {branch} が始まる。\
-             元の実行は分岐 {left} として残っている: クラスターの下の分岐リストで選べる。",
-            seconds(fork_ms)
-        )
+        ja!(BranchStarted, fork_ms = seconds(fork_ms), branch, left)
     }
 
     fn branch_resumed(&self, branch: u32, at_ms: u64) -> String {
-        format!(
-            "↪ 分岐 {branch} に戻った。離れたときの t = {} から。",
-            seconds(at_ms)
-        )
+        ja!(BranchResumed, branch, at_ms = seconds(at_ms))
     }
 
     fn refusal(&self, why: &Refusal) -> String {
         match why {
-            Refusal::NoFreeId { max } => {
-                format!("エラー: 1 から {max} までのIDはすべて使われている")
-            }
-            Refusal::NoLeaderToIsolate => {
-                "エラー: 孤立させるリーダーがいない（no-leader）".to_string()
-            }
-            Refusal::TooFewToPartition => "エラー: 分断には少なくとも2つのノードが必要".to_string(),
-            Refusal::NoBranch(id) => format!("エラー: ブランチ {id} はない"),
-            Refusal::LessonHasNoBranches => {
-                "エラー: レッスンにはブランチがない。先にレッスンを終えること".to_string()
-            }
-            Refusal::RunInProgress => {
-                "エラー: 実行中の処理がある。終わるまで待つか、取り消すこと".to_string()
-            }
-            Refusal::ClockOverBudget { budget, counted } => format!(
-                "時計を止めた：実行がメモリ予算 {} を超える（{} と数えた）。続けるには過去に戻るかリセットすること",
-                crate::scenario::slice::mib(*budget),
-                crate::scenario::slice::mib(*counted)
+            Refusal::NoFreeId { max } => ja!(RefusalNoFreeId, max),
+            Refusal::NoLeaderToIsolate => ja!(RefusalNoLeaderToIsolate),
+            Refusal::TooFewToPartition => ja!(RefusalTooFewToPartition),
+            Refusal::NoBranch(id) => ja!(RefusalNoBranch, id),
+            Refusal::LessonHasNoBranches => ja!(RefusalLessonHasNoBranches),
+            Refusal::RunInProgress => ja!(RefusalRunInProgress),
+            Refusal::ClockOverBudget { budget, counted } => ja!(
+                RefusalClockOverBudget,
+                budget = crate::scenario::slice::mib(*budget),
+                counted = crate::scenario::slice::mib(*counted)
             ),
-            Refusal::AutoPromoteRange => {
-                "エラー: auto-promote は 1% から 100% までの整数のパーセント".to_string()
-            }
-            Refusal::FailoverAfterRange { min_ms, max_ms } => format!(
-                "エラー: failover-after は {}（選挙タイムアウト）から {} まで",
-                crate::scenario::ast::format_duration(*min_ms),
-                crate::scenario::ast::format_duration(*max_ms)
+            Refusal::AutoPromoteRange => ja!(RefusalAutoPromoteRange),
+            Refusal::FailoverAfterRange { min_ms, max_ms } => ja!(
+                RefusalFailoverAfterRange,
+                min_ms = crate::scenario::ast::format_duration(*min_ms),
+                max_ms = crate::scenario::ast::format_duration(*max_ms)
             ),
-            Refusal::MaxLearnersRange { max } => {
-                format!("エラー: max-learners は 0 から {max} までの整数")
-            }
+            Refusal::MaxLearnersRange { max } => ja!(RefusalMaxLearnersRange, max),
             Refusal::ModeChoice {
                 option,
                 found,
                 choices,
-            } => format!(
-                "エラー: {option} の値 {found:?} は使えない。使えるのは {}",
-                choices.joined(" か ")
+            } => ja!(
+                RefusalModeChoice,
+                option,
+                found = format!("{:?}", found),
+                choices = choices.joined(&ja!(ChoiceOr))
             ),
-            Refusal::Modes(e) => format!(
-                "エラー: {} 行目 {} 文字目: {}",
-                e.line,
-                e.column,
-                parse_error(&e.kind)
+            Refusal::Modes(e) => ja!(
+                RefusalModes,
+                line = e.line,
+                column = e.column,
+                why = parse_error(&e.kind)
             ),
         }
     }
 
     fn nothing_happens(&self) -> String {
-        "1分以内にはもう何も起きない".to_string()
+        ja!(NothingHappens)
     }
 
     fn at_the_beginning(&self) -> String {
-        "ここが実行の始まり".to_string()
+        ja!(AtTheBeginning)
     }
 
     fn seek_cancelled(&self, at_ms: u64) -> String {
-        format!("移動を取り消した。t = {} のまま。", seconds(at_ms))
+        ja!(SeekCancelled, at_ms = seconds(at_ms))
     }
 
     fn surprises(&self, results: &[CommandResult]) -> String {
@@ -1426,42 +1273,43 @@ impl Renderer for Japanese {
             .map(|r| {
                 let error = r.error.unwrap_or("");
                 match &result_detail(r) {
-                    Some(d) if !d.is_empty() => format!("{}: {error}（{d}）", r.command),
+                    Some(d) if !d.is_empty() => {
+                        ja!(Surprise, command = r.command, error, detail = d)
+                    }
                     _ => format!("{}: {error}", r.command),
                 }
             })
             .collect();
-        format!("レッスンの説明どおりにならなかった: {}", each.joined("; "))
+        ja!(Surprises, each = each.joined("; "))
     }
 
     fn etcdctl_refusal(&self, e: &EtcdctlError) -> String {
         match e {
             EtcdctlError::Etcdctl(msg) => format!("Error: {msg}"),
-            EtcdctlError::Server { code, member_id } => format!(
-                "Error: {}（ID {member_id:x} のメンバーはいない: IDは etcdctl member list で確認できる）",
-                code.etcd_text()
+            EtcdctlError::Server { code, member_id } => ja!(
+                EtcdctlRefusalServer,
+                etcd = code.etcd_text(),
+                member_id = format!("{:x}", member_id)
             ),
-            EtcdctlError::Unmodelled { command } => format!(
-                "raftlab は「{}」を再現していない: コンソールが理解する etcdctl は {}。raftlab 自身のコマンドも使える",
-                etcdctl::full_name(command),
-                etcdctl::MODELLED.joined("、")
+            EtcdctlError::Unmodelled { command } => ja!(
+                EtcdctlRefusalUnmodelled,
+                command = etcdctl::full_name(command),
+                modelled = etcdctl::MODELLED.joined("、")
             ),
-            EtcdctlError::UnmodelledFlag { command, flag } => format!(
-                "raftlab は「{}」のフラグ {flag} を再現していない",
-                etcdctl::full_name(command)
+            EtcdctlError::UnmodelledFlag { command, flag } => ja!(
+                EtcdctlRefusalUnmodelledFlag,
+                command = etcdctl::full_name(command),
+                flag
             ),
-            EtcdctlError::BadName { name } => format!(
-                "raftlab は {name:?} という名前のメンバーを追加できない: メンバー名は n1 から n15（メンバー N はホスト nN で動く）。\
-                 例: etcdctl member add n4 --peer-urls=http://n4:2380"
-            ),
-            EtcdctlError::SeveralUrls => {
-                "raftlab のメンバーのピアURLは1つだけ: --peer-urls にはURLを1つ指定する".to_string()
+            EtcdctlError::BadName { name } => {
+                ja!(EtcdctlRefusalBadName, name = format!("{:?}", name))
             }
+            EtcdctlError::SeveralUrls => ja!(EtcdctlRefusalSeveralUrls),
         }
     }
 
     fn etcdctl_recorded(&self, command: &str) -> String {
-        format!("記録されたコマンド: {command}")
+        ja!(EtcdctlRecorded, command)
     }
 
     fn share_refusal(&self, e: &ShareError) -> String {
@@ -1469,52 +1317,46 @@ impl Renderer for Japanese {
     }
 
     fn no_lesson(&self, id: &str) -> String {
-        format!("レッスン {id:?} はない")
+        ja!(NoLesson, id = format!("{:?}", id))
     }
 
     fn quorum_verdict(&self, q: &QuorumView) -> String {
         let Some(leader) = q.leader else {
-            return "リーダーがいない: 選挙に勝つまで書き込みはコミットできない".to_string();
+            return ja!(QuorumVerdictNoLeader);
         };
         let (n, voters) = (q.reachable.len(), q.voters.len());
         if q.can_reach_quorum {
-            format!(
-                "リーダー {leader} は投票メンバー {voters} のうち {n} に届く: クォーラム {} を満たす",
-                q.quorum
-            )
+            ja!(QuorumVerdictReaches, leader, voters, n, quorum = q.quorum)
         } else {
-            format!(
-                "リーダー {leader} は投票メンバー {voters} のうち {n} にしか届かない（クォーラム {}）: リーダーを降りる",
-                q.quorum
-            )
+            ja!(QuorumVerdictShort, leader, voters, n, quorum = q.quorum)
         }
     }
 
     fn quorum_sentence(&self, q: &QuorumView) -> String {
-        let mut s = format!(
-            "投票メンバー: {}（{}）。クォーラム: {}。",
-            q.voters.len(),
-            list(&q.voters),
-            q.quorum
+        let mut s = ja!(
+            QuorumSentenceVoters,
+            count = q.voters.len(),
+            voters = list(&q.voters),
+            quorum = q.quorum
         );
         if !q.learners.is_empty() {
-            s += &format!("学習者メンバー（数えない）: {}。", list(&q.learners));
+            s += &ja!(QuorumSentenceLearners, learners = list(&q.learners));
         }
         let Some(from) = q.from else {
-            s += "動いているメンバーはいない。";
+            s += &ja!(QuorumSentenceNoneRunning);
             return s;
         };
         let who = if q.leader == Some(from) {
-            format!("リーダー {from}")
+            ja!(QuorumSentenceLeader, from)
         } else {
-            format!("リーダーなし。ノード {from}（最大の任期）")
+            ja!(QuorumSentenceNoLeader, from)
         };
         let n = q.reachable.len();
-        s += &format!("{who} が届く投票メンバーは {n}（{}）: ", list(&q.reachable));
+        s += &ja!(QuorumSentenceReach, who, n, reachable = list(&q.reachable));
         if q.has_quorum {
-            s += "クォーラムを満たす。";
+            s += &ja!(QuorumSentenceHasQuorum);
         } else {
-            s += &format!("クォーラムに {} 足りない。", q.quorum.saturating_sub(n));
+            s += &ja!(QuorumSentenceShort, missing = q.quorum.saturating_sub(n));
         }
         s
     }
@@ -1523,49 +1365,49 @@ impl Renderer for Japanese {
         let what = state_name(state);
         match kind {
             None => what.to_string(),
-            Some(LearnerKind::Plain) => format!("学習者 · {what}"),
-            Some(LearnerKind::Standby) => format!("スタンバイ · {what}"),
+            Some(LearnerKind::Plain) => ja!(NodeHeadPlain, what),
+            Some(LearnerKind::Standby) => ja!(NodeHeadStandby, what),
             Some(LearnerKind::ReadOnly(m)) => {
                 let m = match m {
-                    crate::server::ReadMode::Weak => "弱",
-                    crate::server::ReadMode::Strong => "強",
+                    crate::server::ReadMode::Weak => ja!(ReadModeWeak),
+                    crate::server::ReadMode::Strong => ja!(ReadModeStrong),
                 };
-                format!("読み取り専用（{m}） · {what}")
+                ja!(NodeHeadReadOnly, mode = m, what)
             }
         }
     }
 
     fn auto_promote_at(&self, percent: u8) -> String {
-        format!("{percent}% で自動昇格")
+        ja!(AutoPromoteAt, percent)
     }
 
     fn failover_countdown(&self, f: &FailoverView) -> String {
         if f.left_ms == 0 {
-            "フェイルオーバーの時刻: 準備のできたスタンバイを待つ".to_string()
+            ja!(FailoverDue)
         } else {
-            format!("フェイルオーバーまで {}", span(f.left_ms))
+            ja!(FailoverCountdown, left_ms = span(f.left_ms))
         }
     }
 
     fn message_counts(&self, received: u64, sent: u64, compact: bool) -> String {
         if compact {
-            format!("受 {received} · 送 {sent}")
+            ja!(MessageCountsCompact, received, sent)
         } else {
-            format!("メッセージ 受信 {received} · 送信 {sent}")
+            ja!(MessageCounts, received, sent)
         }
     }
 
     fn history_lane(&self, key: &str, client: ClientId) -> String {
         let who = match client {
-            crate::server::history::SCRIPT_CLIENT => "あなた".to_string(),
-            crate::server::history::LOAD_CLIENT => "負荷".to_string(),
-            c => format!("クライアント {c}"),
+            crate::server::history::SCRIPT_CLIENT => ja!(HistoryLaneScript),
+            crate::server::history::LOAD_CLIENT => ja!(HistoryLaneLoad),
+            c => ja!(HistoryLaneClient, client = c),
         };
         format!("{} · {who}", crate::scenario::ast::format_text(key))
     }
 
     fn history_op(&self, kind: OpName, value: Option<&str>) -> String {
-        let v = |v: Option<&str>| v.map_or("なし".to_string(), crate::scenario::ast::format_text);
+        let v = |v: Option<&str>| v.map_or(ja!(HistoryOpNone), crate::scenario::ast::format_text);
         match kind {
             OpName::Write => format!("put {}", v(value)),
             OpName::Read => format!("get → {}", v(value)),
@@ -1574,40 +1416,41 @@ impl Renderer for Japanese {
     }
 
     fn history_tick(&self, ms: u64) -> String {
-        format!("{}.{:02}秒", ms / 1000, ms % 1000 / 10)
+        ja!(
+            HistoryTick,
+            seconds = ms / 1000,
+            hundredths = format!("{:02}", ms % 1000 / 10)
+        )
     }
 
     fn history_verdict(&self, v: &HistoryVerdict) -> String {
         let value = |v: &Option<String>| {
             v.as_deref()
-                .map_or("なし（キーが存在しない）".to_string(), |v| {
-                    format!("「{v}」")
-                })
+                .map_or(ja!(ValueAbsent), |v| ja!(ValueQuoted, value = v))
         };
         match v {
-            HistoryVerdict::Empty => {
-                "クライアントの操作はまだない: キーを put / get すると、ここに時間軸で並ぶ。".to_string()
+            HistoryVerdict::Empty => ja!(HistoryVerdictEmpty),
+            HistoryVerdict::Linearizable { operations, keys } => {
+                ja!(HistoryVerdictLinearizable, keys, operations)
             }
-            HistoryVerdict::Linearizable { operations, keys } => format!(
-                "✓ 線形化可能: {keys} 個のキーに対する {operations} 個の操作を、すべての読み取りを説明する1つの順序に並べられる。"
-            ),
             HistoryVerdict::StaleRead {
                 key,
                 read_value,
                 read_ms,
                 missed_value,
                 missed_done_ms,
-            } => format!(
-                "✗ 線形化可能でない: 古い値の読み取り。キー {} で、{} に送られた get が {} を返したが、{} の put は {} に完了していた。どの順序でも説明できない。",
-                crate::scenario::ast::format_text(key),
-                seconds(*read_ms),
-                value(read_value),
-                value(missed_value),
-                seconds(*missed_done_ms)
+            } => ja!(
+                HistoryVerdictStaleRead,
+                key = crate::scenario::ast::format_text(key),
+                read_ms = seconds(*read_ms),
+                read_value = value(read_value),
+                missed_value = value(missed_value),
+                missed_done_ms = seconds(*missed_done_ms)
             ),
-            HistoryVerdict::NotLinearizable { key, operations } => format!(
-                "✗ 線形化可能でない: キー {} で、赤の {operations} 個の操作は、どの順序でも読み取りの結果を説明できない。",
-                crate::scenario::ast::format_text(key)
+            HistoryVerdict::NotLinearizable { key, operations } => ja!(
+                HistoryVerdictNotLinearizable,
+                key = crate::scenario::ast::format_text(key),
+                operations
             ),
         }
     }
@@ -1620,19 +1463,21 @@ impl Renderer for Japanese {
         total: usize,
         hidden_lanes: usize,
     ) -> String {
-        let mut s = format!(
-            "t = {} から {}: 全 {total} 個のうち {shown} 個の操作",
-            seconds(from_ms),
-            seconds(to_ms)
+        let mut s = ja!(
+            HistoryNote,
+            from_ms = seconds(from_ms),
+            to_ms = seconds(to_ms),
+            total,
+            shown
         );
         if hidden_lanes > 0 {
-            s += &format!("。ほかに {hidden_lanes} 行は表示していない");
+            s += &ja!(HistoryNoteHidden, hidden_lanes);
         }
         s
     }
 
     fn unreachable_url(&self, url: &str) -> String {
-        format!("届かないURL {url}")
+        ja!(UnreachableUrl, url)
     }
 
     fn progress(&self, p: &ProgressView, compact: bool) -> String {
@@ -1652,73 +1497,73 @@ impl Renderer for Japanese {
         } else {
             format!("{bytes} B")
         };
-        format!("送信キュー {size}")
+        ja!(SendQueue, size)
     }
 
     fn log_title(&self) -> String {
-        "ログ".to_string()
+        ja!(LogTitle)
     }
 
     fn log_row(&self, id: NodeId, learner: bool) -> String {
         if learner {
-            format!("ノード {id}（学）")
+            ja!(LogRowLearner, id)
         } else {
-            format!("ノード {id}")
+            ja!(LogRow, id)
         }
     }
 
     fn no_log(&self) -> String {
-        "ログはまだない".to_string()
+        ja!(NoLog)
     }
 
     fn ring_caption(&self, leader: Option<(NodeId, u64)>, revision: u64) -> String {
         match leader {
-            Some((id, term)) => format!("リーダー {id} · 任期 {term} · リビジョン {revision}"),
-            None => format!("リーダーなし · リビジョン {revision}"),
+            Some((id, term)) => ja!(RingCaptionLeader, id, term, revision),
+            None => ja!(RingCaptionNoLeader, revision),
         }
     }
 
     fn mirror_caption(&self, m: &crate::scenario::view::MirrorView) -> [String; 2] {
         let r = &m.report;
         let state = match r.state {
-            "syncing" => "同期中",
-            "watching" => "ウォッチ中",
-            "stopped" => "停止",
-            _ => "失敗",
+            "syncing" => ja!(MirrorCaptionSyncing),
+            "watching" => ja!(MirrorCaptionWatching),
+            "stopped" => ja!(MirrorCaptionStopped),
+            _ => ja!(MirrorCaptionFailed),
         };
         [
-            format!("ミラー {} · {state}", r.id),
+            ja!(MirrorCaption, id = r.id, state),
             match r.error {
                 Some(e) => e.to_string(),
-                None => format!("リビジョン {} まで中継", r.last_revision),
+                None => ja!(MirrorCaptionRelayed, last_revision = r.last_revision),
             },
         ]
     }
 
     fn log_mark(&self, mark: LogMark) -> String {
         match mark {
-            LogMark::Commit => "コミット",
-            LogMark::Applied => "適用済み",
-            LogMark::Snapshot => "スナップショット",
-            LogMark::MemberChange => "メンバー変更",
-            LogMark::Uncommitted => "未コミット",
-            LogMark::Compacted => "コンパクション済み",
+            LogMark::Commit => ja!(LogMarkCommit),
+            LogMark::Applied => ja!(LogMarkApplied),
+            LogMark::Snapshot => ja!(LogMarkSnapshot),
+            LogMark::MemberChange => ja!(LogMarkMemberChange),
+            LogMark::Uncommitted => ja!(LogMarkUncommitted),
+            LogMark::Compacted => ja!(LogMarkCompacted),
         }
-        .to_string()
     }
 
     fn safety_headline(&self, violations: &[ViolationView]) -> String {
         let Some(first) = violations.first() else {
-            return "Raft の安全性: すべての不変条件が成り立つ".to_string();
+            return ja!(SafetyHeadlineOk);
         };
         let more = match violations.len() {
             1 => String::new(),
-            n => format!("（ほか {} 件）", n - 1),
+            n => ja!(SafetyHeadlineMore, n = n - 1),
         };
-        format!(
-            "Raft の安全性が破れた: {}、{}{more}",
-            property(&first.property),
-            when_who(first)
+        ja!(
+            SafetyHeadline,
+            property = property(&first.property),
+            when_who = when_who(first),
+            more
         )
     }
 
@@ -1732,32 +1577,27 @@ impl Renderer for Japanese {
 
     fn safety_list_head(&self, count: usize) -> String {
         if count == 0 {
-            format!("違反なし。イベントごとに確認している: {CHECKED}。")
+            ja!(SafetyListHeadNone, checked = ja!(SafetyChecked))
         } else {
-            format!("Raft の安全性の違反 {count} 件（イベントごとに確認）:")
+            ja!(SafetyListHead, count)
         }
     }
 
     fn safety_tip(&self, ok: bool) -> String {
         if ok {
-            "Raft の安全性をイベントごとにすべて確認している。クリックで一覧"
+            ja!(SafetyTipOk)
         } else {
-            "安全性が破れた。クリックですべての違反を表示"
+            ja!(SafetyTipBroken)
         }
-        .to_string()
     }
 }
-
-/// What the world checks after every event.
-const CHECKED: &str = "選挙の安全性、ログの一致、リーダーの完全性、状態機械の安全性、\
-     任期とコミットの単調性、学習者メンバーは立候補しない";
 
 /// "t=12.34s、ノード 1、2" (no nodes: just the time).
 fn when_who(v: &ViolationView) -> String {
     let t = format!("t={}s", Fixed(v.time_ms as f64 / 1000.0, 2));
     match v.nodes.as_slice() {
         [] => t,
-        many => format!("{t}、ノード {}", list(many)),
+        many => ja!(WhenWho, time = t, nodes = list(many)),
     }
 }
 
@@ -3072,9 +2912,7 @@ mod tests {
             e.set_language(crate::scenario::lang::Language::Japanese);
             e.open_lesson(&lesson.id).unwrap();
             for _ in 0..200 {
-                let step = e
-                    .lesson_step(crate::app::engine::LessonMove::Next)
-                    .unwrap();
+                let step = e.lesson_step(crate::app::engine::LessonMove::Next).unwrap();
                 out.extend(step.lines.iter().map(|l| format!("{l:?}")));
                 out.extend(step.surprise.clone());
                 out.push(format!("{:?}", e.quorum()));
