@@ -6,7 +6,8 @@ ensure_wasm_target
 ensure_wasm_bindgen
 step "building the wasm module into pkg/"
 # Without the lessons' scripts: the page loads them (pkg/lessons.txt, below)
-# the first time a lesson or the list is asked for.
+# the first time a lesson or the list is asked for. (Nor, in any wasm build,
+# the Japanese narration's sentences: pkg/narration-ja.txt, below.)
 #
 # A panic's message names its source file: the crates' files are named by
 # crate and version (crates/NAME-VERSION/...), not by where this machine keeps
@@ -32,4 +33,7 @@ for f in lessons/*.scenario; do
     printf '@@ lesson %s\n' "${f#lessons/}"
     cat "$f"
 done > pkg/lessons.txt
+# The Japanese narration's sentences, which the module is built without: the
+# page loads them the first time it speaks Japanese (www/i18n.js).
+cp src/scenario/narration-ja.txt pkg/narration-ja.txt
 ls -l pkg/raftlab_bg.wasm | awk '{ printf "pkg/raftlab_bg.wasm: %d bytes\n", $5 }'

@@ -9,7 +9,9 @@
 // glue's init through `globalThis.raftlabWasm` (served mode leaves it
 // undefined and the glue fetches pkg/raftlab_bg.wasm). The lessons'
 // bundle (pkg/lessons.txt, which the served page fetches when a lesson is
-// first asked for) is inlined as `globalThis.raftlabLessons`.
+// first asked for) is inlined as `globalThis.raftlabLessons`, and the
+// Japanese narration's sentences (pkg/narration-ja.txt, fetched the first
+// time the page speaks Japanese) as `globalThis.raftlabNarration.ja`.
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,6 +51,7 @@ const css = read("www/style.css");
 const app = mapImports(read("www/app.js"), "www");
 const wasm = readFileSync(path.join(root, "pkg/raftlab_bg.wasm")).toString("base64");
 const lessons = readFileSync(path.join(root, "pkg/lessons.txt"), "utf8");
+const narration = { ja: readFileSync(path.join(root, "pkg/narration-ja.txt"), "utf8") };
 
 const swap = (from, to) => {
   if (!html.includes(from)) throw new Error(`www/index.html no longer holds ${from}: update tools/dist.mjs`);
@@ -59,6 +62,7 @@ swap(
   '<script type="module" src="app.js"></script>',
   `<script>globalThis.raftlabWasm = { module_or_path: Uint8Array.from(atob("${wasm}"), (c) => c.charCodeAt(0)) };</script>\n` +
     `  <script>globalThis.raftlabLessons = ${safe(JSON.stringify(lessons), "script")};</script>\n` +
+    `  <script>globalThis.raftlabNarration = ${safe(JSON.stringify(narration), "script")};</script>\n` +
     `  <script type="importmap">${safe(JSON.stringify({ imports }), "script")}</script>\n` +
     `  <script type="module">\n${safe(app, "script")}</script>`,
 );

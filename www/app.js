@@ -16,8 +16,9 @@ const lessonInfos = () => wasmLessons(language());
 // glue fetches pkg/raftlab_bg.wasm.
 // The page's language (its words load beside the module when not English).
 const startLanguage = pickLanguage();
-const languageLoading = loadLanguage(startLanguage);
-await init(globalThis.raftlabWasm);
+const moduleReady = init(globalThis.raftlabWasm);
+const languageLoading = loadLanguage(startLanguage, moduleReady);
+await moduleReady;
 
 const $ = (id) => document.getElementById(id);
 const canvas = $("cluster");

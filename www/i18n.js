@@ -11,13 +11,31 @@
 // matches nothing, or English is left on the Japanese page.
 //
 // English is here; every other language is a module of its own
-// (i18n-ja.js), loaded by loadLanguage the first time the page speaks it.
+// (i18n-ja.js), loaded by loadLanguage the first time the page speaks it,
+// with the sentences the wasm module says in it (pkg/narration-ja.txt).
+import { loadNarration } from "./pkg/raftlab.js";
 
 export const LANGS = { en: "English", ja: "日本語" };
 
 // The modules of the languages other than English: literal paths, which
 // make dist inlines.
 const MODULES = { ja: () => import("./i18n-ja.js") };
+
+// The run's sentences in the languages other than English: the wasm module
+// keeps the grammar and none of the words (src/scenario/narration-ja.txt,
+// copied to pkg/ by tools/build-pkg.sh), so an English page never loads
+// them. The one-file build (make dist) inlines them as
+// globalThis.raftlabNarration.
+const NARRATION = { ja: "./pkg/narration-ja.txt" };
+
+async function fetchNarration(lang) {
+  const inlined = globalThis.raftlabNarration?.[lang];
+  if (inlined !== undefined) return inlined;
+  const url = new URL(NARRATION[lang], import.meta.url);
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`the ${LANGS[lang]} sentences could not be loaded (${url.pathname}: HTTP ${r.status})`);
+  return r.text();
+}
 
 export const STRINGS = {
   en: {
@@ -281,11 +299,18 @@ export const language = () => current;
 /** True when `lang`'s words are here (English always is). */
 export const haveLanguage = (lang) => lang in STRINGS;
 
-/** Resolves once `lang`'s words are here, loading its module the first
- * time; a language raftlab does not speak resolves at once (it reads as
- * English). */
-export async function loadLanguage(lang) {
-  if (!(lang in STRINGS) && lang in MODULES) STRINGS[lang] = (await MODULES[lang]()).default;
+/** Resolves once `lang`'s words are here: the page's (its module) and the
+ * run's (its sentences, given to the wasm module), both fetched at once the
+ * first time. `moduleReady`: the wasm module's init, when the page starts
+ * loading before it is done. A language raftlab does not speak resolves at
+ * once (it reads as English); one that cannot be had rejects, and is not
+ * spoken. */
+export async function loadLanguage(lang, moduleReady) {
+  if (lang in STRINGS || !(lang in MODULES)) return;
+  const [words, narration] = await Promise.all([MODULES[lang](), fetchNarration(lang)]);
+  await moduleReady;
+  loadNarration(lang, narration);
+  STRINGS[lang] ??= words.default;
 }
 
 /** The page's word for `key` in the current language, `{name}`s filled. */

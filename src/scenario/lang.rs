@@ -28,6 +28,16 @@ impl Language {
         Language::ALL.into_iter().find(|l| l.code() == primary)
     }
 
+    /// Whether this language's sentences are here to be said: the page's
+    /// module has Japanese only once its catalog is loaded
+    /// ([`super::narration::load`]); a native build always has it.
+    pub fn speakable(self) -> bool {
+        match self {
+            Language::English => true,
+            Language::Japanese => super::narration::loaded(),
+        }
+    }
+
     pub fn renderer(self) -> &'static dyn Renderer {
         match self {
             Language::English => &English,

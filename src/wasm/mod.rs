@@ -229,6 +229,7 @@ pub fn fresh_script(
             error: Some(
                 lang.as_deref()
                     .and_then(crate::scenario::lang::Language::from_code)
+                    .filter(|l| l.speakable())
                     .unwrap_or_default()
                     .renderer()
                     .refusal(&why),
@@ -266,6 +267,27 @@ pub fn load_lessons(bundle: &str) -> Result<u32, JsError> {
     crate::scenario::lessons::load(bundle)
         .map(|n| n as u32)
         .map_err(|e| JsError::new(&e))
+}
+
+/// Gives the module the Japanese narration's sentences
+/// (`pkg/narration-ja.txt`, written by `tools/build-pkg.sh`): the module is
+/// built without them and the page fetches them the first time it speaks
+/// Japanese, before `App.setLanguage("ja")`. `lang` is the catalog's
+/// language ("ja"). Returns how many sentences it holds; a catalog that is
+/// not this build's (cut short, edited out of shape, another version's) is
+/// an error and changes nothing.
+#[wasm_bindgen(js_name = loadNarration)]
+pub fn load_narration(lang: &str, text: &str) -> Result<u32, JsError> {
+    if crate::scenario::lang::Language::from_code(lang)
+        != Some(crate::scenario::lang::Language::Japanese)
+    {
+        return Err(JsError::new(&format!(
+            "there is a narration catalog for \"ja\" only, not for {lang:?}"
+        )));
+    }
+    crate::scenario::narration::load(text)
+        .map(|n| n as u32)
+        .map_err(|e| JsError::new(&format!("narration-ja.txt: {e}")))
 }
 
 /// The app the page drives: one simulated cluster, its drawing, and the
@@ -510,10 +532,11 @@ impl App {
 
     /// Speaks `code` (`en`, `ja`, or a regional tag of either) from now on:
     /// new log lines, the panels, the canvas. False (nothing changes) for a
-    /// language raftlab does not speak. The run is untouched.
+    /// language raftlab does not speak, and for Japanese before its
+    /// sentences are loaded (`loadNarration`). The run is untouched.
     #[wasm_bindgen(js_name = setLanguage)]
     pub fn set_language(&mut self, code: &str) -> bool {
-        match crate::scenario::lang::Language::from_code(code) {
+        match crate::scenario::lang::Language::from_code(code).filter(|l| l.speakable()) {
             Some(lang) => {
                 self.engine.set_language(lang);
                 true

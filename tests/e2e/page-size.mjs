@@ -15,13 +15,14 @@ export const CEILING_BYTES = 311_500;
 
 // What the page loads only later, counted in the total, not in the first
 // load. ASKED: only when first asked for: the lessons' scripts
-// (www/view.js's lessonsReady), and the page's Japanese words (i18n.js's
-// loadLanguage; a page that opens in Japanese loads them at once).
+// (www/view.js's lessonsReady), and the page's Japanese words and the
+// run's Japanese sentences (i18n.js's loadLanguage; a page that opens in
+// Japanese loads them at once).
 // PREFETCHED: the code of the parts used now and then (www/app.js's "parts
 // loaded on first use": the lessons' drawing, the panels for several
 // clusters, the modes dialog, Share, Export and Import), fetched once the
 // page is idle so that a first click does not wait.
-export const ASKED = new Set(["/pkg/lessons.txt", "/i18n-ja.js"]);
+export const ASKED = new Set(["/pkg/lessons.txt", "/i18n-ja.js", "/pkg/narration-ja.txt"]);
 export const PREFETCHED = new Set(["/lesson-panel.js", "/clusters.js", "/modes.js", "/files.js"]);
 export const LAZY = new Set([...ASKED, ...PREFETCHED]);
 
