@@ -792,7 +792,8 @@ pub fn key_of(name: &str) -> String {
     key
 }
 
-#[cfg(test)]
+// Native only: the names and the compiled-in catalog are not in wasm.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
 

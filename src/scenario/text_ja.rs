@@ -2578,15 +2578,12 @@ mod tests {
                     candidate: 2,
                     term: 3,
                     pre_vote: true,
-                    reason: r.into(),
+                    reason: r,
                 },
-                ProposalDropped { reason: r.into() },
-                TransferIgnored {
-                    to: 2,
-                    reason: r.into(),
-                },
-                IgnoredTimeoutNow { reason: r.into() },
-                CampaignIgnored { reason: r.into() },
+                ProposalDropped { reason: r },
+                TransferIgnored { to: 2, reason: r },
+                IgnoredTimeoutNow { reason: r },
+                CampaignIgnored { reason: r },
             ] {
                 out.push(raft_sentence(1, &event));
             }
@@ -2894,7 +2891,7 @@ mod tests {
                 nodes: vec![],
                 text: "said".into(),
             };
-            out.push(Japanese.safety_headline(&[v.clone()]));
+            out.push(Japanese.safety_headline(std::slice::from_ref(&v)));
             out.push(Japanese.safety_headline(&[v.clone(), w.clone(), v.clone()]));
             out.push(Japanese.violation(&v));
             out.push(Japanese.violation(&w));
