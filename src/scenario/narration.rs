@@ -607,7 +607,11 @@ pub fn lines(text: &str) -> impl Iterator<Item = (usize, &str, &str)> {
         if line.is_empty() || line.starts_with('#') {
             return None;
         }
-        let (key, raw) = line.split_once(": ").unwrap_or((line, ""));
+        // Keys hold no ':'; a line without ": " is all key, and refused.
+        let (key, raw) = match line.find(':') {
+            Some(i) if line[i + 1..].starts_with(' ') => (&line[..i], &line[i + 2..]),
+            _ => (line, ""),
+        };
         Some((k + 1, key, raw))
     })
 }

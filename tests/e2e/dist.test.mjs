@@ -59,6 +59,10 @@ test("dist/raftlab.html works from file:// with no network", async () => {
   assert.equal((await page.evaluate(() => window.raftlab.modes())).new_members, "learner");
   await page.click("#share");
   await page.waitForFunction(() => /link to this run/.test(document.getElementById("log").textContent));
+  // Japanese, its sentences inlined too: the run's narration speaks it.
+  assert.equal(await page.evaluate(() => window.raftlab.setLanguage("ja")), "ja");
+  await page.evaluate(() => window.raftlab.command("crash 2"));
+  await page.waitForFunction(() => document.getElementById("log").textContent.includes("ノード 2 がクラッシュした"));
   assert.deepEqual(requests, []);
   assert.deepEqual(problems, []);
   await context.close();

@@ -50,6 +50,7 @@ test("the page's first load stays under its ceiling, and the lessons come later"
   assert.equal(await page.evaluate(() => document.documentElement.lang), "ja");
   assert.equal(await page.textContent("#lessons-button"), "レッスン");
   await until(() => loaded.includes("/i18n-ja.js"), `the Japanese words among ${loaded.join(" ")}`);
+  await until(() => loaded.includes("/pkg/narration-ja.txt"), `the Japanese sentences among ${loaded.join(" ")}`);
   await page.close();
 });
 
