@@ -531,9 +531,9 @@ sentences! {
     SafetyHeadline = 3,
     SafetyListHeadNone = 1,
     SafetyListHead = 1,
+    SafetyChecked = 0,
     SafetyTipOk = 0,
     SafetyTipBroken = 0,
-    SafetyChecked = 0,
     WhenWho = 2,
 }
 

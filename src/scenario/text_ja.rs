@@ -232,7 +232,7 @@ pub fn unmet(u: &Unmet) -> String {
         Unmet::PreviousFailed(code) => ja!(UnmetPreviousFailed, code),
         Unmet::PreviousSucceeded => ja!(UnmetPreviousSucceeded),
         Unmet::PreviousNotGet => ja!(UnmetPreviousNotGet),
-        Unmet::PreviousRead(Some(v)) => ja!(UnmetPreviousRead, v = format_quoted(v)),
+        Unmet::PreviousRead(Some(v)) => ja!(UnmetPreviousRead, value = format_quoted(v)),
         Unmet::PreviousRead(None) => ja!(UnmetPreviousReadAbsent),
         Unmet::Anomaly(None) => ja!(UnmetNotLinearizable),
         Unmet::Anomaly(Some(a)) => {
@@ -241,8 +241,8 @@ pub fn unmet(u: &Unmet) -> String {
                 .iter()
                 .map(|op| {
                     let what = match (op.kind, &op.value) {
-                        (OpName::Write, Some(v)) => ja!(AnomalyWrite, v = format_quoted(v)),
-                        (OpName::Read, Some(v)) => ja!(AnomalyRead, v = format_quoted(v)),
+                        (OpName::Write, Some(v)) => ja!(AnomalyWrite, value = format_quoted(v)),
+                        (OpName::Read, Some(v)) => ja!(AnomalyRead, value = format_quoted(v)),
                         (OpName::Read, None) => ja!(AnomalyReadAbsent),
                         (OpName::Write, None) | (OpName::Delete, _) => ja!(AnomalyDelete),
                     };
@@ -453,7 +453,7 @@ fn not_yet_text(reason: &NotYet) -> String {
     }
 }
 
-/// A decision of the server's modes (the design document's proposals).
+/// A mirror's event.
 fn mirror_sentence(m: &MirrorEvent) -> String {
     match *m {
         MirrorEvent::Started { mirror, from, to } => ja!(MirrorStarted, mirror, from, to),
@@ -478,6 +478,7 @@ fn mirror_sentence(m: &MirrorEvent) -> String {
     }
 }
 
+/// A decision of the server's modes (the design document's proposals).
 fn mode_sentence(leader: NodeId, d: &ModeDecision) -> String {
     match d {
         ModeDecision::Promote {
@@ -893,7 +894,7 @@ impl Renderer for Japanese {
     fn stopped(&self, stop: &Stop) -> String {
         let secs = |ms: u64| ja!(StoppedTime, seconds = Fixed(ms as f64 / 1000.0, 2));
         let place = match (stop.line, &stop.command) {
-            (Some(l), Some(c)) => ja!(StoppedPlace, l, c),
+            (Some(l), Some(c)) => ja!(StoppedPlace, line = l, command = c),
             _ => String::new(),
         };
         let why = match (
@@ -1326,9 +1327,21 @@ impl Renderer for Japanese {
         };
         let (n, voters) = (q.reachable.len(), q.voters.len());
         if q.can_reach_quorum {
-            ja!(QuorumVerdictReaches, leader, voters, n, quorum = q.quorum)
+            ja!(
+                QuorumVerdictReaches,
+                leader,
+                voters,
+                reached = n,
+                quorum = q.quorum
+            )
         } else {
-            ja!(QuorumVerdictShort, leader, voters, n, quorum = q.quorum)
+            ja!(
+                QuorumVerdictShort,
+                leader,
+                voters,
+                reached = n,
+                quorum = q.quorum
+            )
         }
     }
 
@@ -1352,7 +1365,12 @@ impl Renderer for Japanese {
             ja!(QuorumSentenceNoLeader, from)
         };
         let n = q.reachable.len();
-        s += &ja!(QuorumSentenceReach, who, n, reachable = list(&q.reachable));
+        s += &ja!(
+            QuorumSentenceReach,
+            who,
+            reached = n,
+            reachable = list(&q.reachable)
+        );
         if q.has_quorum {
             s += &ja!(QuorumSentenceHasQuorum);
         } else {
@@ -1557,7 +1575,7 @@ impl Renderer for Japanese {
         };
         let more = match violations.len() {
             1 => String::new(),
-            n => ja!(SafetyHeadlineMore, n = n - 1),
+            n => ja!(SafetyHeadlineMore, others = n - 1),
         };
         ja!(
             SafetyHeadline,
