@@ -1,7 +1,8 @@
 //! `raftlab serve` over real sockets: it serves the page and the wasm build,
 //! an idle or stalled client does not delay anyone else, it answers HEAD and
-//! revalidation, it refuses every path outside `www/` and `pkg/`, and a
-//! taken port gets a one-line message.
+//! revalidation, it sends gzip to a client that asks for it, it refuses
+//! every path outside `www/` and `pkg/`, and a taken port gets a one-line
+//! message.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -229,6 +230,99 @@ fn content_types_head_and_revalidation() {
     let post = request(addr, "POST", "/", "Content-Length: 0\r\n");
     assert_eq!(post.status, 405);
     assert_eq!(post.header("allow"), Some("GET, HEAD"));
+}
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+#[test]
+fn a_client_that_accepts_gzip_gets_gzip_and_others_the_file_as_it_is() {
+    let root = site("serve-gzip");
+    let server = serve(&root, &[]);
+    let addr = &server.addr;
+    let wasm = std::fs::read(root.join("pkg/raftlab_bg.wasm")).unwrap();
+
+    let plain = get(addr, "/pkg/raftlab_bg.wasm");
+    assert_eq!(plain.header("content-encoding"), None);
+    assert_eq!(plain.header("vary"), Some("Accept-Encoding"));
+    assert_eq!(plain.body, wasm);
+
+    for accept in [
+        "gzip",
+        "deflate, gzip;q=0.5",
+        "gzip, deflate, br, zstd",
+        "*",
+    ] {
+        let gz = request(
+            addr,
+            "GET",
+            "/pkg/raftlab_bg.wasm",
+            &format!("Accept-Encoding: {accept}\r\n"),
+        );
+        assert_eq!(gz.status, 200, "{accept}");
+        assert_eq!(gz.header("content-encoding"), Some("gzip"), "{accept}");
+        assert_eq!(gz.header("content-type"), Some("application/wasm"));
+        assert_eq!(gz.header("vary"), Some("Accept-Encoding"));
+        assert!(gz.body.len() < wasm.len() / 10, "{} bytes", gz.body.len());
+        assert_eq!(gunzip(&gz.body), wasm, "{accept}");
+        // Another encoding of the file: another validator.
+        assert_ne!(gz.header("etag"), plain.header("etag"));
+    }
+    // Refused, or not offered: the file as it is.
+    for accept in ["gzip;q=0", "deflate, br", "identity", "gzip;q=0.0, *;q=0"] {
+        let reply = request(
+            addr,
+            "GET",
+            "/app.js",
+            &format!("Accept-Encoding: {accept}\r\n"),
+        );
+        assert_eq!(reply.header("content-encoding"), None, "{accept}");
+        assert_eq!(reply.body, b"export {};\n", "{accept}");
+    }
+
+    // The gzip answer revalidates with its own tag, and changes with the file.
+    let gz_head = "Accept-Encoding: gzip\r\n";
+    let first = request(addr, "GET", "/app.js", gz_head);
+    let tag = first.header("etag").unwrap().to_string();
+    assert_eq!(gunzip(&first.body), b"export {};\n");
+    let again = request(
+        addr,
+        "GET",
+        "/app.js",
+        &format!("{gz_head}If-None-Match: {tag}\r\n"),
+    );
+    assert_eq!(again.status, 304);
+    assert!(again.body.is_empty());
+    // The plain answer's tag does not validate the gzip one, nor the reverse.
+    let plain_tag = get(addr, "/app.js").header("etag").unwrap().to_string();
+    let other = request(
+        addr,
+        "GET",
+        "/app.js",
+        &format!("{gz_head}If-None-Match: {plain_tag}\r\n"),
+    );
+    assert_eq!(other.status, 200);
+    let reverse = request(addr, "GET", "/app.js", &format!("If-None-Match: {tag}\r\n"));
+    assert_eq!(reverse.status, 200);
+    assert_eq!(reverse.body, b"export {};\n");
+    // Rewritten (a longer file, so its tag changes even within the
+    // file system's time resolution): the next gzip answer is the new file.
+    std::fs::write(root.join("www/app.js"), "export const rebuilt = 1;\n").unwrap();
+    let changed = request(addr, "GET", "/app.js", gz_head);
+    assert_eq!(changed.status, 200);
+    assert_eq!(gunzip(&changed.body), b"export const rebuilt = 1;\n");
+    assert_ne!(changed.header("etag"), Some(tag.as_str()));
+
+    // HEAD says the same headers, with no body.
+    let head = request(addr, "HEAD", "/pkg/raftlab_bg.wasm", gz_head);
+    assert_eq!(head.status, 200);
+    assert_eq!(head.header("content-encoding"), Some("gzip"));
+    assert!(head.body.is_empty());
 }
 
 #[test]

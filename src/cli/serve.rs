@@ -10,17 +10,22 @@
 //! `ETag`: the browser asks again each time (a rebuilt module is never
 //! stale) and gets `304 Not Modified` while the file is unchanged. The
 //! page's scripts and style sheets go without their comments (`strip`).
+//! A client that accepts gzip gets the page's files gzipped (`Gzipped`).
 
+use std::collections::HashMap;
 use std::fmt;
 use std::fs;
-use std::io;
+use std::io::{self, Write};
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, UNIX_EPOCH};
 
+use flate2::write::GzEncoder;
+use flate2::Compression;
 use oxhttp::model::header::{
-    ALLOW, CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH, X_CONTENT_TYPE_OPTIONS,
+    ACCEPT_ENCODING, ALLOW, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH,
+    VARY, X_CONTENT_TYPE_OPTIONS,
 };
 use oxhttp::model::{Body, HeaderValue, Method, Request, Response, StatusCode};
 use oxhttp::Server;
@@ -90,6 +95,7 @@ pub fn serve(addr: &str, root: &Path, timeout: Duration) -> Result<(), ServeErro
     }
     let asked = resolve_addr(addr)?;
     let root = Arc::new(root.to_path_buf());
+    let gzipped = Arc::new(Gzipped::default());
     // oxhttp binds the address itself and does not say which port it got,
     // so the port is found (and a taken address reported) by binding here
     // first. Port 0 hands out a fresh port each time: should another
@@ -97,8 +103,8 @@ pub fn serve(addr: &str, root: &Path, timeout: Duration) -> Result<(), ServeErro
     let mut tries = 0;
     let (local, server) = loop {
         let local = probe(asked)?;
-        let root = Arc::clone(&root);
-        let spawned = Server::new(move |request| respond(&root, request))
+        let (root, gzipped) = (Arc::clone(&root), Arc::clone(&gzipped));
+        let spawned = Server::new(move |request| respond(&root, &gzipped, request))
             .bind(local)
             .with_global_timeout(timeout)
             .with_max_concurrent_connections(MAX_CONNECTIONS)
@@ -214,7 +220,77 @@ fn matches(if_none_match: &str, tag: &str) -> bool {
         .any(|t| t == "*" || t == tag)
 }
 
-fn respond(root: &Path, request: &mut Request<Body>) -> Response<Body> {
+/// Whether an `Accept-Encoding` header takes gzip: `gzip`, `x-gzip` or
+/// `*`, with no `q=0` (RFC 9110, 12.5.3).
+fn accepts_gzip(accept_encoding: &str) -> bool {
+    accept_encoding.split(',').any(|coding| {
+        let mut parts = coding.split(';').map(str::trim);
+        let name = parts.next().unwrap_or("");
+        let wanted = parts
+            .filter_map(|p| p.strip_prefix("q=").or_else(|| p.strip_prefix("Q=")))
+            .all(|q| q.parse::<f32>().map_or(true, |q| q > 0.0));
+        wanted
+            && ["gzip", "x-gzip", "*"]
+                .iter()
+                .any(|g| name.eq_ignore_ascii_case(g))
+    })
+}
+
+/// Whether a file of this type is worth compressing: text and wasm, not
+/// images already compressed.
+fn compressible(content_type: &str) -> bool {
+    !matches!(content_type, "image/png" | "image/x-icon")
+}
+
+/// The gzip answers, made once per version of a file (its `ETag`) and
+/// kept: the wasm module takes about a tenth of a second to compress, the
+/// page asks for it on every load.
+#[derive(Default)]
+struct Gzipped {
+    made: Mutex<HashMap<PathBuf, Made>>,
+}
+
+/// A file's gzip answer and the version (`ETag`) it was made from.
+type Made = (String, Arc<Vec<u8>>);
+
+impl Gzipped {
+    /// The answers made so far (a thread that panicked holding them left
+    /// them whole: each insert is one call).
+    fn made(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Made>> {
+        self.made.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The file at `path`, version `tag`, gzipped; `read` gives it as
+    /// served, when it was not compressed yet.
+    fn of(
+        &self,
+        path: &Path,
+        tag: &str,
+        read: impl FnOnce() -> io::Result<Vec<u8>>,
+    ) -> io::Result<Arc<Vec<u8>>> {
+        if let Some((made_tag, bytes)) = self.made().get(path) {
+            if made_tag == tag {
+                return Ok(Arc::clone(bytes));
+            }
+        }
+        let body = read()?;
+        // Level 9, as the page's size is counted (tests/e2e/page-size.mjs).
+        let mut gz = GzEncoder::new(Vec::with_capacity(body.len() / 3), Compression::best());
+        gz.write_all(&body)?;
+        let bytes = Arc::new(gz.finish()?);
+        self.made()
+            .insert(path.to_path_buf(), (tag.to_string(), Arc::clone(&bytes)));
+        Ok(bytes)
+    }
+}
+
+/// The gzip answer's validator: the file's, marked, since a strong `ETag`
+/// must differ between two encodings of the same file.
+fn gzip_tag(tag: &str) -> String {
+    format!("{}-gzip\"", tag.trim_end_matches('"'))
+}
+
+fn respond(root: &Path, gzipped: &Gzipped, request: &mut Request<Body>) -> Response<Body> {
     let head_only = request.method() == Method::HEAD;
     if request.method() != Method::GET && !head_only {
         let mut response = plain(
@@ -236,12 +312,24 @@ fn respond(root: &Path, request: &mut Request<Body>) -> Response<Body> {
             head_only,
         );
     };
-    let tag = etag(&meta);
+    let kind = content_type(&path);
+    let gzip = compressible(kind)
+        && request
+            .headers()
+            .get(ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(accepts_gzip);
+    let tag = if gzip {
+        gzip_tag(&etag(&meta))
+    } else {
+        etag(&meta)
+    };
     let revalidated = request
         .headers()
         .get(IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| matches(v, &tag));
+    let read = || fs::read(&path).map(|bytes| without_comments(dir, &path, bytes));
     let (status, body) = if revalidated {
         (StatusCode::NOT_MODIFIED, Vec::new())
     } else if head_only {
@@ -249,8 +337,13 @@ fn respond(root: &Path, request: &mut Request<Body>) -> Response<Body> {
         // (and hence says Content-Length: 0; docs/crates.md notes it).
         (StatusCode::OK, Vec::new())
     } else {
-        match fs::read(&path) {
-            Ok(bytes) => (StatusCode::OK, without_comments(dir, &path, bytes)),
+        let body = if gzip {
+            gzipped.of(&path, &tag, read).map(|b| b.to_vec())
+        } else {
+            read()
+        };
+        match body {
+            Ok(body) => (StatusCode::OK, body),
             Err(_) => {
                 return plain(
                     StatusCode::INTERNAL_SERVER_ERROR,
@@ -268,8 +361,15 @@ fn respond(root: &Path, request: &mut Request<Body>) -> Response<Body> {
     if let Ok(tag) = HeaderValue::from_str(&tag) {
         headers.insert(ETAG, tag);
     }
+    if compressible(kind) {
+        // A cache must not hand a gzip answer to a client that did not ask.
+        headers.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
+    }
     if status == StatusCode::OK {
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type(&path)));
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static(kind));
+        if gzip {
+            headers.insert(CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        }
     }
     response
 }
@@ -371,6 +471,32 @@ mod tests {
         let open = b"let s = 'open\n// x\n".to_vec();
         assert_eq!(without_comments(app.0, &app.1, open.clone()), open);
         fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn accept_encoding_takes_gzip_unless_it_is_refused() {
+        for yes in [
+            "gzip",
+            "GZIP",
+            "x-gzip",
+            "*",
+            "br, gzip;q=0.8",
+            "gzip ; q=1",
+            "gzip;q=x",
+        ] {
+            assert!(accepts_gzip(yes), "{yes}");
+        }
+        for no in [
+            "",
+            "identity",
+            "deflate, br",
+            "gzip;q=0",
+            "gzip; q=0.000",
+            "gzipx",
+        ] {
+            assert!(!accepts_gzip(no), "{no}");
+        }
+        assert_eq!(gzip_tag("\"1a-2b\""), "\"1a-2b-gzip\"");
     }
 
     #[test]

@@ -21,6 +21,15 @@ after(async () => { await browser?.close(); });
 test("the page's first load stays under its ceiling, and the lessons come later", async () => {
   const page = await browser.newPage();
   const loaded = recordLoads(page);
+  let moduleSent = null; // the module's answer, as it crossed the network
+  page.on("requestfinished", async (r) => {
+    if (new URL(r.url()).pathname !== "/pkg/raftlab_bg.wasm") return;
+    const response = await r.response();
+    moduleSent = {
+      encoding: await response.headerValue("content-encoding"),
+      bytes: (await r.sizes()).responseBodySize,
+    };
+  });
   await page.goto(BASE_URL);
   await page.waitForFunction(() => window.raftlab !== undefined, null, { timeout: 20000 });
   await page.evaluate(() => window.raftlab.idle());
@@ -34,6 +43,13 @@ test("the page's first load stays under its ceiling, and the lessons come later"
   // (The page asks within 2 s; a busy machine may take longer to fetch them.)
   for (const part of PREFETCHED) await until(() => loaded.includes(part), `${part} among ${loaded.join(" ")}`, 300);
   assert.ok(!loaded.some((p) => ASKED.has(p)), `the prefetch fetched no more than its parts: ${loaded.join(" ")}`);
+  // The server sends the page gzipped, so what is counted is what the
+  // browser receives (the server's compressor and Node's differ by a few
+  // hundred bytes).
+  await until(() => moduleSent !== null, "the module's answer");
+  assert.equal(moduleSent.encoding, "gzip");
+  const counted = first.files.find((f) => f.path === "/pkg/raftlab_bg.wasm").gzipped;
+  assert.ok(Math.abs(moduleSent.bytes - counted) < counted / 100, `sent ${moduleSent.bytes} bytes, counted ${counted}`);
   assert.ok(
     first.gzipped <= CEILING_BYTES,
     `the page's first load is ${first.gzipped} bytes gzipped, over its ceiling of ${CEILING_BYTES}: ${first.files.map((f) => `${f.path} ${f.gzipped}`).join(", ")}`,
