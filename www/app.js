@@ -1310,8 +1310,10 @@ window.raftlab = {
   get app() { return app; },
 };
 
-await languageLoading;
-applyLanguage(startLanguage);
+// A language whose words or sentences cannot be had (a failed fetch): the
+// page opens in English, and its log says why once the run is there.
+const languageProblem = await languageLoading.then(() => null, (e) => e);
+applyLanguage(languageProblem ? "en" : startLanguage);
 $("lang").value = language();
 resize();
 /** Opens the page's address: a link's run, or a `#script=`. */
@@ -1353,6 +1355,8 @@ if (isLink(location.hash) || location.hash.startsWith("#script=")) {
 } else {
   openAddress();
 }
+// After the address's run (opened now or in a moment) started its log.
+if (languageProblem) setTimeout(() => logLine(t("error", { msg: languageProblem.message }), "err"), 0);
 if (new URLSearchParams(location.search).has("present")) present(true);
 // The parts loaded on first use, fetched ahead while the page has nothing
 // else to do (within 2 s: a page that plays on a busy machine may never be idle).

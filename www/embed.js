@@ -18,8 +18,11 @@ const [head, ...rest] = location.hash.replace(/^#/, "").split("&");
 const params = new URLSearchParams(rest.join("&"));
 const lang = params.get("lang");
 const speak = lang === "ja" || lang === "en" ? lang : pickLanguage();
-await loadLanguage(speak);
-applyLanguage(speak);
+// A language whose words or sentences cannot be had: the frame speaks English.
+applyLanguage(await loadLanguage(speak).then(() => speak, (e) => {
+  console.warn(e?.message ?? e);
+  return "en";
+}));
 
 let app = new App(defaultScript(1));
 // Refusals (an unknown lesson, a bad link) come in the page's language.

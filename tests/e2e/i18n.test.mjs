@@ -4,7 +4,7 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { launch, openApp, SHOTS } from "./browser.mjs";
+import { launch, openApp, SHOTS, BASE_URL } from "./browser.mjs";
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -120,6 +120,30 @@ test("?lang=ja: a refused member command says why in Japanese, quoting only etcd
   const left = line.replace(/(etcdserver|membership): .*$/, "").replace(/member promote 2|learner-not-ready|member-not-learner/g, "");
   assert.doesNotMatch(left, /[A-Za-z]{2,} [A-Za-z]{2,} [A-Za-z]{2,}/, line);
   assert.doesNotMatch(line, /learner 2 match|can only promote a learner member which/, line);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("?lang=ja without its sentences: the page opens in English and says why; Japanese later works", async () => {
+  // The run's Japanese sentences come with the page's Japanese words, the
+  // first time the page speaks Japanese: here the first fetch fails.
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = [];
+  page.on("pageerror", (err) => problems.push(`page: ${err.message}`));
+  let refused = 0;
+  await page.route("**/pkg/narration-ja.txt", (route) => (refused++ === 0 ? route.fulfill({ status: 503, body: "" }) : route.continue()));
+  await page.goto(BASE_URL + "?lang=ja");
+  await page.waitForFunction(() => window.raftlab !== undefined, null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => document.documentElement.lang), "en");
+  assert.equal(await page.textContent("#lessons-button"), "Lessons");
+  await page.waitForFunction(() => document.querySelector("#log").textContent.includes("narration-ja.txt: HTTP 503"));
+  await page.evaluate(() => window.raftlab.command("crash 1"));
+  assert.match(await page.textContent("#log"), /node 1 crashed/);
+  // Asked again, it comes: Japanese from then on.
+  assert.equal(await page.evaluate(() => window.raftlab.setLanguage("ja")), "ja");
+  await page.evaluate(() => window.raftlab.command("start 1"));
+  assert.match(await page.textContent("#log"), /ノード 1 が起動した/);
+  assert.equal(refused, 2);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -9,7 +9,7 @@ export const BUDGET_BYTES = 250_000;
 
 // Until the page is back under its budget, a ceiling it must not grow past:
 // its first load once the Japanese narration's sentences left the wasm
-// module (305.2 KB gzipped, docs/crates.md), and 1 KB for work in flight.
+// module (305.3 KB gzipped, docs/crates.md), and 1 KB for work in flight.
 // Lower it as cuts land; at 250 KB it is the budget.
 export const CEILING_BYTES = 306_300;
 
