@@ -149,7 +149,7 @@ sentences! {
     ShareTooLongRun = 3,
     ShareMoment = 2,
     ShareLinkTooLong = 2,
-    ShareNotAlink = 2,
+    ShareNotALink = 2,
     ShareVersion = 2,
     ShareTruncatedBytes = 1,
     ShareChecksum = 2,

@@ -10,6 +10,11 @@
 //! refused link are said from their facts (`ErrorDetail`, `Unmet`,
 //! `ShareProblem`) after the code's Japanese explanation; only etcd's (and
 //! Go's) own texts inside them stay in English.
+//!
+//! The words are not here: each sentence is a template of
+//! `narration-ja.txt` (see `narration.rs`), said with `ja!` by its name
+//! and its facts. This file is the grammar: which sentence, with which
+//! facts, and how the sentences nest.
 
 /// One sentence of the catalog (`narration.rs`), filled with its facts:
 /// `ja!(ServerNoLeaderKnown, via, etcd = e.code.etcd_text())` — each fact
@@ -350,7 +355,7 @@ pub fn share_problem(p: &ShareProblem) -> String {
         } => ja!(ShareTooLongRun, source = source(s), bound, limit),
         Moment { line, why } => ja!(ShareMoment, line, why = parse_error(why)),
         LinkTooLong { chars, max } => ja!(ShareLinkTooLong, chars, max),
-        NotALink { found } => ja!(ShareNotAlink, link_version = LINK_VERSION, found),
+        NotALink { found } => ja!(ShareNotALink, link_version = LINK_VERSION, found),
         Version { version } => ja!(ShareVersion, version, link_version = LINK_VERSION),
         TruncatedBytes { bytes } => ja!(ShareTruncatedBytes, bytes),
         Checksum { expected, actual } => ja!(
