@@ -180,6 +180,7 @@ fn the_base_sync_copies_the_keys_then_the_watch_relays_each_write() {
     assert_eq!(m["from"], 1);
     assert_eq!(m["to"], 11);
     assert_eq!(m["error"], Value::Null);
+    assert_eq!(m["detail"], Value::Null);
     // Source: a 2, b 3 (the base, at revision 3), then a 4, delete 5, c 6.
     assert_eq!(m["base_revision"], 3);
     assert_eq!(m["last_revision"], 6);
@@ -265,8 +266,10 @@ fn a_compaction_past_the_paused_mirror_fails_it_with_etcds_error() {
     assert!(s.passed(), "{:?}", surprises(&s));
     let m = mirror(&s, 9);
     assert_eq!(m["state"], "failed");
+    // The code, as a failed command's result names it, and etcd's text.
+    assert_eq!(m["error"], "compacted");
     assert_eq!(
-        m["error"],
+        m["detail"],
         "etcdserver: mvcc: required revision has been compacted"
     );
     assert_eq!(m["last_revision"], 3);

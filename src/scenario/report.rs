@@ -209,8 +209,11 @@ pub struct MirrorJson {
     /// The last source revision whose write the destination took (the base
     /// revision once the base sync is done; 0 before).
     pub last_revision: u64,
-    /// Why it failed: etcd's error text, as etcdctl prints it; null.
+    /// Why it failed: the error's code (`compacted`, `timeout`...), as a
+    /// failed command's result names it; null.
     pub error: Option<&'static str>,
+    /// etcd's text of that error, as etcdctl prints it; null.
+    pub detail: Option<&'static str>,
 }
 
 impl From<&Mirror> for MirrorJson {
@@ -223,7 +226,8 @@ impl From<&Mirror> for MirrorJson {
             state: m.state.as_str(),
             base_revision: m.base_revision,
             last_revision: m.last_relayed,
-            error: m.error.as_ref().map(|e| e.code.etcd_text()),
+            error: m.error.as_ref().map(|e| e.code.as_str()),
+            detail: m.error.as_ref().map(|e| e.code.etcd_text()),
         }
     }
 }
