@@ -376,6 +376,7 @@ sentences! {
     CodeExpectFailed = 0,
     CodeCompacted = 0,
     CodeFutureRev = 0,
+    CodeEmptyKey = 0,
     CodeWithMeaning = 2,
     StateLeader = 0,
     StateFollower = 0,

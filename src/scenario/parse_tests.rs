@@ -41,6 +41,7 @@ fn error_codes_round_trip() {
         "expect-failed",
         "compacted",
         "future-rev",
+        "empty-key",
     ];
     assert_eq!(ErrorCode::ALL.map(|c| c.as_str()), names);
     for code in ErrorCode::ALL {

@@ -857,6 +857,7 @@ pub fn error_meaning(code: ErrorCode) -> String {
         ErrorCode::ExpectFailed => ja!(CodeExpectFailed),
         ErrorCode::Compacted => ja!(CodeCompacted),
         ErrorCode::FutureRev => ja!(CodeFutureRev),
+        ErrorCode::EmptyKey => ja!(CodeEmptyKey),
     }
 }
 

@@ -16,6 +16,16 @@ use crate::sim::linearizability::{ClientId, Linearizability};
 /// Bytes a write weighs when the script does not say.
 pub const DEFAULT_PUT_SIZE: u64 = 64;
 
+/// etcd refuses a request for the empty key once it has passed the
+/// interceptors (the learner and leader checks): v3rpc's `checkPutRequest`,
+/// `checkRangeRequest` and `checkDeleteRequest` (`ErrGRPCEmptyKey`).
+fn refuse_empty_key(key: &str) -> Result<(), ServerError> {
+    if key.is_empty() {
+        return Err(ServerError::new(ErrorCode::EmptyKey, ErrorDetail::EtcdText));
+    }
+    Ok(())
+}
+
 impl Cluster {
     /// A learner serves only serializable reads and Status (v3rpc
     /// `isRPCSupportedForLearner`).
@@ -73,6 +83,7 @@ impl Cluster {
         if require_leader {
             self.require_leader(via)?;
         }
+        refuse_empty_key(key)?;
         let request = self.new_request();
         let put = Put {
             key: key.to_string(),
@@ -151,6 +162,7 @@ impl Cluster {
         if require_leader {
             self.require_leader(via)?;
         }
+        refuse_empty_key(key)?;
         if let Some(v) = via.filter(|_| local) {
             let read = match self.world.node(v) {
                 Some(n) => n.state.read(key, rev)?,
@@ -228,6 +240,7 @@ impl Cluster {
         if require_leader {
             self.require_leader(via)?;
         }
+        refuse_empty_key(key)?;
         let request = self.new_request();
         let delete = Delete {
             key: key.to_string(),

@@ -35,10 +35,13 @@ pub enum ErrorCode {
     ExpectFailed,
     Compacted,
     FutureRev,
+    /// A put, get or delete of the empty key (v3rpc `checkPutRequest`,
+    /// `checkRangeRequest`, `checkDeleteRequest`: `ErrGRPCEmptyKey`).
+    EmptyKey,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 20] = [
+    pub const ALL: [ErrorCode; 21] = [
         ErrorCode::BadUrl,
         ErrorCode::IdExists,
         ErrorCode::IdRemoved,
@@ -59,6 +62,7 @@ impl ErrorCode {
         ErrorCode::ExpectFailed,
         ErrorCode::Compacted,
         ErrorCode::FutureRev,
+        ErrorCode::EmptyKey,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -83,6 +87,7 @@ impl ErrorCode {
             ErrorCode::ExpectFailed => "expect-failed",
             ErrorCode::Compacted => MvccError::Compacted.as_str(),
             ErrorCode::FutureRev => MvccError::FutureRev.as_str(),
+            ErrorCode::EmptyKey => "empty-key",
         }
     }
 
@@ -114,6 +119,7 @@ impl ErrorCode {
             ErrorCode::ExpectFailed => "the expectation did not hold",
             ErrorCode::Compacted => MvccError::Compacted.etcd_text(),
             ErrorCode::FutureRev => MvccError::FutureRev.etcd_text(),
+            ErrorCode::EmptyKey => "etcdserver: key is not provided",
         }
     }
 }
