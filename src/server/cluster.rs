@@ -188,6 +188,32 @@ pub(crate) enum Waiting {
     Parked { via: Option<NodeId>, then: Deferred },
 }
 
+impl Waiting {
+    /// Whether etcd's server-side request timeout (`ReqTimeout`, 5s plus two
+    /// election timeouts) ends the request before a longer client timeout.
+    /// A write does end there: `processInternalRaftRequestOnce` proposes and
+    /// waits under `context.WithTimeout(ctx, ReqTimeout())`, and clientv3
+    /// does not retry a Put. So does a promotion a follower forwards
+    /// (`PromoteMember`: `waitLeader` and `promoteMemberHTTP` under the same
+    /// timeout), and a leader move. A linearizable read (of a key, or
+    /// v3.6's member list) does not: `requestCurrentIndex` fails it with
+    /// `ErrTimeout`, a gRPC `Unavailable` that clientv3's retry interceptor
+    /// retries for a Range or a MemberList (`isSafeRetryImmutableRPC`), so
+    /// the client waits until its own deadline. Nor does a membership
+    /// change: `configure` waits on the client's context alone.
+    fn server_timeout_ends_it(&self) -> bool {
+        match self {
+            Waiting::Read { .. } | Waiting::Member { .. } => false,
+            Waiting::Put { .. } | Waiting::Leader { .. } => true,
+            Waiting::Parked { then, .. } => match then {
+                Deferred::Put(_) | Deferred::Delete(_) | Deferred::Compaction(_) => true,
+                Deferred::Promote { .. } => true,
+                Deferred::Read { .. } | Deferred::Change(_) | Deferred::ChangeV2 { .. } => false,
+            },
+        }
+    }
+}
+
 /// What a parked request does once its member knows a leader.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Deferred {
@@ -390,11 +416,16 @@ impl Cluster {
     }
 
     /// Waits for `waiting` until the client's `timeout_ms` passes, or the
-    /// server's request timeout if that comes first.
+    /// server's request timeout if that comes first and ends such a request
+    /// (see [`Waiting::server_timeout_ends_it`]).
     pub(crate) fn wait_for(&mut self, request: RequestId, waiting: Waiting, timeout_ms: u64) {
         let now = self.now();
         let client_deadline = now.saturating_add(timeout_ms);
-        let deadline = client_deadline.min(now.saturating_add(self.request_timeout_ms()));
+        let deadline = if waiting.server_timeout_ends_it() {
+            client_deadline.min(now.saturating_add(self.request_timeout_ms()))
+        } else {
+            client_deadline
+        };
         self.deadlines.insert((deadline, request));
         if let Waiting::Parked { via: Some(via), .. } = waiting {
             self.parked.insert((via, request));
