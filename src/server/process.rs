@@ -83,7 +83,9 @@ impl Cluster {
     }
 
     /// Whether member `id`'s process runs; if not, why (removed for good,
-    /// down, or no such node).
+    /// down, or no such node). A member added but never started is down
+    /// like a crashed one (`not-started`): the cluster knows it, its
+    /// process does not run.
     pub fn check_running(&self, id: NodeId) -> Result<(), ServerError> {
         if self.world().raft(id).is_some() {
             return Ok(());
@@ -94,6 +96,14 @@ impl Cluster {
                 ErrorDetail::RemovedForGood { id },
             )),
             Some(_) => Err(ServerError::new(
+                ErrorCode::NotStarted,
+                ErrorDetail::NodeDown { id },
+            )),
+            None if self.removed_ids().contains(&id) => Err(ServerError::new(
+                ErrorCode::IdRemoved,
+                ErrorDetail::RemovedForGood { id },
+            )),
+            None if self.known_ids().contains(&id) => Err(ServerError::new(
                 ErrorCode::NotStarted,
                 ErrorDetail::NodeDown { id },
             )),
