@@ -17,7 +17,9 @@ const lessonInfos = () => wasmLessons(language());
 // The page's language (its words load beside the module when not English).
 const startLanguage = pickLanguage();
 const moduleReady = init(globalThis.raftlabWasm);
-const languageLoading = loadLanguage(startLanguage, moduleReady);
+// Its failure is taken at once (as the problem it resolves to), so that a
+// fetch failing before the page is ready is not an unhandled rejection.
+const languageLoading = loadLanguage(startLanguage, moduleReady).then(() => null, (e) => e);
 await moduleReady;
 
 const $ = (id) => document.getElementById(id);
@@ -1312,7 +1314,7 @@ window.raftlab = {
 
 // A language whose words or sentences cannot be had (a failed fetch): the
 // page opens in English, and its log says why once the run is there.
-const languageProblem = await languageLoading.then(() => null, (e) => e);
+const languageProblem = await languageLoading;
 applyLanguage(languageProblem ? "en" : startLanguage);
 $("lang").value = language();
 resize();
