@@ -3,6 +3,7 @@
 //! See `docs/scenario-language.md`.
 
 pub mod ast;
+pub mod braces;
 pub mod cond;
 pub mod etcdctl;
 pub mod exec;

@@ -18,6 +18,7 @@
 //! sentences nor their keys: the page fetches `pkg/narration-ja.txt` the
 //! first time it speaks Japanese and gives it to [`load`] (`loadNarration`).
 
+use super::braces::{braces, Brace, BraceError};
 use std::fmt::{Display, Write};
 
 /// The sentence ids, each with how many distinct placeholders it fills (a
@@ -548,33 +549,30 @@ impl Sentence {
 /// appear; or why the template is not one (a lone brace, a bad name).
 pub fn placeholders(template: &str) -> Result<Vec<&str>, String> {
     let mut names: Vec<&str> = Vec::new();
-    let mut rest = template;
-    while let Some(i) = rest.find(['{', '}']) {
-        let r = &rest[i..];
-        if r.starts_with("{{") || r.starts_with("}}") {
-            rest = &r[2..];
-        } else if r.starts_with('}') {
-            return Err("a lone \"}\" (a literal brace is written \"}}\")".to_string());
-        } else {
-            let Some(end) = r.find('}') else {
+    for piece in braces(template) {
+        let name = match piece {
+            Ok(Brace::Text(_)) => continue,
+            Ok(Brace::Name { name, .. }) => name,
+            Err(BraceError::StrayClose(_)) => {
+                return Err("a lone \"}\" (a literal brace is written \"}}\")".to_string())
+            }
+            Err(BraceError::Unclosed(_)) => {
                 return Err(
                     "a \"{\" that is never closed (a literal brace is written \"{{\")".into(),
-                );
-            };
-            let name = &r[1..end];
-            let good = !name.is_empty()
-                && name
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
-            if !good {
-                return Err(format!(
-                    "the placeholder {{{name}}} is not a name (lower-case letters, digits and \"_\")"
-                ));
+                )
             }
-            if !names.contains(&name) {
-                names.push(name);
-            }
-            rest = &r[end + 1..];
+        };
+        let good = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !good {
+            return Err(format!(
+                "the placeholder {{{name}}} is not a name (lower-case letters, digits and \"_\")"
+            ));
+        }
+        if !names.contains(&name) {
+            names.push(name);
         }
     }
     Ok(names)
@@ -713,43 +711,33 @@ pub fn render(id: Sentence, args: &[&dyn Display]) -> String {
     };
     let mut out = String::with_capacity(template.len() + 16);
     let mut seen: Vec<&str> = Vec::new();
-    let mut rest = template.as_str();
-    while let Some(i) = rest.find(['{', '}']) {
-        out.push_str(&rest[..i]);
-        let r = &rest[i..];
-        if r.starts_with("{{") || r.starts_with("}}") {
-            out.push_str(&r[..1]);
-            rest = &r[2..];
-            continue;
-        }
-        // A loaded template has no lone brace; were one there, it is kept.
-        let end = if r.starts_with('{') {
-            r.find('}')
-        } else {
-            None
-        };
-        let Some(end) = end else {
-            out.push_str(&r[..1]);
-            rest = &r[1..];
-            continue;
-        };
-        let name = &r[1..end];
-        let k = match seen.iter().position(|n| *n == name) {
-            Some(k) => k,
-            None => {
-                seen.push(name);
-                seen.len() - 1
+    for piece in braces(template) {
+        match piece {
+            Ok(Brace::Text(words)) => out.push_str(words),
+            Ok(Brace::Name { name, .. }) => {
+                let k = match seen.iter().position(|n| *n == name) {
+                    Some(k) => k,
+                    None => {
+                        seen.push(name);
+                        seen.len() - 1
+                    }
+                };
+                match args.get(k) {
+                    Some(a) => {
+                        let _ = write!(out, "{a}");
+                    }
+                    None => {
+                        let _ = write!(out, "{{{name}}}");
+                    }
+                }
             }
-        };
-        match args.get(k) {
-            Some(a) => {
-                let _ = write!(out, "{a}");
+            // A loaded template has no lone brace (`parse` refuses one);
+            // were one there, the rest is kept as written.
+            Err(BraceError::Unclosed(at) | BraceError::StrayClose(at)) => {
+                out.push_str(&template[at..]);
             }
-            None => out.push_str(&r[..=end]),
         }
-        rest = &r[end + 1..];
     }
-    out.push_str(rest);
     out
 }
 

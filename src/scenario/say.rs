@@ -6,6 +6,7 @@
 //! The script keeps the text as written (its canonical form); the parser
 //! checks it with [`pieces`], and the session fills it with [`fill`].
 
+use super::braces::{braces, Brace, BraceError};
 use super::fixed::Fixed;
 use crate::raft::joined::Joined;
 use std::fmt::Write;
@@ -107,51 +108,33 @@ fn names() -> String {
         .joined(", ")
 }
 
-/// Splits `text` into words and placeholders.
+/// Splits `text` into words and placeholders (`braces` reads them).
 pub fn pieces(text: &str) -> Result<Vec<Piece>, PieceError> {
-    let chars: Vec<char> = text.chars().collect();
+    // Where a problem is: in characters, as a column is counted.
+    let at = |byte: usize, problem| PieceError {
+        at: text[..byte].chars().count(),
+        problem,
+    };
     let mut out = Vec::new();
     let mut words = String::new();
-    let mut i = 0;
-    while i < chars.len() {
-        match (chars[i], chars.get(i + 1)) {
-            ('{', Some('{')) | ('}', Some('}')) => {
-                words.push(chars[i]);
-                i += 2;
-            }
-            ('{', _) => {
-                let Some(len) = chars[i + 1..].iter().position(|&c| c == '}') else {
-                    return Err(PieceError {
-                        at: i,
-                        problem: SayProblem::Unclosed,
-                    });
-                };
-                let name: String = chars[i + 1..i + 1 + len].iter().collect();
+    for piece in braces(text) {
+        match piece {
+            Ok(Brace::Text(t)) => words.push_str(t),
+            Ok(Brace::Name { name, at: byte }) => {
                 let Some(&(_, slot)) = PLACEHOLDERS.iter().find(|(n, _)| *n == name) else {
-                    return Err(PieceError {
-                        at: i,
-                        problem: SayProblem::UnknownPlaceholder {
-                            name,
-                            known: names(),
-                        },
-                    });
+                    let problem = SayProblem::UnknownPlaceholder {
+                        name: name.to_string(),
+                        known: names(),
+                    };
+                    return Err(at(byte, problem));
                 };
                 if !words.is_empty() {
                     out.push(Piece::Text(std::mem::take(&mut words)));
                 }
                 out.push(Piece::Slot(slot));
-                i += len + 2;
             }
-            ('}', _) => {
-                return Err(PieceError {
-                    at: i,
-                    problem: SayProblem::StrayClose,
-                })
-            }
-            (c, _) => {
-                words.push(c);
-                i += 1;
-            }
+            Err(BraceError::Unclosed(byte)) => return Err(at(byte, SayProblem::Unclosed)),
+            Err(BraceError::StrayClose(byte)) => return Err(at(byte, SayProblem::StrayClose)),
         }
     }
     if !words.is_empty() {
