@@ -319,11 +319,8 @@ fn respond(root: &Path, gzipped: &Gzipped, request: &mut Request<Body>) -> Respo
             .get(ACCEPT_ENCODING)
             .and_then(|v| v.to_str().ok())
             .is_some_and(accepts_gzip);
-    let tag = if gzip {
-        gzip_tag(&etag(&meta))
-    } else {
-        etag(&meta)
-    };
+    let tag = etag(&meta);
+    let tag = if gzip { gzip_tag(&tag) } else { tag };
     let revalidated = request
         .headers()
         .get(IF_NONE_MATCH)

@@ -90,27 +90,20 @@ impl Cluster {
         if self.world().raft(id).is_some() {
             return Ok(());
         }
-        match self.world().node(id) {
-            Some(n) if n.removed => Err(ServerError::new(
-                ErrorCode::IdRemoved,
-                ErrorDetail::RemovedForGood { id },
-            )),
-            Some(_) => Err(ServerError::new(
-                ErrorCode::NotStarted,
-                ErrorDetail::NodeDown { id },
-            )),
-            None if self.removed_ids().contains(&id) => Err(ServerError::new(
-                ErrorCode::IdRemoved,
-                ErrorDetail::RemovedForGood { id },
-            )),
-            None if self.known_ids().contains(&id) => Err(ServerError::new(
-                ErrorCode::NotStarted,
-                ErrorDetail::NodeDown { id },
-            )),
-            None => Err(ServerError::new(
-                ErrorCode::MemberNotFound,
-                ErrorDetail::NoSuchNode { id },
-            )),
-        }
+        // Removed: its own process knows it stopped for good; a member that
+        // never ran, by the cluster's record.
+        let removed = match self.world().node(id) {
+            Some(n) => n.removed,
+            None => self.removed_ids().contains(&id),
+        };
+        let (code, why) = if removed {
+            (ErrorCode::IdRemoved, ErrorDetail::RemovedForGood { id })
+        } else if self.known_ids().contains(&id) {
+            // A node that ran, or a member the cluster knows.
+            (ErrorCode::NotStarted, ErrorDetail::NodeDown { id })
+        } else {
+            (ErrorCode::MemberNotFound, ErrorDetail::NoSuchNode { id })
+        };
+        Err(ServerError::new(code, why))
     }
 }
