@@ -26,14 +26,18 @@ const MODULES = { ja: () => import("./i18n-ja.js") };
 // copied to pkg/ by tools/build-pkg.sh), so an English page never loads
 // them. The one-file build (make dist) inlines them as
 // globalThis.raftlabNarration.
-const NARRATION = { ja: "./pkg/narration-ja.txt" };
+const NARRATION = { ja: "narration-ja.txt" };
+const fetchNarration = (lang) =>
+  pkgText(NARRATION[lang], globalThis.raftlabNarration?.[lang], `the ${LANGS[lang]} sentences`);
 
-async function fetchNarration(lang) {
-  const inlined = globalThis.raftlabNarration?.[lang];
+/** A text file the build writes into pkg/ beside the module (the lessons,
+ * a language's sentences), or what the one-file build inlined in its place
+ * (`inlined`); rejects with a readable error saying `what` is missing. */
+export async function pkgText(file, inlined, what) {
   if (inlined !== undefined) return inlined;
-  const url = new URL(NARRATION[lang], import.meta.url);
+  const url = new URL(`./pkg/${file}`, import.meta.url);
   const r = await fetch(url);
-  if (!r.ok) throw new Error(`the ${LANGS[lang]} sentences could not be loaded (${url.pathname}: HTTP ${r.status})`);
+  if (!r.ok) throw new Error(`${what} could not be loaded (${url.pathname}: HTTP ${r.status})`);
   return r.text();
 }
 

@@ -2,7 +2,7 @@
 // lesson panel's words, the canvas's size, and the lesson after another.
 // Thin: every sentence is made in Rust or comes from i18n.js.
 import { lessons as lessonInfos, loadLessons } from "./pkg/raftlab.js";
-import { t } from "./i18n.js";
+import { t, pkgText } from "./i18n.js";
 
 // The lessons' scripts are not in the wasm module: the page fetches them
 // (pkg/lessons.txt, about 20 KB gzipped) the first time a lesson or the list
@@ -19,14 +19,7 @@ export const haveLessons = () => lessonsLoaded;
  * next call tries again. */
 export function lessonsReady() {
   lessonsLoading ??= (async () => {
-    let text = globalThis.raftlabLessons;
-    if (text === undefined) {
-      const url = new URL("./pkg/lessons.txt", import.meta.url);
-      const r = await fetch(url);
-      if (!r.ok) throw new Error(`the lessons could not be loaded (${url.pathname}: HTTP ${r.status})`);
-      text = await r.text();
-    }
-    loadLessons(text);
+    loadLessons(await pkgText("lessons.txt", globalThis.raftlabLessons, "the lessons"));
     lessonsLoaded = true;
   })().catch((e) => { lessonsLoading = null; throw e; });
   return lessonsLoading;
