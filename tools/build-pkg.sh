@@ -13,8 +13,11 @@ step "building the wasm module into pkg/"
 # crate and version (crates/NAME-VERSION/...), not by where this machine keeps
 # its downloads. Flags go through CARGO_ENCODED_RUSTFLAGS (separated by 0x1f),
 # so a path with spaces stays one flag.
-flags=()
-[ -z "${RUSTFLAGS:-}" ] || read -r -a flags <<< "$RUSTFLAGS"
+# WebAssembly's 128-bit SIMD (as .cargo/config.toml asks for every wasm32
+# build): LLVM moves and compares 16 bytes at a time, which makes the module
+# smaller. Every current browser runs it (Chrome 91, Firefox 89, Safari 16.4).
+flags=(-Ctarget-feature=+simd128)
+[ -z "${RUSTFLAGS:-}" ] || { read -r -a extra <<< "$RUSTFLAGS"; flags+=("${extra[@]}"); }
 for d in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
     [ -d "$d" ] && flags+=("--remap-path-prefix=${d%/}=crates")
 done
