@@ -184,25 +184,32 @@ impl RaftLog {
     /// Entries in `[lo, hi)`, at most `max_size` bytes (but always at least
     /// one, so a huge entry still moves). `None` if `lo` is compacted.
     pub fn slice(&self, lo: u64, hi: u64, max_size: u64) -> Option<Vec<Entry>> {
+        let mut out = Vec::new();
+        self.slice_into(lo, hi, max_size, &mut out).then_some(out)
+    }
+
+    /// [`RaftLog::slice`] appended to `out`; false (and nothing appended) if
+    /// `lo` is compacted.
+    pub fn slice_into(&self, lo: u64, hi: u64, max_size: u64, out: &mut Vec<Entry>) -> bool {
         if lo < self.offset {
-            return None;
+            return false;
         }
         let hi = hi.min(self.last_index() + 1);
         if lo >= hi {
-            return Some(Vec::new());
+            return true;
         }
         let from = (lo - self.offset) as usize;
         let to = (hi - self.offset) as usize;
         let mut size = 0;
-        let mut out = Vec::new();
+        let first = out.len();
         for e in self.entries.range(from, to) {
             size += e.size();
-            if !out.is_empty() && size > max_size {
+            if out.len() > first && size > max_size {
                 break;
             }
             out.push(e.clone());
         }
-        Some(out)
+        true
     }
 
     /// Entries from `lo` to the end, limited by `max_size` (see [`RaftLog::slice`]).

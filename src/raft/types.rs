@@ -315,7 +315,7 @@ pub struct Message {
     pub index: u64,
     pub entries: Vec<Entry>,
     pub commit: u64,
-    pub snapshot: Option<Snapshot>,
+    pub snapshot: Option<Box<Snapshot>>,
     pub reject: bool,
     pub reject_hint: u64,
     /// Opaque request context: the ReadIndex request id, or a transfer marker
@@ -352,7 +352,7 @@ impl Message {
             e.heap_size(m);
         }
         if let Some(s) = &self.snapshot {
-            s.heap_size(m);
+            m.boxed(&**s, |m, s| s.heap_size(m));
         }
     }
 
@@ -360,7 +360,7 @@ impl Message {
     pub fn size(&self) -> u64 {
         MESSAGE_HEADER_BYTES
             + self.entries.iter().map(Entry::size).sum::<u64>()
-            + self.snapshot.as_ref().map_or(0, Snapshot::size)
+            + self.snapshot.as_ref().map_or(0, |s| s.size())
     }
 }
 

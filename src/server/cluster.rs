@@ -284,6 +284,9 @@ pub struct Cluster {
     pub(crate) load: Option<Load>,
     /// World events since the last `take_events`, for narration.
     events: Vec<Event>,
+    /// `absorb`'s working vector, empty between calls: its memory serves
+    /// every step rather than being allocated anew.
+    absorbing: Vec<Event>,
     /// The parked requests that can go on, by the member holding them.
     parked: DequeSet<(NodeId, RequestId)>,
     /// More parked requests could go on than one step sends (see
@@ -308,6 +311,7 @@ impl Cluster {
             finished: Vec::new(),
             load: None,
             events: Vec::new(),
+            absorbing: Vec::new(),
             parked: DequeSet::new(),
             release_more: false,
             reads: VecMap::default(),
@@ -934,11 +938,13 @@ impl Cluster {
 
     /// Reads the world's new events: they finish requests and feed the narration.
     fn absorb(&mut self) {
-        let events = self.world.take_events();
+        let mut events = std::mem::take(&mut self.absorbing);
+        self.world.take_events_into(&mut events);
         for e in &events {
             self.observe(e);
         }
-        self.events.extend(events);
+        self.events.append(&mut events);
+        self.absorbing = events;
     }
 
     /// Finishes every leader move waiting for `node` to lead.

@@ -97,7 +97,7 @@ pub struct Network {
     peers: VecMap<(NodeId, NodeId), PeerLink>,
     /// Messages in flight by id; ids grow, so iteration follows send order.
     /// Boxed: a message is large, and the map moves its values around.
-    in_flight: IdMap<Box<InFlight>>,
+    in_flight: IdMap<InFlight>,
     /// `shared`: when each node's outbound queue is next free.
     free_at: VecMap<NodeId, u64>,
     /// `streams` with a bandwidth: each node's fairly shared link.
@@ -120,7 +120,7 @@ impl Network {
     pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
         self.in_flight.heap_size(m);
         for f in self.in_flight.values() {
-            m.boxed(&**f, |m, f| f.msg.heap_size(m));
+            f.msg.heap_size(m);
         }
         self.cut.heap_size(m);
         self.changed_at.heap_size(m);
@@ -210,7 +210,7 @@ impl Network {
             .collect();
         let lost: Vec<InFlight> = lost
             .into_iter()
-            .filter_map(|id| self.in_flight.remove(&id).map(|f| *f))
+            .filter_map(|id| self.in_flight.remove(&id))
             .collect();
         // Nothing still on the link constrains what is sent after a heal.
         self.last_arrival
@@ -316,7 +316,7 @@ impl Network {
         };
         self.in_flight.insert(
             id,
-            Box::new(InFlight {
+            InFlight {
                 id,
                 msg,
                 size,
@@ -326,7 +326,7 @@ impl Network {
                 departs_ms: departs,
                 sent_out_ms: out,
                 arrives_ms: arrives,
-            }),
+            },
         );
         match bps.filter(|_| leaves.is_none()) {
             None => self.wakes.push(Wake::Deliver { id, at: arrives }),
@@ -428,11 +428,11 @@ impl Network {
 
     /// Takes a message out of the network when it arrives.
     pub fn take(&mut self, id: u64) -> Option<InFlight> {
-        self.in_flight.remove(&id).map(|f| *f)
+        self.in_flight.remove(&id)
     }
 
     pub fn in_flight(&self) -> impl Iterator<Item = &InFlight> {
-        self.in_flight.values().map(|f| &**f)
+        self.in_flight.values()
     }
 
     /// A crashed process loses what it had not yet put on the wire.

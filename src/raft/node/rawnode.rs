@@ -113,15 +113,22 @@ impl Raft {
     /// to be durable. Call it after persisting `storage()`; the node's own
     /// acknowledgements are kept for `advance`.
     pub fn take_messages(&mut self) -> Vec<Message> {
-        let mut out = std::mem::take(&mut self.msgs);
-        for m in std::mem::take(&mut self.msgs_after_append) {
+        let mut out = Vec::new();
+        self.take_messages_into(&mut out);
+        out
+    }
+
+    /// `take_messages` appended to `out`; the node's own vectors keep their
+    /// memory for the next Ready.
+    pub fn take_messages_into(&mut self, out: &mut Vec<Message>) {
+        out.append(&mut self.msgs);
+        for m in self.msgs_after_append.drain(..) {
             if m.to == self.id {
                 self.steps_on_advance.push(m);
             } else {
                 out.push(m);
             }
         }
-        out
     }
 
     /// The caller has persisted, applied and sent what it took: the node's
@@ -151,17 +158,28 @@ impl Raft {
         std::mem::take(&mut self.events)
     }
 
+    /// `take_events` appended to `out`, keeping the node's vector's memory.
+    pub fn take_events_into(&mut self, out: &mut Vec<RaftEvent>) {
+        out.append(&mut self.events);
+    }
+
     /// Committed entries not yet applied, in order (at most 1024). Empty
     /// while a restored snapshot waits to be taken and installed.
     pub fn committed_entries(&self) -> Vec<Entry> {
+        let mut out = Vec::new();
+        self.committed_entries_into(&mut out);
+        out
+    }
+
+    /// `committed_entries` appended to `out`.
+    pub fn committed_entries_into(&self, out: &mut Vec<Entry>) {
         if self.restored_snapshot.is_some() {
-            return Vec::new();
+            return;
         }
         let lo = self.log.applied + 1;
         let hi = (self.log.committed + 1).min(lo + MAX_COMMITTED_BATCH);
         self.log
-            .slice(lo, hi, self.max_committed_size_per_ready)
-            .unwrap_or_default()
+            .slice_into(lo, hi, self.max_committed_size_per_ready, out);
     }
 
     /// The state machine applied everything up to `index` (etcd's

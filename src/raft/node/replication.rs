@@ -54,7 +54,7 @@ impl Raft {
 
     pub(super) fn handle_snapshot(&mut self, m: Message) {
         let from = m.from;
-        let snapshot = m.snapshot.unwrap_or_default();
+        let snapshot = m.snapshot.map(|s| *s).unwrap_or_default();
         let mut resp = Message::new(MessageType::AppResp, self.id, from, self.term);
         resp.index = if self.restore(snapshot) {
             self.log.last_index()
@@ -200,7 +200,7 @@ impl Raft {
         }
         pr.become_snapshot(sindex);
         let mut m = Message::new(MessageType::Snap, self.id, to, self.term);
-        m.snapshot = Some(self.log.snapshot.clone());
+        m.snapshot = Some(Box::new(self.log.snapshot.clone()));
         self.send(m);
         self.events
             .push(RaftEvent::SnapshotSent { to, index: sindex });

@@ -326,7 +326,7 @@ impl Env {
         };
         let r = &self.node(from)?.raft;
         let mut m = Message::new(MessageType::Snap, from, to, r.term());
-        m.snapshot = Some(r.snapshot().clone());
+        m.snapshot = Some(Box::new(r.snapshot().clone()));
         let text = describe::message(&m);
         self.messages.push(m);
         self.write(&text);
