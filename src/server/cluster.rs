@@ -899,6 +899,23 @@ impl Cluster {
             })
             .collect();
         for (request, note, waiting, client) in expired {
+            // A promotion a follower forwards waits for a leader in
+            // `waitLeader`, which gives up with ErrNoLeader when the
+            // forwarding's own timeout (ReqTimeout) ends before the client's
+            // (etcdserver PromoteMember); clientv3 does not retry it.
+            if let (
+                false,
+                Waiting::Parked {
+                    via: Some(via),
+                    then: Deferred::Promote { .. },
+                },
+            ) = (client, &waiting)
+            {
+                let why = ErrorDetail::NoLeaderKnown { via: *via };
+                let e = ServerError::new(ErrorCode::NoLeader, why);
+                self.complete(request, Outcome::Failed(e));
+                continue;
+            }
             // The client's context ends first ("context deadline exceeded"),
             // unless it waits longer than the server's own request timeout.
             let waited = match waiting {
