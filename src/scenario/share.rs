@@ -43,10 +43,10 @@
 //! kilobytes long, which browsers and chat tools carry without trouble. The
 //! checksum detects damaged or edited links; the version names the format,
 //! so a later format can be told apart and refused with a clear message.
-//! base64url is written here (a test holds it to the `base64ct` crate's on
-//! random bytes and texts) and CRC-32 comes from the `crc` crate; the format
-//! is the same byte for byte as when both were hand-written before
-//! (`tests/share_links.rs` keeps links made then).
+//! base64url and CRC-32 are written here (tests hold them to the `base64ct`
+//! and `crc` crates', which the module used before, on random bytes and
+//! texts); the format is the same byte for byte as when both were first
+//! hand-written (`tests/share_links.rs` keeps links made then).
 //!
 //! Decoding never panics and never half-applies: it returns a new timeline
 //! or an error saying what is wrong.
@@ -573,14 +573,20 @@ pub fn unpack(packed: &[u8]) -> Result<String, ShareError> {
 /// CRC-32 (IEEE 802.3, the one of zip and PNG; `CRC_32_ISO_HDLC` in the
 /// catalogue) of the domain and the bytes. The bitwise form: links are a few
 /// kilobytes at most, and a lookup table would only grow the page.
-const CRC32: crc::Crc<u32, crc::NoTable> =
-    crc::Crc::<u32, crc::NoTable>::new(&crc::CRC_32_ISO_HDLC);
-
 fn checksum(bytes: &[u8]) -> u32 {
-    let mut digest = CRC32.digest();
-    digest.update(CHECKSUM_DOMAIN);
-    digest.update(bytes);
-    digest.finalize()
+    !CHECKSUM_DOMAIN
+        .iter()
+        .chain(bytes)
+        .fold(!0u32, |crc, &b| crc32_byte(crc, b))
+}
+
+/// The reflected CRC-32 register after one more byte.
+fn crc32_byte(mut crc: u32, b: u8) -> u32 {
+    crc ^= u32::from(b);
+    for _ in 0..8 {
+        crc = (crc >> 1) ^ (0xEDB8_8320 & (crc & 1).wrapping_neg());
+    }
+    crc
 }
 
 /// The base64url alphabet (RFC 4648 §5): each character's place is its
@@ -669,9 +675,37 @@ pub fn base64url_decode(text: &str) -> Result<Vec<u8>, ShareError> {
 mod tests {
     use super::*;
 
+    fn crc32(bytes: &[u8]) -> u32 {
+        !bytes.iter().fold(!0u32, |crc, &b| crc32_byte(crc, b))
+    }
+
     #[test]
     fn crc32_matches_the_standard_check_value() {
-        assert_eq!(CRC32.checksum(b"123456789"), 0xCBF4_3926);
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    }
+
+    /// The same sums as the `crc` crate's (the module's before it was
+    /// written here), the domain and all.
+    #[test]
+    fn crc32_agrees_with_the_crc_crate() {
+        const CRC32: crc::Crc<u32, crc::NoTable> =
+            crc::Crc::<u32, crc::NoTable>::new(&crc::CRC_32_ISO_HDLC);
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for len in 0..2_000usize {
+            let bytes: Vec<u8> = (0..len % 300)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    state as u8
+                })
+                .collect();
+            assert_eq!(crc32(&bytes), CRC32.checksum(&bytes));
+            let mut digest = CRC32.digest();
+            digest.update(CHECKSUM_DOMAIN);
+            digest.update(&bytes);
+            assert_eq!(checksum(&bytes), digest.finalize());
+        }
     }
 
     #[test]
