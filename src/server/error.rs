@@ -2,6 +2,7 @@
 
 use crate::raft::joined::Joined;
 use std::fmt;
+use std::rc::Rc;
 use std::str::FromStr;
 
 use crate::raft::{NodeId, ProposeError};
@@ -179,11 +180,13 @@ impl From<MemberError> for ErrorCode {
 /// words are the renderers' (`scenario::text_en`, whose sentence is also the
 /// report's `detail`, and `scenario::text_ja`), made when they are shown.
 ///
-/// Its facts are behind one pointer, so that a `Result` carrying it stays
-/// small and each `?` of the server layer moves a word, not the error (the
-/// page's module is smaller by that at every `?`).
+/// Its facts are behind one shared pointer: a `Result` carrying it stays
+/// small, so each `?` of the server layer moves a word, not the error, and a
+/// copy of it (a result kept for the narration and the report, a
+/// checkpoint) counts a reference instead of copying each kind of detail
+/// (the page's module is smaller by both). The facts never change once made.
 #[derive(Clone, PartialEq, Eq)]
-pub struct ServerError(Box<ServerErrorFacts>);
+pub struct ServerError(Rc<ServerErrorFacts>);
 
 /// What a [`ServerError`] says; its fields are read through the error.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,12 +199,6 @@ impl std::ops::Deref for ServerError {
     type Target = ServerErrorFacts;
     fn deref(&self) -> &ServerErrorFacts {
         &self.0
-    }
-}
-
-impl std::ops::DerefMut for ServerError {
-    fn deref_mut(&mut self) -> &mut ServerErrorFacts {
-        &mut self.0
     }
 }
 
@@ -364,7 +361,7 @@ pub enum ErrorDetail {
 
 impl ServerError {
     pub fn new(code: ErrorCode, why: ErrorDetail) -> ServerError {
-        ServerError(Box::new(ServerErrorFacts { code, why }))
+        ServerError(Rc::new(ServerErrorFacts { code, why }))
     }
 
     /// Counts what it owns: its facts are numbers and static words,
