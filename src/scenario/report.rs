@@ -275,13 +275,13 @@ pub struct CommandResult {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub pending: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<Box<Status>>,
+    pub status: Option<Rc<Status>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub members: Option<Vec<MemberJson>>,
     /// A `status via=N`: member N's own status (boxed: a rare result, and
     /// large beside the others).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub member_status: Option<Box<MemberStatus>>,
+    pub member_status: Option<Rc<MemberStatus>>,
     /// Why it failed, as facts (its `error` and `detail` are made from it);
     /// the page renders it in the reader's language. Shared, not boxed: it
     /// never changes once set, and a result is copied (into the narration,
