@@ -7,17 +7,20 @@
 use crate::raft::joined::Joined;
 use crate::raft::substr;
 use std::fmt;
+use std::rc::Rc;
 
 use super::ast::*;
 use super::lexer::{lex, OptPart, Token};
 pub use super::parse_error::ParseErrorKind;
 use super::parse_error::{Form, Least, Named};
 
-/// A line that does not parse: its facts behind one pointer, so that a
-/// `Result` carrying it stays small and each `?` of the parser moves a word,
-/// not the whole error (the module is smaller by that at every `?`).
+/// A line that does not parse: its facts behind one shared pointer, so that
+/// a `Result` carrying it stays small (each `?` of the parser moves a word,
+/// not the whole error) and a copy of it (a refusal in the narration, a
+/// share link's error) counts a reference instead of copying each kind of
+/// error; the module is smaller by both. The facts never change once made.
 #[derive(Clone, PartialEq, Eq)]
-pub struct ParseError(Box<ParseErrorFacts>);
+pub struct ParseError(Rc<ParseErrorFacts>);
 
 /// What a [`ParseError`] says; its fields are read through the error.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,7 +38,7 @@ pub struct ParseErrorFacts {
 impl ParseError {
     pub fn new(line: usize, column: usize, kind: impl Into<ParseErrorKind>) -> ParseError {
         let kind = kind.into();
-        ParseError(Box::new(ParseErrorFacts {
+        ParseError(Rc::new(ParseErrorFacts {
             line,
             column,
             message: kind.english(),
@@ -48,12 +51,6 @@ impl std::ops::Deref for ParseError {
     type Target = ParseErrorFacts;
     fn deref(&self) -> &ParseErrorFacts {
         &self.0
-    }
-}
-
-impl std::ops::DerefMut for ParseError {
-    fn deref_mut(&mut self) -> &mut ParseErrorFacts {
-        &mut self.0
     }
 }
 
