@@ -883,10 +883,11 @@ impl Session {
                     });
                 }
             }
-            Command::Status { via: None } => result.status = Some(Box::new(self.status())),
+            Command::Status { via: None } => result.status = Some(std::rc::Rc::new(self.status())),
             Command::Status { via: Some(id) } => {
                 let k = self.node_cluster(*id);
-                result.member_status = Some(Box::new(self.fleet.cluster(k).member_status(*id)?));
+                result.member_status =
+                    Some(std::rc::Rc::new(self.fleet.cluster(k).member_status(*id)?));
             }
             Command::Say { text, .. } => result.detail = Some(say::fill(text, &self.say_facts())),
             Command::Pause => {}

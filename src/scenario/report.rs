@@ -3,6 +3,7 @@
 //! `docs/scenario-language.md`. Structs, not maps, so fields keep their order.
 
 use serde::Serialize;
+use std::rc::Rc;
 
 use crate::raft::heap::Meter;
 use crate::raft::NodeId;
@@ -274,17 +275,20 @@ pub struct CommandResult {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub pending: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<Box<Status>>,
+    pub status: Option<Rc<Status>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub members: Option<Vec<MemberJson>>,
     /// A `status via=N`: member N's own status (boxed: a rare result, and
     /// large beside the others).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub member_status: Option<Box<MemberStatus>>,
+    pub member_status: Option<Rc<MemberStatus>>,
     /// Why it failed, as facts (its `error` and `detail` are made from it);
-    /// the page renders it in the reader's language.
+    /// the page renders it in the reader's language. Shared, not boxed: it
+    /// never changes once set, and a result is copied (into the narration,
+    /// a checkpoint) far more often than it fails; a copy counts a
+    /// reference instead of running `Failure`'s derived `Clone`.
     #[serde(skip)]
-    pub failure: Option<Box<Failure>>,
+    pub failure: Option<Rc<Failure>>,
 }
 
 impl CommandResult {
@@ -321,7 +325,7 @@ impl CommandResult {
         self.ok = false;
         self.error = Some(f.code());
         self.detail = Some(super::text_en::failure_detail(&f));
-        self.failure = Some(Box::new(f));
+        self.failure = Some(Rc::new(f));
     }
 
     /// Counts what the result owns (about: a recorded status by its lists).

@@ -43,17 +43,16 @@
 //! kilobytes long, which browsers and chat tools carry without trouble. The
 //! checksum detects damaged or edited links; the version names the format,
 //! so a later format can be told apart and refused with a clear message.
-//! base64url comes from the `base64ct` crate and CRC-32 from the `crc` crate;
-//! the format is the same byte for byte as when both were hand-written
-//! (`tests/share_links.rs` keeps links made then).
+//! base64url and CRC-32 are written here (tests hold them to the `base64ct`
+//! and `crc` crates', which the module used before, on random bytes and
+//! texts); the format is the same byte for byte as when both were first
+//! hand-written (`tests/share_links.rs` keeps links made then).
 //!
 //! Decoding never panics and never half-applies: it returns a new timeline
 //! or an error saying what is wrong.
 
 use super::fixed::Fixed;
 use std::fmt;
-
-use base64ct::{Base64UrlUnpadded, Encoding as _};
 
 use super::ast::{format_duration, Command, Script};
 use super::parse::{duration_of, parse_script, ParseError, ParseErrorKind};
@@ -574,26 +573,85 @@ pub fn unpack(packed: &[u8]) -> Result<String, ShareError> {
 /// CRC-32 (IEEE 802.3, the one of zip and PNG; `CRC_32_ISO_HDLC` in the
 /// catalogue) of the domain and the bytes. The bitwise form: links are a few
 /// kilobytes at most, and a lookup table would only grow the page.
-const CRC32: crc::Crc<u32, crc::NoTable> =
-    crc::Crc::<u32, crc::NoTable>::new(&crc::CRC_32_ISO_HDLC);
-
 fn checksum(bytes: &[u8]) -> u32 {
-    let mut digest = CRC32.digest();
-    digest.update(CHECKSUM_DOMAIN);
-    digest.update(bytes);
-    digest.finalize()
+    !CHECKSUM_DOMAIN
+        .iter()
+        .chain(bytes)
+        .fold(!0u32, |crc, &b| crc32_byte(crc, b))
 }
 
+/// The reflected CRC-32 register after one more byte.
+fn crc32_byte(mut crc: u32, b: u8) -> u32 {
+    crc ^= u32::from(b);
+    for _ in 0..8 {
+        crc = (crc >> 1) ^ (0xEDB8_8320 & (crc & 1).wrapping_neg());
+    }
+    crc
+}
+
+/// The base64url alphabet (RFC 4648 §5): each character's place is its
+/// six bits.
+const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
 /// base64url (RFC 4648 §5) without padding, the form a URL fragment carries
-/// untouched.
+/// untouched: each three bytes (the last one or two alone) as the four (two,
+/// three) characters of their bits.
 pub fn base64url_encode(bytes: &[u8]) -> String {
-    Base64UrlUnpadded::encode_string(bytes)
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let bits = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            out.push(char::from(BASE64URL[(bits >> (18 - 6 * i) & 63) as usize]));
+        }
+    }
+    out
+}
+
+/// The six bits of a base64url character.
+fn sextet(c: u8) -> Option<u32> {
+    let v = match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'-' => 62,
+        b'_' => 63,
+        _ => return None,
+    };
+    Some(u32::from(v))
+}
+
+/// Strict base64url: `None` for a character outside the alphabet (padding
+/// included), a length no byte string encodes to (one past a multiple of
+/// four), or bits set past the last byte.
+fn base64url_bytes(text: &str) -> Option<Vec<u8>> {
+    let t = text.as_bytes();
+    if t.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(t.len() / 4 * 3 + 2);
+    for chunk in t.chunks(4) {
+        let mut bits = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            bits |= sextet(c)? << (18 - 6 * i);
+        }
+        let bytes = chunk.len() - 1;
+        if bits & ((1 << (24 - 8 * bytes)) - 1) != 0 {
+            return None;
+        }
+        for i in 0..bytes {
+            out.push((bits >> (16 - 8 * i)) as u8);
+        }
+    }
+    Some(out)
 }
 
 /// Strict base64url: the URL-safe alphabet, no padding, and no stray bits
 /// (so each byte string has exactly one encoding and no edit goes unseen).
 pub fn base64url_decode(text: &str) -> Result<Vec<u8>, ShareError> {
-    Base64UrlUnpadded::decode_vec(text).map_err(|_| {
+    base64url_bytes(text).ok_or_else(|| {
         // The crate finds a stray character but not always the first one; a
         // reader fixing a link wants the first.
         let stray = text
@@ -617,9 +675,37 @@ pub fn base64url_decode(text: &str) -> Result<Vec<u8>, ShareError> {
 mod tests {
     use super::*;
 
+    fn crc32(bytes: &[u8]) -> u32 {
+        !bytes.iter().fold(!0u32, |crc, &b| crc32_byte(crc, b))
+    }
+
     #[test]
     fn crc32_matches_the_standard_check_value() {
-        assert_eq!(CRC32.checksum(b"123456789"), 0xCBF4_3926);
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    }
+
+    /// The same sums as the `crc` crate's (the module's before it was
+    /// written here), the domain and all.
+    #[test]
+    fn crc32_agrees_with_the_crc_crate() {
+        const CRC32: crc::Crc<u32, crc::NoTable> =
+            crc::Crc::<u32, crc::NoTable>::new(&crc::CRC_32_ISO_HDLC);
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for len in 0..2_000usize {
+            let bytes: Vec<u8> = (0..len % 300)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    state as u8
+                })
+                .collect();
+            assert_eq!(crc32(&bytes), CRC32.checksum(&bytes));
+            let mut digest = CRC32.digest();
+            digest.update(CHECKSUM_DOMAIN);
+            digest.update(&bytes);
+            assert_eq!(checksum(&bytes), digest.finalize());
+        }
     }
 
     #[test]
@@ -641,6 +727,51 @@ mod tests {
         assert!(base64url_decode("Zh").is_err());
         assert!(base64url_decode("Zm9v=").is_err());
         assert!(base64url_decode("Z").is_err());
+    }
+
+    /// The same encodings, and the same texts refused, as `base64ct`'s
+    /// strict unpadded base64url (the module's before it was written here).
+    #[test]
+    fn base64url_agrees_with_base64ct() {
+        use base64ct::{Base64UrlUnpadded, Encoding as _};
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let chars = b"AZaz09-_Qgw+/=. \xc3\xa9";
+        for _ in 0..20_000 {
+            let len = (next() % 40) as usize;
+            let bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            let enc = base64url_encode(&bytes);
+            assert_eq!(enc, Base64UrlUnpadded::encode_string(&bytes));
+            assert_eq!(base64url_bytes(&enc), Some(bytes));
+            // A text mostly of the alphabet, now and then a stray byte or a
+            // bit flipped in the last character.
+            let mut text = enc.into_bytes();
+            match next() % 4 {
+                0 if !text.is_empty() => {
+                    let at = (next() as usize) % text.len();
+                    text[at] = chars[(next() as usize) % chars.len()];
+                }
+                1 if !text.is_empty() => {
+                    let last = text.len() - 1;
+                    text[last] = BASE64URL[(next() % 64) as usize];
+                }
+                2 => text.truncate((next() as usize) % (text.len() + 1)),
+                _ => {}
+            }
+            let Ok(text) = String::from_utf8(text) else {
+                continue;
+            };
+            assert_eq!(
+                base64url_bytes(&text),
+                Base64UrlUnpadded::decode_vec(&text).ok(),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]
