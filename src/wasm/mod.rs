@@ -333,7 +333,7 @@ impl App {
     }
 
     /// An app with `script` queued and none of it run: the page runs it
-    /// with `runSlice`, drawing and answering between slices. A script
+    /// with `runFor`, drawing and answering between slices. A script
     /// that does not parse is an error.
     pub fn queued(script: &str) -> Result<App, JsError> {
         let engine = Engine::queued_script(script).map_err(|e| JsError::new(&e))?;
@@ -393,20 +393,11 @@ impl App {
         }
     }
 
-    /// Runs the queued run for at most `work` units of work (engine steps
-    /// and commands; the page sizes it to a few milliseconds) and returns
-    /// `{running, done_ms, total_ms, commands_done, commands_total, seeking}`.
-    #[wasm_bindgen(js_name = runSlice)]
-    pub fn run_slice(&mut self, work: f64) -> JsValue {
-        let work = work_units(work);
-        self.carry = 0.0;
-        to_js(&self.engine.run_slice(work))
-    }
-
     /// Runs the queued run for about `budget_ms` of wall-clock time (at
     /// most a second), in chunks of work sized to a fraction of a
-    /// millisecond, and returns its progress (as `runSlice`). The page
-    /// calls it once per animation frame.
+    /// millisecond, and returns its progress: `{running, done_ms, total_ms,
+    /// commands_done, commands_total, seeking}`. The page calls it in
+    /// back-to-back tasks.
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> JsValue {
         let budget = if budget_ms.is_finite() {
@@ -450,7 +441,7 @@ impl App {
         })
     }
 
-    /// How far the queued run is (as `runSlice` returns it).
+    /// How far the queued run is (as `runFor` returns it).
     pub fn progress(&self) -> JsValue {
         to_js(&self.engine.progress())
     }
@@ -470,7 +461,7 @@ impl App {
 
     /// A console command run in slices: like `command`, but after a first
     /// slice of `work` a command not over comes back as `{command, ok: true,
-    /// running: true}`; it goes on with `runSlice` and its result object is
+    /// running: true}`; it goes on with `runFor` and its result object is
     /// then `takeReply()`'s. While a run goes on, a command is refused with
     /// `error: "running"` (the log says so).
     #[wasm_bindgen(js_name = commandIn)]
@@ -659,17 +650,6 @@ impl App {
         to_js(&view::ModesView::of(self.engine.cluster()))
     }
 
-    /// The lowest id a new member can take.
-    #[wasm_bindgen(js_name = nextId)]
-    pub fn next_id(&self) -> Option<u32> {
-        view::next_id(self.engine.cluster()).map(|id| id as u32)
-    }
-
-    #[wasm_bindgen(js_name = nodeCount)]
-    pub fn node_count(&self) -> u32 {
-        self.engine.cluster().known_ids().len() as u32
-    }
-
     /// Draws the cluster onto a 2D context whose canvas is `width` x
     /// `height` CSS pixels with a backing store `dpr` times larger.
     pub fn draw(&mut self, ctx: &CanvasRenderingContext2d, width: f64, height: f64, dpr: f64) {
@@ -850,6 +830,27 @@ impl App {
     }
 }
 
+/// What the wasm tests ask of an app and the page never does: plain Rust,
+/// not exported, so that neither the module nor its glue carries them.
+impl App {
+    /// Runs the queued run for at most `work` units of work (engine steps
+    /// and commands) and returns its progress, as `runFor` does.
+    pub fn run_slice(&mut self, work: f64) -> JsValue {
+        let work = work_units(work);
+        self.carry = 0.0;
+        to_js(&self.engine.run_slice(work))
+    }
+
+    /// The lowest id a new member can take.
+    pub fn next_id(&self) -> Option<u32> {
+        view::next_id(self.engine.cluster()).map(|id| id as u32)
+    }
+
+    pub fn node_count(&self) -> u32 {
+        self.engine.cluster().known_ids().len() as u32
+    }
+}
+
 impl App {
     fn with(engine: Engine) -> App {
         App {
@@ -957,7 +958,7 @@ impl App {
     }
 
     /// Opens a share link in place of the current run, its run queued (the
-    /// page runs it with `runSlice`): `{ok: true}`, or `{ok: false, error}`
+    /// page runs it with `runFor`): `{ok: true}`, or `{ok: false, error}`
     /// with the app exactly as it was.
     #[wasm_bindgen(js_name = openLink)]
     pub fn open_link(&mut self, link: &str) -> JsValue {
