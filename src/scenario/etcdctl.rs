@@ -303,19 +303,34 @@ impl Args {
 }
 
 /// A hexadecimal member id argument (etcdctl: `strconv.ParseUint(arg, 16,
-/// 64)`), and the raftlab member it names.
-fn member_arg(args: &Args, what: &str, unknown: ErrorCode) -> Result<(u64, NodeId), EtcdctlError> {
+/// 64)`), and the raftlab member it names. `wrapped`: the member commands
+/// wrap a parse error in "bad member ID arg (...)"; move-leader prints it
+/// bare.
+fn member_arg(
+    args: &Args,
+    what: &str,
+    unknown: ErrorCode,
+    wrapped: bool,
+) -> Result<(u64, NodeId), EtcdctlError> {
     let [arg] = args.positional.as_slice() else {
         return Err(EtcdctlError::Etcdctl(what.to_string()));
     };
-    let id = u64::from_str_radix(arg, 16).map_err(|e| {
-        let why = match e.kind() {
-            std::num::IntErrorKind::PosOverflow => "value out of range",
+    // Go's ParseUint takes no sign; Rust's takes a `+`.
+    let parsed = match arg.strip_prefix('+') {
+        Some(_) => Err(None),
+        None => u64::from_str_radix(arg, 16).map_err(|e| Some(*e.kind())),
+    };
+    let id = parsed.map_err(|kind| {
+        let why = match kind {
+            Some(std::num::IntErrorKind::PosOverflow) => "value out of range",
             _ => "invalid syntax",
         };
-        EtcdctlError::Etcdctl(format!(
-            "bad member ID arg (strconv.ParseUint: parsing \"{arg}\": {why}), expecting ID in Hex"
-        ))
+        let parse = format!("strconv.ParseUint: parsing \"{arg}\": {why}");
+        EtcdctlError::Etcdctl(if wrapped {
+            format!("bad member ID arg ({parse}), expecting ID in Hex")
+        } else {
+            parse
+        })
     })?;
     let node = node_of(id).ok_or(EtcdctlError::Server {
         code: unknown,
@@ -372,8 +387,12 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
                 "promote" => {
                     let a = Args::split(&name, &rest[2..], &[])?;
                     a.only(&[])?;
-                    let (member_id, id) =
-                        member_arg(&a, "member ID is not provided", ErrorCode::MemberNotFound)?;
+                    let (member_id, id) = member_arg(
+                        &a,
+                        "member ID is not provided",
+                        ErrorCode::MemberNotFound,
+                        true,
+                    )?;
                     Ok(Translation {
                         command: Command::MemberPromote {
                             id,
@@ -386,8 +405,12 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
                 "remove" => {
                     let a = Args::split(&name, &rest[2..], &[])?;
                     a.only(&[])?;
-                    let (member_id, id) =
-                        member_arg(&a, "member ID is not provided", ErrorCode::MemberNotFound)?;
+                    let (member_id, id) = member_arg(
+                        &a,
+                        "member ID is not provided",
+                        ErrorCode::MemberNotFound,
+                        true,
+                    )?;
                     Ok(Translation {
                         command: Command::MemberRemove {
                             id,
@@ -476,6 +499,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
                 &a,
                 "move-leader command needs 1 argument",
                 ErrorCode::BadLeaderTransferee,
+                false,
             )?;
             Ok(Translation {
                 command: Command::TransferLeader(id),
