@@ -439,7 +439,9 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
         "put" => {
             let a = Args::split("put", &rest[1..], &[])?;
             a.only(&[])?;
-            let [key, value] = a.positional.as_slice() else {
+            // getPutOp reads the value from the second argument and
+            // ignores any after it.
+            let [key, value, ..] = a.positional.as_slice() else {
                 return Err(EtcdctlError::Etcdctl(
                     "put command needs 1 argument and input from stdin or 2 arguments".to_string(),
                 ));
