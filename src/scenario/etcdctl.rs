@@ -462,25 +462,27 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
         "get" => {
             let a = Args::split("get", &rest[1..], &["consistency"])?;
             a.only(&["consistency"])?;
-            let key = match a.positional.as_slice() {
-                [key] => key.clone(),
-                [_, _] => {
-                    return Err(EtcdctlError::UnmodelledFlag {
-                        command: "get".to_string(),
-                        flag: "range_end".to_string(),
-                    })
-                }
-                _ => return Err(EtcdctlError::Etcdctl(
+            // getGetOp's order: no key, then the consistency, then a
+            // range_end (the second argument; any after it is ignored).
+            let Some(key) = a.positional.first().cloned() else {
+                return Err(EtcdctlError::Etcdctl(
                     "get command needs one argument as key and an optional argument as range_end"
                         .to_string(),
-                )),
+                ));
             };
+            let serializable = a.serializable()?;
+            if a.positional.len() > 1 {
+                return Err(EtcdctlError::UnmodelledFlag {
+                    command: "get".to_string(),
+                    flag: "range_end".to_string(),
+                });
+            }
             Ok(Translation {
                 command: Command::Get {
                     key: key.clone(),
                     rev: None,
                     via: None,
-                    serializable: a.serializable()?,
+                    serializable,
                     timeout_ms: None,
                     require_leader: false,
                 },
