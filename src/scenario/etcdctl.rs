@@ -290,14 +290,19 @@ impl Args {
         }
     }
 
-    /// `--consistency=l|s` (etcdctl's `IsSerializable`).
+    /// `--consistency=l|s` (etcdctl's `IsSerializable`). Its error quotes
+    /// get's `--consistency` whatever the command, so a bad value of
+    /// another command's flag is reported as get's default, `l`.
     fn serializable(&self) -> Result<bool, EtcdctlError> {
         match self.value("consistency").unwrap_or("l") {
             "l" => Ok(false),
             "s" => Ok(true),
-            other => Err(EtcdctlError::Etcdctl(format!(
-                "unknown consistency flag \"{other}\""
-            ))),
+            other => {
+                let quoted = if self.command == "get" { other } else { "l" };
+                Err(EtcdctlError::Etcdctl(format!(
+                    "unknown consistency flag \"{quoted}\""
+                )))
+            }
         }
     }
 }
