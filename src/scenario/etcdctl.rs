@@ -206,17 +206,72 @@ fn unterminated() -> EtcdctlError {
     EtcdctlError::Etcdctl("unterminated quoted string".to_string())
 }
 
+/// etcdctl's global flags (v3.6's root command), each with whether it
+/// takes a value: valid after any command, as cobra's persistent flags are.
+const GLOBAL_FLAGS: &[(&str, bool)] = &[
+    ("endpoints", true),
+    ("debug", false),
+    ("write-out", true),
+    ("hex", false),
+    ("dial-timeout", true),
+    ("command-timeout", true),
+    ("keepalive-time", true),
+    ("keepalive-timeout", true),
+    ("max-request-bytes", true),
+    ("max-recv-bytes", true),
+    ("insecure-transport", false),
+    ("insecure-discovery", false),
+    ("insecure-skip-tls-verify", false),
+    ("cert", true),
+    ("key", true),
+    ("cacert", true),
+    ("user", true),
+    ("password", true),
+    ("discovery-srv", true),
+    ("discovery-srv-name", true),
+    ("help", false),
+];
+
+/// The one-letter forms of global flags: `-w`, `-d`, and cobra's `-h`.
+fn shorthand(c: char) -> Option<&'static str> {
+    match c {
+        'w' => Some("write-out"),
+        'd' => Some("discovery-srv"),
+        'h' => Some("help"),
+        _ => None,
+    }
+}
+
+/// One flag as typed: its long name, its value if any, whether it is a
+/// global flag, and the word it was typed as.
+struct Flag {
+    name: String,
+    value: Option<String>,
+    global: bool,
+    typed: String,
+}
+
 /// A command's arguments and flags, as pflag splits them: `--name=value`,
-/// `--name value` for flags that take a value, `--name` for booleans.
+/// `--name value` for flags that take a value, `--name` for booleans,
+/// `-w simple`, `-wsimple` and `-w=simple` for a shorthand.
 struct Args {
     command: String,
     positional: Vec<String>,
-    flags: Vec<(String, Option<String>)>,
+    flags: Vec<Flag>,
 }
 
 impl Args {
-    /// `takes_value`: the flags of this command that take a value.
-    fn split(command: &str, rest: &[String], takes_value: &[&str]) -> Result<Args, EtcdctlError> {
+    /// `known`: etcdctl's own flags of this command, each with whether it
+    /// takes a value. A flag neither the command nor the root has is
+    /// pflag's error, word for word.
+    fn split(command: &str, rest: &[String], known: &[(&str, bool)]) -> Result<Args, EtcdctlError> {
+        let lookup = |name: &str| {
+            known
+                .iter()
+                .map(|&(n, v)| (n, v, false))
+                .chain(GLOBAL_FLAGS.iter().map(|&(n, v)| (n, v, true)))
+                .find(|&(n, _, _)| n == name)
+        };
         let mut positional = Vec::new();
         let mut flags = Vec::new();
         let mut it = rest.iter();
@@ -230,20 +285,63 @@ impl Args {
                 only_args = true;
                 continue;
             }
-            let body = w.trim_start_matches('-');
-            let (name, value) = match body.split_once('=') {
-                Some((n, v)) => (n.to_string(), Some(v.to_string())),
-                None => (body.to_string(), None),
-            };
-            let value = match value {
-                None if takes_value.contains(&name.as_str()) => {
-                    Some(it.next().cloned().ok_or_else(|| {
-                        EtcdctlError::Etcdctl(format!("flag needs an argument: --{name}"))
-                    })?)
+            if let Some(body) = w.strip_prefix("--") {
+                if body.starts_with('-') || body.starts_with('=') {
+                    return Err(EtcdctlError::Etcdctl(format!("bad flag syntax: {w}")));
                 }
-                v => v,
-            };
-            flags.push((name, value));
+                let (name, value) = match body.split_once('=') {
+                    Some((n, v)) => (n, Some(v.to_string())),
+                    None => (body, None),
+                };
+                let Some((name, takes_value, global)) = lookup(name) else {
+                    return Err(EtcdctlError::Etcdctl(format!("unknown flag: --{name}")));
+                };
+                let value = match value {
+                    None if takes_value => Some(it.next().cloned().ok_or_else(|| {
+                        EtcdctlError::Etcdctl(format!("flag needs an argument: {w}"))
+                    })?),
+                    v => v,
+                };
+                flags.push(Flag {
+                    name: name.to_string(),
+                    value,
+                    global,
+                    typed: w.clone(),
+                });
+                continue;
+            }
+            // Shorthands: a run of letters, each a flag, until one takes
+            // the rest of the word (or the next word) as its value.
+            let mut shorts = &w[1..];
+            while let Some(c) = shorts.chars().next() {
+                let Some(name) = shorthand(c) else {
+                    // pflag quotes the first byte as a character.
+                    let q = char::from(shorts.as_bytes()[0]);
+                    return Err(EtcdctlError::Etcdctl(format!(
+                        "unknown shorthand flag: '{q}' in -{shorts}"
+                    )));
+                };
+                let after = &shorts[1..];
+                let (value, next) = if let Some(v) = after.strip_prefix('=') {
+                    (Some(v.to_string()), "")
+                } else if name == "help" {
+                    (None, after)
+                } else if !after.is_empty() {
+                    (Some(after.to_string()), "")
+                } else {
+                    let v = it.next().cloned().ok_or_else(|| {
+                        EtcdctlError::Etcdctl(format!("flag needs an argument: '{c}' in -{shorts}"))
+                    })?;
+                    (Some(v), "")
+                };
+                flags.push(Flag {
+                    name: name.to_string(),
+                    value,
+                    global: true,
+                    typed: w.clone(),
+                });
+                shorts = next;
+            }
         }
         Ok(Args {
             command: command.to_string(),
@@ -252,16 +350,22 @@ impl Args {
         })
     }
 
-    /// Refuses any flag but `known`.
-    fn only(&self, known: &[&str]) -> Result<(), EtcdctlError> {
+    /// Refuses any flag but `modelled` and the simple printer (a global
+    /// flag is named as typed, as raftlab's flag of plain `etcdctl`).
+    fn only(&self, modelled: &[&str]) -> Result<(), EtcdctlError> {
+        let simple = |f: &Flag| f.name == "write-out" && f.value.as_deref() == Some("simple");
         match self
             .flags
             .iter()
-            .find(|(n, _)| !known.contains(&n.as_str()))
+            .find(|f| !simple(f) && (f.global || !modelled.contains(&f.name.as_str())))
         {
-            Some((n, _)) => Err(EtcdctlError::UnmodelledFlag {
+            Some(f) if f.global => Err(EtcdctlError::UnmodelledFlag {
+                command: String::new(),
+                flag: f.typed.clone(),
+            }),
+            Some(f) => Err(EtcdctlError::UnmodelledFlag {
                 command: self.command.clone(),
-                flag: format!("--{n}"),
+                flag: format!("--{}", f.name),
             }),
             None => Ok(()),
         }
@@ -271,16 +375,16 @@ impl Args {
         self.flags
             .iter()
             .rev()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, v)| v.as_deref())
+            .find(|f| f.name == name)
+            .and_then(|f| f.value.as_deref())
     }
 
     /// A boolean flag: `--name`, `--name=true` or `--name=false`.
     fn bool(&self, name: &str) -> Result<bool, EtcdctlError> {
-        match self.flags.iter().rev().find(|(n, _)| n == name) {
+        match self.flags.iter().rev().find(|f| f.name == name) {
             None => Ok(false),
-            Some((_, None)) => Ok(true),
-            Some((_, Some(v))) => match v.as_str() {
+            Some(Flag { value: None, .. }) => Ok(true),
+            Some(Flag { value: Some(v), .. }) => match v.as_str() {
                 "true" | "1" | "t" | "T" | "TRUE" | "True" => Ok(true),
                 "false" | "0" | "f" | "F" | "FALSE" | "False" => Ok(false),
                 _ => Err(EtcdctlError::Etcdctl(format!(
@@ -344,6 +448,33 @@ fn member_arg(
     Ok((id, node))
 }
 
+/// etcdctl put's flags (putCommandFunc's), with whether each takes a value.
+const PUT_FLAGS: &[(&str, bool)] = &[
+    ("lease", true),
+    ("prev-kv", false),
+    ("ignore-value", false),
+    ("ignore-lease", false),
+];
+
+/// etcdctl get's flags (v3.6's NewGetCommand), with whether each takes a
+/// value.
+const GET_FLAGS: &[(&str, bool)] = &[
+    ("consistency", true),
+    ("order", true),
+    ("sort-by", true),
+    ("limit", true),
+    ("prefix", false),
+    ("from-key", false),
+    ("rev", true),
+    ("keys-only", false),
+    ("count-only", false),
+    ("print-value-only", false),
+    ("min-create-rev", true),
+    ("max-create-rev", true),
+    ("min-mod-rev", true),
+    ("max-mod-rev", true),
+];
+
 /// Reads an etcdctl line (`etcdctl` included).
 pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
     let all = words(line)?;
@@ -388,7 +519,11 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
             };
             let name = format!("member {sub}");
             match sub.as_str() {
-                "add" => member_add(Args::split(&name, &rest[2..], &["peer-urls"])?),
+                "add" => member_add(Args::split(
+                    &name,
+                    &rest[2..],
+                    &[("peer-urls", true), ("learner", false)],
+                )?),
                 "promote" => {
                     let a = Args::split(&name, &rest[2..], &[])?;
                     a.only(&[])?;
@@ -426,7 +561,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
                     })
                 }
                 "list" => {
-                    let a = Args::split(&name, &rest[2..], &["consistency"])?;
+                    let a = Args::split(&name, &rest[2..], &[("consistency", true)])?;
                     a.only(&["consistency"])?;
                     Ok(Translation {
                         command: Command::MemberList {
@@ -442,7 +577,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
             }
         }
         "put" => {
-            let a = Args::split("put", &rest[1..], &[])?;
+            let a = Args::split("put", &rest[1..], PUT_FLAGS)?;
             a.only(&[])?;
             // getPutOp reads the value from the second argument and
             // ignores any after it.
@@ -465,7 +600,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
             })
         }
         "get" => {
-            let a = Args::split("get", &rest[1..], &["consistency"])?;
+            let a = Args::split("get", &rest[1..], GET_FLAGS)?;
             a.only(&["consistency"])?;
             // getGetOp's order: no key, then the consistency, then a
             // range_end (the second argument; any after it is ignored).
@@ -517,7 +652,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
         }
         "endpoint" => match rest.get(1).map(String::as_str) {
             Some("status") => {
-                let a = Args::split("endpoint status", &rest[2..], &[])?;
+                let a = Args::split("endpoint status", &rest[2..], &[("cluster", false)])?;
                 a.only(&["cluster"])?;
                 Ok(Translation {
                     command: Command::Status { via: None },
