@@ -19,7 +19,7 @@ use super::ast::{Command, NodeId, MAX_NODE_ID, MIN_NODE_ID};
 use super::exec::Session;
 use super::report::CommandResult;
 use crate::raft::joined::Joined;
-use crate::server::ErrorCode;
+use crate::server::{ErrorCode, Release};
 
 /// The etcdctl commands raftlab models, as its refusal lists them.
 pub const MODELLED: &[&str] = &[
@@ -206,8 +206,9 @@ fn unterminated() -> EtcdctlError {
     EtcdctlError::Etcdctl("unterminated quoted string".to_string())
 }
 
-/// etcdctl's global flags (v3.6's root command), each with whether it
+/// etcdctl's global flags (its root command's), each with whether it
 /// takes a value: valid after any command, as cobra's persistent flags are.
+/// The last [`GLOBAL_NEW_IN_3_6`] came with v3.6.
 const GLOBAL_FLAGS: &[(&str, bool)] = &[
     ("endpoints", true),
     ("debug", false),
@@ -217,8 +218,6 @@ const GLOBAL_FLAGS: &[(&str, bool)] = &[
     ("command-timeout", true),
     ("keepalive-time", true),
     ("keepalive-timeout", true),
-    ("max-request-bytes", true),
-    ("max-recv-bytes", true),
     ("insecure-transport", false),
     ("insecure-discovery", false),
     ("insecure-skip-tls-verify", false),
@@ -230,7 +229,10 @@ const GLOBAL_FLAGS: &[(&str, bool)] = &[
     ("discovery-srv", true),
     ("discovery-srv-name", true),
     ("help", false),
+    ("max-request-bytes", true),
+    ("max-recv-bytes", true),
 ];
+const GLOBAL_NEW_IN_3_6: usize = 2;
 
 /// The one-letter forms of global flags: `-w`, `-d`, and cobra's `-h`.
 fn shorthand(c: char) -> Option<&'static str> {
@@ -264,12 +266,22 @@ impl Args {
     /// `known`: etcdctl's own flags of this command, each with whether it
     /// takes a value. A flag neither the command nor the root has is
     /// pflag's error, word for word.
-    fn split(command: &str, rest: &[String], known: &[(&str, bool)]) -> Result<Args, EtcdctlError> {
+    /// `v36`: etcdctl v3.6, whose root has flags older ones lack.
+    fn split(
+        command: &str,
+        rest: &[String],
+        known: &[(&str, bool)],
+        v36: bool,
+    ) -> Result<Args, EtcdctlError> {
+        let global = match v36 {
+            true => GLOBAL_FLAGS,
+            false => &GLOBAL_FLAGS[..GLOBAL_FLAGS.len() - GLOBAL_NEW_IN_3_6],
+        };
         let lookup = |name: &str| {
             known
                 .iter()
                 .map(|&(n, v)| (n, v, false))
-                .chain(GLOBAL_FLAGS.iter().map(|&(n, v)| (n, v, true)))
+                .chain(global.iter().map(|&(n, v)| (n, v, true)))
                 .find(|&(n, _, _)| n == name)
         };
         let mut positional = Vec::new();
@@ -456,8 +468,8 @@ const PUT_FLAGS: &[(&str, bool)] = &[
     ("ignore-lease", false),
 ];
 
-/// etcdctl get's flags (v3.6's NewGetCommand), with whether each takes a
-/// value.
+/// etcdctl get's flags (NewGetCommand's), with whether each takes a
+/// value. The last [`GET_NEW_IN_3_6`] came with v3.6.
 const GET_FLAGS: &[(&str, bool)] = &[
     ("consistency", true),
     ("order", true),
@@ -474,9 +486,12 @@ const GET_FLAGS: &[(&str, bool)] = &[
     ("min-mod-rev", true),
     ("max-mod-rev", true),
 ];
+const GET_NEW_IN_3_6: usize = 4;
 
-/// Reads an etcdctl line (`etcdctl` included).
-pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
+/// Reads an etcdctl line (`etcdctl` included) as the etcdctl of `release`
+/// reads it.
+pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlError> {
+    let v36 = release == Release::V3_6;
     let all = words(line)?;
     let mut rest: &[String] = match all.split_first() {
         Some((first, rest)) if first == "etcdctl" => rest,
@@ -523,9 +538,10 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
                     &name,
                     &rest[2..],
                     &[("peer-urls", true), ("learner", false)],
+                    v36,
                 )?),
                 "promote" => {
-                    let a = Args::split(&name, &rest[2..], &[])?;
+                    let a = Args::split(&name, &rest[2..], &[], v36)?;
                     a.only(&[])?;
                     let (member_id, id) = member_arg(
                         &a,
@@ -543,7 +559,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
                     })
                 }
                 "remove" => {
-                    let a = Args::split(&name, &rest[2..], &[])?;
+                    let a = Args::split(&name, &rest[2..], &[], v36)?;
                     a.only(&[])?;
                     let (member_id, id) = member_arg(
                         &a,
@@ -561,7 +577,14 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
                     })
                 }
                 "list" => {
-                    let a = Args::split(&name, &rest[2..], &[("consistency", true)])?;
+                    let a = Args::split(
+                        &name,
+                        &rest[2..],
+                        // member list has --consistency since v3.6
+                        // (before, it answered from the member's state).
+                        if v36 { &[("consistency", true)] } else { &[] },
+                        v36,
+                    )?;
                     a.only(&["consistency"])?;
                     Ok(Translation {
                         command: Command::MemberList {
@@ -577,7 +600,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
             }
         }
         "put" => {
-            let a = Args::split("put", &rest[1..], PUT_FLAGS)?;
+            let a = Args::split("put", &rest[1..], PUT_FLAGS, v36)?;
             a.only(&[])?;
             // getPutOp reads the value from the second argument and
             // ignores any after it.
@@ -600,7 +623,15 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
             })
         }
         "get" => {
-            let a = Args::split("get", &rest[1..], GET_FLAGS)?;
+            let a = Args::split(
+                "get",
+                &rest[1..],
+                match v36 {
+                    true => GET_FLAGS,
+                    false => &GET_FLAGS[..GET_FLAGS.len() - GET_NEW_IN_3_6],
+                },
+                v36,
+            )?;
             a.only(&["consistency"])?;
             // getGetOp's order: no key, then the consistency, then a
             // range_end (the second argument; any after it is ignored).
@@ -630,7 +661,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
             })
         }
         "move-leader" => {
-            let a = Args::split("move-leader", &rest[1..], &[])?;
+            let a = Args::split("move-leader", &rest[1..], &[], v36)?;
             a.only(&[])?;
             if a.positional.len() != 1 {
                 return Err(EtcdctlError::Etcdctl(
@@ -652,7 +683,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
         }
         "endpoint" => match rest.get(1).map(String::as_str) {
             Some("status") => {
-                let a = Args::split("endpoint status", &rest[2..], &[("cluster", false)])?;
+                let a = Args::split("endpoint status", &rest[2..], &[("cluster", false)], v36)?;
                 a.only(&["cluster"])?;
                 Ok(Translation {
                     command: Command::Status { via: None },
