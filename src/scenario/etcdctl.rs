@@ -814,10 +814,13 @@ pub fn output(
             let Command::MemberAdd { id, .. } = t.command else {
                 return Vec::new();
             };
+            // etcdctl says "as learner" since v3.6 (its simple printer's
+            // MemberAdd); before, a learner is "added" as a voter is.
+            let as_learner = *learner && session.spec().etcd == Release::V3_6;
             let mut out = vec![format!(
                 "Member {:16x} added{}to cluster {cid:16x}",
                 member_id(id),
-                if *learner { " as learner " } else { " " }
+                if as_learner { " as learner " } else { " " }
             )];
             let via = cluster
                 .leader()
