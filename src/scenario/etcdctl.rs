@@ -799,6 +799,15 @@ pub fn output(
 ) -> Vec<String> {
     let cluster = session.cluster();
     let cid = cluster_id(&session.spec().voters);
+    if matches!(t.print, Print::MoveLeader { .. }) && leader_before.is_none() {
+        // etcdctl's move-leader asks its endpoints for their status first
+        // and, when none of them leads, stops before sending anything.
+        let eps: Vec<String> = cluster.known_ids().into_iter().map(client_url).collect();
+        return vec![format!(
+            "Error: no leader endpoint given at [{}]",
+            eps.joined(" ")
+        )];
+    }
     if let Some(code) = r.error {
         let text = code
             .parse::<ErrorCode>()
