@@ -900,10 +900,11 @@ pub fn output(
         )],
         Print::EndpointStatus => {
             let v36 = session.spec().etcd.as_str() == "3.6";
-            cluster
-                .known_ids()
-                .into_iter()
-                .map(|id| match cluster.member_status(id) {
+            // epStatusCommandFunc says which endpoints failed as it asks
+            // them, and prints the table of the others after.
+            let (mut failed, mut rows) = (Vec::new(), Vec::new());
+            for id in cluster.known_ids() {
+                match cluster.member_status(id) {
                     Ok(s) => {
                         let db = humanize_bytes(s.db_size);
                         let version = format!("{}.0", s.version);
@@ -935,14 +936,16 @@ pub fn output(
                         if v36 {
                             row.extend([String::new(), "false".to_string()]);
                         }
-                        row.joined(", ")
+                        rows.push(row.joined(", "));
                     }
-                    Err(_) => format!(
+                    Err(_) => failed.push(format!(
                         "Failed to get the status of endpoint {} (context deadline exceeded)",
                         client_url(id)
-                    ),
-                })
-                .collect()
+                    )),
+                }
+            }
+            failed.extend(rows);
+            failed
         }
     }
 }
