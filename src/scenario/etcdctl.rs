@@ -18,8 +18,10 @@
 use super::ast::{Command, NodeId, MAX_NODE_ID, MIN_NODE_ID};
 use super::exec::Session;
 use super::report::CommandResult;
+use super::report::Failure;
 use crate::raft::joined::Joined;
-use crate::server::{ErrorCode, Release};
+use crate::server::cluster::DEADLINE_EXCEEDED;
+use crate::server::{ErrorCode, ErrorDetail, Release, ServerError, Waited};
 
 /// The etcdctl commands raftlab models, as its refusal lists them.
 pub const MODELLED: &[&str] = &[
@@ -809,9 +811,21 @@ pub fn output(
         )];
     }
     if let Some(code) = r.error {
-        let text = code
-            .parse::<ErrorCode>()
-            .map_or(code.to_string(), |c| c.etcd_text().to_string());
+        // A request whose client deadline (etcdctl's --command-timeout)
+        // ended first sees the gRPC deadline, not the server's timeout.
+        let client_deadline = matches!(
+            r.failure.as_deref(),
+            Some(Failure::Server(ServerError {
+                why: ErrorDetail::Deadline { waited, .. },
+                ..
+            })) if *waited != Waited::ServerTimeout
+        );
+        let text = if client_deadline {
+            DEADLINE_EXCEEDED.to_string()
+        } else {
+            code.parse::<ErrorCode>()
+                .map_or(code.to_string(), |c| c.etcd_text().to_string())
+        };
         return vec![format!("Error: {text}")];
     }
     match &t.print {
