@@ -820,11 +820,14 @@ pub fn output(
                 ..
             })) if *waited != Waited::ServerTimeout
         );
-        let text = if client_deadline {
-            DEADLINE_EXCEEDED.to_string()
-        } else {
-            code.parse::<ErrorCode>()
-                .map_or(code.to_string(), |c| c.etcd_text().to_string())
+        let text = match code.parse::<ErrorCode>() {
+            _ if client_deadline => DEADLINE_EXCEEDED.to_string(),
+            // etcd's gRPC layer (togRPCError) turns the server's
+            // ErrIDRemoved into ErrGRPCMemberNotFound before any client
+            // sees it.
+            Ok(ErrorCode::IdRemoved) => ErrorCode::MemberNotFound.etcd_text().to_string(),
+            Ok(c) => c.etcd_text().to_string(),
+            Err(_) => code.to_string(),
         };
         return vec![format!("Error: {text}")];
     }
