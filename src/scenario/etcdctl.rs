@@ -21,7 +21,7 @@ use super::report::CommandResult;
 use super::report::Failure;
 use crate::raft::joined::Joined;
 use crate::server::cluster::DEADLINE_EXCEEDED;
-use crate::server::{ErrorCode, ErrorDetail, Release, ServerError, Waited};
+use crate::server::{ErrorCode, ErrorDetail, Release, ServerError, UrlProblem, Waited};
 
 /// The etcdctl commands raftlab models, as its refusal lists them.
 pub const MODELLED: &[&str] = &[
@@ -820,8 +820,21 @@ pub fn output(
                 ..
             })) if *waited != Waited::ServerTimeout
         );
+        // etcd's client checks peer URLs itself (types.NewURLs in its
+        // memberAdd) and returns that error as it is, before any request.
+        let bad_url = match r.failure.as_deref() {
+            Some(Failure::Server(ServerError {
+                why: ErrorDetail::BadPeerUrl { problem, .. },
+                ..
+            })) => Some(match problem {
+                UrlProblem::Parse { input, go_error } => format!("parse {input:?}: {go_error}"),
+                UrlProblem::Rule { input, rule } => format!("{rule}: {input}"),
+            }),
+            _ => None,
+        };
         let text = match code.parse::<ErrorCode>() {
             _ if client_deadline => DEADLINE_EXCEEDED.to_string(),
+            _ if bad_url.is_some() => bad_url.unwrap_or_default(),
             // etcd's gRPC layer (togRPCError) turns the server's
             // ErrIDRemoved into ErrGRPCMemberNotFound before any client
             // sees it.
