@@ -490,7 +490,13 @@ impl Engine {
     fn etcdctl(&mut self, text: &str, work: u64) -> Reply {
         let echo = self.log.echo(self.renderer, text);
         self.out.push(echo);
-        let t = match etcdctl::translate(text) {
+        let release = match &self.lesson {
+            Some(l) => l.session(),
+            None => self.sandbox.session(),
+        }
+        .spec()
+        .etcd;
+        let t = match etcdctl::translate(text, release) {
             Ok(t) => t,
             Err(e) => {
                 let said = self.renderer.etcdctl_refusal(&e);

@@ -18,8 +18,10 @@
 use super::ast::{Command, NodeId, MAX_NODE_ID, MIN_NODE_ID};
 use super::exec::Session;
 use super::report::CommandResult;
+use super::report::Failure;
 use crate::raft::joined::Joined;
-use crate::server::ErrorCode;
+use crate::server::cluster::DEADLINE_EXCEEDED;
+use crate::server::{ErrorCode, ErrorDetail, Release, ServerError, UrlProblem, Waited};
 
 /// The etcdctl commands raftlab models, as its refusal lists them.
 pub const MODELLED: &[&str] = &[
@@ -206,17 +208,84 @@ fn unterminated() -> EtcdctlError {
     EtcdctlError::Etcdctl("unterminated quoted string".to_string())
 }
 
+/// etcdctl's global flags (its root command's), each with whether it
+/// takes a value: valid after any command, as cobra's persistent flags are.
+/// The last [`GLOBAL_NEW_IN_3_6`] came with v3.6.
+const GLOBAL_FLAGS: &[(&str, bool)] = &[
+    ("endpoints", true),
+    ("debug", false),
+    ("write-out", true),
+    ("hex", false),
+    ("dial-timeout", true),
+    ("command-timeout", true),
+    ("keepalive-time", true),
+    ("keepalive-timeout", true),
+    ("insecure-transport", false),
+    ("insecure-discovery", false),
+    ("insecure-skip-tls-verify", false),
+    ("cert", true),
+    ("key", true),
+    ("cacert", true),
+    ("user", true),
+    ("password", true),
+    ("discovery-srv", true),
+    ("discovery-srv-name", true),
+    ("help", false),
+    ("max-request-bytes", true),
+    ("max-recv-bytes", true),
+];
+const GLOBAL_NEW_IN_3_6: usize = 2;
+
+/// The one-letter forms of global flags: `-w`, `-d`, and cobra's `-h`.
+fn shorthand(c: char) -> Option<&'static str> {
+    match c {
+        'w' => Some("write-out"),
+        'd' => Some("discovery-srv"),
+        'h' => Some("help"),
+        _ => None,
+    }
+}
+
+/// One flag as typed: its long name, its value if any, whether it is a
+/// global flag, and the word it was typed as.
+struct Flag {
+    name: String,
+    value: Option<String>,
+    global: bool,
+    typed: String,
+}
+
 /// A command's arguments and flags, as pflag splits them: `--name=value`,
-/// `--name value` for flags that take a value, `--name` for booleans.
+/// `--name value` for flags that take a value, `--name` for booleans,
+/// `-w simple`, `-wsimple` and `-w=simple` for a shorthand.
 struct Args {
     command: String,
     positional: Vec<String>,
-    flags: Vec<(String, Option<String>)>,
+    flags: Vec<Flag>,
 }
 
 impl Args {
-    /// `takes_value`: the flags of this command that take a value.
-    fn split(command: &str, rest: &[String], takes_value: &[&str]) -> Result<Args, EtcdctlError> {
+    /// `known`: etcdctl's own flags of this command, each with whether it
+    /// takes a value. A flag neither the command nor the root has is
+    /// pflag's error, word for word.
+    /// `v36`: etcdctl v3.6, whose root has flags older ones lack.
+    fn split(
+        command: &str,
+        rest: &[String],
+        known: &[(&str, bool)],
+        v36: bool,
+    ) -> Result<Args, EtcdctlError> {
+        let global = match v36 {
+            true => GLOBAL_FLAGS,
+            false => &GLOBAL_FLAGS[..GLOBAL_FLAGS.len() - GLOBAL_NEW_IN_3_6],
+        };
+        let lookup = |name: &str| {
+            known
+                .iter()
+                .map(|&(n, v)| (n, v, false))
+                .chain(global.iter().map(|&(n, v)| (n, v, true)))
+                .find(|&(n, _, _)| n == name)
+        };
         let mut positional = Vec::new();
         let mut flags = Vec::new();
         let mut it = rest.iter();
@@ -230,20 +299,63 @@ impl Args {
                 only_args = true;
                 continue;
             }
-            let body = w.trim_start_matches('-');
-            let (name, value) = match body.split_once('=') {
-                Some((n, v)) => (n.to_string(), Some(v.to_string())),
-                None => (body.to_string(), None),
-            };
-            let value = match value {
-                None if takes_value.contains(&name.as_str()) => {
-                    Some(it.next().cloned().ok_or_else(|| {
-                        EtcdctlError::Etcdctl(format!("flag needs an argument: --{name}"))
-                    })?)
+            if let Some(body) = w.strip_prefix("--") {
+                if body.starts_with('-') || body.starts_with('=') {
+                    return Err(EtcdctlError::Etcdctl(format!("bad flag syntax: {w}")));
                 }
-                v => v,
-            };
-            flags.push((name, value));
+                let (name, value) = match body.split_once('=') {
+                    Some((n, v)) => (n, Some(v.to_string())),
+                    None => (body, None),
+                };
+                let Some((name, takes_value, global)) = lookup(name) else {
+                    return Err(EtcdctlError::Etcdctl(format!("unknown flag: --{name}")));
+                };
+                let value = match value {
+                    None if takes_value => Some(it.next().cloned().ok_or_else(|| {
+                        EtcdctlError::Etcdctl(format!("flag needs an argument: {w}"))
+                    })?),
+                    v => v,
+                };
+                flags.push(Flag {
+                    name: name.to_string(),
+                    value,
+                    global,
+                    typed: w.clone(),
+                });
+                continue;
+            }
+            // Shorthands: a run of letters, each a flag, until one takes
+            // the rest of the word (or the next word) as its value.
+            let mut shorts = &w[1..];
+            while let Some(c) = shorts.chars().next() {
+                let Some(name) = shorthand(c) else {
+                    // pflag quotes the first byte as a character.
+                    let q = char::from(shorts.as_bytes()[0]);
+                    return Err(EtcdctlError::Etcdctl(format!(
+                        "unknown shorthand flag: '{q}' in -{shorts}"
+                    )));
+                };
+                let after = &shorts[1..];
+                let (value, next) = if let Some(v) = after.strip_prefix('=') {
+                    (Some(v.to_string()), "")
+                } else if name == "help" {
+                    (None, after)
+                } else if !after.is_empty() {
+                    (Some(after.to_string()), "")
+                } else {
+                    let v = it.next().cloned().ok_or_else(|| {
+                        EtcdctlError::Etcdctl(format!("flag needs an argument: '{c}' in -{shorts}"))
+                    })?;
+                    (Some(v), "")
+                };
+                flags.push(Flag {
+                    name: name.to_string(),
+                    value,
+                    global: true,
+                    typed: w.clone(),
+                });
+                shorts = next;
+            }
         }
         Ok(Args {
             command: command.to_string(),
@@ -252,16 +364,22 @@ impl Args {
         })
     }
 
-    /// Refuses any flag but `known`.
-    fn only(&self, known: &[&str]) -> Result<(), EtcdctlError> {
+    /// Refuses any flag but `modelled` and the simple printer (a global
+    /// flag is named as typed, as raftlab's flag of plain `etcdctl`).
+    fn only(&self, modelled: &[&str]) -> Result<(), EtcdctlError> {
+        let simple = |f: &Flag| f.name == "write-out" && f.value.as_deref() == Some("simple");
         match self
             .flags
             .iter()
-            .find(|(n, _)| !known.contains(&n.as_str()))
+            .find(|f| !simple(f) && (f.global || !modelled.contains(&f.name.as_str())))
         {
-            Some((n, _)) => Err(EtcdctlError::UnmodelledFlag {
+            Some(f) if f.global => Err(EtcdctlError::UnmodelledFlag {
+                command: String::new(),
+                flag: f.typed.clone(),
+            }),
+            Some(f) => Err(EtcdctlError::UnmodelledFlag {
                 command: self.command.clone(),
-                flag: format!("--{n}"),
+                flag: format!("--{}", f.name),
             }),
             None => Ok(()),
         }
@@ -271,16 +389,16 @@ impl Args {
         self.flags
             .iter()
             .rev()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, v)| v.as_deref())
+            .find(|f| f.name == name)
+            .and_then(|f| f.value.as_deref())
     }
 
     /// A boolean flag: `--name`, `--name=true` or `--name=false`.
     fn bool(&self, name: &str) -> Result<bool, EtcdctlError> {
-        match self.flags.iter().rev().find(|(n, _)| n == name) {
+        match self.flags.iter().rev().find(|f| f.name == name) {
             None => Ok(false),
-            Some((_, None)) => Ok(true),
-            Some((_, Some(v))) => match v.as_str() {
+            Some(Flag { value: None, .. }) => Ok(true),
+            Some(Flag { value: Some(v), .. }) => match v.as_str() {
                 "true" | "1" | "t" | "T" | "TRUE" | "True" => Ok(true),
                 "false" | "0" | "f" | "F" | "FALSE" | "False" => Ok(false),
                 _ => Err(EtcdctlError::Etcdctl(format!(
@@ -290,32 +408,52 @@ impl Args {
         }
     }
 
-    /// `--consistency=l|s` (etcdctl's `IsSerializable`).
+    /// `--consistency=l|s` (etcdctl's `IsSerializable`). Its error quotes
+    /// get's `--consistency` whatever the command, so a bad value of
+    /// another command's flag is reported as get's default, `l`.
     fn serializable(&self) -> Result<bool, EtcdctlError> {
         match self.value("consistency").unwrap_or("l") {
             "l" => Ok(false),
             "s" => Ok(true),
-            other => Err(EtcdctlError::Etcdctl(format!(
-                "unknown consistency flag \"{other}\""
-            ))),
+            other => {
+                let quoted = if self.command == "get" { other } else { "l" };
+                Err(EtcdctlError::Etcdctl(format!(
+                    "unknown consistency flag \"{quoted}\""
+                )))
+            }
         }
     }
 }
 
 /// A hexadecimal member id argument (etcdctl: `strconv.ParseUint(arg, 16,
-/// 64)`), and the raftlab member it names.
-fn member_arg(args: &Args, what: &str, unknown: ErrorCode) -> Result<(u64, NodeId), EtcdctlError> {
+/// 64)`), and the raftlab member it names. `wrapped`: the member commands
+/// wrap a parse error in "bad member ID arg (...)"; move-leader prints it
+/// bare.
+fn member_arg(
+    args: &Args,
+    what: &str,
+    unknown: ErrorCode,
+    wrapped: bool,
+) -> Result<(u64, NodeId), EtcdctlError> {
     let [arg] = args.positional.as_slice() else {
         return Err(EtcdctlError::Etcdctl(what.to_string()));
     };
-    let id = u64::from_str_radix(arg, 16).map_err(|e| {
-        let why = match e.kind() {
-            std::num::IntErrorKind::PosOverflow => "value out of range",
+    // Go's ParseUint takes no sign; Rust's takes a `+`.
+    let parsed = match arg.strip_prefix('+') {
+        Some(_) => Err(None),
+        None => u64::from_str_radix(arg, 16).map_err(|e| Some(*e.kind())),
+    };
+    let id = parsed.map_err(|kind| {
+        let why = match kind {
+            Some(std::num::IntErrorKind::PosOverflow) => "value out of range",
             _ => "invalid syntax",
         };
-        EtcdctlError::Etcdctl(format!(
-            "bad member ID arg (strconv.ParseUint: parsing \"{arg}\": {why}), expecting ID in Hex"
-        ))
+        let parse = format!("strconv.ParseUint: parsing \"{arg}\": {why}");
+        EtcdctlError::Etcdctl(if wrapped {
+            format!("bad member ID arg ({parse}), expecting ID in Hex")
+        } else {
+            parse
+        })
     })?;
     let node = node_of(id).ok_or(EtcdctlError::Server {
         code: unknown,
@@ -324,8 +462,38 @@ fn member_arg(args: &Args, what: &str, unknown: ErrorCode) -> Result<(u64, NodeI
     Ok((id, node))
 }
 
-/// Reads an etcdctl line (`etcdctl` included).
-pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
+/// etcdctl put's flags (putCommandFunc's), with whether each takes a value.
+const PUT_FLAGS: &[(&str, bool)] = &[
+    ("lease", true),
+    ("prev-kv", false),
+    ("ignore-value", false),
+    ("ignore-lease", false),
+];
+
+/// etcdctl get's flags (NewGetCommand's), with whether each takes a
+/// value. The last [`GET_NEW_IN_3_6`] came with v3.6.
+const GET_FLAGS: &[(&str, bool)] = &[
+    ("consistency", true),
+    ("order", true),
+    ("sort-by", true),
+    ("limit", true),
+    ("prefix", false),
+    ("from-key", false),
+    ("rev", true),
+    ("keys-only", false),
+    ("count-only", false),
+    ("print-value-only", false),
+    ("min-create-rev", true),
+    ("max-create-rev", true),
+    ("min-mod-rev", true),
+    ("max-mod-rev", true),
+];
+const GET_NEW_IN_3_6: usize = 4;
+
+/// Reads an etcdctl line (`etcdctl` included) as the etcdctl of `release`
+/// reads it.
+pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlError> {
+    let v36 = release == Release::V3_6;
     let all = words(line)?;
     let mut rest: &[String] = match all.split_first() {
         Some((first, rest)) if first == "etcdctl" => rest,
@@ -368,12 +536,21 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
             };
             let name = format!("member {sub}");
             match sub.as_str() {
-                "add" => member_add(Args::split(&name, &rest[2..], &["peer-urls"])?),
+                "add" => member_add(Args::split(
+                    &name,
+                    &rest[2..],
+                    &[("peer-urls", true), ("learner", false)],
+                    v36,
+                )?),
                 "promote" => {
-                    let a = Args::split(&name, &rest[2..], &[])?;
+                    let a = Args::split(&name, &rest[2..], &[], v36)?;
                     a.only(&[])?;
-                    let (member_id, id) =
-                        member_arg(&a, "member ID is not provided", ErrorCode::MemberNotFound)?;
+                    let (member_id, id) = member_arg(
+                        &a,
+                        "member ID is not provided",
+                        ErrorCode::MemberNotFound,
+                        true,
+                    )?;
                     Ok(Translation {
                         command: Command::MemberPromote {
                             id,
@@ -384,10 +561,14 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
                     })
                 }
                 "remove" => {
-                    let a = Args::split(&name, &rest[2..], &[])?;
+                    let a = Args::split(&name, &rest[2..], &[], v36)?;
                     a.only(&[])?;
-                    let (member_id, id) =
-                        member_arg(&a, "member ID is not provided", ErrorCode::MemberNotFound)?;
+                    let (member_id, id) = member_arg(
+                        &a,
+                        "member ID is not provided",
+                        ErrorCode::MemberNotFound,
+                        true,
+                    )?;
                     Ok(Translation {
                         command: Command::MemberRemove {
                             id,
@@ -398,7 +579,14 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
                     })
                 }
                 "list" => {
-                    let a = Args::split(&name, &rest[2..], &["consistency"])?;
+                    let a = Args::split(
+                        &name,
+                        &rest[2..],
+                        // member list has --consistency since v3.6
+                        // (before, it answered from the member's state).
+                        if v36 { &[("consistency", true)] } else { &[] },
+                        v36,
+                    )?;
                     a.only(&["consistency"])?;
                     Ok(Translation {
                         command: Command::MemberList {
@@ -414,9 +602,11 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
             }
         }
         "put" => {
-            let a = Args::split("put", &rest[1..], &[])?;
+            let a = Args::split("put", &rest[1..], PUT_FLAGS, v36)?;
             a.only(&[])?;
-            let [key, value] = a.positional.as_slice() else {
+            // getPutOp reads the value from the second argument and
+            // ignores any after it.
+            let [key, value, ..] = a.positional.as_slice() else {
                 return Err(EtcdctlError::Etcdctl(
                     "put command needs 1 argument and input from stdin or 2 arguments".to_string(),
                 ));
@@ -435,27 +625,37 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
             })
         }
         "get" => {
-            let a = Args::split("get", &rest[1..], &["consistency"])?;
+            let a = Args::split(
+                "get",
+                &rest[1..],
+                match v36 {
+                    true => GET_FLAGS,
+                    false => &GET_FLAGS[..GET_FLAGS.len() - GET_NEW_IN_3_6],
+                },
+                v36,
+            )?;
             a.only(&["consistency"])?;
-            let key = match a.positional.as_slice() {
-                [key] => key.clone(),
-                [_, _] => {
-                    return Err(EtcdctlError::UnmodelledFlag {
-                        command: "get".to_string(),
-                        flag: "range_end".to_string(),
-                    })
-                }
-                _ => return Err(EtcdctlError::Etcdctl(
+            // getGetOp's order: no key, then the consistency, then a
+            // range_end (the second argument; any after it is ignored).
+            let Some(key) = a.positional.first().cloned() else {
+                return Err(EtcdctlError::Etcdctl(
                     "get command needs one argument as key and an optional argument as range_end"
                         .to_string(),
-                )),
+                ));
             };
+            let serializable = a.serializable()?;
+            if a.positional.len() > 1 {
+                return Err(EtcdctlError::UnmodelledFlag {
+                    command: "get".to_string(),
+                    flag: "range_end".to_string(),
+                });
+            }
             Ok(Translation {
                 command: Command::Get {
                     key: key.clone(),
                     rev: None,
                     via: None,
-                    serializable: a.serializable()?,
+                    serializable,
                     timeout_ms: None,
                     require_leader: false,
                 },
@@ -463,7 +663,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
             })
         }
         "move-leader" => {
-            let a = Args::split("move-leader", &rest[1..], &[])?;
+            let a = Args::split("move-leader", &rest[1..], &[], v36)?;
             a.only(&[])?;
             if a.positional.len() != 1 {
                 return Err(EtcdctlError::Etcdctl(
@@ -476,6 +676,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
                 &a,
                 "move-leader command needs 1 argument",
                 ErrorCode::BadLeaderTransferee,
+                false,
             )?;
             Ok(Translation {
                 command: Command::TransferLeader(id),
@@ -484,7 +685,7 @@ pub fn translate(line: &str) -> Result<Translation, EtcdctlError> {
         }
         "endpoint" => match rest.get(1).map(String::as_str) {
             Some("status") => {
-                let a = Args::split("endpoint status", &rest[2..], &[])?;
+                let a = Args::split("endpoint status", &rest[2..], &[("cluster", false)], v36)?;
                 a.only(&["cluster"])?;
                 Ok(Translation {
                     command: Command::Status { via: None },
@@ -600,10 +801,47 @@ pub fn output(
 ) -> Vec<String> {
     let cluster = session.cluster();
     let cid = cluster_id(&session.spec().voters);
+    if matches!(t.print, Print::MoveLeader { .. }) && leader_before.is_none() {
+        // etcdctl's move-leader asks its endpoints for their status first
+        // and, when none of them leads, stops before sending anything.
+        let eps: Vec<String> = cluster.known_ids().into_iter().map(client_url).collect();
+        return vec![format!(
+            "Error: no leader endpoint given at [{}]",
+            eps.joined(" ")
+        )];
+    }
     if let Some(code) = r.error {
-        let text = code
-            .parse::<ErrorCode>()
-            .map_or(code.to_string(), |c| c.etcd_text().to_string());
+        // A request whose client deadline (etcdctl's --command-timeout)
+        // ended first sees the gRPC deadline, not the server's timeout.
+        let client_deadline = matches!(
+            r.failure.as_deref(),
+            Some(Failure::Server(ServerError {
+                why: ErrorDetail::Deadline { waited, .. },
+                ..
+            })) if *waited != Waited::ServerTimeout
+        );
+        // etcd's client checks peer URLs itself (types.NewURLs in its
+        // memberAdd) and returns that error as it is, before any request.
+        let bad_url = match r.failure.as_deref() {
+            Some(Failure::Server(ServerError {
+                why: ErrorDetail::BadPeerUrl { problem, .. },
+                ..
+            })) => Some(match problem {
+                UrlProblem::Parse { input, go_error } => format!("parse {input:?}: {go_error}"),
+                UrlProblem::Rule { input, rule } => format!("{rule}: {input}"),
+            }),
+            _ => None,
+        };
+        let text = match code.parse::<ErrorCode>() {
+            _ if client_deadline => DEADLINE_EXCEEDED.to_string(),
+            _ if bad_url.is_some() => bad_url.unwrap_or_default(),
+            // etcd's gRPC layer (togRPCError) turns the server's
+            // ErrIDRemoved into ErrGRPCMemberNotFound before any client
+            // sees it.
+            Ok(ErrorCode::IdRemoved) => ErrorCode::MemberNotFound.etcd_text().to_string(),
+            Ok(c) => c.etcd_text().to_string(),
+            Err(_) => code.to_string(),
+        };
         return vec![format!("Error: {text}")];
     }
     match &t.print {
@@ -615,10 +853,13 @@ pub fn output(
             let Command::MemberAdd { id, .. } = t.command else {
                 return Vec::new();
             };
+            // etcdctl says "as learner" since v3.6 (its simple printer's
+            // MemberAdd); before, a learner is "added" as a voter is.
+            let as_learner = *learner && session.spec().etcd == Release::V3_6;
             let mut out = vec![format!(
                 "Member {:16x} added{}to cluster {cid:16x}",
                 member_id(id),
-                if *learner { " as learner " } else { " " }
+                if as_learner { " as learner " } else { " " }
             )];
             let via = cluster
                 .leader()
@@ -689,10 +930,11 @@ pub fn output(
         )],
         Print::EndpointStatus => {
             let v36 = session.spec().etcd.as_str() == "3.6";
-            cluster
-                .known_ids()
-                .into_iter()
-                .map(|id| match cluster.member_status(id) {
+            // epStatusCommandFunc says which endpoints failed as it asks
+            // them, and prints the table of the others after.
+            let (mut failed, mut rows) = (Vec::new(), Vec::new());
+            for id in cluster.known_ids() {
+                match cluster.member_status(id) {
                     Ok(s) => {
                         let db = humanize_bytes(s.db_size);
                         let version = format!("{}.0", s.version);
@@ -724,14 +966,16 @@ pub fn output(
                         if v36 {
                             row.extend([String::new(), "false".to_string()]);
                         }
-                        row.joined(", ")
+                        rows.push(row.joined(", "));
                     }
-                    Err(_) => format!(
+                    Err(_) => failed.push(format!(
                         "Failed to get the status of endpoint {} (context deadline exceeded)",
                         client_url(id)
-                    ),
-                })
-                .collect()
+                    )),
+                }
+            }
+            failed.extend(rows);
+            failed
         }
     }
 }

@@ -42,7 +42,7 @@ pub fn run(session: &mut Option<Session>, c: &Case) -> String {
             continue;
         }
         out += &format!("$ {line}\n");
-        match etcdctl::translate(line) {
+        match etcdctl::translate(line, s.spec().etcd) {
             Err(e) => out += &format!("! {}\n", English.etcdctl_refusal(&e)),
             Ok(t) => {
                 let canonical = t.command.to_string();
