@@ -21,7 +21,7 @@ use super::report::CommandResult;
 use super::report::Failure;
 use crate::raft::joined::Joined;
 use crate::server::cluster::DEADLINE_EXCEEDED;
-use crate::server::{ErrorCode, ErrorDetail, Release, ServerError, UrlProblem, Waited};
+use crate::server::{ErrorCode, ErrorDetail, Release, UrlProblem, Waited};
 
 /// The etcdctl commands raftlab models, as its refusal lists them.
 pub const MODELLED: &[&str] = &[
@@ -813,20 +813,18 @@ pub fn output(
     if let Some(code) = r.error {
         // A request whose client deadline (etcdctl's --command-timeout)
         // ended first sees the gRPC deadline, not the server's timeout.
+        let server_error = match r.failure.as_deref() {
+            Some(Failure::Server(e)) => Some(&e.why),
+            _ => None,
+        };
         let client_deadline = matches!(
-            r.failure.as_deref(),
-            Some(Failure::Server(ServerError {
-                why: ErrorDetail::Deadline { waited, .. },
-                ..
-            })) if *waited != Waited::ServerTimeout
+            server_error,
+            Some(ErrorDetail::Deadline { waited, .. }) if *waited != Waited::ServerTimeout
         );
         // etcd's client checks peer URLs itself (types.NewURLs in its
         // memberAdd) and returns that error as it is, before any request.
-        let bad_url = match r.failure.as_deref() {
-            Some(Failure::Server(ServerError {
-                why: ErrorDetail::BadPeerUrl { problem, .. },
-                ..
-            })) => Some(match problem {
+        let bad_url = match server_error {
+            Some(ErrorDetail::BadPeerUrl { problem, .. }) => Some(match problem {
                 UrlProblem::Parse { input, go_error } => format!("parse {input:?}: {go_error}"),
                 UrlProblem::Rule { input, rule } => format!("{rule}: {input}"),
             }),
