@@ -542,7 +542,8 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                     &[("peer-urls", true), ("learner", false)],
                     v36,
                 )?),
-                "promote" => {
+                // The same one argument, a member id, for both.
+                "promote" | "remove" => {
                     let a = Args::split(&name, &rest[2..], &[], v36)?;
                     a.only(&[])?;
                     let (member_id, id) = member_arg(
@@ -551,31 +552,25 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                         ErrorCode::MemberNotFound,
                         true,
                     )?;
-                    Ok(Translation {
-                        command: Command::MemberPromote {
-                            id,
-                            timeout_ms: None,
-                            require_leader: false,
-                        },
-                        print: Print::MemberPromote { member_id },
-                    })
-                }
-                "remove" => {
-                    let a = Args::split(&name, &rest[2..], &[], v36)?;
-                    a.only(&[])?;
-                    let (member_id, id) = member_arg(
-                        &a,
-                        "member ID is not provided",
-                        ErrorCode::MemberNotFound,
-                        true,
-                    )?;
-                    Ok(Translation {
-                        command: Command::MemberRemove {
-                            id,
-                            timeout_ms: None,
-                            require_leader: false,
-                        },
-                        print: Print::MemberRemove { member_id },
+                    let (timeout_ms, require_leader) = (None, false);
+                    Ok(if sub == "promote" {
+                        Translation {
+                            command: Command::MemberPromote {
+                                id,
+                                timeout_ms,
+                                require_leader,
+                            },
+                            print: Print::MemberPromote { member_id },
+                        }
+                    } else {
+                        Translation {
+                            command: Command::MemberRemove {
+                                id,
+                                timeout_ms,
+                                require_leader,
+                            },
+                            print: Print::MemberRemove { member_id },
+                        }
                     })
                 }
                 "list" => {
