@@ -66,8 +66,8 @@ pub struct World {
 
 /// The vectors `handle_ready` fills and empties on every call, kept so that
 /// their memory serves the next call: a Ready for every message delivered
-/// would otherwise allocate each of them anew, which in the page is about a
-/// tenth of a run's time.
+/// would otherwise allocate each of them anew (with the boxes they replaced,
+/// about four allocations per delivery; docs/crates.md).
 #[derive(Debug, Clone, Default)]
 struct Scratch {
     entries: Vec<Entry>,
