@@ -16,6 +16,7 @@ use crate::raft::joined::Joined;
 use serde::Serialize;
 
 use crate::scenario::etcdctl::{self, Translation};
+use crate::scenario::exec::Session;
 use crate::scenario::lang::Language;
 use crate::scenario::lessons::{LessonPlayer, Step};
 use crate::scenario::narrate::{Line, Refusal, Renderer, Tone};
@@ -296,9 +297,14 @@ impl Engine {
 
     /// Every cluster of the run and the mirror processes.
     pub fn fleet(&self) -> &Fleet {
+        self.session().fleet()
+    }
+
+    /// The run on screen: the lesson's, or the sandbox's.
+    fn session(&self) -> &Session {
         match &self.lesson {
-            Some(p) => p.session().fleet(),
-            None => self.sandbox.session().fleet(),
+            Some(p) => p.session(),
+            None => self.sandbox.session(),
         }
     }
 
@@ -462,11 +468,7 @@ impl Engine {
                     let said = self.renderer.etcdctl_recorded(&canonical);
                     let line = self.log.plain(LogKind::Notice, Tone::Plain, said);
                     self.out.push(line);
-                    let session = match &self.lesson {
-                        Some(l) => l.session(),
-                        None => self.sandbox.session(),
-                    };
-                    let printed = etcdctl::output(&t, &result, leader_before, session);
+                    let printed = etcdctl::output(&t, &result, leader_before, self.session());
                     for p in &printed {
                         let line = self.log.plain(LogKind::Details, Tone::Plain, p.clone());
                         self.out.push(line);
@@ -490,13 +492,7 @@ impl Engine {
     fn etcdctl(&mut self, text: &str, work: u64) -> Reply {
         let echo = self.log.echo(self.renderer, text);
         self.out.push(echo);
-        let release = match &self.lesson {
-            Some(l) => l.session(),
-            None => self.sandbox.session(),
-        }
-        .spec()
-        .etcd;
-        let t = match etcdctl::translate(text, release) {
+        let t = match etcdctl::translate(text, self.session().spec().etcd) {
             Ok(t) => t,
             Err(e) => {
                 let said = self.renderer.etcdctl_refusal(&e);
@@ -656,12 +652,8 @@ impl Engine {
 
     /// The runner's status of the run now, and the load running.
     pub fn status(&self) -> PageStatus {
-        let status = match &self.lesson {
-            Some(p) => p.session().status(),
-            None => self.sandbox.session().status(),
-        };
         PageStatus {
-            status,
+            status: self.session().status(),
             load: LoadView::of(self.cluster()),
         }
     }
