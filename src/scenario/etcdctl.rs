@@ -246,6 +246,18 @@ fn shorthand(c: char) -> Option<&'static str> {
     }
 }
 
+/// `flags` as etcdctl v3.6 has them, less the last `new_in_3_6` before it.
+fn of_release<'a>(
+    flags: &'a [(&'a str, bool)],
+    new_in_3_6: usize,
+    v36: bool,
+) -> &'a [(&'a str, bool)] {
+    match v36 {
+        true => flags,
+        false => &flags[..flags.len() - new_in_3_6],
+    }
+}
+
 /// One flag as typed: its long name, its value if any, whether it is a
 /// global flag, and the word it was typed as.
 struct Flag {
@@ -275,10 +287,7 @@ impl Args {
         known: &[(&str, bool)],
         v36: bool,
     ) -> Result<Args, EtcdctlError> {
-        let global = match v36 {
-            true => GLOBAL_FLAGS,
-            false => &GLOBAL_FLAGS[..GLOBAL_FLAGS.len() - GLOBAL_NEW_IN_3_6],
-        };
+        let global = of_release(GLOBAL_FLAGS, GLOBAL_NEW_IN_3_6, v36);
         let lookup = |name: &str| {
             known
                 .iter()
@@ -623,10 +632,7 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
             let a = Args::split(
                 "get",
                 &rest[1..],
-                match v36 {
-                    true => GET_FLAGS,
-                    false => &GET_FLAGS[..GET_FLAGS.len() - GET_NEW_IN_3_6],
-                },
+                of_release(GET_FLAGS, GET_NEW_IN_3_6, v36),
                 v36,
             )?;
             a.only(&["consistency"])?;
@@ -825,15 +831,19 @@ pub fn output(
             }),
             _ => None,
         };
-        let text = match code.parse::<ErrorCode>() {
-            _ if client_deadline => DEADLINE_EXCEEDED.to_string(),
-            _ if bad_url.is_some() => bad_url.unwrap_or_default(),
-            // etcd's gRPC layer (togRPCError) turns the server's
-            // ErrIDRemoved into ErrGRPCMemberNotFound before any client
-            // sees it.
-            Ok(ErrorCode::IdRemoved) => ErrorCode::MemberNotFound.etcd_text().to_string(),
-            Ok(c) => c.etcd_text().to_string(),
-            Err(_) => code.to_string(),
+        let text = if client_deadline {
+            DEADLINE_EXCEEDED.to_string()
+        } else if let Some(url) = bad_url {
+            url
+        } else {
+            match code.parse::<ErrorCode>() {
+                // etcd's gRPC layer (togRPCError) turns the server's
+                // ErrIDRemoved into ErrGRPCMemberNotFound before any client
+                // sees it.
+                Ok(ErrorCode::IdRemoved) => ErrorCode::MemberNotFound.etcd_text().to_string(),
+                Ok(c) => c.etcd_text().to_string(),
+                Err(_) => code.to_string(),
+            }
         };
         return vec![format!("Error: {text}")];
     }
@@ -922,7 +932,7 @@ pub fn output(
             leader_before.map_or(0, member_id)
         )],
         Print::EndpointStatus => {
-            let v36 = session.spec().etcd.as_str() == "3.6";
+            let v36 = session.spec().etcd == Release::V3_6;
             // epStatusCommandFunc says which endpoints failed as it asks
             // them, and prints the table of the others after.
             let (mut failed, mut rows) = (Vec::new(), Vec::new());

@@ -278,8 +278,8 @@ pub struct CommandResult {
     pub status: Option<Rc<Status>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub members: Option<Vec<MemberJson>>,
-    /// A `status via=N`: member N's own status (boxed: a rare result, and
-    /// large beside the others).
+    /// A `status via=N`: member N's own status (behind a pointer: a rare
+    /// result, and large beside the others).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub member_status: Option<Rc<MemberStatus>>,
     /// Why it failed, as facts (its `error` and `detail` are made from it);
