@@ -652,12 +652,12 @@ fn base64url_bytes(text: &str) -> Option<Vec<u8>> {
 /// (so each byte string has exactly one encoding and no edit goes unseen).
 pub fn base64url_decode(text: &str) -> Result<Vec<u8>, ShareError> {
     base64url_bytes(text).ok_or_else(|| {
-        // The crate finds a stray character but not always the first one; a
-        // reader fixing a link wants the first.
+        // The decoder says only that the text is no encoding; a reader
+        // fixing a link wants the first character outside the alphabet.
         let stray = text
             .chars()
             .enumerate()
-            .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_'));
+            .find(|&(_, c)| !c.is_ascii() || sextet(c as u8).is_none());
         if let Some((pos, c)) = stray {
             return ShareError::of(ShareProblem::NotBase64 { c, at: pos + 1 });
         }
@@ -679,6 +679,14 @@ mod tests {
         !bytes.iter().fold(!0u32, |crc, &b| crc32_byte(crc, b))
     }
 
+    /// A xorshift step: the random input of the tests against the crates.
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
     #[test]
     fn crc32_matches_the_standard_check_value() {
         assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
@@ -692,14 +700,7 @@ mod tests {
             crc::Crc::<u32, crc::NoTable>::new(&crc::CRC_32_ISO_HDLC);
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         for len in 0..2_000usize {
-            let bytes: Vec<u8> = (0..len % 300)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    state as u8
-                })
-                .collect();
+            let bytes: Vec<u8> = (0..len % 300).map(|_| xorshift(&mut state) as u8).collect();
             assert_eq!(crc32(&bytes), CRC32.checksum(&bytes));
             let mut digest = CRC32.digest();
             digest.update(CHECKSUM_DOMAIN);
@@ -735,12 +736,7 @@ mod tests {
     fn base64url_agrees_with_base64ct() {
         use base64ct::{Base64UrlUnpadded, Encoding as _};
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = move || xorshift(&mut state);
         let chars = b"AZaz09-_Qgw+/=. \xc3\xa9";
         for _ in 0..20_000 {
             let len = (next() % 40) as usize;
