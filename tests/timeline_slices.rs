@@ -268,6 +268,25 @@ fn a_seek_in_slices_lands_where_a_seek_in_one_go_does() {
     }
 }
 
+/// A slice can end with the clock at the target while events due at that
+/// very moment are still to run: the next slice runs them, as a seek in one
+/// go does (the page seeks in slices; a link or `raftlab run` in one go).
+#[test]
+fn a_seek_in_slices_runs_the_events_due_at_the_moment_it_stops_on() {
+    for src in SCRIPTS {
+        let (mut t, _, _) = sliced(src, u64::MAX);
+        let end = t.end();
+        for target in (0..end).step_by(97) {
+            t.seek(target);
+            let want = moment(&t);
+            t.seek(end);
+            t.begin_seek(target);
+            seek_slices(&mut t, 7);
+            assert_eq!(moment(&t), want, "seek {target}: {src}");
+        }
+    }
+}
+
 #[test]
 fn a_far_seek_takes_many_slices_and_a_new_target_or_cancel_takes_over() {
     let src = SCRIPTS[1];

@@ -1506,6 +1506,10 @@ struct Replay {
     /// The index of the latest checkpoint at or before where it started:
     /// a later target with no later checkpoint goes on from here.
     checkpoint: usize,
+    /// The last slice ended inside [`Replay::time_to`]: the next one goes
+    /// on with it even when the clock already shows its moment, since
+    /// events due at that very moment may be left to run.
+    cut: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1531,6 +1535,7 @@ impl Replay {
             budget,
             out: Vec::new(),
             checkpoint: 0,
+            cut: false,
         }
     }
 
@@ -1562,7 +1567,7 @@ impl Replay {
                             self.phase = Phase::Tail;
                             continue;
                         }
-                        if !Replay::time_to(session, e.end_ms, stop_at) {
+                        if !self.time_to(session, e.end_ms, stop_at) {
                             return false;
                         }
                         close_wait(session, e, self.next + 2, &mut self.out);
@@ -1572,7 +1577,9 @@ impl Replay {
                             self.phase = Phase::Tail;
                             continue;
                         }
-                        if session.now() < e.at_ms && !Replay::time_to(session, e.at_ms, stop_at) {
+                        if (session.now() < e.at_ms || self.cut)
+                            && !self.time_to(session, e.at_ms, stop_at)
+                        {
                             return false;
                         }
                         session.queue(self.next + 2, &e.text, e.cmd.clone());
@@ -1598,8 +1605,8 @@ impl Replay {
                     let at_tail = self.next == branch.run.len()
                         && self.target == branch.end_ms
                         && branch.tail_idle;
-                    if (now < self.target || (at_tail && now == self.target))
-                        && !Replay::time_to(session, self.target, stop_at)
+                    if (now < self.target || self.cut || (at_tail && now == self.target))
+                        && !self.time_to(session, self.target, stop_at)
                     {
                         return false;
                     }
@@ -1613,12 +1620,18 @@ impl Replay {
     }
 
     /// Lets time pass up to `t`, event by event; false when the work ran
-    /// out first.
-    fn time_to(session: &mut Session, t: u64, stop_at: u64) -> bool {
+    /// out first (and the next slice goes on with it: `cut`).
+    fn time_to(&mut self, session: &mut Session, t: u64, stop_at: u64) -> bool {
         loop {
             match session.step_event_bounded(t, stop_at) {
-                Stepped::Reached => return true,
-                Stepped::Paused => return false,
+                Stepped::Reached => {
+                    self.cut = false;
+                    return true;
+                }
+                Stepped::Paused => {
+                    self.cut = true;
+                    return false;
+                }
                 // No budget during a replay: nothing is over it.
                 Stepped::Narrated | Stepped::OverBudget(_) => {}
             }
