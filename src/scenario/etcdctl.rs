@@ -499,12 +499,220 @@ const GET_FLAGS: &[(&str, bool)] = &[
 ];
 const GET_NEW_IN_3_6: usize = 4;
 
+/// etcdctl's commands under its root, in the order `ctl.go` adds them,
+/// which is the order cobra lists suggestions in: `migrate` is v3.4's
+/// only, `completion` and `downgrade` came with v3.6. cobra adds `help`
+/// last, when etcdctl runs.
+fn root_commands(release: Release) -> impl Iterator<Item = &'static str> {
+    const ROOT: &[&str] = &[
+        "get",
+        "put",
+        "del",
+        "txn",
+        "compaction",
+        "alarm",
+        "defrag",
+        "endpoint",
+        "move-leader",
+        "watch",
+        "version",
+        "lease",
+        "member",
+        "snapshot",
+        "make-mirror",
+        "migrate",
+        "lock",
+        "elect",
+        "auth",
+        "user",
+        "role",
+        "check",
+        "completion",
+        "downgrade",
+        "help",
+    ];
+    ROOT.iter().copied().filter(move |&c| match c {
+        "migrate" => release == Release::V3_4,
+        "completion" | "downgrade" => release == Release::V3_6,
+        _ => true,
+    })
+}
+
+/// The subcommands of the command at `path` that the console looks into,
+/// in the order etcdctl adds them; none for a command it takes whole.
+fn subcommands(path: &[&str], release: Release) -> Vec<&'static str> {
+    match path {
+        [] => root_commands(release).collect(),
+        ["member"] => vec!["add", "remove", "update", "list", "promote"],
+        ["endpoint"] => vec!["health", "status", "hashkv"],
+        _ => Vec::new(),
+    }
+}
+
+/// Where cobra's `stripFlags` finds the next command word: the first word
+/// that is not a flag, passing over the value of a flag that takes one.
+/// A flag cobra does not know yet (`-h`: cobra adds it after finding the
+/// command) is taken as one that takes a value. `bools`: the flags that
+/// take none.
+fn command_word(args: &[String], bools: &[&str]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        if w == "--" {
+            return None;
+        }
+        let takes_value = match w.strip_prefix("--") {
+            Some(name) => !w.contains('=') && !bools.contains(&name),
+            None => w.len() == 2 && w.starts_with('-') && w != "-=",
+        };
+        if takes_value {
+            i += 1;
+        } else if !w.is_empty() && !w.starts_with('-') {
+            return Some(i - 1);
+        }
+    }
+    None
+}
+
+/// cobra's `findNext`: the subcommand named `word`, or with
+/// `EnablePrefixMatching` (etcdctl sets it) the one subcommand whose name
+/// starts with it. Case counts.
+fn find_next(word: &str, names: &[&'static str]) -> Option<&'static str> {
+    if let Some(&n) = names.iter().find(|&&n| n == word) {
+        return Some(n);
+    }
+    match names
+        .iter()
+        .filter(|n| n.starts_with(word))
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [n] => Some(n),
+        _ => None,
+    }
+}
+
+/// The edit distance of two words, ASCII letters folded (cobra's `ld` with
+/// `ignoreCase`, over bytes).
+fn levenshtein(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = if ca.eq_ignore_ascii_case(cb) {
+                diag
+            } else {
+                1 + diag.min(row[j]).min(row[j + 1])
+            };
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+/// A word as Go's `%q` writes it, for the ASCII escapes (other characters
+/// are kept as typed).
+fn go_quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_ascii_control() => out += &format!("\\x{:02x}", c as u32),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// What etcdctl prints for a first word that names none of its commands
+/// (cobra's `legacyArgs` and `findSuggestions`, printed by `ExecuteC`):
+/// the error, with the commands within two edits of the word or starting
+/// with it (letters folded) when there are any, and the usage hint. etcdctl
+/// before v3.6 prints the error once more as it exits (its `ExitWithError`).
+fn unknown_command(word: &str, release: Release) -> EtcdctlError {
+    let mut error = format!("unknown command {} for \"etcdctl\"", go_quote(word));
+    // Root's own SuggestFor ("etcdctl") is never read: cobra reads the
+    // SuggestFor of the root's subcommands, and none of etcdctl's has one.
+    let lower = word.to_ascii_lowercase();
+    let near: Vec<&str> = root_commands(release)
+        .filter(|&c| c != "help")
+        .filter(|c| levenshtein(word, c) <= 2 || c.starts_with(&lower))
+        .collect();
+    if !near.is_empty() {
+        error += "\n\nDid you mean this?";
+        for c in near {
+            error += &format!("\n\t{c}");
+        }
+        error.push('\n');
+    }
+    let mut text = format!("{error}\nRun 'etcdctl --help' for usage.");
+    if release != Release::V3_6 {
+        text += &format!("\nError: {}", error.trim_end());
+    }
+    EtcdctlError::Etcdctl(text)
+}
+
+/// The command etcdctl runs for its arguments, as cobra's `Command.Find`
+/// finds it: its path from the root (empty: the root itself) and the
+/// arguments left for it. A first word that names no command is etcdctl's
+/// error; a later one is an argument of the command found so far.
+fn find(
+    args: &[String],
+    release: Release,
+) -> Result<(Vec<&'static str>, Vec<String>), EtcdctlError> {
+    let v36 = release == Release::V3_6;
+    let mut bools: Vec<&str> = of_release(GLOBAL_FLAGS, GLOBAL_NEW_IN_3_6, v36)
+        .iter()
+        .filter(|&&(n, v)| !v && n != "help")
+        .map(|&(n, _)| n)
+        .collect();
+    let mut path = Vec::new();
+    let mut args = args.to_vec();
+    loop {
+        let names = subcommands(&path, release);
+        if names.is_empty() {
+            break;
+        }
+        let Some(at) = command_word(&args, &bools) else {
+            break;
+        };
+        let Some(next) = find_next(&args[at], &names) else {
+            if path.is_empty() {
+                return Err(unknown_command(&args[at], release));
+            }
+            break;
+        };
+        // cobra's argsMinusFirstX: since cobra v1.7 (etcdctl v3.6) the word
+        // found; before, the first word spelt as it, even a flag's value.
+        let drop = match v36 {
+            true => at,
+            false => args.iter().position(|w| *w == args[at]).unwrap_or(at),
+        };
+        args.remove(drop);
+        if next == "endpoint" {
+            bools.push("cluster");
+        }
+        path.push(next);
+    }
+    Ok((path, args))
+}
+
 /// Reads an etcdctl line (`etcdctl` included) as the etcdctl of `release`
 /// reads it.
 pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlError> {
     let v36 = release == Release::V3_6;
     let all = words(line)?;
-    let mut rest: &[String] = match all.split_first() {
+    let args: &[String] = match all.split_first() {
         Some((first, rest)) if first == "etcdctl" => rest,
         _ => {
             return Err(EtcdctlError::Unmodelled {
@@ -512,48 +720,33 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
             })
         }
     };
-    // Global flags before the command: only the simple printer is modelled.
-    while let Some(w) = rest.first().filter(|w| w.starts_with('-')) {
-        if w == "-w=simple" || w == "--write-out=simple" {
-            rest = &rest[1..];
-        } else if (w == "-w" || w == "--write-out") && rest.get(1).is_some_and(|v| v == "simple") {
-            rest = &rest[2..];
-        } else {
-            return Err(EtcdctlError::UnmodelledFlag {
-                command: String::new(),
-                flag: w.clone(),
-            });
-        }
-    }
-    let unmodelled = |n: usize| EtcdctlError::Unmodelled {
-        command: rest
-            .iter()
-            .take(n)
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .joined(" "),
+    let (path, rest) = find(args, release)?;
+    let name = path.joined(" ");
+    let unmodelled = || EtcdctlError::Unmodelled {
+        command: name.clone(),
     };
-    let Some(first) = rest.first() else {
-        return Err(EtcdctlError::Unmodelled {
-            command: String::new(),
-        });
-    };
-    match first.as_str() {
-        "member" => {
-            let Some(sub) = rest.get(1) else {
-                return Err(unmodelled(1));
+    match path.as_slice() {
+        // A command with subcommands and none named: etcdctl prints its
+        // help (after parsing its flags), which raftlab does not model.
+        [] | ["member"] | ["endpoint"] => {
+            let own: &[(&str, bool)] = match path.as_slice() {
+                ["endpoint"] => &[("cluster", false)],
+                _ => &[],
             };
-            let name = format!("member {sub}");
-            match sub.as_str() {
+            Args::split(&name, &rest, own, v36)?;
+            Err(unmodelled())
+        }
+        ["member", sub] => {
+            match *sub {
                 "add" => member_add(Args::split(
                     &name,
-                    &rest[2..],
+                    &rest,
                     &[("peer-urls", true), ("learner", false)],
                     v36,
                 )?),
                 // The same one argument, a member id, for both.
                 "promote" | "remove" => {
-                    let a = Args::split(&name, &rest[2..], &[], v36)?;
+                    let a = Args::split(&name, &rest, &[], v36)?;
                     a.only(&[])?;
                     let (member_id, id) = member_arg(
                         &a,
@@ -562,7 +755,7 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                         true,
                     )?;
                     let (timeout_ms, require_leader) = (None, false);
-                    Ok(if sub == "promote" {
+                    Ok(if *sub == "promote" {
                         Translation {
                             command: Command::MemberPromote {
                                 id,
@@ -585,7 +778,7 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                 "list" => {
                     let a = Args::split(
                         &name,
-                        &rest[2..],
+                        &rest,
                         // member list has --consistency since v3.6
                         // (before, it answered from the member's state).
                         if v36 { &[("consistency", true)] } else { &[] },
@@ -602,11 +795,11 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                         print: Print::MemberList,
                     })
                 }
-                _ => Err(unmodelled(2)),
+                _ => Err(unmodelled()),
             }
         }
-        "put" => {
-            let a = Args::split("put", &rest[1..], PUT_FLAGS, v36)?;
+        ["put"] => {
+            let a = Args::split("put", &rest, PUT_FLAGS, v36)?;
             a.only(&[])?;
             // getPutOp reads the value from the second argument and
             // ignores any after it.
@@ -628,10 +821,10 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                 print: Print::Put,
             })
         }
-        "get" => {
+        ["get"] => {
             let a = Args::split(
                 "get",
-                &rest[1..],
+                &rest,
                 of_release(GET_FLAGS, GET_NEW_IN_3_6, v36),
                 v36,
             )?;
@@ -663,8 +856,8 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                 print: Print::Get { key },
             })
         }
-        "move-leader" => {
-            let a = Args::split("move-leader", &rest[1..], &[], v36)?;
+        ["move-leader"] => {
+            let a = Args::split("move-leader", &rest, &[], v36)?;
             a.only(&[])?;
             if a.positional.len() != 1 {
                 return Err(EtcdctlError::Etcdctl(
@@ -684,19 +877,15 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                 print: Print::MoveLeader { target },
             })
         }
-        "endpoint" => match rest.get(1).map(String::as_str) {
-            Some("status") => {
-                let a = Args::split("endpoint status", &rest[2..], &[("cluster", false)], v36)?;
-                a.only(&["cluster"])?;
-                Ok(Translation {
-                    command: Command::Status { via: None },
-                    print: Print::EndpointStatus,
-                })
-            }
-            Some(_) => Err(unmodelled(2)),
-            None => Err(unmodelled(1)),
-        },
-        _ => Err(unmodelled(1)),
+        ["endpoint", "status"] => {
+            let a = Args::split(&name, &rest, &[("cluster", false)], v36)?;
+            a.only(&["cluster"])?;
+            Ok(Translation {
+                command: Command::Status { via: None },
+                print: Print::EndpointStatus,
+            })
+        }
+        _ => Err(unmodelled()),
     }
 }
 
