@@ -1256,6 +1256,40 @@ mod tests {
     }
 
     #[test]
+    fn edit_distance_folds_ascii_letters() {
+        for (a, b, d) in [
+            ("memebr", "member", 2),
+            ("MEMBER", "member", 0),
+            ("", "get", 3),
+            ("e", "del", 2),
+            ("foo", "lock", 3),
+            ("lst", "list", 1),
+        ] {
+            assert_eq!(levenshtein(a, b), d, "{a} {b}");
+            assert_eq!(levenshtein(b, a), d, "{b} {a}");
+        }
+    }
+
+    /// cobra's argsMinusFirstX took out the first word spelt as the
+    /// command until v1.7 (etcdctl v3.4, v3.5), even a flag's value; since,
+    /// the word it found.
+    #[test]
+    fn the_command_word_found_is_taken_out_as_cobra_takes_it() {
+        let strings = |w: &[&str]| w.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        let args = strings(&["-w", "get", "--debug", "get", "k"]);
+        let v35 = find(&args, Release::V3_5).unwrap();
+        assert_eq!(v35, (vec!["get"], strings(&["-w", "--debug", "get", "k"])));
+        let v36 = find(&args, Release::V3_6).unwrap();
+        assert_eq!(v36, (vec!["get"], strings(&["-w", "get", "--debug", "k"])));
+    }
+
+    #[test]
+    fn words_are_quoted_as_go_quotes_them() {
+        assert_eq!(go_quote("a\"b\\c"), r#""a\"b\\c""#);
+        assert_eq!(go_quote("\t\u{1}\u{7f}é"), r#""\t\x01\x7fé""#);
+    }
+
+    #[test]
     fn shell_words_follow_quotes() {
         assert_eq!(
             words(r#"etcdctl put 'a b' "c \"d\"" e\ f"#).unwrap(),
