@@ -500,61 +500,69 @@ const GET_FLAGS: &[(&str, bool)] = &[
 const GET_NEW_IN_3_6: usize = 4;
 
 /// etcdctl's commands under its root, in the order `ctl.go` adds them,
-/// which is the order cobra lists suggestions in: `migrate` is v3.4's
-/// only, `completion` and `downgrade` came with v3.6. cobra adds `help`
-/// last, when etcdctl runs.
-fn root_commands(release: Release) -> impl Iterator<Item = &'static str> {
-    const ROOT: &[&str] = &[
-        "get",
-        "put",
-        "del",
-        "txn",
-        "compaction",
-        "alarm",
-        "defrag",
-        "endpoint",
-        "move-leader",
-        "watch",
-        "version",
-        "lease",
-        "member",
-        "snapshot",
-        "make-mirror",
-        "migrate",
-        "lock",
-        "elect",
-        "auth",
-        "user",
-        "role",
-        "check",
-        "completion",
-        "downgrade",
-        "help",
-    ];
-    ROOT.iter().copied().filter(move |&c| match c {
+/// which is the order cobra lists suggestions in (each release has those
+/// [`in_release`] says). cobra adds `help` last, when etcdctl runs.
+const ROOT: &[&str] = &[
+    "get",
+    "put",
+    "del",
+    "txn",
+    "compaction",
+    "alarm",
+    "defrag",
+    "endpoint",
+    "move-leader",
+    "watch",
+    "version",
+    "lease",
+    "member",
+    "snapshot",
+    "make-mirror",
+    "migrate",
+    "lock",
+    "elect",
+    "auth",
+    "user",
+    "role",
+    "check",
+    "completion",
+    "downgrade",
+    "help",
+];
+
+/// The longest name in [`ROOT`].
+const NAME_MAX: usize = 11;
+
+/// `migrate` is etcdctl v3.4's only; `completion` and `downgrade` came
+/// with v3.6.
+fn in_release(command: &str, release: Release) -> bool {
+    match command {
         "migrate" => release == Release::V3_4,
         "completion" | "downgrade" => release == Release::V3_6,
         _ => true,
-    })
+    }
 }
 
 /// The subcommands of the command at `path` that the console looks into,
 /// in the order etcdctl adds them; none for a command it takes whole.
-fn subcommands(path: &[&str], release: Release) -> Vec<&'static str> {
+fn subcommands(path: &[&str]) -> &'static [&'static str] {
     match path {
-        [] => root_commands(release).collect(),
-        ["member"] => vec!["add", "remove", "update", "list", "promote"],
-        ["endpoint"] => vec!["health", "status", "hashkv"],
-        _ => Vec::new(),
+        [] => ROOT,
+        ["member"] => &["add", "remove", "update", "list", "promote"],
+        ["endpoint"] => &["health", "status", "hashkv"],
+        _ => &[],
     }
 }
 
 /// Where cobra's `stripFlags` finds the next command word: the first word
 /// that is not a flag, passing over the value of a flag that takes one.
 /// A flag cobra does not know yet (`-h`: cobra adds it after finding the
-/// command) is taken as one that takes a value. `bools`: the flags that
-/// take none.
-fn command_word(args: &[String], bools: &[&str]) -> Option<usize> {
+/// command) is taken as one that takes a value. The flags that take none
+/// are the global booleans, and endpoint's `--cluster` under `endpoint`.
+fn command_word(args: &[String], endpoint: bool) -> Option<usize> {
+    let boolean = |name: &str| {
+        (endpoint && name == "cluster") || (name != "help" && GLOBAL_FLAGS.contains(&(name, false)))
+    };
     let mut i = 0;
     while let Some(w) = args.get(i) {
         i += 1;
@@ -562,7 +570,7 @@ fn command_word(args: &[String], bools: &[&str]) -> Option<usize> {
             return None;
         }
         let takes_value = match w.strip_prefix("--") {
-            Some(name) => !w.contains('=') && !bools.contains(&name),
+            Some(name) => !w.contains('=') && !boolean(name),
             None => w.len() == 2 && w.starts_with('-') && w != "-=",
         };
         if takes_value {
@@ -577,26 +585,28 @@ fn command_word(args: &[String], bools: &[&str]) -> Option<usize> {
 /// cobra's `findNext`: the subcommand named `word`, or with
 /// `EnablePrefixMatching` (etcdctl sets it) the one subcommand whose name
 /// starts with it. Case counts.
-fn find_next(word: &str, names: &[&'static str]) -> Option<&'static str> {
-    if let Some(&n) = names.iter().find(|&&n| n == word) {
-        return Some(n);
+fn find_next(word: &str, names: &[&'static str], release: Release) -> Option<&'static str> {
+    let (mut prefixed, mut count) = (None, 0);
+    for &n in names.iter().filter(|n| in_release(n, release)) {
+        if n == word {
+            return Some(n);
+        }
+        if n.starts_with(word) {
+            (prefixed, count) = (Some(n), count + 1);
+        }
     }
-    match names
-        .iter()
-        .filter(|n| n.starts_with(word))
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
-        [n] => Some(n),
-        _ => None,
-    }
+    prefixed.filter(|_| count == 1)
 }
 
-/// The edit distance of two words, ASCII letters folded (cobra's `ld` with
+/// The edit distance of a word to a command's name (of at most
+/// [`NAME_MAX`] letters), ASCII letters folded (cobra's `ld` with
 /// `ignoreCase`, over bytes).
 fn levenshtein(a: &str, b: &str) -> usize {
     let (a, b) = (a.as_bytes(), b.as_bytes());
-    let mut row: Vec<usize> = (0..=b.len()).collect();
+    let mut row = [0; NAME_MAX + 1];
+    for (j, d) in row.iter_mut().enumerate() {
+        *d = j;
+    }
     for (i, ca) in a.iter().enumerate() {
         let mut diag = row[0];
         row[0] = i + 1;
@@ -613,46 +623,27 @@ fn levenshtein(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// A word as Go's `%q` writes it, for the ASCII escapes (other characters
-/// are kept as typed).
-fn go_quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_ascii_control() => out += &format!("\\x{:02x}", c as u32),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// What etcdctl prints for a first word that names none of its commands
 /// (cobra's `legacyArgs` and `findSuggestions`, printed by `ExecuteC`):
 /// the error, with the commands within two edits of the word or starting
 /// with it (letters folded) when there are any, and the usage hint. etcdctl
 /// before v3.6 prints the error once more as it exits (its `ExitWithError`).
 fn unknown_command(word: &str, release: Release) -> EtcdctlError {
-    let mut error = format!("unknown command {} for \"etcdctl\"", go_quote(word));
+    // Rust's quoting is Go's %q for all but control characters.
+    let mut error = format!("unknown command {word:?} for \"etcdctl\"");
     // Root's own SuggestFor ("etcdctl") is never read: cobra reads the
     // SuggestFor of the root's subcommands, and none of etcdctl's has one.
     let lower = word.to_ascii_lowercase();
-    let near: Vec<&str> = root_commands(release)
-        .filter(|&c| c != "help")
-        .filter(|c| levenshtein(word, c) <= 2 || c.starts_with(&lower))
-        .collect();
+    let mut near = String::new();
+    for &c in &ROOT[..ROOT.len() - 1] {
+        if in_release(c, release) && (levenshtein(word, c) <= 2 || c.starts_with(&lower)) {
+            near += "\n\t";
+            near += c;
+        }
+    }
     if !near.is_empty() {
         error += "\n\nDid you mean this?";
-        for c in near {
-            error += &format!("\n\t{c}");
-        }
+        error += &near;
         error.push('\n');
     }
     let mut text = format!("{error}\nRun 'etcdctl --help' for usage.");
@@ -671,22 +662,17 @@ fn find(
     release: Release,
 ) -> Result<(Vec<&'static str>, Vec<String>), EtcdctlError> {
     let v36 = release == Release::V3_6;
-    let mut bools: Vec<&str> = of_release(GLOBAL_FLAGS, GLOBAL_NEW_IN_3_6, v36)
-        .iter()
-        .filter(|&&(n, v)| !v && n != "help")
-        .map(|&(n, _)| n)
-        .collect();
     let mut path = Vec::new();
     let mut args = args.to_vec();
     loop {
-        let names = subcommands(&path, release);
+        let names = subcommands(&path);
         if names.is_empty() {
             break;
         }
-        let Some(at) = command_word(&args, &bools) else {
+        let Some(at) = command_word(&args, path == ["endpoint"]) else {
             break;
         };
-        let Some(next) = find_next(&args[at], &names) else {
+        let Some(next) = find_next(&args[at], names, release) else {
             if path.is_empty() {
                 return Err(unknown_command(&args[at], release));
             }
@@ -699,9 +685,6 @@ fn find(
             false => args.iter().position(|w| *w == args[at]).unwrap_or(at),
         };
         args.remove(drop);
-        if next == "endpoint" {
-            bools.push("cluster");
-        }
         path.push(next);
     }
     Ok((path, args))
@@ -1268,6 +1251,8 @@ mod tests {
             assert_eq!(levenshtein(a, b), d, "{a} {b}");
             assert_eq!(levenshtein(b, a), d, "{b} {a}");
         }
+        assert!(ROOT.iter().all(|c| c.len() <= NAME_MAX));
+        assert!(ROOT.iter().any(|c| c.len() == NAME_MAX));
     }
 
     /// cobra's argsMinusFirstX took out the first word spelt as the
@@ -1281,12 +1266,6 @@ mod tests {
         assert_eq!(v35, (vec!["get"], strings(&["-w", "--debug", "get", "k"])));
         let v36 = find(&args, Release::V3_6).unwrap();
         assert_eq!(v36, (vec!["get"], strings(&["-w", "get", "--debug", "k"])));
-    }
-
-    #[test]
-    fn words_are_quoted_as_go_quotes_them() {
-        assert_eq!(go_quote("a\"b\\c"), r#""a\"b\\c""#);
-        assert_eq!(go_quote("\t\u{1}\u{7f}é"), r#""\t\x01\x7fé""#);
     }
 
     #[test]
