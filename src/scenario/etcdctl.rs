@@ -561,7 +561,8 @@ fn subcommands(path: &[&str]) -> &'static [&'static str] {
 /// are the global booleans, and endpoint's `--cluster` under `endpoint`.
 fn command_word(args: &[String], endpoint: bool) -> Option<usize> {
     let boolean = |name: &str| {
-        (endpoint && name == "cluster") || (name != "help" && GLOBAL_FLAGS.contains(&(name, false)))
+        (endpoint && name == "cluster")
+            || (name != "help" && GLOBAL_FLAGS.iter().any(|&(n, v)| !v && n == name))
     };
     let mut i = 0;
     while let Some(w) = args.get(i) {
@@ -633,10 +634,12 @@ fn unknown_command(word: &str, release: Release) -> EtcdctlError {
     let mut error = format!("unknown command {word:?} for \"etcdctl\"");
     // Root's own SuggestFor ("etcdctl") is never read: cobra reads the
     // SuggestFor of the root's subcommands, and none of etcdctl's has one.
-    let lower = word.to_ascii_lowercase();
     let mut near = String::new();
     for &c in &ROOT[..ROOT.len() - 1] {
-        if in_release(c, release) && (levenshtein(word, c) <= 2 || c.starts_with(&lower)) {
+        let prefix = c
+            .get(..word.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(word));
+        if in_release(c, release) && (levenshtein(word, c) <= 2 || prefix) {
             near += "\n\t";
             near += c;
         }
@@ -644,11 +647,17 @@ fn unknown_command(word: &str, release: Release) -> EtcdctlError {
     if !near.is_empty() {
         error += "\n\nDid you mean this?";
         error += &near;
-        error.push('\n');
     }
-    let mut text = format!("{error}\nRun 'etcdctl --help' for usage.");
+    // Printed by cobra with its hint (a blank line after the suggestions),
+    // and again by etcdctl before v3.6.
+    let mut text = error.clone();
+    if !near.is_empty() {
+        text.push('\n');
+    }
+    text += "\nRun 'etcdctl --help' for usage.";
     if release != Release::V3_6 {
-        text += &format!("\nError: {}", error.trim_end());
+        text += "\nError: ";
+        text += &error;
     }
     EtcdctlError::Etcdctl(text)
 }
@@ -658,18 +667,17 @@ fn unknown_command(word: &str, release: Release) -> EtcdctlError {
 /// arguments left for it. A first word that names no command is etcdctl's
 /// error; a later one is an argument of the command found so far.
 fn find(
-    args: &[String],
+    mut args: Vec<String>,
     release: Release,
 ) -> Result<(Vec<&'static str>, Vec<String>), EtcdctlError> {
     let v36 = release == Release::V3_6;
     let mut path = Vec::new();
-    let mut args = args.to_vec();
     loop {
         let names = subcommands(&path);
         if names.is_empty() {
             break;
         }
-        let Some(at) = command_word(&args, path == ["endpoint"]) else {
+        let Some(at) = command_word(&args, matches!(path.as_slice(), ["endpoint"])) else {
             break;
         };
         let Some(next) = find_next(&args[at], names, release) else {
@@ -694,15 +702,13 @@ fn find(
 /// reads it.
 pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlError> {
     let v36 = release == Release::V3_6;
-    let all = words(line)?;
-    let args: &[String] = match all.split_first() {
-        Some((first, rest)) if first == "etcdctl" => rest,
-        _ => {
-            return Err(EtcdctlError::Unmodelled {
-                command: line.trim().to_string(),
-            })
-        }
-    };
+    let mut args = words(line)?;
+    if args.first().is_none_or(|w| w != "etcdctl") {
+        return Err(EtcdctlError::Unmodelled {
+            command: line.trim().to_string(),
+        });
+    }
+    args.remove(0);
     let (path, rest) = find(args, release)?;
     let name = path.joined(" ");
     let unmodelled = || EtcdctlError::Unmodelled {
@@ -1262,9 +1268,9 @@ mod tests {
     fn the_command_word_found_is_taken_out_as_cobra_takes_it() {
         let strings = |w: &[&str]| w.iter().map(|w| w.to_string()).collect::<Vec<_>>();
         let args = strings(&["-w", "get", "--debug", "get", "k"]);
-        let v35 = find(&args, Release::V3_5).unwrap();
+        let v35 = find(args.clone(), Release::V3_5).unwrap();
         assert_eq!(v35, (vec!["get"], strings(&["-w", "--debug", "get", "k"])));
-        let v36 = find(&args, Release::V3_6).unwrap();
+        let v36 = find(args, Release::V3_6).unwrap();
         assert_eq!(v36, (vec!["get"], strings(&["-w", "get", "--debug", "k"])));
     }
 
