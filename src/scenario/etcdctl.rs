@@ -499,61 +499,243 @@ const GET_FLAGS: &[(&str, bool)] = &[
 ];
 const GET_NEW_IN_3_6: usize = 4;
 
+/// etcdctl's commands under its root, in the order `ctl.go` adds them,
+/// which is the order cobra lists suggestions in (each release has those
+/// [`in_release`] says). cobra adds `help` last, when etcdctl runs.
+const ROOT: &[&str] = &[
+    "get",
+    "put",
+    "del",
+    "txn",
+    "compaction",
+    "alarm",
+    "defrag",
+    "endpoint",
+    "move-leader",
+    "watch",
+    "version",
+    "lease",
+    "member",
+    "snapshot",
+    "make-mirror",
+    "migrate",
+    "lock",
+    "elect",
+    "auth",
+    "user",
+    "role",
+    "check",
+    "completion",
+    "downgrade",
+    "help",
+];
+
+/// The longest name in [`ROOT`].
+const NAME_MAX: usize = 11;
+
+/// `migrate` is etcdctl v3.4's only; `completion` and `downgrade` came
+/// with v3.6.
+fn in_release(command: &str, release: Release) -> bool {
+    match command {
+        "migrate" => release == Release::V3_4,
+        "completion" | "downgrade" => release == Release::V3_6,
+        _ => true,
+    }
+}
+
+/// The subcommands of the command at `path` that the console looks into,
+/// in the order etcdctl adds them; none for a command it takes whole.
+fn subcommands(path: &[&str]) -> &'static [&'static str] {
+    match path {
+        [] => ROOT,
+        ["member"] => &["add", "remove", "update", "list", "promote"],
+        ["endpoint"] => &["health", "status", "hashkv"],
+        _ => &[],
+    }
+}
+
+/// Where cobra's `stripFlags` finds the next command word: the first word
+/// that is not a flag, passing over the value of a flag that takes one.
+/// A flag cobra does not know yet (`-h`: cobra adds it after finding the
+/// command) is taken as one that takes a value. The flags that take none
+/// are the global booleans, and endpoint's `--cluster` under `endpoint`.
+fn command_word(args: &[String], endpoint: bool) -> Option<usize> {
+    let boolean = |name: &str| {
+        (endpoint && name == "cluster")
+            || (name != "help" && GLOBAL_FLAGS.iter().any(|&(n, v)| !v && n == name))
+    };
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        if w == "--" {
+            return None;
+        }
+        let takes_value = match w.strip_prefix("--") {
+            Some(name) => !w.contains('=') && !boolean(name),
+            None => w.len() == 2 && w.starts_with('-') && w != "-=",
+        };
+        if takes_value {
+            i += 1;
+        } else if !w.is_empty() && !w.starts_with('-') {
+            return Some(i - 1);
+        }
+    }
+    None
+}
+
+/// cobra's `findNext`: the subcommand named `word`, or with
+/// `EnablePrefixMatching` (etcdctl sets it) the one subcommand whose name
+/// starts with it. Case counts.
+fn find_next(word: &str, names: &[&'static str], release: Release) -> Option<&'static str> {
+    let (mut prefixed, mut count) = (None, 0);
+    for &n in names.iter().filter(|n| in_release(n, release)) {
+        if n == word {
+            return Some(n);
+        }
+        if n.starts_with(word) {
+            (prefixed, count) = (Some(n), count + 1);
+        }
+    }
+    prefixed.filter(|_| count == 1)
+}
+
+/// The edit distance of a word to a command's name (of at most
+/// [`NAME_MAX`] letters), ASCII letters folded (cobra's `ld` with
+/// `ignoreCase`, over bytes).
+fn levenshtein(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut row = [0; NAME_MAX + 1];
+    for (j, d) in row.iter_mut().enumerate() {
+        *d = j;
+    }
+    for (i, ca) in a.iter().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = if ca.eq_ignore_ascii_case(cb) {
+                diag
+            } else {
+                1 + diag.min(row[j]).min(row[j + 1])
+            };
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+/// What etcdctl prints for a first word that names none of its commands
+/// (cobra's `legacyArgs` and `findSuggestions`, printed by `ExecuteC`):
+/// the error, with the commands within two edits of the word or starting
+/// with it (letters folded) when there are any, and the usage hint. etcdctl
+/// before v3.6 prints the error once more as it exits (its `ExitWithError`).
+fn unknown_command(word: &str, release: Release) -> EtcdctlError {
+    // Rust's quoting is Go's %q for all but control characters.
+    let mut error = format!("unknown command {word:?} for \"etcdctl\"");
+    // Root's own SuggestFor ("etcdctl") is never read: cobra reads the
+    // SuggestFor of the root's subcommands, and none of etcdctl's has one.
+    let mut near = String::new();
+    for &c in &ROOT[..ROOT.len() - 1] {
+        let prefix = c
+            .get(..word.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(word));
+        if in_release(c, release) && (levenshtein(word, c) <= 2 || prefix) {
+            near += "\n\t";
+            near += c;
+        }
+    }
+    if !near.is_empty() {
+        error += "\n\nDid you mean this?";
+        error += &near;
+    }
+    // Printed by cobra with its hint (a blank line after the suggestions),
+    // and again by etcdctl before v3.6.
+    let mut text = error.clone();
+    if !near.is_empty() {
+        text.push('\n');
+    }
+    text += "\nRun 'etcdctl --help' for usage.";
+    if release != Release::V3_6 {
+        text += "\nError: ";
+        text += &error;
+    }
+    EtcdctlError::Etcdctl(text)
+}
+
+/// The command etcdctl runs for its arguments, as cobra's `Command.Find`
+/// finds it: its path from the root (empty: the root itself) and the
+/// arguments left for it. A first word that names no command is etcdctl's
+/// error; a later one is an argument of the command found so far.
+fn find(
+    mut args: Vec<String>,
+    release: Release,
+) -> Result<(Vec<&'static str>, Vec<String>), EtcdctlError> {
+    let v36 = release == Release::V3_6;
+    let mut path = Vec::new();
+    loop {
+        let names = subcommands(&path);
+        if names.is_empty() {
+            break;
+        }
+        let Some(at) = command_word(&args, matches!(path.as_slice(), ["endpoint"])) else {
+            break;
+        };
+        let Some(next) = find_next(&args[at], names, release) else {
+            if path.is_empty() {
+                return Err(unknown_command(&args[at], release));
+            }
+            break;
+        };
+        // cobra's argsMinusFirstX: since cobra v1.7 (etcdctl v3.6) the word
+        // found; before, the first word spelt as it, even a flag's value.
+        let drop = match v36 {
+            true => at,
+            false => args.iter().position(|w| *w == args[at]).unwrap_or(at),
+        };
+        args.remove(drop);
+        path.push(next);
+    }
+    Ok((path, args))
+}
+
 /// Reads an etcdctl line (`etcdctl` included) as the etcdctl of `release`
 /// reads it.
 pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlError> {
     let v36 = release == Release::V3_6;
-    let all = words(line)?;
-    let mut rest: &[String] = match all.split_first() {
-        Some((first, rest)) if first == "etcdctl" => rest,
-        _ => {
-            return Err(EtcdctlError::Unmodelled {
-                command: line.trim().to_string(),
-            })
-        }
-    };
-    // Global flags before the command: only the simple printer is modelled.
-    while let Some(w) = rest.first().filter(|w| w.starts_with('-')) {
-        if w == "-w=simple" || w == "--write-out=simple" {
-            rest = &rest[1..];
-        } else if (w == "-w" || w == "--write-out") && rest.get(1).is_some_and(|v| v == "simple") {
-            rest = &rest[2..];
-        } else {
-            return Err(EtcdctlError::UnmodelledFlag {
-                command: String::new(),
-                flag: w.clone(),
-            });
-        }
-    }
-    let unmodelled = |n: usize| EtcdctlError::Unmodelled {
-        command: rest
-            .iter()
-            .take(n)
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .joined(" "),
-    };
-    let Some(first) = rest.first() else {
+    let mut args = words(line)?;
+    if args.first().is_none_or(|w| w != "etcdctl") {
         return Err(EtcdctlError::Unmodelled {
-            command: String::new(),
+            command: line.trim().to_string(),
         });
+    }
+    args.remove(0);
+    let (path, rest) = find(args, release)?;
+    let name = path.joined(" ");
+    let unmodelled = || EtcdctlError::Unmodelled {
+        command: name.clone(),
     };
-    match first.as_str() {
-        "member" => {
-            let Some(sub) = rest.get(1) else {
-                return Err(unmodelled(1));
+    match path.as_slice() {
+        // A command with subcommands and none named: etcdctl prints its
+        // help (after parsing its flags), which raftlab does not model.
+        [] | ["member"] | ["endpoint"] => {
+            let own: &[(&str, bool)] = match path.as_slice() {
+                ["endpoint"] => &[("cluster", false)],
+                _ => &[],
             };
-            let name = format!("member {sub}");
-            match sub.as_str() {
+            Args::split(&name, &rest, own, v36)?;
+            Err(unmodelled())
+        }
+        ["member", sub] => {
+            match *sub {
                 "add" => member_add(Args::split(
                     &name,
-                    &rest[2..],
+                    &rest,
                     &[("peer-urls", true), ("learner", false)],
                     v36,
                 )?),
                 // The same one argument, a member id, for both.
                 "promote" | "remove" => {
-                    let a = Args::split(&name, &rest[2..], &[], v36)?;
+                    let a = Args::split(&name, &rest, &[], v36)?;
                     a.only(&[])?;
                     let (member_id, id) = member_arg(
                         &a,
@@ -562,7 +744,7 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                         true,
                     )?;
                     let (timeout_ms, require_leader) = (None, false);
-                    Ok(if sub == "promote" {
+                    Ok(if *sub == "promote" {
                         Translation {
                             command: Command::MemberPromote {
                                 id,
@@ -585,7 +767,7 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                 "list" => {
                     let a = Args::split(
                         &name,
-                        &rest[2..],
+                        &rest,
                         // member list has --consistency since v3.6
                         // (before, it answered from the member's state).
                         if v36 { &[("consistency", true)] } else { &[] },
@@ -602,11 +784,11 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                         print: Print::MemberList,
                     })
                 }
-                _ => Err(unmodelled(2)),
+                _ => Err(unmodelled()),
             }
         }
-        "put" => {
-            let a = Args::split("put", &rest[1..], PUT_FLAGS, v36)?;
+        ["put"] => {
+            let a = Args::split("put", &rest, PUT_FLAGS, v36)?;
             a.only(&[])?;
             // getPutOp reads the value from the second argument and
             // ignores any after it.
@@ -628,10 +810,10 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                 print: Print::Put,
             })
         }
-        "get" => {
+        ["get"] => {
             let a = Args::split(
                 "get",
-                &rest[1..],
+                &rest,
                 of_release(GET_FLAGS, GET_NEW_IN_3_6, v36),
                 v36,
             )?;
@@ -663,8 +845,8 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                 print: Print::Get { key },
             })
         }
-        "move-leader" => {
-            let a = Args::split("move-leader", &rest[1..], &[], v36)?;
+        ["move-leader"] => {
+            let a = Args::split("move-leader", &rest, &[], v36)?;
             a.only(&[])?;
             if a.positional.len() != 1 {
                 return Err(EtcdctlError::Etcdctl(
@@ -684,19 +866,15 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                 print: Print::MoveLeader { target },
             })
         }
-        "endpoint" => match rest.get(1).map(String::as_str) {
-            Some("status") => {
-                let a = Args::split("endpoint status", &rest[2..], &[("cluster", false)], v36)?;
-                a.only(&["cluster"])?;
-                Ok(Translation {
-                    command: Command::Status { via: None },
-                    print: Print::EndpointStatus,
-                })
-            }
-            Some(_) => Err(unmodelled(2)),
-            None => Err(unmodelled(1)),
-        },
-        _ => Err(unmodelled(1)),
+        ["endpoint", "status"] => {
+            let a = Args::split(&name, &rest, &[("cluster", false)], v36)?;
+            a.only(&["cluster"])?;
+            Ok(Translation {
+                command: Command::Status { via: None },
+                print: Print::EndpointStatus,
+            })
+        }
+        _ => Err(unmodelled()),
     }
 }
 
@@ -1064,6 +1242,36 @@ mod tests {
         ] {
             assert_eq!(humanize_bytes(n), s);
         }
+    }
+
+    #[test]
+    fn edit_distance_folds_ascii_letters() {
+        for (a, b, d) in [
+            ("memebr", "member", 2),
+            ("MEMBER", "member", 0),
+            ("", "get", 3),
+            ("e", "del", 2),
+            ("foo", "lock", 3),
+            ("lst", "list", 1),
+        ] {
+            assert_eq!(levenshtein(a, b), d, "{a} {b}");
+            assert_eq!(levenshtein(b, a), d, "{b} {a}");
+        }
+        assert!(ROOT.iter().all(|c| c.len() <= NAME_MAX));
+        assert!(ROOT.iter().any(|c| c.len() == NAME_MAX));
+    }
+
+    /// cobra's argsMinusFirstX took out the first word spelt as the
+    /// command until v1.7 (etcdctl v3.4, v3.5), even a flag's value; since,
+    /// the word it found.
+    #[test]
+    fn the_command_word_found_is_taken_out_as_cobra_takes_it() {
+        let strings = |w: &[&str]| w.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        let args = strings(&["-w", "get", "--debug", "get", "k"]);
+        let v35 = find(args.clone(), Release::V3_5).unwrap();
+        assert_eq!(v35, (vec!["get"], strings(&["-w", "--debug", "get", "k"])));
+        let v36 = find(args, Release::V3_6).unwrap();
+        assert_eq!(v36, (vec!["get"], strings(&["-w", "get", "--debug", "k"])));
     }
 
     #[test]

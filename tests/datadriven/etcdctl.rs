@@ -5,7 +5,8 @@
 //! - `etcdctl`: the input is console lines; a `cluster` line first starts a
 //!   new run. A line starting with `etcdctl` is shown (`$ ...`), then the
 //!   command it was recorded as (`> ...`) and etcdctl's output, or `! ` and
-//!   the refusal; any other line is a scenario command run quietly.
+//!   the refusal (each of its lines); any other line is a scenario command
+//!   run quietly.
 
 use raftlab::scenario::etcdctl::{self, is_etcdctl};
 use raftlab::scenario::narrate::Renderer;
@@ -43,7 +44,15 @@ pub fn run(session: &mut Option<Session>, c: &Case) -> String {
         }
         out += &format!("$ {line}\n");
         match etcdctl::translate(line, s.spec().etcd) {
-            Err(e) => out += &format!("! {}\n", English.etcdctl_refusal(&e)),
+            Err(e) => {
+                // etcdctl's error may be several lines (cobra's "Did you
+                // mean this?" block, its usage hint): each is marked.
+                for l in English.etcdctl_refusal(&e).lines() {
+                    out += if l.is_empty() { "!" } else { "! " };
+                    out += l;
+                    out.push('\n');
+                }
+            }
             Ok(t) => {
                 let canonical = t.command.to_string();
                 // What the history records reads back as the same command.
