@@ -367,6 +367,14 @@ pub enum Condition {
     Role { id: NodeId, role: RoleName },
     /// `progress N=STATE`: the leader's progress for N is in STATE
     Progress { id: NodeId, state: ProgressName },
+    /// `match N>=P%`, `match N<=P%`: the leader's match index for N is at
+    /// least (at most) P% of the leader's last index, the share etcd's
+    /// `isLearnerReady` compares with 90% before a promotion
+    MatchShare {
+        id: NodeId,
+        bound: Bound,
+        percent: u64,
+    },
     /// `ok`: the previous command succeeded
     Ok,
     /// `error=CODE`: the previous command failed with CODE
@@ -710,6 +718,9 @@ impl fmt::Display for Condition {
             Condition::CommitAtLeast(i) => write!(f, "commit>={i}"),
             Condition::Role { id, role } => write!(f, "role {id}={role}"),
             Condition::Progress { id, state } => write!(f, "progress {id}={state}"),
+            Condition::MatchShare { id, bound, percent } => {
+                write!(f, "match {id}{}{percent}%", bound.as_str())
+            }
             Condition::Ok => f.write_str("ok"),
             Condition::Error(code) => write!(f, "error={code}"),
             Condition::Value(v) => write!(f, "value={}", format_text(v)),

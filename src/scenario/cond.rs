@@ -325,6 +325,7 @@ pub fn node_named(cond: &Condition) -> Option<NodeId> {
         | Condition::CaughtUp(id)
         | Condition::Role { id, .. }
         | Condition::Progress { id, .. }
+        | Condition::MatchShare { id, .. }
         | Condition::Messages { id, .. } => Some(*id),
         Condition::Queued { id, .. } => *id,
         Condition::Voters(ids) | Condition::Learners(ids) | Condition::VotersOutgoing(ids) => {
@@ -469,6 +470,24 @@ pub fn check(
                         Unmet::Progress { id: *id, actual },
                     )
                 }
+                None => Err(Unmet::NotTracked(*id)),
+            }
+        }
+        Condition::MatchShare { id, bound, percent } => {
+            let Some(r) = cluster.leader_raft() else {
+                return Err(Unmet::NoLeader);
+            };
+            let last = r.last_index();
+            match r.tracker().progress.get(id) {
+                // In whole numbers: match / last against percent / 100.
+                Some(p) => holds(
+                    bound.holds(p.matched.saturating_mul(100), percent.saturating_mul(last)),
+                    Unmet::Match {
+                        id: *id,
+                        matched: p.matched,
+                        last,
+                    },
+                ),
                 None => Err(Unmet::NotTracked(*id)),
             }
         }

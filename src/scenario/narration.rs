@@ -335,6 +335,7 @@ sentences! {
     FormRole = 0,
     FormMirror = 0,
     FormProgress = 0,
+    FormMatchShare = 0,
     FormRate = 0,
     FormWatchNumber = 0,
     FormAutoPromote = 0,

@@ -1377,6 +1377,7 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
             "mirror" => parse_mirror_state(p),
             "mirror-error" => parse_mirror_error(p),
             "progress" => parse_progress(p),
+            "match" => parse_match_share(p),
             "absent" => Ok(Condition::Absent),
             "linearizable" => Ok(Condition::Linearizable),
             "not-linearizable" => Ok(Condition::NotLinearizable),
@@ -1544,6 +1545,37 @@ fn parse_queued(p: &mut Words<'_>) -> Result<Condition, ParseError> {
         id: Some(id),
         bound: bound_of(&opt.name),
         bytes: size(p, &opt.value, opt.value_col, &opt.name)?,
+    })
+}
+
+/// `match N>=P%` or `match N<=P%`: a whole percentage up to 100%.
+fn parse_match_share(p: &mut Words<'_>) -> Result<Condition, ParseError> {
+    let t = p.word("N>=P%", "match")?;
+    let bad = |p: &Words<'_>| {
+        p.err(
+            t.col,
+            ParseErrorKind::FormExpected {
+                form: Form::MatchShare,
+                found: quote_for_message(&t.text),
+            },
+        )
+    };
+    let Some(opt) = t.opt.as_ref().filter(|o| {
+        !t.quoted && !o.value_quoted && (o.name.ends_with('>') || o.name.ends_with('<'))
+    }) else {
+        return Err(bad(p));
+    };
+    let id = node_id_of(&opt.name[..opt.name.len() - 1]).map_err(|m| p.err(t.col, m))?;
+    let percent = opt
+        .value
+        .strip_suffix('%')
+        .and_then(|n| parse_number(n).ok())
+        .filter(|n| *n <= 100)
+        .ok_or_else(|| bad(p))?;
+    Ok(Condition::MatchShare {
+        id,
+        bound: bound_of(&opt.name),
+        percent,
     })
 }
 

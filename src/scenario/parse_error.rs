@@ -336,6 +336,7 @@ pub enum Form {
     WatchEvents,
     Role,
     Progress,
+    MatchShare,
     Mirror,
     Rate,
     WatchNumber,
@@ -366,6 +367,7 @@ impl Form {
             Form::Role => "N=ROLE like 2=leader".to_string(),
             Form::Mirror => "M=STATE like 9=watching".to_string(),
             Form::Progress => "N=STATE like 2=replicate".to_string(),
+            Form::MatchShare => "N>=P% or N<=P% like 4>=90%, a whole percentage".to_string(),
             Form::Rate => "a rate like 50/s".to_string(),
             Form::WatchNumber => "a watch number like 1".to_string(),
             Form::AutoPromote => "off or a whole percentage from 1% to 100% (like 90%)".to_string(),
@@ -401,7 +403,7 @@ impl MissingWhat {
 pub const CONDITION_FORMS: &str =
     "leader, leader=N, no-leader, caught-up=N, all-applied, quorum=Q, \
      voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, term>=T, commit>=I, role N=ROLE, \
-     progress N=STATE, ok, error=CODE, value=TEXT, absent, linearizable, not-linearizable, \
+     progress N=STATE, match N>=P% (or <=), ok, error=CODE, value=TEXT, absent, linearizable, not-linearizable, \
      queued>=SIZE, queued N>=SIZE (or <=), msgs-out N=K, msgs-in N=K (or >=, <=), \
      watch-events W=N (or >=, <=), watch-canceled W, mirror M=STATE, mirror-error M=CODE";
 
@@ -598,6 +600,7 @@ impl ParseErrorKind {
             Form::WatchEvents,
             Form::Role,
             Form::Progress,
+            Form::MatchShare,
             Form::Rate,
             Form::WatchNumber,
             Form::AutoPromote,

@@ -54,6 +54,24 @@ fn error_codes_round_trip() {
 }
 
 #[test]
+fn a_match_share_is_a_whole_percentage_up_to_100() {
+    let parsed = cmd("expect match 4>=90%");
+    assert_eq!(
+        format!("{parsed:?}"),
+        "Expect(MatchShare { id: 4, bound: AtLeast, percent: 90 })"
+    );
+    assert_eq!(cmd("expect match 4<=5%").to_string(), "expect match 4<=5%");
+    for bad in ["4>=101%", "4=90%", "4>=90", "4>=9.5%", "4>=-1%", "4"] {
+        let e = parse_command(&format!("expect match {bad}")).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("expected N>=P% or N<=P% like 4>=90%"),
+            "{bad}: {e}"
+        );
+    }
+}
+
+#[test]
 fn never_panics_on_odd_input() {
     let long = "9".repeat(100_000);
     let inputs = [
@@ -202,6 +220,13 @@ mod props {
             (id(), role()).prop_map(|(id, role)| Condition::Role { id, role }),
             (id(), proptest::sample::select(ProgressName::ALL.to_vec()))
                 .prop_map(|(id, state)| Condition::Progress { id, state }),
+            (id(), any::<bool>(), 0u64..=100).prop_map(|(id, least, percent)| {
+                Condition::MatchShare {
+                    id,
+                    bound: if least { Bound::AtLeast } else { Bound::AtMost },
+                    percent,
+                }
+            }),
             Just(Condition::Ok),
             code().prop_map(Condition::Error),
             text().prop_map(Condition::Value),

@@ -801,6 +801,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
                 Form::Role => ja!(FormRole),
                 Form::Mirror => ja!(FormMirror),
                 Form::Progress => ja!(FormProgress),
+                Form::MatchShare => ja!(FormMatchShare),
                 Form::Rate => ja!(FormRate),
                 Form::WatchNumber => ja!(FormWatchNumber),
                 Form::AutoPromote => ja!(FormAutoPromote),
