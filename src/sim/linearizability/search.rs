@@ -9,7 +9,7 @@
 //! effect or not.
 
 use super::Stamp;
-use crate::raft::vecmap::{reorder, stable_order};
+use crate::raft::vecmap::stable_order;
 
 /// The register's value id of "no such key": the initial state.
 pub const ABSENT: u32 = 0;
@@ -191,12 +191,12 @@ impl<'a> Search<'a> {
         // Every event distinct (its operation and kind): any order of
         // the sort is the one.
         let order = stable_order(events.len(), &|a, b| events[a] < events[b]);
-        reorder(&mut events, &order);
         let (head, tail) = (2 * n, 2 * n + 1);
         let mut next = vec![tail; 2 * n + 2];
         let mut prev = vec![head; 2 * n + 2];
         let mut last = head;
-        for &(_, is_return, i) in &events {
+        for &e in &order {
+            let (_, is_return, i) = events[e];
             let node = 2 * i + usize::from(is_return);
             next[last] = node;
             prev[node] = last;
