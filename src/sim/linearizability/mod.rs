@@ -124,7 +124,7 @@ use serde::Serialize;
 
 use search::{hash_bytes, Index, SearchOp, ABSENT};
 
-use crate::raft::vecmap::stable_order;
+use crate::raft::vecmap::{reorder, stable_order};
 
 /// Who sent an operation: only drawn (one lane per client) and reported; the
 /// checker does not assume a client has one operation in flight at a time.
@@ -338,20 +338,32 @@ pub fn is_linearizable(history: &[Operation]) -> bool {
     })
 }
 
-/// Positions of each key's operations, keys in order, and each key's in
-/// the order of their invocations (ties by position): one sort of the whole
-/// history, then its runs of one key.
+/// Positions of each key's operations, keys in order.
 fn by_key(history: &[Operation]) -> Vec<(&str, Vec<usize>)> {
-    let at = |p: usize| (history[p].key.as_str(), history[p].invoke, p);
-    let order = stable_order(history.len(), &|a, b| at(a) < at(b));
+    // Each key's place in `keys`.
+    let mut place = Index::default();
     let mut keys: Vec<(&str, Vec<usize>)> = Vec::new();
-    for p in order {
-        let key = history[p].key.as_str();
-        match keys.last_mut() {
-            Some((k, positions)) if *k == key => positions.push(p),
-            _ => keys.push((key, vec![p])),
-        }
+    for (i, op) in history.iter().enumerate() {
+        let key = op.key.as_str();
+        let found = {
+            let keys = &keys;
+            place.find_or_add(
+                hash_bytes(key.as_bytes()),
+                &|e| keys[e as usize].0 == key,
+                &|e| hash_bytes(keys[e as usize].0.as_bytes()),
+            )
+        };
+        let at = match found {
+            Some(at) => at as usize,
+            None => {
+                keys.push((key, Vec::new()));
+                keys.len() - 1
+            }
+        };
+        keys[at].1.push(i);
     }
+    let order = stable_order(keys.len(), &|a, b| keys[a].0 < keys[b].0);
+    reorder(&mut keys, &order);
     keys
 }
 
@@ -374,9 +386,12 @@ struct KeyHistory {
 }
 
 impl KeyHistory {
-    /// `positions` in the order of their invocations, ties by position (as
-    /// [`by_key`] gives them).
-    fn new(history: &[Operation], positions: Vec<usize>) -> KeyHistory {
+    fn new(history: &[Operation], mut positions: Vec<usize>) -> KeyHistory {
+        let order = stable_order(positions.len(), &|a, b| {
+            let (a, b) = (positions[a], positions[b]);
+            (history[a].invoke, a) < (history[b].invoke, b)
+        });
+        reorder(&mut positions, &order);
         // Each value's id, in the order first seen: one more than its place
         // in `values` (0 is `ABSENT`).
         fn id<'a>(index: &mut Index, values: &mut Vec<&'a str>, v: Option<&'a str>) -> u32 {

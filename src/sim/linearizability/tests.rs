@@ -27,10 +27,9 @@ fn named(result: &Linearizability) -> Vec<usize> {
 /// Whether the operations at `chosen` (positions in `history`, one key)
 /// contradict each other whatever the key's other writes did.
 fn contradicts(history: &[Operation], key: &str, chosen: &[usize]) -> bool {
-    let mut positions: Vec<usize> = (0..history.len())
+    let positions = (0..history.len())
         .filter(|&p| history[p].key == key)
         .collect();
-    positions.sort_by_key(|&p| (history[p].invoke, p));
     let k = KeyHistory::new(history, positions);
     let keep: Vec<bool> = k.positions.iter().map(|p| chosen.contains(p)).collect();
     !k.explained(&keep)
