@@ -8,6 +8,7 @@
 use crate::raft::joined::Joined;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 pub use crate::raft::types::NodeId;
 pub use crate::server::{Failover, MirrorState, NewMembers, ReadMode, Release};
@@ -150,9 +151,12 @@ pub enum Command {
     /// `wait DURATION`
     Wait(u64),
     /// `wait-until COND [within=DURATION]`
-    WaitUntil { cond: Condition, within_ms: u64 },
+    WaitUntil {
+        cond: Arc<Condition>,
+        within_ms: u64,
+    },
     /// `expect COND`
-    Expect(Condition),
+    Expect(Arc<Condition>),
     /// `status` (the cluster) or `status via=N` (member N's own status,
     /// etcd's maintenance Status)
     Status { via: Option<NodeId> },

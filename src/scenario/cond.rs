@@ -607,8 +607,8 @@ pub fn check(
 }
 
 fn same_set(expected: &[NodeId], actual: &[NodeId], set: SetName) -> Result<(), Unmet> {
-    let a: VecSet<_> = expected.iter().collect();
-    let b: VecSet<_> = actual.iter().collect();
+    let a: VecSet<_> = expected.iter().copied().collect();
+    let b: VecSet<_> = actual.iter().copied().collect();
     if a == b {
         Ok(())
     } else {

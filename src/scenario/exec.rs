@@ -39,11 +39,11 @@ pub struct Session {
     /// such key, failed, or none ran yet).
     last_value: Option<String>,
     /// `put ... nowait` requests, by cluster and request id, to the index
-    /// of their result.
-    pub(super) nowait: VecMap<(usize, RequestId), usize>,
+    /// of their result (all `u64`: a map type the module already holds).
+    pub(super) nowait: VecMap<(u64, RequestId), u64>,
     /// `watch` commands, by cluster and watch number, to the index of their
-    /// result.
-    pub(super) watch_results: VecMap<(usize, u64), usize>,
+    /// result (the same).
+    pub(super) watch_results: VecMap<(u64, u64), u64>,
     /// The script of everything done so far.
     pub(super) history: Vec<String>,
     /// Simulated time the history accounts for.
@@ -609,7 +609,8 @@ impl Session {
                 let request = c.start_put(key, value, *via, *size, timeout, rl)?;
                 if *nowait {
                     result.pending = true;
-                    self.nowait.insert((k, request), self.results.len());
+                    self.nowait
+                        .insert((k as u64, request), self.results.len() as u64);
                     return Ok(None);
                 }
                 return Ok(Some(Op::Request {
@@ -677,7 +678,8 @@ impl Session {
                 let id = c.watch(key, *prefix, from_rev.unwrap_or(0), *via)?;
                 result.watch = Some(id);
                 result.events = Some(Vec::new());
-                self.watch_results.insert((k, id), self.results.len());
+                self.watch_results
+                    .insert((k as u64, id), self.results.len() as u64);
                 sync_watch(self.fleet.cluster(k), id, result);
                 return Ok(None);
             }
@@ -1077,10 +1079,10 @@ impl Session {
             }
         }
         for (k, Finished { request, outcome }) in finished {
-            let Some(i) = self.nowait.remove(&(k, request)) else {
+            let Some(i) = self.nowait.remove(&(k as u64, request)) else {
                 continue;
             };
-            let Some(r) = self.results.get_mut(i) else {
+            let Some(r) = self.results.get_mut(i as usize) else {
                 continue;
             };
             r.pending = false;
@@ -1094,8 +1096,8 @@ impl Session {
             }
         }
         for (&(k, id), &i) in self.watch_results.iter() {
-            if let Some(r) = self.results.get_mut(i) {
-                sync_watch(self.fleet.cluster(k), id, r);
+            if let Some(r) = self.results.get_mut(i as usize) {
+                sync_watch(self.fleet.cluster(k as usize), id, r);
             }
         }
         self.narrate_events();

@@ -40,6 +40,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::Arc;
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -492,7 +493,7 @@ fn next_command(rng: &mut Pcg64, session: &Session, writes: &mut u64) -> Command
                 _ => rng.random_range(1500..=5000u64),
             })),
             25..=27 => Some(Command::WaitUntil {
-                cond: Condition::Leader,
+                cond: Arc::new(Condition::Leader),
                 within_ms: rng.random_range(500..=5000u64),
             }),
             // Client load.
@@ -616,7 +617,7 @@ fn next_command(rng: &mut Pcg64, session: &Session, writes: &mut u64) -> Command
                     None
                 },
             }),
-            95 => pick(rng, &v.known).map(|id| Command::Expect(Condition::CaughtUp(id))),
+            95 => pick(rng, &v.known).map(|id| Command::Expect(Arc::new(Condition::CaughtUp(id)))),
             _ => Some(Command::Heal { link: None }),
         };
         if let Some(cmd) = cmd {
@@ -792,7 +793,7 @@ fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Verdic
             &mut session,
             &mut tracker,
             Command::WaitUntil {
-                cond: Condition::Leader,
+                cond: Arc::new(Condition::Leader),
                 within_ms: leader_bound,
             },
         ) {

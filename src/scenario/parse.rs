@@ -8,6 +8,7 @@ use crate::raft::joined::Joined;
 use crate::raft::substr;
 use std::fmt;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::ast::*;
 use super::lexer::{lex, OptPart, Token};
@@ -714,12 +715,15 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
                 Some(f) => p.convert(f, parse_wait)?,
                 None => DEFAULT_WAIT_UNTIL_MS,
             };
-            Command::WaitUntil { cond, within_ms }
+            Command::WaitUntil {
+                cond: Arc::new(cond),
+                within_ms,
+            }
         }
         "expect" => {
             let cond = parse_condition(&mut p, "expect")?;
             p.finish("the condition")?;
-            Command::Expect(cond)
+            Command::Expect(Arc::new(cond))
         }
         "status" => {
             let found = p.options("status", &[("via", Kind::Value("via=N"))])?;

@@ -5,6 +5,7 @@
 
 use super::ast::*;
 use super::parse::*;
+use std::sync::Arc;
 
 fn cmd(line: &str) -> Command {
     parse_command(line).unwrap_or_else(|e| panic!("{line}: {e}"))
@@ -341,9 +342,11 @@ mod props {
             }),
             id().prop_map(Command::MirrorStop),
             duration().prop_map(Command::Wait),
-            (condition(), duration())
-                .prop_map(|(cond, within_ms)| Command::WaitUntil { cond, within_ms }),
-            condition().prop_map(Command::Expect),
+            (condition(), duration()).prop_map(|(cond, within_ms)| Command::WaitUntil {
+                cond: Arc::new(cond),
+                within_ms
+            }),
+            condition().prop_map(|c| Command::Expect(Arc::new(c))),
             proptest::option::of(id()).prop_map(|via| Command::Status { via }),
             say_text().prop_map(|text| Command::Say { text, ja: None }),
             Just(Command::Pause),

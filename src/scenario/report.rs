@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::raft::heap::Meter;
 use crate::raft::NodeId;
@@ -24,10 +25,10 @@ pub enum Failure {
     /// The server refused or failed the request.
     Server(ServerError),
     /// `expect COND` did not hold: what was true instead.
-    Expect { cond: Condition, unmet: Unmet },
+    Expect { cond: Arc<Condition>, unmet: Unmet },
     /// `wait-until COND within=D` ran out of time.
     WaitUntil {
-        cond: Condition,
+        cond: Arc<Condition>,
         within_ms: u64,
         unmet: Unmet,
     },

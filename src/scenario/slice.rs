@@ -30,6 +30,7 @@
 
 use super::fixed::Fixed;
 use std::mem::size_of;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -110,7 +111,7 @@ pub(crate) enum Op {
     Wait { until: u64 },
     /// `wait-until`: the condition is checked after each step.
     WaitUntil {
-        cond: Condition,
+        cond: Arc<Condition>,
         deadline: u64,
         within_ms: u64,
         /// The condition is to be looked at before the next step (when the

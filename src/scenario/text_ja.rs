@@ -2458,11 +2458,11 @@ mod tests {
             assert_eq!(english_phrase(&ja, &[]), None, "{u:?}: {ja}");
             for f in [
                 Failure::Expect {
-                    cond: Condition::Leader,
+                    cond: Condition::Leader.into(),
                     unmet: u.clone(),
                 },
                 Failure::WaitUntil {
-                    cond: Condition::CaughtUp(4),
+                    cond: Condition::CaughtUp(4).into(),
                     within_ms: 2000,
                     unmet: u.clone(),
                 },
@@ -2479,7 +2479,7 @@ mod tests {
         }
         // The English sentences stay the report's, word for word.
         let f = Failure::Expect {
-            cond: Condition::LeaderIs(2),
+            cond: Condition::LeaderIs(2).into(),
             unmet: Unmet::LeaderIs(3),
         };
         assert_eq!(

@@ -27,7 +27,7 @@
 use std::cell::RefCell;
 
 use crate::raft::chunked::Chunked;
-use crate::raft::vecmap::IdMap;
+use crate::raft::vecmap::DequeSet;
 use crate::sim::linearizability::{self, ClientId, Linearizability, OpKind, Operation, Stamp};
 
 use super::cluster::RequestId;
@@ -58,9 +58,11 @@ pub struct History {
     /// In the order they were sent. Chunked: every time-travel checkpoint
     /// clones the cluster, and a long run under load holds many operations.
     ops: Chunked<Recorded>,
-    /// Operations not answered yet, by request, to their position in `ops`
-    /// (request ids only grow: under a heavy load thousands are open).
-    open: IdMap<usize>,
+    /// Operations not answered yet: (request, position in `ops`). Request
+    /// ids only grow (each is sent once), so a new one goes at the end;
+    /// under a heavy load thousands are open. A set of pairs of `u64`, as
+    /// the cluster's deadlines are: the module compiles one deque for both.
+    open: DequeSet<(RequestId, u64)>,
     /// The run-wide event counter of [`Stamp`].
     seq: u64,
     /// Bumped at every change, so a verdict knows what it is about.
@@ -105,7 +107,7 @@ impl History {
             response: None,
         };
         let at = self.push(op, true);
-        self.open.insert(request, at);
+        self.open.insert((request, at as u64));
     }
 
     /// A delete of `key` sent now as `request` (afterwards the key is
@@ -119,7 +121,7 @@ impl History {
             response: None,
         };
         let at = self.push(op, true);
-        self.open.insert(request, at);
+        self.open.insert((request, at as u64));
     }
 
     /// A linearizable read of `key` sent now as `request`.
@@ -132,7 +134,7 @@ impl History {
             response: None,
         };
         let at = self.push(op, false);
-        self.open.insert(request, at);
+        self.open.insert((request, at as u64));
     }
 
     /// A read answered at once (a serializable one): sent and answered in
@@ -153,10 +155,17 @@ impl History {
         }
     }
 
+    /// Takes `request` out of the open ones: its position in `ops`.
+    fn close(&mut self, request: RequestId) -> Option<usize> {
+        let &(_, at) = self.open.range((request, 0)..=(request, u64::MAX)).next()?;
+        self.open.remove(&(request, at));
+        Some(at as usize)
+    }
+
     /// `request` was answered now: a write took effect (`read` is `None`),
     /// or a read returned `read` (`Some(None)`: the key was absent).
     pub fn answered(&mut self, request: RequestId, read: Option<Option<String>>, now_ms: u64) {
-        let Some(at) = self.open.remove(&request) else {
+        let Some(at) = self.close(request) else {
             return;
         };
         let response = self.stamp(now_ms);
@@ -175,7 +184,7 @@ impl History {
     /// did not take effect and leaves the history. A failed read observed
     /// nothing and is never kept.
     pub fn failed(&mut self, request: RequestId, proposed: bool) {
-        let Some(at) = self.open.remove(&request) else {
+        let Some(at) = self.close(request) else {
             return;
         };
         if let Some(r) = self.ops.get_mut(at) {

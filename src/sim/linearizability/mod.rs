@@ -120,11 +120,9 @@ pub mod synthetic;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 
-use search::{FastHash, SearchOp, ABSENT};
+use search::{hash_bytes, Index, SearchOp, ABSENT};
 
 use crate::raft::vecmap::{reorder, stable_order};
 
@@ -342,17 +340,26 @@ pub fn is_linearizable(history: &[Operation]) -> bool {
 
 /// Positions of each key's operations, keys in order.
 fn by_key(history: &[Operation]) -> Vec<(&str, Vec<usize>)> {
-    // Each key's place in `keys`: the same map type as the values' ids
-    // (`KeyHistory::new`), so the page's module holds one hash table.
-    let mut place: HashMap<&str, u32, FastHash> = HashMap::default();
+    // Each key's place in `keys`.
+    let mut place = Index::default();
     let mut keys: Vec<(&str, Vec<usize>)> = Vec::new();
     for (i, op) in history.iter().enumerate() {
         let key = op.key.as_str();
-        let next = keys.len() as u32;
-        let at = *place.entry(key).or_insert(next) as usize;
-        if at == keys.len() {
-            keys.push((key, Vec::new()));
-        }
+        let found = {
+            let keys = &keys;
+            place.find_or_add(
+                hash_bytes(key.as_bytes()),
+                &|e| keys[e as usize].0 == key,
+                &|e| hash_bytes(keys[e as usize].0.as_bytes()),
+            )
+        };
+        let at = match found {
+            Some(at) => at as usize,
+            None => {
+                keys.push((key, Vec::new()));
+                keys.len() - 1
+            }
+        };
         keys[at].1.push(i);
     }
     let order = stable_order(keys.len(), &|a, b| keys[a].0 < keys[b].0);
@@ -385,23 +392,28 @@ impl KeyHistory {
             (history[a].invoke, a) < (history[b].invoke, b)
         });
         reorder(&mut positions, &order);
-        fn id<'a>(ids: &mut HashMap<&'a str, u32, FastHash>, v: Option<&'a str>) -> u32 {
-            match v {
-                None => ABSENT,
-                Some(v) => {
-                    let next = ids.len() as u32 + 1;
-                    *ids.entry(v).or_insert(next)
-                }
-            }
+        // Each value's id, in the order first seen: one more than its place
+        // in `values` (0 is `ABSENT`).
+        fn id<'a>(index: &mut Index, values: &mut Vec<&'a str>, v: Option<&'a str>) -> u32 {
+            let Some(v) = v else { return ABSENT };
+            let found = index.find_or_add(
+                hash_bytes(v.as_bytes()),
+                &|e| values[e as usize] == v,
+                &|e| hash_bytes(values[e as usize].as_bytes()),
+            );
+            found.unwrap_or_else(|| {
+                values.push(v);
+                values.len() as u32 - 1
+            }) + 1
         }
-        let mut ids = HashMap::with_capacity_and_hasher(positions.len(), FastHash::default());
+        let (mut index, mut values) = (Index::default(), Vec::new());
         let ops = positions
             .iter()
             .map(|&p| {
                 let op = &history[p];
                 let (read, value) = match &op.kind {
-                    OpKind::Write(v) => (false, id(&mut ids, Some(v))),
-                    OpKind::Read(v) => (true, id(&mut ids, v.as_deref())),
+                    OpKind::Write(v) => (false, id(&mut index, &mut values, Some(v))),
+                    OpKind::Read(v) => (true, id(&mut index, &mut values, v.as_deref())),
                     OpKind::Delete => (false, ABSENT),
                 };
                 KeyOp {
@@ -417,7 +429,7 @@ impl KeyHistory {
         KeyHistory {
             positions,
             ops,
-            values: ids.len() + 1,
+            values: values.len() + 1,
         }
     }
 

@@ -8,11 +8,8 @@
 //! operation whose outcome is unknown is an *optional* write, which may take
 //! effect or not.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use super::Stamp;
-use crate::raft::vecmap::{reorder, stable_order};
+use crate::raft::vecmap::stable_order;
 
 /// The register's value id of "no such key": the initial state.
 pub const ABSENT: u32 = 0;
@@ -34,50 +31,92 @@ pub struct SearchOp {
     pub value: u32,
 }
 
-/// A fast hash for the memo's keys and the checker's tables (FxHash's
-/// multiply-rotate with a final mix): the standard SipHash cost more than
-/// the search itself. The tables are only looked up, never iterated, so
-/// runs stay deterministic.
-pub type FastHash = BuildHasherDefault<WordHasher>;
-
-#[derive(Default)]
-pub struct WordHasher(u64);
-
-impl WordHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
+/// A fast hash of words (FxHash's multiply-rotate with a final mix): the
+/// standard SipHash cost more than the search itself.
+fn mix(h: u64, word: u64) -> u64 {
+    (h.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
 }
 
-impl Hasher for WordHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
+/// A final mix (MurmurHash3's fmix64): the table indexes by the low bits,
+/// which the multiply alone leaves weak.
+fn finish(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ (h >> 33)
+}
+
+pub fn hash_words(words: &[u64]) -> u64 {
+    finish(words.iter().fold(0, |h, &w| mix(h, w)))
+}
+
+pub fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut h = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        h = mix(h, u64::from_le_bytes(word));
+    }
+    for &b in chunks.remainder() {
+        h = mix(h, u64::from(b));
+    }
+    finish(mix(h, bytes.len() as u64))
+}
+
+/// A hash table of entry numbers, for the checker's tables (the memo, the
+/// keys, the values' ids): the entries stay with the caller, who says how
+/// each is hashed and compared, so the module holds this one table instead
+/// of a `HashMap` compiled for each key type. Open addressing with linear
+/// probing, at most half full. It is only looked up, never iterated, so
+/// runs stay deterministic.
+#[derive(Default)]
+pub struct Index {
+    /// `0`: empty; else one more than an entry's number.
+    slots: Vec<u32>,
+    len: u32,
+}
+
+impl Index {
+    /// The entry that `is` recognises, among those whose hash is `hash`; if
+    /// there is none, entry number `len()` is recorded as the one of that
+    /// hash (the caller then adds it) and `None` returned. `hash_of` gives an
+    /// entry's hash again when the table grows.
+    pub fn find_or_add(
+        &mut self,
+        hash: u64,
+        is: &dyn Fn(u32) -> bool,
+        hash_of: &dyn Fn(u32) -> u64,
+    ) -> Option<u32> {
+        if 2 * (self.len as usize + 1) > self.slots.len() {
+            let size = (2 * self.slots.len()).max(16);
+            self.slots = vec![0; size];
+            for e in 0..self.len {
+                let at = self.free(hash_of(e));
+                self.slots[at] = e + 1;
+            }
         }
-        for &b in chunks.remainder() {
-            self.add(u64::from(b));
+        let mask = self.slots.len() - 1;
+        let mut at = hash as usize & mask;
+        loop {
+            match self.slots[at] {
+                0 => break,
+                s if is(s - 1) => return Some(s - 1),
+                _ => at = (at + 1) & mask,
+            }
         }
+        self.len += 1;
+        self.slots[at] = self.len;
+        None
     }
 
-    fn write_u64(&mut self, word: u64) {
-        self.add(word);
-    }
-
-    fn write_usize(&mut self, word: usize) {
-        self.add(word as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        // A final mix (MurmurHash3's fmix64): the table indexes by the low
-        // bits, which the multiply alone leaves weak.
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h
+    /// The first empty slot from `hash`'s on.
+    fn free(&self, hash: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = hash as usize & mask;
+        while self.slots[at] != 0 {
+            at = (at + 1) & mask;
+        }
+        at
     }
 }
 
@@ -130,7 +169,10 @@ struct Search<'a> {
     high: usize,
     /// Lowe's memo: the configurations (set linearized, state) already
     /// reached. Reaching one again cannot succeed where the first did not.
-    seen: HashSet<Box<[u64]>, FastHash>,
+    /// Entry `e` is the words `seen_words[seen_ends[e - 1]..seen_ends[e]]`.
+    seen: Index,
+    seen_words: Vec<u64>,
+    seen_ends: Vec<usize>,
     key: Vec<u64>,
     stack: Vec<Frame>,
 }
@@ -149,12 +191,12 @@ impl<'a> Search<'a> {
         // Every event distinct (its operation and kind): any order of
         // the sort is the one.
         let order = stable_order(events.len(), &|a, b| events[a] < events[b]);
-        reorder(&mut events, &order);
         let (head, tail) = (2 * n, 2 * n + 1);
         let mut next = vec![tail; 2 * n + 2];
         let mut prev = vec![head; 2 * n + 2];
         let mut last = head;
-        for &(_, is_return, i) in &events {
+        for &e in &order {
+            let (_, is_return, i) = events[e];
             let node = 2 * i + usize::from(is_return);
             next[last] = node;
             prev[node] = last;
@@ -189,7 +231,9 @@ impl<'a> Search<'a> {
             lifted: vec![0; n.div_ceil(64)],
             low: 0,
             high: 0,
-            seen: HashSet::default(),
+            seen: Index::default(),
+            seen_words: Vec::new(),
+            seen_ends: Vec::new(),
             key: Vec::new(),
             stack: Vec::new(),
         }
@@ -399,10 +443,22 @@ impl<'a> Search<'a> {
         self.key.push(u64::from(self.state));
         self.key
             .extend_from_slice(&self.lifted[self.low / 64..self.high.div_ceil(64)]);
-        if self.seen.contains(self.key.as_slice()) {
+        let (words, ends, key) = (&self.seen_words, &self.seen_ends, &self.key);
+        let entry = |e: u32| {
+            let e = e as usize;
+            &words[if e == 0 { 0 } else { ends[e - 1] }..ends[e]]
+        };
+        let is = |e| entry(e) == key.as_slice();
+        let hash_of = |e| hash_words(entry(e));
+        if self
+            .seen
+            .find_or_add(hash_words(key), &is, &hash_of)
+            .is_some()
+        {
             return false;
         }
-        self.seen.insert(self.key.clone().into_boxed_slice());
+        self.seen_words.extend_from_slice(&self.key);
+        self.seen_ends.push(self.seen_words.len());
         true
     }
 
