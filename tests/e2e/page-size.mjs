@@ -8,11 +8,11 @@ import { gzipSync } from "node:zlib";
 export const BUDGET_BYTES = 250_000;
 
 // Until the page is back under its budget, a ceiling it must not grow past:
-// its first load after the sixth round of cuts, WebAssembly SIMD and the
-// console's etcdctl reading flags as etcdctl does (300.0 KB gzipped,
-// docs/crates.md), and 1 KB for work in flight.
+// its first load after the seventh round of cuts, with the console's etcdctl
+// finding commands as cobra does and the `match` condition (299.3 KB
+// gzipped, docs/crates.md), and 1 KB for work in flight.
 // Lower it as cuts land; at 250 KB it is the budget.
-export const CEILING_BYTES = 301_000;
+export const CEILING_BYTES = 300_300;
 
 // What the page loads only later, counted in the total, not in the first
 // load. ASKED: only when first asked for: the lessons' scripts
