@@ -5,7 +5,6 @@
 
 use super::ast::*;
 use super::parse::*;
-use std::sync::Arc;
 
 fn cmd(line: &str) -> Command {
     parse_command(line).unwrap_or_else(|e| panic!("{line}: {e}"))
@@ -147,6 +146,7 @@ fn never_panics_on_odd_input() {
 mod props {
     use super::*;
     use proptest::prelude::*;
+    use std::sync::Arc;
 
     fn id() -> impl Strategy<Value = NodeId> {
         1u64..=15
