@@ -70,6 +70,9 @@ pub struct Session {
     /// The commands queued and the one in progress; not part of the state
     /// (a clone starts without them).
     pub(super) driver: Driver,
+    /// Room for the events narrated after each step, kept empty between
+    /// steps so that a long `wait` does not allocate it again every step.
+    pub(super) events: Vec<crate::sim::event::Event>,
 }
 
 /// The world and server settings a `cluster` line stands for.
@@ -133,6 +136,7 @@ impl Session {
             stopped: None,
             rollback_clones: true,
             driver: Driver::default(),
+            events: Vec::new(),
         };
         session.narrate_events();
         session
@@ -1104,11 +1108,14 @@ impl Session {
     }
 
     pub(super) fn narrate_events(&mut self) {
-        for e in self.fleet.take_events() {
+        let mut events = std::mem::take(&mut self.events);
+        self.fleet.take_events_into(&mut events);
+        for e in events.drain(..) {
             if narrate::is_narrated(&e) {
                 self.narration.push(Line::event(e));
             }
         }
+        self.events = events;
     }
 }
 

@@ -694,6 +694,7 @@ impl Session {
         }
         m.strings(&self.history);
         narration_heap_size(&self.narration, m);
+        m.vec(&self.events);
         self.nowait.heap_size(m);
         self.driver.heap_size(m);
     }

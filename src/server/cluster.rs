@@ -397,8 +397,17 @@ impl Cluster {
 
     /// World events since the last call, in order.
     pub fn take_events(&mut self) -> Vec<Event> {
+        let mut out = Vec::new();
+        self.take_events_into(&mut out);
+        out
+    }
+
+    /// [`Cluster::take_events`] appended to `out`: the cluster keeps its
+    /// vector's room for the next step's events, as the session, which
+    /// takes them after every step of a `wait`, keeps `out`'s.
+    pub fn take_events_into(&mut self, out: &mut Vec<Event>) {
         self.absorb();
-        std::mem::take(&mut self.events)
+        out.append(&mut self.events);
     }
 
     /// Requests that finished since the last call (those started with

@@ -207,31 +207,43 @@ impl Fleet {
     /// time order. The events a mirror's own watch receives are left out:
     /// the mirror's relays tell them.
     pub fn take_events(&mut self) -> Vec<Event> {
-        self.pump();
         let mut all = Vec::new();
+        self.take_events_into(&mut all);
+        all
+    }
+
+    /// [`Fleet::take_events`] into `all`, which must be empty: its room
+    /// and the clusters' serve again (the session takes the events after
+    /// every step of a `wait`).
+    pub fn take_events_into(&mut self, all: &mut Vec<Event>) {
+        debug_assert!(all.is_empty());
+        self.pump();
         for (i, c) in self.clusters.iter_mut().enumerate() {
-            let mut events = c.take_events();
+            let start = all.len();
+            c.take_events_into(all);
             let mirrors = &self.mirrors;
+            if mirrors.is_empty() {
+                continue;
+            }
             let mirrored = |watch: u64| {
                 mirrors
                     .iter()
                     .any(|m| m.source == i && m.watches.contains(&watch))
             };
-            if !mirrors.is_empty() {
-                events.retain(
-                    |e| !matches!(e.kind, EventKind::WatchEvents { watch, .. } if mirrored(watch)),
-                );
-            }
-            all.append(&mut events);
+            let mut at = 0;
+            all.retain(|e| {
+                at += 1;
+                at <= start
+                    || !matches!(e.kind, EventKind::WatchEvents { watch, .. } if mirrored(watch))
+            });
         }
         all.append(&mut self.events);
         if self.clusters.len() > 1 || !self.mirrors.is_empty() {
             // Stable, through the module's one merge sort (`sort_by_key`
             // would compile another for `Event`).
             let order = stable_order(all.len(), &|a, b| all[a].time_ms < all[b].time_ms);
-            reorder(&mut all, &order);
+            reorder(all, &order);
         }
-        all
     }
 
     // ---- mirrors -------------------------------------------------------------
