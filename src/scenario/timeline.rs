@@ -81,10 +81,10 @@ pub struct TimelineConfig {
     /// branch is thinned back to this many, removing one at a time where
     /// they are densest (the first and the newest eighth excepted), so the
     /// gaps stay even as the run grows. A checkpoint is a clone of the
-    /// session whose logs and safety-checker records are shared chunks, so
-    /// it costs only what changed since the last one: about 56 KB after 10
-    /// simulated minutes under load, and a whole 10-minute timeline with its
-    /// checkpoints holds about 15 MB (the README's figures, `make bench`).
+    /// session whose logs, stores and safety-checker records are shared
+    /// chunks, so it costs only what changed since the last one; together
+    /// they keep what each member held at their moments (a 10-minute
+    /// timeline under 50 writes/s: about 80 MB, the README's figures).
     /// [`Timeline::memory_bytes`] counts them.
     pub max_checkpoints: usize,
     /// A branch that is left keeps at most this many checkpoints of its own
