@@ -1528,59 +1528,60 @@ fn parse_msgs(p: &mut Words<'_>, dir: MsgDir) -> Result<Condition, ParseError> {
     })
 }
 
-/// `queued N>=SIZE` or `queued N<=SIZE`.
-fn parse_queued(p: &mut Words<'_>) -> Result<Condition, ParseError> {
-    let t = p.word("N>=SIZE", "queued")?;
-    let form = t
+/// A word `N>=...` or `N<=...` after `after` (`queued`, `match`): its
+/// token, its option (whose value the caller reads) and the node and bound
+/// it names; anything else, or an option `also` refuses, is `form`'s error.
+fn node_bound<'t>(
+    p: &mut Words<'t>,
+    shape: &str,
+    after: &str,
+    form: Form,
+    also: &dyn Fn(&OptPart) -> bool,
+) -> Result<(&'t Token, &'t OptPart, NodeId, Bound), ParseError> {
+    let t = p.word(shape, after)?;
+    let Some(opt) = t
         .opt
         .as_ref()
-        .filter(|o| !t.quoted && (o.name.ends_with('>') || o.name.ends_with('<')));
-    let Some(opt) = form else {
-        return Err(p.err(
-            t.col,
-            ParseErrorKind::FormExpected {
-                form: Form::Queued,
-                found: quote_for_message(&t.text),
-            },
-        ));
+        .filter(|o| !t.quoted && (o.name.ends_with('>') || o.name.ends_with('<')) && also(o))
+    else {
+        return Err(form_expected(p, t, form));
     };
     let id = node_id_of(&opt.name[..opt.name.len() - 1]).map_err(|m| p.err(t.col, m))?;
+    Ok((t, opt, id, bound_of(&opt.name)))
+}
+
+/// `form`'s error for the word `t`.
+fn form_expected(p: &Words<'_>, t: &Token, form: Form) -> ParseError {
+    p.err(
+        t.col,
+        ParseErrorKind::FormExpected {
+            form,
+            found: quote_for_message(&t.text),
+        },
+    )
+}
+
+/// `queued N>=SIZE` or `queued N<=SIZE`.
+fn parse_queued(p: &mut Words<'_>) -> Result<Condition, ParseError> {
+    let (_, opt, id, bound) = node_bound(p, "N>=SIZE", "queued", Form::Queued, &|_| true)?;
     Ok(Condition::Queued {
         id: Some(id),
-        bound: bound_of(&opt.name),
+        bound,
         bytes: size(p, &opt.value, opt.value_col, &opt.name)?,
     })
 }
 
 /// `match N>=P%` or `match N<=P%`: a whole percentage up to 100%.
 fn parse_match_share(p: &mut Words<'_>) -> Result<Condition, ParseError> {
-    let t = p.word("N>=P%", "match")?;
-    let bad = |p: &Words<'_>| {
-        p.err(
-            t.col,
-            ParseErrorKind::FormExpected {
-                form: Form::MatchShare,
-                found: quote_for_message(&t.text),
-            },
-        )
-    };
-    let Some(opt) = t.opt.as_ref().filter(|o| {
-        !t.quoted && !o.value_quoted && (o.name.ends_with('>') || o.name.ends_with('<'))
-    }) else {
-        return Err(bad(p));
-    };
-    let id = node_id_of(&opt.name[..opt.name.len() - 1]).map_err(|m| p.err(t.col, m))?;
+    let unquoted = |o: &OptPart| !o.value_quoted;
+    let (t, opt, id, bound) = node_bound(p, "N>=P%", "match", Form::MatchShare, &unquoted)?;
     let percent = opt
         .value
         .strip_suffix('%')
         .and_then(|n| parse_number(n).ok())
         .filter(|n| *n <= 100)
-        .ok_or_else(|| bad(p))?;
-    Ok(Condition::MatchShare {
-        id,
-        bound: bound_of(&opt.name),
-        percent,
-    })
+        .ok_or_else(|| form_expected(p, t, Form::MatchShare))?;
+    Ok(Condition::MatchShare { id, bound, percent })
 }
 
 /// A watch's number: 1 for the run's first `watch`, then 2, ...
