@@ -386,23 +386,7 @@ pub fn check(
         Condition::Leader => holds(leader.is_some(), Unmet::NoLeader),
         Condition::LeaderIs(n) => holds(leader == Some(*n), leader_text(leader)),
         Condition::NoLeader => holds(leader.is_none(), leader_text(leader)),
-        Condition::CaughtUp(n) => {
-            let Some(r) = cluster.leader_raft() else {
-                return Err(Unmet::NoLeader);
-            };
-            let last = r.last_index();
-            match r.tracker().progress.get(n) {
-                Some(p) => holds(
-                    p.matched == last,
-                    Unmet::Match {
-                        id: *n,
-                        matched: p.matched,
-                        last,
-                    },
-                ),
-                None => Err(Unmet::NotTracked(*n)),
-            }
-        }
+        Condition::CaughtUp(n) => leader_match(cluster, *n, &|matched, last| matched == last),
         Condition::AllApplied => {
             let Some(l) = leader else {
                 return Err(Unmet::NoLeader);
@@ -473,23 +457,11 @@ pub fn check(
                 None => Err(Unmet::NotTracked(*id)),
             }
         }
+        // In whole numbers: match / last against percent / 100.
         Condition::MatchShare { id, bound, percent } => {
-            let Some(r) = cluster.leader_raft() else {
-                return Err(Unmet::NoLeader);
-            };
-            let last = r.last_index();
-            match r.tracker().progress.get(id) {
-                // In whole numbers: match / last against percent / 100.
-                Some(p) => holds(
-                    bound.holds(p.matched.saturating_mul(100), percent.saturating_mul(last)),
-                    Unmet::Match {
-                        id: *id,
-                        matched: p.matched,
-                        last,
-                    },
-                ),
-                None => Err(Unmet::NotTracked(*id)),
-            }
+            leader_match(cluster, *id, &|matched, last| {
+                bound.holds(matched.saturating_mul(100), percent.saturating_mul(last))
+            })
         }
         Condition::Ok => match previous {
             Previous::Ok | Previous::Read(_) => Ok(()),
@@ -603,6 +575,24 @@ pub fn check(
                 },
             )
         }
+    }
+}
+
+/// The leader's match index for `id` and its own last index, judged by
+/// `ok` (`caught-up=N`, `match N>=P%`); what they are when it fails.
+fn leader_match(cluster: &Cluster, id: NodeId, ok: &dyn Fn(u64, u64) -> bool) -> Result<(), Unmet> {
+    let Some(r) = cluster.leader_raft() else {
+        return Err(Unmet::NoLeader);
+    };
+    let last = r.last_index();
+    match r.tracker().progress.get(&id) {
+        Some(p) if ok(p.matched, last) => Ok(()),
+        Some(p) => Err(Unmet::Match {
+            id,
+            matched: p.matched,
+            last,
+        }),
+        None => Err(Unmet::NotTracked(id)),
     }
 }
 
