@@ -282,7 +282,7 @@ pub struct Cluster {
     deadlines: DequeSet<(u64, RequestId)>,
     finished: Vec<Finished>,
     pub(crate) load: Option<Load>,
-    /// World events since the last `take_events`, for narration.
+    /// World events since the last `take_events_into`, for narration.
     events: Vec<Event>,
     /// `absorb`'s working vector, empty between calls: its memory serves
     /// every step rather than being allocated anew.
@@ -395,16 +395,9 @@ impl Cluster {
         self.world.now()
     }
 
-    /// World events since the last call, in order.
-    pub fn take_events(&mut self) -> Vec<Event> {
-        let mut out = Vec::new();
-        self.take_events_into(&mut out);
-        out
-    }
-
-    /// [`Cluster::take_events`] appended to `out`: the cluster keeps its
-    /// vector's room for the next step's events, as the session, which
-    /// takes them after every step of a `wait`, keeps `out`'s.
+    /// World events since the last call, in order, appended to `out`: the
+    /// cluster keeps its vector's room for the next step's events, as the
+    /// session, which takes them after every step of a `wait`, keeps `out`'s.
     pub fn take_events_into(&mut self, out: &mut Vec<Event>) {
         self.absorb();
         out.append(&mut self.events);

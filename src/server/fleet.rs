@@ -204,17 +204,10 @@ impl Fleet {
     }
 
     /// Every cluster's events since the last call, then the mirrors', in
-    /// time order. The events a mirror's own watch receives are left out:
+    /// time order, into `all`, which must be empty: its room and the
+    /// clusters' serve again (the session takes the events after every step
+    /// of a `wait`). The events a mirror's own watch receives are left out:
     /// the mirror's relays tell them.
-    pub fn take_events(&mut self) -> Vec<Event> {
-        let mut all = Vec::new();
-        self.take_events_into(&mut all);
-        all
-    }
-
-    /// [`Fleet::take_events`] into `all`, which must be empty: its room
-    /// and the clusters' serve again (the session takes the events after
-    /// every step of a `wait`).
     pub fn take_events_into(&mut self, all: &mut Vec<Event>) {
         debug_assert!(all.is_empty());
         self.pump();

@@ -96,7 +96,7 @@ pub struct Network {
     /// Each pair of peers (lower id first) as etcd's transport sees it.
     peers: VecMap<(NodeId, NodeId), PeerLink>,
     /// Messages in flight by id; ids grow, so iteration follows send order.
-    /// Boxed: a message is large, and the map moves its values around.
+    /// Not boxed: a box per message cost an allocation on every send.
     in_flight: IdMap<InFlight>,
     /// `shared`: when each node's outbound queue is next free.
     free_at: VecMap<NodeId, u64>,
