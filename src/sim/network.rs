@@ -435,7 +435,8 @@ impl Network {
         self.in_flight.values()
     }
 
-    /// A crashed process loses what it had not yet put on the wire.
+    /// A crashed process loses what it had not yet put on the wire whole
+    /// (the receiver of a message cut off half way discards it).
     pub fn drop_queued_from(&mut self, node: NodeId, now: u64, bandwidth: Option<u64>) -> usize {
         let mut queued: Vec<u64> = Vec::new();
         if let Some(link) = self.links.get_mut(&node) {
@@ -450,12 +451,17 @@ impl Network {
         queued.extend(
             self.in_flight
                 .values()
-                .filter(|m| m.msg.from == node && m.departs_ms != UNKNOWN_MS && m.departs_ms > now)
+                .filter(|m| m.msg.from == node && m.sent_out_ms != UNKNOWN_MS && m.sent_out_ms > now)
                 .map(|m| m.id),
         );
         for id in &queued {
             self.in_flight.remove(id);
         }
+        // The process's connections died with it: what it sends once started
+        // again goes on new ones, not behind the arrival times of messages
+        // that never left (they would hold its first vote requests back for
+        // as long as its queue was long).
+        self.last_arrival.retain(|(from, _, _), _| *from != node);
         self.free_at.insert(node, now);
         queued.len()
     }
@@ -544,6 +550,25 @@ mod tests {
         assert_eq!(f.departs_ms, size.div_ceil(10));
         assert!(f.arrives_ms > a, "the heartbeat waits behind the catch-up");
         assert!(net.queued_bytes(1, 0, Some(10_000)) >= size);
+    }
+
+    #[test]
+    fn a_restarted_process_is_not_held_behind_what_its_crash_dropped() {
+        for transport in [Transport::Shared, Transport::Streams] {
+            let mut net = Network::new(transport);
+            // Two catch-ups: at t=5 the first is going out, the second
+            // waits behind it. Neither is out whole, so the crash loses both.
+            net.send(msg(3, 1, 1000), 0, 10, Some(10_000));
+            net.send(msg(3, 1, 1000), 0, 10, Some(10_000));
+            assert_eq!(net.drop_queued_from(3, 5, Some(10_000)), 2, "{transport:?}");
+            assert_eq!(net.in_flight().count(), 0, "{transport:?}");
+            // Started again, its first vote request goes out at once, on a
+            // new connection: a latency later, not after the dropped ones.
+            let vote = Message::new(MessageType::Vote, 3, 1, 2);
+            let id = net.send(vote, 5, 10, None);
+            let v = flight(&net, id);
+            assert_eq!(v.arrives_ms, 15, "{transport:?}");
+        }
     }
 
     #[test]
