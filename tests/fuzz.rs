@@ -172,6 +172,50 @@ crash 2\n\
 wait 3999ms\n\
 member remove 15 timeout=711ms\n";
 
+/// Seed 505298: node 3 crashed with catch-ups queued behind its bandwidth;
+/// started again, its vote requests to 1 were held behind the arrival times
+/// of those lost messages, 20s away, and no election could finish.
+const CRASH_QUEUE_HELD: &str = "\
+cluster voters=1,2,3 seed=735989 etcd=3.5 heartbeat=20ms election-timeout=300ms prevote=off snapshot-count=3 catchup-entries=1 latency=20ms..34ms bandwidth=3631KB/s new-members=learner auto-promote=97% failover-after=900ms failover=grow\n\
+wait 1222ms\n\
+get k1\n\
+net loss=4.8589% bandwidth=1075KB/s\n\
+wait 880ms\n\
+get k3\n\
+get k3\n\
+crash 2\n\
+wait 798ms\n\
+member remove 2 timeout=438ms\n\
+partition 3 | 1,2\n\
+load rate=74/s size=1028B\n\
+get k4 via=3 timeout=1736ms\n\
+heal\n\
+wait 4551ms\n\
+get k5\n\
+crash 3\n";
+
+/// Seed 504891: leader 1 applies its own removal from a two-voter cluster
+/// and crashes in the same millisecond, before 2 learns that the removal
+/// committed. Started again, 1 has the longer log and no vote in its own
+/// configuration ({2}), so it never campaigns and refuses 2's requests;
+/// 2 ({1,2}) needs 1's vote. etcd is stuck there too: no liveness is owed.
+const REMOVED_LEADER_HOLDS_THE_LOG: &str = "\
+cluster voters=1,2 seed=257201 etcd=3.4 heartbeat=50ms election-timeout=650ms prevote=off check-quorum=off strict-reconfig=off snapshot-count=61 catchup-entries=0 latency=4ms..18ms bandwidth=2003KB/s transport=streams new-members=learner auto-promote=51% failover-after=3250ms\n\
+put k0 v1 via=2 timeout=2959ms\n\
+wait 139ms\n\
+crash 2\n\
+wait 280ms\n\
+start 2\n\
+isolate 2\n\
+wait 1206ms\n\
+transfer-leader 2\n\
+load rate=14/s\n\
+put k0 v7 timeout=2901ms\n\
+member remove 1 timeout=341ms\n\
+heal\n\
+put k5 v8 timeout=2823ms\n\
+crash 1\n";
+
 #[test]
 fn the_bugs_the_fuzzer_found_stay_fixed() {
     for (name, src) in [
@@ -181,11 +225,29 @@ fn the_bugs_the_fuzzer_found_stay_fixed() {
             "removed leader drops proposals",
             REMOVED_LEADER_DROPS_PROPOSALS,
         ),
+        ("crash queue held", CRASH_QUEUE_HELD),
     ] {
         let outcome = fuzz::check(src).unwrap();
         assert!(outcome.liveness_expected, "{name}");
         assert!(outcome.passed(), "{name}: {:?}", outcome.failures);
     }
+}
+
+#[test]
+fn no_liveness_is_asked_when_nobody_can_win_an_election() {
+    let outcome = fuzz::check(REMOVED_LEADER_HOLDS_THE_LOG).unwrap();
+    assert!(!outcome.liveness_expected, "{:?}", outcome.failures);
+    assert!(outcome.passed(), "{:?}", outcome.failures);
+    // The stuck state is the one described: started again, 1 holds the
+    // longer log outside its own configuration, 2 waits for its vote.
+    let src = format!("{REMOVED_LEADER_HOLDS_THE_LOG}heal\nstart 1\nwait 20s\n");
+    let session = raftlab::scenario::Session::from_script(&src).unwrap();
+    let w = session.cluster().world();
+    let (one, two) = (w.raft(1).unwrap(), w.raft(2).unwrap());
+    assert!(!one.conf_state().voters.contains(&1));
+    assert!(two.conf_state().voters.contains(&1));
+    assert!((one.last_term(), one.last_index()) > (two.last_term(), two.last_index()));
+    assert_eq!(session.cluster().leader(), None);
 }
 
 /// `raftlab fuzz` with its arguments: (status, stdout, stderr).

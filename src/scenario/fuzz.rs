@@ -18,7 +18,8 @@
 //!   serializable reads and weak read-only reads may be stale by design;
 //! - **liveness**: a leader is elected and a write commits within a bound
 //!   whenever a majority of the voters, in every running member's view of
-//!   the configuration, can run and reach each other;
+//!   the configuration, can run and reach each other, and some running
+//!   voter's log is up to date enough to win their votes;
 //! - **durability**: every acknowledged write is committed on the final
 //!   leader at the index it was acknowledged with, and the leader's state
 //!   holds it or a later write of the same key.
@@ -926,7 +927,36 @@ fn quorum_can_run(session: &Session) -> bool {
             return false;
         }
     }
-    any
+    any && someone_can_win(session)
+}
+
+/// Whether some running member can win an election: a voter in its own view
+/// of the configuration (etcd-raft's `promotable`) whose log is at least as
+/// up to date as the logs of a majority of each half of that configuration,
+/// counting only members running (etcd-raft's `isUpToDate`: a vote is
+/// granted only to such a log). With no leader no log changes, so when
+/// nobody can win nobody ever will: a member that applied its own removal
+/// and restarted with the longest log neither campaigns (it is no voter in
+/// its view) nor votes for the others, who have not learnt that the removal
+/// committed. etcd is stuck there too.
+fn someone_can_win(session: &Session) -> bool {
+    let world = session.cluster().world();
+    let log_of = |id: NodeId| world.raft(id).map(|r| (r.last_term(), r.last_index()));
+    world.nodes().filter_map(|n| n.raft.as_ref()).any(|c| {
+        let cs = c.conf_state();
+        let mine = (c.last_term(), c.last_index());
+        let wins = |half: &crate::raft::vecmap::VecSet<NodeId>| {
+            half.is_empty()
+                || half
+                    .iter()
+                    .filter(|&&v| log_of(v).is_some_and(|theirs| theirs <= mine))
+                    .count()
+                    > half.len() / 2
+        };
+        (cs.voters.contains(&c.id()) || cs.voters_outgoing.contains(&c.id()))
+            && wins(&cs.voters)
+            && wins(&cs.voters_outgoing)
+    })
 }
 
 /// Every mirror's destination holds, on every member, only values its source
