@@ -755,14 +755,21 @@ function dialog(id, closeId, first) {
   el.addEventListener("click", (e) => { if (e.target === el) show(false); });
   return show;
 }
-const toggleHelp = dialog("help", "help-close");
+// The help's words (help.js), a part (below): the help opens at once, and
+// fills when they come (they are fetched when the page is idle).
+const helpPart = part(() => import("./help.js"));
+const showHelp = dialog("help", "help-close");
+const toggleHelp = (on) => {
+  if (!helpPart.m) later(helpPart, () => {});
+  showHelp(on);
+};
 $("help-button").onclick = () => toggleHelp(true);
 const toggleLessons = dialog("lessons", "lessons-close", () => $("lesson-list").querySelector("button"));
 const toggleShareBox = dialog("share-box", "share-close", () => $("share-link"));
 const toggleModes = dialog("modes-box", "modes-close", () => $("mode-learner"));
 
 function closeAll() {
-  toggleHelp(false); toggleLessons(false); toggleShareBox(false); toggleModes(false); closePopup(); showSafetyList(false);
+  showHelp(false); toggleLessons(false); toggleShareBox(false); toggleModes(false); closePopup(); showSafetyList(false);
 }
 
 const dialogOpen = () => !$("lessons").hidden || !$("help").hidden || !$("share-box").hidden || !$("modes-box").hidden;
@@ -1213,11 +1220,12 @@ $("lang").addEventListener("change", (e) => setLanguage(e.target.value));
 // ---- parts loaded on first use ----------------------------------------------------------
 
 // The modes dialog's form (modes.js), the Share, Export and Import buttons
-// (files.js), the lessons' drawing (lesson-panel.js, above) and the panels
-// for several clusters (clusters.js, above) load the
-// first time they are used, and are fetched ahead once the page is idle
-// (the end of this file): a first click does not wait for them. `page` is
-// what they use of this file.
+// (files.js), the lessons' drawing (lesson-panel.js, above), the panels
+// for several clusters (clusters.js, above) and the help's words (help.js,
+// above) load the first time they are used, and are fetched ahead once the
+// page is idle (the end of this file): a first click does not wait for
+// them. Each brings its English words (i18n.js's addWords). `page` is what
+// they use of this file.
 const modesPart = part(() => import("./modes.js"));
 const filesPart = part(() => import("./files.js"));
 const page = {
@@ -1363,5 +1371,5 @@ if (new URLSearchParams(location.search).has("present")) present(true);
 // The parts loaded on first use, fetched ahead while the page has nothing
 // else to do (within 2 s: a page that plays on a busy machine may never be idle).
 (window.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => {
-  for (const load of [lessonPanel, clustersPart, modesPart, filesPart]) load().catch(() => {});
+  for (const load of [lessonPanel, clustersPart, modesPart, filesPart, helpPart]) load().catch(() => {});
 }, { timeout: 2000 });

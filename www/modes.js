@@ -5,7 +5,28 @@
 // the seed in the bar, freshRun (a modes object's cluster line), create
 // (a fresh run on a script), logLine and toggleModes (the dialog shown or
 // hidden).
-import { t } from "./i18n.js";
+import { t, addWords } from "./i18n.js";
+
+// The dialog's words and its message, in English (i18n.js's addWords).
+addWords({
+  "modes.h": "Learner modes",
+  "modes.intro": "The design document's proposals, which etcd does not ship: each is off in etcd. They are options of the <code>cluster</code> line, so they apply to a <b>fresh run</b> (on the seed in the bar).",
+  "modes.learner": "new members join as learners",
+  "modes.learnerHint": "(<code>member add N</code> adds a learner; the voter button adds <code>--voter</code>)",
+  "modes.autoText": "the leader promotes a caught-up learner at",
+  "modes.autoAria": "auto-promote threshold in percent",
+  "modes.after": "a standby takes over a voter silent for",
+  "modes.afterUnit": "s, and",
+  "modes.afterAria": "failover-after in seconds",
+  "modes.failoverAria": "failover",
+  "modes.replace": "replaces it (remove, then promote)",
+  "modes.grow": "joins it (promote only)",
+  "modes.max": "at most",
+  "modes.maxAria": "max-learners",
+  "modes.maxHint": "learners <span class=\"hint\">(etcd's <code>max-learners</code>: standby and read-only learners count too)</span>",
+  "modes.apply": "Start a new run with these modes",
+  "modes.started": "A fresh run with these modes: {line}",
+});
 
 const $ = (id) => document.getElementById(id);
 
