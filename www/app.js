@@ -66,7 +66,8 @@ function adopt(next) {
 }
 
 /** A fresh app on `script`, its commands run in slices (asking first when
- * the run is big); `after` once it ran. */
+ * the run is big); `after` once it ran. False when the script was refused
+ * (the log says why) and the default cluster stands in its place. */
 function create(script, after = null) {
   let next;
   try {
@@ -75,10 +76,11 @@ function create(script, after = null) {
     next = App.queued(defaultScript(1));
     adopt(next);
     logLine(t("error", { msg: e.message ?? e }), "err");
-    return;
+    return false;
   }
   adopt(next);
   beginRun(app.planned(), after);
+  return true;
 }
 
 /** Runs one scenario command and returns its result object; the app's log
@@ -1346,10 +1348,10 @@ function openAddress() {
     setPlaying(false);
   } else {
     // The welcome speaks of the default cluster's three voters only when
-    // that is the cluster on screen.
+    // that is the cluster on screen (an address's script refused leaves it).
     const script = scriptFromHash();
-    create(script ?? defaultScript(1));
-    logLine(t(script === null ? "welcome" : "welcome.script"), "say");
+    const taken = create(script ?? defaultScript(1));
+    logLine(t(script !== null && taken ? "welcome.script" : "welcome"), "say");
     setPlaying(true);
     // `#lesson=ID` opens a lesson (as an embedded lesson's link to the page does).
     const lessonId = location.hash.match(/^#lesson=([^&]*)/)?.[1];
