@@ -6,7 +6,7 @@
 // Two modes, both held by the wasm app: the sandbox (a timeline one can
 // travel in, branch and share) and a lesson (a player walking a lesson pause
 // by pause; the sandbox waits aside and comes back when the lesson is left).
-import init, { App, lessons as wasmLessons, defaultScript, freshScript, quoteWord } from "./pkg/raftlab.js";
+import init, { App, lessons as wasmLessons, defaultScript, freshScript } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS, loadLanguage, haveLanguage } from "./i18n.js";
 import { escapeHtml, followingLesson, fitCanvas, lessonsReady, haveLessons } from "./view.js";
 // The lessons, titles and summaries in the page's language.
@@ -492,7 +492,7 @@ function updatePanels(force = false) {
     const script = app.history();
     if ($("script").textContent !== script) $("script").textContent = script;
   }
-  if (popupId != null) fillPopup();
+  popupPart.m?.fill(page);
   // The history view runs the checker: only while it is open, and at most
   // once a second while the clock runs.
   if (!$("history-box").hidden && (!playing || performance.now() - historyDrawn > 1000)) drawHistory();
@@ -623,7 +623,7 @@ canvas.addEventListener("click", (e) => {
   const [x, y] = point(e);
   const hit = app.hitTest(x, y);
   if (!hit) { closePopup(); return; }
-  if (hit.kind === "node") { openPopup(hit.id); return; }
+  if (hit.kind === "node") { later(popupPart, (m) => m.open(page, hit.id)); return; }
   // A mirror: its row in the quorum panel (its links are what a click changes).
   if (hit.kind === "mirror") { closePopup(); document.querySelector(`[data-mirror="${hit.id}"]`)?.scrollIntoView({ block: "nearest" }); return; }
   closePopup();
@@ -636,66 +636,10 @@ canvas.addEventListener("click", (e) => {
   }
 });
 
-let popupId = null;
-const popup = $("popup");
-function openPopup(id) {
-  popupId = id;
-  popup.hidden = false;
-  fillPopup();
-  const pos = app.nodePosition(id);
-  const stage = canvas.getBoundingClientRect();
-  if (pos) {
-    const [x, y, r] = pos.map((v) => v * zoom);
-    const w = popup.offsetWidth, h = popup.offsetHeight;
-    let left = x + r + 14, top = y - h / 2;
-    if (left + w > stage.width - 6) left = x - r - 14 - w;
-    left = Math.max(6, Math.min(left, stage.width - w - 6));
-    top = Math.max(6, Math.min(top, stage.height - h - 6));
-    popup.style.left = `${left}px`;
-    popup.style.top = `${top}px`;
-  }
-  popup.querySelector("button[data-act]")?.focus({ preventScroll: true });
-}
-function closePopup() { popupId = null; popup.hidden = true; }
-function fillPopup() {
-  const n = app.nodes().find((m) => m.id === popupId);
-  if (!n) { closePopup(); return; }
-  $("popup-title").textContent = t("popup.title", { id: n.id, kind: kindName(n) });
-  const facts = [role(n.role)];
-  if (n.term != null) facts.push(t("popup.term", { n: n.term }), t("popup.commit", { n: n.commit }), t("popup.applied", { n: n.applied }));
-  if (n.peer_url) facts.push(n.peer_url);
-  facts.push(t("popup.msgs", { in: n.msgs_in, out: n.msgs_out }));
-  if (n.bad_url) facts.push(t("popup.badUrl"));
-  $("popup-info").textContent = facts.join(" · ");
-  const show = (act, on) => { popup.querySelector(`[data-act="${act}"]`).hidden = !on; };
-  show("start", !n.running && !n.removed);
-  show("crash", n.running);
-  show("promote", n.learner);
-  show("campaign", !n.removed);
-  show("transfer", !n.leader && !n.removed);
-  show("remove", !n.removed);
-}
-const actions = {
-  start: (id) => `start ${id}`,
-  crash: (id) => `crash ${id}`,
-  campaign: (id) => `campaign ${id}`,
-  transfer: (id) => `transfer-leader ${id}`,
-  promote: (id) => `member promote ${id}`,
-  remove: (id) => `member remove ${id}`,
-};
-popup.addEventListener("click", (e) => {
-  const act = e.target.closest("button[data-act]")?.dataset.act;
-  if (!act || popupId == null) return;
-  const form = $("popup-put");
-  if (act === "get") run(`get ${quoteWord(form.key.value)} via=${popupId}`);
-  else run(actions[act](popupId));
-});
-$("popup-put").addEventListener("submit", (e) => {
-  e.preventDefault();
-  const f = e.target;
-  run(`put ${quoteWord(f.key.value)} ${quoteWord(f.value.value)} via=${popupId}`);
-});
-$("popup-close").onclick = closePopup;
+// The node popup (popup.js), a part (below): a click on a node opens it
+// once it is here (it is fetched when the page is idle).
+const popupPart = part(() => import("./popup.js"));
+const closePopup = () => popupPart.m?.close();
 
 // ---- the console ------------------------------------------------------------------
 
@@ -780,7 +724,7 @@ document.addEventListener("keydown", (e) => {
   const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
   if (e.key === "Escape") {
     // Escape closes what is open; with nothing open, it leaves presenter mode.
-    const open = dialogOpen() || !popup.hidden || typing;
+    const open = dialogOpen() || !$("popup").hidden || typing;
     closeAll();
     if (typing) e.target.blur();
     if (!open) present(false);
@@ -1223,16 +1167,17 @@ $("lang").addEventListener("change", (e) => setLanguage(e.target.value));
 
 // The modes dialog's form (modes.js), the Share, Export and Import buttons
 // (files.js), the lessons' drawing (lesson-panel.js, above), the panels
-// for several clusters (clusters.js, above) and the help's words (help.js,
-// above) load the first time they are used, and are fetched ahead once the
-// page is idle (the end of this file): a first click does not wait for
-// them. Each brings its English words (i18n.js's addWords). `page` is what
-// they use of this file.
+// for several clusters (clusters.js, above), the node popup (popup.js,
+// above) and the help's words (help.js, above) load the first time they
+// are used, and are fetched ahead once the page is idle (the end of this
+// file): a first click does not wait for them. Each brings its English
+// words (i18n.js's addWords). `page` is what they use of this file.
 const modesPart = part(() => import("./modes.js"));
 const filesPart = part(() => import("./files.js"));
 const page = {
   get app() { return app; },
-  seedValue, freshRun, create, logLine, toast, sec, fullLink, opened, importText, toggleModes, toggleShareBox,
+  get zoom() { return zoom; },
+  run, kindName, role, seedValue, freshRun, create, logLine, toast, sec, fullLink, opened, importText, toggleModes, toggleShareBox,
 };
 
 /** A part: `p()` loads it, then `p.m` is it. */
@@ -1373,5 +1318,5 @@ if (new URLSearchParams(location.search).has("present")) present(true);
 // The parts loaded on first use, fetched ahead while the page has nothing
 // else to do (within 2 s: a page that plays on a busy machine may never be idle).
 (window.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => {
-  for (const load of [lessonPanel, clustersPart, modesPart, filesPart, helpPart]) load().catch(() => {});
+  for (const load of [lessonPanel, clustersPart, modesPart, filesPart, helpPart, popupPart]) load().catch(() => {});
 }, { timeout: 2000 });

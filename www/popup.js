@@ -1,0 +1,98 @@
+// The node popup: a node's facts and actions, opened by a click on the node
+// in the canvas. Loaded the first time a node is clicked, and fetched ahead
+// once the page is idle. `page` is what app.js lends its parts loaded
+// later: the app, run (a command, its lines in the log), zoom (how much
+// larger the canvas draws), kindName and role (a member's kind and role in
+// words).
+import { quoteWord } from "./pkg/raftlab.js";
+import { t, addWords } from "./i18n.js";
+
+// The popup's words, in English (i18n.js's addWords).
+addWords({
+  "act.start": "start",
+  "act.crash": "crash",
+  "act.campaign": "campaign",
+  "act.transfer": "transfer leadership here",
+  "act.promote": "promote",
+  "act.remove": "remove",
+  "act.get": "get",
+  "aria.key": "key",
+  "aria.value": "value",
+  "popup.title": "node {id} · {kind}",
+  "popup.term": "term {n}",
+  "popup.commit": "commit {n}",
+  "popup.applied": "applied {n}",
+  "popup.msgs": "Raft messages in {in} · out {out}",
+  "popup.badUrl": "this URL reaches no host: the process cannot join",
+});
+
+const $ = (id) => document.getElementById(id);
+const popup = $("popup");
+let popupId = null;
+let lent = null; // the page, once a popup was opened
+
+/** Opens the popup of node `id`, beside it in the canvas. */
+export function open(page, id) {
+  lent = page;
+  popupId = id;
+  popup.hidden = false;
+  fill(page);
+  const pos = page.app.nodePosition(id);
+  const stage = $("cluster").getBoundingClientRect();
+  if (pos) {
+    const [x, y, r] = pos.map((v) => v * page.zoom);
+    const w = popup.offsetWidth, h = popup.offsetHeight;
+    let left = x + r + 14, top = y - h / 2;
+    if (left + w > stage.width - 6) left = x - r - 14 - w;
+    left = Math.max(6, Math.min(left, stage.width - w - 6));
+    top = Math.max(6, Math.min(top, stage.height - h - 6));
+    popup.style.left = `${left}px`;
+    popup.style.top = `${top}px`;
+  }
+  popup.querySelector("button[data-act]")?.focus({ preventScroll: true });
+}
+
+export function close() { popupId = null; popup.hidden = true; }
+
+/** Brings the open popup's facts up to date (nothing when none is open). */
+export function fill(page) {
+  if (popupId == null) return;
+  const n = page.app.nodes().find((m) => m.id === popupId);
+  if (!n) { close(); return; }
+  $("popup-title").textContent = t("popup.title", { id: n.id, kind: page.kindName(n) });
+  const facts = [page.role(n.role)];
+  if (n.term != null) facts.push(t("popup.term", { n: n.term }), t("popup.commit", { n: n.commit }), t("popup.applied", { n: n.applied }));
+  if (n.peer_url) facts.push(n.peer_url);
+  facts.push(t("popup.msgs", { in: n.msgs_in, out: n.msgs_out }));
+  if (n.bad_url) facts.push(t("popup.badUrl"));
+  $("popup-info").textContent = facts.join(" · ");
+  const show = (act, on) => { popup.querySelector(`[data-act="${act}"]`).hidden = !on; };
+  show("start", !n.running && !n.removed);
+  show("crash", n.running);
+  show("promote", n.learner);
+  show("campaign", !n.removed);
+  show("transfer", !n.leader && !n.removed);
+  show("remove", !n.removed);
+}
+
+const actions = {
+  start: (id) => `start ${id}`,
+  crash: (id) => `crash ${id}`,
+  campaign: (id) => `campaign ${id}`,
+  transfer: (id) => `transfer-leader ${id}`,
+  promote: (id) => `member promote ${id}`,
+  remove: (id) => `member remove ${id}`,
+};
+popup.addEventListener("click", (e) => {
+  const act = e.target.closest("button[data-act]")?.dataset.act;
+  if (!act || popupId == null) return;
+  const form = $("popup-put");
+  if (act === "get") lent.run(`get ${quoteWord(form.key.value)} via=${popupId}`);
+  else lent.run(actions[act](popupId));
+});
+$("popup-put").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const f = e.target;
+  lent.run(`put ${quoteWord(f.key.value)} ${quoteWord(f.value.value)} via=${popupId}`);
+});
+$("popup-close").onclick = close;
