@@ -297,11 +297,12 @@ export function applyLanguage(lang) {
 
 /** The English words a part of the page loaded later brings (its dialog's
  * and its messages', which nothing says before it is here): t knows them
- * from now on, and the page's elements bound to them (PAGE) take them.
+ * from now on, and the page's elements bound to them (PAGE) take them, as
+ * do those inside `root`, the markup the part put into the page (if any).
  * Another language's module holds all of its words, these too. */
-export function addWords(words) {
+export function addWords(words, root = null) {
   Object.assign(STRINGS.en, words);
-  applyPage(PAGE.filter(([, , key]) => key in words));
+  applyPage(PAGE.filter(([sel, , key]) => key in words || root?.querySelector(sel)));
 }
 
 function applyPage(entries) {

@@ -7,7 +7,25 @@
 // hidden).
 import { t, addWords } from "./i18n.js";
 
-// The dialog's words and its message, in English (i18n.js's addWords).
+const $ = (id) => document.getElementById(id);
+
+// The dialog's form, under its heading (index.html keeps the dialog and its
+// heading), and its words and its message, in English (i18n.js's addWords).
+$("modes-form").insertAdjacentHTML("beforeend", `
+<p class="modes-intro"></p>
+<label class="modes-row"><input id="mode-learner" type="checkbox"> <span id="mode-learner-text"></span>
+  <span id="mode-learner-hint" class="hint"></span></label>
+<label class="modes-row"><input id="mode-auto" type="checkbox"> <span id="mode-auto-text"></span>
+  <input id="mode-auto-pct" type="number" min="1" max="100" step="1" value="90">%</label>
+<label class="modes-row"><span id="mode-after-text"></span>
+  <input id="mode-after" type="number" min="1" max="600" step="0.5" value="10"> <span id="mode-after-unit"></span>
+  <select id="mode-failover"><option value="replace"></option><option value="grow"></option></select></label>
+<label class="modes-row"><span id="mode-max-text"></span> <input id="mode-max-learners" type="number" min="0" max="15" step="1" value="1">
+  <span id="mode-max-hint"></span></label>
+<p class="modes-line"><code id="modes-line"></code></p>
+<p id="modes-error" class="modes-error" role="alert" hidden></p>
+<button id="modes-apply" type="submit" class="primary"></button>
+`);
 addWords({
   "modes.h": "Learner modes",
   "modes.intro": "The design document's proposals, which etcd does not ship: each is off in etcd. They are options of the <code>cluster</code> line, so they apply to a <b>fresh run</b> (on the seed in the bar).",
@@ -26,9 +44,7 @@ addWords({
   "modes.maxHint": "learners <span class=\"hint\">(etcd's <code>max-learners</code>: standby and read-only learners count too)</span>",
   "modes.apply": "Start a new run with these modes",
   "modes.started": "A fresh run with these modes: {line}",
-});
-
-const $ = (id) => document.getElementById(id);
+}, $("modes-form"));
 
 const modesForm = () => ({
   new_members: $("mode-learner").checked ? "learner" : "voter",

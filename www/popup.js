@@ -7,7 +7,28 @@
 import { quoteWord } from "./pkg/raftlab.js";
 import { t, addWords } from "./i18n.js";
 
-// The popup's words, in English (i18n.js's addWords).
+const $ = (id) => document.getElementById(id);
+const popup = $("popup");
+
+// The popup's facts, actions and form, under its heading (index.html keeps
+// the popup and its heading), and its words, in English (i18n.js's addWords).
+popup.insertAdjacentHTML("beforeend", `
+<p id="popup-info" class="popup-info"></p>
+<div class="popup-actions">
+  <button data-act="start" type="button"></button>
+  <button data-act="crash" type="button"></button>
+  <button data-act="campaign" type="button"></button>
+  <button data-act="transfer" type="button"></button>
+  <button data-act="promote" type="button"></button>
+  <button data-act="remove" type="button"></button>
+</div>
+<form id="popup-put" class="popup-form">
+  <input name="key" value="k">
+  <input name="value" value="v">
+  <button type="submit"></button>
+  <button type="button" data-act="get"></button>
+</form>
+`);
 addWords({
   "act.start": "start",
   "act.crash": "crash",
@@ -24,10 +45,7 @@ addWords({
   "popup.applied": "applied {n}",
   "popup.msgs": "Raft messages in {in} · out {out}",
   "popup.badUrl": "this URL reaches no host: the process cannot join",
-});
-
-const $ = (id) => document.getElementById(id);
-const popup = $("popup");
+}, popup);
 let popupId = null;
 let lent = null; // the page, once a popup was opened
 
