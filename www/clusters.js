@@ -3,7 +3,19 @@
 // side): loaded the first time a run has a second cluster or a mirror, or
 // a key's history is asked for, and fetched ahead once the page is idle.
 import { t, addWords } from "./i18n.js";
-import { escapeHtml } from "./view.js";
+import { escapeHtml, addStyle } from "./view.js";
+
+// The rows' and the view's style rules (style.css holds the page's own).
+addStyle(`
+.kh-cluster { flex: 1 1 130px; min-width: 0; font-size: 12px; }
+.kh-head { font-weight: 600; }
+.kh-note { color: var(--faint); }
+.kh-cluster table { border-collapse: collapse; width: 100%; }
+.kh-cluster th { text-align: left; color: var(--dim); font-weight: normal; padding: 1px 3px; }
+.kh-cluster td { padding: 0 3px; overflow-wrap: anywhere; font-family: ui-monospace, Menlo, Consolas, monospace; }
+.fleet { border-top: 1px solid #1e293b; margin-top: 6px; padding-top: 4px; }
+.fleet .bad { color: var(--bad); }
+`);
 
 // The rows' and the view's words, in English (i18n.js's addWords).
 addWords({

@@ -1,8 +1,17 @@
 // The help dialog's words, in English (i18n.js's addWords: the dialog's
-// elements take them when this comes). Loaded the first time the help is
+// elements take them when this comes), and its style rules. Loaded the first time the help is
 // opened, and fetched ahead once the page is idle, so the help opens with
 // its words; opened before they came, it fills a moment later.
 import { addWords } from "./i18n.js";
+import { addStyle } from "./view.js";
+
+// The help's style rules (style.css holds the page's own).
+addStyle(`
+.help-card h3 { margin: 10px 0 2px; font-size: 13px; color: var(--dim); }
+.help-card dl { display: grid; grid-template-columns: 5em 1fr; margin: 4px 0 10px; }
+.help-card dt { font-family: ui-monospace, Menlo, monospace; color: var(--accent); }
+.help-card dd { margin: 0; }
+`);
 
 addWords({
   "help.p1": "An etcd Raft cluster with learners, simulated deterministically and stepped live. Every button runs a command of the scenario language; the <b>script</b> tab holds everything you did, replayable as it is. The console also takes etcdctl's own commands (<code>etcdctl member list</code>).",

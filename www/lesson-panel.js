@@ -4,7 +4,18 @@
 // of it before it is usable. Thin: every sentence is made in Rust or comes
 // from i18n.js; app.js keeps the moves (Next, Back, leaving).
 import { t, language, addWords } from "./i18n.js";
-import { escapeHtml, lessonSource, followingLesson, narrationHtml, nextButton } from "./view.js";
+import { escapeHtml, lessonSource, followingLesson, narrationHtml, nextButton, addStyle } from "./view.js";
+
+// The lesson list's style rules (style.css holds the page's own).
+addStyle(`
+.lessons-card { max-width: 720px; }
+.lessons-intro { color: var(--dim); font-size: 13px; }
+.lesson-list { list-style: none; margin: 10px 0 0; padding: 0; display: grid; gap: 6px; }
+.lesson-list button { display: grid; grid-template-columns: 4.6em 1fr; gap: 2px 10px; width: 100%; text-align: left; white-space: normal; padding: 7px 10px; border-radius: 8px; }
+.lesson-list .fig { grid-row: span 2; color: var(--accent); font-size: 12px; padding-top: 2px; }
+.lesson-list .t { font-weight: 600; }
+.lesson-list .s { color: var(--dim); font-size: 12.5px; line-height: 1.35; }
+`);
 
 // The lesson list's and panel's words, in English (i18n.js's addWords).
 addWords({

@@ -6,6 +6,17 @@
 // (a fresh run on a script), logLine and toggleModes (the dialog shown or
 // hidden).
 import { t, addWords } from "./i18n.js";
+import { addStyle } from "./view.js";
+
+// The form's style rules (style.css holds the page's own).
+addStyle(`
+.modes-row { display: block; margin: 8px 0; }
+.modes-row .hint { color: var(--faint); font-size: 12px; }
+.modes-row input[type="number"] { width: 4.5em; }
+.modes-row select { max-width: 100%; }
+.modes-line { margin: 10px 0 4px !important; color: var(--dim); font-size: 12px; overflow-wrap: anywhere; }
+.modes-error { color: var(--bad); margin: 4px 0 !important; }
+`);
 
 const $ = (id) => document.getElementById(id);
 

@@ -6,6 +6,20 @@
 // words).
 import { quoteWord } from "./pkg/raftlab.js";
 import { t, addWords } from "./i18n.js";
+import { addStyle } from "./view.js";
+
+// The popup's style rules (style.css holds the page's own).
+addStyle(`
+.popup {
+  position: absolute; z-index: 5; width: 250px; background: #131d33; border: 1px solid #334155;
+  border-radius: 10px; padding: 8px 10px 10px; box-shadow: 0 10px 30px rgba(0, 0, 0, 0.5);
+}
+.popup h2 { font-size: 14px; margin: 0; }
+.popup-info { margin: 2px 0 8px; color: var(--dim); font-size: 12px; }
+.popup-actions { display: flex; flex-wrap: wrap; gap: 5px; }
+.popup-form { display: flex; gap: 5px; margin-top: 8px; }
+.popup-form input { width: 62px; flex: 1; min-width: 0; }
+`);
 
 const $ = (id) => document.getElementById(id);
 const popup = $("popup");
