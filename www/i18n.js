@@ -92,8 +92,6 @@ export const STRINGS = {
     "console.placeholder": "a scenario command: put k v · crash 1 · member add 4 --learner · etcdctl member list · wait 2s   (↑↓ history)",
     "run": "run", "drop": "Drop a <b>.scenario</b> file to open it",
     "present.exit": "Leave presenter mode (esc)", "present.next": "next",
-    "embed.none": "No lesson to show: give one in the address, as embed.html#lesson=01-… (and &lang=ja for 日本語), or a share link.",
-    "embed.bad": "This embedded lesson cannot be shown: {error}.", "embed.open": "open in raftlab", "embed.open.tip": "Open this lesson in the full raftlab page",
     "close": "close",
     // Messages app.js writes.
     "error": "error: {msg}",
