@@ -498,19 +498,15 @@ function updatePanels(force = false) {
   if (!$("history-box").hidden && (!playing || performance.now() - historyDrawn > 1000)) drawHistory();
 }
 
+// The history view (history.js), a part (below): its tab draws it once it
+// is here (it is fetched when the page is idle).
+const historyPart = part(() => import("./history.js"));
 let historyDrawn = 0;
+/** Draws the history view; its words ({ok, empty, verdict, note}), or
+ * their promise while the view's part comes. */
 function drawHistory() {
   historyDrawn = performance.now();
-  const c = $("history-canvas");
-  const r = c.getBoundingClientRect();
-  const dpr = window.devicePixelRatio || 1;
-  const w = Math.max(1, Math.round(r.width * dpr)), h = Math.max(1, Math.round(r.height * dpr));
-  if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
-  const v = app.drawHistory(c.getContext("2d"), r.width, r.height, dpr);
-  $("history-verdict").textContent = v.verdict;
-  $("history-verdict").className = `history-verdict ${v.empty ? "" : v.ok ? "ok" : "bad"}`;
-  $("history-note").textContent = v.empty ? "" : v.note;
-  return v;
+  return historyPart.m ? historyPart.m.draw(page) : later(historyPart, (m) => m.draw(page));
 }
 
 /** What a member is: a voter, or a learner of its kind. */
@@ -749,7 +745,6 @@ new ResizeObserver(() => {
   if (!playing) draw();
   if (presenting) showHint(app.lesson());
 }).observe(canvas);
-new ResizeObserver(() => { if (!$("history-box").hidden) drawHistory(); }).observe($("history-canvas"));
 matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.("change", () => { resize(); draw(); });
 
 // ---- the timeline under the canvas (the sandbox) ----------------------------------------
@@ -1168,10 +1163,12 @@ $("lang").addEventListener("change", (e) => setLanguage(e.target.value));
 // The modes dialog's form (modes.js), the Share, Export and Import buttons
 // (files.js), the lessons' drawing (lesson-panel.js, above), the panels
 // for several clusters (clusters.js, above), the node popup (popup.js,
-// above) and the help's words (help.js, above) load the first time they
-// are used, and are fetched ahead once the page is idle (the end of this
-// file): a first click does not wait for them. Each brings its English
-// words (i18n.js's addWords). `page` is what they use of this file.
+// above), the history view (history.js, above) and the help's words
+// (help.js, above) load the first time they are used, and are fetched
+// ahead once the page is idle (the end of this file): a first click does
+// not wait for them. Each brings its English words (i18n.js's addWords),
+// and the markup and style rules of what only it shows. `page` is what
+// they use of this file.
 const modesPart = part(() => import("./modes.js"));
 const filesPart = part(() => import("./files.js"));
 const page = {
@@ -1202,7 +1199,8 @@ window.raftlab = {
   // computed for the console only (never for a frame).
   status: () => ({ ...app.status(), linearizability: app.linearizability() }),
   linearizability: () => app.linearizability(),
-  // The history view: opens its tab; its words ({ok, empty, verdict, note}).
+  // The history view: opens its tab; its words ({ok, empty, verdict, note}),
+  // a promise of them the first time if its part is not here yet.
   showHistory: () => { selectTab("tab-history"); return drawHistory(); },
   command: (text) => run(text),
   // The same, as a promise of its result once it ended (a command that
@@ -1318,5 +1316,5 @@ if (new URLSearchParams(location.search).has("present")) present(true);
 // The parts loaded on first use, fetched ahead while the page has nothing
 // else to do (within 2 s: a page that plays on a busy machine may never be idle).
 (window.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => {
-  for (const load of [lessonPanel, clustersPart, modesPart, filesPart, helpPart, popupPart]) load().catch(() => {});
+  for (const load of [lessonPanel, clustersPart, modesPart, filesPart, helpPart, popupPart, historyPart]) load().catch(() => {});
 }, { timeout: 2000 });

@@ -156,8 +156,6 @@ export const STRINGS = {
     "legend.standby": "standby", "legend.readweak": "read-only weak", "legend.readstrong": "read-only strong",
     "kind.standby": "standby learner", "kind.readOnly": "read-only learner ({mode})",
     "tab.history": "history", "tab.history.tip": "The clients' operations on a time axis, checked for linearizability",
-    "history.aria": "The clients' operations: one lane per key and client, each a bar from when it was sent to when it was answered; the operations no order explains in red",
-    "history.key": "<span class=\"sw\" style=\"--c:#38bdf8\"></span>put <span class=\"sw\" style=\"--c:#4ade80\"></span>get <span class=\"sw\" style=\"--c:#f87171\"></span>no order explains <span class=\"sw open\"></span>no answer",
     "kh.button": "history of key", "kh.key": "key",
     "kh.empty": "type a key",
   },
