@@ -289,3 +289,29 @@ test("a part's words: the help opened before its words came fills when they come
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("the English words index.html shows while the module loads are i18n.js's, so nothing changes when the page starts", async () => {
+  const { page, problems } = await openApp(browser);
+  const differ = await page.evaluate(async () => {
+    const { PAGE, STRINGS } = await import("./i18n.js");
+    const html = await (await fetch("./index.html")).text();
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    const out = [];
+    for (const [selector, what, key] of PAGE) {
+      for (const el of doc.querySelectorAll(selector)) {
+        let shown;
+        if (what === "text") shown = el.textContent;
+        else if (what === "html") shown = el.innerHTML;
+        else if (what === "tail") shown = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim()).pop()?.textContent;
+        else if (what === "lead") shown = [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim())?.textContent;
+        else shown = el.getAttribute(what);
+        // Empty in index.html: filled when the page starts, before it is seen.
+        if (shown && shown.trim() && shown.trim() !== STRINGS.en[key].trim()) out.push(`${selector} ${what}: ${JSON.stringify(shown)} against ${JSON.stringify(STRINGS.en[key])}`);
+      }
+    }
+    return out;
+  });
+  assert.deepEqual(differ, []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
