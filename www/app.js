@@ -781,21 +781,15 @@ function updateTimeline(tl) {
   }
   const box = $("branch-box");
   box.hidden = tl.branches.length < 2;
-  if (!box.hidden) {
-    const sel = $("branch");
-    const opts = tl.branches.map((b) => {
-      const what = b.parent == null ? t("branch.first") : `${t("branch.from", { t: sec(b.fork_ms) })}${b.first ? `: ${b.first}` : ""}`;
-      return [String(b.id), `${b.id} · ${what}${b.current ? t("branch.here") : ""}`];
-    });
-    const sig = JSON.stringify(opts);
-    if (sel.dataset.sig !== sig) {
-      sel.dataset.sig = sig;
-      sel.replaceChildren(...opts.map(([v, label]) => Object.assign(document.createElement("option"), { value: v, textContent: label })));
-    }
-    sel.value = String(tl.branch);
-    sel.title = opts.find(([v]) => v === String(tl.branch))?.[1] ?? "";
-  }
+  if (box.hidden) return;
+  if (travelPart.m) travelPart.m.branches(tl, sec);
+  else travelPart().then(() => updateTimeline(app.timeline()), () => {});
 }
+
+// The branch list and the timeline's tip (travel.js), a part (below): a
+// list shown before it came fills when it comes; the tip shows once it is
+// here (both are fetched when the page is idle).
+const travelPart = part(() => import("./travel.js"));
 
 /** In the past, the log's lines after the moment shown are dimmed. */
 let logDimmed = false;
@@ -847,19 +841,7 @@ scrub.addEventListener("keydown", (e) => {
 // A tip naming the command or election under the pointer.
 $("timeline").querySelector(".scrub").addEventListener("pointermove", (e) => {
   const tl = app.timeline();
-  if (!tl) return;
-  const r = scrub.getBoundingClientRect();
-  const x = Math.max(0, Math.min(1, (e.clientX - r.left - 7) / Math.max(1, r.width - 14)));
-  const at = x * tl.end_ms;
-  const near = (ms) => Math.abs(ms - at) / Math.max(1, tl.end_ms) * (r.width - 14) < 5;
-  const bits = [
-    ...tl.entries.filter((en) => near(en.at_ms)).map((en) => en.text),
-    ...tl.leaders.filter((l) => near(l.at_ms)).map((l) => t("tip.leads", { id: l.id, term: l.term })),
-  ];
-  const tip = $("scrub-tip");
-  tip.textContent = `t = ${sec(at)}${bits.length ? ` · ${bits.slice(0, 3).join(" · ")}` : ""}`;
-  tip.style.left = `${e.clientX - r.left}px`;
-  tip.hidden = false;
+  if (tl && travelPart.m) travelPart.m.tip(e, tl, sec);
 });
 $("timeline").querySelector(".scrub").addEventListener("pointerleave", () => { $("scrub-tip").hidden = true; });
 $("back").onclick = stepBack;
@@ -1163,12 +1145,12 @@ $("lang").addEventListener("change", (e) => setLanguage(e.target.value));
 // The modes dialog's form (modes.js), the Share, Export and Import buttons
 // (files.js), the lessons' drawing (lesson-panel.js, above), the panels
 // for several clusters (clusters.js, above), the node popup (popup.js,
-// above), the history view (history.js, above) and the help's words
-// (help.js, above) load the first time they are used, and are fetched
-// ahead once the page is idle (the end of this file): a first click does
-// not wait for them. Each brings its English words (i18n.js's addWords),
-// and the markup and style rules of what only it shows. `page` is what
-// they use of this file.
+// above), the history view (history.js, above), the branch list and the
+// timeline's tip (travel.js, above) and the help's words (help.js, above)
+// load the first time they are used, and are fetched ahead once the page
+// is idle (the end of this file): a first click does not wait for them.
+// Each brings its English words (i18n.js's addWords), and the markup and
+// style rules of what only it shows. `page` is what they use of this file.
 const modesPart = part(() => import("./modes.js"));
 const filesPart = part(() => import("./files.js"));
 const page = {
@@ -1316,5 +1298,5 @@ if (new URLSearchParams(location.search).has("present")) present(true);
 // The parts loaded on first use, fetched ahead while the page has nothing
 // else to do (within 2 s: a page that plays on a busy machine may never be idle).
 (window.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => {
-  for (const load of [lessonPanel, clustersPart, modesPart, filesPart, helpPart, popupPart, historyPart]) load().catch(() => {});
+  for (const load of [lessonPanel, clustersPart, modesPart, filesPart, helpPart, popupPart, historyPart, travelPart]) load().catch(() => {});
 }, { timeout: 2000 });

@@ -109,8 +109,6 @@ export const STRINGS = {
     "clockRuns": "The clock runs: this leaves the lesson's path (the lesson's next step may not go as it says). “Return to the lesson” puts it back.",
     "scrub.value": "t = {now} of {end}", "scrub.live": ", the live edge", "scrub.past": ", in the past",
     "scrub.timeLive": "{now} · live", "scrub.timeOf": "{now} of {end}",
-    "branch.first": "the first run", "branch.from": "from {t}", "branch.here": " (here)",
-    "tip.leads": "node {id} leads (term {term})",
     "figure": "figure", "figures": "figures", "proposal": "proposal",
     "proposal.learner-by-default": "learner by default", "proposal.auto-promotion": "automatic promotion",
     "proposal.failover": "standby for failover", "proposal.read-only": "read-only learner",

@@ -22,10 +22,10 @@ export const CEILING_BYTES = 300_300;
 // PREFETCHED: the code of the parts used now and then (www/app.js's "parts
 // loaded on first use": the lessons' drawing, the panels for several
 // clusters, the modes dialog, Share, Export and Import, the help's words,
-// the node popup, the history view),
+// the node popup, the history view, the branch list and the timeline's tip),
 // fetched once the page is idle so that a first click does not wait.
 export const ASKED = new Set(["/pkg/lessons.txt", "/i18n-ja.js", "/pkg/narration-ja.txt"]);
-export const PREFETCHED = new Set(["/lesson-panel.js", "/clusters.js", "/modes.js", "/files.js", "/help.js", "/popup.js", "/history.js"]);
+export const PREFETCHED = new Set(["/lesson-panel.js", "/clusters.js", "/modes.js", "/files.js", "/help.js", "/popup.js", "/history.js", "/travel.js"]);
 export const LAZY = new Set([...ASKED, ...PREFETCHED]);
 
 // `paths`: the URL paths the page loaded from the server at `base`; each is
