@@ -6,7 +6,7 @@
 // Two modes, both held by the wasm app: the sandbox (a timeline one can
 // travel in, branch and share) and a lesson (a player walking a lesson pause
 // by pause; the sandbox waits aside and comes back when the lesson is left).
-import init, { App, lessons as wasmLessons, defaultScript, freshScript, quoteWord } from "./pkg/raftlab.js";
+import init, { App, lessons as wasmLessons, defaultScript, freshScript } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS, loadLanguage, haveLanguage } from "./i18n.js";
 import { escapeHtml, followingLesson, fitCanvas, lessonsReady, haveLessons } from "./view.js";
 // The lessons, titles and summaries in the page's language.
@@ -66,7 +66,8 @@ function adopt(next) {
 }
 
 /** A fresh app on `script`, its commands run in slices (asking first when
- * the run is big); `after` once it ran. */
+ * the run is big); `after` once it ran. False when the script was refused
+ * (the log says why) and the default cluster stands in its place. */
 function create(script, after = null) {
   let next;
   try {
@@ -75,10 +76,11 @@ function create(script, after = null) {
     next = App.queued(defaultScript(1));
     adopt(next);
     logLine(t("error", { msg: e.message ?? e }), "err");
-    return;
+    return false;
   }
   adopt(next);
   beginRun(app.planned(), after);
+  return true;
 }
 
 /** Runs one scenario command and returns its result object; the app's log
@@ -490,25 +492,21 @@ function updatePanels(force = false) {
     const script = app.history();
     if ($("script").textContent !== script) $("script").textContent = script;
   }
-  if (popupId != null) fillPopup();
+  popupPart.m?.fill(page);
   // The history view runs the checker: only while it is open, and at most
   // once a second while the clock runs.
   if (!$("history-box").hidden && (!playing || performance.now() - historyDrawn > 1000)) drawHistory();
 }
 
+// The history view (history.js), a part (below): its tab draws it once it
+// is here (it is fetched when the page is idle).
+const historyPart = part(() => import("./history.js"));
 let historyDrawn = 0;
+/** Draws the history view; its words ({ok, empty, verdict, note}), or
+ * their promise while the view's part comes. */
 function drawHistory() {
   historyDrawn = performance.now();
-  const c = $("history-canvas");
-  const r = c.getBoundingClientRect();
-  const dpr = window.devicePixelRatio || 1;
-  const w = Math.max(1, Math.round(r.width * dpr)), h = Math.max(1, Math.round(r.height * dpr));
-  if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
-  const v = app.drawHistory(c.getContext("2d"), r.width, r.height, dpr);
-  $("history-verdict").textContent = v.verdict;
-  $("history-verdict").className = `history-verdict ${v.empty ? "" : v.ok ? "ok" : "bad"}`;
-  $("history-note").textContent = v.empty ? "" : v.note;
-  return v;
+  return historyPart.m ? historyPart.m.draw(page) : later(historyPart, (m) => m.draw(page));
 }
 
 /** What a member is: a voter, or a learner of its kind. */
@@ -621,7 +619,7 @@ canvas.addEventListener("click", (e) => {
   const [x, y] = point(e);
   const hit = app.hitTest(x, y);
   if (!hit) { closePopup(); return; }
-  if (hit.kind === "node") { openPopup(hit.id); return; }
+  if (hit.kind === "node") { later(popupPart, (m) => m.open(page, hit.id)); return; }
   // A mirror: its row in the quorum panel (its links are what a click changes).
   if (hit.kind === "mirror") { closePopup(); document.querySelector(`[data-mirror="${hit.id}"]`)?.scrollIntoView({ block: "nearest" }); return; }
   closePopup();
@@ -634,66 +632,10 @@ canvas.addEventListener("click", (e) => {
   }
 });
 
-let popupId = null;
-const popup = $("popup");
-function openPopup(id) {
-  popupId = id;
-  popup.hidden = false;
-  fillPopup();
-  const pos = app.nodePosition(id);
-  const stage = canvas.getBoundingClientRect();
-  if (pos) {
-    const [x, y, r] = pos.map((v) => v * zoom);
-    const w = popup.offsetWidth, h = popup.offsetHeight;
-    let left = x + r + 14, top = y - h / 2;
-    if (left + w > stage.width - 6) left = x - r - 14 - w;
-    left = Math.max(6, Math.min(left, stage.width - w - 6));
-    top = Math.max(6, Math.min(top, stage.height - h - 6));
-    popup.style.left = `${left}px`;
-    popup.style.top = `${top}px`;
-  }
-  popup.querySelector("button[data-act]")?.focus({ preventScroll: true });
-}
-function closePopup() { popupId = null; popup.hidden = true; }
-function fillPopup() {
-  const n = app.nodes().find((m) => m.id === popupId);
-  if (!n) { closePopup(); return; }
-  $("popup-title").textContent = t("popup.title", { id: n.id, kind: kindName(n) });
-  const facts = [role(n.role)];
-  if (n.term != null) facts.push(t("popup.term", { n: n.term }), t("popup.commit", { n: n.commit }), t("popup.applied", { n: n.applied }));
-  if (n.peer_url) facts.push(n.peer_url);
-  facts.push(t("popup.msgs", { in: n.msgs_in, out: n.msgs_out }));
-  if (n.bad_url) facts.push(t("popup.badUrl"));
-  $("popup-info").textContent = facts.join(" · ");
-  const show = (act, on) => { popup.querySelector(`[data-act="${act}"]`).hidden = !on; };
-  show("start", !n.running && !n.removed);
-  show("crash", n.running);
-  show("promote", n.learner);
-  show("campaign", !n.removed);
-  show("transfer", !n.leader && !n.removed);
-  show("remove", !n.removed);
-}
-const actions = {
-  start: (id) => `start ${id}`,
-  crash: (id) => `crash ${id}`,
-  campaign: (id) => `campaign ${id}`,
-  transfer: (id) => `transfer-leader ${id}`,
-  promote: (id) => `member promote ${id}`,
-  remove: (id) => `member remove ${id}`,
-};
-popup.addEventListener("click", (e) => {
-  const act = e.target.closest("button[data-act]")?.dataset.act;
-  if (!act || popupId == null) return;
-  const form = $("popup-put");
-  if (act === "get") run(`get ${quoteWord(form.key.value)} via=${popupId}`);
-  else run(actions[act](popupId));
-});
-$("popup-put").addEventListener("submit", (e) => {
-  e.preventDefault();
-  const f = e.target;
-  run(`put ${quoteWord(f.key.value)} ${quoteWord(f.value.value)} via=${popupId}`);
-});
-$("popup-close").onclick = closePopup;
+// The node popup (popup.js), a part (below): a click on a node opens it
+// once it is here (it is fetched when the page is idle).
+const popupPart = part(() => import("./popup.js"));
+const closePopup = () => popupPart.m?.close();
 
 // ---- the console ------------------------------------------------------------------
 
@@ -755,14 +697,21 @@ function dialog(id, closeId, first) {
   el.addEventListener("click", (e) => { if (e.target === el) show(false); });
   return show;
 }
-const toggleHelp = dialog("help", "help-close");
+// The help's words (help.js), a part (below): the help opens at once, and
+// fills when they come (they are fetched when the page is idle).
+const helpPart = part(() => import("./help.js"));
+const showHelp = dialog("help", "help-close");
+const toggleHelp = (on) => {
+  if (!helpPart.m) later(helpPart, () => {});
+  showHelp(on);
+};
 $("help-button").onclick = () => toggleHelp(true);
 const toggleLessons = dialog("lessons", "lessons-close", () => $("lesson-list").querySelector("button"));
 const toggleShareBox = dialog("share-box", "share-close", () => $("share-link"));
 const toggleModes = dialog("modes-box", "modes-close", () => $("mode-learner"));
 
 function closeAll() {
-  toggleHelp(false); toggleLessons(false); toggleShareBox(false); toggleModes(false); closePopup(); showSafetyList(false);
+  showHelp(false); toggleLessons(false); toggleShareBox(false); toggleModes(false); closePopup(); showSafetyList(false);
 }
 
 const dialogOpen = () => !$("lessons").hidden || !$("help").hidden || !$("share-box").hidden || !$("modes-box").hidden;
@@ -771,7 +720,7 @@ document.addEventListener("keydown", (e) => {
   const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
   if (e.key === "Escape") {
     // Escape closes what is open; with nothing open, it leaves presenter mode.
-    const open = dialogOpen() || !popup.hidden || typing;
+    const open = dialogOpen() || !$("popup").hidden || typing;
     closeAll();
     if (typing) e.target.blur();
     if (!open) present(false);
@@ -796,7 +745,6 @@ new ResizeObserver(() => {
   if (!playing) draw();
   if (presenting) showHint(app.lesson());
 }).observe(canvas);
-new ResizeObserver(() => { if (!$("history-box").hidden) drawHistory(); }).observe($("history-canvas"));
 matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.("change", () => { resize(); draw(); });
 
 // ---- the timeline under the canvas (the sandbox) ----------------------------------------
@@ -833,21 +781,15 @@ function updateTimeline(tl) {
   }
   const box = $("branch-box");
   box.hidden = tl.branches.length < 2;
-  if (!box.hidden) {
-    const sel = $("branch");
-    const opts = tl.branches.map((b) => {
-      const what = b.parent == null ? t("branch.first") : `${t("branch.from", { t: sec(b.fork_ms) })}${b.first ? `: ${b.first}` : ""}`;
-      return [String(b.id), `${b.id} · ${what}${b.current ? t("branch.here") : ""}`];
-    });
-    const sig = JSON.stringify(opts);
-    if (sel.dataset.sig !== sig) {
-      sel.dataset.sig = sig;
-      sel.replaceChildren(...opts.map(([v, label]) => Object.assign(document.createElement("option"), { value: v, textContent: label })));
-    }
-    sel.value = String(tl.branch);
-    sel.title = opts.find(([v]) => v === String(tl.branch))?.[1] ?? "";
-  }
+  if (box.hidden) return;
+  if (travelPart.m) travelPart.m.branches(tl, sec);
+  else travelPart().then(() => updateTimeline(app.timeline()), () => {});
 }
+
+// The branch list and the timeline's tip (travel.js), a part (below): a
+// list shown before it came fills when it comes; the tip shows once it is
+// here (both are fetched when the page is idle).
+const travelPart = part(() => import("./travel.js"));
 
 /** In the past, the log's lines after the moment shown are dimmed. */
 let logDimmed = false;
@@ -899,19 +841,7 @@ scrub.addEventListener("keydown", (e) => {
 // A tip naming the command or election under the pointer.
 $("timeline").querySelector(".scrub").addEventListener("pointermove", (e) => {
   const tl = app.timeline();
-  if (!tl) return;
-  const r = scrub.getBoundingClientRect();
-  const x = Math.max(0, Math.min(1, (e.clientX - r.left - 7) / Math.max(1, r.width - 14)));
-  const at = x * tl.end_ms;
-  const near = (ms) => Math.abs(ms - at) / Math.max(1, tl.end_ms) * (r.width - 14) < 5;
-  const bits = [
-    ...tl.entries.filter((en) => near(en.at_ms)).map((en) => en.text),
-    ...tl.leaders.filter((l) => near(l.at_ms)).map((l) => t("tip.leads", { id: l.id, term: l.term })),
-  ];
-  const tip = $("scrub-tip");
-  tip.textContent = `t = ${sec(at)}${bits.length ? ` · ${bits.slice(0, 3).join(" · ")}` : ""}`;
-  tip.style.left = `${e.clientX - r.left}px`;
-  tip.hidden = false;
+  if (tl && travelPart.m) travelPart.m.tip(e, tl, sec);
 });
 $("timeline").querySelector(".scrub").addEventListener("pointerleave", () => { $("scrub-tip").hidden = true; });
 $("back").onclick = stepBack;
@@ -1213,16 +1143,20 @@ $("lang").addEventListener("change", (e) => setLanguage(e.target.value));
 // ---- parts loaded on first use ----------------------------------------------------------
 
 // The modes dialog's form (modes.js), the Share, Export and Import buttons
-// (files.js), the lessons' drawing (lesson-panel.js, above) and the panels
-// for several clusters (clusters.js, above) load the
-// first time they are used, and are fetched ahead once the page is idle
-// (the end of this file): a first click does not wait for them. `page` is
-// what they use of this file.
+// (files.js), the lessons' drawing (lesson-panel.js, above), the panels
+// for several clusters (clusters.js, above), the node popup (popup.js,
+// above), the history view (history.js, above), the branch list and the
+// timeline's tip (travel.js, above) and the help's words (help.js, above)
+// load the first time they are used, and are fetched ahead once the page
+// is idle (the end of this file): a first click does not wait for them.
+// Each brings its English words (i18n.js's addWords), and the markup and
+// style rules of what only it shows. `page` is what they use of this file.
 const modesPart = part(() => import("./modes.js"));
 const filesPart = part(() => import("./files.js"));
 const page = {
   get app() { return app; },
-  seedValue, freshRun, create, logLine, toast, sec, fullLink, opened, importText, toggleModes, toggleShareBox,
+  get zoom() { return zoom; },
+  run, kindName, role, seedValue, freshRun, create, logLine, toast, sec, fullLink, opened, importText, toggleModes, toggleShareBox,
 };
 
 /** A part: `p()` loads it, then `p.m` is it. */
@@ -1247,7 +1181,8 @@ window.raftlab = {
   // computed for the console only (never for a frame).
   status: () => ({ ...app.status(), linearizability: app.linearizability() }),
   linearizability: () => app.linearizability(),
-  // The history view: opens its tab; its words ({ok, empty, verdict, note}).
+  // The history view: opens its tab; its words ({ok, empty, verdict, note}),
+  // a promise of them the first time if its part is not here yet.
   showHistory: () => { selectTab("tab-history"); return drawHistory(); },
   command: (text) => run(text),
   // The same, as a promise of its result once it ended (a command that
@@ -1338,10 +1273,10 @@ function openAddress() {
     setPlaying(false);
   } else {
     // The welcome speaks of the default cluster's three voters only when
-    // that is the cluster on screen.
+    // that is the cluster on screen (an address's script refused leaves it).
     const script = scriptFromHash();
-    create(script ?? defaultScript(1));
-    logLine(t(script === null ? "welcome" : "welcome.script"), "say");
+    const taken = create(script ?? defaultScript(1));
+    logLine(t(script !== null && taken ? "welcome.script" : "welcome"), "say");
     setPlaying(true);
     // `#lesson=ID` opens a lesson (as an embedded lesson's link to the page does).
     const lessonId = location.hash.match(/^#lesson=([^&]*)/)?.[1];
@@ -1363,5 +1298,5 @@ if (new URLSearchParams(location.search).has("present")) present(true);
 // The parts loaded on first use, fetched ahead while the page has nothing
 // else to do (within 2 s: a page that plays on a busy machine may never be idle).
 (window.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => {
-  for (const load of [lessonPanel, clustersPart, modesPart, filesPart]) load().catch(() => {});
+  for (const load of [lessonPanel, clustersPart, modesPart, filesPart, helpPart, popupPart, historyPart, travelPart]) load().catch(() => {});
 }, { timeout: 2000 });

@@ -2,8 +2,43 @@
 // and the key-history view (a key's versions in each cluster, side by
 // side): loaded the first time a run has a second cluster or a mirror, or
 // a key's history is asked for, and fetched ahead once the page is idle.
-import { t } from "./i18n.js";
-import { escapeHtml } from "./view.js";
+import { t, addWords } from "./i18n.js";
+import { escapeHtml, addStyle } from "./view.js";
+
+// The rows' and the view's style rules (style.css holds the page's own).
+addStyle(`
+.kh-cluster { flex: 1 1 130px; min-width: 0; font-size: 12px; }
+.kh-head { font-weight: 600; }
+.kh-note { color: var(--faint); }
+.kh-cluster table { border-collapse: collapse; width: 100%; }
+.kh-cluster th { text-align: left; color: var(--dim); font-weight: normal; padding: 1px 3px; }
+.kh-cluster td { padding: 0 3px; overflow-wrap: anywhere; font-family: ui-monospace, Menlo, Consolas, monospace; }
+.fleet { border-top: 1px solid #1e293b; margin-top: 6px; padding-top: 4px; }
+.fleet .bad { color: var(--bad); }
+`);
+
+// The rows' and the view's words, in English (i18n.js's addWords).
+addWords({
+  "row.cluster": "cluster",
+  "row.revision": "revision {rev}",
+  "row.mirror": "mirror {id}",
+  "row.relayed": "relayed to revision {rev}",
+  "mirror.syncing": "syncing",
+  "mirror.watching": "watching",
+  "mirror.stopped": "stopped",
+  "mirror.failed": "failed",
+  "mirror.cutTo": "link to {id} cut",
+  "mirror.cutWay": "{a}→{b} cut",
+  "kh.cluster": "{name} · node {node} · revision {rev}",
+  "kh.noStore": "{name}: no member has a store",
+  "kh.compacted": "compacted at revision {rev}: versions before it are gone",
+  "kh.rev": "rev",
+  "kh.ver": "version",
+  "kh.value": "value",
+  "kh.deleted": "deleted",
+  "kh.none": "no version of {key}",
+  "clusters.sep": "; ",
+});
 
 /** A cluster's name row. */
 function named(c) {

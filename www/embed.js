@@ -3,8 +3,17 @@
 // the iframe. The lesson words and the canvas come from the same wasm app
 // and view.js as the full page.
 import init, { App, defaultScript } from "./pkg/raftlab.js";
-import { t, applyLanguage, pickLanguage, loadLanguage } from "./i18n.js";
+import { t, applyLanguage, pickLanguage, loadLanguage, addWords } from "./i18n.js";
 import { escapeHtml, lessonSource, narrationHtml, nextButton, fitCanvas, lessonsReady } from "./view.js";
+
+// The frame's own words, in English (i18n.js's addWords: the full page
+// never says them).
+addWords({
+  "embed.none": "No lesson to show: give one in the address, as embed.html#lesson=01-… (and &lang=ja for 日本語), or a share link.",
+  "embed.bad": "This embedded lesson cannot be shown: {error}.",
+  "embed.open": "open in raftlab",
+  "embed.open.tip": "Open this lesson in the full raftlab page",
+});
 
 await init(globalThis.raftlabWasm);
 

@@ -4,7 +4,21 @@
 // link to the run (fullLink), sec (a time in the page's words), toast,
 // logLine, toggleShareBox (the dialog with the link to copy), opened (a
 // run opened, or refused) and importText (a scenario's text opened).
-import { t } from "./i18n.js";
+import { t, addWords } from "./i18n.js";
+
+// The Share dialog's words and the messages of Share, Export and Import,
+// in English (i18n.js's addWords).
+addWords({
+  "share.h": "Share this run",
+  "share.copied": "Link copied: it opens this run at t = {t}.",
+  "share.logged": "A link to this run at t = {t} is on the clipboard.",
+  "share.noClipboard": "The clipboard is not available here: copy the link below (it is selected). It opens this run at t = {t}.",
+  "share.shown": "A link to this run at t = {t} is shown to copy.",
+  "file.tooBig": "{name} is {size} bytes, more than the 1 MB a .scenario file may have",
+  "file.none": "no file",
+  "exported": "↓ raftlab-run.scenario: this run, at t = {t}.",
+  "aria.shareLink": "The link to this run",
+});
 
 const $ = (id) => document.getElementById(id);
 

@@ -10,9 +10,12 @@
 // tests/e2e/i18n.test.mjs fails when a key lacks a language, a selector
 // matches nothing, or English is left on the Japanese page.
 //
-// English is here; every other language is a module of its own
-// (i18n-ja.js), loaded by loadLanguage the first time the page speaks it,
-// with the sentences the wasm module says in it (pkg/narration-ja.txt).
+// English is here, but for the words of the parts of the page loaded on
+// first use (app.js's "parts loaded on first use"): each part brings its
+// own (addWords). Every other language is a module of its own
+// (i18n-ja.js, all of its words), loaded by loadLanguage the first time
+// the page speaks it, with the sentences the wasm module says in it
+// (pkg/narration-ja.txt).
 import { loadNarration } from "./pkg/raftlab.js";
 
 export const LANGS = { en: "English", ja: "日本語" };
@@ -50,7 +53,6 @@ export const STRINGS = {
     "aria.details": "Details", "aria.data": "Data", "aria.safety": "Raft safety", "aria.close": "Close",
     "aria.lang": "Language", "aria.canvas": "The cluster drawn live: nodes, links, messages and logs. Click a node for its actions, a link to cut or heal it.",
     "aria.scrub": "Moment of the run: drag, or use the arrow keys, Page Up and Down, Home and End",
-    "aria.shareLink": "The link to this run", "aria.key": "key", "aria.value": "value",
     "play": "Play", "pause": "Pause", "play.tip": "Play or pause (space)",
     "play.tipLesson": "Play or pause (space). In a lesson, letting the clock run leaves the lesson's path",
     "step": "Step ▸", "step.tip": "Run to the next event (right arrow)", "speed": "speed",
@@ -58,7 +60,7 @@ export const STRINGS = {
     "share": "Share", "share.tip": "Copy a link that opens this run at this moment",
     "export": "Export", "export.tip": "Download this run as a .scenario file",
     "import": "Import", "import.tip": "Open a .scenario file (or drop one on the page)",
-    "seed": "seed ", "reset": "Reset", "reset.tip": "Start again from a fresh cluster with this seed (leaves a lesson)",
+    "seed": "seed ", "reset": "Reset",
     "aside.tip": "Hide or show the side panel", "help.tip": "Help and keyboard shortcuts (?)",
     "group.add": "add member", "group.network": "network", "group.client": "client",
     "voter": "voter", "voter.tip": "member add N: a new voter (its process is not started yet)",
@@ -76,8 +78,6 @@ export const STRINGS = {
     "legend.prevote": "pre-vote", "legend.vote": "vote", "legend.snapshot": "snapshot",
     "legend.readindex": "read index", "legend.transfer": "transfer", "legend.note": "replies lighter · size ∝ log(bytes)",
     "legend.cut": "cut link",
-    "popup.node": "node", "act.start": "start", "act.crash": "crash", "act.campaign": "campaign",
-    "act.transfer": "transfer leadership here", "act.promote": "promote", "act.remove": "remove", "act.get": "get",
     "back": "◂ back", "back.tip": "Step back to the previous event (←)",
     "live": "live »", "live.tip": "Back to the live edge of the run", "branch": "branch",
     "branch.help": "Acting in the past starts a new branch; the run you left is kept here.",
@@ -91,22 +91,7 @@ export const STRINGS = {
     "clear": "clear", "clear.tip": "Clear the events", "copy": "copy",
     "console.placeholder": "a scenario command: put k v · crash 1 · member add 4 --learner · etcdctl member list · wait 2s   (↑↓ history)",
     "run": "run", "drop": "Drop a <b>.scenario</b> file to open it",
-    "lessons.intro": "Each lesson tells one story of the learner design, figure by figure, on the live cluster. <b>Next</b> plays the step up to its pause, the clock running as you watch (the speed control sets the pace; press Next again to skip to the pause); the clock stands still between steps. You may still click and type: that leaves the lesson's path, and <b>return to the lesson</b> puts it back. Your sandbox run waits until you leave the lesson.",
-    "share.h": "Share this run", "share.why": "The clipboard is not available here: copy the link below (it is selected).",
-    "help.p1": "An etcd Raft cluster with learners, simulated deterministically and stepped live. Every button runs a command of the scenario language; the <b>script</b> tab holds everything you did, replayable as it is. The console also takes etcdctl's own commands (<code>etcdctl member list</code>).",
-    "help.shapes": "Shapes",
-    "help.p2": "A solid disc is a voter; a hollow dashed hexagon is a learner. The colour is the role. The ring around a follower fills as its election timer runs; when it is full the node campaigns. Next to each peer, the leader's view: <i>match</i>, <i>next</i> and the progress state (probe, replicate, snapshot). A learner's bar shows its catch-up, with the line at which it is promoted (etcd's 90%, or the auto-promote threshold in green). A badge marks a learner's kind: a plus for a standby (it replaces a voter that falls silent), an eye for a read-only learner (hollow: weak reads, possibly stale; filled: strong reads through the leader). A shrinking red ring on a voter counts down to failover.",
-    "help.travel": "Time travel",
-    "help.p3": "The timeline under the cluster holds the whole run: drag it to any moment (ticks mark your commands, triangles the elections), step back an event at a time, and press Play to run on from there. Acting in the past starts a new branch; the run you left stays in the branch list.",
-    "help.share": "Share",
-    "help.p4": "<b>Share</b> copies a link that opens this run at this moment, for anyone; <b>Export</b> downloads it as a <code>.scenario</code> script, which <b>Import</b> (or dropping the file on the page) opens again.",
-    "help.mouse": "Mouse",
-    "help.p5": "Click a node for its actions. Click a link to cut or heal it; shift-click to cut one direction only, from the nearer node.",
-    "help.keys": "Keys",
-    "help.dl": "<dt>space</dt><dd>play / pause</dd><dt>→</dt><dd>step to the next event (in a lesson: Next)</dd><dt>←</dt><dd>step back to the previous event (in a lesson: Back)</dd><dt>/</dt><dd>focus the console</dd><dt>↑ ↓</dt><dd>console history</dd><dt>p</dt><dd>presenter mode: the cluster and the lesson step full screen in large type; Page Down or → plays Next, Page Up or ← goes Back (what a clicker sends)</dd><dt>?</dt><dd>this help</dd><dt>esc</dt><dd>close (in presenter mode: leave it)</dd>",
     "present.exit": "Leave presenter mode (esc)", "present.next": "next",
-    "embed.none": "No lesson to show: give one in the address, as embed.html#lesson=01-… (and &lang=ja for 日本語), or a share link.",
-    "embed.bad": "This embedded lesson cannot be shown: {error}.", "embed.open": "open in raftlab", "embed.open.tip": "Open this lesson in the full raftlab page",
     "close": "close",
     // Messages app.js writes.
     "error": "error: {msg}",
@@ -115,22 +100,18 @@ export const STRINGS = {
     "row.reachable": "reachable", "row.noLeader": "no leader", "row.acked": "acked commit {commit}",
     "status": "{voters} voters, {learners} learners, leader {leader}",
     // With several clusters: each one's words after its name, one after the other.
-    "ofCluster": "{name}: {text}", "clusters.sep": "; ",
+    "ofCluster": "{name}: {text}",
     "past.tip": "in the past of the run: the timeline's live button returns to its end",
-    "keys.node": "node {id}", "keys.learner": "learner", "keys.applied": "applied {n}", "keys.none": "no keys", "keys.down": "not running",
+    "keys.node": "node {id}", "keys.applied": "applied {n}", "keys.none": "no keys", "keys.down": "not running",
     "role.leader": "leader", "role.follower": "follower", "role.candidate": "candidate", "role.pre-candidate": "pre-candidate",
     "role.down": "down", "role.not started": "not started", "role.removed": "removed",
-    "popup.title": "node {id} · {kind}", "popup.voter": "voter", "popup.learner": "learner",
-    "popup.term": "term {n}", "popup.commit": "commit {n}", "popup.applied": "applied {n}",
-    "popup.badUrl": "this URL reaches no host: the process cannot join",
+    "popup.voter": "voter", "popup.learner": "learner",
     "clockRuns": "The clock runs: this leaves the lesson's path (the lesson's next step may not go as it says). “Return to the lesson” puts it back.",
     "scrub.value": "t = {now} of {end}", "scrub.live": ", the live edge", "scrub.past": ", in the past",
     "scrub.timeLive": "{now} · live", "scrub.timeOf": "{now} of {end}",
-    "branch.first": "the first run", "branch.from": "from {t}", "branch.here": " (here)",
-    "tip.leads": "node {id} leads (term {term})",
-    "fig": "fig.", "figure": "figure", "figures": "figures", "proposal": "proposal",
+    "figure": "figure", "figures": "figures", "proposal": "proposal",
     "proposal.learner-by-default": "learner by default", "proposal.auto-promotion": "automatic promotion",
-    "proposal.failover": "standby for failover", "proposal.read-only": "read-only learner", "steps": "({n} steps)",
+    "proposal.failover": "standby for failover", "proposal.read-only": "read-only learner",
     "comparison": "comparison", "comparison.mirror-maker": "a learner or the mirror maker",
     "lesson.start": "Lesson {number}: {title}. Press Next (or →) to begin; the clock stands still between steps.",
     "lesson.atStart": "The lesson's start: press Next to begin.",
@@ -138,18 +119,10 @@ export const STRINGS = {
     "lesson.back": "↩ Back on the lesson's path.",
     "lesson.left": "You left the lesson: this is your sandbox run, as you left it.",
     "lesson.kicker": "Lesson {number} · {figures}", "lesson.pressNext": "Press Next to begin.",
-    "lesson.end": "The end of the lesson.", "lesson.stepOf": "step {k} of {n}", "lesson.finished": "finished",
-    "lesson.nextTitle": "Lesson {number}: {title}", "dot.start": "the lesson's start", "dot.after": "after step {k}",
-    "dot.gotoStart": "go to the lesson's start", "dot.goto": "go to step {k} of {n}",
-    "arith.voters": "voters", "arith.quorum": "quorum", "arith.reachable": "reachable",
-    "share.copied": "Link copied: it opens this run at t = {t}.",
-    "share.logged": "A link to this run at t = {t} is on the clipboard.",
-    "share.noClipboard": "The clipboard is not available here: copy the link below (it is selected). It opens this run at t = {t}.",
-    "share.shown": "A link to this run at t = {t} is shown to copy.",
+    "lesson.end": "The end of the lesson.",
+    "lesson.nextTitle": "Lesson {number}: {title}",
     "open.refused": "{what} was refused: {error}", "open.link": "The link", "open.file": "The file {name}", "open.theFile": "The file",
     "open.done": "{what} opened: the same run, at t = {t}{of}. Press Play to run on from here.", "open.of": " of {end}",
-    "file.tooBig": "{name} is {size} bytes, more than the 1 MB a .scenario file may have", "file.none": "no file",
-    "exported": "↓ raftlab-run.scenario: this run, at t = {t}.",
     "link.refused": "✗ The link in this page's address was refused: {error}. Here is a fresh cluster instead.",
     "link.opened": "A shared run, opened at t = {t}. Press Play to run on from here, or drag the timeline.",
     "welcome": "Welcome. The three voters are waiting for their election timers (the rings). Click a node or a link, or type a command below. Press ? for help, or open the Lessons.",
@@ -172,17 +145,7 @@ export const STRINGS = {
     "seed.tip": "seed of the fresh run",
     "modes": "modes", "modes.tip": "The design document's learner modes, for a fresh run. This run: {on}", "modes.allOff": "as etcd (all off)",
     "modes.learnersFirst": "learners first", "modes.auto": "auto-promote {p}%", "modes.failover": "failover {s} s, {how}",
-    "modes.maxLearners": "{n} learners at most", "modes.started": "A fresh run with these modes: {line}",
-    "modes.h": "Learner modes",
-    "modes.intro": "The design document's proposals, which etcd does not ship: each is off in etcd. They are options of the <code>cluster</code> line, so they apply to a <b>fresh run</b> (on the seed in the bar).",
-    "modes.learner": "new members join as learners",
-    "modes.learnerHint": "(<code>member add N</code> adds a learner; the voter button adds <code>--voter</code>)",
-    "modes.autoText": "the leader promotes a caught-up learner at", "modes.autoAria": "auto-promote threshold in percent",
-    "modes.after": "a standby takes over a voter silent for", "modes.afterUnit": "s, and", "modes.afterAria": "failover-after in seconds",
-    "modes.failoverAria": "failover", "modes.replace": "replaces it (remove, then promote)", "modes.grow": "joins it (promote only)",
-    "modes.max": "at most", "modes.maxAria": "max-learners",
-    "modes.maxHint": "learners <span class=\"hint\">(etcd's <code>max-learners</code>: standby and read-only learners count too)</span>",
-    "modes.apply": "Start a new run with these modes",
+    "modes.maxLearners": "{n} learners at most",
     "row.modes": "modes",
     "standby": "standby", "standby.tip": "member add N --learner --standby: a learner kept to replace a failed voter",
     "readOnly": "read-only", "weak": "weak", "strong": "strong",
@@ -190,15 +153,9 @@ export const STRINGS = {
     "strong.tip": "member add N --learner --read-only=strong: a read-only learner confirming reads through the leader (read index)",
     "legend.standby": "standby", "legend.readweak": "read-only weak", "legend.readstrong": "read-only strong",
     "kind.standby": "standby learner", "kind.readOnly": "read-only learner ({mode})",
-    "popup.msgs": "Raft messages in {in} · out {out}",
     "tab.history": "history", "tab.history.tip": "The clients' operations on a time axis, checked for linearizability",
-    "history.aria": "The clients' operations: one lane per key and client, each a bar from when it was sent to when it was answered; the operations no order explains in red",
-    "history.key": "<span class=\"sw\" style=\"--c:#38bdf8\"></span>put <span class=\"sw\" style=\"--c:#4ade80\"></span>get <span class=\"sw\" style=\"--c:#f87171\"></span>no order explains <span class=\"sw open\"></span>no answer",
-    "kh.button": "history of key", "kh.key": "key", "kh.cluster": "{name} · node {node} · revision {rev}", "kh.noStore": "{name}: no member has a store",
-    "kh.compacted": "compacted at revision {rev}: versions before it are gone", "kh.rev": "rev", "kh.ver": "version", "kh.value": "value",
-    "kh.deleted": "deleted", "kh.none": "no version of {key}", "kh.empty": "type a key",
-    "row.cluster": "cluster", "row.revision": "revision {rev}", "row.mirror": "mirror {id}", "row.relayed": "relayed to revision {rev}",
-    "mirror.syncing": "syncing", "mirror.watching": "watching", "mirror.stopped": "stopped", "mirror.failed": "failed", "mirror.cutTo": "link to {id} cut", "mirror.cutWay": "{a}→{b} cut",
+    "kh.button": "history of key", "kh.key": "key",
+    "kh.empty": "type a key",
   },
 };
 
@@ -329,7 +286,23 @@ export function applyLanguage(lang) {
   current = lang in STRINGS ? lang : "en";
   document.documentElement.lang = current;
   document.title = t("doc.title");
-  for (const [selector, what, key] of PAGE) {
+  applyPage(PAGE);
+}
+
+/** The English words a part of the page loaded later brings (its dialog's
+ * and its messages', which nothing says before it is here): t knows them
+ * from now on, and the page's elements bound to them (PAGE) take them, as
+ * do those inside `root`, the markup the part put into the page (if any).
+ * Another language's module holds all of its words, these too. */
+export function addWords(words, root = null) {
+  Object.assign(STRINGS.en, words);
+  applyPage(PAGE.filter(([sel, , key]) => key in words || root?.querySelector(sel)));
+}
+
+function applyPage(entries) {
+  for (const [selector, what, key] of entries) {
+    // A part's words not here yet: its elements take them when it comes.
+    if (STRINGS[current][key] === undefined && STRINGS.en[key] === undefined) continue;
     for (const el of document.querySelectorAll(selector)) {
       const s = t(key);
       if (what === "text") el.textContent = s;

@@ -3,8 +3,35 @@
 // ahead once the page is idle: a page that never opens a lesson needs none
 // of it before it is usable. Thin: every sentence is made in Rust or comes
 // from i18n.js; app.js keeps the moves (Next, Back, leaving).
-import { t, language } from "./i18n.js";
-import { escapeHtml, lessonSource, followingLesson, narrationHtml, nextButton } from "./view.js";
+import { t, language, addWords } from "./i18n.js";
+import { escapeHtml, lessonSource, followingLesson, narrationHtml, nextButton, addStyle } from "./view.js";
+
+// The lesson list's style rules (style.css holds the page's own).
+addStyle(`
+.lessons-card { max-width: 720px; }
+.lessons-intro { color: var(--dim); font-size: 13px; }
+.lesson-list { list-style: none; margin: 10px 0 0; padding: 0; display: grid; gap: 6px; }
+.lesson-list button { display: grid; grid-template-columns: 4.6em 1fr; gap: 2px 10px; width: 100%; text-align: left; white-space: normal; padding: 7px 10px; border-radius: 8px; }
+.lesson-list .fig { grid-row: span 2; color: var(--accent); font-size: 12px; padding-top: 2px; }
+.lesson-list .t { font-weight: 600; }
+.lesson-list .s { color: var(--dim); font-size: 12.5px; line-height: 1.35; }
+`);
+
+// The lesson list's and panel's words, in English (i18n.js's addWords).
+addWords({
+  "lessons.intro": "Each lesson tells one story of the learner design, figure by figure, on the live cluster. <b>Next</b> plays the step up to its pause, the clock running as you watch (the speed control sets the pace; press Next again to skip to the pause); the clock stands still between steps. You may still click and type: that leaves the lesson's path, and <b>return to the lesson</b> puts it back. Your sandbox run waits until you leave the lesson.",
+  "arith.voters": "voters",
+  "arith.quorum": "quorum",
+  "arith.reachable": "reachable",
+  "dot.start": "the lesson's start",
+  "dot.after": "after step {k}",
+  "dot.gotoStart": "go to the lesson's start",
+  "dot.goto": "go to step {k} of {n}",
+  "fig": "fig.",
+  "steps": "({n} steps)",
+  "lesson.finished": "finished",
+  "lesson.stepOf": "step {k} of {n}",
+});
 
 const $ = (id) => document.getElementById(id);
 

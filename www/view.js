@@ -68,3 +68,9 @@ export function fitCanvas(canvas) {
   if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
   return r;
 }
+
+/** A part's own style rules (a part loaded on first use brings the rules
+ * of what only it draws), after the page's style sheet. */
+export function addStyle(css) {
+  document.head.append(Object.assign(document.createElement("style"), { textContent: css }));
+}

@@ -212,3 +212,37 @@ test("repeated events fold into one line of the log, and one click shows each of
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("an address's script that does not parse: the log says why, and the welcome speaks of the default cluster it leaves", async () => {
+  const { page, problems } = await openApp(browser, { hash: `#script=${encodeURIComponent("garbage\n")}` });
+  await page.waitForFunction(() => document.querySelectorAll("#log > li").length >= 2, null, { timeout: 20000 });
+  const lines = await page.$$eval("#log > li", (lis) => lis.map((li) => li.textContent));
+  assert.match(lines[0], /^error: .*expected the cluster line first/);
+  assert.match(lines[1], /^Welcome\. The three voters are waiting/);
+  assert.ok(!lines.some((l) => l.includes("the address's script describes")), lines.join("\n"));
+  assert.equal((await status(page)).voters.length, 3);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a long value without a space wraps in the keys tab and the key-history view, inside the side panel", async () => {
+  const { page, problems } = await openApp(browser);
+  await page.evaluate(() => window.raftlab.setSpeed(8));
+  await page.waitForFunction(() => window.raftlab.status().leader != null, null, { timeout: 20000 });
+  await page.evaluate(() => { window.raftlab.pause(); return window.raftlab.commandDone(`put k ${"v".repeat(2000)}`); });
+  await page.click("#tab-keys");
+  await page.fill("#key-history-form input", "k");
+  await page.press("#key-history-form input", "Enter");
+  await page.waitForFunction(() => document.querySelector("#key-history table") != null, null, { timeout: 20000 });
+  const widths = await page.evaluate(() => {
+    const box = document.querySelector("#keys-box").getBoundingClientRect();
+    return ["#keys table", "#key-history table"].map((s) => {
+      const r = document.querySelector(s).getBoundingClientRect();
+      return { s, right: r.right, boxRight: box.right };
+    });
+  });
+  for (const w of widths) assert.ok(w.right <= w.boxRight + 1, `${w.s} ends at ${w.right}, past the panel's ${w.boxRight}`);
+  await page.screenshot({ path: path.join(SHOTS, "keys-long-value.png") });
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -4,7 +4,9 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
 import { launch, openApp, SHOTS, BASE_URL } from "./browser.mjs";
+import { PREFETCHED } from "./page-size.mjs";
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -43,17 +45,23 @@ const english = (texts) => texts.filter((s) => {
 
 test("every page string has both languages and every binding finds its element", async () => {
   const { page, problems } = await openApp(browser);
-  const missing = await page.evaluate(async () => {
+  // The embedded lesson's own words (embed.js brings them; the page never loads it).
+  const embed = readFileSync(new URL("../../www/embed.js", import.meta.url), "utf8");
+  const embedKeys = [...embed.match(/\naddWords\(\{\n([\s\S]*?)\n\}\);/)[1].matchAll(/^ {2}"([^"]+)": "/gm)].map((m) => m[1]);
+  assert.ok(embedKeys.length >= 4, embedKeys.join(" "));
+  const missing = await page.evaluate(async ([parts, embedKeys]) => {
     const { STRINGS, PAGE, loadLanguage } = await import("./i18n.js");
+    // The parts loaded on first use bring their English words.
+    await Promise.all(parts.map((p) => import(`.${p}`)));
     await loadLanguage("ja");
-    const en = Object.keys(STRINGS.en), ja = Object.keys(STRINGS.ja);
+    const en = [...Object.keys(STRINGS.en), ...embedKeys], ja = Object.keys(STRINGS.ja);
     return {
       onlyEn: en.filter((k) => !(k in STRINGS.ja)),
-      onlyJa: ja.filter((k) => !(k in STRINGS.en)),
+      onlyJa: ja.filter((k) => !en.includes(k)),
       unbound: PAGE.filter(([sel, , key]) => !document.querySelector(sel) || !(key in STRINGS.en)).map(([sel, , key]) => `${sel} ${key}`),
       untranslated: ja.filter((k) => STRINGS.ja[k] === STRINGS.en[k] && !/^(put|act\.get|learner\.tip|legend\.readindex)$/.test(k)),
     };
-  });
+  }, [[...PREFETCHED], embedKeys]);
   assert.deepEqual(missing, { onlyEn: [], onlyJa: [], unbound: [], untranslated: [] });
   assert.deepEqual(problems, []);
   await page.close();
@@ -224,6 +232,86 @@ test("lesson 01 with ?lang=ja: list, title and narration in Japanese, then Engli
   await page.click("#lesson-next");
   await page.waitForFunction(() => !window.raftlab.lesson().playing && window.raftlab.lesson().position === 2, null, { timeout: 60000 });
   assert.match(await page.textContent("#lesson-says"), /^The cluster gets data/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("every English word is said: each key is named in www/ outside the tables, or under a prefix a template fills", () => {
+  const www = new URL("../../www/", import.meta.url);
+  const files = readdirSync(www).filter((f) => /\.(js|html)$/.test(f) && f !== "i18n-ja.js");
+  const sources = files.map((f) => readFileSync(new URL(f, www), "utf8"));
+  // The tables: i18n.js's English and the parts' addWords({...}).
+  const tables = [];
+  for (const src of sources) {
+    const en = src.match(/\n {2}en: \{\n([\s\S]*?)\n {2}\},\n\};/);
+    if (en) tables.push(en[1]);
+    for (const m of src.matchAll(/\naddWords\(\{\n([\s\S]*?)\n\}(?:, [^\n]*)?\);/g)) tables.push(m[1]);
+  }
+  const keys = tables.flatMap((tb) => [...tb.matchAll(/(?:^|[\s,])"([^"]+)": "/g)].map((m) => m[1]));
+  assert.ok(keys.length > 300, `${keys.length} keys`);
+  let rest = sources.join("\n");
+  for (const tb of tables) rest = rest.replace(tb, "");
+  // `role.${code}`, `legend.${k}`: every key under such a prefix may be said.
+  const prefixes = [...rest.matchAll(/`([\w-]+)\.\$\{/g)].map((m) => `${m[1]}.`);
+  const unsaid = keys.filter((k) => !rest.includes(`"${k}"`) && !prefixes.some((p) => k.startsWith(p)));
+  assert.deepEqual(unsaid, []);
+});
+
+test("a part's words: the help opened before its words came fills when they come; the dialogs follow a switch of language", async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = [];
+  page.on("pageerror", (err) => problems.push(err.message));
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route("**/help.js", async (route) => { await held; await route.continue(); });
+  await page.goto(BASE_URL);
+  await page.waitForFunction(() => window.raftlab !== undefined, null, { timeout: 20000 });
+  await page.keyboard.press("?");
+  assert.ok(await page.locator("#help").isVisible(), "the help opens at once");
+  assert.equal(await page.textContent("#help h3"), "");
+  release();
+  await page.waitForFunction(() => document.querySelector("#help h3").textContent === "Shapes", null, { timeout: 20000 });
+  assert.match(await page.textContent("#help dl"), /presenter mode/);
+  await page.keyboard.press("Escape");
+  // Every part here: the dialogs' words follow the language both ways.
+  // (The lessons' list brings lesson-panel.js; the others come when the page is idle.)
+  await page.evaluate(() => window.raftlab.lessons());
+  const words = () => page.evaluate(() => ["#help h3", "#modes-h", "#share-h", ".lessons-intro"].map((s) => document.querySelector(s).textContent.slice(0, 20)));
+  await page.waitForFunction(() => document.querySelector("#modes-h").textContent === "Learner modes"
+    && document.querySelector("#share-h").textContent === "Share this run"
+    && document.querySelector(".lessons-intro").textContent.startsWith("Each lesson"), null, { timeout: 20000 });
+  const en = await words();
+  assert.equal(await page.evaluate(() => window.raftlab.setLanguage("ja")), "ja");
+  const ja = await words();
+  for (let i = 0; i < en.length; i++) assert.ok(JAPANESE.test(ja[i]) && ja[i] !== en[i], `${en[i]} / ${ja[i]}`);
+  assert.equal(await page.evaluate(() => window.raftlab.setLanguage("en")), "en");
+  assert.deepEqual(await words(), en);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the English words index.html shows while the module loads are i18n.js's, so nothing changes when the page starts", async () => {
+  const { page, problems } = await openApp(browser);
+  const differ = await page.evaluate(async () => {
+    const { PAGE, STRINGS } = await import("./i18n.js");
+    const html = await (await fetch("./index.html")).text();
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    const out = [];
+    for (const [selector, what, key] of PAGE) {
+      for (const el of doc.querySelectorAll(selector)) {
+        let shown;
+        if (what === "text") shown = el.textContent;
+        else if (what === "html") shown = el.innerHTML;
+        else if (what === "tail") shown = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim()).pop()?.textContent;
+        else if (what === "lead") shown = [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim())?.textContent;
+        else shown = el.getAttribute(what);
+        // Empty in index.html: filled when the page starts, before it is seen.
+        if (shown && shown.trim() && shown.trim() !== STRINGS.en[key].trim()) out.push(`${selector} ${what}: ${JSON.stringify(shown)} against ${JSON.stringify(STRINGS.en[key])}`);
+      }
+    }
+    return out;
+  });
+  assert.deepEqual(differ, []);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -22,6 +22,18 @@ test("the modes control starts a fresh run whose cluster line carries the modes"
   assert.equal(await page.getAttribute("#modes-button", "aria-pressed"), "false");
   await page.click("#modes-button");
   await page.locator("#modes-box").waitFor({ state: "visible" });
+  // The failover choice shows its words whole, whichever is chosen (the
+  // select is as wide as its longest option: 24 px for its arrow and padding).
+  for (const lang of ["ja", "en"]) {
+    assert.equal(await page.evaluate((l) => window.raftlab.setLanguage(l), lang), lang);
+    const cut = await page.evaluate(() => {
+      const s = document.querySelector("#mode-failover");
+      const ctx = document.createElement("canvas").getContext("2d");
+      ctx.font = getComputedStyle(s).font;
+      return [...s.options].filter((o) => ctx.measureText(o.text).width + 24 > s.getBoundingClientRect().width).map((o) => o.text);
+    });
+    assert.deepEqual(cut, [], `${lang}: options cut short`);
+  }
   // The form shows the run's modes: all off.
   assert.equal(await page.isChecked("#mode-learner"), false);
   assert.equal(await page.isChecked("#mode-auto"), false);

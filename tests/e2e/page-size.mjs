@@ -8,11 +8,12 @@ import { gzipSync } from "node:zlib";
 export const BUDGET_BYTES = 250_000;
 
 // Until the page is back under its budget, a ceiling it must not grow past:
-// its first load after the seventh round of cuts, with the console's etcdctl
-// finding commands as cobra does and the `match` condition (299.3 KB
-// gzipped, docs/crates.md), and 1 KB for work in flight.
+// its first load once the parts loaded on first use brought their own words,
+// markup and style rules, and the node popup, the history view and the
+// branch list became parts (295.1 KB gzipped, docs/crates.md), and 1 KB for
+// work in flight.
 // Lower it as cuts land; at 250 KB it is the budget.
-export const CEILING_BYTES = 300_300;
+export const CEILING_BYTES = 296_200;
 
 // What the page loads only later, counted in the total, not in the first
 // load. ASKED: only when first asked for: the lessons' scripts
@@ -21,10 +22,11 @@ export const CEILING_BYTES = 300_300;
 // Japanese loads them at once).
 // PREFETCHED: the code of the parts used now and then (www/app.js's "parts
 // loaded on first use": the lessons' drawing, the panels for several
-// clusters, the modes dialog, Share, Export and Import), fetched once the
-// page is idle so that a first click does not wait.
+// clusters, the modes dialog, Share, Export and Import, the help's words,
+// the node popup, the history view, the branch list and the timeline's tip),
+// fetched once the page is idle so that a first click does not wait.
 export const ASKED = new Set(["/pkg/lessons.txt", "/i18n-ja.js", "/pkg/narration-ja.txt"]);
-export const PREFETCHED = new Set(["/lesson-panel.js", "/clusters.js", "/modes.js", "/files.js"]);
+export const PREFETCHED = new Set(["/lesson-panel.js", "/clusters.js", "/modes.js", "/files.js", "/help.js", "/popup.js", "/history.js", "/travel.js"]);
 export const LAZY = new Set([...ASKED, ...PREFETCHED]);
 
 // `paths`: the URL paths the page loaded from the server at `base`; each is

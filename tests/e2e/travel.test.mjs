@@ -216,3 +216,24 @@ test("seeking in 10 simulated minutes under 50 writes/s is instant", async (t) =
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("the timeline's tip names the moment and the command under the pointer", async () => {
+  const { page, problems } = await openApp(browser);
+  await commands(page, RUN);
+  const tl = await timeline(page);
+  const crash = tl.entries.find((e) => e.text === "crash 2");
+  assert.ok(crash, JSON.stringify(tl.entries));
+  // Over the crash's tick (the track's ends are 7 px in from the scrubber's).
+  const box = await page.locator("#scrub").boundingBox();
+  const x = box.x + 7 + (box.width - 14) * (crash.at_ms / tl.end_ms);
+  // The tip's code comes when the page is idle: the pointer moves until it shows.
+  for (let i = 0; i < 50 && !(await page.locator("#scrub-tip").isVisible()); i++) {
+    await page.mouse.move(x, box.y + box.height / 2 + (i % 2));
+    await page.waitForTimeout(100);
+  }
+  assert.match(await page.textContent("#scrub-tip"), /^t = \d+\.\d+ s · .*crash 2/);
+  await page.mouse.move(box.x + box.width / 2, box.y - 60);
+  assert.equal(await page.locator("#scrub-tip").isVisible(), false);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
