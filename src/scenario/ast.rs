@@ -55,11 +55,15 @@ pub const MAX_WAIT_MS: u64 = 3_600_000;
 /// `net loss=` is written in percent with up to four decimals: parts per million.
 pub const LOSS_PPM_PER_PERCENT: u32 = 10_000;
 
-/// A whole script: the `cluster` line, then the commands in order.
+/// A whole script: the `cluster` line, then the commands in order. Each
+/// command is shared (an `Arc`) with the session's queue, the timeline's
+/// entries and the lesson player that run it, never copied: `Command`'s
+/// derived `Clone` stays out of the page's module (docs/crates.md, the
+/// eighth round).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Script {
     pub cluster: ClusterSpec,
-    pub commands: Vec<Spanned<Command>>,
+    pub commands: Vec<Spanned<Arc<Command>>>,
 }
 
 /// A parsed item with where it came from.

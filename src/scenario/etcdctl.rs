@@ -22,6 +22,7 @@ use super::report::Failure;
 use crate::raft::joined::Joined;
 use crate::server::cluster::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, Release, UrlProblem, Waited};
+use std::sync::Arc;
 
 /// The etcdctl commands raftlab models, as its refusal lists them.
 pub const MODELLED: &[&str] = &[
@@ -136,7 +137,7 @@ pub enum Print {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Translation {
     /// The scenario command it stands for: the history records it.
-    pub command: Command,
+    pub command: Arc<Command>,
     pub print: Print,
 }
 
@@ -746,20 +747,20 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                     let (timeout_ms, require_leader) = (None, false);
                     Ok(if *sub == "promote" {
                         Translation {
-                            command: Command::MemberPromote {
+                            command: Arc::new(Command::MemberPromote {
                                 id,
                                 timeout_ms,
                                 require_leader,
-                            },
+                            }),
                             print: Print::MemberPromote { member_id },
                         }
                     } else {
                         Translation {
-                            command: Command::MemberRemove {
+                            command: Arc::new(Command::MemberRemove {
                                 id,
                                 timeout_ms,
                                 require_leader,
-                            },
+                            }),
                             print: Print::MemberRemove { member_id },
                         }
                     })
@@ -775,12 +776,12 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                     )?;
                     a.only(&["consistency"])?;
                     Ok(Translation {
-                        command: Command::MemberList {
+                        command: Arc::new(Command::MemberList {
                             serializable: a.serializable()?,
                             via: None,
                             timeout_ms: None,
                             require_leader: false,
-                        },
+                        }),
                         print: Print::MemberList,
                     })
                 }
@@ -798,7 +799,7 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                 ));
             };
             Ok(Translation {
-                command: Command::Put {
+                command: Arc::new(Command::Put {
                     key: key.clone(),
                     value: value.clone(),
                     via: None,
@@ -806,7 +807,7 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                     nowait: false,
                     timeout_ms: None,
                     require_leader: false,
-                },
+                }),
                 print: Print::Put,
             })
         }
@@ -834,14 +835,14 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                 });
             }
             Ok(Translation {
-                command: Command::Get {
+                command: Arc::new(Command::Get {
                     key: key.clone(),
                     rev: None,
                     via: None,
                     serializable,
                     timeout_ms: None,
                     require_leader: false,
-                },
+                }),
                 print: Print::Get { key },
             })
         }
@@ -862,7 +863,7 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                 false,
             )?;
             Ok(Translation {
-                command: Command::TransferLeader(id),
+                command: Arc::new(Command::TransferLeader(id)),
                 print: Print::MoveLeader { target },
             })
         }
@@ -870,7 +871,7 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
             let a = Args::split(&name, &rest, &[("cluster", false)], v36)?;
             a.only(&["cluster"])?;
             Ok(Translation {
-                command: Command::Status { via: None },
+                command: Arc::new(Command::Status { via: None }),
                 print: Print::EndpointStatus,
             })
         }
@@ -914,7 +915,7 @@ fn member_add(a: Args) -> Result<Translation, EtcdctlError> {
     }
     let id = node_of_name(&name).ok_or_else(|| EtcdctlError::BadName { name: name.clone() })?;
     Ok(Translation {
-        command: Command::MemberAdd {
+        command: Arc::new(Command::MemberAdd {
             id,
             learner,
             voter: false,
@@ -924,7 +925,7 @@ fn member_add(a: Args) -> Result<Translation, EtcdctlError> {
             via: None,
             timeout_ms: None,
             require_leader: false,
-        },
+        }),
         print: Print::MemberAdd {
             name,
             peer_urls,
@@ -1031,7 +1032,7 @@ pub fn output(
             peer_urls,
             learner,
         } => {
-            let Command::MemberAdd { id, .. } = t.command else {
+            let Command::MemberAdd { id, .. } = *t.command else {
                 return Vec::new();
             };
             // etcdctl says "as learner" since v3.6 (its simple printer's
