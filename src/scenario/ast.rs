@@ -795,9 +795,7 @@ impl fmt::Display for Command {
                 require_leader,
             } => {
                 write!(f, "put {} {}", format_text(key), format_text(value))?;
-                if let Some(n) = via {
-                    write!(f, " via={n}")?;
-                }
+                format_via(f, *via)?;
                 if let Some(s) = size {
                     write!(f, " size={}", format_size(*s))?;
                 }
@@ -818,9 +816,7 @@ impl fmt::Display for Command {
                 if let Some(r) = rev {
                     write!(f, " rev={r}")?;
                 }
-                if let Some(n) = via {
-                    write!(f, " via={n}")?;
-                }
+                format_via(f, *via)?;
                 if *serializable {
                     f.write_str(" serializable")?;
                 }
@@ -833,9 +829,7 @@ impl fmt::Display for Command {
                 require_leader,
             } => {
                 write!(f, "delete {}", format_text(key))?;
-                if let Some(n) = via {
-                    write!(f, " via={n}")?;
-                }
+                format_via(f, *via)?;
                 format_client(f, *timeout_ms, *require_leader)
             }
             Command::Watch {
@@ -851,9 +845,7 @@ impl fmt::Display for Command {
                 if let Some(r) = from_rev {
                     write!(f, " from-rev={r}")?;
                 }
-                if let Some(n) = via {
-                    write!(f, " via={n}")?;
-                }
+                format_via(f, *via)?;
                 Ok(())
             }
             Command::Compaction {
@@ -863,9 +855,7 @@ impl fmt::Display for Command {
                 require_leader,
             } => {
                 write!(f, "compaction {rev}")?;
-                if let Some(n) = via {
-                    write!(f, " via={n}")?;
-                }
+                format_via(f, *via)?;
                 format_client(f, *timeout_ms, *require_leader)
             }
             Command::LoadStart {
@@ -877,9 +867,7 @@ impl fmt::Display for Command {
                 if let Some(s) = size {
                     write!(f, " size={}", format_size(*s))?;
                 }
-                if let Some(n) = via {
-                    write!(f, " via={n}")?;
-                }
+                format_via(f, *via)?;
                 Ok(())
             }
             Command::LoadStop => f.write_str("load stop"),
