@@ -702,6 +702,15 @@ fn find(
 /// Reads an etcdctl line (`etcdctl` included) as the etcdctl of `release`
 /// reads it.
 pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlError> {
+    let (command, print) = understand(line, release)?;
+    Ok(Translation {
+        command: Arc::new(command),
+        print,
+    })
+}
+
+/// The scenario command an etcdctl line stands for, and what etcdctl prints.
+fn understand(line: &str, release: Release) -> Result<(Command, Print), EtcdctlError> {
     let v36 = release == Release::V3_6;
     let mut args = words(line)?;
     if args.first().is_none_or(|w| w != "etcdctl") {
@@ -746,23 +755,23 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                     )?;
                     let (timeout_ms, require_leader) = (None, false);
                     Ok(if *sub == "promote" {
-                        Translation {
-                            command: Arc::new(Command::MemberPromote {
+                        (
+                            Command::MemberPromote {
                                 id,
                                 timeout_ms,
                                 require_leader,
-                            }),
-                            print: Print::MemberPromote { member_id },
-                        }
+                            },
+                            Print::MemberPromote { member_id },
+                        )
                     } else {
-                        Translation {
-                            command: Arc::new(Command::MemberRemove {
+                        (
+                            Command::MemberRemove {
                                 id,
                                 timeout_ms,
                                 require_leader,
-                            }),
-                            print: Print::MemberRemove { member_id },
-                        }
+                            },
+                            Print::MemberRemove { member_id },
+                        )
                     })
                 }
                 "list" => {
@@ -775,15 +784,15 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                         v36,
                     )?;
                     a.only(&["consistency"])?;
-                    Ok(Translation {
-                        command: Arc::new(Command::MemberList {
+                    Ok((
+                        Command::MemberList {
                             serializable: a.serializable()?,
                             via: None,
                             timeout_ms: None,
                             require_leader: false,
-                        }),
-                        print: Print::MemberList,
-                    })
+                        },
+                        Print::MemberList,
+                    ))
                 }
                 _ => Err(unmodelled()),
             }
@@ -798,8 +807,8 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                     "put command needs 1 argument and input from stdin or 2 arguments".to_string(),
                 ));
             };
-            Ok(Translation {
-                command: Arc::new(Command::Put {
+            Ok((
+                Command::Put {
                     key: key.clone(),
                     value: value.clone(),
                     via: None,
@@ -807,9 +816,9 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                     nowait: false,
                     timeout_ms: None,
                     require_leader: false,
-                }),
-                print: Print::Put,
-            })
+                },
+                Print::Put,
+            ))
         }
         ["get"] => {
             let a = Args::split(
@@ -834,17 +843,17 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                     flag: "range_end".to_string(),
                 });
             }
-            Ok(Translation {
-                command: Arc::new(Command::Get {
+            Ok((
+                Command::Get {
                     key: key.clone(),
                     rev: None,
                     via: None,
                     serializable,
                     timeout_ms: None,
                     require_leader: false,
-                }),
-                print: Print::Get { key },
-            })
+                },
+                Print::Get { key },
+            ))
         }
         ["move-leader"] => {
             let a = Args::split("move-leader", &rest, &[], v36)?;
@@ -862,18 +871,12 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                 ErrorCode::BadLeaderTransferee,
                 false,
             )?;
-            Ok(Translation {
-                command: Arc::new(Command::TransferLeader(id)),
-                print: Print::MoveLeader { target },
-            })
+            Ok((Command::TransferLeader(id), Print::MoveLeader { target }))
         }
         ["endpoint", "status"] => {
             let a = Args::split(&name, &rest, &[("cluster", false)], v36)?;
             a.only(&["cluster"])?;
-            Ok(Translation {
-                command: Arc::new(Command::Status { via: None }),
-                print: Print::EndpointStatus,
-            })
+            Ok((Command::Status { via: None }, Print::EndpointStatus))
         }
         _ => Err(unmodelled()),
     }
@@ -881,7 +884,7 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
 
 /// `member add NAME --peer-urls=URL [--learner]` (etcdctl
 /// `memberAddCommandFunc`).
-fn member_add(a: Args) -> Result<Translation, EtcdctlError> {
+fn member_add(a: Args) -> Result<(Command, Print), EtcdctlError> {
     a.only(&["peer-urls", "learner"])?;
     let learner = a.bool("learner")?;
     let name = match a.positional.as_slice() {
@@ -914,8 +917,8 @@ fn member_add(a: Args) -> Result<Translation, EtcdctlError> {
         return Err(EtcdctlError::SeveralUrls);
     }
     let id = node_of_name(&name).ok_or_else(|| EtcdctlError::BadName { name: name.clone() })?;
-    Ok(Translation {
-        command: Arc::new(Command::MemberAdd {
+    Ok((
+        Command::MemberAdd {
             id,
             learner,
             voter: false,
@@ -925,13 +928,13 @@ fn member_add(a: Args) -> Result<Translation, EtcdctlError> {
             via: None,
             timeout_ms: None,
             require_leader: false,
-        }),
-        print: Print::MemberAdd {
+        },
+        Print::MemberAdd {
             name,
             peer_urls,
             learner,
         },
-    })
+    ))
 }
 
 /// go-humanize's `Bytes`: SI units, one decimal below 10. In integers (the
