@@ -234,7 +234,7 @@ fn every_step_says_one_short_thing() {
             step.clear();
         };
         for c in &lesson.script.commands {
-            match &c.node {
+            match &*c.node {
                 Command::Say { text, .. } => step.push(text),
                 Command::Pause => {
                     check(&mut step, k);
@@ -642,7 +642,7 @@ fn every_lesson_speaks_japanese_too() {
         let mut step = 0;
         let mut chars = 0;
         for c in &lesson.script.commands {
-            match &c.node {
+            match &*c.node {
                 Command::Say { text, ja } => {
                     let ja = ja.as_deref().unwrap_or_else(|| {
                         panic!("{id} line {}: say {text:?} has no say-ja line", c.line)

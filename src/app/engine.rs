@@ -14,6 +14,7 @@
 
 use crate::raft::joined::Joined;
 use serde::Serialize;
+use std::sync::Arc;
 
 use crate::scenario::etcdctl::{self, Translation};
 use crate::scenario::exec::Session;
@@ -386,7 +387,7 @@ impl Engine {
         }
         match parse_command(text) {
             Ok(cmd) => {
-                self.sandbox.queue(cmd);
+                self.sandbox.queue(Arc::new(cmd));
                 self.start(
                     Pending {
                         text: text.to_string(),
@@ -516,7 +517,7 @@ impl Engine {
                 return self.unparsed(text, e);
             }
         } else {
-            self.sandbox.queue(t.command.clone());
+            self.sandbox.queue(Arc::clone(&t.command));
         }
         self.start(
             Pending {

@@ -61,7 +61,7 @@ impl Plan {
         let mut heaviest: Option<(u64, Option<u64>)> = None;
         let mut estimate = 0.0;
         for c in &script.commands {
-            let (sim, bound) = match &c.node {
+            let (sim, bound) = match &*c.node {
                 Command::Wait(ms) => {
                     wait_ms = wait_ms.saturating_add(*ms);
                     (*ms, *ms)

@@ -11,37 +11,54 @@
 //! checkpoints of its timeline). The figures leave out the allocator's own
 //! overhead; `docs/` and the README compare them with measured memory.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::mem::size_of;
 use std::rc::Rc;
 
-/// The addresses a deduplicating walk has met. Addresses are already
-/// well spread apart from their low bits, so one multiplication hashes them;
-/// SipHash was a tenth of a timeline's run time.
-pub type Seen = HashSet<usize, BuildHasherDefault<AddressHasher>>;
+/// The addresses a deduplicating walk has met: a set of addresses as an
+/// open-addressing table (linear probing, at most half full), not a
+/// `HashSet`, whose table the page's module would compile for this one
+/// element type (docs/crates.md, the eighth round). An address is spread by
+/// Fibonacci hashing (one multiplication, the product's high bits); SipHash
+/// was a tenth of a timeline's run time. Slot 0 marks an empty slot: no
+/// block lives at address 0. Only looked up, never iterated.
+#[derive(Debug, Clone, Default)]
+pub struct Seen {
+    slots: Vec<usize>,
+    len: usize,
+}
 
-/// The hasher of [`Seen`]: multiplicative (Fibonacci) hashing of one
-/// address.
-#[derive(Default)]
-pub struct AddressHasher(u64);
-
-impl Hasher for AddressHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+impl Seen {
+    /// Adds `addr`; false if it was there already.
+    pub fn insert(&mut self, addr: usize) -> bool {
+        if 2 * (self.len + 1) > self.slots.len() {
+            let size = (2 * self.slots.len()).max(16);
+            let old = std::mem::replace(&mut self.slots, vec![0; size]);
+            for a in old {
+                if a != 0 {
+                    let at = self.slot(a);
+                    self.slots[at] = a;
+                }
+            }
         }
+        let at = self.slot(addr);
+        if self.slots[at] == addr {
+            return false;
+        }
+        self.slots[at] = addr;
+        self.len += 1;
+        true
     }
 
-    fn write_usize(&mut self, n: usize) {
-        // The product's high bits are the well-mixed ones; fold them into
-        // the low bits the table indexes by.
-        let h = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = h ^ (h >> 29);
+    /// The slot holding `addr`, or the empty one where it would go.
+    fn slot(&self, addr: usize) -> usize {
+        let mask = self.slots.len() - 1;
+        let shift = 64 - self.slots.len().trailing_zeros();
+        let mut at = ((addr as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
+        while self.slots[at] != 0 && self.slots[at] != addr {
+            at = (at + 1) & mask;
+        }
+        at
     }
 }
 
@@ -259,5 +276,32 @@ mod tests {
             m.bytes(),
             (v.capacity() * size_of::<String>() + 10 + v[1].capacity()) as u64
         );
+    }
+
+    #[test]
+    fn seen_answers_as_a_hash_set_does() {
+        // Addresses as the allocator gives them (aligned, close together)
+        // and spread ones, each inserted again and again as a walk meets
+        // them: `insert` says what `HashSet::insert` says, through growth.
+        let mut seen = Seen::default();
+        let mut set = std::collections::HashSet::new();
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for i in 0..200_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let addr = match i % 3 {
+                0 => 0x10_0000 + 8 * (x % 30_000) as usize,
+                1 => 16 * (1 + (x % 1_000) as usize),
+                _ => (x as usize) | 1,
+            };
+            assert_eq!(seen.insert(addr), set.insert(addr), "{addr:#x} at {i}");
+        }
+        assert_eq!(seen.len, set.len());
+        let mut copy = seen.clone();
+        for &a in set.iter().take(1_000) {
+            assert!(!copy.insert(a), "{a:#x} in the copy");
+        }
+        assert!(copy.insert(0x8) && !set.contains(&0x8));
     }
 }

@@ -55,11 +55,15 @@ pub const MAX_WAIT_MS: u64 = 3_600_000;
 /// `net loss=` is written in percent with up to four decimals: parts per million.
 pub const LOSS_PPM_PER_PERCENT: u32 = 10_000;
 
-/// A whole script: the `cluster` line, then the commands in order.
+/// A whole script: the `cluster` line, then the commands in order. Each
+/// command is shared (an `Arc`) with the session's queue, the timeline's
+/// entries and the lesson player that run it, never copied: `Command`'s
+/// derived `Clone` stays out of the page's module (docs/crates.md, the
+/// eighth round).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Script {
     pub cluster: ClusterSpec,
-    pub commands: Vec<Spanned<Command>>,
+    pub commands: Vec<Spanned<Arc<Command>>>,
 }
 
 /// A parsed item with where it came from.
@@ -791,9 +795,7 @@ impl fmt::Display for Command {
                 require_leader,
             } => {
                 write!(f, "put {} {}", format_text(key), format_text(value))?;
-                if let Some(n) = via {
-                    write!(f, " via={n}")?;
-                }
+                format_via(f, *via)?;
                 if let Some(s) = size {
                     write!(f, " size={}", format_size(*s))?;
                 }
@@ -814,9 +816,7 @@ impl fmt::Display for Command {
                 if let Some(r) = rev {
                     write!(f, " rev={r}")?;
                 }
-                if let Some(n) = via {
-                    write!(f, " via={n}")?;
-                }
+                format_via(f, *via)?;
                 if *serializable {
                     f.write_str(" serializable")?;
                 }
@@ -829,9 +829,7 @@ impl fmt::Display for Command {
                 require_leader,
             } => {
                 write!(f, "delete {}", format_text(key))?;
-                if let Some(n) = via {
-                    write!(f, " via={n}")?;
-                }
+                format_via(f, *via)?;
                 format_client(f, *timeout_ms, *require_leader)
             }
             Command::Watch {
@@ -847,9 +845,7 @@ impl fmt::Display for Command {
                 if let Some(r) = from_rev {
                     write!(f, " from-rev={r}")?;
                 }
-                if let Some(n) = via {
-                    write!(f, " via={n}")?;
-                }
+                format_via(f, *via)?;
                 Ok(())
             }
             Command::Compaction {
@@ -859,9 +855,7 @@ impl fmt::Display for Command {
                 require_leader,
             } => {
                 write!(f, "compaction {rev}")?;
-                if let Some(n) = via {
-                    write!(f, " via={n}")?;
-                }
+                format_via(f, *via)?;
                 format_client(f, *timeout_ms, *require_leader)
             }
             Command::LoadStart {
@@ -873,9 +867,7 @@ impl fmt::Display for Command {
                 if let Some(s) = size {
                     write!(f, " size={}", format_size(*s))?;
                 }
-                if let Some(n) = via {
-                    write!(f, " via={n}")?;
-                }
+                format_via(f, *via)?;
                 Ok(())
             }
             Command::LoadStop => f.write_str("load stop"),

@@ -22,6 +22,7 @@ use super::report::Failure;
 use crate::raft::joined::Joined;
 use crate::server::cluster::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, Release, UrlProblem, Waited};
+use std::sync::Arc;
 
 /// The etcdctl commands raftlab models, as its refusal lists them.
 pub const MODELLED: &[&str] = &[
@@ -136,7 +137,7 @@ pub enum Print {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Translation {
     /// The scenario command it stands for: the history records it.
-    pub command: Command,
+    pub command: Arc<Command>,
     pub print: Print,
 }
 
@@ -701,6 +702,15 @@ fn find(
 /// Reads an etcdctl line (`etcdctl` included) as the etcdctl of `release`
 /// reads it.
 pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlError> {
+    let (command, print) = understand(line, release)?;
+    Ok(Translation {
+        command: Arc::new(command),
+        print,
+    })
+}
+
+/// The scenario command an etcdctl line stands for, and what etcdctl prints.
+fn understand(line: &str, release: Release) -> Result<(Command, Print), EtcdctlError> {
     let v36 = release == Release::V3_6;
     let mut args = words(line)?;
     if args.first().is_none_or(|w| w != "etcdctl") {
@@ -745,23 +755,23 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                     )?;
                     let (timeout_ms, require_leader) = (None, false);
                     Ok(if *sub == "promote" {
-                        Translation {
-                            command: Command::MemberPromote {
+                        (
+                            Command::MemberPromote {
                                 id,
                                 timeout_ms,
                                 require_leader,
                             },
-                            print: Print::MemberPromote { member_id },
-                        }
+                            Print::MemberPromote { member_id },
+                        )
                     } else {
-                        Translation {
-                            command: Command::MemberRemove {
+                        (
+                            Command::MemberRemove {
                                 id,
                                 timeout_ms,
                                 require_leader,
                             },
-                            print: Print::MemberRemove { member_id },
-                        }
+                            Print::MemberRemove { member_id },
+                        )
                     })
                 }
                 "list" => {
@@ -774,15 +784,15 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                         v36,
                     )?;
                     a.only(&["consistency"])?;
-                    Ok(Translation {
-                        command: Command::MemberList {
+                    Ok((
+                        Command::MemberList {
                             serializable: a.serializable()?,
                             via: None,
                             timeout_ms: None,
                             require_leader: false,
                         },
-                        print: Print::MemberList,
-                    })
+                        Print::MemberList,
+                    ))
                 }
                 _ => Err(unmodelled()),
             }
@@ -797,8 +807,8 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                     "put command needs 1 argument and input from stdin or 2 arguments".to_string(),
                 ));
             };
-            Ok(Translation {
-                command: Command::Put {
+            Ok((
+                Command::Put {
                     key: key.clone(),
                     value: value.clone(),
                     via: None,
@@ -807,8 +817,8 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                     timeout_ms: None,
                     require_leader: false,
                 },
-                print: Print::Put,
-            })
+                Print::Put,
+            ))
         }
         ["get"] => {
             let a = Args::split(
@@ -833,8 +843,8 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                     flag: "range_end".to_string(),
                 });
             }
-            Ok(Translation {
-                command: Command::Get {
+            Ok((
+                Command::Get {
                     key: key.clone(),
                     rev: None,
                     via: None,
@@ -842,8 +852,8 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                     timeout_ms: None,
                     require_leader: false,
                 },
-                print: Print::Get { key },
-            })
+                Print::Get { key },
+            ))
         }
         ["move-leader"] => {
             let a = Args::split("move-leader", &rest, &[], v36)?;
@@ -861,18 +871,12 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
                 ErrorCode::BadLeaderTransferee,
                 false,
             )?;
-            Ok(Translation {
-                command: Command::TransferLeader(id),
-                print: Print::MoveLeader { target },
-            })
+            Ok((Command::TransferLeader(id), Print::MoveLeader { target }))
         }
         ["endpoint", "status"] => {
             let a = Args::split(&name, &rest, &[("cluster", false)], v36)?;
             a.only(&["cluster"])?;
-            Ok(Translation {
-                command: Command::Status { via: None },
-                print: Print::EndpointStatus,
-            })
+            Ok((Command::Status { via: None }, Print::EndpointStatus))
         }
         _ => Err(unmodelled()),
     }
@@ -880,7 +884,7 @@ pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlErr
 
 /// `member add NAME --peer-urls=URL [--learner]` (etcdctl
 /// `memberAddCommandFunc`).
-fn member_add(a: Args) -> Result<Translation, EtcdctlError> {
+fn member_add(a: Args) -> Result<(Command, Print), EtcdctlError> {
     a.only(&["peer-urls", "learner"])?;
     let learner = a.bool("learner")?;
     let name = match a.positional.as_slice() {
@@ -913,8 +917,8 @@ fn member_add(a: Args) -> Result<Translation, EtcdctlError> {
         return Err(EtcdctlError::SeveralUrls);
     }
     let id = node_of_name(&name).ok_or_else(|| EtcdctlError::BadName { name: name.clone() })?;
-    Ok(Translation {
-        command: Command::MemberAdd {
+    Ok((
+        Command::MemberAdd {
             id,
             learner,
             voter: false,
@@ -925,12 +929,12 @@ fn member_add(a: Args) -> Result<Translation, EtcdctlError> {
             timeout_ms: None,
             require_leader: false,
         },
-        print: Print::MemberAdd {
+        Print::MemberAdd {
             name,
             peer_urls,
             learner,
         },
-    })
+    ))
 }
 
 /// go-humanize's `Bytes`: SI units, one decimal below 10. In integers (the
@@ -1031,7 +1035,7 @@ pub fn output(
             peer_urls,
             learner,
         } => {
-            let Command::MemberAdd { id, .. } = t.command else {
+            let Command::MemberAdd { id, .. } = *t.command else {
                 return Vec::new();
             };
             // etcdctl says "as learner" since v3.6 (its simple printer's

@@ -3,6 +3,7 @@
 //! time. Every command either takes effect whole or is refused whole.
 
 use crate::raft::vecmap::VecMap;
+use std::sync::Arc;
 
 use crate::raft::NodeId;
 use crate::server::client::DEFAULT_PUT_SIZE;
@@ -194,7 +195,7 @@ impl Session {
         let cmd = parse_command(line)?;
         self.lines += 1;
         let text = cmd.to_string();
-        Ok(self.execute(self.lines, &text, &cmd))
+        Ok(self.execute(self.lines, &text, Arc::new(cmd)))
     }
 
     /// Moves simulated time forward by `ms` (the browser's animation).
@@ -294,7 +295,7 @@ impl Session {
     /// on in slices, the command in progress finishes first (the queued
     /// ones stay queued). If the memory budget stops the command, the
     /// session is as before it and the result says `stopped`.
-    pub fn execute(&mut self, line: usize, text: &str, cmd: &Command) -> CommandResult {
+    pub fn execute(&mut self, line: usize, text: &str, cmd: Arc<Command>) -> CommandResult {
         let running = self.begin(line, text, cmd);
         self.finish(running)
     }
@@ -307,17 +308,17 @@ impl Session {
     /// slices of either kind give exactly the run of the whole command.
     /// If a run is going on in slices, its command in progress finishes
     /// first (the queued ones stay queued).
-    pub fn begin(&mut self, line: usize, text: &str, cmd: &Command) -> Running {
+    pub fn begin(&mut self, line: usize, text: &str, cmd: Arc<Command>) -> Running {
         self.finish_current();
         let mut running = Running {
-            cmd: cmd.clone(),
+            cmd: Arc::clone(&cmd),
             line,
             text: text.to_string(),
             first: self.results.len(),
             result: None,
         };
         self.driver.count_in(self.now());
-        self.start_queued(Queued::new(line, text, cmd.clone()));
+        self.start_queued(Queued::new(line, text, cmd));
         self.collect(&mut running);
         running
     }
@@ -415,7 +416,7 @@ impl Session {
 
     /// Records a finished command: its result, the history, the narration.
     pub(super) fn end(&mut self, q: Queued, result: CommandResult) {
-        let cmd = &q.cmd;
+        let cmd: &Command = &q.cmd;
         // `ok` and `error=` look at the last command that can fail: a plain
         // `wait` (also the idle time the browser records) never does.
         if !matches!(
@@ -1123,7 +1124,7 @@ impl Session {
 /// [`Session::begin`]): a handle on the session's command in progress.
 #[derive(Debug, Clone)]
 pub struct Running {
-    cmd: Command,
+    cmd: Arc<Command>,
     line: usize,
     text: String,
     /// The session's result count when it began: its result goes there.

@@ -668,7 +668,7 @@ fn random_net(rng: &mut Pcg64, spec: &ClusterSpec) -> Command {
 /// Runs one command as the script's next line.
 fn run_line(session: &mut Session, line: usize, cmd: &Command) {
     let text = cmd.to_string();
-    session.execute(line, &text, cmd);
+    session.execute(line, &text, Arc::new(cmd.clone()));
 }
 
 /// Builds and runs the random script of `seed` for `duration_ms` of simulated
@@ -731,7 +731,7 @@ pub fn check_script(script: &Script) -> Verdict {
     let mut session = Session::new(&script.cluster);
     let mut tracker = Tracker::default();
     for cmd in &script.commands {
-        session.execute(cmd.line, &cmd.text, &cmd.node);
+        session.execute(cmd.line, &cmd.text, Arc::clone(&cmd.node));
         tracker.observe(&session);
         let _ = session.take_narration();
     }

@@ -42,6 +42,7 @@
 use crate::raft::joined::Joined;
 use crate::raft::substr;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -377,7 +378,7 @@ impl Lesson {
             .commands
             .iter()
             .enumerate()
-            .filter(|(_, c)| matches!(c.node, Command::Pause))
+            .filter(|(_, c)| matches!(*c.node, Command::Pause))
             .map(|(i, _)| i + 1)
             .collect();
         if stops.last() != Some(&script.commands.len()) {
@@ -435,7 +436,7 @@ impl Lesson {
         self.script
             .commands
             .iter()
-            .filter(|c| matches!(c.node, Command::Pause))
+            .filter(|c| matches!(*c.node, Command::Pause))
             .count()
     }
 
@@ -446,7 +447,7 @@ impl Lesson {
 
     /// The `say` texts in script order, each with its `say-ja` text.
     pub fn says_ja(&self) -> impl Iterator<Item = (&str, Option<&str>)> {
-        self.script.commands.iter().filter_map(|c| match &c.node {
+        self.script.commands.iter().filter_map(|c| match &*c.node {
             Command::Say { text, ja } => Some((text.as_str(), ja.as_deref())),
             _ => None,
         })
@@ -461,7 +462,7 @@ impl Lesson {
         }
         self.script.commands[self.stop(k - 1)..self.stop(k)]
             .iter()
-            .filter_map(|c| match &c.node {
+            .filter_map(|c| match &*c.node {
                 Command::Say { text, ja } => {
                     Some(super::say::in_language(lang, text, ja.as_deref()).to_string())
                 }
@@ -488,7 +489,7 @@ impl Lesson {
     pub fn session_at(&self, position: usize) -> Session {
         let mut session = self.session();
         for c in &self.script.commands[..self.stop(position)] {
-            session.execute(c.line, &c.text, &c.node);
+            session.execute(c.line, &c.text, Arc::clone(&c.node));
         }
         session
     }
@@ -765,7 +766,7 @@ impl LessonPlayer {
         let p = self.playing.as_ref()?;
         match &p.running {
             Some(r) => Some(r.command()),
-            None => (self.cursor < p.end).then(|| &self.lesson.script.commands[self.cursor].node),
+            None => (self.cursor < p.end).then(|| &*self.lesson.script.commands[self.cursor].node),
         }
     }
 
@@ -784,14 +785,14 @@ impl LessonPlayer {
                     return Played::Step;
                 }
                 let c = &self.lesson.script.commands[self.cursor];
-                self.session.begin(c.line, &c.text, &c.node)
+                self.session.begin(c.line, &c.text, Arc::clone(&c.node))
             }
         };
         let over = self.session.proceed(&mut running, until);
         let played = if over {
             let result = self.session.finish(running);
             let c = &self.lesson.script.commands[self.cursor];
-            if matches!(c.node, Command::Expect(_))
+            if matches!(*c.node, Command::Expect(_))
                 && result.error == Some(ErrorCode::ExpectFailed.as_str())
             {
                 self.failed_checks += 1;

@@ -170,7 +170,7 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
                 commands.push(Spanned {
                     line: line_no,
                     text: raw[..lexed.code_len].trim().to_string(),
-                    node,
+                    node: Arc::new(node),
                 });
             }
             (Some(_), false) if is_bare(first, "say-ja") => {
@@ -181,7 +181,7 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
                 let text = say_text(&mut p, "say-ja")?;
                 match commands
                     .last_mut()
-                    .map(|c: &mut Spanned<Command>| &mut c.node)
+                    .and_then(|c: &mut Spanned<Arc<Command>>| Arc::get_mut(&mut c.node))
                 {
                     Some(Command::Say { ja: ja @ None, .. }) => *ja = Some(text),
                     Some(Command::Say { .. }) => {
@@ -205,7 +205,7 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
                 commands.push(Spanned {
                     line: line_no,
                     text: raw[..lexed.code_len].trim().to_string(),
-                    node,
+                    node: Arc::new(node),
                 });
             }
         }

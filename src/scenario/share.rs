@@ -404,7 +404,7 @@ fn time_bound(script: &Script) -> u64 {
     script
         .commands
         .iter()
-        .map(|c| match &c.node {
+        .map(|c| match &*c.node {
             Command::Wait(ms) => *ms,
             Command::WaitUntil { within_ms, .. } => *within_ms,
             Command::Put { timeout_ms, .. }

@@ -77,18 +77,19 @@ pub const STOPPED: &str = "stopped";
 pub(crate) struct Queued {
     pub line: usize,
     pub text: String,
-    pub cmd: Command,
+    /// Shared with the script, the timeline's entry and `Running`.
+    pub cmd: Arc<Command>,
 }
 
 /// What a command taken from the queue leaves there: it owns nothing.
 impl Default for Queued {
     fn default() -> Queued {
-        Queued::new(0, "", Command::Wait(0))
+        Queued::new(0, "", Arc::new(Command::Wait(0)))
     }
 }
 
 impl Queued {
-    pub fn new(line: usize, text: &str, cmd: Command) -> Queued {
+    pub fn new(line: usize, text: &str, cmd: Arc<Command>) -> Queued {
         Queued {
             line,
             text: text.to_string(),
@@ -210,7 +211,7 @@ impl Driver {
     }
 
     fn push(&mut self, q: Queued) {
-        if let Command::Wait(ms) = q.cmd {
+        if let Command::Wait(ms) = *q.cmd {
             self.queued_wait_ms = self.queued_wait_ms.saturating_add(ms);
         }
         self.queue.push_back(q);
@@ -218,7 +219,7 @@ impl Driver {
 
     fn pop(&mut self) -> Option<Queued> {
         let q = self.queue.pop_front()?;
-        if let Command::Wait(ms) = q.cmd {
+        if let Command::Wait(ms) = *q.cmd {
             self.queued_wait_ms = self.queued_wait_ms.saturating_sub(ms);
         }
         Some(q)
@@ -419,13 +420,13 @@ impl Session {
     pub fn queued(script: &Script) -> Session {
         let mut session = Session::new(&script.cluster);
         for c in &script.commands {
-            session.queue(c.line, &c.text, c.node.clone());
+            session.queue(c.line, &c.text, Arc::clone(&c.node));
         }
         session
     }
 
     /// Queues a command to run after those already queued.
-    pub fn queue(&mut self, line: usize, text: &str, cmd: Command) {
+    pub fn queue(&mut self, line: usize, text: &str, cmd: Arc<Command>) {
         self.lines = self.lines.max(line);
         let now = self.now();
         self.driver.count_in(now);
@@ -437,7 +438,7 @@ impl Session {
     pub fn queue_command(&mut self, line: &str) -> Result<(), ParseError> {
         let cmd = parse_command(line)?;
         let text = cmd.to_string();
-        self.queue(self.lines + 1, &text, cmd);
+        self.queue(self.lines + 1, &text, Arc::new(cmd));
         Ok(())
     }
 

@@ -48,6 +48,7 @@
 use crate::raft::joined::Joined;
 use crate::raft::vecmap::{VecMap, VecSet};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -115,7 +116,7 @@ pub struct TimedCommand {
     /// edge, not a command anyone typed.
     pub idle: bool,
     #[serde(skip)]
-    cmd: Command,
+    cmd: Arc<Command>,
 }
 
 impl TimedCommand {
@@ -124,7 +125,7 @@ impl TimedCommand {
     }
 
     fn is_wait(&self) -> bool {
-        matches!(self.cmd, Command::Wait(_))
+        matches!(*self.cmd, Command::Wait(_))
     }
 }
 
@@ -443,7 +444,7 @@ impl Timeline {
     pub fn queued_with(script: &Script, config: TimelineConfig) -> Timeline {
         let mut t = Timeline::with_config(&script.cluster, config);
         for cmd in &script.commands {
-            t.queue(cmd.node.clone());
+            t.queue(Arc::clone(&cmd.node));
         }
         t
     }
@@ -453,7 +454,7 @@ impl Timeline {
     /// Queues a command to run at the live edge after those queued. With
     /// nothing running and the timeline in the past, it first starts a
     /// branch at the current moment (see the module documentation).
-    pub fn queue(&mut self, cmd: Command) {
+    pub fn queue(&mut self, cmd: Arc<Command>) {
         // A command acts at the moment sought: the seek ends first.
         self.finish_seek();
         if !self.run.running() {
@@ -468,7 +469,7 @@ impl Timeline {
             r.stopped = None;
             r.rollback = None;
         }
-        if let Command::Wait(ms) = cmd {
+        if let Command::Wait(ms) = *cmd {
             self.run.queued_wait_ms = self.run.queued_wait_ms.saturating_add(ms);
         }
         self.run.commands_total += 1;
@@ -480,7 +481,7 @@ impl Timeline {
     /// queues nothing.
     pub fn queue_command(&mut self, line: &str) -> Result<(), ParseError> {
         let cmd = parse_command(line)?;
-        self.queue(cmd);
+        self.queue(Arc::new(cmd));
         Ok(())
     }
 
@@ -513,7 +514,7 @@ impl Timeline {
             } else if self.session.work >= stop_at {
                 break;
             } else if let Some(next) = self.run.queue.pop_front() {
-                if let Command::Wait(ms) = next.cmd {
+                if let Command::Wait(ms) = *next.cmd {
                     self.run.queued_wait_ms = self.run.queued_wait_ms.saturating_sub(ms);
                 }
                 self.begin(next);
@@ -653,7 +654,7 @@ impl Timeline {
                 end_ms: now,
                 text: Command::Wait(gap).to_string(),
                 idle: true,
-                cmd: Command::Wait(gap),
+                cmd: Arc::new(Command::Wait(gap)),
             };
             self.pull_narration();
             let line = self.line();
@@ -678,14 +679,14 @@ impl Timeline {
         if passes_time(&next.cmd) {
             self.rollback_if_due();
         }
-        let doing = if let Command::Wait(ms) = next.cmd {
+        let doing = if let Command::Wait(ms) = *next.cmd {
             Doing::Wait {
                 end: now.saturating_add(ms),
                 stop: None,
             }
         } else {
             self.session.stopped = None;
-            self.session.queue(line, &next.text, next.cmd.clone());
+            self.session.queue(line, &next.text, Arc::clone(&next.cmd));
             Doing::Session
         };
         self.run.current = Some(Box::new(InProgress {
@@ -811,7 +812,7 @@ impl Timeline {
         self.pull_narration();
         let end = self.session.now();
         let cmd = &self.branch.run[self.branch.run.len() - 1].cmd;
-        if !matches!(cmd, Command::Say { .. } | Command::Pause) {
+        if !matches!(**cmd, Command::Say { .. } | Command::Pause) {
             self.branch.marks.insert(end);
             self.note_leader();
         }
@@ -1005,15 +1006,16 @@ impl Timeline {
     /// module documentation).
     pub fn command(&mut self, line: &str) -> Result<CommandResult, ParseError> {
         let cmd = parse_command(line)?;
-        Ok(self.execute(&cmd))
+        Ok(self.execute(cmd))
     }
 
     /// Runs one parsed command at the current moment (after anything
     /// queued, all of it in one go). A command the memory budget stops is
     /// undone and its result has the error `stopped`.
-    pub fn execute(&mut self, cmd: &Command) -> CommandResult {
+    pub fn execute(&mut self, cmd: Command) -> CommandResult {
         let line = self.line();
-        self.queue(cmd.clone());
+        let cmd = Arc::new(cmd);
+        self.queue(Arc::clone(&cmd));
         self.finish();
         if self.run.stopped.is_none() {
             if let Some(r) = &self.run.last {
@@ -1475,7 +1477,7 @@ fn close_wait(
     narration: &mut Vec<Line>,
 ) -> CommandResult {
     narration.extend(session.take_narration());
-    let r = session.execute(line, &e.text, &Command::Wait(0));
+    let r = session.execute(line, &e.text, Arc::new(Command::Wait(0)));
     let said = session.take_narration();
     if !e.idle {
         narration.extend(said);
@@ -1590,7 +1592,7 @@ impl Replay {
                         {
                             return false;
                         }
-                        session.queue(self.next + 2, &e.text, e.cmd.clone());
+                        session.queue(self.next + 2, &e.text, Arc::clone(&e.cmd));
                         self.phase = Phase::Command;
                     }
                 }

@@ -12,6 +12,7 @@ use raftlab::scenario::etcdctl::{self, is_etcdctl};
 use raftlab::scenario::narrate::Renderer;
 use raftlab::scenario::text_en::English;
 use raftlab::scenario::{parse_command, parse_script, Session};
+use std::sync::Arc;
 
 use super::runner::Case;
 
@@ -39,7 +40,7 @@ pub fn run(session: &mut Option<Session>, c: &Case) -> String {
         }
         if !is_etcdctl(line) {
             let cmd = parse_command(line).unwrap_or_else(|e| panic!("{line}: {e}"));
-            s.execute(0, &cmd.to_string(), &cmd);
+            s.execute(0, &cmd.to_string(), Arc::new(cmd));
             continue;
         }
         out += &format!("$ {line}\n");
@@ -56,10 +57,10 @@ pub fn run(session: &mut Option<Session>, c: &Case) -> String {
             Ok(t) => {
                 let canonical = t.command.to_string();
                 // What the history records reads back as the same command.
-                assert_eq!(parse_command(&canonical).as_ref(), Ok(&t.command));
+                assert_eq!(parse_command(&canonical).as_ref(), Ok(&*t.command));
                 out += &format!("> {canonical}\n");
                 let before = s.cluster().leader();
-                let r = s.execute(0, &canonical, &t.command);
+                let r = s.execute(0, &canonical, Arc::clone(&t.command));
                 for p in etcdctl::output(&t, &r, before, s) {
                     out += &p;
                     out.push('\n');

@@ -11,6 +11,7 @@
 use raftlab::scenario::narrate::Renderer;
 use raftlab::scenario::text_en::English;
 use raftlab::scenario::{parse_command, parse_script, Session};
+use std::sync::Arc;
 
 use super::runner::Case;
 
@@ -34,7 +35,7 @@ pub fn feed(session: &mut Option<Session>, c: &Case) -> Result<(), String> {
             continue;
         }
         let cmd = parse_command(line).map_err(|e| format!("{line}: {e}"))?;
-        s.execute(0, &cmd.to_string(), &cmd);
+        s.execute(0, &cmd.to_string(), Arc::new(cmd));
     }
     Ok(())
 }
