@@ -451,7 +451,9 @@ impl Network {
         queued.extend(
             self.in_flight
                 .values()
-                .filter(|m| m.msg.from == node && m.sent_out_ms != UNKNOWN_MS && m.sent_out_ms > now)
+                .filter(|m| {
+                    m.msg.from == node && m.sent_out_ms != UNKNOWN_MS && m.sent_out_ms > now
+                })
                 .map(|m| m.id),
         );
         for id in &queued {
