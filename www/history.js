@@ -21,7 +21,7 @@ addStyle(`
 .history-verdict.bad { color: var(--bad); }
 .history-verdict.ok { color: var(--good); }
 .history-note, .history-key { margin: 0 2px; color: var(--faint); font-size: 11.5px; }
-.history-key .sw { background: var(--c); vertical-align: -1px; margin-left: 6px; }
+.history-key .sw { background: var(--c); vertical-align: -1px; margin: 0 3px 0 6px; }
 .history-key .sw.open { border: 1px dashed var(--dim); background: transparent; }
 `);
 addWords({
