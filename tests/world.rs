@@ -4,7 +4,7 @@
 
 use raftlab::raft::{bootstrap_storage, Config, EntryData, Raft, RaftEvent, StateRole};
 use raftlab::sim::invariants::Checker;
-use raftlab::sim::{DropReason, EventKind, World, WorldConfig};
+use raftlab::sim::{DropReason, EventKind, Transport, World, WorldConfig};
 
 fn world(voters: &[u64], cfg: WorldConfig) -> World {
     World::new(cfg, voters)
@@ -262,4 +262,67 @@ fn founding_members_are_started_before_they_publish() {
         assert!(w.now() < 60_000, "not all published within a minute");
     }
     assert!(seen_unpublished, "a member was named before it published");
+}
+
+#[test]
+fn what_was_sent_to_a_crashed_process_never_reaches_its_next_one() {
+    // rafthttp's connections belong to one process: what a peer wrote to
+    // the crashed one died with it, and the restarted process is dialled
+    // anew (`streamReader.run`). Messages on their way when it crashed, or
+    // sent while it was down, are lost even if it runs again before they
+    // would have arrived.
+    for transport in [Transport::Shared, Transport::Streams] {
+        let mut w = world(
+            &[1, 2, 3],
+            WorldConfig {
+                latency_ms: (50, 50),
+                transport,
+                ..WorldConfig::default()
+            },
+        );
+        let leader = run_to_leader(&mut w);
+        let follower = (1..=3).find(|&id| id != leader).unwrap();
+        w.propose(leader, EntryData::Empty).unwrap();
+        let sent_before = w
+            .network()
+            .in_flight()
+            .filter(|f| f.msg.to == follower)
+            .count();
+        assert!(sent_before > 0, "{transport:?}: the append is on its way");
+        assert!(w.crash(follower));
+        let t = w.now() + 10;
+        w.run_until(t);
+        // Sent while it is down.
+        w.propose(leader, EntryData::Empty).unwrap();
+        w.take_events();
+        let received = w.network().counts(follower).received;
+        assert!(w.start(follower).is_ok());
+        assert_eq!(
+            w.network()
+                .in_flight()
+                .filter(|f| f.msg.to == follower)
+                .count(),
+            0,
+            "{transport:?}: nothing of before reaches the new process"
+        );
+        let lost = w
+            .take_events()
+            .into_iter()
+            .filter(|e| {
+                matches!(e.kind, EventKind::MessageDropped { to, reason: DropReason::NodeDown, .. } if to == follower)
+            })
+            .count();
+        assert!(lost > 0, "{transport:?}: the drops are told");
+        // Anything sent from now on arrives 50ms later at the earliest.
+        let t = w.now() + 49;
+        w.run_until(t);
+        assert_eq!(
+            w.network().counts(follower).received,
+            received,
+            "{transport:?}"
+        );
+        w.run_until(t + 2_000);
+        assert!(w.network().counts(follower).received > received);
+        assert!(w.violations().is_empty(), "{:?}", w.violations());
+    }
 }

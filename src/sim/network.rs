@@ -195,6 +195,20 @@ impl Network {
         if peer.cut_since.is_none() {
             peer.cut_since = Some(now);
         }
+        let lost = self.lose(from, to, now, bandwidth);
+        (true, lost)
+    }
+
+    /// Takes out of the network everything `from` has on its way to `to`
+    /// (its queues to `to`, and what is on the wire), as when their
+    /// connection breaks, and returns it.
+    fn lose(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        now: u64,
+        bandwidth: Option<u64>,
+    ) -> Vec<InFlight> {
         // Bring the sender's streams up to date, then empty its queues to `to`.
         if let (Some(bps), Some(link)) = (bandwidth, self.links.get_mut(&from)) {
             let done = link.advance(now, bps);
@@ -233,7 +247,33 @@ impl Network {
                 .max(now);
             self.free_at.insert(from, busy);
         }
-        (true, lost)
+        lost
+    }
+
+    /// Every message on its way to `node`, from any sender, is lost: `node`
+    /// is starting, and whatever was sent to it before went to a process
+    /// that is gone (its connections were reset) or that did not run (the
+    /// sender could not connect). rafthttp's connections belong to one
+    /// process: `streamReader.run` dials the new process anew, and what was
+    /// written to the old connection died with it. Returns the messages,
+    /// in send order.
+    pub fn drop_to(&mut self, node: NodeId, now: u64, bandwidth: Option<u64>) -> Vec<InFlight> {
+        let mut senders: Vec<NodeId> = self
+            .in_flight
+            .values()
+            .filter(|m| m.msg.to == node)
+            .map(|m| m.msg.from)
+            .collect();
+        senders.sort_unstable();
+        senders.dedup();
+        let mut lost = Vec::new();
+        for from in senders {
+            lost.extend(self.lose(from, node, now, bandwidth));
+        }
+        lost.sort_by_key(|m| m.id);
+        // Nothing sent to the new process waits behind what the old one had.
+        self.last_arrival.retain(|(_, to, _), _| *to != node);
+        lost
     }
 
     /// Heals one direction; returns whether it was cut. `noticed` says that

@@ -793,6 +793,16 @@ impl World {
         node.last_publish_ms = None;
         let epoch = node.epoch;
         self.push(EventKind::Started { node: id });
+        // What was sent to the process before this one (or while none ran)
+        // never reaches this one: rafthttp's connections die with their
+        // process and `streamReader.run` dials the new one anew. Its senders
+        // learn it as they would have on arrival (`peer.send`'s
+        // `ReportUnreachable`, a snapshot's `ReportSnapshot` failure).
+        for f in self.net.drop_to(id, now, self.cfg.bandwidth) {
+            self.dropped(f.msg.from, id, f.msg.msg_type, DropReason::NodeDown);
+            self.report_failure(f.msg.from, id, f.msg.msg_type);
+        }
+        self.schedule_wakes();
         self.schedule(now + phase, Action::Tick { node: id, epoch });
         // Re-apply what was committed before the crash.
         self.process(id);
