@@ -654,11 +654,14 @@ impl Cluster {
             return;
         }
         let now = self.now();
-        let mut confirmed = Vec::new();
         let mut again = Vec::new();
         for (&request, read) in self.reads.iter() {
+            // A confirmed read waits for its member to apply; it stays here
+            // until answered, for its member may crash first: the process
+            // that held it is gone, the client's Range fails with
+            // Unavailable and clientv3 sends it again (`retry_interceptor.go`
+            // `isSafeRetryImmutableRPC`), to the member once it runs again.
             if self.world.read_confirmed(read.via, request) {
-                confirmed.push(request);
                 continue;
             }
             let leader = self.world.raft(read.via).map_or(NONE, |r| r.leader_id());
@@ -666,9 +669,6 @@ impl Cluster {
             if due && leader != NONE {
                 again.push(request);
             }
-        }
-        for request in confirmed {
-            self.reads.remove(&request);
         }
         for request in again {
             let Some(read) = self.reads.get(&request).cloned() else {
