@@ -691,3 +691,34 @@ fn a_confirmed_read_on_a_member_that_restarts_is_asked_again() {
         "answered within the client's timeout"
     );
 }
+
+#[test]
+fn a_write_on_a_member_that_crashes_fails_and_its_next_process_does_not_answer_it() {
+    // The client's connection dies with the process: the Put fails with
+    // Unavailable (clientv3 retries no write once sent,
+    // `isSafeRetryMutableRPC`). The write may still commit; the restarted
+    // process applies it but never answers a request it did not take.
+    let script = raftlab::scenario::parse_script("cluster voters=1,2,3 seed=3\n").unwrap();
+    let (world, server) = raftlab::scenario::exec::configs(&script.cluster);
+    let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
+    c.run_until(3_000);
+    let leader = c.leader().expect("a leader");
+    let f = (1..=3).find(|&id| id != leader).unwrap();
+    let put = c.start_put("k", "v", Some(f), None, 5_000, false).unwrap();
+    assert!(c.is_pending(put));
+    assert!(c.world_mut().crash(f));
+    c.run_until(c.now() + 50);
+    c.start_process(f).unwrap();
+    c.run_until(c.now() + 2_000);
+    assert!(!c.is_pending(put));
+    let e = c.take_outcome(put).into_put().unwrap_err();
+    assert_eq!(e.code, raftlab::server::ErrorCode::NotStarted);
+    // It took effect all the same: the leader forwarded it before the crash.
+    let read = c.get("k", 0, Some(leader), false, 5_000, false).unwrap();
+    assert_eq!(read.value.as_deref(), Some("v"));
+    // The next process answers what it takes.
+    let put2 = c.start_put("k", "w", Some(f), None, 5_000, false).unwrap();
+    assert!(c.finish(put2).into_put().is_ok());
+    let read = c.get("k", 0, Some(f), false, 5_000, false).unwrap();
+    assert_eq!(read.value.as_deref(), Some("w"));
+}

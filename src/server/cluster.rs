@@ -966,6 +966,36 @@ impl Cluster {
         self.absorbing = events;
     }
 
+    /// Member `node`'s process died: the client connections to it break, so
+    /// a request it held fails at once with gRPC's Unavailable, unless
+    /// clientv3 sends it again. Its retry interceptor retries a Range and a
+    /// MemberList (`isSafeRetryImmutableRPC`: they wait for the member to
+    /// run again, as `retry_reads` does), but never a write or a membership
+    /// change once sent (`isSafeRetryMutableRPC`). A write it had proposed
+    /// may still commit; the process that would have answered is gone, and
+    /// the next one knows nothing of the request.
+    fn member_crashed(&mut self, node: NodeId) {
+        let lost: Vec<RequestId> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| match &p.waiting {
+                Waiting::Put { via } | Waiting::Member { via } => *via == node,
+                Waiting::Parked {
+                    via: Some(via),
+                    then,
+                } => *via == node && !matches!(then, Deferred::Read { .. }),
+                Waiting::Read { .. }
+                | Waiting::Leader { .. }
+                | Waiting::Parked { via: None, .. } => false,
+            })
+            .map(|(r, _)| *r)
+            .collect();
+        for request in lost {
+            let e = ServerError::new(ErrorCode::NotStarted, ErrorDetail::NotRunning { id: node });
+            self.complete(request, Outcome::Failed(e));
+        }
+    }
+
     /// Finishes every leader move waiting for `node` to lead.
     fn leader_arrived(&mut self, node: NodeId) {
         let done: Vec<RequestId> = self
@@ -1082,6 +1112,10 @@ impl Cluster {
                 event: RaftEvent::BecameLeader { .. },
             } => {
                 self.leader_arrived(*node);
+                return;
+            }
+            EventKind::Crashed { node } => {
+                self.member_crashed(*node);
                 return;
             }
             EventKind::Raft {
