@@ -2,7 +2,9 @@
 //! and the invariant checker catching a broken property.
 #![cfg(not(target_arch = "wasm32"))]
 
-use raftlab::raft::{bootstrap_storage, Config, EntryData, Raft, RaftEvent, StateRole};
+use raftlab::raft::{
+    bootstrap_storage, Config, EntryData, ProgressState, Raft, RaftEvent, StateRole,
+};
 use raftlab::sim::invariants::Checker;
 use raftlab::sim::{DropReason, EventKind, Transport, World, WorldConfig};
 
@@ -325,4 +327,65 @@ fn what_was_sent_to_a_crashed_process_never_reaches_its_next_one() {
         assert!(w.network().counts(follower).received > received);
         assert!(w.violations().is_empty(), "{:?}", w.violations());
     }
+}
+
+#[test]
+fn what_becomes_of_a_message_is_told_to_the_process_that_sent_it_only() {
+    // rafthttp reports an unreachable peer (`peer.send`) or a snapshot's
+    // fate (`snapshotSender.send`) to the raft node of its own process. A
+    // message the leader sent before it crashed and ran again, lost later,
+    // must not move the peer's progress in the new process.
+    let mut w = world(
+        &[1, 2, 3],
+        WorldConfig {
+            latency_ms: (300, 300),
+            ..WorldConfig::default()
+        },
+    );
+    let leader = run_to_leader(&mut w);
+    let f = (1..=3).find(|&id| id != leader).unwrap();
+    w.propose(leader, EntryData::Empty).unwrap();
+    assert!(w
+        .network()
+        .in_flight()
+        .any(|m| m.msg.from == leader && m.msg.to == f));
+    let t = w.now() + 1;
+    w.run_until(t);
+    // The leader crashes and its next process wins again, fast.
+    assert!(w.crash(leader));
+    assert!(w.start(leader).is_ok());
+    w.set_network((1, 1), None, 0);
+    assert!(w.campaign(leader));
+    let started = w.now();
+    let replicating = |w: &World| {
+        w.raft(leader).is_some_and(|r| {
+            r.role() == StateRole::Leader
+                && r.tracker().progress.get(&f).map(|p| p.state) == Some(ProgressState::Replicate)
+        })
+    };
+    while !replicating(&w) {
+        assert!(w.step());
+        assert!(w.now() < started + 250, "the new leader replicates to {f}");
+    }
+    // Nothing the new process sent to `f` is on its way; the old one's is.
+    while w
+        .network()
+        .in_flight()
+        .any(|m| m.msg.to == f && m.sent_ms >= started)
+    {
+        assert!(w.step());
+    }
+    assert!(w.now() < started + 300);
+    assert!(w
+        .network()
+        .in_flight()
+        .any(|m| m.msg.from == leader && m.msg.to == f));
+    // `f` restarts: the old process's message to it is lost, and the new
+    // leader is not told.
+    assert!(w.crash(f));
+    assert!(w.start(f).is_ok());
+    assert!(
+        replicating(&w),
+        "the old process's loss moved the new one's progress"
+    );
 }

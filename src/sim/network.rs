@@ -65,6 +65,9 @@ pub struct InFlight {
     pub sent_out_ms: u64,
     /// When it reaches the receiver; `UNKNOWN_MS` while queued.
     pub arrives_ms: u64,
+    /// Which of the sender's processes sent it (its start count): what
+    /// becomes of it is told to that process only.
+    pub sender_epoch: u64,
 }
 
 /// What the world must schedule after a network operation.
@@ -366,6 +369,7 @@ impl Network {
                 departs_ms: departs,
                 sent_out_ms: out,
                 arrives_ms: arrives,
+                sender_epoch: 0,
             },
         );
         match bps.filter(|_| leaves.is_none()) {
@@ -464,6 +468,13 @@ impl Network {
             f.arrives_ms = arrives;
         }
         self.wakes.push(Wake::Deliver { id, at: arrives });
+    }
+
+    /// Marks message `id` as sent by its sender's process `epoch`.
+    pub fn set_sender_epoch(&mut self, id: u64, epoch: u64) {
+        if let Some(f) = self.in_flight.get_mut(&id) {
+            f.sender_epoch = epoch;
+        }
     }
 
     /// Takes a message out of the network when it arrives.
