@@ -26,7 +26,9 @@
 //! watcher opens it again from the revision after the last one it received
 //! (clientv3 `watchGRPCStream.serveSubstream` keeps `nextRev`), which fails with the compaction
 //! error if that revision was compacted meanwhile. A member that is not
-//! running counts as unreachable too.
+//! running counts as unreachable too; but a destination member whose
+//! process dies under a write fails it (the connection dies with the
+//! process: `Cluster::member_crashed`), and the mirror ends there.
 
 use std::rc::Rc;
 
