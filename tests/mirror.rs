@@ -400,3 +400,37 @@ fn with_no_leader_the_key_history_reads_a_running_member_before_a_stopped_one() 
     );
     assert!(key_history(s.fleet(), "a")[0].node.is_some());
 }
+
+#[test]
+fn a_destination_that_crashes_under_a_write_ends_the_mirror() {
+    // The destination member is cut from its peers, so the mirror's write
+    // waits there; then its process dies. The write's connection dies with
+    // it: the Put fails with Unavailable, which clientv3 does not retry once
+    // sent (`isSafeRetryMutableRPC`), and make-mirror returns it, rather
+    // than waiting for the server's request timeout.
+    let s = run(&format!(
+        "{MIRRORED}cut 11 12\ncut 11 13\ncut 12 11\ncut 13 11\nput a 3\nwait 1s\n\
+         expect mirror 9=watching\ncrash 11\nwait 100ms\n\
+         expect mirror 9=failed\nexpect mirror-error 9=not-started\n"
+    ));
+    assert!(s.passed(), "{:?}", surprises(&s));
+    assert_eq!(mirror(&s, 9)["state"], "failed");
+}
+
+#[test]
+fn an_answer_that_arrives_while_the_link_is_cut_is_read_once_it_heals() {
+    // The mirror's write waits on the destination's leader (cut from its
+    // peers for less than an election timeout); the mirror's own link to
+    // it is cut; the write then commits.
+    // Its answer is read once the link is back: the write succeeded, and
+    // the mirror goes on.
+    let s = run(&format!(
+        "{MIRRORED}transfer-leader 11\nwait-until leader=11 within=5s\n\
+         cut 11 12\ncut 11 13\ncut 12 11\ncut 13 11\nput a 3\nwait 300ms\n\
+         cut 9 11\nheal 11 12\nheal 11 13\nheal 12 11\nheal 13 11\nwait 1s\n\
+         heal 9 11\nwait 1s\nexpect mirror 9=watching\nget a via=11\nexpect value=3\n\
+         put a 4\nwait 1s\nget a via=12\nexpect value=4\n"
+    ));
+    assert!(s.passed(), "{:?} {}", surprises(&s), mirror(&s, 9));
+    assert_eq!(mirror(&s, 9)["error"], Value::Null);
+}

@@ -639,3 +639,86 @@ fn v3_6_snapshots_every_100_entries_in_memory_earlier_releases_do_not() {
         assert_eq!(leader_snapshot(old).0, 0, "{old}");
     }
 }
+
+/// A cluster of three with a leader, a follower that is behind it, and a
+/// linearizable read through that follower which the leader confirmed and
+/// the follower has not applied yet; `None` if `seed` never gets there.
+fn a_read_confirmed_and_not_applied(
+    seed: u64,
+) -> Option<(raftlab::server::Cluster, u64, u64, u64)> {
+    let script =
+        raftlab::scenario::parse_script(&format!("cluster voters=1,2,3 seed={seed}\n")).unwrap();
+    let (world, server) = raftlab::scenario::exec::configs(&script.cluster);
+    let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
+    c.run_until(3_000);
+    let leader = c.leader()?;
+    let f = (1..=3).find(|&id| id != leader).unwrap();
+    // The follower misses a few writes, then hears again.
+    c.world_mut().cut(leader, f);
+    for i in 0..5 {
+        c.put("k", &format!("v{i}"), Some(leader), None, 5_000, false)
+            .ok()?;
+    }
+    c.world_mut().heal(leader, f);
+    let raftlab::server::Call::Waiting(read) =
+        c.begin_get("k", 0, Some(f), false, 5_000, false).ok()?
+    else {
+        return None;
+    };
+    while c.is_pending(read) && !c.world().read_confirmed(f, read) {
+        c.step(u64::MAX);
+    }
+    c.is_pending(read).then_some((c, leader, f, read))
+}
+
+#[test]
+fn a_confirmed_read_on_a_member_that_restarts_is_asked_again() {
+    // The member's process dies with the read waiting to apply its read
+    // index: the client's Range fails with Unavailable, and clientv3's
+    // retry interceptor sends it again (`isSafeRetryImmutableRPC`), so the
+    // read is answered by the restarted member, not left to time out.
+    let (mut c, _, f, read) = (1..40)
+        .find_map(a_read_confirmed_and_not_applied)
+        .expect("a seed where the read waits to apply");
+    let sent = c.now();
+    assert!(c.world_mut().crash(f));
+    c.run_until(c.now() + 100);
+    c.start_process(f).unwrap();
+    let answer = c.finish(read).into_read();
+    assert_eq!(answer.map(|r| r.value), Ok(Some("v4".to_string())));
+    assert!(
+        c.now() < sent + 5_000,
+        "answered within the client's timeout"
+    );
+}
+
+#[test]
+fn a_write_on_a_member_that_crashes_fails_and_its_next_process_does_not_answer_it() {
+    // The client's connection dies with the process: the Put fails with
+    // Unavailable (clientv3 retries no write once sent,
+    // `isSafeRetryMutableRPC`). The write may still commit; the restarted
+    // process applies it but never answers a request it did not take.
+    let script = raftlab::scenario::parse_script("cluster voters=1,2,3 seed=3\n").unwrap();
+    let (world, server) = raftlab::scenario::exec::configs(&script.cluster);
+    let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
+    c.run_until(3_000);
+    let leader = c.leader().expect("a leader");
+    let f = (1..=3).find(|&id| id != leader).unwrap();
+    let put = c.start_put("k", "v", Some(f), None, 5_000, false).unwrap();
+    assert!(c.is_pending(put));
+    assert!(c.world_mut().crash(f));
+    c.run_until(c.now() + 50);
+    c.start_process(f).unwrap();
+    c.run_until(c.now() + 2_000);
+    assert!(!c.is_pending(put));
+    let e = c.take_outcome(put).into_put().unwrap_err();
+    assert_eq!(e.code, raftlab::server::ErrorCode::NotStarted);
+    // It took effect all the same: the leader forwarded it before the crash.
+    let read = c.get("k", 0, Some(leader), false, 5_000, false).unwrap();
+    assert_eq!(read.value.as_deref(), Some("v"));
+    // The next process answers what it takes.
+    let put2 = c.start_put("k", "w", Some(f), None, 5_000, false).unwrap();
+    assert!(c.finish(put2).into_put().is_ok());
+    let read = c.get("k", 0, Some(f), false, 5_000, false).unwrap();
+    assert_eq!(read.value.as_deref(), Some("w"));
+}

@@ -2,9 +2,11 @@
 //! and the invariant checker catching a broken property.
 #![cfg(not(target_arch = "wasm32"))]
 
-use raftlab::raft::{bootstrap_storage, Config, EntryData, Raft, RaftEvent, StateRole};
+use raftlab::raft::{
+    bootstrap_storage, Config, EntryData, ProgressState, Raft, RaftEvent, StateRole,
+};
 use raftlab::sim::invariants::Checker;
-use raftlab::sim::{DropReason, EventKind, World, WorldConfig};
+use raftlab::sim::{DropReason, EventKind, Transport, World, WorldConfig};
 
 fn world(voters: &[u64], cfg: WorldConfig) -> World {
     World::new(cfg, voters)
@@ -262,4 +264,128 @@ fn founding_members_are_started_before_they_publish() {
         assert!(w.now() < 60_000, "not all published within a minute");
     }
     assert!(seen_unpublished, "a member was named before it published");
+}
+
+#[test]
+fn what_was_sent_to_a_crashed_process_never_reaches_its_next_one() {
+    // rafthttp's connections belong to one process: what a peer wrote to
+    // the crashed one died with it, and the restarted process is dialled
+    // anew (`streamReader.run`). Messages on their way when it crashed, or
+    // sent while it was down, are lost even if it runs again before they
+    // would have arrived.
+    for transport in [Transport::Shared, Transport::Streams] {
+        let mut w = world(
+            &[1, 2, 3],
+            WorldConfig {
+                latency_ms: (50, 50),
+                transport,
+                ..WorldConfig::default()
+            },
+        );
+        let leader = run_to_leader(&mut w);
+        let follower = (1..=3).find(|&id| id != leader).unwrap();
+        w.propose(leader, EntryData::Empty).unwrap();
+        let sent_before = w
+            .network()
+            .in_flight()
+            .filter(|f| f.msg.to == follower)
+            .count();
+        assert!(sent_before > 0, "{transport:?}: the append is on its way");
+        assert!(w.crash(follower));
+        let t = w.now() + 10;
+        w.run_until(t);
+        // Sent while it is down.
+        w.propose(leader, EntryData::Empty).unwrap();
+        w.take_events();
+        let received = w.network().counts(follower).received;
+        assert!(w.start(follower).is_ok());
+        assert_eq!(
+            w.network()
+                .in_flight()
+                .filter(|f| f.msg.to == follower)
+                .count(),
+            0,
+            "{transport:?}: nothing of before reaches the new process"
+        );
+        let lost = w
+            .take_events()
+            .into_iter()
+            .filter(|e| {
+                matches!(e.kind, EventKind::MessageDropped { to, reason: DropReason::NodeDown, .. } if to == follower)
+            })
+            .count();
+        assert!(lost > 0, "{transport:?}: the drops are told");
+        // Anything sent from now on arrives 50ms later at the earliest.
+        let t = w.now() + 49;
+        w.run_until(t);
+        assert_eq!(
+            w.network().counts(follower).received,
+            received,
+            "{transport:?}"
+        );
+        w.run_until(t + 2_000);
+        assert!(w.network().counts(follower).received > received);
+        assert!(w.violations().is_empty(), "{:?}", w.violations());
+    }
+}
+
+#[test]
+fn what_becomes_of_a_message_is_told_to_the_process_that_sent_it_only() {
+    // rafthttp reports an unreachable peer (`peer.send`) or a snapshot's
+    // fate (`snapshotSender.send`) to the raft node of its own process. A
+    // message the leader sent before it crashed and ran again, lost later,
+    // must not move the peer's progress in the new process.
+    let mut w = world(
+        &[1, 2, 3],
+        WorldConfig {
+            latency_ms: (300, 300),
+            ..WorldConfig::default()
+        },
+    );
+    let leader = run_to_leader(&mut w);
+    let f = (1..=3).find(|&id| id != leader).unwrap();
+    w.propose(leader, EntryData::Empty).unwrap();
+    assert!(w
+        .network()
+        .in_flight()
+        .any(|m| m.msg.from == leader && m.msg.to == f));
+    let t = w.now() + 1;
+    w.run_until(t);
+    // The leader crashes and its next process wins again, fast.
+    assert!(w.crash(leader));
+    assert!(w.start(leader).is_ok());
+    w.set_network((1, 1), None, 0);
+    assert!(w.campaign(leader));
+    let started = w.now();
+    let replicating = |w: &World| {
+        w.raft(leader).is_some_and(|r| {
+            r.role() == StateRole::Leader
+                && r.tracker().progress.get(&f).map(|p| p.state) == Some(ProgressState::Replicate)
+        })
+    };
+    while !replicating(&w) {
+        assert!(w.step());
+        assert!(w.now() < started + 250, "the new leader replicates to {f}");
+    }
+    // Nothing the new process sent to `f` is on its way; the old one's is.
+    while w
+        .network()
+        .in_flight()
+        .any(|m| m.msg.to == f && m.sent_ms >= started)
+    {
+        assert!(w.step());
+    }
+    assert!(w.now() < started + 300);
+    assert!(w
+        .network()
+        .in_flight()
+        .any(|m| m.msg.from == leader && m.msg.to == f));
+    // `f` restarts: the old process's message to it is lost, and the new
+    // leader is not told.
+    assert!(w.crash(f));
+    assert!(w.start(f).is_ok());
+    assert!(
+        replicating(&w),
+        "the old process's loss moved the new one's progress"
+    );
 }

@@ -654,11 +654,14 @@ impl Cluster {
             return;
         }
         let now = self.now();
-        let mut confirmed = Vec::new();
         let mut again = Vec::new();
         for (&request, read) in self.reads.iter() {
+            // A confirmed read waits for its member to apply; it stays here
+            // until answered, for its member may crash first: the process
+            // that held it is gone, the client's Range fails with
+            // Unavailable and clientv3 sends it again (`retry_interceptor.go`
+            // `isSafeRetryImmutableRPC`), to the member once it runs again.
             if self.world.read_confirmed(read.via, request) {
-                confirmed.push(request);
                 continue;
             }
             let leader = self.world.raft(read.via).map_or(NONE, |r| r.leader_id());
@@ -666,9 +669,6 @@ impl Cluster {
             if due && leader != NONE {
                 again.push(request);
             }
-        }
-        for request in confirmed {
-            self.reads.remove(&request);
         }
         for request in again {
             let Some(read) = self.reads.get(&request).cloned() else {
@@ -966,6 +966,36 @@ impl Cluster {
         self.absorbing = events;
     }
 
+    /// Member `node`'s process died: the client connections to it break, so
+    /// a request it held fails at once with gRPC's Unavailable, unless
+    /// clientv3 sends it again. Its retry interceptor retries a Range and a
+    /// MemberList (`isSafeRetryImmutableRPC`: they wait for the member to
+    /// run again, as `retry_reads` does), but never a write or a membership
+    /// change once sent (`isSafeRetryMutableRPC`). A write it had proposed
+    /// may still commit; the process that would have answered is gone, and
+    /// the next one knows nothing of the request.
+    fn member_crashed(&mut self, node: NodeId) {
+        let lost: Vec<RequestId> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| match &p.waiting {
+                Waiting::Put { via } | Waiting::Member { via } => *via == node,
+                Waiting::Parked {
+                    via: Some(via),
+                    then,
+                } => *via == node && !matches!(then, Deferred::Read { .. }),
+                Waiting::Read { .. }
+                | Waiting::Leader { .. }
+                | Waiting::Parked { via: None, .. } => false,
+            })
+            .map(|(r, _)| *r)
+            .collect();
+        for request in lost {
+            let e = ServerError::new(ErrorCode::NotStarted, ErrorDetail::NotRunning { id: node });
+            self.complete(request, Outcome::Failed(e));
+        }
+    }
+
     /// Finishes every leader move waiting for `node` to lead.
     fn leader_arrived(&mut self, node: NodeId) {
         let done: Vec<RequestId> = self
@@ -1082,6 +1112,10 @@ impl Cluster {
                 event: RaftEvent::BecameLeader { .. },
             } => {
                 self.leader_arrived(*node);
+                return;
+            }
+            EventKind::Crashed { node } => {
+                self.member_crashed(*node);
                 return;
             }
             EventKind::Raft {

@@ -26,7 +26,9 @@
 //! watcher opens it again from the revision after the last one it received
 //! (clientv3 `watchGRPCStream.serveSubstream` keeps `nextRev`), which fails with the compaction
 //! error if that revision was compacted meanwhile. A member that is not
-//! running counts as unreachable too.
+//! running counts as unreachable too; but a destination member whose
+//! process dies under a write fails it (the connection dies with the
+//! process: `Cluster::member_crashed`), and the mirror ends there.
 
 use std::rc::Rc;
 
@@ -288,10 +290,17 @@ impl Mirror {
                 return true;
             }
         }
-        // An answer read.
+        // An answer read, once its link is whole: it waits there meanwhile
+        // (taken out only when read, or it would be lost and read later as
+        // a timeout). A member that is down answers all the same: its
+        // process's death broke the connection, which the client learns at
+        // once (`Cluster::member_crashed`).
         if let Some((c, _, relay)) = self.in_flight.clone() {
-            let up = if c == self.source { from_up } else { to_up };
-            let Some(answer) = self.answer.take().filter(|_| up) else {
+            let peer = if c == self.source { self.from } else { self.to };
+            if self.answer.is_none() || self.link_cut(peer) {
+                return false;
+            }
+            let Some(answer) = self.answer.take() else {
                 return false;
             };
             self.in_flight = None;

@@ -65,6 +65,9 @@ pub struct InFlight {
     pub sent_out_ms: u64,
     /// When it reaches the receiver; `UNKNOWN_MS` while queued.
     pub arrives_ms: u64,
+    /// Which of the sender's processes sent it (its start count): what
+    /// becomes of it is told to that process only.
+    pub sender_epoch: u64,
 }
 
 /// What the world must schedule after a network operation.
@@ -195,6 +198,20 @@ impl Network {
         if peer.cut_since.is_none() {
             peer.cut_since = Some(now);
         }
+        let lost = self.lose(from, to, now, bandwidth);
+        (true, lost)
+    }
+
+    /// Takes out of the network everything `from` has on its way to `to`
+    /// (its queues to `to`, and what is on the wire), as when their
+    /// connection breaks, and returns it.
+    fn lose(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        now: u64,
+        bandwidth: Option<u64>,
+    ) -> Vec<InFlight> {
         // Bring the sender's streams up to date, then empty its queues to `to`.
         if let (Some(bps), Some(link)) = (bandwidth, self.links.get_mut(&from)) {
             let done = link.advance(now, bps);
@@ -233,7 +250,33 @@ impl Network {
                 .max(now);
             self.free_at.insert(from, busy);
         }
-        (true, lost)
+        lost
+    }
+
+    /// Every message on its way to `node`, from any sender, is lost: `node`
+    /// is starting, and whatever was sent to it before went to a process
+    /// that is gone (its connections were reset) or that did not run (the
+    /// sender could not connect). rafthttp's connections belong to one
+    /// process: `streamReader.run` dials the new process anew, and what was
+    /// written to the old connection died with it. Returns the messages,
+    /// in send order.
+    pub fn drop_to(&mut self, node: NodeId, now: u64, bandwidth: Option<u64>) -> Vec<InFlight> {
+        let mut senders: Vec<NodeId> = self
+            .in_flight
+            .values()
+            .filter(|m| m.msg.to == node)
+            .map(|m| m.msg.from)
+            .collect();
+        senders.sort_unstable();
+        senders.dedup();
+        let mut lost = Vec::new();
+        for from in senders {
+            lost.extend(self.lose(from, node, now, bandwidth));
+        }
+        lost.sort_by_key(|m| m.id);
+        // Nothing sent to the new process waits behind what the old one had.
+        self.last_arrival.retain(|(_, to, _), _| *to != node);
+        lost
     }
 
     /// Heals one direction; returns whether it was cut. `noticed` says that
@@ -326,6 +369,7 @@ impl Network {
                 departs_ms: departs,
                 sent_out_ms: out,
                 arrives_ms: arrives,
+                sender_epoch: 0,
             },
         );
         match bps.filter(|_| leaves.is_none()) {
@@ -424,6 +468,13 @@ impl Network {
             f.arrives_ms = arrives;
         }
         self.wakes.push(Wake::Deliver { id, at: arrives });
+    }
+
+    /// Marks message `id` as sent by its sender's process `epoch`.
+    pub fn set_sender_epoch(&mut self, id: u64, epoch: u64) {
+        if let Some(f) = self.in_flight.get_mut(&id) {
+            f.sender_epoch = epoch;
+        }
     }
 
     /// Takes a message out of the network when it arrives.

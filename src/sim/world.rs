@@ -399,13 +399,18 @@ impl World {
         let Some(flight) = self.net.take(msg_id) else {
             return;
         };
+        // Whether the sender's process that sent it still runs: what became
+        // of it is told to that process alone.
+        let sender_runs = self.sent_by_running(&flight);
         let msg = flight.msg;
         let (from, to) = (msg.from, msg.to);
         let receiver = self.nodes.get(&to);
         if !receiver.is_some_and(SimNode::is_running) {
             // etcd's transport notices the broken stream and tells Raft.
             self.dropped(from, to, msg.msg_type, DropReason::NodeDown);
-            self.report_failure(from, to, msg.msg_type);
+            if sender_runs {
+                self.report_failure(from, to, msg.msg_type);
+            }
             return;
         }
         if receiver.is_some_and(|n| n.state.removed.contains(&from)) {
@@ -430,11 +435,13 @@ impl World {
             let _ = r.step(msg);
         }
         self.process(to);
-        if snapshot {
+        if snapshot && sender_runs {
             // etcd's snapshot sender reports the transfer finished
             // (ReportSnapshot(SnapshotFinish)). Without it the leader waits
             // in the snapshot state for the follower's answer, and if that
-            // answer is lost it waits forever.
+            // answer is lost it waits forever. The sender is a goroutine of
+            // the process that sent it (`snapshotSender.send`): a process
+            // started since knows nothing of that snapshot.
             if let Some(r) = self.nodes.get_mut(&from).and_then(|n| n.raft.as_mut()) {
                 r.report_snapshot(to, true);
                 self.process(from);
@@ -730,8 +737,27 @@ impl World {
         } else {
             lo
         };
-        self.net.send(m, self.now, latency, self.cfg.bandwidth);
+        let epoch = self.nodes.get(&from).map_or(0, |n| n.epoch);
+        let id = self.net.send(m, self.now, latency, self.cfg.bandwidth);
+        self.net.set_sender_epoch(id, epoch);
         self.schedule_wakes();
+    }
+
+    /// `report_failure` for a message that was on its way, told only to
+    /// the process that sent it: the one that sent it may be gone, and
+    /// what rafthttp reports (`peer.send`, the snapshot sender) it reports
+    /// to the raft node of its own process.
+    fn report_lost(&mut self, f: &crate::sim::network::InFlight) {
+        if self.sent_by_running(f) {
+            self.report_failure(f.msg.from, f.msg.to, f.msg.msg_type);
+        }
+    }
+
+    /// Whether the process that sent `f` still runs.
+    fn sent_by_running(&self, f: &crate::sim::network::InFlight) -> bool {
+        self.nodes
+            .get(&f.msg.from)
+            .is_some_and(|n| n.is_running() && n.epoch == f.sender_epoch)
     }
 
     /// etcd's transport tells Raft when a peer cannot be reached, so the
@@ -793,6 +819,16 @@ impl World {
         node.last_publish_ms = None;
         let epoch = node.epoch;
         self.push(EventKind::Started { node: id });
+        // What was sent to the process before this one (or while none ran)
+        // never reaches this one: rafthttp's connections die with their
+        // process and `streamReader.run` dials the new one anew. Its senders
+        // learn it as they would have on arrival (`peer.send`'s
+        // `ReportUnreachable`, a snapshot's `ReportSnapshot` failure).
+        for f in self.net.drop_to(id, now, self.cfg.bandwidth) {
+            self.dropped(f.msg.from, id, f.msg.msg_type, DropReason::NodeDown);
+            self.report_lost(&f);
+        }
+        self.schedule_wakes();
         self.schedule(now + phase, Action::Tick { node: id, epoch });
         // Re-apply what was committed before the crash.
         self.process(id);
@@ -950,7 +986,7 @@ impl World {
         }
         for f in lost {
             self.dropped(from, to, f.msg.msg_type, DropReason::LinkCut);
-            self.report_failure(from, to, f.msg.msg_type);
+            self.report_lost(&f);
         }
     }
 
