@@ -267,13 +267,16 @@ impl Network {
             .filter(|m| m.msg.to == node)
             .map(|m| m.msg.from)
             .collect();
-        senders.sort_unstable();
+        // The module's own sorts, not the standard library's (a sort
+        // compiled for each element type is kilobytes of wasm).
+        super::vecmap::sort_u64s(&mut senders);
         senders.dedup();
         let mut lost = Vec::new();
         for from in senders {
             lost.extend(self.lose(from, node, now, bandwidth));
         }
-        lost.sort_by_key(|m| m.id);
+        let order = super::vecmap::stable_order(lost.len(), &|a, b| lost[a].id < lost[b].id);
+        super::vecmap::reorder(&mut lost, &order);
         // Nothing sent to the new process waits behind what the old one had.
         self.last_arrival.retain(|(_, to, _), _| *to != node);
         lost

@@ -10,10 +10,11 @@ export const BUDGET_BYTES = 250_000;
 // Until the page is back under its budget, a ceiling it must not grow past:
 // its first load once the parts loaded on first use brought their own words,
 // markup and style rules, and the node popup, the history view and the
-// branch list became parts, with the module's eighth round of cuts (294.2 KB
-// gzipped, docs/crates.md), and 1 KB for work in flight.
+// branch list became parts, with the module's eighth round of cuts and the
+// crash and restart fixes (295.1 KB gzipped, docs/crates.md), and 1 KB for
+// work in flight.
 // Lower it as cuts land; at 250 KB it is the budget.
-export const CEILING_BYTES = 295_200;
+export const CEILING_BYTES = 296_100;
 
 // What the page loads only later, counted in the total, not in the first
 // load. ASKED: only when first asked for: the lessons' scripts
