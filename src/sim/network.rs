@@ -334,7 +334,16 @@ impl Network {
     /// Hands a message to the network at `now`, with the one-way delay
     /// `latency` drawn for it. Returns its id; `take_wakes` says when it
     /// arrives (or when its stream will have sent it).
-    pub fn send(&mut self, msg: Message, now: u64, latency: u64, bandwidth: Option<u64>) -> u64 {
+    /// Sends `msg` from its sender's process `sender_epoch` (its start
+    /// count: what becomes of the message is told to that process only).
+    pub fn send(
+        &mut self,
+        msg: Message,
+        sender_epoch: u64,
+        now: u64,
+        latency: u64,
+        bandwidth: Option<u64>,
+    ) -> u64 {
         let size = msg.size();
         let (from, to) = (msg.from, msg.to);
         let stream = match self.transport {
@@ -372,7 +381,7 @@ impl Network {
                 departs_ms: departs,
                 sent_out_ms: out,
                 arrives_ms: arrives,
-                sender_epoch: 0,
+                sender_epoch,
             },
         );
         match bps.filter(|_| leaves.is_none()) {
@@ -471,13 +480,6 @@ impl Network {
             f.arrives_ms = arrives;
         }
         self.wakes.push(Wake::Deliver { id, at: arrives });
-    }
-
-    /// Marks message `id` as sent by its sender's process `epoch`.
-    pub fn set_sender_epoch(&mut self, id: u64, epoch: u64) {
-        if let Some(f) = self.in_flight.get_mut(&id) {
-            f.sender_epoch = epoch;
-        }
     }
 
     /// Takes a message out of the network when it arrives.
@@ -597,11 +599,11 @@ mod tests {
         let mut net = Network::default();
         let big = msg(1, 4, 1000); // 64 + 1000 * 24 bytes
         let size = big.size();
-        let a = net.send(big, 0, 10, Some(10_000));
+        let a = net.send(big, 0, 0, 10, Some(10_000));
         let a = flight(&net, a).arrives_ms;
         assert_eq!(a, size.div_ceil(10) + 10);
         let hb = Message::new(MessageType::Heartbeat, 1, 2, 1);
-        let f = net.send(hb, 0, 10, Some(10_000));
+        let f = net.send(hb, 0, 0, 10, Some(10_000));
         let f = flight(&net, f);
         assert_eq!(f.departs_ms, size.div_ceil(10));
         assert!(f.arrives_ms > a, "the heartbeat waits behind the catch-up");
@@ -614,14 +616,14 @@ mod tests {
             let mut net = Network::new(transport);
             // Two catch-ups: at t=5 the first is going out, the second
             // waits behind it. Neither is out whole, so the crash loses both.
-            net.send(msg(3, 1, 1000), 0, 10, Some(10_000));
-            net.send(msg(3, 1, 1000), 0, 10, Some(10_000));
+            net.send(msg(3, 1, 1000), 0, 0, 10, Some(10_000));
+            net.send(msg(3, 1, 1000), 0, 0, 10, Some(10_000));
             assert_eq!(net.drop_queued_from(3, 5, Some(10_000)), 2, "{transport:?}");
             assert_eq!(net.in_flight().count(), 0, "{transport:?}");
             // Started again, its first vote request goes out at once, on a
             // new connection: a latency later, not after the dropped ones.
             let vote = Message::new(MessageType::Vote, 3, 1, 2);
-            let id = net.send(vote, 5, 10, None);
+            let id = net.send(vote, 0, 5, 10, None);
             let v = flight(&net, id);
             assert_eq!(v.arrives_ms, 15, "{transport:?}");
         }
@@ -631,21 +633,27 @@ mod tests {
     fn a_connection_never_reorders_whatever_the_latency() {
         let mut net = Network::default();
         // The first message draws a long delay, the second a short one.
-        let a = net.send(msg(1, 2, 1), 0, 50, None);
-        let b = net.send(msg(1, 2, 1), 1, 10, None);
+        let a = net.send(msg(1, 2, 1), 0, 0, 50, None);
+        let b = net.send(msg(1, 2, 1), 0, 1, 10, None);
         assert_eq!(flight(&net, a).arrives_ms, 50);
         assert_eq!(flight(&net, b).arrives_ms, 50, "b may not overtake a");
         // Another link is not held up.
-        let c = net.send(msg(1, 3, 1), 1, 10, None);
+        let c = net.send(msg(1, 3, 1), 0, 1, 10, None);
         assert_eq!(flight(&net, c).arrives_ms, 11);
     }
 
     #[test]
     fn streams_order_each_stream_only() {
         let mut net = Network::new(Transport::Streams);
-        let app = net.send(msg(1, 2, 1), 0, 50, None);
-        let hb = net.send(Message::new(MessageType::Heartbeat, 1, 2, 1), 1, 10, None);
-        let app2 = net.send(msg(1, 2, 1), 1, 10, None);
+        let app = net.send(msg(1, 2, 1), 0, 0, 50, None);
+        let hb = net.send(
+            Message::new(MessageType::Heartbeat, 1, 2, 1),
+            0,
+            1,
+            10,
+            None,
+        );
+        let app2 = net.send(msg(1, 2, 1), 0, 1, 10, None);
         assert_eq!(flight(&net, app).arrives_ms, 50);
         // A heartbeat travels its own stream and may arrive first.
         assert_eq!(flight(&net, hb).arrives_ms, 11);
@@ -657,9 +665,10 @@ mod tests {
         let mut net = Network::new(Transport::Streams);
         let big = msg(1, 4, 1000);
         let size = big.size();
-        let a = net.send(big, 0, 10, Some(10_000));
+        let a = net.send(big, 0, 0, 10, Some(10_000));
         let hb = net.send(
             Message::new(MessageType::Heartbeat, 1, 2, 1),
+            0,
             0,
             10,
             Some(10_000),
@@ -683,10 +692,10 @@ mod tests {
     fn messages_lost_on_a_cut_link_free_the_senders_queue() {
         let mut net = Network::default();
         // 1 queues a large catch-up to 4, then a heartbeat to 2 behind it.
-        let big = net.send(msg(1, 4, 1000), 0, 10, Some(1000));
+        let big = net.send(msg(1, 4, 1000), 0, 0, 10, Some(1000));
         let big = flight(&net, big);
         let hb = Message::new(MessageType::Heartbeat, 1, 2, 1);
-        let queued = net.send(hb, 0, 10, Some(1000));
+        let queued = net.send(hb, 0, 0, 10, Some(1000));
         let queued = flight(&net, queued);
         assert!(queued.departs_ms >= big.sent_out_ms);
         let (_, lost) = net.cut(1, 4, 5, Some(1000));
@@ -695,6 +704,7 @@ mod tests {
         // for the catch-up that will never go out.
         let next = net.send(
             Message::new(MessageType::Heartbeat, 1, 3, 1),
+            0,
             5,
             10,
             Some(1000),
@@ -703,6 +713,7 @@ mod tests {
         net.cut(1, 2, 6, Some(1000));
         let last = net.send(
             Message::new(MessageType::Heartbeat, 1, 3, 1),
+            0,
             6,
             10,
             Some(1000),
@@ -713,8 +724,8 @@ mod tests {
     #[test]
     fn cutting_a_link_loses_only_its_messages() {
         let mut net = Network::default();
-        net.send(msg(1, 2, 1), 0, 10, None);
-        net.send(msg(2, 1, 1), 0, 10, None);
+        net.send(msg(1, 2, 1), 0, 0, 10, None);
+        net.send(msg(2, 1, 1), 0, 0, 10, None);
         let (changed, lost) = net.cut(1, 2, 5, None);
         assert!(changed);
         assert_eq!(lost.len(), 1);

@@ -738,8 +738,8 @@ impl World {
             lo
         };
         let epoch = self.nodes.get(&from).map_or(0, |n| n.epoch);
-        let id = self.net.send(m, self.now, latency, self.cfg.bandwidth);
-        self.net.set_sender_epoch(id, epoch);
+        self.net
+            .send(m, epoch, self.now, latency, self.cfg.bandwidth);
         self.schedule_wakes();
     }
 
