@@ -297,7 +297,7 @@ impl Mirror {
         // once (`Cluster::member_crashed`).
         if let Some((c, _, relay)) = self.in_flight.clone() {
             let peer = if c == self.source { self.from } else { self.to };
-            if self.answer.is_none() || self.link_cut(peer) {
+            if self.link_cut(peer) {
                 return false;
             }
             let Some(answer) = self.answer.take() else {
