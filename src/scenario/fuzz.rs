@@ -665,10 +665,11 @@ fn random_net(rng: &mut Pcg64, spec: &ClusterSpec) -> Command {
     }
 }
 
-/// Runs one command as the script's next line.
-fn run_line(session: &mut Session, line: usize, cmd: &Command) {
+/// Runs one command as the script's next line; its text.
+fn run_line(session: &mut Session, line: usize, cmd: Command) -> String {
     let text = cmd.to_string();
-    session.execute(line, &text, Arc::new(cmd.clone()));
+    session.execute(line, &text, Arc::new(cmd));
+    text
 }
 
 /// Builds and runs the random script of `seed` for `duration_ms` of simulated
@@ -694,8 +695,7 @@ pub fn generate(seed: u64, duration_ms: u64) -> (String, Session) {
     if mirrored {
         for cmd in mirror_setup(source) {
             line += 1;
-            run_line(&mut session, line, &cmd);
-            script.push_str(&cmd.to_string());
+            script.push_str(&run_line(&mut session, line, cmd));
             script.push('\n');
         }
     }
@@ -710,8 +710,7 @@ pub fn generate(seed: u64, duration_ms: u64) -> (String, Session) {
             }
         }
         line += 1;
-        run_line(&mut session, line, &cmd);
-        script.push_str(&cmd.to_string());
+        script.push_str(&run_line(&mut session, line, cmd));
         script.push('\n');
     }
     let _ = session.take_narration();
@@ -743,11 +742,10 @@ pub fn check_script(script: &Script) -> Verdict {
 fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Verdict {
     let mut final_phase = Vec::new();
     let mut run = |session: &mut Session, tracker: &mut Tracker, cmd: Command| {
-        run_line(session, line, &cmd);
+        final_phase.push(run_line(session, line, cmd));
         line += 1;
         tracker.observe(session);
         let _ = session.take_narration();
-        final_phase.push(cmd.to_string());
         session.results().last().is_some_and(|r| r.ok)
     };
     let spec = session.spec().clone();
