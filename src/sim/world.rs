@@ -399,16 +399,16 @@ impl World {
         let Some(flight) = self.net.take(msg_id) else {
             return;
         };
-        // Whether the sender's process that sent it still runs: what became
-        // of it is told to that process alone.
-        let sender_runs = self.sent_by_running(&flight);
+        // What became of it is told to the sender's process that sent it
+        // alone, if it still runs.
+        let epoch = flight.sender_epoch;
         let msg = flight.msg;
         let (from, to) = (msg.from, msg.to);
         let receiver = self.nodes.get(&to);
         if !receiver.is_some_and(SimNode::is_running) {
             // etcd's transport notices the broken stream and tells Raft.
             self.dropped(from, to, msg.msg_type, DropReason::NodeDown);
-            if sender_runs {
+            if self.sender_runs(from, epoch) {
                 self.report_failure(from, to, msg.msg_type);
             }
             return;
@@ -428,14 +428,14 @@ impl World {
         ) {
             self.acks.insert((to, from), self.now);
         }
-        let snapshot = msg.msg_type == MessageType::Snap;
+        let report_snapshot = msg.msg_type == MessageType::Snap && self.sender_runs(from, epoch);
         if let Some(r) = self.nodes.get_mut(&to).and_then(|n| n.raft.as_mut()) {
             // A response from a peer it does not track is refused, as
             // etcd's RawNode refuses it: it answers nothing it asked.
             let _ = r.step(msg);
         }
         self.process(to);
-        if snapshot && sender_runs {
+        if report_snapshot {
             // etcd's snapshot sender reports the transfer finished
             // (ReportSnapshot(SnapshotFinish)). Without it the leader waits
             // in the snapshot state for the follower's answer, and if that
@@ -748,16 +748,17 @@ impl World {
     /// what rafthttp reports (`peer.send`, the snapshot sender) it reports
     /// to the raft node of its own process.
     fn report_lost(&mut self, f: &crate::sim::network::InFlight) {
-        if self.sent_by_running(f) {
+        if self.sender_runs(f.msg.from, f.sender_epoch) {
             self.report_failure(f.msg.from, f.msg.to, f.msg.msg_type);
         }
     }
 
-    /// Whether the process that sent `f` still runs.
-    fn sent_by_running(&self, f: &crate::sim::network::InFlight) -> bool {
+    /// Whether `from`'s process `epoch` (the one that sent a message) still
+    /// runs.
+    fn sender_runs(&self, from: NodeId, epoch: u64) -> bool {
         self.nodes
-            .get(&f.msg.from)
-            .is_some_and(|n| n.is_running() && n.epoch == f.sender_epoch)
+            .get(&from)
+            .is_some_and(|n| n.is_running() && n.epoch == epoch)
     }
 
     /// etcd's transport tells Raft when a peer cannot be reached, so the
