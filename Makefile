@@ -1,5 +1,5 @@
 # The two entry points of raftlab. Everything else is in tools/.
-.PHONY: serve test pkg bench dist
+.PHONY: serve test pkg bench dist split-profile
 
 # Build the release wasm into pkg/ and serve the app on http://127.0.0.1:8000/.
 serve:
@@ -21,3 +21,8 @@ bench:
 # disk, with no server and no network.
 dist:
 	@tools/dist.sh
+
+# Rewrite tools/split/deferred.txt from a first visit in headless Chromium:
+# the functions the page's module leaves to its deferred part.
+split-profile:
+	@tools/split-profile.sh

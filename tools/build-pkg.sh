@@ -16,15 +16,35 @@ step "building the wasm module into pkg/"
 # WebAssembly's 128-bit SIMD (as .cargo/config.toml asks for every wasm32
 # build): LLVM moves and compares 16 bytes at a time, which makes the module
 # smaller. Every current browser runs it (Chrome 91, Firefox 89, Safari 16.4).
-flags=(-Ctarget-feature=+simd128)
+#
+# With the functions' names (the wasm profile strips them, and the splitter
+# below writes both parts without them), in Rust's v0 symbols, which name
+# generic code with its types: tools/split finds functions by those names.
+flags=(-Ctarget-feature=+simd128 -Csymbol-mangling-version=v0)
 [ -z "${RUSTFLAGS:-}" ] || { read -r -a extra <<< "$RUSTFLAGS"; flags+=("${extra[@]}"); }
 for d in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
     [ -d "$d" ] && flags+=("--remap-path-prefix=${d%/}=crates")
 done
-CARGO_ENCODED_RUSTFLAGS="$(IFS=$'\x1f'; echo "${flags[*]}")" \
+CARGO_ENCODED_RUSTFLAGS="$(IFS=$'\x1f'; echo "${flags[*]}")" CARGO_PROFILE_WASM_STRIP=false \
     cargo build --lib --target wasm32-unknown-unknown --profile wasm --no-default-features
-wasm-bindgen --target web --no-typescript --out-dir pkg \
+# The whole module, with its names, stays in target/pkg-whole (make
+# split-profile instruments it).
+wasm-bindgen --target web --no-typescript --out-dir target/pkg-whole \
     target/wasm32-unknown-unknown/wasm/raftlab.wasm
+mkdir -p pkg
+rm -f pkg/raftlab_bg.wasm pkg/raftlab_deferred.wasm
+# The module in two parts (docs/page-module.md): what a first visit runs,
+# and the functions tools/split/deferred.txt names, loaded when the page is
+# idle. The splitter is a native tool of its own (tools/split).
+step "splitting the module (tools/split)"
+cargo build --quiet --release --locked --manifest-path tools/split/Cargo.toml --target-dir target/tools
+target/tools/release/raftlab-split split target/pkg-whole/raftlab_bg.wasm \
+    --list tools/split/deferred.txt --first pkg/raftlab_bg.wasm --deferred pkg/raftlab_deferred.wasm
+# The glue takes the deferred part's loader (tools/split/glue.js), and gives
+# the module the import its stubs call.
+perl -0pe 's{("\./raftlab_bg\.js": import0,\n)}{$1        "\$split": { load: loadDeferredNow },\n} == 1 or die "the glue no longer returns its imports as tools/build-pkg.sh expects\n"' \
+    target/pkg-whole/raftlab.js > pkg/raftlab.js
+cat tools/split/glue.js >> pkg/raftlab.js
 # The glue repeats every exported item's Rust documentation as JSDoc: a
 # quarter of its size, which the page would load for nothing (the Rust
 # source is where it is read). Perl is part of every Debian system.
@@ -39,4 +59,4 @@ done > pkg/lessons.txt
 # The Japanese narration's sentences, which the module is built without: the
 # page loads them the first time it speaks Japanese (www/i18n.js).
 cp src/scenario/narration-ja.txt pkg/narration-ja.txt
-ls -l pkg/raftlab_bg.wasm | awk '{ printf "pkg/raftlab_bg.wasm: %d bytes\n", $5 }'
+ls -l pkg/raftlab_bg.wasm pkg/raftlab_deferred.wasm | awk '{ printf "%s: %d bytes\n", $9, $5 }'

@@ -4,10 +4,12 @@
 // from www/ (at once, or with `import("./x.js")` when first used; the
 // wasm-bindgen glue in pkg/ among them) a data: URL in the page's import
 // map, each once, whichever modules import it: their local imports are
-// made the map's names (`raftlab/www/i18n.js`). The wasm module is inlined
-// as base64 and handed to the
-// glue's init through `globalThis.raftlabWasm` (served mode leaves it
-// undefined and the glue fetches pkg/raftlab_bg.wasm). The lessons'
+// made the map's names (`raftlab/www/i18n.js`). The wasm module's first
+// part is inlined as base64 and handed to the glue's init through
+// `globalThis.raftlabWasm` (served mode leaves it undefined and the glue
+// fetches pkg/raftlab_bg.wasm), and its deferred part
+// (pkg/raftlab_deferred.wasm) as base64 in `globalThis.raftlabWasmDeferred`,
+// which the glue's loader reads (docs/page-module.md). The lessons'
 // bundle (pkg/lessons.txt, which the served page fetches when a lesson is
 // first asked for) is inlined as `globalThis.raftlabLessons`, and the
 // Japanese narration's sentences (pkg/narration-ja.txt, fetched the first
@@ -50,6 +52,7 @@ let html = read("www/index.html");
 const css = read("www/style.css");
 const app = mapImports(read("www/app.js"), "www");
 const wasm = readFileSync(path.join(root, "pkg/raftlab_bg.wasm")).toString("base64");
+const deferred = readFileSync(path.join(root, "pkg/raftlab_deferred.wasm")).toString("base64");
 const lessons = readFileSync(path.join(root, "pkg/lessons.txt"), "utf8");
 const narration = { ja: readFileSync(path.join(root, "pkg/narration-ja.txt"), "utf8") };
 
@@ -61,6 +64,7 @@ swap('<link rel="stylesheet" href="style.css">', `<style>\n${safe(css, "style")}
 swap(
   '<script type="module" src="app.js"></script>',
   `<script>globalThis.raftlabWasm = { module_or_path: Uint8Array.from(atob("${wasm}"), (c) => c.charCodeAt(0)) };</script>\n` +
+    `  <script>globalThis.raftlabWasmDeferred = "${deferred}";</script>\n` +
     `  <script>globalThis.raftlabLessons = ${safe(JSON.stringify(lessons), "script")};</script>\n` +
     `  <script>globalThis.raftlabNarration = ${safe(JSON.stringify(narration), "script")};</script>\n` +
     `  <script type="importmap">${safe(JSON.stringify({ imports }), "script")}</script>\n` +

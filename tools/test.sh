@@ -68,6 +68,12 @@ check "cargo clippy (wasm32)" cargo clippy --all-targets --target wasm32-unknown
 
 runner "cargo test (native)" cargo-native.txt cargo test --no-fail-fast
 
+# The splitter of the page's module (tools/split), a crate of its own.
+SPLIT=(--manifest-path tools/split/Cargo.toml --locked)
+check "cargo fmt --check (tools/split)" cargo fmt --manifest-path tools/split/Cargo.toml -- --check
+check "cargo clippy (tools/split)" cargo clippy "${SPLIT[@]}" --release --target-dir target/tools --all-targets -- -D warnings
+runner "cargo test (tools/split)" cargo-split.txt cargo test "${SPLIT[@]}" --release --target-dir target/tools --no-fail-fast
+
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 CHROMEDRIVER=$(command -v chromedriver) \
 WASM_BINDGEN_TEST_TIMEOUT=120 \

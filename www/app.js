@@ -6,7 +6,7 @@
 // Two modes, both held by the wasm app: the sandbox (a timeline one can
 // travel in, branch and share) and a lesson (a player walking a lesson pause
 // by pause; the sandbox waits aside and comes back when the lesson is left).
-import init, { App, lessons as wasmLessons, defaultScript, freshScript } from "./pkg/raftlab.js";
+import init, { App, lessons as wasmLessons, defaultScript, freshScript, loadDeferred, deferredLoaded } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS, loadLanguage, haveLanguage } from "./i18n.js";
 import { escapeHtml, followingLesson, fitCanvas, lessonsReady, haveLessons } from "./view.js";
 // The lessons, titles and summaries in the page's language.
@@ -1177,6 +1177,9 @@ function later(load, use) {
 // ---- start -------------------------------------------------------------------------
 
 window.raftlab = {
+  // How the module's deferred part came: null (not yet), "ahead" (fetched
+  // when the page was idle) or "when first called".
+  deferred: () => deferredLoaded(),
   // The report's object without its results; the history's verdict is
   // computed for the console only (never for a frame).
   status: () => ({ ...app.status(), linearizability: app.linearizability() }),
@@ -1297,6 +1300,9 @@ if (languageProblem) setTimeout(() => logLine(t("error", { msg: languageProblem.
 if (new URLSearchParams(location.search).has("present")) present(true);
 // The parts loaded on first use, fetched ahead while the page has nothing
 // else to do (within 2 s: a page that plays on a busy machine may never be idle).
+// The module's deferred part comes the same way (its functions would
+// otherwise fetch it when first called: docs/page-module.md).
 (window.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => {
   for (const load of [lessonPanel, clustersPart, modesPart, filesPart, helpPart, popupPart, historyPart, travelPart]) load().catch(() => {});
+  loadDeferred().catch(() => {});
 }, { timeout: 2000 });

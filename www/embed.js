@@ -2,7 +2,7 @@
 // (embed.html#v1.…): the canvas, the step's words, Back and Next, sized by
 // the iframe. The lesson words and the canvas come from the same wasm app
 // and view.js as the full page.
-import init, { App, defaultScript } from "./pkg/raftlab.js";
+import init, { App, defaultScript, loadDeferred } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage, loadLanguage, addWords } from "./i18n.js";
 import { escapeHtml, lessonSource, narrationHtml, nextButton, fitCanvas, lessonsReady } from "./view.js";
 
@@ -16,6 +16,10 @@ addWords({
 });
 
 await init(globalThis.raftlabWasm);
+// A lesson runs at once, and its code is mostly in the module's deferred
+// part (docs/page-module.md): fetched now, not function by function. A
+// failure here is met again, and said, when a function of it is called.
+await loadDeferred().catch(() => {});
 
 const $ = (id) => document.getElementById(id);
 const canvas = $("cluster");

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { readdirSync, readFileSync } from "node:fs";
 import { launch, openApp, SHOTS, BASE_URL } from "./browser.mjs";
-import { PREFETCHED } from "./page-size.mjs";
+import { PARTS } from "./page-size.mjs";
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -61,7 +61,7 @@ test("every page string has both languages and every binding finds its element",
       unbound: PAGE.filter(([sel, , key]) => !document.querySelector(sel) || !(key in STRINGS.en)).map(([sel, , key]) => `${sel} ${key}`),
       untranslated: ja.filter((k) => STRINGS.ja[k] === STRINGS.en[k] && !/^(put|act\.get|learner\.tip|legend\.readindex)$/.test(k)),
     };
-  }, [[...PREFETCHED], embedKeys]);
+  }, [[...PARTS], embedKeys]);
   assert.deepEqual(missing, { onlyEn: [], onlyJa: [], unbound: [], untranslated: [] });
   assert.deepEqual(problems, []);
   await page.close();

@@ -287,7 +287,9 @@ test("a run waits while the page is hidden and goes on when it is shown again", 
     document.dispatchEvent(new Event("visibilitychange"));
   }, hidden);
   await page.evaluate(() => window.raftlab.command("load rate=100/s size=64B"));
-  const done = page.evaluate(() => window.raftlab.commandDone("wait 120s"));
+  // Long enough (about a second of the page's time) to be going on when hidden,
+  // short enough to be run without the confirm.
+  const done = page.evaluate(() => window.raftlab.commandDone("wait 400s"));
   await page.waitForFunction(() => window.raftlab.progress().done_ms > 0, null, { timeout: 20000 });
   await setHidden(true);
   await page.waitForTimeout(100); // the task on its way, if any, sees it

@@ -1,13 +1,12 @@
 // The page's weight as a browser loads it: what it loads before it is usable
-// stays under CEILING_BYTES gzipped (page-size.mjs says why that and not yet
-// the 250 KB budget), the lessons and the Japanese words come only when
-// first asked for, and the parts loaded on first use come once the page is
-// idle, unasked.
+// stays within the 250 KB budget gzipped, the lessons and the Japanese words
+// come only when first asked for, and the parts loaded on first use and the
+// module's deferred part come once the page is idle, unasked.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { BASE_URL, launch } from "./browser.mjs";
-import { pageSize, recordLoads, CEILING_BYTES, ASKED, PREFETCHED } from "./page-size.mjs";
+import { pageSize, recordLoads, BUDGET_BYTES, ASKED, PARTS, PREFETCHED, DEFERRED_MODULE } from "./page-size.mjs";
 
 let browser;
 // A request's "finished" event may come a moment after the page used it.
@@ -18,7 +17,7 @@ async function until(cond, what, tries = 100) {
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-test("the page's first load stays under its ceiling, and the lessons come later", async () => {
+test("the page's first load stays within its budget, and the lessons and the deferred module come later", async () => {
   const page = await browser.newPage();
   const loaded = recordLoads(page);
   let moduleSent = null; // the module's answer, as it crossed the network
@@ -32,6 +31,10 @@ test("the page's first load stays under its ceiling, and the lessons come later"
   });
   await page.goto(BASE_URL);
   await page.waitForFunction(() => window.raftlab !== undefined, null, { timeout: 20000 });
+  // No function of the module's deferred part ran before the page fetched
+  // it ahead (tools/split/deferred.txt names only what a first visit does
+  // not run: make split-profile writes it again when this fails).
+  assert.notEqual(await page.evaluate(() => window.raftlab.deferred()), "when first called");
   await page.evaluate(() => window.raftlab.idle());
   await until(() => loaded.includes("/pkg/raftlab_bg.wasm"), `the module among ${loaded.join(" ")}`);
   // What loaded before the page was usable: the files not loaded later
@@ -51,9 +54,12 @@ test("the page's first load stays under its ceiling, and the lessons come later"
   const counted = first.files.find((f) => f.path === "/pkg/raftlab_bg.wasm").gzipped;
   assert.ok(Math.abs(moduleSent.bytes - counted) < counted / 100, `sent ${moduleSent.bytes} bytes, counted ${counted}`);
   assert.ok(
-    first.gzipped <= CEILING_BYTES,
-    `the page's first load is ${first.gzipped} bytes gzipped, over its ceiling of ${CEILING_BYTES}: ${first.files.map((f) => `${f.path} ${f.gzipped}`).join(", ")}`,
+    first.gzipped <= BUDGET_BYTES,
+    `the page's first load is ${first.gzipped} bytes gzipped, over its budget of ${BUDGET_BYTES}: ${first.files.map((f) => `${f.path} ${f.gzipped}`).join(", ")}`,
   );
+  // The deferred part came ahead, once, and the page runs on it.
+  await page.waitForFunction(() => window.raftlab.deferred() === "ahead", null, { timeout: 15000 });
+  assert.equal(loaded.filter((p) => p === DEFERRED_MODULE).length, 1, loaded.join(" "));
   // The lesson list fetches them, once.
   const lessons = await page.evaluate(() => window.raftlab.lessons());
   assert.ok(lessons.length >= 20, `${lessons.length} lessons`);
@@ -70,6 +76,29 @@ test("the page's first load stays under its ceiling, and the lessons come later"
   await page.close();
 });
 
+test("a function of the module's deferred part that runs before the part came fetches it at once, and only then", async () => {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+  const loaded = recordLoads(page);
+  // A script that does not parse: the parser's error path is not run on a
+  // first visit, so saying what is wrong needs the deferred part at once.
+  await page.goto(`${BASE_URL}#script=${encodeURIComponent("cluster voters=1,2,3\nbogus 1\n")}`);
+  await page.waitForFunction(() => window.raftlab !== undefined, null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => window.raftlab.deferred()), "when first called");
+  await page.waitForFunction(() => /bogus/.test(document.getElementById("log").textContent), null, { timeout: 5000 });
+  await page.evaluate(() => window.raftlab.idle());
+  await new Promise((r) => setTimeout(r, 2500)); // past the idle prefetch
+  await until(() => loaded.includes(DEFERRED_MODULE), `the deferred part among ${loaded.join(" ")}`);
+  assert.equal(loaded.filter((p) => p === DEFERRED_MODULE).length, 1, loaded.join(" "));
+  // The page goes on: a write is taken and committed.
+  const r = await page.evaluate(() => window.raftlab.command("put k v"));
+  assert.ok(r.ok, JSON.stringify(r));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("app.js reaches each part loaded on first use through its one helper, and fetches each ahead", () => {
   const src = readFileSync(new URL("../../www/app.js", import.meta.url), "utf8");
   // Every dynamic import in app.js is a part: `NAME = part(() => import("./FILE"))`.
@@ -77,7 +106,7 @@ test("app.js reaches each part loaded on first use through its one helper, and f
   const parts = [...src.matchAll(/const (\w+) = part\(\(\) => import\("\.\/([\w.-]+\.js)"\)\);/g)];
   assert.deepEqual(parts.map((m) => m[2]).sort(), imports.sort(), "an import outside part()");
   // They are the parts page-size.mjs counts as fetched ahead, and the idle prefetch asks for each.
-  assert.deepEqual(new Set(imports.map((f) => `/${f}`)), PREFETCHED);
+  assert.deepEqual(new Set(imports.map((f) => `/${f}`)), PARTS);
   const prefetch = src.match(/for \(const load of \[([^\]]*)\]\) load\(\)/)?.[1].split(/,\s*/);
   assert.deepEqual(prefetch?.sort(), parts.map((m) => m[1]).sort());
   // No part is kept in a variable of its own beside its helper.

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Writes tools/split/deferred.txt: the functions of the page's module that a
+# first visit does not run (tests/e2e/first-visit.mjs says which visit), so
+# that tools/build-pkg.sh leaves them to the module's deferred part. Run it
+# when the page-size test says a function of the deferred part ran before
+# the page was ready, or to take out what a change made idle.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+ensure_chromium
+ensure_node
+tools/build-pkg.sh
+
+ROOT=$(mktemp -d)
+SERVER_PID=
+cleanup() {
+    [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
+    rm -rf "$ROOT"
+}
+trap cleanup EXIT
+
+step "instrumenting the whole module"
+mkdir -p "$ROOT/pkg"
+ln -s "$PWD/www" "$ROOT/www"
+cp pkg/lessons.txt pkg/narration-ja.txt "$ROOT/pkg/"
+target/tools/release/raftlab-split instrument target/pkg-whole/raftlab_bg.wasm \
+    --out "$ROOT/pkg/raftlab_bg.wasm" --names "$ROOT/names.txt"
+# The whole glue, with the import each function calls, and the deferred
+# part's loader the page asks for (the whole module has no such part).
+perl -0pe 's{("\./raftlab_bg\.js": import0,\n)}{$1        "\$profile": { ran: (n) => { (globalThis.raftlabRan ??= new Set()).add(n); } },\n} == 1 or die "the glue no longer returns its imports as tools/split-profile.sh expects\n"' \
+    target/pkg-whole/raftlab.js > "$ROOT/pkg/raftlab.js"
+cat >> "$ROOT/pkg/raftlab.js" <<'JS'
+export async function loadDeferred() {}
+export function deferredLoaded() { return "whole"; }
+JS
+
+step "a first visit in headless Chromium"
+cargo build --quiet --bin raftlab
+target/debug/raftlab serve --root "$ROOT" --addr 127.0.0.1:0 > "$ROOT/serve.txt" &
+SERVER_PID=$!
+for _ in $(seq 100); do
+    grep -q 'served at' "$ROOT/serve.txt" 2>/dev/null && break
+    sleep 0.1
+done
+RAFTLAB_URL=$(sed -n 's/^raftlab is served at \(http:[^ ]*\)$/\1/p' "$ROOT/serve.txt")
+[ -n "$RAFTLAB_URL" ] || die "raftlab serve did not start: $(cat "$ROOT/serve.txt")"
+RAFTLAB_URL=$RAFTLAB_URL node tests/e2e/first-visit.mjs > "$ROOT/ran.txt"
+
+step "writing tools/split/deferred.txt"
+{
+    echo "# The functions the page's module defers (tools/split; docs/page-module.md):"
+    echo "# those a first visit did not run. Written by make split-profile; a function"
+    echo "# not named here stays in the first part."
+    target/tools/release/raftlab-split list --names "$ROOT/names.txt" --ran "$ROOT/ran.txt"
+} > tools/split/deferred.txt.new
+mv tools/split/deferred.txt.new tools/split/deferred.txt
+echo "$(grep -vc '^#' tools/split/deferred.txt) functions deferred of $(wc -l < "$ROOT/names.txt")"
+tools/build-pkg.sh
