@@ -4,20 +4,21 @@
 //! seconds.
 //!
 //! The estimate is a rough model, measured on the page in headless
-//! Chromium on a small machine: an idle node costs about 0.1 ms of the page's
-//! time per simulated second (ticks, heartbeats and their answers), a write
-//! of the background load about 0.02 ms per node it reaches, and a command
-//! about 0.05 ms. It errs on the long side; the progress bar then shows the
-//! real pace.
+//! Chromium on a small 2-core machine (the module at `opt-level = 2`): an
+//! idle node cost about 0.016 ms of the page's time per simulated second
+//! (ticks, heartbeats and their answers), a write of the background load
+//! about 0.002 ms per node it reaches. The model takes about twice those, and
+//! 0.05 ms a command: it errs on the long side, for slower machines; the
+//! progress bar then shows the real pace.
 
 use serde::Serialize;
 
 use crate::scenario::ast::{Command, Script};
 
 /// Page time per node and simulated second, idle.
-const IDLE_NODE_MS_PER_SIM_S: f64 = 0.1;
+const IDLE_NODE_MS_PER_SIM_S: f64 = 0.03;
 /// Page time per load write and node it reaches.
-const WRITE_NODE_MS: f64 = 0.02;
+const WRITE_NODE_MS: f64 = 0.005;
 /// Page time per command.
 const COMMAND_MS: f64 = 0.05;
 /// A command that waits for the cluster (a request, `wait-until`) is
