@@ -33,12 +33,9 @@ step "page: load size and frame time"
 tools/build-pkg.sh
 cargo build --quiet --release --bin raftlab
 LOG=$(mktemp)
-target/release/raftlab serve --addr 127.0.0.1:0 > "$LOG" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; rm -f "$LOG"' EXIT
-for _ in $(seq 50); do grep -q 'served at' "$LOG" && break; sleep 0.1; done
-URL=$(sed -n 's/^raftlab is served at \(http:[^ ]*\)$/\1/p' "$LOG")
-[ -n "$URL" ] || die "raftlab serve did not start: $(cat "$LOG")"
-RAFTLAB_URL="$URL" node tests/e2e/bench-page.mjs
+SERVER_PID=
+trap '[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; rm -f "$LOG"' EXIT
+serve_in_background target/release/raftlab . "$LOG"
+node tests/e2e/bench-page.mjs
 step "page against native: raftlab bench's workload in both, in one go"
-RAFTLAB_URL="$URL" node tests/e2e/bench-ratio.mjs
+node tests/e2e/bench-ratio.mjs

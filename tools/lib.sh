@@ -147,3 +147,18 @@ count_tests() {
     fi
     echo "$passed $failed"
 }
+
+# Starts `$1 serve` (a built raftlab binary) in the background on a free
+# port, serving the folder $2 (with www/ and pkg/), its output into the file
+# $3; sets SERVER_PID (the caller stops it) and exports RAFTLAB_URL.
+serve_in_background() {
+    "$1" serve --root "$2" --addr 127.0.0.1:0 > "$3" &
+    SERVER_PID=$!
+    for _ in $(seq 100); do
+        grep -q 'served at' "$3" 2>/dev/null && break
+        sleep 0.1
+    done
+    RAFTLAB_URL=$(sed -n 's/^raftlab is served at \(http:[^ ]*\)$/\1/p' "$3")
+    [ -n "$RAFTLAB_URL" ] || die "raftlab serve did not start: $(cat "$3")"
+    export RAFTLAB_URL
+}

@@ -35,15 +35,8 @@ JS
 
 step "a first visit in headless Chromium"
 cargo build --quiet --bin raftlab
-target/debug/raftlab serve --root "$ROOT" --addr 127.0.0.1:0 > "$ROOT/serve.txt" &
-SERVER_PID=$!
-for _ in $(seq 100); do
-    grep -q 'served at' "$ROOT/serve.txt" 2>/dev/null && break
-    sleep 0.1
-done
-RAFTLAB_URL=$(sed -n 's/^raftlab is served at \(http:[^ ]*\)$/\1/p' "$ROOT/serve.txt")
-[ -n "$RAFTLAB_URL" ] || die "raftlab serve did not start: $(cat "$ROOT/serve.txt")"
-RAFTLAB_URL=$RAFTLAB_URL node tests/e2e/first-visit.mjs > "$ROOT/ran.txt"
+serve_in_background target/debug/raftlab "$ROOT" "$ROOT/serve.txt"
+node tests/e2e/first-visit.mjs > "$ROOT/ran.txt"
 
 step "writing tools/split/deferred.txt"
 {

@@ -87,13 +87,5 @@ node tools/dist.mjs
 # The debug binary cargo test has already built: serving files needs no
 # optimised build, and a release build (with LTO) would add minutes.
 cargo build --quiet --bin raftlab
-target/debug/raftlab serve --addr 127.0.0.1:0 > "$LOG/serve.txt" &
-SERVER_PID=$!
-for _ in $(seq 100); do
-    grep -q 'served at' "$LOG/serve.txt" 2>/dev/null && break
-    sleep 0.1
-done
-RAFTLAB_URL=$(sed -n 's/^raftlab is served at \(http:[^ ]*\)$/\1/p' "$LOG/serve.txt")
-[ -n "$RAFTLAB_URL" ] || die "raftlab serve did not start: $(cat "$LOG/serve.txt")"
-export RAFTLAB_URL
+serve_in_background target/debug/raftlab . "$LOG/serve.txt"
 runner "browser end-to-end tests" e2e.txt node --test --test-reporter=tap tests/e2e/
