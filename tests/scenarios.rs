@@ -722,3 +722,103 @@ fn a_write_on_a_member_that_crashes_fails_and_its_next_process_does_not_answer_i
     let read = c.get("k", 0, Some(f), false, 5_000, false).unwrap();
     assert_eq!(read.value.as_deref(), Some("w"));
 }
+
+/// A cluster of three with a leader, and a follower whose links to the
+/// others are cut (`both`: both ways, else only what it sends), and its id.
+fn a_cut_follower(seed: u64, both: bool) -> (raftlab::server::Cluster, u64) {
+    let script =
+        raftlab::scenario::parse_script(&format!("cluster voters=1,2,3 seed={seed}\n")).unwrap();
+    let (world, server) = raftlab::scenario::exec::configs(&script.cluster);
+    let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
+    // etcd counts a peer connected after 5s: the strict removal check.
+    c.run_until(9_000);
+    let leader = c.leader().expect("a leader");
+    let f = (1..=3).rev().find(|&id| id != leader).unwrap();
+    for o in (1..=3).filter(|&id| id != f) {
+        c.world_mut().cut(f, o);
+        if both {
+            c.world_mut().cut(o, f);
+        }
+    }
+    (c, f)
+}
+
+#[test]
+fn a_member_that_stops_after_its_own_removal_fails_its_writes_not_its_reads() {
+    // etcd's server stops a second after applying its own removal
+    // (`stopWithDelay`): a write still waiting for its entry ends with
+    // ErrStopped (`processInternalRaftRequestOnce`), which clientv3 does not
+    // retry for a Put (`isSafeRetryMutableRPC`); a linearizable read ends
+    // with it too, but clientv3 retries a Range (`isSafeRetryImmutableRPC`)
+    // and the member never comes back: the read waits for its deadline.
+    let (mut c, f) = a_cut_follower(14, false);
+    let raftlab::server::Call::Waiting(remove) = c.begin_member_remove(f, 5_000, false).unwrap()
+    else {
+        panic!("the removal waits to be applied");
+    };
+    let put = c.start_put("k", "v", Some(f), None, 20_000, false).unwrap();
+    let raftlab::server::Call::Waiting(read) =
+        c.begin_get("k", 0, Some(f), false, 20_000, false).unwrap()
+    else {
+        panic!("a linearizable read waits");
+    };
+    let sent = c.now();
+    assert!(c.finish(remove).into_done().is_ok());
+    assert!(
+        c.world().raft(f).is_some(),
+        "sent before {f} applied its own removal"
+    );
+    while c.is_pending(put) {
+        assert!(c.step(u64::MAX));
+    }
+    let e = c.take_outcome(put).into_put().unwrap_err();
+    assert_eq!(e.code, raftlab::server::ErrorCode::ServerStopped);
+    assert_eq!(
+        e.why,
+        raftlab::server::ErrorDetail::Stopped {
+            id: f,
+            in_raft: false
+        }
+    );
+    assert!(c.world().raft(f).is_none(), "{f} stopped");
+    assert!(c.now() < sent + 2_000, "ended at once, at {}", c.now());
+    assert!(c.is_pending(read), "the read is sent again, not failed");
+    let e = c.finish(read).into_read().unwrap_err();
+    assert_eq!(e.code, raftlab::server::ErrorCode::Timeout);
+    assert_eq!(c.now(), sent + 20_000);
+}
+
+#[test]
+fn a_write_waiting_for_a_leader_on_a_member_refused_as_removed_ends_with_raft_stopped() {
+    // A member cut off when it was removed never learns it: it campaigns and
+    // knows no leader, so a write it takes waits in raft's Propose. Once a
+    // peer refuses it as removed its server stops (rafthttp's
+    // errMemberRemoved on the server's error channel), the raft node with
+    // it, and the write ends with raft's ErrStopped.
+    let (mut c, f) = a_cut_follower(14, true);
+    c.member_remove(f, 5_000, false).unwrap();
+    while c.world().raft(f).is_some_and(|r| r.leader_id() != 0) {
+        assert!(c.step(u64::MAX));
+    }
+    let put = c.start_put("k", "v", Some(f), None, 20_000, false).unwrap();
+    let sent = c.now();
+    c.run_until(sent + 100);
+    assert!(c.is_pending(put), "held until {f} knows a leader");
+    for o in (1..=3).filter(|&id| id != f) {
+        c.world_mut().heal(f, o);
+    }
+    while c.is_pending(put) {
+        assert!(c.step(u64::MAX));
+    }
+    let e = c.take_outcome(put).into_put().unwrap_err();
+    assert_eq!(e.code, raftlab::server::ErrorCode::ServerStopped);
+    assert_eq!(
+        e.why,
+        raftlab::server::ErrorDetail::Stopped {
+            id: f,
+            in_raft: true
+        }
+    );
+    assert!(c.world().node(f).is_some_and(|n| n.removed));
+    assert!(c.now() < sent + 5_000, "ended at once, at {}", c.now());
+}

@@ -36,6 +36,7 @@ fn error_codes_round_trip() {
         "bad-leader-transferee",
         "not-supported-for-learner",
         "not-started",
+        "server-stopped",
         "no-leader",
         "timeout",
         "expect-failed",

@@ -51,6 +51,12 @@ pub fn server_detail(e: &ServerError) -> String {
         RemovedForGood { id } => format!("member {id} was removed; its process stopped for good"),
         NotRunning { id } => format!("member {id}'s process is not running"),
         NodeDown { id } => format!("node {id}'s process is not running"),
+        Stopped { id, in_raft: false } => {
+            format!("member {id} stopped, removed from the cluster: {etcd}")
+        }
+        Stopped { id, in_raft: true } => format!(
+            "member {id} stopped, removed from the cluster, while the request waited for a leader: raft: stopped"
+        ),
         AlreadyRunning { id } => format!("node {id}'s process is already running"),
         NotAMember { id } => {
             format!("node {id} is not a member: add it with `member add {id}` first")

@@ -975,25 +975,59 @@ impl Cluster {
     /// may still commit; the process that would have answered is gone, and
     /// the next one knows nothing of the request.
     fn member_crashed(&mut self, node: NodeId) {
-        let lost: Vec<RequestId> = self
-            .pending
-            .iter()
-            .filter(|(_, p)| match &p.waiting {
-                Waiting::Put { via } | Waiting::Member { via } => *via == node,
-                Waiting::Parked {
-                    via: Some(via),
-                    then,
-                } => *via == node && !matches!(then, Deferred::Read { .. }),
-                Waiting::Read { .. }
-                | Waiting::Leader { .. }
-                | Waiting::Parked { via: None, .. } => false,
-            })
-            .map(|(r, _)| *r)
-            .collect();
-        for request in lost {
+        for (request, _) in self.held_by(node) {
             let e = ServerError::new(ErrorCode::NotStarted, ErrorDetail::NotRunning { id: node });
             self.complete(request, Outcome::Failed(e));
         }
+    }
+
+    /// Member `node` stopped, removed from the cluster (after applying its
+    /// own removal, or refused by a peer as removed): etcd's run loop
+    /// returns (`EtcdServer.run`, on `errorc`) and its server stops. A write
+    /// waiting for its entry to apply ends with `ErrStopped`
+    /// (`processInternalRaftRequestOnce`, on `s.done`), as does a
+    /// membership change (`configure`, on `s.stopping`) and a promotion
+    /// waiting for a leader to forward it to (`PromoteMember`'s
+    /// `waitLeader`). One still waiting in raft's `Propose` for a leader
+    /// ends with raft's own `ErrStopped` once the raft node stops. Either is
+    /// an error clientv3 never retries for a write or a membership change
+    /// (`isSafeRetryMutableRPC`: "etcdserver: server stopped" is an
+    /// Unavailable it does not know, "raft: stopped" not Unavailable at
+    /// all), so the request ends at once. A linearizable read or a member
+    /// list ends with `ErrStopped` too, an Unavailable that clientv3 retries
+    /// (`isSafeRetryImmutableRPC`): the member never runs again, so it waits
+    /// until the client's deadline, as before.
+    fn member_stopped(&mut self, node: NodeId) {
+        for (request, in_raft) in self.held_by(node) {
+            let e = ServerError::new(
+                ErrorCode::ServerStopped,
+                ErrorDetail::Stopped { id: node, in_raft },
+            );
+            self.complete(request, Outcome::Failed(e));
+        }
+    }
+
+    /// The requests member `node` holds that end when its process ends: its
+    /// writes and membership changes, sent on or parked, not its reads.
+    /// With each, whether it is parked waiting in raft's `Propose` for a
+    /// leader (a write or a change; a promotion parks in etcd's server).
+    fn held_by(&self, node: NodeId) -> Vec<(RequestId, bool)> {
+        self.pending
+            .iter()
+            .filter_map(|(r, p)| match &p.waiting {
+                Waiting::Put { via } | Waiting::Member { via } => {
+                    (*via == node).then_some((*r, false))
+                }
+                Waiting::Parked {
+                    via: Some(via),
+                    then,
+                } => (*via == node && !matches!(then, Deferred::Read { .. }))
+                    .then_some((*r, !matches!(then, Deferred::Promote { .. }))),
+                Waiting::Read { .. }
+                | Waiting::Leader { .. }
+                | Waiting::Parked { via: None, .. } => None,
+            })
+            .collect()
     }
 
     /// Finishes every leader move waiting for `node` to lead.
@@ -1116,6 +1150,10 @@ impl Cluster {
             }
             EventKind::Crashed { node } => {
                 self.member_crashed(*node);
+                return;
+            }
+            EventKind::StoppedRemoved { node, .. } => {
+                self.member_stopped(*node);
                 return;
             }
             EventKind::Raft {

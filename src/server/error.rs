@@ -31,6 +31,10 @@ pub enum ErrorCode {
     BadLeaderTransferee,
     NotSupportedForLearner,
     NotStarted,
+    /// The member stopped under the request: it was removed from the
+    /// cluster (etcd's `ErrStopped`). Named `server-stopped`, as etcd's text
+    /// says: `stopped` is a run the memory budget stopped (`slice::STOPPED`).
+    ServerStopped,
     NoLeader,
     Timeout,
     ExpectFailed,
@@ -42,7 +46,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 21] = [
+    pub const ALL: [ErrorCode; 22] = [
         ErrorCode::BadUrl,
         ErrorCode::IdExists,
         ErrorCode::IdRemoved,
@@ -58,6 +62,7 @@ impl ErrorCode {
         ErrorCode::BadLeaderTransferee,
         ErrorCode::NotSupportedForLearner,
         ErrorCode::NotStarted,
+        ErrorCode::ServerStopped,
         ErrorCode::NoLeader,
         ErrorCode::Timeout,
         ErrorCode::ExpectFailed,
@@ -83,6 +88,7 @@ impl ErrorCode {
             ErrorCode::BadLeaderTransferee => "bad-leader-transferee",
             ErrorCode::NotSupportedForLearner => "not-supported-for-learner",
             ErrorCode::NotStarted => "not-started",
+            ErrorCode::ServerStopped => "server-stopped",
             ErrorCode::NoLeader => "no-leader",
             ErrorCode::Timeout => "timeout",
             ErrorCode::ExpectFailed => "expect-failed",
@@ -115,6 +121,7 @@ impl ErrorCode {
             ErrorCode::BadLeaderTransferee => "etcdserver: bad leader transferee",
             ErrorCode::NotSupportedForLearner => "etcdserver: rpc not supported for learner",
             ErrorCode::NotStarted => "the member's process is not running",
+            ErrorCode::ServerStopped => "etcdserver: server stopped",
             ErrorCode::NoLeader => "etcdserver: no leader",
             ErrorCode::Timeout => "etcdserver: request timed out",
             ErrorCode::ExpectFailed => "the expectation did not hold",
@@ -269,6 +276,11 @@ pub enum ErrorDetail {
     NotRunning { id: NodeId },
     /// A fault aimed at node `id`, whose process is not running.
     NodeDown { id: NodeId },
+    /// Member `id` stopped under the request, removed from the cluster.
+    /// `in_raft`: the request still waited in raft's `Propose` for a
+    /// leader, which fails with raft's own `ErrStopped` ("raft: stopped")
+    /// rather than the server's.
+    Stopped { id: NodeId, in_raft: bool },
     /// `start` of a process already running.
     AlreadyRunning { id: NodeId },
     /// `start` of a node that is not a member (no `member add` yet).
@@ -407,6 +419,20 @@ impl ServerError {
             e(ErrorCode::IdRemoved, RemovedForGood { id: 3 }),
             e(ErrorCode::NotStarted, NotRunning { id: 3 }),
             e(ErrorCode::NotStarted, NodeDown { id: 3 }),
+            e(
+                ErrorCode::ServerStopped,
+                Stopped {
+                    id: 3,
+                    in_raft: false,
+                },
+            ),
+            e(
+                ErrorCode::ServerStopped,
+                Stopped {
+                    id: 3,
+                    in_raft: true,
+                },
+            ),
             e(ErrorCode::IdExists, AlreadyRunning { id: 3 }),
             e(ErrorCode::MemberNotFound, NotAMember { id: 4 }),
             e(ErrorCode::MemberNotFound, NoSuchNode { id: 9 }),
