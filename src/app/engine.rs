@@ -404,7 +404,9 @@ impl Engine {
     /// A console line that does not parse: the log says why.
     fn unparsed(&mut self, text: &str, e: crate::scenario::ParseError) -> Reply {
         let detail = e.to_string();
-        let said = self.renderer.unparsed(text, &e);
+        let said = self
+            .renderer
+            .unparsed(&crate::scenario::ast::escape_controls(text), &e);
         let line = self.log.plain(LogKind::Error, Tone::Bad, said);
         self.out.push(line);
         Reply::Unparsed(Unparsed {
@@ -1230,6 +1232,43 @@ mod tests {
             error.starts_with("error: \"membr add 4\" does not parse: line 1, column 1"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_console_line_with_a_nul_is_echoed_escaped_as_its_error_message_escapes_it() {
+        let mut e = Engine::from_script(RUN).unwrap();
+        let Reply::Unparsed(u) = e.command("membr\u{0} add\t4") else {
+            panic!("it does not parse")
+        };
+        assert_eq!(
+            u.command, "membr\u{0} add\t4",
+            "the reply keeps it as typed"
+        );
+        let lines = e.take_narration();
+        let echo: Vec<&LogLine> = lines
+            .iter()
+            .filter(|l| l.kind == LogKind::Command)
+            .collect();
+        assert_eq!(echo.len(), 1);
+        assert_eq!(echo[0].text, "› membr\\u{0} add\\t4");
+        assert_eq!(echo[0].command.as_deref(), Some("membr\u{0} add\t4"));
+        let error = &texts(&lines, LogKind::Error)[0];
+        assert!(
+            error.starts_with(
+                "error: \"membr\\u{0} add\\t4\" does not parse: line 1, column 1: \
+                 unknown command \"membr\\u{0}\""
+            ),
+            "{error}"
+        );
+        // A line that runs is echoed so too; a plain one as it is.
+        e.command("put k \u{0}");
+        e.command("put k v");
+        let more = e.take_narration();
+        assert_eq!(
+            texts(&more, LogKind::Command),
+            ["› put k \\u{0}", "› put k v"]
+        );
+        assert!(lines.iter().chain(&more).all(|l| !l.text.contains('\u{0}')));
     }
 
     #[test]

@@ -25,6 +25,7 @@
 use serde::Serialize;
 
 use crate::raft::RaftEvent;
+use crate::scenario::ast::escape_controls;
 use crate::scenario::lessons::{Step, StepLine};
 use crate::scenario::narrate::{
     CampaignFold, EventSummary, FoldKey, Line, Refusal, Renderer, Said, Tone,
@@ -131,9 +132,12 @@ impl Log {
         }
     }
 
-    /// The echo of a command the reader typed or clicked.
+    /// The echo of a command the reader typed or clicked, its control
+    /// characters escaped as an error message quoting it escapes them (the
+    /// line's `command` keeps it as typed).
     pub fn echo(&mut self, r: &dyn Renderer, command: &str) -> LogLine {
-        let mut line = self.plain(LogKind::Command, Tone::Command, r.echo(command));
+        let shown = escape_controls(command);
+        let mut line = self.plain(LogKind::Command, Tone::Command, r.echo(&shown));
         line.command = Some(command.to_string());
         line
     }

@@ -596,12 +596,35 @@ pub(crate) fn quote_for_message(s: &str) -> String {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.extend(c.escape_default()),
-            c => out.push(c),
+            c => push_shown(&mut out, c),
         }
     }
     out.push('"');
     out
+}
+
+/// `s` with each control character escaped as [`quote_for_message`]
+/// escapes it (`\u{0}`, `\t`), the rest as it is: a line the reader typed,
+/// shown in the log, holds no raw control character (a NUL would show as
+/// nothing, or cut the text short).
+pub(crate) fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        push_shown(&mut out, c);
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// `c` as a message shows it: a control character escaped.
+fn push_shown(out: &mut String, c: char) {
+    if c.is_control() {
+        out.extend(c.escape_default());
+    } else {
+        out.push(c);
+    }
 }
 
 /// The canonical text of a duration: whole seconds as `2s`, else `250ms`.
