@@ -37,7 +37,13 @@ fn read(bytes: &[u8]) -> anyhow::Result<Module> {
     config
         .generate_name_section(false)
         .generate_producers_section(false);
-    config.parse(bytes)
+    let mut module = config.parse(bytes)?;
+    // Custom sections (rustc's `target_features`): nothing the page reads.
+    let customs: Vec<_> = module.customs.iter().map(|(id, _)| id).collect();
+    for id in customs {
+        module.customs.delete(id);
+    }
+    Ok(module)
 }
 
 /// Short export names for what the deferred part takes (`$0`, `$1`, … in

@@ -70,6 +70,10 @@ fn sample() -> Sample {
         },
         ElementItems::Functions(vec![pointed]),
     );
+    m.customs.add(walrus::RawCustomSection {
+        name: "target_features".to_owned(),
+        data: vec![0],
+    });
     let bytes = m.emit_wasm();
     let read = ModuleConfig::new().parse(&bytes).unwrap();
     let index = read
@@ -154,6 +158,16 @@ fn the_parts_hold_what_the_plan_says_and_fit_together() {
     // no names kept.
     assert_eq!(first.funcs.iter_local().count(), 4);
     assert!(first.funcs.iter().all(|f| f.name.is_none()));
+    // The sample holds a custom section, as rustc's `target_features`;
+    // neither part does.
+    assert!(ModuleConfig::new()
+        .parse(&s.bytes)
+        .unwrap()
+        .customs
+        .iter()
+        .next()
+        .is_some());
+    assert!(first.customs.iter().next().is_none());
     let exports: BTreeSet<&str> = first.exports.iter().map(|e| e.name.as_str()).collect();
     for name in ["main", "memory", "$table", "$loaded"] {
         assert!(exports.contains(name), "{name} among {exports:?}");
@@ -169,6 +183,7 @@ fn the_parts_hold_what_the_plan_says_and_fit_together() {
     assert_eq!(deferred.funcs.iter_local().count(), 4);
     assert!(deferred.exports.iter().next().is_none());
     assert!(deferred.data.iter().next().is_none());
+    assert!(deferred.customs.iter().next().is_none());
     // Every import is the first part's export of the same kind.
     for import in deferred.imports.iter() {
         assert_eq!(import.module, "$p");
