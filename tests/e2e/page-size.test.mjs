@@ -34,7 +34,11 @@ test("the page's first load stays within its budget, and the lessons and the def
   // No function of the module's deferred part ran before the page fetched
   // it ahead (tools/split/deferred.txt names only what a first visit does
   // not run: make split-profile writes it again when this fails).
-  assert.notEqual(await page.evaluate(() => window.raftlab.deferred()), "when first called");
+  assert.notEqual(
+    await page.evaluate(() => window.raftlab.deferred()),
+    "when first called",
+    "a function of the module's deferred part ran before the page was ready, so the part was part of the first load: run make split-profile (docs/page-module.md)",
+  );
   await page.evaluate(() => window.raftlab.idle());
   await until(() => loaded.includes("/pkg/raftlab_bg.wasm"), `the module among ${loaded.join(" ")}`);
   // What loaded before the page was usable: the files not loaded later
