@@ -26,6 +26,18 @@ const $ = (id) => document.getElementById(id);
 const canvas = $("cluster");
 const ctx = canvas.getContext("2d");
 const logEl = $("log");
+// What nothing else caught is said in the log, once a message: the module's
+// deferred part that could not be fetched (docs/page-module.md), which
+// leaves the module unable to go on, says there to reload the page.
+let lastUncaught = "";
+const sayUncaught = (e) => {
+  const msg = String(e?.message ?? e);
+  if (msg === lastUncaught) return;
+  lastUncaught = msg;
+  logLine(t("error", { msg }), "err");
+};
+window.addEventListener("error", (ev) => sayUncaught(ev.error ?? ev.message));
+window.addEventListener("unhandledrejection", (ev) => sayUncaught(ev.reason));
 
 const DEFAULT_SPEED = 0.2;
 const SPEED_MIN = 0.01, SPEED_MAX = 8;

@@ -103,6 +103,18 @@ test("a function of the module's deferred part that runs before the part came fe
   await page.close();
 });
 
+test("a deferred part that cannot be fetched when a function of it is called is said in the log, with what to do", async () => {
+  const page = await browser.newPage();
+  await page.route("**/pkg/raftlab_deferred.wasm", (r) => r.fulfill({ status: 503, body: "down" }));
+  await page.goto(`${BASE_URL}#script=${encodeURIComponent("cluster voters=1,2,3\nbogus 1\n")}`);
+  await page.waitForFunction(() => window.raftlab !== undefined, null, { timeout: 20000 });
+  await page.waitForFunction(() => /could not be fetched/.test(document.getElementById("log").textContent), null, { timeout: 5000 });
+  const log = await page.textContent("#log");
+  assert.match(log, /raftlab_deferred\.wasm\) could not be fetched \(503 Service Unavailable\): reload the page/);
+  assert.equal(await page.evaluate(() => window.raftlab.deferred()), null);
+  await page.close();
+});
+
 test("app.js reaches each part loaded on first use through its one helper, and fetches each ahead", () => {
   const src = readFileSync(new URL("../../www/app.js", import.meta.url), "utf8");
   // Every dynamic import in app.js is a part: `NAME = part(() => import("./FILE"))`.
