@@ -269,6 +269,23 @@ pub(crate) struct Pending {
     pub note: Option<&'static str>,
     /// Background load: nobody reads its outcome.
     pub quiet: bool,
+    /// A promotion a follower sent on to the leader.
+    pub forwarded: Option<Forwarded>,
+}
+
+/// A promotion the member that took it forwarded to the leader (etcd's
+/// `PromoteMember`, `promoteMemberHTTP`). Should that leader crash or stop,
+/// the forwarding fails and the member that took it waits for the next
+/// leader and sends it again, within the same request timeout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Forwarded {
+    /// The member that took the request from the client.
+    taken: NodeId,
+    /// The learner to promote.
+    id: NodeId,
+    /// The leader's last index once it proposed: the request's entry
+    /// applied below it is an earlier attempt's, which nobody waits for.
+    from: u64,
 }
 
 /// The etcd cluster: the world plus what etcd's API adds.
@@ -444,6 +461,7 @@ impl Cluster {
                 client_deadline,
                 note: None,
                 quiet: false,
+                forwarded: None,
             },
         );
         // The answer may already be in the world's events (a one-node cluster
@@ -618,10 +636,22 @@ impl Cluster {
             Deferred::Promote { id } => {
                 let leader = self.world.raft(via).map_or(NONE, |r| r.leader_id());
                 match self.promote_checks(leader, id, request) {
-                    Ok(cc) => self
-                        .world
-                        .propose(leader, EntryData::ConfChange(Rc::new(cc)))
-                        .map(|()| Waiting::Member { via: leader }),
+                    Ok(cc) => {
+                        let sent = self
+                            .world
+                            .propose(leader, EntryData::ConfChange(Rc::new(cc)));
+                        if sent.is_ok() {
+                            let from = self.world.raft(leader).map_or(0, |r| r.last_index());
+                            if let Some(p) = self.pending.get_mut(&request) {
+                                p.forwarded = Some(Forwarded {
+                                    taken: via,
+                                    id,
+                                    from,
+                                });
+                            }
+                        }
+                        sent.map(|()| Waiting::Member { via: leader })
+                    }
                     Err(e) => {
                         self.complete(request, Outcome::Failed(e));
                         return;
@@ -975,6 +1005,7 @@ impl Cluster {
     /// may still commit; the process that would have answered is gone, and
     /// the next one knows nothing of the request.
     fn member_crashed(&mut self, node: NodeId) {
+        self.forward_again(node);
         for (request, _) in self.held_by(node) {
             let e = ServerError::new(ErrorCode::NotStarted, ErrorDetail::NotRunning { id: node });
             self.complete(request, Outcome::Failed(e));
@@ -998,6 +1029,7 @@ impl Cluster {
     /// (`isSafeRetryImmutableRPC`): the member never runs again, so it waits
     /// until the client's deadline, as before.
     fn member_stopped(&mut self, node: NodeId) {
+        self.forward_again(node);
         for (request, in_raft) in self.held_by(node) {
             let e = ServerError::new(
                 ErrorCode::ServerStopped,
@@ -1007,16 +1039,45 @@ impl Cluster {
         }
     }
 
+    /// Leader `node` crashed or stopped: a promotion another member forwarded
+    /// to it goes back to wait at that member for the next leader. etcd's
+    /// `PromoteMember` loops until its request timeout: `waitLeader`, then
+    /// `promoteMemberHTTP` to the leader, ending early only on a refusal
+    /// (learner not ready, id not found, member not a learner); a failed
+    /// call to a leader that is gone is tried again. Its deadline stays.
+    fn forward_again(&mut self, node: NodeId) {
+        let again: Vec<(RequestId, Forwarded)> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.waiting == Waiting::Member { via: node })
+            .filter_map(|(r, p)| p.forwarded.map(|f| (*r, f)))
+            .filter(|(_, f)| f.taken != node)
+            .collect();
+        for (request, f) in again {
+            if let Some(p) = self.pending.get_mut(&request) {
+                p.waiting = Waiting::Parked {
+                    via: Some(f.taken),
+                    then: Deferred::Promote { id: f.id },
+                };
+                p.note = None;
+                self.parked.insert((f.taken, request));
+            }
+        }
+    }
+
     /// The requests member `node` holds that end when its process ends: its
-    /// writes and membership changes, sent on or parked, not its reads.
+    /// writes and membership changes, sent on or parked, not its reads (a
+    /// promotion it forwarded is held by the member that took it).
     /// With each, whether it is parked waiting in raft's `Propose` for a
     /// leader (a write or a change; a promotion parks in etcd's server).
     fn held_by(&self, node: NodeId) -> Vec<(RequestId, bool)> {
         self.pending
             .iter()
             .filter_map(|(r, p)| match &p.waiting {
-                Waiting::Put { via } | Waiting::Member { via } => {
-                    (*via == node).then_some((*r, false))
+                Waiting::Put { via } => (*via == node).then_some((*r, false)),
+                Waiting::Member { via } => {
+                    let holder = p.forwarded.map_or(*via, |f| f.taken);
+                    (holder == node).then_some((*r, false))
                 }
                 Waiting::Parked {
                     via: Some(via),
@@ -1116,12 +1177,22 @@ impl Cluster {
             }
             EventKind::ConfChangeApplied {
                 node,
+                index,
                 change,
                 refused,
-                ..
             } => {
                 if refused.is_none() {
                     self.kind_applied(change);
+                }
+                // A forwarded promotion's earlier attempt, sent to a leader
+                // since lost, may still commit: its retry waits for its own.
+                let earlier = self
+                    .pending
+                    .get(&change.request)
+                    .and_then(|p| p.forwarded)
+                    .is_some_and(|f| *index < f.from);
+                if earlier {
+                    return;
                 }
                 let outcome = match refused {
                     None => Outcome::Done,
@@ -1196,5 +1267,250 @@ impl Cluster {
             ids.extend(a.state.members.keys().copied());
         }
         ids
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Five voters with a leader, and learner 6 caught up.
+    fn five_and_a_learner(seed: u64) -> Cluster {
+        let text = format!("cluster voters=1,2,3,4,5 seed={seed}\n");
+        let script = crate::scenario::parse_script(&text).unwrap();
+        let (world, server) = crate::scenario::exec::configs(&script.cluster);
+        let mut c = Cluster::new(world, server, &[1, 2, 3, 4, 5]);
+        // Peers active for longer than etcd's health interval (5s).
+        c.run_until(9_000);
+        c.member_add(6, true, None, 5_000, false).unwrap();
+        c.start_process(6).unwrap();
+        c.run_until(c.now() + 3_000);
+        c
+    }
+
+    /// Cuts `node` off from every other member, both ways (or heals).
+    fn cut_off(c: &mut Cluster, node: NodeId, cut: bool) {
+        for other in (1..=6).filter(|&o| o != node) {
+            if cut {
+                c.world_mut().cut(node, other);
+                c.world_mut().cut(other, node);
+            } else {
+                c.world_mut().heal(node, other);
+                c.world_mut().heal(other, node);
+            }
+        }
+    }
+
+    /// Runs with `node` cut off from the others until a leader knows the
+    /// learner's match (for 5s at most).
+    fn run_cut_off(c: &mut Cluster, node: NodeId) {
+        cut_off(c, node, true);
+        let end = c.now() + 5_000;
+        while c.now() < end && !learner_known(c) {
+            c.run_until(c.now() + 10);
+        }
+        cut_off(c, node, false);
+        assert!(learner_known(c));
+    }
+
+    fn learner_known(c: &Cluster) -> bool {
+        c.leader()
+            .and_then(|l| c.world.raft(l))
+            .and_then(|r| r.tracker().progress.get(&6).map(|p| p.matched))
+            .is_some_and(|m| m > 0)
+    }
+
+    /// `member promote 6` taken by a follower while no leader is known (the
+    /// leader just crashed), sent on once it hears from the next leader:
+    /// the cluster, the request, the member that took it and the leader it
+    /// went to, at the instant that leader proposed it. The follower is cut
+    /// off while the others elect, so that the leader has heard from the
+    /// learner when the promotion reaches it (a new leader knows no
+    /// learner's match until then: etcd's isLearnerReady refuses it). The
+    /// crashed member runs again, so that another crash leaves a quorum.
+    fn forwarded_promotion(seed: u64) -> Option<(Cluster, RequestId, NodeId, NodeId)> {
+        let mut c = five_and_a_learner(seed);
+        let old = c.leader()?;
+        assert!(c.world_mut().crash(old));
+        let Ok(Call::Waiting(request)) = c.begin_member_promote(6, 20_000, false) else {
+            return None;
+        };
+        let taken = match c.pending.get(&request).map(|p| &p.waiting) {
+            Some(Waiting::Parked { via: Some(v), .. }) => *v,
+            _ => return None,
+        };
+        run_cut_off(&mut c, taken);
+        c.start_process(old).unwrap();
+        let end = c.now() + 3_000;
+        while c.now() < end {
+            c.run_until(c.now() + 1);
+            match c.pending.get(&request).map(|p| p.waiting.clone()) {
+                Some(Waiting::Member { via }) if via != taken => {
+                    return Some((c, request, taken, via));
+                }
+                Some(Waiting::Parked { .. }) => {}
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    fn is_voter(c: &Cluster, id: NodeId) -> bool {
+        let leader = c.leader().unwrap();
+        c.world.raft(leader).unwrap().tracker().is_voter(id)
+    }
+
+    /// The forwarded promotion's leader crashes before the change commits:
+    /// the request waits again at the member that took it.
+    fn crash_its_leader(c: &mut Cluster, request: RequestId, taken: NodeId, leader: NodeId) {
+        assert!(c.world_mut().crash(leader));
+        c.run_until(c.now() + 1);
+        assert!(c.waits(request, &parked_at(taken)));
+    }
+
+    fn parked_at(taken: NodeId) -> Waiting {
+        Waiting::Parked {
+            via: Some(taken),
+            then: Deferred::Promote { id: 6 },
+        }
+    }
+
+    #[test]
+    fn a_forwarded_promotion_goes_to_the_next_leader_when_its_leader_crashes() {
+        // etcdserver PromoteMember: a follower forwards the promotion to the
+        // leader (promoteMemberHTTP) and, when that call fails, waits for
+        // the next leader (waitLeader) and sends it again, until ReqTimeout.
+        let mut tried = 0;
+        for seed in 1..=6 {
+            let Some((mut c, request, taken, leader)) = forwarded_promotion(seed) else {
+                continue;
+            };
+            tried += 1;
+            let deadline = c.pending.get(&request).unwrap().deadline;
+            // The leader's entry reaches no other voter but the member that
+            // took the request: it cannot commit.
+            for other in (1..=6).filter(|&o| o != leader && o != taken) {
+                c.world_mut().cut(leader, other);
+            }
+            crash_its_leader(&mut c, request, taken, leader);
+            assert_eq!(c.pending.get(&request).unwrap().deadline, deadline);
+            // The next leader hears from the learner before it hears again
+            // from the member that took the request.
+            run_cut_off(&mut c, taken);
+            let outcome = c.finish(request);
+            assert_eq!(outcome, Outcome::Done, "seed {seed}");
+            assert!(is_voter(&c, 6), "seed {seed}");
+        }
+        assert!(tried >= 4, "only {tried} seeds forwarded the promotion");
+    }
+
+    #[test]
+    fn a_forwarded_promotion_its_leader_lost_ends_with_the_next_leaders_answer() {
+        // Sent again as soon as the next leader is known, before that leader
+        // has heard from the learner: isLearnerReady's ErrLearnerNotReady,
+        // which ends PromoteMember's loop (not the crash's not-started).
+        let mut tried = 0;
+        for seed in 1..=6 {
+            let Some((mut c, request, taken, leader)) = forwarded_promotion(seed) else {
+                continue;
+            };
+            tried += 1;
+            crash_its_leader(&mut c, request, taken, leader);
+            let e = c.finish(request).into_done().unwrap_err();
+            assert_eq!(e.code, ErrorCode::LearnerNotReady, "seed {seed}");
+        }
+        assert!(tried >= 4, "only {tried} seeds forwarded the promotion");
+    }
+
+    #[test]
+    fn a_promotion_committed_before_its_leader_crashed_is_no_longer_a_learners() {
+        // The change committed and applied, but the leader crashed before
+        // it answered: the retry finds a voter. isLearnerReady lets it
+        // through (a voter is tracked and in sync); the apply refuses it
+        // (membership ValidateConfigurationChange, ErrMemberNotLearner).
+        let mut tried = 0;
+        for seed in 1..=6 {
+            let Some((mut c, request, taken, leader)) = forwarded_promotion(seed) else {
+                continue;
+            };
+            tried += 1;
+            // Run until the leader applied the change, then crash it before
+            // the answer reaches the member that took the request: the
+            // answer is lost with the leader, as the forwarded HTTP call is.
+            let applied = |c: &Cluster| {
+                c.world
+                    .node(leader)
+                    .and_then(|n| n.state.members.get(&6))
+                    .is_some_and(|m| !m.learner)
+            };
+            // Detach the request from the apply: nothing answers it there.
+            let from = c.pending.get(&request).unwrap().forwarded.unwrap().from;
+            if let Some(f) = c
+                .pending
+                .get_mut(&request)
+                .and_then(|p| p.forwarded.as_mut())
+            {
+                f.from = u64::MAX;
+            }
+            let end = c.now() + 3_000;
+            while c.now() < end && !applied(&c) {
+                c.run_until(c.now() + 1);
+            }
+            assert!(applied(&c), "seed {seed}");
+            if let Some(f) = c
+                .pending
+                .get_mut(&request)
+                .and_then(|p| p.forwarded.as_mut())
+            {
+                f.from = from;
+            }
+            crash_its_leader(&mut c, request, taken, leader);
+            run_cut_off(&mut c, taken);
+            let e = c.finish(request).into_done().unwrap_err();
+            assert_eq!(e.code, ErrorCode::MemberNotLearner, "seed {seed}");
+            assert!(is_voter(&c, 6), "seed {seed}");
+        }
+        assert!(tried >= 4, "only {tried} seeds forwarded the promotion");
+    }
+
+    #[test]
+    fn an_earlier_attempt_applied_does_not_answer_the_retry() {
+        // etcd waits for the retry's proposal by its own id: the entry of an
+        // attempt sent to a leader since lost, should the next leader commit
+        // it, answers nobody (the retry then ends with its own entry's
+        // answer, or with the request timeout if raft dropped it).
+        let (mut c, request, _, leader) = forwarded_promotion(1).unwrap();
+        let from = c.pending.get(&request).unwrap().forwarded.unwrap().from;
+        let change = c.promote_checks(leader, 6, request).unwrap();
+        let applied = |index| Event {
+            time_ms: 0,
+            kind: EventKind::ConfChangeApplied {
+                node: leader,
+                index,
+                change: change.clone(),
+                refused: None,
+            },
+        };
+        c.observe(&applied(from - 1));
+        assert!(c.waits(request, &Waiting::Member { via: leader }));
+        c.observe(&applied(from));
+        assert!(!c.is_pending(request));
+        assert_eq!(c.take_outcome(request), Outcome::Done);
+    }
+
+    #[test]
+    fn a_forwarded_promotion_fails_when_the_member_that_took_it_crashes() {
+        let mut tried = 0;
+        for seed in 1..=6 {
+            let Some((mut c, request, taken, _)) = forwarded_promotion(seed) else {
+                continue;
+            };
+            tried += 1;
+            assert!(c.world_mut().crash(taken));
+            c.run_until(c.now() + 1);
+            let e = c.take_outcome(request).into_done().unwrap_err();
+            assert_eq!(e.code, ErrorCode::NotStarted, "seed {seed}");
+        }
+        assert!(tried >= 4, "only {tried} seeds forwarded the promotion");
     }
 }
