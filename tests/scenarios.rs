@@ -768,6 +768,23 @@ fn a_member_that_stops_after_its_own_removal_fails_its_writes_not_its_reads() {
         c.world().raft(f).is_some(),
         "sent before {f} applied its own removal"
     );
+    ends_server_stopped(&mut c, put, f, false);
+    assert!(c.world().raft(f).is_none(), "{f} stopped");
+    assert!(c.now() < sent + 2_000, "ended at once, at {}", c.now());
+    assert!(c.is_pending(read), "the read is sent again, not failed");
+    let e = c.finish(read).into_read().unwrap_err();
+    assert_eq!(e.code, raftlab::server::ErrorCode::Timeout);
+    assert_eq!(c.now(), sent + 20_000);
+}
+
+/// Steps `c` until the write `put` ends, and checks it failed because member
+/// `f` stopped (`in_raft`: while it waited in raft's Propose for a leader).
+fn ends_server_stopped(
+    c: &mut raftlab::server::Cluster,
+    put: raftlab::server::RequestId,
+    f: u64,
+    in_raft: bool,
+) {
     while c.is_pending(put) {
         assert!(c.step(u64::MAX));
     }
@@ -775,17 +792,8 @@ fn a_member_that_stops_after_its_own_removal_fails_its_writes_not_its_reads() {
     assert_eq!(e.code, raftlab::server::ErrorCode::ServerStopped);
     assert_eq!(
         e.why,
-        raftlab::server::ErrorDetail::Stopped {
-            id: f,
-            in_raft: false
-        }
+        raftlab::server::ErrorDetail::Stopped { id: f, in_raft }
     );
-    assert!(c.world().raft(f).is_none(), "{f} stopped");
-    assert!(c.now() < sent + 2_000, "ended at once, at {}", c.now());
-    assert!(c.is_pending(read), "the read is sent again, not failed");
-    let e = c.finish(read).into_read().unwrap_err();
-    assert_eq!(e.code, raftlab::server::ErrorCode::Timeout);
-    assert_eq!(c.now(), sent + 20_000);
 }
 
 #[test]
@@ -807,18 +815,7 @@ fn a_write_waiting_for_a_leader_on_a_member_refused_as_removed_ends_with_raft_st
     for o in (1..=3).filter(|&id| id != f) {
         c.world_mut().heal(f, o);
     }
-    while c.is_pending(put) {
-        assert!(c.step(u64::MAX));
-    }
-    let e = c.take_outcome(put).into_put().unwrap_err();
-    assert_eq!(e.code, raftlab::server::ErrorCode::ServerStopped);
-    assert_eq!(
-        e.why,
-        raftlab::server::ErrorDetail::Stopped {
-            id: f,
-            in_raft: true
-        }
-    );
+    ends_server_stopped(&mut c, put, f, true);
     assert!(c.world().node(f).is_some_and(|n| n.removed));
     assert!(c.now() < sent + 5_000, "ended at once, at {}", c.now());
 }
