@@ -1355,6 +1355,32 @@ mod tests {
         None
     }
 
+    /// Runs `test` (seed, cluster, request, the member that took it, the
+    /// leader it went to) on the forwarded promotion of each seed that gives
+    /// one, and checks that most seeds did.
+    fn each_forwarded_promotion(mut test: impl FnMut(u64, Cluster, RequestId, NodeId, NodeId)) {
+        let mut tried = 0;
+        for seed in 1..=6 {
+            if let Some((c, request, taken, leader)) = forwarded_promotion(seed) {
+                tried += 1;
+                test(seed, c, request, taken, leader);
+            }
+        }
+        assert!(tried >= 4, "only {tried} seeds forwarded the promotion");
+    }
+
+    /// Sets the log index below which an applied entry of `request` is an
+    /// earlier attempt's.
+    fn set_forwarded_from(c: &mut Cluster, request: RequestId, from: u64) {
+        if let Some(f) = c
+            .pending
+            .get_mut(&request)
+            .and_then(|p| p.forwarded.as_mut())
+        {
+            f.from = from;
+        }
+    }
+
     fn is_voter(c: &Cluster, id: NodeId) -> bool {
         let leader = c.leader().unwrap();
         c.world.raft(leader).unwrap().tracker().is_voter(id)
@@ -1380,12 +1406,7 @@ mod tests {
         // etcdserver PromoteMember: a follower forwards the promotion to the
         // leader (promoteMemberHTTP) and, when that call fails, waits for
         // the next leader (waitLeader) and sends it again, until ReqTimeout.
-        let mut tried = 0;
-        for seed in 1..=6 {
-            let Some((mut c, request, taken, leader)) = forwarded_promotion(seed) else {
-                continue;
-            };
-            tried += 1;
+        each_forwarded_promotion(|seed, mut c, request, taken, leader| {
             let deadline = c.pending.get(&request).unwrap().deadline;
             // The leader's entry reaches no other voter but the member that
             // took the request: it cannot commit.
@@ -1400,8 +1421,7 @@ mod tests {
             let outcome = c.finish(request);
             assert_eq!(outcome, Outcome::Done, "seed {seed}");
             assert!(is_voter(&c, 6), "seed {seed}");
-        }
-        assert!(tried >= 4, "only {tried} seeds forwarded the promotion");
+        });
     }
 
     #[test]
@@ -1409,17 +1429,11 @@ mod tests {
         // Sent again as soon as the next leader is known, before that leader
         // has heard from the learner: isLearnerReady's ErrLearnerNotReady,
         // which ends PromoteMember's loop (not the crash's not-started).
-        let mut tried = 0;
-        for seed in 1..=6 {
-            let Some((mut c, request, taken, leader)) = forwarded_promotion(seed) else {
-                continue;
-            };
-            tried += 1;
+        each_forwarded_promotion(|seed, mut c, request, taken, leader| {
             crash_its_leader(&mut c, request, taken, leader);
             let e = c.finish(request).into_done().unwrap_err();
             assert_eq!(e.code, ErrorCode::LearnerNotReady, "seed {seed}");
-        }
-        assert!(tried >= 4, "only {tried} seeds forwarded the promotion");
+        });
     }
 
     #[test]
@@ -1428,12 +1442,7 @@ mod tests {
         // it answered: the retry finds a voter. isLearnerReady lets it
         // through (a voter is tracked and in sync); the apply refuses it
         // (membership ValidateConfigurationChange, ErrMemberNotLearner).
-        let mut tried = 0;
-        for seed in 1..=6 {
-            let Some((mut c, request, taken, leader)) = forwarded_promotion(seed) else {
-                continue;
-            };
-            tried += 1;
+        each_forwarded_promotion(|seed, mut c, request, taken, leader| {
             // Run until the leader applied the change, then crash it before
             // the answer reaches the member that took the request: the
             // answer is lost with the leader, as the forwarded HTTP call is.
@@ -1445,32 +1454,19 @@ mod tests {
             };
             // Detach the request from the apply: nothing answers it there.
             let from = c.pending.get(&request).unwrap().forwarded.unwrap().from;
-            if let Some(f) = c
-                .pending
-                .get_mut(&request)
-                .and_then(|p| p.forwarded.as_mut())
-            {
-                f.from = u64::MAX;
-            }
+            set_forwarded_from(&mut c, request, u64::MAX);
             let end = c.now() + 3_000;
             while c.now() < end && !applied(&c) {
                 c.run_until(c.now() + 1);
             }
             assert!(applied(&c), "seed {seed}");
-            if let Some(f) = c
-                .pending
-                .get_mut(&request)
-                .and_then(|p| p.forwarded.as_mut())
-            {
-                f.from = from;
-            }
+            set_forwarded_from(&mut c, request, from);
             crash_its_leader(&mut c, request, taken, leader);
             run_cut_off(&mut c, taken);
             let e = c.finish(request).into_done().unwrap_err();
             assert_eq!(e.code, ErrorCode::MemberNotLearner, "seed {seed}");
             assert!(is_voter(&c, 6), "seed {seed}");
-        }
-        assert!(tried >= 4, "only {tried} seeds forwarded the promotion");
+        });
     }
 
     #[test]
@@ -1500,17 +1496,11 @@ mod tests {
 
     #[test]
     fn a_forwarded_promotion_fails_when_the_member_that_took_it_crashes() {
-        let mut tried = 0;
-        for seed in 1..=6 {
-            let Some((mut c, request, taken, _)) = forwarded_promotion(seed) else {
-                continue;
-            };
-            tried += 1;
+        each_forwarded_promotion(|seed, mut c, request, taken, _| {
             assert!(c.world_mut().crash(taken));
             c.run_until(c.now() + 1);
             let e = c.take_outcome(request).into_done().unwrap_err();
             assert_eq!(e.code, ErrorCode::NotStarted, "seed {seed}");
-        }
-        assert!(tried >= 4, "only {tried} seeds forwarded the promotion");
+        });
     }
 }
