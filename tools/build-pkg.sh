@@ -42,8 +42,7 @@ target/tools/release/raftlab-split split target/pkg-whole/raftlab_bg.wasm \
     --list tools/split/deferred.txt --first pkg/raftlab_bg.wasm --deferred pkg/raftlab_deferred.wasm
 # The glue takes the deferred part's loader (tools/split/glue.js), and gives
 # the module the import its stubs call.
-perl -0pe 's{("\./raftlab_bg\.js": import0,\n)}{$1        "\$split": { load: loadDeferredNow },\n} == 1 or die "the glue no longer returns its imports as tools/build-pkg.sh expects\n"' \
-    target/pkg-whole/raftlab.js > pkg/raftlab.js
+glue_with_import '$split' '{ load: loadDeferredNow }' pkg/raftlab.js
 cat tools/split/glue.js >> pkg/raftlab.js
 # The glue repeats every exported item's Rust documentation as JSDoc: a
 # quarter of its size, which the page would load for nothing (the Rust

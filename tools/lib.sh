@@ -162,3 +162,11 @@ serve_in_background() {
     [ -n "$RAFTLAB_URL" ] || die "raftlab serve did not start: $(cat "$3")"
     export RAFTLAB_URL
 }
+
+# Writes wasm-bindgen's glue (target/pkg-whole/raftlab.js) to the file $3
+# with one more import module given to the wasm module: named $1, the
+# JavaScript object $2 (tools/split's stubs' import, or the profile's).
+glue_with_import() {
+    NAME=$1 OBJECT=$2 perl -0pe 's{("\./raftlab_bg\.js": import0,\n)}{$1        "$ENV{NAME}": $ENV{OBJECT},\n} == 1 or die "the glue no longer returns its imports as tools/lib.sh glue_with_import expects\n"' \
+        target/pkg-whole/raftlab.js > "$3"
+}

@@ -26,8 +26,7 @@ target/tools/release/raftlab-split instrument target/pkg-whole/raftlab_bg.wasm \
     --out "$ROOT/pkg/raftlab_bg.wasm" --names "$ROOT/names.txt"
 # The whole glue, with the import each function calls, and the deferred
 # part's loader the page asks for (the whole module has no such part).
-perl -0pe 's{("\./raftlab_bg\.js": import0,\n)}{$1        "\$profile": { ran: (n) => { (globalThis.raftlabRan ??= new Set()).add(n); } },\n} == 1 or die "the glue no longer returns its imports as tools/split-profile.sh expects\n"' \
-    target/pkg-whole/raftlab.js > "$ROOT/pkg/raftlab.js"
+glue_with_import '$profile' '{ ran: (n) => { (globalThis.raftlabRan ??= new Set()).add(n); } }' "$ROOT/pkg/raftlab.js"
 cat >> "$ROOT/pkg/raftlab.js" <<'JS'
 export async function loadDeferred() {}
 export function deferredLoaded() { return "whole"; }
