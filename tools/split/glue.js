@@ -17,12 +17,16 @@ function deferredInstantiate(module, how) {
     deferredHow = how;
 }
 
+// Bytes held as text, one character each.
+function deferredBytes(text) {
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+    return bytes;
+}
+
 // The one-file build (make dist) inlines the part as base64.
 function deferredInlined() {
-    const text = atob(globalThis.raftlabWasmDeferred);
-    const bytes = new Uint8Array(text.length);
-    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-    return bytes;
+    return deferredBytes(atob(globalThis.raftlabWasmDeferred));
 }
 
 // Thrown through the module, which cannot go on from the middle of the
@@ -45,9 +49,7 @@ function loadDeferredNow() {
         request.overrideMimeType('text/plain; charset=x-user-defined');
         request.send();
         if (request.status !== 200) throw deferredProblem(`${request.status} ${request.statusText}`);
-        const text = request.responseText;
-        bytes = new Uint8Array(text.length);
-        for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+        bytes = deferredBytes(request.responseText);
     }
     deferredInstantiate(new WebAssembly.Module(bytes), 'when first called');
 }
