@@ -94,6 +94,15 @@ pub fn base36(mut n: usize) -> String {
     String::from_utf8(out).expect("ASCII digits")
 }
 
+/// The function of `funcs` (a module's, in order) whose index is `index`.
+fn function_at(funcs: &[FunctionId], index: usize) -> FunctionId {
+    funcs
+        .iter()
+        .copied()
+        .find(|f| f.index() == index)
+        .expect("a function the plan names is in the module")
+}
+
 /// Both parts of the module `bytes`, as `plan` splits it.
 pub fn split(bytes: &[u8], plan: &Plan) -> anyhow::Result<Parts> {
     let (first, names) = first_part(bytes, plan)?;
@@ -113,13 +122,7 @@ fn first_part(bytes: &[u8], plan: &Plan) -> anyhow::Result<(Vec<u8>, Names)> {
         next: 0,
     };
     let funcs: Vec<FunctionId> = m.funcs.iter().map(|f| f.id()).collect();
-    let by_index = |i: usize| {
-        funcs
-            .iter()
-            .copied()
-            .find(|f| f.index() == i)
-            .expect("a function")
-    };
+    let by_index = |i: usize| function_at(&funcs, i);
     for &f in &plan.funcs {
         names.name(&mut m, (0, f), ExportItem::Function(by_index(f)));
     }
@@ -252,17 +255,7 @@ fn deferred_part(bytes: &[u8], plan: &Plan, names: &Names) -> anyhow::Result<Vec
         .add_local(false, slots, Some(slots), RefType::FUNCREF);
     let import = m.imports.add(FIRST, TABLE, ImportKind::Table(table));
     m.tables.get_mut(table).import = Some(import);
-    let stubs: Vec<FunctionId> = plan
-        .stubs
-        .iter()
-        .map(|&f| {
-            funcs
-                .iter()
-                .copied()
-                .find(|id| id.index() == f)
-                .expect("a function")
-        })
-        .collect();
+    let stubs: Vec<FunctionId> = plan.stubs.iter().map(|&f| function_at(&funcs, f)).collect();
     m.elements.add(
         ElementKind::Active {
             table,
