@@ -26,7 +26,8 @@ const $ = (id) => document.getElementById(id);
 const canvas = $("cluster");
 const ctx = canvas.getContext("2d");
 const logEl = $("log");
-// What nothing else caught is said in the log, once a message: the module's
+// What nothing else caught is said in the log (not the same message twice
+// in a row): the module's
 // deferred part that could not be fetched (docs/page-module.md), which
 // leaves the module unable to go on, says there to reload the page.
 let lastUncaught = "";

@@ -18,7 +18,8 @@ addWords({
 await init(globalThis.raftlabWasm);
 // A lesson runs at once, and its code is mostly in the module's deferred
 // part (docs/page-module.md): fetched now, not function by function. A
-// failure here is met again, and said, when a function of it is called.
+// failure here is met again, as an error on the console, when a function
+// of it is called.
 await loadDeferred().catch(() => {});
 
 const $ = (id) => document.getElementById(id);
