@@ -27,9 +27,9 @@ const canvas = $("cluster");
 const ctx = canvas.getContext("2d");
 const logEl = $("log");
 // What nothing else caught is said in the log (not the same message twice
-// in a row): the module's
-// deferred part that could not be fetched (docs/page-module.md), which
-// leaves the module unable to go on, says there to reload the page.
+// in a row): the module's deferred part that could not be fetched
+// (docs/page-module.md), which leaves the module unable to go on, says
+// there to reload the page.
 let lastUncaught = "";
 const sayUncaught = (e) => {
   const msg = String(e?.message ?? e);
