@@ -4,6 +4,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::rc::Rc;
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -684,6 +685,45 @@ impl World {
         if compacted {
             self.forget_compacted();
         }
+        self.share_chunks(id);
+    }
+
+    /// Gives node `id` one copy, with the other members, of the chunks of
+    /// log entries and store records that filled since the last call and
+    /// that another member holds alike (`Chunked::share`): every member
+    /// keeps the same entries at the same indexes and the same records at
+    /// the same revisions, and every time-travel checkpoint keeps what each
+    /// member held, so sharing them divides that memory by the members.
+    /// A chunk fills once per 256 entries or records: nearly every call
+    /// finds nothing new and returns.
+    fn share_chunks(&mut self, id: NodeId) {
+        let Some(node) = self.nodes.get(&id) else {
+            return;
+        };
+        let others = || self.nodes.values().filter(move |n| n.id != id);
+        let mut entries = Vec::new();
+        if let Some(r) = &node.raft {
+            for index in r.log().unshared_chunks() {
+                let found = others().find_map(|n| n.raft.as_ref()?.log().chunk_at(index));
+                if let Some(chunk) = found {
+                    entries.push((index, Rc::clone(chunk)));
+                }
+            }
+        }
+        let mut records = Vec::new();
+        for rev in node.state.mvcc.backend().unshared_chunks() {
+            let found = others().find_map(|n| n.state.mvcc.backend().chunk_at(rev));
+            if let Some(chunk) = found {
+                records.push((rev, Rc::clone(chunk)));
+            }
+        }
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        if let Some(r) = node.raft.as_mut() {
+            r.share_log_chunks(&entries);
+        }
+        node.state.mvcc.share_chunks(&records);
     }
 
     fn push(&mut self, kind: EventKind) {

@@ -148,6 +148,17 @@ impl MvccStore {
         }
     }
 
+    /// The store's records, for sharing what members hold alike
+    /// ([`Backend::share_chunks`]).
+    pub fn backend(&self) -> &Backend {
+        &self.backend
+    }
+
+    /// [`Backend::share_chunks`].
+    pub fn share_chunks(&mut self, others: &[(u64, Rc<Vec<Record>>)]) {
+        self.backend.share_chunks(others);
+    }
+
     /// The revision of the last write (etcd's `store.Rev`).
     pub fn rev(&self) -> u64 {
         self.current_rev
