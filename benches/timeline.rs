@@ -52,11 +52,19 @@ mod native {
     }
 
     fn summary(max_checkpoints: usize) {
+        summary_of(
+            SCRIPT,
+            "10 simulated minutes at 50 writes/s",
+            max_checkpoints,
+        );
+    }
+
+    fn summary_of(src: &str, what: &str, max_checkpoints: usize) {
         let config = TimelineConfig {
             max_checkpoints,
             ..TimelineConfig::default()
         };
-        let script = parse_script(SCRIPT).unwrap();
+        let script = parse_script(src).unwrap();
         let before = LIVE.load(Ordering::Relaxed);
         let start = Instant::now();
         let mut t = Timeline::run_script_with(&script, config);
@@ -83,7 +91,7 @@ mod native {
         ms.sort_by(f64::total_cmp);
         let pick = |q: f64| ms[((ms.len() - 1) as f64 * q) as usize];
         println!(
-            "timeline (max {max_checkpoints} checkpoints): 10 simulated minutes at 50 writes/s built in {:.0} ms; {} checkpoints \
+            "timeline (max {max_checkpoints} checkpoints): {what} built in {:.0} ms; {} checkpoints \
              (widest gap {} ms), {:.1} MB for the whole timeline (counted: {:.1} MB), {:.0} KB \
              for one session at the end",
             built.as_secs_f64() * 1000.0,
@@ -102,6 +110,11 @@ mod native {
     }
 
     fn seek(c: &mut Criterion) {
+        summary_of(
+            &raftlab::cli::bench::workload(600, 100),
+            "raftlab bench's workload (5 voters + 1 learner, 100 writes/s, 10 simulated minutes)",
+            DEFAULT_MAX_CHECKPOINTS,
+        );
         for max in [32, DEFAULT_MAX_CHECKPOINTS, 128] {
             summary(max);
         }
