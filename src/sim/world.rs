@@ -642,6 +642,10 @@ impl World {
         self.checker.observe(now, id, r);
         self.checker
             .observe_store(now, id, r.applied(), &node.state.mvcc);
+        // Entries come with the step before, records with the applying
+        // above: a chunk of either that filled is shared below.
+        let filled = r.log().unshared_chunks().next().is_some()
+            || node.state.mvcc.backend().unshared_chunks().next().is_some();
         let mut compacted = false;
 
         // etcd's triggerSnapshot: once more than snapshot-count entries were
@@ -685,7 +689,9 @@ impl World {
         if compacted {
             self.forget_compacted();
         }
-        self.share_chunks(id);
+        if filled {
+            self.share_chunks(id);
+        }
     }
 
     /// Gives node `id` one copy, with the other members, of the chunks of
@@ -694,8 +700,7 @@ impl World {
     /// keeps the same entries at the same indexes and the same records at
     /// the same revisions, and every time-travel checkpoint keeps what each
     /// member held, so sharing them divides that memory by the members.
-    /// A chunk fills once per 256 entries or records: nearly every call
-    /// finds nothing new and returns.
+    /// Called when a chunk filled: once per 256 entries or records.
     fn share_chunks(&mut self, id: NodeId) {
         let Some(node) = self.nodes.get(&id) else {
             return;
