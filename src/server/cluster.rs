@@ -919,6 +919,14 @@ impl Cluster {
 
     fn expire(&mut self) {
         let now = self.now();
+        // Nearly always: nothing is due (a step is a message or a tick).
+        if self
+            .deadlines
+            .first()
+            .is_none_or(|(deadline, _)| *deadline > now)
+        {
+            return;
+        }
         let expired: Vec<(RequestId, Option<&'static str>, Waiting, bool)> = self
             .deadlines
             .iter()
