@@ -412,12 +412,23 @@ impl Cluster {
         self.world.now()
     }
 
+    /// Whether events wait to be taken (`take_events_into`).
+    pub fn has_events(&self) -> bool {
+        !self.events.is_empty() || self.world.has_events()
+    }
+
     /// World events since the last call, in order, appended to `out`: the
     /// cluster keeps its vector's room for the next step's events, as the
     /// session, which takes them after every step of a `wait`, keeps `out`'s.
+
     pub fn take_events_into(&mut self, out: &mut Vec<Event>) {
         self.absorb();
         out.append(&mut self.events);
+    }
+
+    /// Whether requests finished since the last `take_finished`.
+    pub fn has_finished(&self) -> bool {
+        !self.finished.is_empty()
     }
 
     /// Requests that finished since the last call (those started with

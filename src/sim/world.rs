@@ -251,6 +251,11 @@ impl World {
         std::mem::take(&mut self.events)
     }
 
+    /// Whether events wait to be taken.
+    pub fn has_events(&self) -> bool {
+        !self.events.is_empty()
+    }
+
     /// `take_events` appended to `out`, keeping the world's vector's memory.
     pub fn take_events_into(&mut self, out: &mut Vec<Event>) {
         out.append(&mut self.events);
