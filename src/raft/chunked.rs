@@ -136,6 +136,19 @@ impl<T: Clone> Chunked<T> {
             .and_then(|chunk| own(chunk).get_mut(i))
     }
 
+    /// [`Chunked::get_mut`] for a write that changes nothing the item owns
+    /// beyond itself (a time, a flag): a weighed chunk keeps its weight.
+    pub fn get_mut_same_weight(&mut self, pos: usize) -> Option<&mut T> {
+        if pos >= self.len {
+            return None;
+        }
+        let (c, i) = self.locate(pos);
+        self.offered = self.offered.min(c);
+        self.chunks
+            .get_mut(c)
+            .and_then(|chunk| own(chunk).get_mut(i))
+    }
+
     pub fn push(&mut self, e: T) {
         if (self.skip + self.len) % CHUNK == 0 {
             self.chunks.push(Rc::new(Vec::with_capacity(CHUNK)));
@@ -524,5 +537,21 @@ mod tests {
         walked.drop_front(256);
         assert_eq!(weighed.weights.len(), weighed.chunks.len());
         assert_eq!(count(&weighed), count(&walked));
+    }
+
+    #[test]
+    fn a_write_that_changes_nothing_an_item_owns_keeps_the_weight() {
+        let mut s = Chunked::default();
+        for i in 0..300 {
+            s.push_weighed((i, "x".repeat(i % 5 + 1)), |x: &(usize, String), m| {
+                m.string(&x.1)
+            });
+        }
+        assert!(s.weights[0].is_some());
+        s.get_mut_same_weight(7).unwrap().0 = 1000;
+        assert!(s.weights[0].is_some());
+        assert_eq!(s.get(7).unwrap().0, 1000);
+        s.get_mut(8).unwrap().1.push('y');
+        assert_eq!(s.weights[0], None);
     }
 }
