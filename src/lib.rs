@@ -10,10 +10,12 @@
 //!    only, `wasm`, its bindings, canvas and DOM.
 
 pub mod app;
+pub mod collections;
 pub mod raft;
 pub mod scenario;
 pub mod server;
 pub mod sim;
+pub mod text;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

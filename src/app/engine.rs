@@ -12,7 +12,7 @@
 //!   The sandbox is kept aside meanwhile; leaving the lesson returns to it
 //!   as it was.
 
-use crate::raft::joined::Joined;
+use crate::text::joined::Joined;
 use serde::Serialize;
 use std::sync::Arc;
 

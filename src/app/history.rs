@@ -9,7 +9,7 @@
 //! latest [`RECENT_MS`] of the run.
 
 use crate::app::trig::clamp;
-use crate::raft::vecmap::{reorder, stable_order, VecMap};
+use crate::collections::vecmap::{reorder, stable_order, VecMap};
 use crate::scenario::view::HistoryVerdict;
 use crate::sim::linearizability::{ClientId, Linearizability, OpKind, OpName, Operation, Stamp};
 

@@ -2,7 +2,7 @@
 //! chosen from the cluster as it is now (the next free id, the leader, who
 //! is a member), so the history records what the button did.
 
-use crate::raft::joined::Joined;
+use crate::text::joined::Joined;
 use serde::Deserialize;
 
 use crate::raft::NodeId;

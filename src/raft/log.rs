@@ -7,9 +7,13 @@
 //! so slow followers can still catch up from the log, etcd's
 //! SnapshotCatchUpEntries); `entries[i].index == offset + i`.
 
-use crate::raft::chunked::Entries;
-use crate::raft::heap::Meter;
+use crate::collections::chunked::Chunked;
+use crate::collections::heap::Meter;
 use crate::raft::types::{Entry, Snapshot};
+
+/// The log's entries, in shared chunks (a time-travel checkpoint's clone
+/// copies a pointer per chunk).
+pub type Entries = Chunked<Entry>;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RaftLog {

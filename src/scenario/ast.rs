@@ -5,7 +5,7 @@
 //! parser can produce: the browser records each click as the command it stands
 //! for, and share links store scripts as text.
 
-use crate::raft::joined::Joined;
+use crate::text::joined::Joined;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! cluster. Each answer comes with what was actually seen, so a failed
 //! expectation explains itself.
 
-use crate::raft::vecmap::VecSet;
+use crate::collections::vecmap::VecSet;
 use crate::raft::{NodeId, StateRole};
 use crate::server::{Cluster, Fleet};
 

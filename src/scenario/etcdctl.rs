@@ -19,9 +19,9 @@ use super::ast::{Command, NodeId, MAX_NODE_ID, MIN_NODE_ID};
 use super::exec::Session;
 use super::report::CommandResult;
 use super::report::Failure;
-use crate::raft::joined::Joined;
 use crate::server::cluster::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, Release, UrlProblem, Waited};
+use crate::text::joined::Joined;
 use std::sync::Arc;
 
 /// The etcdctl commands raftlab models, as its refusal lists them.
@@ -82,7 +82,7 @@ pub fn client_url(id: NodeId) -> String {
 /// mixes the bootstrap voters' member ids in ascending order.
 pub fn cluster_id(voters: &[NodeId]) -> u64 {
     let mut ids: Vec<NodeId> = voters.to_vec();
-    crate::raft::vecmap::sort_u64s(&mut ids);
+    crate::collections::vecmap::sort_u64s(&mut ids);
     ids.into_iter()
         .fold(0x7261_6674_6c61_6200, |h, id| mix(h ^ member_id(id)))
 }
@@ -1171,7 +1171,7 @@ mod tests {
 
     #[test]
     fn member_ids_are_distinct_nonzero_and_map_back() {
-        let ids: crate::raft::vecmap::VecSet<u64> =
+        let ids: crate::collections::vecmap::VecSet<u64> =
             (MIN_NODE_ID..=MAX_NODE_ID).map(member_id).collect();
         assert_eq!(ids.len(), 15);
         for n in MIN_NODE_ID..=MAX_NODE_ID {

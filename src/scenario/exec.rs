@@ -2,7 +2,7 @@
 //! runner feeds it a whole script, the browser one console command at a
 //! time. Every command either takes effect whole or is refused whole.
 
-use crate::raft::vecmap::VecMap;
+use crate::collections::vecmap::VecMap;
 use std::sync::Arc;
 
 use crate::raft::NodeId;

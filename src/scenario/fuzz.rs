@@ -943,7 +943,7 @@ fn someone_can_win(session: &Session) -> bool {
     world.nodes().filter_map(|n| n.raft.as_ref()).any(|c| {
         let cs = c.conf_state();
         let mine = (c.last_term(), c.last_index());
-        let wins = |half: &crate::raft::vecmap::VecSet<NodeId>| {
+        let wins = |half: &crate::collections::vecmap::VecSet<NodeId>| {
             half.is_empty()
                 || half
                     .iter()

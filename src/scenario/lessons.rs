@@ -39,8 +39,8 @@
 //! returns to the lesson's path: it rebuilds the run to the current pause and
 //! forgets the detour.
 
-use crate::raft::joined::Joined;
-use crate::raft::substr;
+use crate::text::joined::Joined;
+use crate::text::substr;
 use std::fmt;
 use std::sync::Arc;
 

@@ -7,7 +7,6 @@ pub mod braces;
 pub mod cond;
 pub mod etcdctl;
 pub mod exec;
-pub mod fixed;
 pub mod fuzz;
 pub mod lang;
 pub mod lessons;

@@ -4,8 +4,8 @@
 //! error names its line, its column (in characters, 1-based, at the offending
 //! word) and what was expected and found.
 
-use crate::raft::joined::Joined;
-use crate::raft::substr;
+use crate::text::joined::Joined;
+use crate::text::substr;
 use std::fmt;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -1191,7 +1191,7 @@ fn parse_joint_change(
             return Err(p.err(f.value_col(), ParseErrorKind::TwiceInChange { id: *id }));
         }
         seen.extend(&ids);
-        crate::raft::vecmap::sort_u64s(&mut ids);
+        crate::collections::vecmap::sort_u64s(&mut ids);
         *match f.name {
             "add" => &mut change.add,
             "add-learner" => &mut change.add_learner,

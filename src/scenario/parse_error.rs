@@ -9,8 +9,8 @@
 //! lists of what is expected are the language's own words, never
 //! translated.
 
-use crate::raft::joined::Joined;
 use crate::raft::NodeId;
+use crate::text::joined::Joined;
 
 use super::ast::{MAX_NODE_ID, MIN_NODE_ID};
 use super::parse::COMMAND_NAMES;

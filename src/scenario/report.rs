@@ -6,7 +6,7 @@ use serde::Serialize;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use crate::raft::heap::Meter;
+use crate::collections::heap::Meter;
 use crate::raft::NodeId;
 use crate::server::fleet::MAIN;
 use crate::server::members::MemberInfo;

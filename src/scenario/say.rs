@@ -7,8 +7,8 @@
 //! checks it with [`pieces`], and the session fills it with [`fill`].
 
 use super::braces::{braces, Brace, BraceError};
-use super::fixed::Fixed;
-use crate::raft::joined::Joined;
+use crate::text::fixed::Fixed;
+use crate::text::joined::Joined;
 use std::fmt::Write;
 
 use super::parse_error::SayProblem;

@@ -51,7 +51,7 @@
 //! Decoding never panics and never half-applies: it returns a new timeline
 //! or an error saying what is wrong.
 
-use super::fixed::Fixed;
+use crate::text::fixed::Fixed;
 use std::fmt;
 
 use super::ast::{format_duration, Command, Script};
@@ -520,7 +520,7 @@ fn word(code: u8) -> Option<&'static str> {
 pub fn pack(text: &str) -> Vec<u8> {
     let bytes = text.as_bytes();
     let mut by_length: Vec<(usize, &str)> = WORDS.iter().copied().enumerate().collect();
-    crate::raft::vecmap::sort_by_u32_key(&mut by_length, |(_, w)| u32::MAX - w.len() as u32);
+    crate::collections::vecmap::sort_by_u32_key(&mut by_length, |(_, w)| u32::MAX - w.len() as u32);
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     'outer: while i < bytes.len() {

@@ -28,13 +28,13 @@
 //! message saying so, instead of growing until the process or the page's
 //! module dies.
 
-use super::fixed::Fixed;
+use crate::text::fixed::Fixed;
 use std::mem::size_of;
 use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::raft::heap::Meter;
+use crate::collections::heap::Meter;
 use crate::server::RequestId;
 
 use super::ast::{format_duration, Command, Condition, Script};
@@ -42,7 +42,7 @@ use super::exec::{Drive, Session};
 use super::narrate::{Line, Said};
 use super::parse::{parse_command, ParseError};
 use super::report::CommandResult;
-use crate::raft::fifo::Fifo;
+use crate::collections::fifo::Fifo;
 
 /// The default memory budget of a session: 512 MiB counted. What the
 /// process really holds is more (the allocator's overhead and free space:

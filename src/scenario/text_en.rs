@@ -7,8 +7,8 @@
 //! etcd's own error texts ("membership: ID exists") and Raft's message
 //! names ("MsgApp") are quoted as etcd writes them, in every language.
 
-use super::fixed::Fixed;
-use crate::raft::joined::Joined;
+use crate::text::fixed::Fixed;
+use crate::text::joined::Joined;
 use std::fmt::Write;
 
 use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};

@@ -40,12 +40,12 @@ macro_rules! ja {
     }};
 }
 
-use super::fixed::Fixed;
-use crate::raft::joined::Joined;
 use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::server::cluster::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
 use crate::sim::{DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecision, NotYet};
+use crate::text::fixed::Fixed;
+use crate::text::joined::Joined;
 
 use super::ast::{format_duration, format_quoted, MAX_NODE_ID, MIN_NODE_ID};
 use super::cond::{SetName, Unmet};

@@ -45,14 +45,14 @@
 //!
 //! Layer 4: no browser types; the wasm front end wraps this type.
 
-use crate::raft::joined::Joined;
-use crate::raft::vecmap::{VecMap, VecSet};
+use crate::collections::vecmap::{VecMap, VecSet};
+use crate::text::joined::Joined;
 use std::rc::Rc;
 use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::raft::heap::{Meter, Seen};
+use crate::collections::heap::{Meter, Seen};
 use crate::raft::NodeId;
 use crate::server::Cluster;
 
@@ -63,7 +63,7 @@ use super::parse::{parse_command, parse_script, ParseError};
 use super::report::CommandResult;
 use super::slice::{Progress, Queued, Stepped, Stop, StopReason, STOPPED};
 use super::view::LeaderChange;
-use crate::raft::fifo::Fifo;
+use crate::collections::fifo::Fifo;
 
 /// Simulated time between two checkpoints.
 pub const DEFAULT_CHECKPOINT_EVERY_MS: u64 = 2_000;
@@ -995,7 +995,7 @@ impl Timeline {
                 i
             }))
             .collect();
-        crate::raft::vecmap::sort_by_u32_key(&mut all, |b| b.id);
+        crate::collections::vecmap::sort_by_u32_key(&mut all, |b| b.id);
         all
     }
 

@@ -10,8 +10,8 @@
 
 use std::rc::Rc;
 
-use crate::raft::heap::Meter;
-use crate::raft::vecmap::{DequeSet, IdMap, VecSet};
+use crate::collections::heap::Meter;
+use crate::collections::vecmap::{DequeSet, IdMap, VecSet};
 use crate::raft::{
     ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, RaftEvent, StateRole, NONE,
 };
@@ -24,7 +24,7 @@ use super::load::Load;
 use super::members::MemberInfo;
 use super::modes::{ModeState, ModesConfig};
 use super::release::Release;
-use crate::sim::vecmap::VecMap;
+use crate::collections::vecmap::VecMap;
 
 /// Settings of the server layer (etcd flags).
 #[derive(Debug, Clone, PartialEq)]

@@ -1,6 +1,6 @@
 //! etcd's errors, under the scenario language's stable codes.
 
-use crate::raft::joined::Joined;
+use crate::text::joined::Joined;
 use std::fmt;
 use std::rc::Rc;
 use std::str::FromStr;
@@ -379,7 +379,7 @@ impl ServerError {
     /// Counts what it owns: its facts are numbers and static words,
     /// except for a few texts (an etcd-raft refusal, a URL); the sentences
     /// are made only when shown (layer 4's renderers).
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         m.add(std::mem::size_of::<ErrorDetail>());
     }
 

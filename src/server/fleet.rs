@@ -8,8 +8,8 @@
 //! other clusters' clocks move to that moment with it. After every step the
 //! mirror processes do what they can (read answers, send the next write).
 
-use crate::raft::heap::Meter;
-use crate::raft::vecmap::{reorder, stable_order};
+use crate::collections::heap::Meter;
+use crate::collections::vecmap::{reorder, stable_order};
 use crate::raft::NodeId;
 use crate::sim::{Event, EventKind};
 

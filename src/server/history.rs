@@ -26,8 +26,8 @@
 
 use std::cell::RefCell;
 
-use crate::raft::chunked::Chunked;
-use crate::raft::vecmap::DequeSet;
+use crate::collections::chunked::Chunked;
+use crate::collections::vecmap::DequeSet;
 use crate::sim::linearizability::{self, ClientId, Linearizability, OpKind, Operation, Stamp};
 
 use super::cluster::RequestId;
@@ -239,10 +239,10 @@ impl History {
 
 impl History {
     /// Counts the operations recorded (a steady load adds one per write).
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         self.ops.heap_size(
             m,
-            Some(|r: &Recorded, m: &mut crate::raft::heap::Meter| {
+            Some(|r: &Recorded, m: &mut crate::collections::heap::Meter| {
                 m.string(&r.op.key);
                 match &r.op.kind {
                     crate::sim::linearizability::OpKind::Write(v)

@@ -32,8 +32,8 @@
 
 use std::rc::Rc;
 
-use crate::raft::fifo::Fifo;
-use crate::raft::vecmap::VecSet;
+use crate::collections::fifo::Fifo;
+use crate::collections::vecmap::VecSet;
 use crate::raft::NodeId;
 use crate::sim::event::MirrorEvent;
 use crate::sim::mvcc::{self, EventType, KeyRange};
@@ -530,7 +530,7 @@ impl Mirror {
     }
 
     /// Counts what it owns.
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         m.vec(&self.events);
         m.vec(&self.watches);
         self.cuts.heap_size(m);

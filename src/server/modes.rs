@@ -27,7 +27,7 @@
 //! at a time. Every decision, and every "not yet" whose reason changed, is
 //! an event ([`ModeDecision`]) the narration puts into words.
 
-use crate::raft::vecmap::{VecMap, VecSet};
+use crate::collections::vecmap::{VecMap, VecSet};
 use std::fmt;
 use std::str::FromStr;
 

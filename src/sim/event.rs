@@ -269,7 +269,7 @@ pub struct Event {
 
 impl Event {
     /// Counts what the event owns beyond itself.
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         match &self.kind {
             EventKind::Raft {
                 event: RaftEvent::BecameLeader { votes, .. },

@@ -8,6 +8,7 @@ use std::collections::BinaryHeap;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
+use crate::collections::vecmap::VecMap;
 use crate::raft::{
     self, ConfChangeType, Entry, EntryData, Message, MessageType, NodeId, ProposeError, Raft,
     Storage,
@@ -20,7 +21,6 @@ use crate::sim::membership;
 use crate::sim::mvcc::{self, KeyRange, MvccStore, WatchResponse, Watcher};
 use crate::sim::network::{Network, Wake};
 use crate::sim::node::{PendingRead, SimNode};
-use crate::sim::vecmap::VecMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Action {
@@ -205,7 +205,7 @@ impl World {
     /// Counts what the world holds: every node (log, snapshot, applied
     /// state), the messages in flight, the scheduled actions, the events
     /// not yet taken and the safety checker's records.
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         self.nodes.heap_size(m);
         for n in self.nodes.values() {
             n.heap_size(m);

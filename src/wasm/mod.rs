@@ -18,7 +18,7 @@ pub mod safety;
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 use crate::app::trig::clamp;
-use crate::raft::joined::Joined;
+use crate::text::joined::Joined;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, Element};

@@ -6,12 +6,12 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::rc::Rc;
 
-use crate::raft::events::RaftEvent;
-use crate::raft::node::{bootstrap_storage, Config, Raft, StateRole, Storage};
-use crate::raft::types::{
+use raftlab::raft::events::RaftEvent;
+use raftlab::raft::node::{bootstrap_storage, Config, Raft, StateRole, Storage};
+use raftlab::raft::types::{
     ConfChange, ConfChangeType, EntryData, Message, MessageType, NodeId, Opaque,
 };
-use crate::sim::invariants::Checker;
+use raftlab::sim::invariants::Checker;
 
 type DropFn = Box<dyn Fn(&Message) -> bool>;
 

@@ -1,16 +1,21 @@
 //! Behaviour of whole nodes talking over the in-memory test network: the
 //! cases etcd's raft tests cover that raftlab's scenarios rely on.
 
+mod raft_core {
+    pub mod testnet;
+}
+use raft_core::testnet;
+
 use std::rc::Rc;
 
-use crate::raft::events::{ProposeError, RaftEvent, StepError};
-use crate::raft::node::{bootstrap_storage, Config, Raft, ReadOnlyOption, StateRole, Storage};
-use crate::raft::progress::ProgressState;
-use crate::raft::testnet::{conf_change, config, Network};
-use crate::raft::types::{
+use raftlab::raft::events::{ProposeError, RaftEvent, StepError};
+use raftlab::raft::node::{bootstrap_storage, Config, Raft, ReadOnlyOption, StateRole, Storage};
+use raftlab::raft::progress::ProgressState;
+use raftlab::raft::types::{
     ConfChangeSingle, ConfChangeTransition, ConfChangeType, ConfChangeV2, EntryData, Message,
     MessageType, NodeId, Opaque, CAMPAIGN_TRANSFER,
 };
+use testnet::{conf_change, config, Network};
 
 use ConfChangeType::{AddLearnerNode, AddNode, RemoveNode};
 

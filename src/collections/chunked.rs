@@ -6,11 +6,7 @@
 
 use std::rc::Rc;
 
-use crate::raft::heap::Meter;
-use crate::raft::types::Entry;
-
-/// The log's entries.
-pub type Entries = Chunked<Entry>;
+use crate::collections::heap::Meter;
 
 /// Entries per chunk: small enough that copying a shared chunk on write is
 /// cheap, large enough that a clone of a long log is a short vector.
@@ -227,13 +223,20 @@ impl<T: Clone + PartialEq> PartialEq for Chunked<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raft::types::EntryData;
 
-    fn e(index: u64) -> Entry {
-        Entry {
+    /// An item shaped like a log entry: what the log keeps here.
+    #[derive(Clone, Debug, PartialEq)]
+    struct Item {
+        term: u64,
+        index: u64,
+    }
+
+    type Entries = Chunked<Item>;
+
+    fn e(index: u64) -> Item {
+        Item {
             term: index / 100 + 1,
             index,
-            data: EntryData::Empty,
         }
     }
 
@@ -244,7 +247,7 @@ mod tests {
     #[test]
     fn behaves_like_a_vector_across_chunk_boundaries() {
         let mut s = Entries::default();
-        let mut v: Vec<Entry> = Vec::new();
+        let mut v: Vec<Item> = Vec::new();
         // Push, truncate and drop from the front in a pattern that crosses
         // chunk edges, checking against a plain vector each time.
         let mut next = 1;

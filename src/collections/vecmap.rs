@@ -78,7 +78,7 @@ fn index_range<Q: ?Sized>(
 
 impl<K, V> VecMap<K, V> {
     /// Counts the vector of pairs (not what they own).
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         m.vec(&self.entries);
     }
 
@@ -388,7 +388,7 @@ impl<T: fmt::Debug> fmt::Debug for VecSet<T> {
 
 impl<T> VecSet<T> {
     /// Counts the vector of items (not what they own).
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         m.vec(&self.items);
     }
 
@@ -597,7 +597,7 @@ pub struct IdMap<V> {
 
 impl<V> IdMap<V> {
     /// Counts the slots (not what the values own).
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         m.deque(&self.slots);
     }
 }
@@ -864,7 +864,7 @@ impl<T: Ord> DequeSet<T> {
     }
 
     /// Counts the deque of items (not what they own).
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         m.deque(&self.items);
     }
 
