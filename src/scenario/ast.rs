@@ -21,7 +21,7 @@ pub const MAX_NODE_ID: NodeId = 15;
 /// `cluster` defaults. They follow etcd where etcd has one.
 pub const DEFAULT_SEED: u64 = 1;
 /// `failover-after` (the standby mode; raftlab's own, etcd has none).
-pub const DEFAULT_FAILOVER_AFTER_MS: u64 = crate::server::modes::DEFAULT_FAILOVER_AFTER_MS;
+pub const DEFAULT_FAILOVER_AFTER_MS: u64 = crate::server::mode_settings::DEFAULT_FAILOVER_AFTER_MS;
 /// etcd `--heartbeat-interval`.
 pub const DEFAULT_HEARTBEAT_MS: u64 = 100;
 /// etcd `--election-timeout`.

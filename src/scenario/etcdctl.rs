@@ -19,7 +19,7 @@ use super::ast::{Command, NodeId, MAX_NODE_ID, MIN_NODE_ID};
 use super::exec::Session;
 use super::report::CommandResult;
 use super::report::Failure;
-use crate::server::cluster::DEADLINE_EXCEEDED;
+use crate::server::request::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, Release, UrlProblem, Waited};
 use crate::text::joined::Joined;
 use std::sync::Arc;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::raft::NodeId;
 use crate::server::client::DEFAULT_PUT_SIZE;
-use crate::server::cluster::Finished;
+use crate::server::request::Finished;
 use crate::server::{
     Call, Cluster, ErrorCode, ErrorDetail, Fleet, MemberKind, ModesConfig, NewMembers, Outcome,
     RequestId, ServerConfig, ServerError,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::collections::heap::Meter;
 use crate::raft::NodeId;
 use crate::server::fleet::MAIN;
-use crate::server::members::MemberInfo;
+use crate::server::member_info::MemberInfo;
 use crate::server::{Cluster, Fleet, MemberStatus, Mirror, ServerError};
 use crate::sim::linearizability::Linearizability;
 

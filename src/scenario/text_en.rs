@@ -15,7 +15,7 @@ use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::sim::linearizability::{ClientId, OpName};
 use crate::sim::{DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecision, NotYet};
 
-use crate::server::cluster::DEADLINE_EXCEEDED;
+use crate::server::request::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
 
 use super::ast::{format_duration, format_quoted};

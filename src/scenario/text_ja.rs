@@ -41,7 +41,7 @@ macro_rules! ja {
 }
 
 use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
-use crate::server::cluster::DEADLINE_EXCEEDED;
+use crate::server::request::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
 use crate::sim::{DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecision, NotYet};
 use crate::text::fixed::Fixed;

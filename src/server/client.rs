@@ -6,10 +6,11 @@ use std::rc::Rc;
 
 use crate::sim::kv::{Compaction, Delete, KeyRead, Put};
 
-use super::cluster::{Call, Cluster, Deferred, RequestId};
+use super::cluster::Cluster;
 use super::error::{ErrorCode, ErrorDetail, ServerError};
 use super::history::{History, SCRIPT_CLIENT};
-use super::modes::ReadMode;
+use super::mode_settings::ReadMode;
+use super::request::{Call, Deferred, RequestId};
 use crate::raft::NodeId;
 use crate::sim::linearizability::{ClientId, Linearizability};
 

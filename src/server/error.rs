@@ -292,7 +292,10 @@ pub enum ErrorDetail {
     /// Promotion: the leader tracks no progress for `id`.
     NotTracked { leader: NodeId, id: NodeId },
     /// Promotion: `id` is a read-only learner (`mode` reads).
-    ReadOnlyLearner { id: NodeId, mode: super::ReadMode },
+    ReadOnlyLearner {
+        id: NodeId,
+        mode: super::mode_settings::ReadMode,
+    },
     /// etcd's `isLearnerReady`: the learner's match is below `percent`% of
     /// the leader's.
     LearnerNotReady {
@@ -314,7 +317,7 @@ pub enum ErrorDetail {
     UnhealthyNotAll {
         connected: usize,
         voters: usize,
-        release: super::Release,
+        release: super::release::Release,
     },
     /// Strict check on add: connected to `connected` voters, fewer than the
     /// quorum of the `members` after the add.
@@ -442,7 +445,7 @@ impl ServerError {
                 ErrorCode::MemberReadOnly,
                 ReadOnlyLearner {
                     id: 4,
-                    mode: super::ReadMode::Weak,
+                    mode: super::mode_settings::ReadMode::Weak,
                 },
             ),
             e(
@@ -477,7 +480,7 @@ impl ServerError {
                 UnhealthyNotAll {
                     connected: 2,
                     voters: 3,
-                    release: super::Release::V3_4,
+                    release: super::release::Release::V3_4,
                 },
             ),
             e(

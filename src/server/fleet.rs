@@ -194,7 +194,11 @@ impl Fleet {
     }
 
     /// Runs until `request` of cluster `i` finishes.
-    pub fn finish(&mut self, i: usize, request: super::RequestId) -> super::Outcome {
+    pub fn finish(
+        &mut self,
+        i: usize,
+        request: super::request::RequestId,
+    ) -> super::request::Outcome {
         while self.clusters[i].is_pending(request) {
             if !self.step(u64::MAX) {
                 break;

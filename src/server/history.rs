@@ -30,7 +30,7 @@ use crate::collections::chunked::Chunked;
 use crate::collections::vecmap::DequeSet;
 use crate::sim::linearizability::{self, ClientId, Linearizability, OpKind, Operation, Stamp};
 
-use super::cluster::RequestId;
+use super::request::RequestId;
 
 /// The script's (and the console's) client.
 pub const SCRIPT_CLIENT: ClientId = 0;

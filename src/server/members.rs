@@ -5,49 +5,16 @@
 //! the change is applied on the member that took the request. A member that
 //! knows no leader holds the request until it knows one (see `cluster.rs`).
 
-use serde::Serialize;
-
 use crate::raft::{ConfChange, ConfChangeType, NodeId, StateRole, NONE};
 use crate::sim::kv::PeerUrls;
 use crate::sim::membership::default_peer_url;
 
-use super::cluster::{Call, Cluster, Deferred, RequestId, Waiting};
+use super::cluster::Cluster;
 use super::error::{ErrorCode, ErrorDetail, ServerError};
-use super::modes::MemberKind;
+use super::member_info::{MemberInfo, MemberStatus};
+use super::mode_settings::MemberKind;
 use super::reconfig::{self, VoterView};
-
-/// One member in a MemberList answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MemberInfo {
-    pub id: NodeId,
-    pub peer_url: String,
-    pub learner: bool,
-    /// The member has a name (etcd's `IsStarted`): a founding member, or
-    /// one whose process has published itself.
-    pub started: bool,
-    /// Its process has published its client URLs.
-    pub published: bool,
-}
-
-/// One member's own status: etcd's maintenance `Status` (etcdctl endpoint
-/// status), which learners serve too.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct MemberStatus {
-    pub id: NodeId,
-    /// The etcd release (`version`).
-    pub version: &'static str,
-    /// The leader this member knows, or `null`.
-    pub leader: Option<NodeId>,
-    pub raft_term: u64,
-    /// The member's commit index (etcd's `RaftIndex`).
-    pub raft_index: u64,
-    pub raft_applied_index: u64,
-    pub is_learner: bool,
-    /// Bytes of its applied state (etcd's `DbSize`).
-    pub db_size: u64,
-    /// etcd's `Errors`: "etcdserver: no leader" when it knows none.
-    pub errors: Vec<&'static str>,
-}
+use super::request::{Call, Deferred, RequestId, Waiting};
 
 impl Cluster {
     /// Where a membership request goes when there is no leader to take it:

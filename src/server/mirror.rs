@@ -38,9 +38,10 @@ use crate::raft::NodeId;
 use crate::sim::event::MirrorEvent;
 use crate::sim::mvcc::{self, EventType, KeyRange};
 
-use super::cluster::{Call, Cluster, Outcome, RequestId};
+use super::cluster::Cluster;
 use super::error::{ErrorCode, ErrorDetail, ServerError};
 use super::history::MIRROR_CLIENT;
+use super::request::{Call, Outcome, RequestId};
 
 /// make-mirror's context has no deadline: its requests wait as long as the
 /// server lets them (the server's own request timeout still ends a write).
