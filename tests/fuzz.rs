@@ -1,8 +1,8 @@
 //! The fuzzer: a short campaign passes, runs are deterministic, the shrinker
 //! finds a minimal script, and the scripts of the bugs it found stay fixed.
 
-use raftlab::scenario::fuzz::{self, Summary};
-use raftlab::scenario::parse_script;
+use raftlab::fuzz::{self, Summary};
+use raftlab::lang::parse::parse_script;
 
 #[test]
 fn a_short_campaign_finds_no_violation() {
@@ -32,7 +32,7 @@ fn generated_scripts_parse_and_say_what_ran() {
         let parsed = parse_script(&script).expect("a generated script parses");
         assert_eq!(parsed.commands.len(), session.results().len());
         // Replaying the text gives the same run as generating it.
-        let replay = raftlab::scenario::Session::run(&parsed);
+        let replay = raftlab::session::exec::Session::run(&parsed);
         assert_eq!(replay.report_json(), session.report_json(), "seed {seed}");
     }
 }
@@ -241,7 +241,7 @@ fn no_liveness_is_asked_when_nobody_can_win_an_election() {
     // The stuck state is the one described: started again, 1 holds the
     // longer log outside its own configuration, 2 waits for its vote.
     let src = format!("{REMOVED_LEADER_HOLDS_THE_LOG}heal\nstart 1\nwait 20s\n");
-    let session = raftlab::scenario::Session::from_script(&src).unwrap();
+    let session = raftlab::session::exec::Session::from_script(&src).unwrap();
     let w = session.cluster().world();
     let (one, two) = (w.raft(1).unwrap(), w.raft(2).unwrap());
     assert!(!one.conf_state().voters.contains(&1));

@@ -8,7 +8,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use raftlab::scenario::{ErrorCode, Session};
+use raftlab::lang::ast::ErrorCode;
+use raftlab::session::exec::Session;
 
 fn scripts() -> Vec<(String, String)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
@@ -647,8 +648,8 @@ fn a_read_confirmed_and_not_applied(
     seed: u64,
 ) -> Option<(raftlab::server::Cluster, u64, u64, u64)> {
     let script =
-        raftlab::scenario::parse_script(&format!("cluster voters=1,2,3 seed={seed}\n")).unwrap();
-    let (world, server) = raftlab::scenario::exec::configs(&script.cluster);
+        raftlab::lang::parse::parse_script(&format!("cluster voters=1,2,3 seed={seed}\n")).unwrap();
+    let (world, server) = raftlab::session::exec::configs(&script.cluster);
     let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
     c.run_until(3_000);
     let leader = c.leader()?;
@@ -698,8 +699,8 @@ fn a_write_on_a_member_that_crashes_fails_and_its_next_process_does_not_answer_i
     // Unavailable (clientv3 retries no write once sent,
     // `isSafeRetryMutableRPC`). The write may still commit; the restarted
     // process applies it but never answers a request it did not take.
-    let script = raftlab::scenario::parse_script("cluster voters=1,2,3 seed=3\n").unwrap();
-    let (world, server) = raftlab::scenario::exec::configs(&script.cluster);
+    let script = raftlab::lang::parse::parse_script("cluster voters=1,2,3 seed=3\n").unwrap();
+    let (world, server) = raftlab::session::exec::configs(&script.cluster);
     let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
     c.run_until(3_000);
     let leader = c.leader().expect("a leader");
@@ -727,8 +728,8 @@ fn a_write_on_a_member_that_crashes_fails_and_its_next_process_does_not_answer_i
 /// others are cut (`both`: both ways, else only what it sends), and its id.
 fn a_cut_follower(seed: u64, both: bool) -> (raftlab::server::Cluster, u64) {
     let script =
-        raftlab::scenario::parse_script(&format!("cluster voters=1,2,3 seed={seed}\n")).unwrap();
-    let (world, server) = raftlab::scenario::exec::configs(&script.cluster);
+        raftlab::lang::parse::parse_script(&format!("cluster voters=1,2,3 seed={seed}\n")).unwrap();
+    let (world, server) = raftlab::session::exec::configs(&script.cluster);
     let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
     // etcd counts a peer connected after 5s: the strict removal check.
     c.run_until(9_000);

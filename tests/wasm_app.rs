@@ -3,9 +3,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use raftlab::app::safety::SafetyStatus;
-use raftlab::scenario::text_en::English;
-use raftlab::scenario::view::ViolationView;
+use raftlab::session::view::ViolationView;
 use raftlab::wasm::App;
+use raftlab::words::text_en::English;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;

@@ -4,9 +4,9 @@
 //! build's, `setLanguage("ja")` is refused and nothing changes.
 #![cfg(target_arch = "wasm32")]
 
-use raftlab::scenario::narrate::Renderer;
-use raftlab::scenario::text_ja::Japanese;
 use raftlab::wasm::{load_narration, App};
+use raftlab::words::renderer::Renderer;
+use raftlab::words::text_ja::Japanese;
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;

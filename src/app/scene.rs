@@ -5,10 +5,10 @@
 
 use crate::app::trig::clamp;
 use crate::raft::{Entry, EntryData, Raft, StateRole};
-use crate::scenario::narrate::Renderer;
-use crate::scenario::view::{CatchUpView, LearnerKind, NodeState, NodeView};
 use crate::server::{Cluster, ReadMode};
+use crate::session::view::{CatchUpView, LearnerKind, NodeState, NodeView};
 use crate::sim::{Request, SimNode};
+use crate::words::renderer::Renderer;
 
 use super::layout::{Hit, Layout, Spot};
 use super::palette as pal;
@@ -681,9 +681,9 @@ mod tests {
         assert_eq!(p.slots().count(), 0);
     }
     use crate::app::log::tests::Reworded;
-    use crate::scenario::text_en::English;
-    use crate::scenario::view;
-    use crate::scenario::Session;
+    use crate::session::exec::Session;
+    use crate::session::view;
+    use crate::words::text_en::English;
 
     fn views(src: &str) -> (Session, Vec<NodeView>) {
         let s = Session::from_script(src).unwrap();
@@ -1160,7 +1160,7 @@ mod tests {
 
     #[test]
     fn a_second_cluster_and_a_mirror_are_captioned_in_both_languages() {
-        use crate::scenario::text_ja::Japanese;
+        use crate::words::text_ja::Japanese;
         let s = Session::from_script(
             "cluster voters=1,2,3 seed=1\ncluster voters=11,12,13 name=copy\ncampaign 1\ncampaign 11\nwait-until leader=1 within=2s\nwait-until leader=11 within=2s\nmirror start 9 from=1 to=11\nwait-until mirror 9=watching within=10s\nput k 1\nwait 1s\n",
         )

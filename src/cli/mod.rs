@@ -100,8 +100,8 @@ fn parse_memory(s: &str) -> Result<MemoryLimit, String> {
     }
     // The language's sizes stop at 1GB; a budget may be more.
     let bytes = match s.strip_suffix("GB") {
-        Some(n) => crate::scenario::parse_size(&format!("{n}MB"))?.saturating_mul(1024),
-        None => crate::scenario::parse_size(s)?,
+        Some(n) => crate::lang::parse::parse_size(&format!("{n}MB"))?.saturating_mul(1024),
+        None => crate::lang::parse::parse_size(s)?,
     };
     match bytes {
         0 => Err("the memory budget must be more than 0 (or none)".to_string()),

@@ -16,11 +16,14 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::scenario::narrate::Renderer;
-use crate::scenario::text_en::English;
-use crate::scenario::{
-    parse_duration, parse_script, Progress, Session, StopReason, DEFAULT_MEMORY_BUDGET,
-};
+use crate::lang::parse::parse_duration;
+use crate::lang::parse::parse_script;
+use crate::session::exec::Session;
+use crate::session::stop::Progress;
+use crate::session::stop::StopReason;
+use crate::session::stop::DEFAULT_MEMORY_BUDGET;
+use crate::words::renderer::Renderer;
+use crate::words::text_en::English;
 
 /// Work per slice: a few milliseconds of a busy cluster, so the wall clock
 /// is looked at often and the bar moves smoothly.

@@ -14,11 +14,11 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use crate::app::layout::{lane, Board, Hit, Layout, Segment, Spot, MIRROR_R};
 use crate::app::palette as pal;
 use crate::app::scene::{self, Badge, Bar, Body, Key, Label, Mark, NodeLook, Slots, Strip};
-use crate::scenario::narrate::Renderer;
-use crate::scenario::view::{self, LogMark};
 use crate::server::fleet::Fleet;
 use crate::server::Cluster;
+use crate::session::view::{self, LogMark};
 use crate::sim::SimNode;
+use crate::words::renderer::Renderer;
 
 const TAU: f64 = std::f64::consts::TAU;
 

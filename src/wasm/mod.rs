@@ -27,7 +27,7 @@ use crate::app::engine::{Engine, LessonMove};
 use crate::app::layout::{Board, Hit};
 use crate::app::presets::{self, Preset};
 use crate::app::safety::SafetyStatus;
-use crate::scenario::view;
+use crate::session::view;
 
 #[wasm_bindgen]
 extern "C" {
@@ -228,7 +228,7 @@ pub fn fresh_script(
             script: None,
             error: Some(
                 lang.as_deref()
-                    .and_then(crate::scenario::lang::Language::from_code)
+                    .and_then(crate::words::language::Language::from_code)
                     .filter(|l| l.speakable())
                     .unwrap_or_default()
                     .renderer()
@@ -244,7 +244,7 @@ pub fn fresh_script(
 /// escaped.
 #[wasm_bindgen(js_name = quoteWord)]
 pub fn quote_word(s: &str) -> String {
-    crate::scenario::ast::format_text(s)
+    crate::lang::ast::format_text(s)
 }
 
 /// The lessons, in reading order: `[{id, title, figures, summary, steps}]`,
@@ -253,9 +253,9 @@ pub fn quote_word(s: &str) -> String {
 pub fn lessons(lang: Option<String>) -> JsValue {
     let lang = lang
         .as_deref()
-        .and_then(crate::scenario::lang::Language::from_code)
+        .and_then(crate::words::language::Language::from_code)
         .unwrap_or_default();
-    to_js(&crate::scenario::lessons::infos_in(lang))
+    to_js(&crate::lessons::infos_in(lang))
 }
 
 /// Gives the module the lessons' bundle (`pkg/lessons.txt`): the page's
@@ -264,7 +264,7 @@ pub fn lessons(lang: Option<String>) -> JsValue {
 /// bundle that is not one is an error and changes nothing.
 #[wasm_bindgen(js_name = loadLessons)]
 pub fn load_lessons(bundle: &str) -> Result<u32, JsError> {
-    crate::scenario::lessons::load(bundle)
+    crate::lessons::load(bundle)
         .map(|n| n as u32)
         .map_err(|e| JsError::new(&e))
 }
@@ -278,14 +278,14 @@ pub fn load_lessons(bundle: &str) -> Result<u32, JsError> {
 /// an error and changes nothing.
 #[wasm_bindgen(js_name = loadNarration)]
 pub fn load_narration(lang: &str, text: &str) -> Result<u32, JsError> {
-    if crate::scenario::lang::Language::from_code(lang)
-        != Some(crate::scenario::lang::Language::Japanese)
+    if crate::words::language::Language::from_code(lang)
+        != Some(crate::words::language::Language::Japanese)
     {
         return Err(JsError::new(&format!(
             "there is a narration catalog for \"ja\" only, not for {lang:?}"
         )));
     }
-    crate::scenario::narration::load(text)
+    crate::words::catalog_ja::load(text)
         .map(|n| n as u32)
         .map_err(|e| JsError::new(&format!("narration-ja.txt: {e}")))
 }
@@ -527,7 +527,7 @@ impl App {
     /// sentences are loaded (`loadNarration`). The run is untouched.
     #[wasm_bindgen(js_name = setLanguage)]
     pub fn set_language(&mut self, code: &str) -> bool {
-        match crate::scenario::lang::Language::from_code(code).filter(|l| l.speakable()) {
+        match crate::words::language::Language::from_code(code).filter(|l| l.speakable()) {
             Some(lang) => {
                 self.engine.set_language(lang);
                 true
@@ -695,7 +695,7 @@ impl App {
                     let n = nodes.iter().find(|d| d.view.id == id)?;
                     Some((id, n.view.shown_term?))
                 });
-                let revision = crate::scenario::report::cluster_revision(cluster);
+                let revision = crate::session::report::cluster_revision(cluster);
                 let caption = words.ring_caption(leader, revision);
                 draw::ring_name(&ctx, layout, fleet.name(i), &caption);
             }

@@ -14,6 +14,34 @@ pub use crate::raft::types::NodeId;
 pub use crate::server::{Failover, MirrorState, NewMembers, ReadMode, Release};
 pub use crate::sim::Transport;
 
+/// The command words, in the order error messages list them.
+pub const COMMAND_NAMES: [&str; 24] = [
+    "wait",
+    "wait-until",
+    "expect",
+    "status",
+    "say",
+    "pause",
+    "put",
+    "get",
+    "delete",
+    "compaction",
+    "watch",
+    "load",
+    "member",
+    "start",
+    "crash",
+    "campaign",
+    "transfer-leader",
+    "compact",
+    "cut",
+    "heal",
+    "partition",
+    "isolate",
+    "net",
+    "mirror",
+];
+
 /// The lowest and highest node id a script may name.
 pub const MIN_NODE_ID: NodeId = 1;
 pub const MAX_NODE_ID: NodeId = 15;

@@ -18,7 +18,7 @@
 //! sentences nor their keys: the page fetches `pkg/narration-ja.txt` the
 //! first time it speaks Japanese and gives it to [`load`] (`loadNarration`).
 
-use super::braces::{braces, Brace, BraceError};
+use crate::lang::braces::{braces, Brace, BraceError};
 use std::fmt::{Display, Write};
 
 /// The sentence ids, each with how many distinct placeholders it fills (a

@@ -6,12 +6,12 @@
 //! The script keeps the text as written (its canonical form); the parser
 //! checks it with [`pieces`], and the session fills it with [`fill`].
 
-use super::braces::{braces, Brace, BraceError};
+use crate::lang::braces::{braces, Brace, BraceError};
 use crate::text::fixed::Fixed;
 use crate::text::joined::Joined;
 use std::fmt::Write;
 
-use super::parse_error::SayProblem;
+use crate::lang::parse_error::SayProblem;
 use crate::raft::NodeId;
 
 /// What a placeholder stands for.
@@ -67,20 +67,6 @@ impl Spoken {
             en: text.into(),
             ja: None,
         }
-    }
-
-    /// The words in `lang`; English when no Japanese was written.
-    pub fn get(&self, lang: super::lang::Language) -> &str {
-        in_language(lang, &self.en, self.ja.as_deref())
-    }
-}
-
-/// A `say`'s words in `lang`: its `say-ja` line in Japanese when one was
-/// written, else the English.
-pub fn in_language<'a>(lang: super::lang::Language, en: &'a str, ja: Option<&'a str>) -> &'a str {
-    match (lang, ja) {
-        (super::lang::Language::Japanese, Some(ja)) => ja,
-        _ => en,
     }
 }
 
@@ -236,7 +222,7 @@ mod tests {
         let e = pieces("leader is {lader}").unwrap_err();
         assert_eq!(e.at, 10);
         assert!(
-            super::super::parse_error::ParseErrorKind::Say(e.problem.clone())
+            crate::lang::parse_error::ParseErrorKind::Say(e.problem.clone())
                 .english()
                 .starts_with("unknown placeholder {lader}"),
             "{e:?}"

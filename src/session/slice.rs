@@ -28,35 +28,17 @@
 //! message saying so, instead of growing until the process or the page's
 //! module dies.
 
-use crate::text::fixed::Fixed;
 use std::mem::size_of;
 use std::sync::Arc;
 
-use serde::Serialize;
+use crate::collections::heap::{HeapSize, Meter};
 
-use crate::collections::heap::Meter;
-use crate::server::RequestId;
-
-use super::ast::{format_duration, Command, Condition, Script};
-use super::exec::{Drive, Session};
-use super::narrate::{Line, Said};
-use super::parse::{parse_command, ParseError};
-use super::report::CommandResult;
-use crate::collections::fifo::Fifo;
-
-/// The default memory budget of a session: 512 MiB counted. What the
-/// process really holds is more (the allocator's overhead and free space:
-/// the README gives the measured figure), and the page also holds its
-/// timeline's checkpoints (counted with the session, see
-/// `Timeline::memory_bytes`): this keeps a page far inside the 4 GiB a
-/// wasm32 module can address at most, and inside the 1 to 2 GiB some
-/// browsers give one.
-pub const DEFAULT_MEMORY_BUDGET: u64 = 512 << 20;
-
-/// Work between two narrations inside a long command: the events a long
-/// `wait` produces are turned into sentences (and dropped when they say
-/// nothing) as it goes, not all held until it ends.
-pub(super) const NARRATE_EVERY: u64 = 1 << 10;
+use crate::lang::ast::{Command, Script};
+use crate::lang::parse::{parse_command, ParseError};
+use crate::session::driver::{Current, Drive, Op, Queued, Stepped};
+use crate::session::exec::Session;
+use crate::session::narrate::{Line, Said};
+use crate::session::stop::{Progress, Stop, StopReason};
 
 /// The least work between two countings of memory. Counting walks what
 /// the session holds, so the gap grows with it ([`CHECK_SPACING_BYTES`]):
@@ -68,351 +50,6 @@ const CHECK_SPACING_BYTES: u64 = 1 << 10;
 /// The most work a cancel replays: a rollback clone is taken at the first
 /// command boundary this much work after the last one.
 pub const SNAPSHOT_EVERY: u64 = 1 << 16;
-
-/// The error of a command the memory budget stopped (`Session::execute`).
-pub const STOPPED: &str = "stopped";
-
-/// A command waiting in the queue, or finished since the rollback clone.
-#[derive(Debug, Clone)]
-pub(crate) struct Queued {
-    pub line: usize,
-    pub text: String,
-    /// Shared with the script, the timeline's entry and `Running`.
-    pub cmd: Arc<Command>,
-}
-
-/// What a command taken from the queue leaves there: it owns nothing.
-impl Default for Queued {
-    fn default() -> Queued {
-        Queued::new(0, "", Arc::new(Command::Wait(0)))
-    }
-}
-
-impl Queued {
-    pub fn new(line: usize, text: &str, cmd: Arc<Command>) -> Queued {
-        Queued {
-            line,
-            text: text.to_string(),
-            cmd,
-        }
-    }
-
-    fn heap_size(&self, m: &mut Meter) {
-        m.string(&self.text);
-        // The command's own texts (keys, values, narration) are about the
-        // length of its line.
-        m.add(self.text.len());
-    }
-}
-
-/// What a command that lets time pass still waits for.
-#[derive(Debug, Clone)]
-pub(crate) enum Op {
-    /// `wait`: time passes until `until`.
-    Wait { until: u64 },
-    /// `wait-until`: the condition is checked after each step.
-    WaitUntil {
-        cond: Arc<Condition>,
-        deadline: u64,
-        within_ms: u64,
-        /// The condition is to be looked at before the next step (when the
-        /// command starts, and after every step).
-        check: bool,
-    },
-    /// A request waited for: a `put`, a linearizable `get`, `member list`,
-    /// a membership change or `transfer-leader`.
-    Request {
-        /// The cluster it went to (0: the first).
-        cluster: usize,
-        request: RequestId,
-        answer: Answer,
-    },
-}
-
-/// What a request's answer fills in.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Answer {
-    Put,
-    Read,
-    Deleted,
-    Members,
-    Done,
-}
-
-/// The command in progress.
-#[derive(Debug)]
-pub(crate) struct Current {
-    pub q: Queued,
-    pub result: CommandResult,
-    pub op: Op,
-}
-
-/// The queue, the command in progress and the rollback clone: what runs
-/// the session, not its state. A clone of the session (a checkpoint, the
-/// rollback clone itself) starts without them.
-#[derive(Debug, Default)]
-pub(crate) struct Driver {
-    queue: Fifo<Queued>,
-    /// The `wait`s of the queue, added up (for the progress).
-    queued_wait_ms: u64,
-    pub(super) current: Option<Box<Current>>,
-    /// The session at a command boundary, and the commands finished since.
-    snapshot: Option<Box<Session>>,
-    snapshot_work: u64,
-    since: Vec<Queued>,
-    /// The run the progress describes: when it began, its commands.
-    start_ms: u64,
-    commands_total: usize,
-    commands_done: usize,
-}
-
-impl Clone for Driver {
-    fn clone(&self) -> Driver {
-        Driver::default()
-    }
-}
-
-impl Driver {
-    pub fn in_command(&self) -> bool {
-        self.current.is_some()
-    }
-
-    fn running(&self) -> bool {
-        self.current.is_some() || !self.queue.is_empty()
-    }
-
-    /// Time passed outside any command: the clone no longer leads here by
-    /// replaying commands. The next command takes a new one.
-    pub fn forget_snapshot(&mut self) {
-        self.snapshot = None;
-        self.since.clear();
-    }
-
-    pub fn set_current(&mut self, q: Queued, result: CommandResult, op: Op) {
-        self.current = Some(Box::new(Current { q, result, op }));
-    }
-
-    pub fn finished(&mut self, q: Queued) {
-        self.commands_done += 1;
-        if self.snapshot.is_some() {
-            self.since.push(q);
-        }
-    }
-
-    /// Counts one more command in the run, starting a new run if none is
-    /// going on.
-    pub fn count_in(&mut self, now: u64) {
-        if !self.running() {
-            self.start_ms = now;
-            self.commands_total = 0;
-            self.commands_done = 0;
-        }
-        self.commands_total += 1;
-    }
-
-    fn push(&mut self, q: Queued) {
-        if let Command::Wait(ms) = *q.cmd {
-            self.queued_wait_ms = self.queued_wait_ms.saturating_add(ms);
-        }
-        self.queue.push_back(q);
-    }
-
-    fn pop(&mut self) -> Option<Queued> {
-        let q = self.queue.pop_front()?;
-        if let Command::Wait(ms) = *q.cmd {
-            self.queued_wait_ms = self.queued_wait_ms.saturating_sub(ms);
-        }
-        Some(q)
-    }
-
-    fn heap_size(&self, m: &mut Meter) {
-        m.add(self.queue.capacity_bytes());
-        for q in self.queue.iter() {
-            q.heap_size(m);
-        }
-        if let Some(c) = &self.current {
-            m.add(size_of::<Current>());
-            c.q.heap_size(m);
-            c.result.heap_size(m);
-        }
-        if let Some(s) = &self.snapshot {
-            m.add(size_of::<Session>());
-            s.heap_size(m);
-        }
-        m.vec(&self.since);
-        for q in &self.since {
-            q.heap_size(m);
-        }
-    }
-}
-
-/// How far a run of queued commands is.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct Progress {
-    /// Commands are left to run.
-    pub running: bool,
-    /// Simulated time since the run began.
-    pub done_ms: u64,
-    /// `done_ms` plus the `wait`s left (the one in progress included):
-    /// `wait-until` and requests add what they take when they take it.
-    pub total_ms: u64,
-    pub commands_done: usize,
-    pub commands_total: usize,
-    /// It is a seek replaying the run to a moment (the commands are those
-    /// it replays), not a run of new commands.
-    pub seeking: bool,
-}
-
-impl Progress {
-    /// A run that began at `start_ms`, now at `now` with `left_ms` of
-    /// known waiting still ahead.
-    pub(crate) fn at(
-        running: bool,
-        now: u64,
-        start_ms: u64,
-        left_ms: u64,
-        commands_done: usize,
-        commands_total: usize,
-    ) -> Progress {
-        let done_ms = now.saturating_sub(start_ms);
-        Progress {
-            running,
-            done_ms,
-            total_ms: done_ms.saturating_add(left_ms),
-            commands_done,
-            commands_total,
-            seeking: false,
-        }
-    }
-}
-
-/// How a bounded step ([`Session::step_event_bounded`]) ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Stepped {
-    /// Something was narrated.
-    Narrated,
-    /// Simulated time reached the limit.
-    Reached,
-    /// The work reached its bound.
-    Paused,
-    /// Memory is over the budget (this many bytes counted).
-    OverBudget(u64),
-}
-
-/// Why a run is stopped before its end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StopReason {
-    /// The user asked (the page's Cancel).
-    Cancelled,
-    /// The run took longer than its wall-clock limit (`raftlab run
-    /// --max-wall`).
-    MaxWall { limit_ms: u64 },
-    /// The run would hold more than its memory budget.
-    Memory { budget: u64, counted: u64 },
-}
-
-impl StopReason {
-    pub fn name(self) -> &'static str {
-        match self {
-            StopReason::Cancelled => "cancelled",
-            StopReason::MaxWall { .. } => "max-wall",
-            StopReason::Memory { .. } => "memory",
-        }
-    }
-}
-
-/// A stopped run, as the report's `stopped` says it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Stop {
-    /// `cancelled`, `max-wall` or `memory`.
-    pub reason: &'static str,
-    /// The command cut short (or, stopped between two commands, the next
-    /// one); absent when none was left.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub command: Option<String>,
-    /// Simulated time the run had reached when it stopped.
-    pub reached_ms: u64,
-    /// Simulated time the session is back at: the end of the last command
-    /// that finished (the report's `time_ms`).
-    pub time_ms: u64,
-    /// Commands of the run that did not finish (the one cut short included).
-    pub commands_left: usize,
-    /// For `memory`: the budget and what was counted, in bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub budget_bytes: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub counted_bytes: Option<u64>,
-    /// For `max-wall`: the limit, in milliseconds of wall-clock time.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_wall_ms: Option<u64>,
-    /// One sentence saying what stopped, where and why.
-    pub message: String,
-}
-
-pub(crate) fn mib(bytes: u64) -> String {
-    format!("{} MB", Fixed(bytes as f64 / (1u64 << 20) as f64, 1))
-}
-
-impl Stop {
-    /// A stop and its sentence: the command cut short (or the next one) at
-    /// `line`, the time the run reached and the time it is back at.
-    pub(crate) fn new(
-        reason: StopReason,
-        line: Option<usize>,
-        command: Option<String>,
-        reached_ms: u64,
-        time_ms: u64,
-        commands_left: usize,
-    ) -> Stop {
-        let secs = |ms: u64| format!("t={}s", Fixed(ms as f64 / 1000.0, 2));
-        let place = match (line, &command) {
-            (Some(l), Some(c)) => format!(" at line {l} (`{c}`)"),
-            _ => String::new(),
-        };
-        let why = match reason {
-            StopReason::Cancelled => String::new(),
-            StopReason::MaxWall { limit_ms } => format!(
-                ": the run took longer than its wall-clock limit of {}",
-                format_duration(limit_ms)
-            ),
-            StopReason::Memory { budget, counted } => format!(
-                ": the run would hold more than its memory budget of {} (it counted {})",
-                mib(budget),
-                mib(counted)
-            ),
-        };
-        let verb = match reason {
-            StopReason::Cancelled => "cancelled",
-            _ => "stopped",
-        };
-        let message = format!(
-            "{verb}{place}, {}{why}; the run ends with the last command that finished, at {}",
-            secs(reached_ms),
-            secs(time_ms)
-        );
-        let (budget_bytes, counted_bytes) = match reason {
-            StopReason::Memory { budget, counted } => (Some(budget), Some(counted)),
-            _ => (None, None),
-        };
-        Stop {
-            reason: reason.name(),
-            line,
-            command,
-            reached_ms,
-            time_ms,
-            commands_left,
-            budget_bytes,
-            counted_bytes,
-            max_wall_ms: match reason {
-                StopReason::MaxWall { limit_ms } => Some(limit_ms),
-                _ => None,
-            },
-            message,
-        }
-    }
-}
 
 impl Session {
     /// A fresh session with `script`'s commands queued, none run yet: run
@@ -559,6 +196,11 @@ impl Session {
     }
 
     /// Why the run stopped before its end, if it did.
+    /// Forgets the last stop: a command queued after it starts a new run.
+    pub fn forget_stop(&mut self) {
+        self.stopped = None;
+    }
+
     pub fn stopped(&self) -> Option<&Stop> {
         self.stopped.as_ref()
     }
@@ -716,5 +358,12 @@ pub(crate) fn narration_heap_size(lines: &Vec<Line>, m: &mut Meter) {
             }
             Said::Stopped(stop) => m.string(&stop.message),
         }
+    }
+}
+
+/// The driver's rollback clone is a session: it counts as one.
+impl HeapSize for Session {
+    fn heap_size(&self, m: &mut Meter) {
+        Session::heap_size(self, m);
     }
 }

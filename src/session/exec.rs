@@ -14,13 +14,15 @@ use crate::server::{
 };
 use crate::sim::WorldConfig;
 
-use super::ast::{ClusterSpec, Command, Script, DEFAULT_CLIENT_TIMEOUT_MS};
-use super::cond::{self, Previous};
-use super::narrate::{self, Line};
-use super::parse::{parse_command, parse_script, ParseError};
-use super::report::{self, CommandResult, Failure, MemberJson, Report, Status};
-use super::say::{self, Spoken};
-use super::slice::{Answer, Current, Driver, Op, Queued, Stop, DEFAULT_MEMORY_BUDGET};
+use crate::lang::ast::{ClusterSpec, Command, Script, DEFAULT_CLIENT_TIMEOUT_MS};
+use crate::lang::parse::{parse_command, parse_script, ParseError};
+use crate::lang::say::{self, Spoken};
+use crate::session::cond::{self, Previous};
+use crate::session::driver::{Answer, Current, Drive, Driver, Op, Queued};
+use crate::session::failure::Failure;
+use crate::session::narrate::{self, Line};
+use crate::session::report::{self, CommandResult, MemberJson, Report, Status};
+use crate::session::stop::{Stop, DEFAULT_MEMORY_BUDGET};
 
 /// One run of the scenario language.
 #[derive(Debug, Clone)]
@@ -70,7 +72,7 @@ pub struct Session {
     pub(super) rollback_clones: bool,
     /// The commands queued and the one in progress; not part of the state
     /// (a clone starts without them).
-    pub(super) driver: Driver,
+    pub(super) driver: Driver<Session>,
     /// Room for the events narrated after each step, kept empty between
     /// steps so that a long `wait` does not allocate it again every step.
     pub(super) events: Vec<crate::sim::event::Event>,
@@ -380,7 +382,7 @@ impl Session {
             Some(stop) => result.fail(Failure::Stopped(Box::new(stop.clone()))),
             None => {
                 result.ok = false;
-                result.error = Some(super::slice::STOPPED);
+                result.error = Some(crate::session::stop::STOPPED);
             }
         }
         result
@@ -571,7 +573,7 @@ impl Session {
     /// then (so a long wait holds few events), counts memory when due.
     fn after_step(&mut self, stop_at: u64) -> Option<Drive> {
         self.work += 1;
-        if self.work % super::slice::NARRATE_EVERY == 0 {
+        if self.work % crate::session::driver::NARRATE_EVERY == 0 {
             self.narrate_events();
         }
         if let Some(counted) = self.over_budget() {
@@ -1178,16 +1180,6 @@ fn read_into(result: &mut CommandResult, read: crate::sim::kv::KeyRead) {
     result.value = Some(read.value);
     result.revision = Some(read.revision);
     result.mod_revision = Some(read.mod_revision);
-}
-
-/// What a started command still needs.
-pub(super) enum Drive {
-    /// It ended.
-    Done,
-    /// The slice's work is spent; it goes on in the next.
-    Paused,
-    /// The run holds more than its memory budget (this many bytes).
-    OverBudget(u64),
 }
 
 /// Whether the command may let simulated time pass (and so be stopped in

@@ -4,55 +4,17 @@
 
 use serde::Serialize;
 use std::rc::Rc;
-use std::sync::Arc;
 
 use crate::collections::heap::Meter;
 use crate::raft::NodeId;
 use crate::server::fleet::MAIN;
 use crate::server::member_info::MemberInfo;
-use crate::server::{Cluster, Fleet, MemberStatus, Mirror, ServerError};
+use crate::server::{Cluster, Fleet, MemberStatus, Mirror};
 use crate::sim::linearizability::Linearizability;
 
-use super::ast::Condition;
-use super::cond::Unmet;
-use super::slice::{Stop, STOPPED};
-
-/// Why a command failed, as facts: the report's `error` and `detail` are
-/// made from it (the English words, `text_en`), and each language renders
-/// it when it is shown.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Failure {
-    /// The server refused or failed the request.
-    Server(ServerError),
-    /// `expect COND` did not hold: what was true instead.
-    Expect { cond: Arc<Condition>, unmet: Unmet },
-    /// `wait-until COND within=D` ran out of time.
-    WaitUntil {
-        cond: Arc<Condition>,
-        within_ms: u64,
-        unmet: Unmet,
-    },
-    /// The run stopped during the command (or before it).
-    Stopped(Box<Stop>),
-}
-
-impl Failure {
-    /// The error code, as the report says it.
-    pub fn code(&self) -> &'static str {
-        match self {
-            Failure::Server(e) => e.code.as_str(),
-            Failure::Expect { .. } => crate::server::ErrorCode::ExpectFailed.as_str(),
-            Failure::WaitUntil { .. } => crate::server::ErrorCode::Timeout.as_str(),
-            Failure::Stopped(_) => STOPPED,
-        }
-    }
-}
-
-impl From<ServerError> for Failure {
-    fn from(e: ServerError) -> Failure {
-        Failure::Server(e)
-    }
-}
+use crate::session::detail::failure_detail;
+use crate::session::failure::Failure;
+use crate::session::stop::Stop;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NodeStatus {
@@ -325,7 +287,7 @@ impl CommandResult {
         let f = e.into();
         self.ok = false;
         self.error = Some(f.code());
-        self.detail = Some(super::text_en::failure_detail(&f));
+        self.detail = Some(failure_detail(&f));
         self.failure = Some(Rc::new(f));
     }
 

@@ -12,8 +12,74 @@
 use crate::raft::NodeId;
 use crate::text::joined::Joined;
 
-use super::ast::{MAX_NODE_ID, MIN_NODE_ID};
-use super::parse::COMMAND_NAMES;
+use crate::lang::ast::COMMAND_NAMES;
+use crate::lang::ast::{MAX_NODE_ID, MIN_NODE_ID};
+use std::fmt;
+use std::rc::Rc;
+
+/// A line that does not parse: its facts behind one shared pointer, so that
+/// a `Result` carrying it stays small (each `?` of the parser moves a word,
+/// not the whole error) and a copy of it (a refusal in the narration, a
+/// share link's error) counts a reference instead of copying each kind of
+/// error; the module is smaller by both. The facts never change once made.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ParseError(Rc<ParseErrorFacts>);
+
+/// What a [`ParseError`] says; its fields are read through the error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseErrorFacts {
+    /// 1-based line (1 for [`parse_command`]).
+    pub line: usize,
+    /// 1-based column, in characters, of the offending word.
+    pub column: usize,
+    /// The English words (the report's and the command line's).
+    pub message: String,
+    /// What is wrong, as data, for every language's words.
+    pub kind: Box<ParseErrorKind>,
+}
+
+impl ParseError {
+    pub fn new(line: usize, column: usize, kind: impl Into<ParseErrorKind>) -> ParseError {
+        let kind = kind.into();
+        ParseError(Rc::new(ParseErrorFacts {
+            line,
+            column,
+            message: kind.english(),
+            kind: Box::new(kind),
+        }))
+    }
+}
+
+impl std::ops::Deref for ParseError {
+    type Target = ParseErrorFacts;
+    fn deref(&self) -> &ParseErrorFacts {
+        &self.0
+    }
+}
+
+/// As the struct it was printed before its facts went behind a pointer.
+impl fmt::Debug for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ParseError")
+            .field("line", &self.line)
+            .field("column", &self.column)
+            .field("message", &self.message)
+            .field("kind", &self.kind)
+            .finish()
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
 
 /// One kind of parse error with what it names.
 #[derive(Debug, Clone, PartialEq, Eq)]

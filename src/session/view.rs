@@ -16,10 +16,9 @@ use crate::raft::{NodeId, ProgressState, Raft, StateRole};
 use crate::server::{CatchUp, Cluster, Failover, FailoverWatch, Fleet, NewMembers, ReadMode};
 use crate::sim::membership::resolve_host;
 
-use super::ast::MAX_NODE_ID;
-use super::lessons::LessonPlayer;
-use super::report::Status;
-use super::timeline::{BranchInfo, Timeline};
+use crate::lang::ast::MAX_NODE_ID;
+use crate::session::report::Status;
+use crate::session::timeline::{BranchInfo, LeaderChange, Timeline};
 
 /// The quorum arithmetic of the cluster now, as the quorum panel and the
 /// lesson panel show it.
@@ -576,7 +575,7 @@ pub struct MirrorView {
     /// (`fleet_js`), as for [`NamedClusterView::view`].
     #[cfg_attr(not(target_arch = "wasm32"), serde(flatten))]
     #[cfg_attr(target_arch = "wasm32", serde(skip))]
-    pub report: super::report::MirrorJson,
+    pub report: crate::session::report::MirrorJson,
     /// The clusters of `from` and `to`, by name.
     pub source: String,
     pub destination: String,
@@ -626,7 +625,7 @@ impl FleetView {
                 .enumerate()
                 .map(|(i, c)| NamedClusterView {
                     name: f.name(i).to_string(),
-                    revision: super::report::cluster_revision(c),
+                    revision: crate::session::report::cluster_revision(c),
                     view: ClusterView::of(c),
                 })
                 .collect(),
@@ -687,7 +686,7 @@ pub fn key_history(f: &Fleet, key: &str) -> Vec<KeyHistoryView> {
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let node = super::report::reference_member(c);
+            let node = crate::session::report::reference_member(c);
             let store = node
                 .and_then(|id| c.world().node(id))
                 .map(|n| &n.state.mvcc);
@@ -713,97 +712,6 @@ pub fn key_history(f: &Fleet, key: &str) -> Vec<KeyHistoryView> {
         .collect()
 }
 
-// ---- a lesson ------------------------------------------------------------------
-
-/// The lesson panel.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LessonView {
-    pub id: String,
-    /// Its number in the list ("6b").
-    pub number: String,
-    pub title: String,
-    /// The design document's figures it stands for (empty for a lesson
-    /// about a proposal only).
-    pub figures: Vec<u32>,
-    /// The design document's proposal it stands for, or `None`.
-    pub proposal: Option<String>,
-    /// The design document's comparison it sets side by side, or `None`.
-    pub comparison: Option<String>,
-    pub summary: String,
-    /// Steps done (0 at the start) of `steps`.
-    pub position: usize,
-    pub steps: usize,
-    pub finished: bool,
-    /// The cluster is exactly as the lesson left it at this pause.
-    pub on_path: bool,
-    /// The current step's narration (while a step plays: its `say`s so far).
-    pub says: Vec<String>,
-    /// The next step's narration, for a presenter's hint (empty at the
-    /// lesson's end).
-    pub next_says: Vec<String>,
-    pub quorum: QuorumView,
-    /// A step is playing (the page's Next shows it happen).
-    pub playing: bool,
-    /// The lesson's own `expect` lines that failed in this run so far.
-    pub failed_checks: usize,
-}
-
-impl LessonView {
-    pub fn of(p: &LessonPlayer) -> LessonView {
-        LessonView::of_in(p, super::lang::Language::English)
-    }
-
-    /// The panel in `lang`: its title, summary and the step's narration.
-    pub fn of_in(p: &LessonPlayer, lang: super::lang::Language) -> LessonView {
-        let l = p.lesson();
-        LessonView {
-            id: l.id.clone(),
-            number: l.number(),
-            title: l.header.title_in(lang).to_string(),
-            figures: l.header.figures.clone(),
-            proposal: l.header.proposal.clone(),
-            comparison: l.header.comparison.clone(),
-            summary: l.header.summary_in(lang).to_string(),
-            position: p.position(),
-            steps: p.steps(),
-            finished: p.finished(),
-            on_path: p.on_path(),
-            says: p.says().iter().map(|s| s.get(lang).to_string()).collect(),
-            next_says: l
-                .step_says(p.position() + 1, lang)
-                .iter()
-                .map(|say| unfilled(say))
-                .collect(),
-            quorum: p.quorum(),
-            playing: p.playing(),
-            failed_checks: p.failed_checks(),
-        }
-    }
-}
-
-/// A `say` template with each `{placeholder}` shown as "…" (its value is
-/// known only once the step has run) and `{{`, `}}` as braces.
-fn unfilled(template: &str) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(c) = rest.chars().next() {
-        if let Some(r) = rest.strip_prefix("{{") {
-            out.push('{');
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix("}}") {
-            out.push('}');
-            rest = r;
-        } else if let (Some(r), Some(end)) = (rest.strip_prefix('{'), rest.find('}')) {
-            out.push('…');
-            rest = &r[end..];
-        } else {
-            out.push(c);
-            rest = &rest[c.len_utf8()..];
-        }
-    }
-    out
-}
-
 // ---- the timeline ---------------------------------------------------------------
 
 /// One command on the scrubber.
@@ -813,14 +721,6 @@ pub struct TimelineEntry {
     pub end_ms: u64,
     /// The command's canonical text.
     pub text: String,
-}
-
-/// A moment a new leader was first seen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct LeaderChange {
-    pub at_ms: u64,
-    pub id: NodeId,
-    pub term: u64,
 }
 
 /// Everything the scrubber draws.
@@ -880,17 +780,8 @@ impl TimelineView {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn a_hint_shows_placeholders_as_an_ellipsis_and_doubled_braces_as_braces() {
-        assert_eq!(
-            super::unfilled("n{leader} leads, {{x}} {n}"),
-            "n… leads, {x} …"
-        );
-        assert_eq!(super::unfilled("plain"), "plain");
-    }
-
     use super::*;
-    use crate::scenario::Session;
+    use crate::session::exec::Session;
 
     fn session(src: &str) -> Session {
         Session::from_script(src).unwrap()
@@ -977,7 +868,7 @@ mod tests {
     fn a_promoted_learner_is_a_voter_before_it_applies_its_promotion() {
         // Lesson 10, third pause: the leader applied "add voter 4"; node 4
         // itself has not yet. The cluster counts it: every view agrees.
-        let lesson = crate::scenario::lessons::find("10-promoting-a-learner").unwrap();
+        let lesson = crate::lessons::find("10-promoting-a-learner").unwrap();
         let s = lesson.session_at(3);
         let q = QuorumView::of(s.cluster());
         assert_eq!(q.voters, vec![1, 2, 3, 4]);

@@ -54,9 +54,9 @@
 use crate::text::fixed::Fixed;
 use std::fmt;
 
-use super::ast::{format_duration, Command, Script};
-use super::parse::{duration_of, parse_script, ParseError, ParseErrorKind};
-use super::timeline::Timeline;
+use crate::lang::ast::{format_duration, Command, Script};
+use crate::lang::parse::{duration_of, parse_script, ParseError, ParseErrorKind};
+use crate::session::timeline::Timeline;
 
 /// The link format this module writes and reads.
 pub const LINK_VERSION: u32 = 1;

@@ -1,8 +1,9 @@
 //! The languages raftlab speaks, and the [`Renderer`] of each.
 
-use super::narrate::Renderer;
-use super::text_en::English;
-use super::text_ja::Japanese;
+use crate::lang::say::Spoken;
+use crate::words::renderer::Renderer;
+use crate::words::text_en::English;
+use crate::words::text_ja::Japanese;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Language {
@@ -30,12 +31,27 @@ impl Language {
 
     /// Whether this language's sentences are here to be said: the page's
     /// module has Japanese only once its catalog is loaded
-    /// ([`super::narration::load`]); a native build always has it.
+    /// ([`crate::words::catalog_ja::load`]); a native build always has it.
     pub fn speakable(self) -> bool {
         match self {
             Language::English => true,
-            Language::Japanese => super::narration::loaded(),
+            Language::Japanese => crate::words::catalog_ja::loaded(),
         }
+    }
+
+    /// A `say`'s words in this language: its `say-ja` line in Japanese
+    /// when one was written, else the English.
+    pub fn pick<'a>(self, en: &'a str, ja: Option<&'a str>) -> &'a str {
+        match (self, ja) {
+            (Language::Japanese, Some(ja)) => ja,
+            _ => en,
+        }
+    }
+
+    /// A `say` line's filled words in this language (English when no
+    /// Japanese was written).
+    pub fn said(self, s: &Spoken) -> &str {
+        self.pick(&s.en, s.ja.as_deref())
     }
 
     pub fn renderer(self) -> &'static dyn Renderer {

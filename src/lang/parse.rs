@@ -6,106 +6,12 @@
 
 use crate::text::joined::Joined;
 use crate::text::substr;
-use std::fmt;
-use std::rc::Rc;
 use std::sync::Arc;
 
-use super::ast::*;
-use super::lexer::{lex, OptPart, Token};
-pub use super::parse_error::ParseErrorKind;
-use super::parse_error::{Form, Least, Named};
-
-/// A line that does not parse: its facts behind one shared pointer, so that
-/// a `Result` carrying it stays small (each `?` of the parser moves a word,
-/// not the whole error) and a copy of it (a refusal in the narration, a
-/// share link's error) counts a reference instead of copying each kind of
-/// error; the module is smaller by both. The facts never change once made.
-#[derive(Clone, PartialEq, Eq)]
-pub struct ParseError(Rc<ParseErrorFacts>);
-
-/// What a [`ParseError`] says; its fields are read through the error.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseErrorFacts {
-    /// 1-based line (1 for [`parse_command`]).
-    pub line: usize,
-    /// 1-based column, in characters, of the offending word.
-    pub column: usize,
-    /// The English words (the report's and the command line's).
-    pub message: String,
-    /// What is wrong, as data, for every language's words.
-    pub kind: Box<ParseErrorKind>,
-}
-
-impl ParseError {
-    pub fn new(line: usize, column: usize, kind: impl Into<ParseErrorKind>) -> ParseError {
-        let kind = kind.into();
-        ParseError(Rc::new(ParseErrorFacts {
-            line,
-            column,
-            message: kind.english(),
-            kind: Box::new(kind),
-        }))
-    }
-}
-
-impl std::ops::Deref for ParseError {
-    type Target = ParseErrorFacts;
-    fn deref(&self) -> &ParseErrorFacts {
-        &self.0
-    }
-}
-
-/// As the struct it was printed before its facts went behind a pointer.
-impl fmt::Debug for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ParseError")
-            .field("line", &self.line)
-            .field("column", &self.column)
-            .field("message", &self.message)
-            .field("kind", &self.kind)
-            .finish()
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.message
-        )
-    }
-}
-
-impl std::error::Error for ParseError {}
-
-/// The command words, in the order error messages list them.
-pub const COMMAND_NAMES: [&str; 24] = [
-    "wait",
-    "wait-until",
-    "expect",
-    "status",
-    "say",
-    "pause",
-    "put",
-    "get",
-    "delete",
-    "compaction",
-    "watch",
-    "load",
-    "member",
-    "start",
-    "crash",
-    "campaign",
-    "transfer-leader",
-    "compact",
-    "cut",
-    "heal",
-    "partition",
-    "isolate",
-    "net",
-    "mirror",
-];
+use crate::lang::ast::*;
+use crate::lang::lexer::{lex, OptPart, Token};
+use crate::lang::parse_error::{Form, Least, Named};
+pub use crate::lang::parse_error::{ParseError, ParseErrorFacts, ParseErrorKind};
 
 /// The options every client request takes: the client's timeout and
 /// etcd's `WithRequireLeader`.
@@ -682,7 +588,7 @@ fn say_text(p: &mut Words<'_>, name: &str) -> Result<String, ParseError> {
             },
         ));
     }
-    if let Err(e) = super::say::pieces(&t.text) {
+    if let Err(e) = crate::lang::say::pieces(&t.text) {
         return Err(p.err(text_column(t, e.at), ParseErrorKind::Say(e.problem)));
     }
     Ok(t.text.clone())

@@ -51,10 +51,12 @@ use crate::server::{Failover, NewMembers, ReadMode};
 use crate::sim::kv::Request;
 use crate::sim::membership::resolve_host;
 
-use super::ast::{ClusterSpec, Command, Condition, Release, Script, MAX_NODE_ID, MAX_WAIT_MS};
-use super::cond::Unmet;
-use super::exec::Session;
-use super::parse::{parse_command, parse_script, ParseError};
+use crate::lang::ast::{
+    ClusterSpec, Command, Condition, Release, Script, MAX_NODE_ID, MAX_WAIT_MS,
+};
+use crate::lang::parse::{parse_command, parse_script, ParseError};
+use crate::session::cond::Unmet;
+use crate::session::exec::Session;
 
 /// Simulated time of one run when nothing else is asked.
 pub const DEFAULT_DURATION_MS: u64 = 60_000;
@@ -843,7 +845,7 @@ fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Verdic
             kind: FailureKind::Linearizability,
             text: format!(
                 "the writes and linearizable reads are not linearizable: {}",
-                super::text_en::unmet(&Unmet::Anomaly(Some(Box::new(anomaly))))
+                crate::session::detail::unmet(&Unmet::Anomaly(Some(Box::new(anomaly))))
             ),
         });
     }

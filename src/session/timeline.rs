@@ -56,14 +56,23 @@ use crate::collections::heap::{Meter, Seen};
 use crate::raft::NodeId;
 use crate::server::Cluster;
 
-use super::ast::{ClusterSpec, Command, Script};
-use super::exec::{passes_time, Session};
-use super::narrate::{Line, Refusal, Said};
-use super::parse::{parse_command, parse_script, ParseError};
-use super::report::CommandResult;
-use super::slice::{Progress, Queued, Stepped, Stop, StopReason, STOPPED};
-use super::view::LeaderChange;
 use crate::collections::fifo::Fifo;
+use crate::lang::ast::{ClusterSpec, Command, Script};
+use crate::lang::parse::{parse_command, parse_script, ParseError};
+use crate::session::driver::{Queued, Stepped};
+use crate::session::exec::{passes_time, Session};
+use crate::session::narrate::{Line, Said};
+use crate::session::refusal::Refusal;
+use crate::session::report::CommandResult;
+use crate::session::stop::{Progress, Stop, StopReason, STOPPED};
+
+/// A moment a new leader was first seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LeaderChange {
+    pub at_ms: u64,
+    pub id: NodeId,
+    pub term: u64,
+}
 
 /// Simulated time between two checkpoints.
 pub const DEFAULT_CHECKPOINT_EVERY_MS: u64 = 2_000;
@@ -410,7 +419,7 @@ impl Timeline {
             next: 0,
             narration,
             run: Runner::default(),
-            budget: Some(super::slice::DEFAULT_MEMORY_BUDGET),
+            budget: Some(crate::session::stop::DEFAULT_MEMORY_BUDGET),
             over: None,
         }
     }
@@ -1431,7 +1440,7 @@ impl Timeline {
                 }
             }
         }
-        super::slice::narration_heap_size(&self.narration, &mut m);
+        crate::session::slice::narration_heap_size(&self.narration, &mut m);
         m.bytes()
     }
 }
@@ -1864,7 +1873,7 @@ mod tests {
         let both = t.leader_changes();
         assert_eq!(both.len(), 2, "{both:?}");
         assert_ne!(both[1].id, leader);
-        assert_eq!(crate::scenario::view::TimelineView::of(&t).leaders.len(), 2);
+        assert_eq!(crate::session::view::TimelineView::of(&t).leaders.len(), 2);
         // Acting before the second election forgets it on the new branch.
         t.seek(at + 500);
         t.command("put a b").unwrap();

@@ -3,8 +3,8 @@
 //! Every message with its line and column, every command form and the
 //! `cluster` defaults are data-driven: `tests/testdata/parse/`.
 
-use super::ast::*;
-use super::parse::*;
+use crate::lang::ast::*;
+use crate::lang::parse::*;
 
 fn cmd(line: &str) -> Command {
     parse_command(line).unwrap_or_else(|e| panic!("{line}: {e}"))

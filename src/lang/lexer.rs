@@ -5,8 +5,8 @@
 //! with `\"` and `\\` as its only escapes. An option may quote its value:
 //! `--peer-url="http://a b"`. Columns count characters from 1.
 
-use super::ast::quote_for_message;
-use super::parse::{ParseError, ParseErrorKind};
+use crate::lang::ast::quote_for_message;
+use crate::lang::parse_error::{ParseError, ParseErrorKind};
 
 /// One word of a line.
 #[derive(Debug, Clone, PartialEq, Eq)]

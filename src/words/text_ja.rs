@@ -29,12 +29,12 @@ macro_rules! ja {
     };
     ($id:ident $(, $name:ident $(= $value:expr)?)* $(,)?) => {{
         #[cfg(not(target_arch = "wasm32"))]
-        super::narration::debug_check(
-            super::narration::Sentence::$id,
+        crate::words::catalog_ja::debug_check(
+            crate::words::catalog_ja::Sentence::$id,
             &[$(stringify!($name)),*],
         );
-        super::narration::render(
-            super::narration::Sentence::$id,
+        crate::words::catalog_ja::render(
+            crate::words::catalog_ja::Sentence::$id,
             &[$(&ja!(@value $name $(= $value)?) as &dyn std::fmt::Display),*],
         )
     }};
@@ -47,21 +47,25 @@ use crate::sim::{DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecisio
 use crate::text::fixed::Fixed;
 use crate::text::joined::Joined;
 
-use super::ast::{format_duration, format_quoted, MAX_NODE_ID, MIN_NODE_ID};
-use super::cond::{SetName, Unmet};
-use super::etcdctl::{self, EtcdctlError};
-use super::narrate::{CampaignFold, Refusal, Renderer};
-use super::parse::{ParseError, ParseErrorKind, COMMAND_NAMES};
-use super::parse_error::{Form, Least, Named, SayProblem, CONDITION_FORMS};
-use super::report::{CommandResult, Failure};
-use super::share::{ShareError, ShareProblem, Source, LINK_VERSION};
-use super::slice::{mib, Stop};
-use super::text_en::json_string;
-use super::view::{
+use crate::lang::ast::COMMAND_NAMES;
+use crate::lang::ast::{format_duration, format_quoted, MAX_NODE_ID, MIN_NODE_ID};
+use crate::lang::etcdctl::{self, EtcdctlError};
+use crate::lang::parse::{ParseError, ParseErrorKind};
+use crate::lang::parse_error::{Form, Least, Named, SayProblem, CONDITION_FORMS};
+use crate::session::cond::{SetName, Unmet};
+use crate::session::failure::Failure;
+use crate::session::narrate::CampaignFold;
+use crate::session::refusal::Refusal;
+use crate::session::report::CommandResult;
+use crate::session::share::{ShareError, ShareProblem, Source, LINK_VERSION};
+use crate::session::stop::{mib, Stop};
+use crate::session::view::{
     FailoverView, HistoryVerdict, LearnerKind, LogMark, NodeState, ProgressView, QuorumView,
     ViolationView,
 };
 use crate::sim::linearizability::{ClientId, OpName};
+use crate::words::renderer::Renderer;
+use crate::words::text_en::json_string;
 
 /// A server's refusal or failure in Japanese, from its facts. etcd's own
 /// text (and Go's, for a URL) is quoted as written, after raftlab's words.
@@ -933,8 +937,8 @@ impl Renderer for Japanese {
             time_ms = secs(stop.time_ms)
         )
     }
-    fn say<'a>(&self, text: &'a super::say::Spoken) -> &'a str {
-        text.get(super::lang::Language::Japanese)
+    fn say<'a>(&self, text: &'a crate::lang::say::Spoken) -> &'a str {
+        text.ja.as_deref().unwrap_or(&text.en)
     }
 
     fn time(&self, ms: u64) -> String {
@@ -1237,14 +1241,14 @@ impl Renderer for Japanese {
             Refusal::RunInProgress => ja!(RefusalRunInProgress),
             Refusal::ClockOverBudget { budget, counted } => ja!(
                 RefusalClockOverBudget,
-                budget = crate::scenario::slice::mib(*budget),
-                counted = crate::scenario::slice::mib(*counted)
+                budget = crate::session::stop::mib(*budget),
+                counted = crate::session::stop::mib(*counted)
             ),
             Refusal::AutoPromoteRange => ja!(RefusalAutoPromoteRange),
             Refusal::FailoverAfterRange { min_ms, max_ms } => ja!(
                 RefusalFailoverAfterRange,
-                min_ms = crate::scenario::ast::format_duration(*min_ms),
-                max_ms = crate::scenario::ast::format_duration(*max_ms)
+                min_ms = crate::lang::ast::format_duration(*min_ms),
+                max_ms = crate::lang::ast::format_duration(*max_ms)
             ),
             Refusal::MaxLearnersRange { max } => ja!(RefusalMaxLearnersRange, max),
             Refusal::ModeChoice {
@@ -1431,11 +1435,11 @@ impl Renderer for Japanese {
             crate::server::history::LOAD_CLIENT => ja!(HistoryLaneLoad),
             c => ja!(HistoryLaneClient, client = c),
         };
-        format!("{} · {who}", crate::scenario::ast::format_text(key))
+        format!("{} · {who}", crate::lang::ast::format_text(key))
     }
 
     fn history_op(&self, kind: OpName, value: Option<&str>) -> String {
-        let v = |v: Option<&str>| v.map_or(ja!(HistoryOpNone), crate::scenario::ast::format_text);
+        let v = |v: Option<&str>| v.map_or(ja!(HistoryOpNone), crate::lang::ast::format_text);
         match kind {
             OpName::Write => format!("put {}", v(value)),
             OpName::Read => format!("get → {}", v(value)),
@@ -1469,7 +1473,7 @@ impl Renderer for Japanese {
                 missed_done_ms,
             } => ja!(
                 HistoryVerdictStaleRead,
-                key = crate::scenario::ast::format_text(key),
+                key = crate::lang::ast::format_text(key),
                 read_ms = seconds(*read_ms),
                 read_value = value(read_value),
                 missed_value = value(missed_value),
@@ -1477,7 +1481,7 @@ impl Renderer for Japanese {
             ),
             HistoryVerdict::NotLinearizable { key, operations } => ja!(
                 HistoryVerdictNotLinearizable,
-                key = crate::scenario::ast::format_text(key),
+                key = crate::lang::ast::format_text(key),
                 operations
             ),
         }
@@ -1551,7 +1555,7 @@ impl Renderer for Japanese {
         }
     }
 
-    fn mirror_caption(&self, m: &crate::scenario::view::MirrorView) -> [String; 2] {
+    fn mirror_caption(&self, m: &crate::session::view::MirrorView) -> [String; 2] {
         let r = &m.report;
         let state = match r.state {
             "syncing" => ja!(MirrorCaptionSyncing),
@@ -1633,11 +1637,11 @@ fn when_who(v: &ViolationView) -> String {
 mod tests {
     use super::*;
     use crate::raft::{ConfChange, ConfChangeSingle, MessageType, ProgressState};
-    use crate::scenario::exec::Session;
-    use crate::scenario::text_en::English;
+    use crate::session::exec::Session;
     use crate::sim::membership::MemberError;
     use crate::sim::mvcc::MvccError;
     use crate::sim::PeerUrls;
+    use crate::words::text_en::English;
 
     /// Whether a text holds Japanese (kana or kanji).
     fn japanese(s: &str) -> bool {
@@ -2044,7 +2048,7 @@ mod tests {
         let events = every_event();
         let codes: std::collections::BTreeSet<&str> = events
             .iter()
-            .map(super::super::narrate::event_code)
+            .map(crate::session::narrate::event_code)
             .collect();
         // Every code of `event_code` but the raft events built per reason below.
         assert!(codes.len() >= 30, "{codes:?}");
@@ -2109,7 +2113,7 @@ mod tests {
 
     #[test]
     fn every_parse_error_kind_is_said_in_japanese_and_differs_from_english() {
-        use crate::scenario::parse_error::MissingWhat;
+        use crate::lang::parse_error::MissingWhat;
         let samples = ParseErrorKind::samples();
         assert!(samples.len() >= 110, "{}", samples.len());
         for kind in samples {
@@ -2211,7 +2215,7 @@ mod tests {
             "expect voters=",
             "expect voters=1,1",
         ] {
-            let e = crate::scenario::parse_command(line).unwrap_err();
+            let e = crate::lang::parse::parse_command(line).unwrap_err();
             assert_eq!(e.message, e.kind.english(), "{line:?}");
             let said = Japanese.unparsed(line, &e);
             assert!(japanese(&said), "{line:?}");
@@ -2239,7 +2243,7 @@ mod tests {
             "cluster voters=1 auto-promote=x",
             "cluster voters=1 prevote=x",
         ] {
-            let e = crate::scenario::parse_script(script).unwrap_err();
+            let e = crate::lang::parse::parse_script(script).unwrap_err();
             assert!(japanese(&parse_error(&e.kind)), "{script:?}");
         }
     }
@@ -2422,14 +2426,14 @@ mod tests {
         let samples = crate::server::ServerError::samples();
         assert!(samples.len() >= 30, "{}", samples.len());
         for e in samples {
-            let en = crate::scenario::text_en::server_detail(&e);
+            let en = crate::session::detail::server_detail(&e);
             let ja = server_detail(&e);
             assert!(japanese(&ja), "no Japanese for {:?}: {ja}", e.why);
             assert_ne!(ja, en, "{:?}", e.why);
             let kept = kept_texts(&e);
             assert_eq!(english_phrase(&ja, &kept), None, "{:?}: {ja}", e.why);
             // The English sentence is the report's detail, as before.
-            assert_eq!(crate::scenario::text_en::server_detail(&e), en);
+            assert_eq!(crate::session::detail::server_detail(&e), en);
             // A result that failed with it reads in Japanese on the page.
             let mut r = CommandResult::new(1, "member promote 4".into());
             r.fail(e.clone());
@@ -2451,10 +2455,10 @@ mod tests {
 
     #[test]
     fn every_failed_expectation_is_said_in_japanese_from_its_facts() {
-        use crate::scenario::ast::Condition;
-        use crate::scenario::cond::Unmet;
+        use crate::lang::ast::Condition;
+        use crate::session::cond::Unmet;
         for u in Unmet::samples() {
-            let en = crate::scenario::text_en::unmet(&u);
+            let en = crate::session::detail::unmet(&u);
             let ja = unmet(&u);
             assert!(japanese(&ja), "no Japanese for {u:?}: {ja}");
             assert_ne!(ja, en, "{u:?}");
@@ -2472,7 +2476,7 @@ mod tests {
             ] {
                 let mut r = CommandResult::new(3, "expect leader".into());
                 r.fail(f.clone());
-                let en_detail = crate::scenario::text_en::failure_detail(&f);
+                let en_detail = crate::session::detail::failure_detail(&f);
                 assert_eq!(r.detail.as_deref(), Some(en_detail.as_str()));
                 let said = Japanese.result_summary(&r);
                 assert!(said.contains(&ja), "{said}");
@@ -2486,7 +2490,7 @@ mod tests {
             unmet: Unmet::LeaderIs(3),
         };
         assert_eq!(
-            crate::scenario::text_en::failure_detail(&f),
+            crate::session::detail::failure_detail(&f),
             "expected leader=2, but the leader is 3"
         );
         assert_eq!(failure_detail(&f), "leader=2 を期待したが、リーダーは 3");
@@ -2498,7 +2502,7 @@ mod tests {
     fn refused_promotions_read_in_japanese_and_report_in_english() {
         let script = "cluster voters=1,2,3\nwait-until leader within=5s\nmember promote 2\n\
                       wait 1s\nmember promote 2\n";
-        let session = Session::run(&crate::scenario::parse_script(script).unwrap());
+        let session = Session::run(&crate::lang::parse::parse_script(script).unwrap());
         let early = &session.results()[1];
         assert_eq!(early.error, Some("learner-not-ready"));
         let en = early.detail.clone().unwrap();
@@ -2533,7 +2537,7 @@ mod tests {
         let samples = ShareProblem::samples();
         assert_eq!(samples.len(), 13);
         for p in samples {
-            let e = crate::scenario::share::ShareError {
+            let e = crate::session::share::ShareError {
                 kind: p.kind(),
                 message: p.english(),
                 parse: None,
@@ -2546,12 +2550,12 @@ mod tests {
             assert_eq!(english_phrase(&ja, &[]), None, "{p:?}: {ja}");
         }
         // A real link and file: the words of the error each carries.
-        let bad = crate::scenario::share::decode_link("#v1.ab$").unwrap_err();
+        let bad = crate::session::share::decode_link("#v1.ab$").unwrap_err();
         assert_eq!(
             Japanese.share_refusal(&bad),
             "リンクのペイロードが base64url ではない: 3 文字目に '$'（「#v1.」の後に使えるのは英字、数字、「-」、「_」だけ）"
         );
-        let bad = crate::scenario::share::import_scenario("cluster voters=1\nput \"a").unwrap_err();
+        let bad = crate::session::share::import_scenario("cluster voters=1\nput \"a").unwrap_err();
         let ja = Japanese.share_refusal(&bad);
         assert!(
             ja.starts_with("ファイルのスクリプトを解釈できない: 2 行目"),

@@ -9,7 +9,7 @@ use crate::server::{Cluster, Fleet};
 use crate::sim::linearizability::{Anomaly, OpName};
 use crate::sim::MessageCounts;
 
-use super::ast::{Condition, MsgDir, RoleName, MAX_NODE_ID, MIN_NODE_ID};
+use crate::lang::ast::{Condition, MsgDir, RoleName, MAX_NODE_ID, MIN_NODE_ID};
 
 /// Every node's message counts at one moment (ids 1..=15; a node never
 /// started counts nothing).
