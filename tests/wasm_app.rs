@@ -549,7 +549,7 @@ fn the_lesson_player_through_the_boundary() {
     let after_one = json(app.status());
     // The panel speaks the page's language; the run does not change. The
     // page gives the module the Japanese sentences first, as here.
-    raftlab::wasm::load_narration("ja", include_str!("../src/scenario/narration-ja.txt")).unwrap();
+    raftlab::wasm::load_narration("ja", include_str!("../src/words/narration-ja.txt")).unwrap();
     assert!(app.set_language("ja"));
     let ja = json(app.lesson());
     assert_ne!(ja["says"], first["says"]);

@@ -13,7 +13,7 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const CATALOG: &str = include_str!("../src/scenario/narration-ja.txt");
+const CATALOG: &str = include_str!("../src/words/narration-ja.txt");
 
 fn json(v: JsValue) -> Value {
     serde_wasm_bindgen::from_value(v).expect("a JSON-like value")

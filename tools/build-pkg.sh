@@ -48,7 +48,7 @@ cat tools/split/glue.js >> pkg/raftlab.js
 # quarter of its size, which the page would load for nothing (the Rust
 # source is where it is read). Perl is part of every Debian system.
 perl -0pi -e 's{^[ \t]*/\*\*.*?\*/[ \t]*\n}{}gms' pkg/raftlab.js
-# The lessons, each after a line "@@ lesson FILE" (src/scenario/lessons.rs
+# The lessons, each after a line "@@ lesson FILE" (src/lessons/lesson.rs
 # reads them back), in the file names' order as the native build embeds them.
 for f in lessons/*.scenario; do
     [ -z "$(tail -c 1 "$f")" ] || die "$f does not end with a newline"
@@ -57,5 +57,5 @@ for f in lessons/*.scenario; do
 done > pkg/lessons.txt
 # The Japanese narration's sentences, which the module is built without: the
 # page loads them the first time it speaks Japanese (www/i18n.js).
-cp src/scenario/narration-ja.txt pkg/narration-ja.txt
+cp src/words/narration-ja.txt pkg/narration-ja.txt
 ls -l pkg/raftlab_bg.wasm pkg/raftlab_deferred.wasm | awk '{ printf "%s: %d bytes\n", $9, $5 }'

@@ -25,7 +25,7 @@ export const LANGS = { en: "English", ja: "日本語" };
 const MODULES = { ja: () => import("./i18n-ja.js") };
 
 // The run's sentences in the languages other than English: the wasm module
-// keeps the grammar and none of the words (src/scenario/narration-ja.txt,
+// keeps the grammar and none of the words (src/words/narration-ja.txt,
 // copied to pkg/ by tools/build-pkg.sh), so an English page never loads
 // them. The one-file build (make dist) inlines them as
 // globalThis.raftlabNarration.

@@ -184,8 +184,8 @@ impl From<MemberError> for ErrorCode {
 }
 
 /// A refused or failed request: the stable code and why, as facts. The
-/// words are the renderers' (`scenario::text_en`, whose sentence is also the
-/// report's `detail`, and `scenario::text_ja`), made when they are shown.
+/// words are the renderers' (`words::text_en`, whose sentence is also the
+/// report's `detail`, and `words::text_ja`), made when they are shown.
 ///
 /// Its facts are behind one shared pointer: a `Result` carrying it stays
 /// small, so each `?` of the server layer moves a word, not the error, and a

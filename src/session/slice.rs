@@ -24,7 +24,7 @@
 //! The memory budget: every so often (at fixed points of the work, so a
 //! run stops at the same point however it is sliced) the session counts
 //! what it holds ([`Session::memory_bytes`], a counted estimate, see
-//! `raft::heap`); past its budget the run stops like a cancel, with a
+//! `collections::heap`); past its budget the run stops like a cancel, with a
 //! message saying so, instead of growing until the process or the page's
 //! module dies.
 

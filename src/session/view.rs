@@ -5,7 +5,7 @@
 //! cannot disagree: both quorum panels are one [`QuorumView`].
 //!
 //! Data only: no sentence is made here. A front end renders the words at the
-//! last moment, in its reader's language (`scenario::text_en` for English).
+//! last moment, in its reader's language (`words::text_en` for English).
 //!
 //! One cluster's view is one value ([`ClusterView`]), so a page showing two
 //! clusters side by side holds two of them.

@@ -1,6 +1,6 @@
 //! The world's event stream: what happened, when, structured for drawing,
 //! narration and tests. The sentences are made by the front end's renderer
-//! (`scenario::text_en` in English), never here.
+//! (`words::text_en` in English), never here.
 
 use crate::raft::{ConfChange, ConfChangeV2, MessageType, NodeId, RaftEvent};
 use crate::sim::kv::KeyRead;
