@@ -820,3 +820,17 @@ fn a_write_waiting_for_a_leader_on_a_member_refused_as_removed_ends_with_raft_st
     assert!(c.world().node(f).is_some_and(|n| n.removed));
     assert!(c.now() < sent + 5_000, "ended at once, at {}", c.now());
 }
+
+/// A bare `cluster` line stands for the world's and the server's defaults,
+/// which the server layer's own tests build without the language.
+#[test]
+fn a_bare_cluster_line_is_the_world_and_server_defaults() {
+    let s = raftlab::lang::parse::parse_script("cluster voters=1,2,3,4,5 seed=7\n").unwrap();
+    let (world, server) = raftlab::session::exec::configs(&s.cluster);
+    let defaults = raftlab::sim::WorldConfig {
+        seed: 7,
+        ..Default::default()
+    };
+    assert_eq!(format!("{world:?}"), format!("{defaults:?}"));
+    assert_eq!(server, raftlab::server::ServerConfig::default());
+}

@@ -97,6 +97,8 @@ fn unfilled(template: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use crate::session::view::{NodeView, QuorumView};
+
     #[test]
     fn a_hint_shows_placeholders_as_an_ellipsis_and_doubled_braces_as_braces() {
         assert_eq!(
@@ -104,5 +106,24 @@ mod tests {
             "n… leads, {x} …"
         );
         assert_eq!(super::unfilled("plain"), "plain");
+    }
+
+    #[test]
+    fn a_promoted_learner_is_a_voter_before_it_applies_its_promotion() {
+        // Lesson 10, third pause: the leader applied "add voter 4"; node 4
+        // itself has not yet. The cluster counts it: every view agrees.
+        let lesson = crate::lessons::lesson::find("10-promoting-a-learner").unwrap();
+        let s = lesson.session_at(3);
+        let q = QuorumView::of(s.cluster());
+        assert_eq!(q.voters, vec![1, 2, 3, 4]);
+        assert!(q.learners.is_empty());
+        let four = NodeView::of(s.cluster(), 4);
+        assert!(!four.learner && four.catch_up.is_none(), "{four:?}");
+        let status = s.status();
+        assert!(
+            !status.nodes.iter().any(|n| n.learner),
+            "{:?}",
+            status.nodes
+        );
     }
 }

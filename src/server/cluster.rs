@@ -1061,10 +1061,13 @@ mod tests {
 
     /// Five voters with a leader, and learner 6 caught up.
     fn five_and_a_learner(seed: u64) -> Cluster {
-        let text = format!("cluster voters=1,2,3,4,5 seed={seed}\n");
-        let script = crate::lang::parse::parse_script(&text).unwrap();
-        let (world, server) = crate::session::exec::configs(&script.cluster);
-        let mut c = Cluster::new(world, server, &[1, 2, 3, 4, 5]);
+        // What `cluster voters=1,2,3,4,5 seed=SEED` stands for
+        // (tests/scenarios.rs checks that the two agree).
+        let world = WorldConfig {
+            seed,
+            ..WorldConfig::default()
+        };
+        let mut c = Cluster::new(world, ServerConfig::default(), &[1, 2, 3, 4, 5]);
         // Peers active for longer than etcd's health interval (5s).
         c.run_until(9_000);
         c.member_add(6, true, None, 5_000, false).unwrap();

@@ -865,22 +865,15 @@ mod tests {
     }
 
     #[test]
-    fn a_promoted_learner_is_a_voter_before_it_applies_its_promotion() {
-        // Lesson 10, third pause: the leader applied "add voter 4"; node 4
-        // itself has not yet. The cluster counts it: every view agrees.
-        let lesson = crate::lessons::find("10-promoting-a-learner").unwrap();
-        let s = lesson.session_at(3);
-        let q = QuorumView::of(s.cluster());
-        assert_eq!(q.voters, vec![1, 2, 3, 4]);
-        assert!(q.learners.is_empty());
-        let four = NodeView::of(s.cluster(), 4);
-        assert!(!four.learner && four.catch_up.is_none(), "{four:?}");
-        let status = s.status();
-        assert!(
-            !status.nodes.iter().any(|n| n.learner),
-            "{:?}",
-            status.nodes
-        );
+    fn the_scrubber_marks_each_election_the_timeline_noted() {
+        let mut t =
+            Timeline::from_script("cluster voters=1,2,3\nwait-until leader\nwait 2s\n").unwrap();
+        let leader = t.leader_changes()[0].id;
+        t.command(&format!("crash {leader}")).unwrap();
+        t.advance(5_000);
+        let changes = t.leader_changes();
+        assert_eq!(changes.len(), 2, "{changes:?}");
+        assert_eq!(TimelineView::of(&t).leaders, changes);
     }
 
     #[test]
