@@ -14,7 +14,7 @@ step "fuzz: 2000 seeds on 1 thread, then on 2"
 cargo build --quiet --release --bin raftlab
 FUZZ=$(mktemp -d)
 for jobs in 1 2; do
-    target/release/raftlab fuzz --seeds 2000 --jobs "$jobs" > "$FUZZ/out$jobs" 2> "$FUZZ/err$jobs" ||
+    "$(target_dir)/release/raftlab" fuzz --seeds 2000 --jobs "$jobs" > "$FUZZ/out$jobs" 2> "$FUZZ/err$jobs" ||
         die "raftlab fuzz --jobs $jobs failed: $(tail -n 1 "$FUZZ/out$jobs") $(cat "$FUZZ/err$jobs")"
     # raftlab fuzz prints its wall time on standard error: "..., 35.2s wall".
     sed -n 's/.*, \([0-9.]*\)s wall$/\1/p' "$FUZZ/err$jobs" > "$FUZZ/wall$jobs"
@@ -35,7 +35,7 @@ cargo build --quiet --release --bin raftlab
 LOG=$(mktemp)
 SERVER_PID=
 trap '[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; rm -f "$LOG"' EXIT
-serve_in_background target/release/raftlab . "$LOG"
+serve_in_background "$(target_dir)/release/raftlab" . "$LOG"
 node tests/e2e/bench-page.mjs
 step "page against native: raftlab bench's workload in both, in one go"
 node tests/e2e/bench-ratio.mjs

@@ -5,6 +5,7 @@ source "$(dirname "$0")/lib.sh"
 ensure_wasm_target
 ensure_wasm_bindgen
 step "building the wasm module into pkg/"
+TARGET=$(target_dir)
 # Without the lessons' scripts: the page loads them (pkg/lessons.txt, below)
 # the first time a lesson or the list is asked for. (Nor, in any wasm build,
 # the Japanese narration's sentences: pkg/narration-ja.txt, below.)
@@ -27,18 +28,18 @@ for d in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
 done
 CARGO_ENCODED_RUSTFLAGS="$(IFS=$'\x1f'; echo "${flags[*]}")" CARGO_PROFILE_WASM_STRIP=false \
     cargo build --lib --target wasm32-unknown-unknown --profile wasm --no-default-features
-# The whole module, with its names, stays in target/pkg-whole (make
+# The whole module, with its names, stays in $TARGET/pkg-whole (make
 # split-profile instruments it).
-wasm-bindgen --target web --no-typescript --out-dir target/pkg-whole \
-    target/wasm32-unknown-unknown/wasm/raftlab.wasm
+wasm-bindgen --target web --no-typescript --out-dir "$TARGET/pkg-whole" \
+    "$TARGET/wasm32-unknown-unknown/wasm/raftlab.wasm"
 mkdir -p pkg
 rm -f pkg/raftlab_bg.wasm pkg/raftlab_deferred.wasm
 # The module in two parts (docs/page-module.md): what a first visit runs,
 # and the functions tools/split/deferred.txt names, loaded when the page is
 # idle. The splitter is a native tool of its own (tools/split).
 step "splitting the module (tools/split)"
-cargo build --quiet --release --locked --manifest-path tools/split/Cargo.toml --target-dir target/tools
-target/tools/release/raftlab-split split target/pkg-whole/raftlab_bg.wasm \
+cargo build --quiet --release --locked --manifest-path tools/split/Cargo.toml --target-dir "$TARGET/tools"
+"$TARGET/tools/release/raftlab-split" split "$TARGET/pkg-whole/raftlab_bg.wasm" \
     --list tools/split/deferred.txt --first pkg/raftlab_bg.wasm --deferred pkg/raftlab_deferred.wasm
 # The glue takes the deferred part's loader (tools/split/glue.js), and gives
 # the module the import its stubs call.

@@ -45,6 +45,21 @@ apt_install() {
         die "apt-get install $* failed: install them yourself (sudo apt-get install $*) and run this again"
 }
 
+# Cargo's target directory: where cargo builds (CARGO_TARGET_DIR, a
+# `build.target-dir` setting, or ./target), as cargo itself says it. Every
+# tool reads its builds from here, never from a path written in. Exported
+# as RAFTLAB_TARGET_DIR for the node scripts.
+target_dir() {
+    if [ -z "${RAFTLAB_TARGET_DIR:-}" ]; then
+        RAFTLAB_TARGET_DIR=$(cargo metadata --format-version 1 --no-deps 2>/dev/null |
+            sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+        [ -n "$RAFTLAB_TARGET_DIR" ] ||
+            die "cargo metadata did not say where cargo builds: run cargo metadata --format-version 1 --no-deps to see why"
+        export RAFTLAB_TARGET_DIR
+    fi
+    printf '%s\n' "$RAFTLAB_TARGET_DIR"
+}
+
 ensure_rust() {
     command -v cargo >/dev/null 2>&1 ||
         die "cargo is not on PATH: install Rust with rustup, open a new shell, and run this again"
@@ -152,6 +167,9 @@ count_tests() {
 # port, serving the folder $2 (with www/ and pkg/), its output into the file
 # $3; sets SERVER_PID (the caller stops it) and exports RAFTLAB_URL.
 serve_in_background() {
+    # The node scripts it serves read RAFTLAB_TARGET_DIR: set it here, in
+    # the caller's shell, not in a command substitution's.
+    target_dir > /dev/null
     "$1" serve --root "$2" --addr 127.0.0.1:0 > "$3" &
     SERVER_PID=$!
     for _ in $(seq 100); do
@@ -163,10 +181,10 @@ serve_in_background() {
     export RAFTLAB_URL
 }
 
-# Writes wasm-bindgen's glue (target/pkg-whole/raftlab.js) to the file $3
+# Writes wasm-bindgen's glue ($(target_dir)/pkg-whole/raftlab.js) to the file $3
 # with one more import module given to the wasm module: named $1, the
 # JavaScript object $2 (tools/split's stubs' import, or the profile's).
 glue_with_import() {
     NAME=$1 OBJECT=$2 perl -0pe 's{("\./raftlab_bg\.js": import0,\n)}{$1        "$ENV{NAME}": $ENV{OBJECT},\n} == 1 or die "the glue no longer returns its imports as tools/lib.sh glue_with_import expects\n"' \
-        target/pkg-whole/raftlab.js > "$3"
+        "$(target_dir)/pkg-whole/raftlab.js" > "$3"
 }

@@ -7,7 +7,12 @@ import path from "node:path";
 
 export const BASE_URL = process.env.RAFTLAB_URL ?? "http://127.0.0.1:8000/";
 // Screenshots land beside the build output, for people to look at.
-export const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../target/screenshots");
+// Screenshots go into cargo's target directory (tools/test.sh names the
+// folder; tools/lib.sh target_dir exports where cargo builds), ./target
+// when run by hand.
+export const SHOTS = process.env.RAFTLAB_SCREENSHOTS ?? path.resolve(
+  process.env.RAFTLAB_TARGET_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../target"),
+  "screenshots");
 mkdirSync(SHOTS, { recursive: true });
 
 export async function launch() {
