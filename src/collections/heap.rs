@@ -9,7 +9,7 @@
 //! is met: once in all when every holder is walked, and only its share when
 //! a part is (a session counts its share of what it shares with the
 //! checkpoints of its timeline). The figures leave out the allocator's own
-//! overhead; `docs/` and the README compare them with measured memory.
+//! overhead; docs/performance.md compares them with measured memory.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::mem::size_of;

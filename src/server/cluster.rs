@@ -183,7 +183,7 @@ impl Cluster {
 
     /// Direct access to the world for the faults a scenario injects past
     /// etcd's API (links, crashes, campaigns, compactions): the one allowed
-    /// shortcut past this layer (README, Layout).
+    /// shortcut past this layer (docs/architecture.md).
     pub fn world_mut(&mut self) -> &mut World {
         &mut self.world
     }

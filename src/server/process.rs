@@ -3,7 +3,7 @@
 //! crash), and whether a process runs at all. The scenario's `start N` asks
 //! here; crash, campaign and compaction are faults and operator actions a
 //! scenario injects straight into the world (the one shortcut past this
-//! layer, see the README's layout).
+//! layer, see docs/architecture.md).
 
 use crate::raft::NodeId;
 use crate::sim::membership::{resolve_host, url_authority, url_host};

@@ -9,7 +9,7 @@ use crate::text::fixed::Fixed;
 
 /// The default memory budget of a session: 512 MiB counted. What the
 /// process really holds is more (the allocator's overhead and free space:
-/// the README gives the measured figure), and the page also holds its
+/// docs/performance.md gives the measured figure), and the page also holds its
 /// timeline's checkpoints (counted with the session, see
 /// `Timeline::memory_bytes`): this keeps a page far inside the 4 GiB a
 /// wasm32 module can address at most, and inside the 1 to 2 GiB some

@@ -94,7 +94,7 @@ pub struct TimelineConfig {
     /// session whose logs, stores and safety-checker records are shared
     /// chunks, so it costs only what changed since the last one; together
     /// they keep what each member held at their moments (a 10-minute
-    /// timeline under 50 writes/s: about 80 MB, the README's figures).
+    /// timeline under 50 writes/s: about 80 MB, docs/performance.md).
     /// [`Timeline::memory_bytes`] counts them.
     pub max_checkpoints: usize,
     /// A branch that is left keeps at most this many checkpoints of its own
