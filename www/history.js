@@ -42,7 +42,9 @@ export function draw(page) {
   }
   const r = fitCanvas(c);
   const v = page.app.drawHistory(c.getContext("2d"), r.width, r.height, window.devicePixelRatio || 1);
-  $("history-verdict").textContent = v.verdict;
+  // A live region: written only when its words change (the view is drawn
+  // again once a second while the clock runs).
+  if ($("history-verdict").textContent !== v.verdict) $("history-verdict").textContent = v.verdict;
   $("history-verdict").className = `history-verdict ${v.empty ? "" : v.ok ? "ok" : "bad"}`;
   $("history-note").textContent = v.empty ? "" : v.note;
   return v;
