@@ -137,8 +137,9 @@ impl Layout {
         if self.small {
             // Short labels, which give way downwards when they would cover
             // their node (place_labels): the ring takes the width, wider
-            // than tall when the height is short.
-            self.ring_y = (top_h / 2.0 - 70.0).max(40.0);
+            // than tall when the height is short. Under the bottom node,
+            // its gap and three lines of labels clear the log panel.
+            self.ring_y = (top_h / 2.0 - 78.0).max(40.0);
             self.ring = ((width / 2.0) - 58.0)
                 .min(self.ring_y * 2.0)
                 .max(self.ring_y);
