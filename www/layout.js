@@ -39,6 +39,9 @@ const MOVES = [
   [document.querySelector(".tabs-head"), () => [$("details"), $("details").firstChild]],
   [$("clear-log"), () => [$("log-box"), $("log-box").firstChild]],
   [document.querySelector("#lesson .lesson-controls"), () => [$("lesson-bar"), null]],
+  // The lesson's steps and its Leave at the top of the lesson's panel: the
+  // canvas keeps the height.
+  [$("lesson-strip"), () => [$("lesson"), $("lesson").firstChild]],
 ];
 const homes = MOVES.map(([el]) => [el.parentNode, el.nextSibling]);
 const listeners = [];

@@ -227,6 +227,33 @@ test("a tablet (768x1024, and on its side 1024x768): the canvas the width (uprig
   }
 });
 
+test("a window narrowed and widened again: each part goes to the layout's place and back, the lesson and the run untouched", async () => {
+  const { page, problems } = await openApp(browser, { width: 1280, height: 800, hash: "#lesson=10-promoting-a-learner" });
+  await page.evaluate(() => window.raftlab.next());
+  const places = () => page.evaluate(() => ({
+    strip: document.getElementById("lesson-strip").parentElement.className,
+    controls: document.querySelector(".lesson-controls").parentElement.id,
+    tools: document.querySelector("nav.tools").parentElement.tagName,
+    safety: document.getElementById("safety").parentElement.tagName,
+    tab: document.getElementById("details").dataset.tab,
+  }));
+  const wide = await places();
+  assert.deepEqual(wide, { strip: "stage-col", controls: "lesson", tools: "BODY", safety: "FOOTER", tab: "tab-log" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForFunction(() => document.documentElement.classList.contains("compact"));
+  assert.deepEqual(await places(), { strip: "panel lesson", controls: "lesson-bar", tools: "DIV", safety: "HEADER", tab: "tab-log" });
+  await page.locator("#tab-lesson").click();
+  await fits(page, "narrowed");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.waitForFunction(() => !document.documentElement.classList.contains("compact"));
+  // The lesson's tab is the compact layout's: the wide one shows its data tab.
+  assert.deepEqual(await places(), wide);
+  assert.equal(await page.locator("#log").isVisible(), true);
+  assert.equal((await lesson(page)).position, 1);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("presenter mode and the embedded frame on a phone: no sideways scroll, Next on screen and a finger's size", async () => {
   const device = PHONES.iphone;
   const { page, problems } = await openApp(browser, { device, hash: "?present#lesson=10-promoting-a-learner" });
