@@ -227,6 +227,27 @@ test("a tablet (768x1024, and on its side 1024x768): the canvas the width (uprig
   }
 });
 
+test("two clusters and a mirror on a phone: both rings on the canvas, the quorum tab names each", async () => {
+  const script = ["cluster voters=1,2,3 seed=1", "cluster voters=11,12,13 name=copy", "campaign 1", "campaign 11",
+    "wait-until leader=1 within=2s", "wait-until leader=11 within=2s", "mirror start 9 from=1 to=11",
+    "wait-until mirror 9=watching within=10s", "put k 1", "wait 1s"].join("\n");
+  const { page, problems } = await openApp(browser, { device: PHONES.iphone, hash: `#script=${encodeURIComponent(script)}` });
+  await page.waitForFunction(() => !window.raftlab.progress().running && window.raftlab.clusters().mirrors[0]?.state === "watching", null, { timeout: 30000 });
+  await page.evaluate(() => window.raftlab.pause());
+  // Each cluster's nodes stand on the canvas, the mirror between them.
+  for (const id of [1, 2, 3, 11, 12, 13]) {
+    const [x, y] = await page.evaluate((n) => window.raftlab.nodePosition(n), id);
+    assert.ok(x > 0 && x < 390 && y > 0, `node ${id} at ${x}, ${y}`);
+  }
+  await page.locator("#tab-quorum").tap();
+  await page.waitForFunction(() => /copy/.test(document.getElementById("quorum").textContent), null, { timeout: 10000 });
+  await fits(page, "two clusters");
+  assert.deepEqual(await axeViolations(page, { touch: true }), [], "two clusters, the quorum tab");
+  await page.screenshot({ path: path.join(SHOTS, "phone-iphone-two-clusters.png") });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("a window narrowed and widened again: each part goes to the layout's place and back, the lesson and the run untouched", async () => {
   const { page, problems } = await openApp(browser, { width: 1280, height: 800, hash: "#lesson=10-promoting-a-learner" });
   await page.evaluate(() => window.raftlab.next());
