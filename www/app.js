@@ -50,6 +50,7 @@ let speed = DEFAULT_SPEED;
 let lastFrame = 0;
 let rafId = 0;
 let panelsDue = 0;
+let logDue = 0;
 let lastStep = null; // the lesson step last shown: its surprises
 
 const sec = (ms) => t("sec", { s: (ms / 1000).toFixed(2) });
@@ -625,12 +626,12 @@ function frame(now) {
     app.advance(dt, speed);
   }
   // The canvas moves each frame; the log and the panels follow a few times
-  // a second (under load a run says hundreds of lines a second, and a
-  // phone's page has no time to lay them out frame by frame).
-  const panels = now >= panelsDue;
-  if (panels) flushNarration();
+  // a second, each in a frame of its own (under load a run says hundreds
+  // of lines a second, and a phone's page has no time to lay them out
+  // frame by frame).
+  if (now >= logDue) { flushNarration(); logDue = now + 120; panelsDue = Math.max(panelsDue, now + 60); }
   draw();
-  if (panels) { updatePanels(); panelsDue = now + 120; }
+  if (now >= panelsDue) { updatePanels(); panelsDue = now + 120; }
   rafId = requestAnimationFrame(frame);
 }
 
