@@ -8,7 +8,7 @@
 // by pause; the sandbox waits aside and comes back when the lesson is left).
 import init, { App, lessons as wasmLessons, defaultScript, freshScript, loadDeferred, deferredLoaded } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS, loadLanguage, haveLanguage } from "./i18n.js";
-import { escapeHtml, followingLesson, fitCanvas, lessonsReady, haveLessons } from "./view.js";
+import { escapeHtml, followingLesson, fitCanvas, canvasRatio, lessonsReady, haveLessons } from "./view.js";
 import { isCompact, onLayout, closeMenu, showLegend, layoutWords } from "./layout.js";
 // The lessons, titles and summaries in the page's language.
 const lessonInfos = () => wasmLessons(language());
@@ -433,7 +433,7 @@ function draw() {
   app.setTopInset(isCompact() ? (zoomShown ? 50 : 4) : (legendHeight + 6) / zoom);
   app.setView(view.x, view.y);
   app.setStillMessages(lessMotion.matches);
-  app.draw(ctx, r.width / zoom, r.height / zoom, (window.devicePixelRatio || 1) * zoom * view.scale);
+  app.draw(ctx, r.width / zoom, r.height / zoom, canvasRatio() * zoom * view.scale);
 }
 lessMotion.addEventListener?.("change", () => draw());
 
@@ -781,7 +781,7 @@ function settleView(moved = true) {
   const r = canvas.getBoundingClientRect();
   if (view.scale <= 1.001) Object.assign(view, { scale: 1, x: 0, y: 0 });
   const w = r.width / zoom, h = r.height / zoom;
-  const px = (window.devicePixelRatio || 1) * scale();
+  const px = canvasRatio() * scale();
   view.x = Math.round(Math.min(Math.max(0, view.x), w - w / view.scale) * px) / px;
   view.y = Math.round(Math.min(Math.max(0, view.y), h - h / view.scale) * px) / px;
   $("zoom-reset").textContent = `${+view.scale.toFixed(1)}×`;
