@@ -126,6 +126,13 @@ ensure_chromium() {
         command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 ||
             die "chromium and chromedriver are still not on PATH after apt-get install: add /usr/bin to PATH and run this again"
     fi
+    # A Japanese font, without which the screenshots of the page in 日本語
+    # show empty boxes (a bare Debian has none).
+    local ja
+    ja=$(fc-list :lang=ja 2>/dev/null) || ja=""
+    if [ -z "$ja" ]; then
+        apt_install fonts-ipafont-gothic
+    fi
 }
 
 ensure_node() {

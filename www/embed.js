@@ -4,7 +4,7 @@
 // and view.js as the full page.
 import init, { App, defaultScript, loadDeferred } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage, loadLanguage, addWords } from "./i18n.js";
-import { escapeHtml, lessonSource, narrationHtml, nextButton, fitCanvas, lessonsReady } from "./view.js";
+import { escapeHtml, lessonSource, narrationHtml, nextButton, fitCanvas, canvasRatio, lessonsReady } from "./view.js";
 
 // The frame's own words, in English (i18n.js's addWords: the full page
 // never says them).
@@ -82,7 +82,7 @@ app.narration();
 function draw() {
   const r = canvas.getBoundingClientRect();
   app.setTopInset(6);
-  app.draw(ctx, r.width, r.height, window.devicePixelRatio || 1);
+  app.draw(ctx, r.width, r.height, canvasRatio());
 }
 
 function show() {

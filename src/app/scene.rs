@@ -508,6 +508,23 @@ pub fn place_labels(
     Placement { align, x, top }
 }
 
+/// How far along its link a message is drawn at simulated time `t`
+/// (milliseconds, with the frame's fraction): 0 at its sender (still
+/// queued there), 1 at its receiver. `still` (the reader asked for less
+/// motion): a message on the wire stays at its link's middle until it
+/// arrives, rather than gliding.
+pub fn message_progress(departs_ms: u64, arrives_ms: u64, t: f64, still: bool) -> f64 {
+    let departs = departs_ms as f64;
+    if t < departs {
+        return 0.0;
+    }
+    if still {
+        return 0.5;
+    }
+    let span = (arrives_ms as f64 - departs).max(1.0);
+    clamp((t - departs) / span, 0.0, 1.0)
+}
+
 /// Radius of a message dot: grows with the log of its size.
 pub fn message_radius(bytes: u64) -> f64 {
     let b = (bytes.max(64) as f64 / 64.0).log2();
@@ -982,6 +999,20 @@ mod tests {
         assert_eq!(message_radius(0), message_radius(64));
         assert!(message_radius(1024) > message_radius(64));
         assert_eq!(message_radius(1 << 30), 10.0);
+    }
+
+    #[test]
+    fn a_message_glides_from_sender_to_receiver_unless_still() {
+        // Queued at its sender until it departs, then on its way.
+        assert_eq!(message_progress(100, 140, 90.0, false), 0.0);
+        assert_eq!(message_progress(100, 140, 110.0, false), 0.25);
+        assert_eq!(message_progress(100, 140, 150.0, false), 1.0);
+        // Less motion: at the link's middle the whole way, never gliding;
+        // still at its sender while queued.
+        for t in [100.0, 110.0, 130.5, 139.9] {
+            assert_eq!(message_progress(100, 140, t, true), 0.5);
+        }
+        assert_eq!(message_progress(100, 140, 90.0, true), 0.0);
     }
 
     #[test]

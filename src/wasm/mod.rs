@@ -306,6 +306,12 @@ pub struct App {
     chunk: u64,
     /// The longest `runFor` chunk so far, in milliseconds.
     slowest_chunk_ms: f64,
+    /// The point of the layout (CSS pixels) drawn at the canvas's top left:
+    /// the page's zoom shows a part of the cluster.
+    view: (f64, f64),
+    /// Messages drawn still, each at its link's middle (the reader asked
+    /// for less motion).
+    still: bool,
 }
 
 #[wasm_bindgen]
@@ -661,7 +667,8 @@ impl App {
         } else {
             1.0
         };
-        let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+        let (vx, vy) = self.view;
+        let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, -vx * dpr, -vy * dpr);
         let fleet = self.engine.fleet();
         let drawn: Vec<Vec<draw::Drawn>> = fleet.clusters().iter().map(draw::drawn).collect();
         let ids: Vec<Vec<(u64, bool)>> = drawn
@@ -688,6 +695,7 @@ impl App {
                 hover: self.hover,
                 dashes: &self.dashes,
                 dpr,
+                still: self.still,
             };
             draw::frame(&f, i, &mut self.pictures);
             if fleet.len() > 1 {
@@ -765,6 +773,24 @@ impl App {
                 scene.hidden_lanes,
             ),
         })
+    }
+
+    /// Draws the layout's point (`x`, `y`) (CSS pixels of the canvas as
+    /// laid out) at the canvas's top left: with a `dpr` larger than the
+    /// screen's, `draw` then shows a part of the cluster, larger (the
+    /// page's zoom). Not finite: (0, 0).
+    #[wasm_bindgen(js_name = setView)]
+    pub fn set_view(&mut self, x: f64, y: f64) {
+        let at = |v: f64| if v.is_finite() { v } else { 0.0 };
+        self.view = (at(x), at(y));
+    }
+
+    /// Draws each message still, at its link's middle, for as long as it is
+    /// on the wire (`true`: the reader asked for less motion), or moving
+    /// from its sender to its receiver (`false`, the default).
+    #[wasm_bindgen(js_name = setStillMessages)]
+    pub fn set_still_messages(&mut self, still: bool) {
+        self.still = still;
     }
 
     /// Keeps the top `px` CSS pixels of the canvas free (the page's legend
@@ -862,6 +888,8 @@ impl App {
             hover: None,
             chunk: 16,
             slowest_chunk_ms: 0.0,
+            view: (0.0, 0.0),
+            still: false,
         }
     }
 
