@@ -12,7 +12,7 @@ use crate::server::{
 };
 use crate::sim::WorldConfig;
 
-use crate::lang::ast::{ClusterSpec, Command, Script};
+use crate::lang::ast::{ClusterSpec, Command, Condition, Script};
 use crate::lang::parse::{parse_command, parse_script, ParseError};
 use crate::lang::say::{self, Spoken};
 use crate::session::cond::{self, Previous};
@@ -470,18 +470,7 @@ impl Session {
         until: u64,
     ) -> Drive {
         match op {
-            Op::Wait { until: deadline } => {
-                let t = (*deadline).min(until);
-                while self.fleet.step(t) {
-                    if let Some(d) = self.after_step(stop_at) {
-                        return d;
-                    }
-                }
-                self.fleet.settle(t);
-                if t < *deadline {
-                    return Drive::Paused;
-                }
-            }
+            Op::Wait { until: deadline } => self.drive_wait(*deadline, stop_at, until),
             Op::WaitUntil {
                 cond,
                 deadline,
@@ -489,82 +478,122 @@ impl Session {
                 check,
             } => {
                 let limit = (*deadline).min(until);
-                // The condition is looked at when the command starts and
-                // after every step, never at a slice's end (where nothing
-                // happened): slices see what the whole command sees.
-                loop {
-                    if *check {
-                        if cond::check_in(
-                            cond,
-                            &self.fleet,
-                            &self.previous,
-                            self.previous_msgs.as_ref(),
-                        )
-                        .is_ok()
-                        {
-                            return Drive::Done;
-                        }
-                        *check = false;
-                    }
-                    if !self.fleet.step(limit) {
-                        break;
-                    }
-                    *check = true;
-                    if let Some(d) = self.after_step(stop_at) {
-                        return d;
-                    }
+                if let Some(d) = self.step_until_holds(cond, check, limit, stop_at) {
+                    return d;
                 }
                 // Nothing more is due by `limit`: the clock moves there.
                 self.fleet.run_until(limit);
                 if limit < *deadline {
                     return Drive::Paused;
                 }
-                if let Err(why) = cond::check_in(
-                    cond,
-                    &self.fleet,
-                    &self.previous,
-                    self.previous_msgs.as_ref(),
-                ) {
+                if let Err(why) = self.check_condition(cond) {
                     result.fail(Failure::WaitUntil {
                         cond: cond.clone(),
                         within_ms: *within_ms,
                         unmet: why,
                     });
                 }
+                Drive::Done
             }
             Op::Request {
                 cluster,
                 request,
                 answer,
-            } => {
-                let (k, request) = (*cluster, *request);
-                while self.fleet.cluster(k).is_pending(request) {
-                    if !self.fleet.step(u64::MAX) {
-                        break;
-                    }
-                    if let Some(d) = self.after_step(stop_at) {
-                        return d;
-                    }
-                }
-                let outcome = self.fleet.cluster_mut(k).take_outcome(request);
-                let answered = match answer {
-                    Answer::Put => outcome.into_put().map(|i| result.index = Some(i)),
-                    Answer::Read => outcome.into_read().map(|read| read_into(result, read)),
-                    Answer::Deleted => outcome.into_deleted().map(|(deleted, revision)| {
-                        result.deleted = Some(deleted);
-                        result.revision = Some(revision);
-                    }),
-                    Answer::Members => outcome.into_members().map(|list| {
-                        result.members = Some(list.into_iter().map(MemberJson::from).collect());
-                    }),
-                    Answer::Done => outcome.into_done(),
-                };
-                if let Err(e) = answered {
-                    result.fail(e);
-                }
+            } => self.drive_request(*cluster, *request, *answer, result, stop_at),
+        }
+    }
+
+    /// `wait`: steps until `deadline`, or `until` if that comes first.
+    fn drive_wait(&mut self, deadline: u64, stop_at: u64, until: u64) -> Drive {
+        let t = deadline.min(until);
+        while self.fleet.step(t) {
+            if let Some(d) = self.after_step(stop_at) {
+                return d;
             }
         }
+        self.fleet.settle(t);
+        if t < deadline {
+            return Drive::Paused;
+        }
         Drive::Done
+    }
+
+    /// `wait-until`: steps until `cond` holds (`Done`), the step or the
+    /// work stops it (what `after_step` says), or nothing more is due by
+    /// `limit` (`None`).
+    fn step_until_holds(
+        &mut self,
+        cond: &Condition,
+        check: &mut bool,
+        limit: u64,
+        stop_at: u64,
+    ) -> Option<Drive> {
+        // The condition is looked at when the command starts and
+        // after every step, never at a slice's end (where nothing
+        // happened): slices see what the whole command sees.
+        loop {
+            if *check {
+                if self.check_condition(cond).is_ok() {
+                    return Some(Drive::Done);
+                }
+                *check = false;
+            }
+            if !self.fleet.step(limit) {
+                return None;
+            }
+            *check = true;
+            if let Some(d) = self.after_step(stop_at) {
+                return Some(d);
+            }
+        }
+    }
+
+    /// A request waited for: steps until it is answered, then fills in
+    /// `result` with its answer.
+    fn drive_request(
+        &mut self,
+        k: usize,
+        request: RequestId,
+        answer: Answer,
+        result: &mut CommandResult,
+        stop_at: u64,
+    ) -> Drive {
+        while self.fleet.cluster(k).is_pending(request) {
+            if !self.fleet.step(u64::MAX) {
+                break;
+            }
+            if let Some(d) = self.after_step(stop_at) {
+                return d;
+            }
+        }
+        let outcome = self.fleet.cluster_mut(k).take_outcome(request);
+        let answered = match answer {
+            Answer::Put => outcome.into_put().map(|i| result.index = Some(i)),
+            Answer::Read => outcome.into_read().map(|read| read_into(result, read)),
+            Answer::Deleted => outcome.into_deleted().map(|(deleted, revision)| {
+                result.deleted = Some(deleted);
+                result.revision = Some(revision);
+            }),
+            Answer::Members => outcome.into_members().map(|list| {
+                result.members = Some(list.into_iter().map(MemberJson::from).collect());
+            }),
+            Answer::Done => outcome.into_done(),
+        };
+        if let Err(e) = answered {
+            result.fail(e);
+        }
+        Drive::Done
+    }
+
+    /// Whether `cond` holds now, as `expect` and `wait-until` see it: in
+    /// the fleet, after the previous command.
+    pub(super) fn check_condition(&self, cond: &Condition) -> Result<(), cond::Unmet> {
+        cond::check_in(
+            cond,
+            &self.fleet,
+            &self.previous,
+            self.previous_msgs.as_ref(),
+        )
     }
 
     /// After one engine step of a command: counts the work, narrates now and

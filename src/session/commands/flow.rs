@@ -3,7 +3,6 @@
 
 use crate::lang::ast::Command;
 use crate::lang::say;
-use crate::session::cond;
 use crate::session::driver::Op;
 use crate::session::exec::Session;
 use crate::session::failure::Failure;
@@ -33,9 +32,7 @@ impl Session {
                 }));
             }
             Command::Expect(cond) => {
-                let (fleet, previous) = (&self.fleet, &self.previous);
-                if let Err(why) = cond::check_in(cond, fleet, previous, self.previous_msgs.as_ref())
-                {
+                if let Err(why) = self.check_condition(cond) {
                     return Err(Failure::Expect {
                         cond: cond.clone(),
                         unmet: why,
