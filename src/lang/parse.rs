@@ -607,204 +607,216 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
             },
         ));
     }
-    let cmd = match first.text.as_str() {
+    let p = &mut p;
+    match first.text.as_str() {
+        // The script's own flow: time, checks, narration.
         "wait" => {
             let t = p.word("duration", "wait")?;
             let ms = parse_wait(&t.text).map_err(|m| p.err(t.col, m))?;
             p.finish("wait")?;
-            Command::Wait(ms)
+            Ok(Command::Wait(ms))
         }
-        "wait-until" => {
-            let cond = parse_condition(&mut p, "wait-until")?;
-            let found = p.options("wait-until", &[("within", Kind::Value("within=DURATION"))])?;
-            let within_ms = match get(&found, "within") {
-                Some(f) => p.convert(f, parse_wait)?,
-                None => DEFAULT_WAIT_UNTIL_MS,
-            };
-            Command::WaitUntil {
-                cond: Arc::new(cond),
-                within_ms,
-            }
-        }
+        "wait-until" => parse_wait_until(p),
         "expect" => {
-            let cond = parse_condition(&mut p, "expect")?;
+            let cond = parse_condition(p, "expect")?;
             p.finish("the condition")?;
-            Command::Expect(Arc::new(cond))
+            Ok(Command::Expect(Arc::new(cond)))
         }
         "status" => {
             let found = p.options("status", &[("via", Kind::Value("via=N"))])?;
-            Command::Status {
-                via: get(&found, "via")
-                    .map(|f| p.convert(f, node_id_of))
-                    .transpose()?,
-            }
+            Ok(Command::Status {
+                via: via_of(p, &found)?,
+            })
         }
         "pause" => {
             p.finish("pause")?;
-            Command::Pause
+            Ok(Command::Pause)
         }
-        "say" => Command::Say {
-            text: say_text(&mut p, "say")?,
+        "say" => Ok(Command::Say {
+            text: say_text(p, "say")?,
             ja: None,
-        },
-        "say-ja" => return Err(p.err(first.col, ParseErrorKind::SayJaInConsole)),
-        "put" => {
-            let key = p.text("a key", "put")?;
-            let value = p.text("a value", &format!("put {}", format_text(&key)))?;
-            let found = p.options(
-                "put",
-                &[
-                    ("via", Kind::Value("via=N")),
-                    ("size", Kind::Value("size=SIZE")),
-                    ("nowait", Kind::Flag),
-                    CLIENT_OPTIONS[0],
-                    CLIENT_OPTIONS[1],
-                ],
-            )?;
-            let (timeout_ms, require_leader) = client_options(&p, &found)?;
-            Command::Put {
-                key,
-                value,
-                via: get(&found, "via")
-                    .map(|f| p.convert(f, node_id_of))
-                    .transpose()?,
-                size: get(&found, "size")
-                    .map(|f| p.convert(f, size_of))
-                    .transpose()?,
-                nowait: get(&found, "nowait").is_some(),
-                timeout_ms,
-                require_leader,
-            }
-        }
-        "get" => {
-            let key = p.text("a key", "get")?;
-            let found = p.options(
-                "get",
-                &[
-                    ("rev", Kind::Value("rev=R")),
-                    ("via", Kind::Value("via=N")),
-                    ("serializable", Kind::Flag),
-                    CLIENT_OPTIONS[0],
-                    CLIENT_OPTIONS[1],
-                ],
-            )?;
-            let (timeout_ms, require_leader) = client_options(&p, &found)?;
-            Command::Get {
-                key,
-                rev: get(&found, "rev")
-                    .map(|f| p.convert(f, parse_number))
-                    .transpose()?,
-                via: get(&found, "via")
-                    .map(|f| p.convert(f, node_id_of))
-                    .transpose()?,
-                serializable: get(&found, "serializable").is_some(),
-                timeout_ms,
-                require_leader,
-            }
-        }
-        "delete" => {
-            let key = p.text("a key", "delete")?;
-            let found = p.options(
-                "delete",
-                &[
-                    ("via", Kind::Value("via=N")),
-                    CLIENT_OPTIONS[0],
-                    CLIENT_OPTIONS[1],
-                ],
-            )?;
-            let (timeout_ms, require_leader) = client_options(&p, &found)?;
-            Command::Delete {
-                key,
-                via: get(&found, "via")
-                    .map(|f| p.convert(f, node_id_of))
-                    .transpose()?,
-                timeout_ms,
-                require_leader,
-            }
-        }
-        "compaction" => {
-            let t = p.word("a revision", "compaction")?;
-            let rev = parse_number(&t.text).map_err(|m| p.err(t.col, m))?;
-            let found = p.options(
-                "compaction",
-                &[
-                    ("via", Kind::Value("via=N")),
-                    CLIENT_OPTIONS[0],
-                    CLIENT_OPTIONS[1],
-                ],
-            )?;
-            let (timeout_ms, require_leader) = client_options(&p, &found)?;
-            Command::Compaction {
-                rev,
-                via: get(&found, "via")
-                    .map(|f| p.convert(f, node_id_of))
-                    .transpose()?,
-                timeout_ms,
-                require_leader,
-            }
-        }
-        "watch" => {
-            let key = p.text("a key", "watch")?;
-            let found = p.options(
-                "watch",
-                &[
-                    ("prefix", Kind::Flag),
-                    ("from-rev", Kind::Value("from-rev=R")),
-                    ("via", Kind::Value("via=N")),
-                ],
-            )?;
-            Command::Watch {
-                key,
-                prefix: get(&found, "prefix").is_some(),
-                from_rev: get(&found, "from-rev")
-                    .map(|f| p.convert(f, parse_number))
-                    .transpose()?,
-                via: get(&found, "via")
-                    .map(|f| p.convert(f, node_id_of))
-                    .transpose()?,
-            }
-        }
-        "load" => parse_load(&mut p)?,
-        "member" => parse_member(&mut p)?,
+        }),
+        "say-ja" => Err(p.err(first.col, ParseErrorKind::SayJaInConsole)),
+        // The client's requests.
+        "put" => parse_put(p),
+        "get" => parse_get(p),
+        "delete" => parse_delete(p),
+        "compaction" => parse_compaction(p),
+        "watch" => parse_watch(p),
+        "load" => parse_load(p),
+        // Membership, faults and the network, mirrors.
+        "member" => parse_member(p),
         "start" | "crash" | "campaign" | "transfer-leader" | "compact" | "isolate" => {
-            let name = first.text.as_str();
-            let id = p.node_id(name)?;
-            p.finish(&format!("{name} {id}"))?;
-            match name {
-                "start" => Command::Start(id),
-                "crash" => Command::Crash(id),
-                "campaign" => Command::Campaign(id),
-                "transfer-leader" => Command::TransferLeader(id),
-                "compact" => Command::Compact(id),
-                _ => Command::Isolate(id),
-            }
+            parse_node_command(p, &first.text)
         }
         "cut" => {
-            let (a, b, one_way) = parse_link(&mut p, "cut")?;
-            Command::Cut { a, b, one_way }
+            let (a, b, one_way) = parse_link(p, "cut")?;
+            Ok(Command::Cut { a, b, one_way })
         }
         "heal" => {
             if p.peek().is_none() {
-                Command::Heal { link: None }
+                Ok(Command::Heal { link: None })
             } else {
-                Command::Heal {
-                    link: Some(parse_link(&mut p, "heal")?),
-                }
+                Ok(Command::Heal {
+                    link: Some(parse_link(p, "heal")?),
+                })
             }
         }
-        "partition" => parse_partition(&mut p)?,
-        "net" => parse_net(&mut p)?,
-        "mirror" => parse_mirror(&mut p)?,
-        other => {
-            return Err(p.err(
-                first.col,
-                ParseErrorKind::UnknownCommand {
-                    found: quote_for_message(other),
-                },
-            ))
-        }
+        "partition" => parse_partition(p),
+        "net" => parse_net(p),
+        "mirror" => parse_mirror(p),
+        other => Err(p.err(
+            first.col,
+            ParseErrorKind::UnknownCommand {
+                found: quote_for_message(other),
+            },
+        )),
+    }
+}
+
+/// `wait-until COND [within=DURATION]`.
+fn parse_wait_until(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let cond = parse_condition(p, "wait-until")?;
+    let found = p.options("wait-until", &[("within", Kind::Value("within=DURATION"))])?;
+    let within_ms = match get(&found, "within") {
+        Some(f) => p.convert(f, parse_wait)?,
+        None => DEFAULT_WAIT_UNTIL_MS,
     };
-    Ok(cmd)
+    Ok(Command::WaitUntil {
+        cond: Arc::new(cond),
+        within_ms,
+    })
+}
+
+/// `start N`, `crash N`, `campaign N`, `transfer-leader N`, `compact N`,
+/// `isolate N`: a command and one node.
+fn parse_node_command(p: &mut Words<'_>, name: &str) -> Result<Command, ParseError> {
+    let id = p.node_id(name)?;
+    p.finish(&format!("{name} {id}"))?;
+    Ok(match name {
+        "start" => Command::Start(id),
+        "crash" => Command::Crash(id),
+        "campaign" => Command::Campaign(id),
+        "transfer-leader" => Command::TransferLeader(id),
+        "compact" => Command::Compact(id),
+        _ => Command::Isolate(id),
+    })
+}
+
+/// `put KEY VALUE [via=N] [size=SIZE] [nowait]` and the client's options.
+fn parse_put(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let key = p.text("a key", "put")?;
+    let value = p.text("a value", &format!("put {}", format_text(&key)))?;
+    let found = p.options(
+        "put",
+        &[
+            ("via", Kind::Value("via=N")),
+            ("size", Kind::Value("size=SIZE")),
+            ("nowait", Kind::Flag),
+            CLIENT_OPTIONS[0],
+            CLIENT_OPTIONS[1],
+        ],
+    )?;
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    Ok(Command::Put {
+        key,
+        value,
+        via: via_of(p, &found)?,
+        size: get(&found, "size")
+            .map(|f| p.convert(f, size_of))
+            .transpose()?,
+        nowait: get(&found, "nowait").is_some(),
+        timeout_ms,
+        require_leader,
+    })
+}
+
+/// `get KEY [rev=R] [via=N] [serializable]` and the client's options.
+fn parse_get(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let key = p.text("a key", "get")?;
+    let found = p.options(
+        "get",
+        &[
+            ("rev", Kind::Value("rev=R")),
+            ("via", Kind::Value("via=N")),
+            ("serializable", Kind::Flag),
+            CLIENT_OPTIONS[0],
+            CLIENT_OPTIONS[1],
+        ],
+    )?;
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    Ok(Command::Get {
+        key,
+        rev: get(&found, "rev")
+            .map(|f| p.convert(f, parse_number))
+            .transpose()?,
+        via: via_of(p, &found)?,
+        serializable: get(&found, "serializable").is_some(),
+        timeout_ms,
+        require_leader,
+    })
+}
+
+/// `delete KEY [via=N]` and the client's options.
+fn parse_delete(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let key = p.text("a key", "delete")?;
+    let found = p.options(
+        "delete",
+        &[
+            ("via", Kind::Value("via=N")),
+            CLIENT_OPTIONS[0],
+            CLIENT_OPTIONS[1],
+        ],
+    )?;
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    Ok(Command::Delete {
+        key,
+        via: via_of(p, &found)?,
+        timeout_ms,
+        require_leader,
+    })
+}
+
+/// `compaction REV [via=N]` and the client's options.
+fn parse_compaction(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let t = p.word("a revision", "compaction")?;
+    let rev = parse_number(&t.text).map_err(|m| p.err(t.col, m))?;
+    let found = p.options(
+        "compaction",
+        &[
+            ("via", Kind::Value("via=N")),
+            CLIENT_OPTIONS[0],
+            CLIENT_OPTIONS[1],
+        ],
+    )?;
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    Ok(Command::Compaction {
+        rev,
+        via: via_of(p, &found)?,
+        timeout_ms,
+        require_leader,
+    })
+}
+
+/// `watch KEY [prefix] [from-rev=R] [via=N]`.
+fn parse_watch(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let key = p.text("a key", "watch")?;
+    let found = p.options(
+        "watch",
+        &[
+            ("prefix", Kind::Flag),
+            ("from-rev", Kind::Value("from-rev=R")),
+            ("via", Kind::Value("via=N")),
+        ],
+    )?;
+    Ok(Command::Watch {
+        key,
+        prefix: get(&found, "prefix").is_some(),
+        from_rev: get(&found, "from-rev")
+            .map(|f| p.convert(f, parse_number))
+            .transpose()?,
+        via: via_of(p, &found)?,
+    })
 }
 
 fn parse_load(p: &mut Words<'_>) -> Result<Command, ParseError> {
