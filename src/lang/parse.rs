@@ -953,57 +953,7 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
         "member",
     )?;
     let cmd = match (sub.quoted, sub.text.as_str()) {
-        (false, "add") => {
-            let id = p.node_id("member add")?;
-            let found = p.options(
-                "member add",
-                &[
-                    ("--learner", Kind::Flag),
-                    ("--voter", Kind::Flag),
-                    ("--standby", Kind::Flag),
-                    ("--read-only", Kind::Value("--read-only=weak|strong")),
-                    ("--peer-url", Kind::Value("--peer-url=URL")),
-                    ("via", Kind::Value("via=N")),
-                    CLIENT_OPTIONS[0],
-                    CLIENT_OPTIONS[1],
-                ],
-            )?;
-            let (timeout_ms, require_leader) = client_options(p, &found)?;
-            let learner = get(&found, "--learner");
-            let voter = get(&found, "--voter");
-            let standby = get(&found, "--standby");
-            let read_only = get(&found, "--read-only");
-            // Whichever of two clashing options comes second is the error.
-            let later = |a: &Found<'_>, b: &Found<'_>| a.tok.col.max(b.tok.col);
-            if let (Some(l), Some(v)) = (learner, voter) {
-                return Err(p.err(later(l, v), ParseErrorKind::LearnerAndVoter));
-            }
-            if let (Some(v), Some(k)) = (voter, standby.or(read_only)) {
-                return Err(p.err(
-                    later(v, k),
-                    ParseErrorKind::LearnerKindWithVoter {
-                        kind: k.name.to_string(),
-                    },
-                ));
-            }
-            if let (Some(a), Some(b)) = (standby, read_only) {
-                return Err(p.err(later(a, b), ParseErrorKind::StandbyAndReadOnly));
-            }
-            let read_only = read_only
-                .map(|f| p.convert(f, parse_read_mode))
-                .transpose()?;
-            Command::MemberAdd {
-                id,
-                learner: learner.is_some() || standby.is_some() || read_only.is_some(),
-                voter: voter.is_some(),
-                standby: standby.is_some(),
-                read_only,
-                peer_url: get(&found, "--peer-url").map(|f| f.value().to_string()),
-                via: via_of(p, &found)?,
-                timeout_ms,
-                require_leader,
-            }
-        }
+        (false, "add") => parse_member_add(p)?,
         (false, "promote") => {
             let id = p.node_id("member promote")?;
             let found = p.options("member promote", &CLIENT_OPTIONS)?;
@@ -1024,24 +974,7 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
                 require_leader,
             }
         }
-        (false, "list") => {
-            let found = p.options(
-                "member list",
-                &[
-                    ("serializable", Kind::Flag),
-                    ("via", Kind::Value("via=N")),
-                    CLIENT_OPTIONS[0],
-                    CLIENT_OPTIONS[1],
-                ],
-            )?;
-            let (timeout_ms, require_leader) = client_options(p, &found)?;
-            Command::MemberList {
-                serializable: get(&found, "serializable").is_some(),
-                via: via_of(p, &found)?,
-                timeout_ms,
-                require_leader,
-            }
-        }
+        (false, "list") => parse_member_list(p)?,
         (false, "change") => {
             let (change, via, timeout_ms, require_leader) = parse_joint_change(p)?;
             Command::MemberChange {
@@ -1051,22 +984,7 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
                 require_leader,
             }
         }
-        (false, "leave-joint") => {
-            let found = p.options(
-                "member leave-joint",
-                &[
-                    ("via", Kind::Value("via=N")),
-                    CLIENT_OPTIONS[0],
-                    CLIENT_OPTIONS[1],
-                ],
-            )?;
-            let (timeout_ms, require_leader) = client_options(p, &found)?;
-            Command::MemberLeaveJoint {
-                via: via_of(p, &found)?,
-                timeout_ms,
-                require_leader,
-            }
-        }
+        (false, "leave-joint") => parse_leave_joint(p)?,
         (_, other) => {
             return Err(p.err(
                 sub.col,
@@ -1081,8 +999,98 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
     Ok(cmd)
 }
 
-/// `member change [add=IDS] [add-learner=IDS] [promote=IDS] [demote=IDS]
-/// [remove=IDS] [leave=auto|explicit]`: at least one change, no id twice.
+/// `member add N [--learner|--voter] [--standby|--read-only=MODE]
+/// [--peer-url=URL] [via=N]` and the client's options.
+fn parse_member_add(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let id = p.node_id("member add")?;
+    let found = p.options(
+        "member add",
+        &[
+            ("--learner", Kind::Flag),
+            ("--voter", Kind::Flag),
+            ("--standby", Kind::Flag),
+            ("--read-only", Kind::Value("--read-only=weak|strong")),
+            ("--peer-url", Kind::Value("--peer-url=URL")),
+            ("via", Kind::Value("via=N")),
+            CLIENT_OPTIONS[0],
+            CLIENT_OPTIONS[1],
+        ],
+    )?;
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    let learner = get(&found, "--learner");
+    let voter = get(&found, "--voter");
+    let standby = get(&found, "--standby");
+    let read_only = get(&found, "--read-only");
+    // Whichever of two clashing options comes second is the error.
+    let later = |a: &Found<'_>, b: &Found<'_>| a.tok.col.max(b.tok.col);
+    if let (Some(l), Some(v)) = (learner, voter) {
+        return Err(p.err(later(l, v), ParseErrorKind::LearnerAndVoter));
+    }
+    if let (Some(v), Some(k)) = (voter, standby.or(read_only)) {
+        return Err(p.err(
+            later(v, k),
+            ParseErrorKind::LearnerKindWithVoter {
+                kind: k.name.to_string(),
+            },
+        ));
+    }
+    if let (Some(a), Some(b)) = (standby, read_only) {
+        return Err(p.err(later(a, b), ParseErrorKind::StandbyAndReadOnly));
+    }
+    let read_only = read_only
+        .map(|f| p.convert(f, parse_read_mode))
+        .transpose()?;
+    Ok(Command::MemberAdd {
+        id,
+        learner: learner.is_some() || standby.is_some() || read_only.is_some(),
+        voter: voter.is_some(),
+        standby: standby.is_some(),
+        read_only,
+        peer_url: get(&found, "--peer-url").map(|f| f.value().to_string()),
+        via: via_of(p, &found)?,
+        timeout_ms,
+        require_leader,
+    })
+}
+
+/// `member list [serializable] [via=N]` and the client's options.
+fn parse_member_list(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let found = p.options(
+        "member list",
+        &[
+            ("serializable", Kind::Flag),
+            ("via", Kind::Value("via=N")),
+            CLIENT_OPTIONS[0],
+            CLIENT_OPTIONS[1],
+        ],
+    )?;
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    Ok(Command::MemberList {
+        serializable: get(&found, "serializable").is_some(),
+        via: via_of(p, &found)?,
+        timeout_ms,
+        require_leader,
+    })
+}
+
+/// `member leave-joint [via=N]` and the client's options.
+fn parse_leave_joint(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let found = p.options(
+        "member leave-joint",
+        &[
+            ("via", Kind::Value("via=N")),
+            CLIENT_OPTIONS[0],
+            CLIENT_OPTIONS[1],
+        ],
+    )?;
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    Ok(Command::MemberLeaveJoint {
+        via: via_of(p, &found)?,
+        timeout_ms,
+        require_leader,
+    })
+}
+
 /// The `via=N` among found options.
 fn via_of(p: &Words<'_>, found: &[Found<'_>]) -> Result<Option<NodeId>, ParseError> {
     get(found, "via")
@@ -1090,6 +1098,8 @@ fn via_of(p: &Words<'_>, found: &[Found<'_>]) -> Result<Option<NodeId>, ParseErr
         .transpose()
 }
 
+/// `member change [add=IDS] [add-learner=IDS] [promote=IDS] [demote=IDS]
+/// [remove=IDS] [leave=auto|explicit]`: at least one change, no id twice.
 #[allow(clippy::type_complexity)]
 fn parse_joint_change(
     p: &mut Words<'_>,
