@@ -1288,43 +1288,55 @@ fn parse_id_list(
 
 fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseError> {
     let t = p.word("a condition", after)?;
-    let unknown = || {
-        p.err(
-            t.col,
-            ParseErrorKind::UnknownCondition {
-                found: quote_for_message(&t.text),
-            },
-        )
-    };
     if t.quoted {
-        return Err(unknown());
+        return Err(unknown_condition(p, t));
     }
-    let Some(opt) = &t.opt else {
-        return match t.text.as_str() {
-            "leader" => Ok(Condition::Leader),
-            "no-leader" => Ok(Condition::NoLeader),
-            "all-applied" => Ok(Condition::AllApplied),
-            "ok" => Ok(Condition::Ok),
-            "role" => parse_role(p),
-            "mirror" => parse_mirror_state(p),
-            "mirror-error" => parse_mirror_error(p),
-            "progress" => parse_progress(p),
-            "match" => parse_match_share(p),
-            "absent" => Ok(Condition::Absent),
-            "linearizable" => Ok(Condition::Linearizable),
-            "not-linearizable" => Ok(Condition::NotLinearizable),
-            "queued" => parse_queued(p),
-            "msgs-out" => parse_msgs(p, MsgDir::Out),
-            "msgs-in" => parse_msgs(p, MsgDir::In),
-            "watch-events" => parse_watch_events(p),
-            "watch-canceled" => {
-                let t = p.word("a watch number", "watch-canceled")?;
-                let w = parse_watch_id(&t.text).map_err(|m| p.err(t.col, m))?;
-                Ok(Condition::WatchCanceled(w))
-            }
-            _ => Err(unknown()),
-        };
-    };
+    match &t.opt {
+        None => bare_condition(p, t),
+        Some(opt) => valued_condition(p, t, opt),
+    }
+}
+
+/// The error for a word that names no condition.
+fn unknown_condition(p: &Words<'_>, t: &Token) -> ParseError {
+    p.err(
+        t.col,
+        ParseErrorKind::UnknownCondition {
+            found: quote_for_message(&t.text),
+        },
+    )
+}
+
+/// A condition that starts with a bare word (`leader`, `role N=ROLE`...).
+fn bare_condition(p: &mut Words<'_>, t: &Token) -> Result<Condition, ParseError> {
+    match t.text.as_str() {
+        "leader" => Ok(Condition::Leader),
+        "no-leader" => Ok(Condition::NoLeader),
+        "all-applied" => Ok(Condition::AllApplied),
+        "ok" => Ok(Condition::Ok),
+        "role" => parse_role(p),
+        "mirror" => parse_mirror_state(p),
+        "mirror-error" => parse_mirror_error(p),
+        "progress" => parse_progress(p),
+        "match" => parse_match_share(p),
+        "absent" => Ok(Condition::Absent),
+        "linearizable" => Ok(Condition::Linearizable),
+        "not-linearizable" => Ok(Condition::NotLinearizable),
+        "queued" => parse_queued(p),
+        "msgs-out" => parse_msgs(p, MsgDir::Out),
+        "msgs-in" => parse_msgs(p, MsgDir::In),
+        "watch-events" => parse_watch_events(p),
+        "watch-canceled" => {
+            let t = p.word("a watch number", "watch-canceled")?;
+            let w = parse_watch_id(&t.text).map_err(|m| p.err(t.col, m))?;
+            Ok(Condition::WatchCanceled(w))
+        }
+        _ => Err(unknown_condition(p, t)),
+    }
+}
+
+/// A condition written `NAME=VALUE` (`leader=N`, `voters=1,2,3`...).
+fn valued_condition(p: &Words<'_>, t: &Token, opt: &OptPart) -> Result<Condition, ParseError> {
     let v = opt.value.as_str();
     let vcol = opt.value_col;
     let missing = |what: &str| {
@@ -1385,7 +1397,7 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
                 )
             })?)
         }
-        _ => return Err(unknown()),
+        _ => return Err(unknown_condition(p, t)),
     })
 }
 
