@@ -1804,41 +1804,62 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
         spec.snapshot_count = spec.etcd.default_snapshot_count();
     }
     for f in &found {
-        match f.name {
-            "seed" => spec.seed = p.convert(f, parse_number)?,
-            "heartbeat" => spec.heartbeat_ms = p.convert(f, duration_of)?,
-            "election-timeout" => spec.election_timeout_ms = p.convert(f, duration_of)?,
-            "prevote" => spec.prevote = p.convert(f, parse_on_off)?,
-            "check-quorum" => spec.check_quorum = p.convert(f, parse_on_off)?,
-            "strict-reconfig" => spec.strict_reconfig = p.convert(f, parse_on_off)?,
-            "max-learners" => {
-                if !spec.etcd.max_learners_settable() {
-                    return Err(p.err(
-                        f.tok.col,
-                        ParseErrorKind::MaxLearnersRelease {
-                            etcd: spec.etcd.to_string(),
-                        },
-                    ));
-                }
-                spec.max_learners = p.convert(f, parse_number)?
-            }
-            "snapshot-count" => spec.snapshot_count = p.convert(f, parse_number)?,
-            "catchup-entries" => spec.catchup_entries = p.convert(f, parse_number)?,
-            "latency" => {
-                (spec.latency_min_ms, spec.latency_max_ms) = p.convert(f, parse_latency)?
-            }
-            "bandwidth" => spec.bandwidth = p.convert(f, parse_bandwidth)?,
-            "transport" => spec.transport = p.convert(f, parse_transport)?,
-            "new-members" => spec.new_members = p.convert(f, parse_new_members)?,
-            "auto-promote" => spec.auto_promote = p.convert(f, parse_auto_promote)?,
-            "failover-after" => spec.failover_after_ms = p.convert(f, duration_of)?,
-            "failover" => spec.failover = p.convert(f, parse_failover)?,
-            "name" => spec.name = Some(p.convert(f, parse_cluster_name)?),
-            _ => {}
-        }
+        set_cluster_option(p, &mut spec, f)?;
     }
-    let heartbeat = get(&found, "heartbeat");
-    let election = get(&found, "election-timeout");
+    check_cluster_rules(p, &spec, &found)?;
+    Ok(spec)
+}
+
+/// One option of the `cluster` line (but `voters` and `etcd`, read first)
+/// into `spec`.
+fn set_cluster_option(
+    p: &Words<'_>,
+    spec: &mut ClusterSpec,
+    f: &Found<'_>,
+) -> Result<(), ParseError> {
+    match f.name {
+        "seed" => spec.seed = p.convert(f, parse_number)?,
+        "heartbeat" => spec.heartbeat_ms = p.convert(f, duration_of)?,
+        "election-timeout" => spec.election_timeout_ms = p.convert(f, duration_of)?,
+        "prevote" => spec.prevote = p.convert(f, parse_on_off)?,
+        "check-quorum" => spec.check_quorum = p.convert(f, parse_on_off)?,
+        "strict-reconfig" => spec.strict_reconfig = p.convert(f, parse_on_off)?,
+        "max-learners" => {
+            if !spec.etcd.max_learners_settable() {
+                return Err(p.err(
+                    f.tok.col,
+                    ParseErrorKind::MaxLearnersRelease {
+                        etcd: spec.etcd.to_string(),
+                    },
+                ));
+            }
+            spec.max_learners = p.convert(f, parse_number)?
+        }
+        "snapshot-count" => spec.snapshot_count = p.convert(f, parse_number)?,
+        "catchup-entries" => spec.catchup_entries = p.convert(f, parse_number)?,
+        "latency" => (spec.latency_min_ms, spec.latency_max_ms) = p.convert(f, parse_latency)?,
+        "bandwidth" => spec.bandwidth = p.convert(f, parse_bandwidth)?,
+        "transport" => spec.transport = p.convert(f, parse_transport)?,
+        "new-members" => spec.new_members = p.convert(f, parse_new_members)?,
+        "auto-promote" => spec.auto_promote = p.convert(f, parse_auto_promote)?,
+        "failover-after" => spec.failover_after_ms = p.convert(f, duration_of)?,
+        "failover" => spec.failover = p.convert(f, parse_failover)?,
+        "name" => spec.name = Some(p.convert(f, parse_cluster_name)?),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The rules between the `cluster` line's options: etcd's election timeout
+/// against the heartbeat, the failover delay against the election timeout,
+/// and a snapshot count of at least one.
+fn check_cluster_rules(
+    p: &Words<'_>,
+    spec: &ClusterSpec,
+    found: &[Found<'_>],
+) -> Result<(), ParseError> {
+    let heartbeat = get(found, "heartbeat");
+    let election = get(found, "election-timeout");
     if spec.heartbeat_ms == 0 {
         let col = heartbeat.map_or(1, |f| f.value_col());
         return Err(p.err(col, ParseErrorKind::TooSmall(Least::Heartbeat)));
@@ -1865,7 +1886,7 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
             },
         ));
     }
-    let failover_after = get(&found, "failover-after");
+    let failover_after = get(found, "failover-after");
     if let Some(f) = failover_after.filter(|_| spec.failover_after_ms < spec.election_timeout_ms) {
         return Err(p.err(
             f.value_col(),
@@ -1876,8 +1897,8 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
         ));
     }
     if spec.snapshot_count == 0 {
-        let col = get(&found, "snapshot-count").map_or(1, |f| f.value_col());
+        let col = get(found, "snapshot-count").map_or(1, |f| f.value_col());
         return Err(p.err(col, ParseErrorKind::TooSmall(Least::SnapshotCount)));
     }
-    Ok(spec)
+    Ok(())
 }
