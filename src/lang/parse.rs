@@ -42,26 +42,7 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
         };
         let is_cluster = is_bare(first, "cluster");
         match (&cluster, is_cluster) {
-            (None, true) => {
-                let mut p = Words::new(&lexed.tokens, line_no);
-                p.next();
-                let mut spec = parse_cluster(&mut p)?;
-                // The first cluster is `main`; `name=main` says so.
-                match spec.name.as_deref() {
-                    None => {}
-                    Some(crate::server::fleet::MAIN) => spec.name = None,
-                    Some(other) => {
-                        return Err(ParseError::new(
-                            line_no,
-                            first.col,
-                            ParseErrorKind::BadClusterName {
-                                found: quote_for_message(other),
-                            },
-                        ))
-                    }
-                }
-                cluster = Some(spec);
-            }
+            (None, true) => cluster = Some(parse_first_cluster(&lexed.tokens, line_no)?),
             (None, false) => {
                 return Err(ParseError::new(
                     line_no,
@@ -80,31 +61,7 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
                 });
             }
             (Some(_), false) if is_bare(first, "say-ja") => {
-                // The Japanese words of the `say` line just before: part of
-                // that command, never a command of its own.
-                let mut p = Words::new(&lexed.tokens, line_no);
-                p.next();
-                let text = say_text(&mut p, "say-ja")?;
-                match commands
-                    .last_mut()
-                    .and_then(|c: &mut Spanned<Arc<Command>>| Arc::get_mut(&mut c.node))
-                {
-                    Some(Command::Say { ja: ja @ None, .. }) => *ja = Some(text),
-                    Some(Command::Say { .. }) => {
-                        return Err(ParseError::new(
-                            line_no,
-                            first.col,
-                            ParseErrorKind::SecondSayJa,
-                        ))
-                    }
-                    _ => {
-                        return Err(ParseError::new(
-                            line_no,
-                            first.col,
-                            ParseErrorKind::SayJaAlone,
-                        ))
-                    }
-                }
+                add_say_ja(&mut commands, &lexed.tokens, line_no)?;
             }
             (Some(_), false) => {
                 let node = parse_tokens(&lexed.tokens, line_no)?;
@@ -120,6 +77,51 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
         Some(cluster) => Ok(Script { cluster, commands }),
         None => Err(ParseError::new(1, 1, ParseErrorKind::EmptyScript)),
     }
+}
+
+/// A script's first `cluster` line: the first cluster, `main`.
+fn parse_first_cluster(tokens: &[Token], line_no: usize) -> Result<ClusterSpec, ParseError> {
+    let mut p = Words::new(tokens, line_no);
+    let first = p.next().map_or(1, |t| t.col);
+    let mut spec = parse_cluster(&mut p)?;
+    // The first cluster is `main`; `name=main` says so.
+    match spec.name.as_deref() {
+        None => {}
+        Some(crate::server::fleet::MAIN) => spec.name = None,
+        Some(other) => {
+            return Err(ParseError::new(
+                line_no,
+                first,
+                ParseErrorKind::BadClusterName {
+                    found: quote_for_message(other),
+                },
+            ))
+        }
+    }
+    Ok(spec)
+}
+
+/// A `say-ja` line: the Japanese words of the `say` line just before, part
+/// of that command, never a command of its own.
+fn add_say_ja(
+    commands: &mut [Spanned<Arc<Command>>],
+    tokens: &[Token],
+    line_no: usize,
+) -> Result<(), ParseError> {
+    let mut p = Words::new(tokens, line_no);
+    let first = p.next().map_or(1, |t| t.col);
+    let text = say_text(&mut p, "say-ja")?;
+    match commands
+        .last_mut()
+        .and_then(|c: &mut Spanned<Arc<Command>>| Arc::get_mut(&mut c.node))
+    {
+        Some(Command::Say { ja: ja @ None, .. }) => *ja = Some(text),
+        Some(Command::Say { .. }) => {
+            return Err(ParseError::new(line_no, first, ParseErrorKind::SecondSayJa))
+        }
+        _ => return Err(ParseError::new(line_no, first, ParseErrorKind::SayJaAlone)),
+    }
+    Ok(())
 }
 
 /// Parses one command line, as typed in the browser console. Same grammar as
