@@ -1177,13 +1177,30 @@ fn parse_link(p: &mut Words<'_>, cmd: &str) -> Result<(NodeId, NodeId, bool), Pa
 }
 
 fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
-    #[derive(PartialEq)]
-    enum Item<'s> {
-        Id(&'s str),
-        Comma,
-        Bar,
+    let items = partition_items(p)?;
+    if items.is_empty() {
+        return Err(p.err(p.missing_col(), ParseErrorKind::PartitionMissing));
     }
-    let mut items: Vec<(Item<'_>, usize)> = Vec::new();
+    let groups = partition_groups(p, &items)?;
+    if groups.len() < 2 {
+        let (_, first_col) = items[0];
+        return Err(p.err(first_col, ParseErrorKind::OneGroup));
+    }
+    Ok(Command::Partition(groups))
+}
+
+/// A piece of `partition`'s groups: a node id, `,` or `|`.
+#[derive(PartialEq)]
+enum GroupItem<'s> {
+    Id(&'s str),
+    Comma,
+    Bar,
+}
+
+/// The rest of the line in pieces, each with its column: words split at
+/// every `,` and `|`.
+fn partition_items<'t>(p: &mut Words<'t>) -> Result<Vec<(GroupItem<'t>, usize)>, ParseError> {
+    let mut items: Vec<(GroupItem<'_>, usize)> = Vec::new();
     while let Some(t) = p.next() {
         if t.quoted {
             return Err(p.err(
@@ -1198,27 +1215,38 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
         for (col, (i, c)) in (t.col..).zip(t.text.char_indices()) {
             if c == ',' || c == '|' {
                 if start < i {
-                    items.push((Item::Id(&t.text[start..i]), start_col));
+                    items.push((GroupItem::Id(&t.text[start..i]), start_col));
                 }
-                items.push((if c == ',' { Item::Comma } else { Item::Bar }, col));
+                let item = if c == ',' {
+                    GroupItem::Comma
+                } else {
+                    GroupItem::Bar
+                };
+                items.push((item, col));
                 start = i + 1;
                 start_col = col + 1;
             }
         }
         if start < t.text.len() {
-            items.push((Item::Id(&t.text[start..]), start_col));
+            items.push((GroupItem::Id(&t.text[start..]), start_col));
         }
     }
-    if items.is_empty() {
-        return Err(p.err(p.missing_col(), ParseErrorKind::PartitionMissing));
-    }
+    Ok(items)
+}
+
+/// The groups the pieces make: ids joined by `,`, groups by `|`, each id
+/// in one group once.
+fn partition_groups(
+    p: &Words<'_>,
+    items: &[(GroupItem<'_>, usize)],
+) -> Result<Vec<Vec<NodeId>>, ParseError> {
     let mut groups: Vec<Vec<NodeId>> = Vec::new();
     let mut current: Vec<NodeId> = Vec::new();
     let mut expect_id = true;
-    let mut last: Option<(&Item<'_>, usize)> = None;
-    for (item, col) in &items {
+    let mut last: Option<(&GroupItem<'_>, usize)> = None;
+    for (item, col) in items {
         match item {
-            Item::Id(s) => {
+            GroupItem::Id(s) => {
                 let id = node_id_of(s).map_err(|m| p.err(*col, m))?;
                 if !expect_id {
                     return Err(p.err(*col, ParseErrorKind::GroupSeparator { id }));
@@ -1232,14 +1260,14 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
                 current.push(id);
                 expect_id = false;
             }
-            Item::Comma if expect_id => {
+            GroupItem::Comma if expect_id => {
                 return Err(p.err(*col, ParseErrorKind::CommaBeforeId));
             }
-            Item::Bar if expect_id => {
+            GroupItem::Bar if expect_id => {
                 return Err(p.err(*col, ParseErrorKind::EmptyGroupBeforeBar));
             }
-            Item::Comma => expect_id = true,
-            Item::Bar => {
+            GroupItem::Comma => expect_id = true,
+            GroupItem::Bar => {
                 groups.push(std::mem::take(&mut current));
                 expect_id = true;
             }
@@ -1249,17 +1277,13 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
     if expect_id {
         let col = last.map_or(p.missing_col(), |(_, c)| c + 1);
         let msg = match last {
-            Some((Item::Bar, _)) => ParseErrorKind::EmptyGroupAfterBar,
+            Some((GroupItem::Bar, _)) => ParseErrorKind::EmptyGroupAfterBar,
             _ => ParseErrorKind::IdAfterComma,
         };
         return Err(p.err(col, msg));
     }
     groups.push(current);
-    if groups.len() < 2 {
-        let (_, first_col) = items[0];
-        return Err(p.err(first_col, ParseErrorKind::OneGroup));
-    }
-    Ok(Command::Partition(groups))
+    Ok(groups)
 }
 
 /// A comma-separated list of distinct node ids starting at column `col`.
