@@ -7,7 +7,8 @@ use crate::lang::ast::Command;
 use crate::lang::etcdctl::{client_url, cluster_id, member_id, member_name, Print, Translation};
 use crate::raft::NodeId;
 use crate::server::request::DEADLINE_EXCEEDED;
-use crate::server::{ErrorCode, ErrorDetail, Release, UrlProblem, Waited};
+use crate::server::{ErrorCode, ErrorDetail, Release, Waited};
+use crate::session::detail::url_problem;
 use crate::session::exec::Session;
 use crate::session::failure::Failure;
 use crate::session::report::CommandResult;
@@ -83,10 +84,7 @@ pub fn output(
         // etcd's client checks peer URLs itself (types.NewURLs in its
         // memberAdd) and returns that error as it is, before any request.
         let bad_url = match server_error {
-            Some(ErrorDetail::BadPeerUrl { problem, .. }) => Some(match problem {
-                UrlProblem::Parse { input, go_error } => format!("parse {input:?}: {go_error}"),
-                UrlProblem::Rule { input, rule } => format!("{rule}: {input}"),
-            }),
+            Some(ErrorDetail::BadPeerUrl { problem, .. }) => Some(url_problem(problem)),
             _ => None,
         };
         let text = if client_deadline {
