@@ -63,7 +63,7 @@ use crate::session::view::{
     FailoverView, HistoryVerdict, LearnerKind, LogMark, NodeState, ProgressView, QuorumView,
     ViolationView,
 };
-use crate::sim::linearizability::{ClientId, OpName};
+use crate::sim::linearizability::{Anomaly, ClientId, OpName};
 use crate::words::renderer::Renderer;
 use crate::words::text_en::json_string;
 
@@ -146,15 +146,12 @@ pub fn server_detail(e: &ServerError) -> String {
             quorum,
             etcd
         ),
-        BadPeerUrl { url, problem } => {
-            let why = match problem {
-                UrlProblem::Parse { input, go_error } => {
-                    ja!(UrlGoParse, input = format!("{:?}", input), go_error)
-                }
-                UrlProblem::Rule { input, rule } => ja!(UrlEtcdRule, rule, input),
-            };
-            ja!(ServerBadPeerUrl, url = format!("{:?}", url), why, etcd)
-        }
+        BadPeerUrl { url, problem } => ja!(
+            ServerBadPeerUrl,
+            url = format!("{:?}", url),
+            why = url_problem(problem),
+            etcd
+        ),
         PeerListener {
             id,
             peer_url,
@@ -165,27 +162,7 @@ pub fn server_detail(e: &ServerError) -> String {
         Deadline {
             waited,
             raft_refused,
-        } => {
-            let what = match waited {
-                Waited::Transfer { to } => ja!(DeadlineTransfer, to),
-                Waited::NoLeaderAt { via } => ja!(
-                    DeadlineNoLeaderAt,
-                    deadline_exceeded = DEADLINE_EXCEEDED,
-                    via
-                ),
-                Waited::NoMember => ja!(DeadlineNoMember, deadline_exceeded = DEADLINE_EXCEEDED),
-                Waited::ClientDeadline => {
-                    ja!(DeadlineClient, deadline_exceeded = DEADLINE_EXCEEDED)
-                }
-                Waited::ServerTimeout => {
-                    ja!(DeadlineServerTimeout, etcd = ErrorCode::Timeout.etcd_text())
-                }
-            };
-            match raft_refused {
-                Some(r) => ja!(DeadlineRaftRefused, what, reason = reason(r)),
-                None => what,
-            }
-        }
+        } => deadline(waited, *raft_refused),
         WatchCanceled {
             watch,
             compact_revision,
@@ -196,6 +173,41 @@ pub fn server_detail(e: &ServerError) -> String {
         MirrorSameCluster { from, to, cluster } => ja!(ServerMirrorSameCluster, from, to, cluster),
         NoSuchMirror { id } => ja!(ServerNoSuchMirror, id),
         NoLinkAcross { a, b } => ja!(ServerNoLinkAcross, a, b),
+    }
+}
+
+/// What etcd's client says of a peer URL it refuses, in Japanese around
+/// Go's or etcd's words.
+fn url_problem(problem: &UrlProblem) -> String {
+    match problem {
+        UrlProblem::Parse { input, go_error } => {
+            ja!(UrlGoParse, input = format!("{:?}", input), go_error)
+        }
+        UrlProblem::Rule { input, rule } => ja!(UrlEtcdRule, rule, input),
+    }
+}
+
+/// A request whose wait ended: what it waited for, and raft's refusal of
+/// the change, if raft refused it.
+fn deadline(waited: &Waited, raft_refused: Option<&str>) -> String {
+    let what = match waited {
+        Waited::Transfer { to } => ja!(DeadlineTransfer, to),
+        Waited::NoLeaderAt { via } => ja!(
+            DeadlineNoLeaderAt,
+            deadline_exceeded = DEADLINE_EXCEEDED,
+            via
+        ),
+        Waited::NoMember => ja!(DeadlineNoMember, deadline_exceeded = DEADLINE_EXCEEDED),
+        Waited::ClientDeadline => {
+            ja!(DeadlineClient, deadline_exceeded = DEADLINE_EXCEEDED)
+        }
+        Waited::ServerTimeout => {
+            ja!(DeadlineServerTimeout, etcd = ErrorCode::Timeout.etcd_text())
+        }
+    };
+    match raft_refused {
+        Some(r) => ja!(DeadlineRaftRefused, what, reason = reason(r)),
+        None => what,
     }
 }
 
@@ -246,34 +258,7 @@ pub fn unmet(u: &Unmet) -> String {
         Unmet::PreviousRead(Some(v)) => ja!(UnmetPreviousRead, value = format_quoted(v)),
         Unmet::PreviousRead(None) => ja!(UnmetPreviousReadAbsent),
         Unmet::Anomaly(None) => ja!(UnmetNotLinearizable),
-        Unmet::Anomaly(Some(a)) => {
-            let ops: Vec<String> = a
-                .operations
-                .iter()
-                .map(|op| {
-                    let what = match (op.kind, &op.value) {
-                        (OpName::Write, Some(v)) => ja!(AnomalyWrite, value = format_quoted(v)),
-                        (OpName::Read, Some(v)) => ja!(AnomalyRead, value = format_quoted(v)),
-                        (OpName::Read, None) => ja!(AnomalyReadAbsent),
-                        (OpName::Write, None) | (OpName::Delete, _) => ja!(AnomalyDelete),
-                    };
-                    let end = op.response_ms.map_or(ja!(AnomalyNoResponse), |r| {
-                        ja!(AnomalySeconds, seconds = Fixed(r as f64 / 1000.0, 2))
-                    });
-                    ja!(
-                        AnomalyOperation,
-                        what,
-                        invoke = Fixed(op.invoke_ms as f64 / 1000.0, 2),
-                        end
-                    )
-                })
-                .collect();
-            ja!(
-                UnmetAnomalyKey,
-                key = format_quoted(&a.key),
-                ops = ops.joined("、")
-            )
-        }
+        Unmet::Anomaly(Some(a)) => anomaly(a),
         Unmet::Linearizable { operations, keys } => ja!(UnmetLinearizable, keys, operations),
         Unmet::NoWatch(w) => ja!(UnmetNoWatch, watch = w),
         Unmet::Mirror { id, actual: None } => ja!(UnmetNoMirror, id),
@@ -309,6 +294,37 @@ pub fn unmet(u: &Unmet) -> String {
             ja!(UnmetMessages, id, verb, count)
         }
     }
+}
+
+/// The operations on one key that no order explains, each with its
+/// moments, in Japanese.
+fn anomaly(a: &Anomaly) -> String {
+    let ops: Vec<String> = a
+        .operations
+        .iter()
+        .map(|op| {
+            let what = match (op.kind, &op.value) {
+                (OpName::Write, Some(v)) => ja!(AnomalyWrite, value = format_quoted(v)),
+                (OpName::Read, Some(v)) => ja!(AnomalyRead, value = format_quoted(v)),
+                (OpName::Read, None) => ja!(AnomalyReadAbsent),
+                (OpName::Write, None) | (OpName::Delete, _) => ja!(AnomalyDelete),
+            };
+            let end = op.response_ms.map_or(ja!(AnomalyNoResponse), |r| {
+                ja!(AnomalySeconds, seconds = Fixed(r as f64 / 1000.0, 2))
+            });
+            ja!(
+                AnomalyOperation,
+                what,
+                invoke = Fixed(op.invoke_ms as f64 / 1000.0, 2),
+                end
+            )
+        })
+        .collect();
+    ja!(
+        UnmetAnomalyKey,
+        key = format_quoted(&a.key),
+        ops = ops.joined("、")
+    )
 }
 
 /// Why a command failed, in Japanese.
