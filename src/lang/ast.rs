@@ -5,7 +5,6 @@
 //! parser can produce: the browser records each click as the command it stands
 //! for, and share links store scripts as text.
 
-use crate::text::joined::Joined;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -608,7 +607,7 @@ pub use crate::server::joint::JointChange;
 pub use crate::server::ErrorCode;
 
 pub(crate) fn join_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    names.collect::<Vec<_>>().joined(", ")
+    names.collect::<Vec<_>>().join(", ")
 }
 
 /// Quote a piece of user input for an error message, escaped and shortened
@@ -719,7 +718,7 @@ fn format_list(ids: &[NodeId]) -> String {
     ids.iter()
         .map(|i| i.to_string())
         .collect::<Vec<_>>()
-        .joined(",")
+        .join(",")
 }
 
 fn format_link(f: &mut fmt::Formatter<'_>, a: NodeId, b: NodeId, one_way: bool) -> fmt::Result {
@@ -1091,7 +1090,7 @@ impl Command {
             Command::Partition(groups) => {
                 f.write_str("partition ")?;
                 let groups: Vec<String> = groups.iter().map(|g| format_list(g)).collect();
-                f.write_str(&groups.joined(" | "))
+                f.write_str(&groups.join(" | "))
             }
             Command::Isolate(n) => write!(f, "isolate {n}"),
             Command::Net {

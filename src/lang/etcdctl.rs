@@ -17,7 +17,6 @@
 
 use crate::lang::ast::{Command, NodeId, MAX_NODE_ID, MIN_NODE_ID};
 use crate::server::{ErrorCode, Release};
-use crate::text::joined::Joined;
 use std::sync::Arc;
 
 /// The etcdctl commands raftlab models, as its refusal lists them.
@@ -738,7 +737,7 @@ fn understand(line: &str, release: Release) -> Result<(Command, Print), EtcdctlE
     }
     args.remove(0);
     let (path, rest) = find(args, release)?;
-    let name = path.joined(" ");
+    let name = path.join(" ");
     let unmodelled = || EtcdctlError::Unmodelled {
         command: name.clone(),
     };

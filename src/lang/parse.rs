@@ -4,8 +4,6 @@
 //! error names its line, its column (in characters, 1-based, at the offending
 //! word) and what was expected and found.
 
-use crate::text::joined::Joined;
-use crate::text::substr;
 use std::sync::Arc;
 
 use crate::lang::ast::*;
@@ -496,7 +494,7 @@ impl<'t> Words<'t> {
                 .iter()
                 .map(|(n, _)| *n)
                 .collect::<Vec<_>>()
-                .joined(", ")
+                .join(", ")
         };
         let mut found: Vec<Found<'t>> = Vec::new();
         while let Some(t) = self.next() {
@@ -1150,7 +1148,7 @@ fn parse_joint_change(
 /// `A B` or `A->B`, then the end of the line.
 fn parse_link(p: &mut Words<'_>, cmd: &str) -> Result<(NodeId, NodeId, bool), ParseError> {
     let t = p.word("node id", cmd)?;
-    let (a, b, one_way) = if let Some((a_txt, b_txt)) = substr::split_once(&t.text, "->") {
+    let (a, b, one_way) = if let Some((a_txt, b_txt)) = t.text.split_once("->") {
         let a = node_id_of(a_txt).map_err(|m| p.err(t.col, m))?;
         let b_col = t.col + a_txt.chars().count() + 2;
         if b_txt.is_empty() {
@@ -1418,7 +1416,7 @@ fn valued_condition(p: &Words<'_>, t: &Token, opt: &OptPart) -> Result<Condition
                     ParseErrorKind::UnknownName {
                         what: Named::ErrorCode,
                         found: format!("{v:?}"),
-                        expected: names.joined(", "),
+                        expected: names.join(", "),
                     },
                 )
             })?)
@@ -1595,7 +1593,7 @@ fn parse_mirror_error(p: &mut Words<'_>) -> Result<Condition, ParseError> {
             ParseErrorKind::UnknownName {
                 what: Named::ErrorCode,
                 found: quote_for_message(&opt.value),
-                expected: names.joined(", "),
+                expected: names.join(", "),
             },
         )
     })?;
@@ -1740,7 +1738,7 @@ fn parse_on_off(s: &str) -> Result<bool, ParseErrorKind> {
 }
 
 fn parse_latency(s: &str) -> Result<(u64, u64), ParseErrorKind> {
-    match substr::split_once(s, "..") {
+    match s.split_once("..") {
         Some((a, b)) => {
             let (a, b) = (duration_of(a)?, duration_of(b)?);
             if a > b {

@@ -11,7 +11,6 @@ use crate::session::cond::{SetName, Unmet};
 use crate::session::failure::Failure;
 use crate::sim::linearizability::{Anomaly, OpName};
 use crate::text::fixed::Fixed;
-use crate::text::joined::Joined;
 
 /// A server's refusal or failure in English: the report's `detail`. etcd's
 /// own text follows raftlab's facts, as etcd's client would print it.
@@ -174,7 +173,7 @@ pub fn unmet(u: &Unmet) -> String {
                 .iter()
                 .map(|(id, applied)| format!("{id} has applied {applied}"))
                 .collect();
-            format!("the leader's commit is {commit} but {}", each.joined(", "))
+            format!("the leader's commit is {commit} but {}", each.join(", "))
         }
         Unmet::Quorum(q) => format!("the quorum is {q}"),
         Unmet::Set { set, actual } => {
@@ -184,7 +183,7 @@ pub fn unmet(u: &Unmet) -> String {
                 SetName::OutgoingVoters => "outgoing voters",
             };
             let ids: Vec<String> = actual.iter().map(|id| id.to_string()).collect();
-            format!("the {what} are [{}]", ids.joined(","))
+            format!("the {what} are [{}]", ids.join(","))
         }
         Unmet::Term(t) => format!("the term is {t}"),
         Unmet::Commit(c) => format!("the leader's commit index is {c}"),
@@ -259,7 +258,7 @@ fn anomaly(a: &Anomaly) -> String {
     format!(
         "operations on key {} that no order explains: {}",
         format_quoted(&a.key),
-        ops.joined(", ")
+        ops.join(", ")
     )
 }
 

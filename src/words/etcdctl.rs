@@ -12,7 +12,6 @@ use crate::session::detail::url_problem;
 use crate::session::exec::Session;
 use crate::session::failure::Failure;
 use crate::session::report::CommandResult;
-use crate::text::joined::Joined;
 
 /// go-humanize's `Bytes`: SI units, one decimal below 10. In integers (the
 /// float logarithm and power it was written with cost the page 2 KB);
@@ -67,7 +66,7 @@ pub fn output(
         let eps: Vec<String> = cluster.known_ids().into_iter().map(client_url).collect();
         return vec![format!(
             "Error: no leader endpoint given at [{}]",
-            eps.joined(" ")
+            eps.join(" ")
         )];
     }
     if let Some(code) = r.error {
@@ -179,7 +178,7 @@ fn member_added(
         .collect();
     out.push(String::new());
     out.push(format!("ETCD_NAME={name:?}"));
-    out.push(format!("ETCD_INITIAL_CLUSTER={:?}", conf.joined(",")));
+    out.push(format!("ETCD_INITIAL_CLUSTER={:?}", conf.join(",")));
     out.push(format!("ETCD_INITIAL_ADVERTISE_PEER_URLS={peer_urls:?}"));
     out.push("ETCD_INITIAL_CLUSTER_STATE=\"existing\"".to_string());
     out
@@ -207,7 +206,7 @@ fn member_list(r: &CommandResult) -> Vec<String> {
                 },
                 m.learner.to_string(),
             ]
-            .joined(", ")
+            .join(", ")
         })
         .collect()
 }
@@ -260,12 +259,12 @@ fn status_row(id: NodeId, s: &MemberStatus, v36: bool) -> String {
         s.raft_term.to_string(),
         s.raft_index.to_string(),
         s.raft_applied_index.to_string(),
-        s.errors.joined(", "),
+        s.errors.join(", "),
     ]);
     if v36 {
         row.extend([String::new(), "false".to_string()]);
     }
-    row.joined(", ")
+    row.join(", ")
 }
 
 #[cfg(test)]

@@ -45,7 +45,6 @@ use crate::server::request::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
 use crate::sim::{DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecision, NotYet};
 use crate::text::fixed::Fixed;
-use crate::text::joined::Joined;
 
 use crate::lang::ast::COMMAND_NAMES;
 use crate::lang::ast::{format_duration, format_quoted, MAX_NODE_ID, MIN_NODE_ID};
@@ -235,7 +234,7 @@ pub fn unmet(u: &Unmet) -> String {
                 .iter()
                 .map(|(id, applied)| ja!(UnmetAppliedUpTo, id, applied))
                 .collect();
-            ja!(UnmetNotApplied, commit, each = each.joined("、"))
+            ja!(UnmetNotApplied, commit, each = each.join("、"))
         }
         Unmet::Quorum(q) => ja!(UnmetQuorum, quorum = q),
         Unmet::Set { set, actual } => {
@@ -245,7 +244,7 @@ pub fn unmet(u: &Unmet) -> String {
                 SetName::OutgoingVoters => ja!(SetOutgoingVoters),
             };
             let ids: Vec<String> = actual.iter().map(|id| id.to_string()).collect();
-            ja!(UnmetSet, what, ids = ids.joined(","))
+            ja!(UnmetSet, what, ids = ids.join(","))
         }
         Unmet::Term(t) => ja!(UnmetTerm, term = t),
         Unmet::Commit(c) => ja!(UnmetCommit, commit = c),
@@ -323,7 +322,7 @@ fn anomaly(a: &Anomaly) -> String {
     ja!(
         UnmetAnomalyKey,
         key = format_quoted(&a.key),
-        ops = ops.joined("、")
+        ops = ops.join("、")
     )
 }
 
@@ -407,7 +406,7 @@ fn list(ids: &[NodeId]) -> String {
     ids.iter()
         .map(|id| id.to_string())
         .collect::<Vec<_>>()
-        .joined("、")
+        .join("、")
 }
 
 /// "2.31 秒": a moment in running text.
@@ -593,8 +592,8 @@ fn joint_text(c: &ConfChangeV2) -> String {
         .map(|s| single_text(s.change_type, s.node_id))
         .collect();
     match c.enter_joint() {
-        Some(_) => ja!(JointEnter, changes = changes.joined("、")),
-        None => changes.joined("、"),
+        Some(_) => ja!(JointEnter, changes = changes.join("、")),
+        None => changes.join("、"),
     }
 }
 
@@ -703,14 +702,14 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
         SecondSayJa => ja!(ParseSecondSayJa),
         SayJaAlone => ja!(ParseSayJaAlone),
         EmptyScript => ja!(ParseEmptyScript),
-        NoCommand => ja!(ParseNoCommand, command_names = COMMAND_NAMES.joined(", ")),
+        NoCommand => ja!(ParseNoCommand, command_names = COMMAND_NAMES.join(", ")),
         ClusterNotCommand => ja!(ParseClusterNotCommand),
         BadClusterName { found } => ja!(ParseBadClusterName, found),
         QuotedCommand { found } => ja!(ParseQuotedCommand, found),
         UnknownCommand { found } => ja!(
             ParseUnknownCommand,
             found,
-            command_names = COMMAND_NAMES.joined(", ")
+            command_names = COMMAND_NAMES.join(", ")
         ),
         Missing { what, after } => ja!(ParseMissing, after, what = missing_ja(what)),
         TextIsOption { what, after, found } => {
@@ -1154,9 +1153,9 @@ impl Renderer for Japanese {
                     )
                 })
                 .collect();
-            bits.push(text.joined("; "));
+            bits.push(text.join("; "));
         }
-        (!bits.is_empty()).then(|| format!("  {}", bits.joined("、")))
+        (!bits.is_empty()).then(|| format!("  {}", bits.join("、")))
     }
 
     fn echo(&self, command: &str) -> String {
@@ -1231,10 +1230,7 @@ impl Renderer for Japanese {
                 .iter()
                 .map(|(why, by)| ja!(CampaignFoldedRefusal, why = reason(why), by = list(by)))
                 .collect();
-            s.push_str(&ja!(
-                CampaignFoldedRefused,
-                refusals = refusals.joined("、")
-            ));
+            s.push_str(&ja!(CampaignFoldedRefused, refusals = refusals.join("、")));
         }
         s
     }
@@ -1275,7 +1271,7 @@ impl Renderer for Japanese {
                 RefusalModeChoice,
                 option,
                 found = format!("{:?}", found),
-                choices = choices.joined(&ja!(ChoiceOr))
+                choices = choices.join(&ja!(ChoiceOr))
             ),
             Refusal::Modes(e) => ja!(
                 RefusalModes,
@@ -1311,7 +1307,7 @@ impl Renderer for Japanese {
                 }
             })
             .collect();
-        ja!(Surprises, each = each.joined("; "))
+        ja!(Surprises, each = each.join("; "))
     }
 
     fn etcdctl_refusal(&self, e: &EtcdctlError) -> String {
@@ -1325,7 +1321,7 @@ impl Renderer for Japanese {
             EtcdctlError::Unmodelled { command } => ja!(
                 EtcdctlRefusalUnmodelled,
                 command = etcdctl::full_name(command),
-                modelled = etcdctl::MODELLED.joined("、")
+                modelled = etcdctl::MODELLED.join("、")
             ),
             EtcdctlError::UnmodelledFlag { command, flag } => ja!(
                 EtcdctlRefusalUnmodelledFlag,
@@ -1689,7 +1685,7 @@ mod tests {
             if word {
                 run.push(bare);
                 if run.len() >= 3 {
-                    return Some(run.joined(" "));
+                    return Some(run.join(" "));
                 }
                 if bare.len() < w.len() {
                     run.clear();
@@ -2138,7 +2134,7 @@ mod tests {
             assert_ne!(ja, kind.english());
             // Only what is quoted from the input or the language (commands,
             // options, forms, lists of names) stays as typed.
-            let kept = [CONDITION_FORMS, &COMMAND_NAMES.joined(", ")];
+            let kept = [CONDITION_FORMS, &COMMAND_NAMES.join(", ")];
             assert_eq!(english_phrase(&ja, &kept), None, "{kind:?}: {ja}");
         }
         for what in MissingWhat::ALL {
