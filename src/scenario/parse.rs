@@ -1862,6 +1862,7 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
                 })
         })?;
         spec.snapshot_count = spec.etcd.default_snapshot_count();
+        spec.prevote = spec.etcd.default_prevote();
     }
     for f in &found {
         match f.name {

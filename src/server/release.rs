@@ -70,6 +70,12 @@ impl Release {
         }
     }
 
+    /// `--pre-vote`'s default (embed `Config`'s `PreVote`): false in v3.4
+    /// ("TODO: enable by default in v3.5"), true from v3.5.
+    pub fn default_prevote(self) -> bool {
+        self.minor() != Release::V3_4
+    }
+
     /// v3.6 snapshots the raft log in memory and compacts it every 100
     /// applied entries (etcdserver `shouldSnapshotToMemory`,
     /// `memorySnapshotCount`); before, only every snapshot-count entries.
@@ -141,6 +147,10 @@ mod tests {
         assert!(!Release::V3_5.max_learners_settable());
         assert!(Release::V3_4.add_needs_every_voter());
         assert!(!Release::V3_5.add_needs_every_voter());
+        assert!(!Release::V3_4.default_prevote());
+        assert!(!Release::V3_4_23.default_prevote());
+        assert!(Release::V3_5_1.default_prevote());
+        assert!(Release::V3_6.default_prevote());
     }
 
     #[test]
