@@ -96,6 +96,7 @@ pub fn configs(spec: &ClusterSpec) -> (WorldConfig, ServerConfig) {
         latency_ms: (spec.latency_min_ms, spec.latency_max_ms),
         bandwidth: spec.bandwidth,
         transport: spec.transport,
+        conn_read_timeout_ms: spec.etcd.silent_cut_noticed_after_ms(),
         ..WorldConfig::default()
     };
     let server = ServerConfig {
