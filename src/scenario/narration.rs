@@ -85,6 +85,7 @@ sentences! {
     DeadlineTransfer = 1,
     DeadlineNoLeaderAt = 2,
     DeadlineNoMember = 1,
+    DeadlineNotRunning = 2,
     DeadlineClient = 1,
     DeadlineServerTimeout = 1,
     DeadlineRaftRefused = 2,

@@ -170,6 +170,11 @@ pub fn server_detail(e: &ServerError) -> String {
                     via
                 ),
                 Waited::NoMember => ja!(DeadlineNoMember, deadline_exceeded = DEADLINE_EXCEEDED),
+                Waited::NotRunning { via } => ja!(
+                    DeadlineNotRunning,
+                    deadline_exceeded = DEADLINE_EXCEEDED,
+                    via
+                ),
                 Waited::ClientDeadline => {
                     ja!(DeadlineClient, deadline_exceeded = DEADLINE_EXCEEDED)
                 }

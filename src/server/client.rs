@@ -28,9 +28,11 @@ fn refuse_empty_key(key: &str) -> Result<(), ServerError> {
 
 impl Cluster {
     /// A learner serves only serializable reads and Status (v3rpc
-    /// `isRPCSupportedForLearner`).
+    /// `isRPCSupportedForLearner`). A learner whose process is not running
+    /// refuses nothing yet: the client cannot connect to it (the request
+    /// meets the check if it gets there, `Cluster::go_on`).
     fn refuse_learner(&self, via: NodeId) -> Result<(), ServerError> {
-        if self.world.node(via).is_some_and(|n| n.is_learner()) {
+        if self.runs(via) && self.world.node(via).is_some_and(|n| n.is_learner()) {
             return Err(ServerError::new(
                 ErrorCode::NotSupportedForLearner,
                 ErrorDetail::LearnerRpc { via },
@@ -163,6 +165,16 @@ impl Cluster {
             self.require_leader(via)?;
         }
         refuse_empty_key(key)?;
+        if let Some(v) = via.filter(|&v| local && !self.runs(v)) {
+            // The client waits for a connection to it (`route`).
+            let request = self.new_request();
+            let then = Deferred::LocalRead {
+                key: key.to_string(),
+                rev,
+            };
+            self.send(request, Some(v), then, timeout_ms);
+            return Ok(Call::Waiting(request));
+        }
         if let Some(v) = via.filter(|_| local) {
             let read = match self.world.node(v) {
                 Some(n) => n.state.read(key, rev)?,

@@ -183,8 +183,10 @@ pub(crate) enum Waiting {
     Member { via: NodeId },
     /// Leadership reaching `to`.
     Leader { to: NodeId },
-    /// Not sent on yet: `via` knows no leader. It goes on once `via` knows
-    /// one; with `via` `None` no member ran to take it, and it only ends.
+    /// Not sent on yet: `via` knows no leader, or its process is not
+    /// running (the client cannot connect). It goes on once `via` runs and
+    /// knows one (a local read: once it runs); with `via` `None` no member
+    /// ran to take it, and it only ends.
     Parked { via: Option<NodeId>, then: Deferred },
 }
 
@@ -208,7 +210,10 @@ impl Waiting {
             Waiting::Parked { then, .. } => match then {
                 Deferred::Put(_) | Deferred::Delete(_) | Deferred::Compaction(_) => true,
                 Deferred::Promote { .. } => true,
-                Deferred::Read { .. } | Deferred::Change(_) | Deferred::ChangeV2 { .. } => false,
+                Deferred::Read { .. }
+                | Deferred::LocalRead { .. }
+                | Deferred::Change(_)
+                | Deferred::ChangeV2 { .. } => false,
             },
         }
     }
@@ -223,6 +228,13 @@ pub(crate) enum Deferred {
     Read {
         key: String,
         members: bool,
+        /// The store revision to read at (0: the latest).
+        rev: u64,
+    },
+    /// A serializable read sent to a member whose process is not running:
+    /// answered from its state once it runs.
+    LocalRead {
+        key: String,
         /// The store revision to read at (0: the latest).
         rev: u64,
     },
@@ -357,7 +369,7 @@ impl Cluster {
                         m.shared_str(&put.value);
                     }
                     Deferred::Delete(d) => m.string(&d.key),
-                    Deferred::Read { key, .. } => m.string(key),
+                    Deferred::Read { key, .. } | Deferred::LocalRead { key, .. } => m.string(key),
                     Deferred::Change(cc) => cc.context.heap_size(m),
                     Deferred::ChangeV2 { cc, promote } => {
                         m.shared(cc, |m, cc| {
@@ -520,13 +532,24 @@ impl Cluster {
         }
     }
 
-    /// Where a request goes, as `target` says, but with no member running
-    /// it still goes nowhere and waits (`None`): the client cannot connect.
+    /// Where a client request goes: `via` if named, else the leader, else
+    /// the lowest running voter; with no member running it goes nowhere and
+    /// waits (`None`). A member named whose process is not running (crashed,
+    /// never started, removed) still gets it: clientv3 dials the member it
+    /// is given and waits for a connection (`WaitForReady`, gRPC's re-dials)
+    /// until the client's deadline, and sends it once the member runs
+    /// (`send` holds it until then). Checked against etcd 3.4.23 and 3.5.1:
+    /// etcdctl fails with "context deadline exceeded" after its 5 s.
     pub(crate) fn route(&self, via: Option<NodeId>) -> Result<Option<NodeId>, ServerError> {
         match via {
-            Some(_) => self.target(via).map(Some),
+            Some(id) => Ok(Some(id)),
             None => Ok(self.leader().or_else(|| self.running_voters().next())),
         }
+    }
+
+    /// Whether member `id`'s process runs.
+    pub(crate) fn runs(&self, id: NodeId) -> bool {
+        self.world.raft(id).is_some()
     }
 
     /// Whether `via` knows a leader (etcd's `s.Leader() != None`).
@@ -572,6 +595,8 @@ impl Cluster {
         };
         let lead = self.world.raft(*via).map_or(NONE, |r| r.leader_id());
         match then {
+            // Answered from the member's own state: it needs only to run.
+            Deferred::LocalRead { .. } => self.runs(*via),
             // Forwarded to the leader itself, which must take it as leader.
             Deferred::Promote { .. } => self
                 .world
@@ -590,7 +615,49 @@ impl Cluster {
         else {
             return;
         };
+        // A write or a linearizable read that waited for its member's
+        // process meets the learner check when it gets there.
+        let writes = matches!(
+            then,
+            Deferred::Put(_) | Deferred::Delete(_) | Deferred::Compaction(_)
+        );
+        if (writes || matches!(then, Deferred::Read { members: false, .. }))
+            && self.world.node(via).is_some_and(|n| n.is_learner())
+            && (writes || self.member_kind(via).read_only.is_none())
+        {
+            let e = ServerError::new(
+                ErrorCode::NotSupportedForLearner,
+                ErrorDetail::LearnerRpc { via },
+            );
+            self.unpark(via, request);
+            self.complete(request, Outcome::Failed(e));
+            return;
+        }
         let sent = match then.clone() {
+            Deferred::LocalRead { key, rev } => {
+                self.unpark(via, request);
+                let outcome = match self.world.node(via).map(|n| n.state.read(&key, rev)) {
+                    Some(Ok(read)) => {
+                        // As any serializable read: sent and answered now,
+                        // from the member's state (the checker judges reads
+                        // of the latest state only).
+                        if rev == 0 {
+                            let now = self.now();
+                            self.history.read_at_once(
+                                super::history::SCRIPT_CLIENT,
+                                &key,
+                                read.value.as_deref(),
+                                now,
+                            );
+                        }
+                        Outcome::Read(read)
+                    }
+                    Some(Err(e)) => Outcome::Failed(e.into()),
+                    None => return,
+                };
+                self.complete(request, outcome);
+                return;
+            }
             Deferred::Put(put) => self
                 .world
                 .propose(via, Request::Put(put).entry())
@@ -732,7 +799,7 @@ impl Cluster {
                 .parked
                 .range((via, 0)..=(via, RequestId::MAX))
                 .map(|&(_, r)| r);
-            if self.knows_leader(via) {
+            if self.runs(via) {
                 ready.extend(held.filter(|&r| self.can_go_on(r)));
             }
             next = (via < NodeId::MAX)
@@ -952,6 +1019,9 @@ impl Cluster {
             // unless it waits longer than the server's own request timeout.
             let waited = match waiting {
                 Waiting::Leader { to } => Waited::Transfer { to },
+                Waiting::Parked { via: Some(v), .. } if !self.runs(v) => {
+                    Waited::NotRunning { via: v }
+                }
                 Waiting::Parked { via: Some(v), .. } => Waited::NoLeaderAt { via: v },
                 Waiting::Parked { via: None, .. } => Waited::NoMember,
                 _ if client => Waited::ClientDeadline,
