@@ -197,19 +197,44 @@ pub struct Outcome {
 
 /// Runs the comparison and prints the table; returns the exit status.
 pub fn run(opts: &DiffOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    match compare_script(opts, err) {
+        Ok((outcome, known)) => {
+            let name = opts.file.display().to_string();
+            table::print(out, &outcome, &opts.releases);
+            for w in known.unused(&name, &outcome) {
+                let _ = writeln!(err, "{name}: {w}");
+            }
+            if let Some(path) = &opts.json {
+                let text = serde_json::to_string_pretty(&outcome).unwrap_or_default();
+                if let Err(e) = std::fs::write(path, text) {
+                    let _ = writeln!(err, "raftlab diff: cannot write {}: {e}", path.display());
+                }
+            }
+            outcome.exit
+        }
+        Err(status) => status,
+    }
+}
+
+/// Runs the comparison: its outcome (and the known differences it read),
+/// or, when it could not run, the exit status (2) after saying why on `err`.
+pub fn compare_script(
+    opts: &DiffOptions,
+    err: &mut dyn Write,
+) -> Result<(Outcome, known::Known), i32> {
     let name = opts.file.display().to_string();
     let source = match std::fs::read_to_string(&opts.file) {
         Ok(s) => s,
         Err(e) => {
             let _ = writeln!(err, "raftlab diff: cannot read {name}: {e}");
-            return 2;
+            return Err(2);
         }
     };
     let script = match parse_script(&source) {
         Ok(s) => s,
         Err(e) => {
             let _ = writeln!(err, "{name}: {e}");
-            return 2;
+            return Err(2);
         }
     };
     if opts.releases.is_empty() {
@@ -217,14 +242,14 @@ pub fn run(opts: &DiffOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 
             err,
             "raftlab diff: no etcd release to compare with (--etcd PATH)"
         );
-        return 2;
+        return Err(2);
     }
     let known = match &opts.known {
         Some(path) => match known::Known::load(path) {
             Ok(k) => k,
             Err(e) => {
                 let _ = writeln!(err, "raftlab diff: {e}");
-                return 2;
+                return Err(2);
             }
         },
         None => known::Known::default(),
@@ -238,7 +263,7 @@ pub fn run(opts: &DiffOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 
                 r.line, r.text, r.why
             );
         }
-        return 2;
+        return Err(2);
     }
     if plan.needs_network {
         if let Err(why) = netns::available() {
@@ -247,7 +272,7 @@ pub fn run(opts: &DiffOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 
                 "{name}: line {}: {}: needs network namespaces, {why}",
                 plan.network_line, plan.network_text
             );
-            return 2;
+            return Err(2);
         }
     }
     // Which releases run the script: one pinned to another minor does not.
@@ -262,7 +287,7 @@ pub fn run(opts: &DiffOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 
     }
     if runs.is_empty() {
         let _ = writeln!(err, "{name}: no release given can run this script");
-        return 2;
+        return Err(2);
     }
     // The simulator, once per profile; the script as each profile reads it
     // (its defaults are the release's) for the real cluster beside it.
@@ -279,16 +304,16 @@ pub fn run(opts: &DiffOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 
                     err,
                     "{name}: with etcd={profile} the script does not parse: {e}"
                 );
-                return 2;
+                return Err(2);
             }
         }
     }
     // The real clusters, all at once.
-    let scratch = match Scratch::new(opts.keep.as_deref()) {
+    let scratch = match Scratch::new(opts.keep.as_deref(), opts.port_base) {
         Ok(s) => s,
         Err(e) => {
             let _ = writeln!(err, "raftlab diff: {e}");
-            return 2;
+            return Err(2);
         }
     };
     let results: Vec<(usize, Result<Vec<Answer>, String>)> = std::thread::scope(|s| {
@@ -327,22 +352,12 @@ pub fn run(opts: &DiffOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 
             Err(e) => {
                 let version = opts.releases.get(i).map_or("?", |b| b.version.as_str());
                 let _ = writeln!(err, "{name}: etcd {version}: {e}");
-                return 2;
+                return Err(2);
             }
         }
     }
     let outcome = compare::compare(&name, &script, &opts.releases, &simulated, &driven, &known);
-    table::print(out, &outcome, &opts.releases);
-    for w in known.unused(&name, &outcome) {
-        let _ = writeln!(err, "{name}: {w}");
-    }
-    if let Some(path) = &opts.json {
-        let text = serde_json::to_string_pretty(&outcome).unwrap_or_default();
-        if let Err(e) = std::fs::write(path, text) {
-            let _ = writeln!(err, "raftlab diff: cannot write {}: {e}", path.display());
-        }
-    }
-    outcome.exit
+    Ok((outcome, known))
 }
 
 /// The folder the clusters' data directories and logs go in: the one given
@@ -353,11 +368,14 @@ struct Scratch {
 }
 
 impl Scratch {
-    fn new(keep: Option<&Path>) -> Result<Scratch, String> {
+    /// Named by the process and the first port, which no two comparisons
+    /// running at once share.
+    fn new(keep: Option<&Path>, port_base: u16) -> Result<Scratch, String> {
         let (path, keep) = match keep {
             Some(p) => (p.to_path_buf(), true),
             None => (
-                std::env::temp_dir().join(format!("raftlab-diff-{}", std::process::id())),
+                std::env::temp_dir()
+                    .join(format!("raftlab-diff-{}-{port_base}", std::process::id())),
                 false,
             ),
         };

@@ -27,6 +27,9 @@ use super::{errors, etcdctl, netns, Answer, Binaries};
 /// How long a started process may take to show that it runs (its client
 /// port answers) or that it cannot (it exits).
 const START_WAIT: Duration = Duration::from_millis(1500);
+/// How long a removed member started again may take to hear from its
+/// peers that it was removed.
+const REMOVED_WAIT: Duration = Duration::from_millis(1000);
 /// How often `wait-until` looks.
 const POLL: Duration = Duration::from_millis(50);
 /// The slot of the first port block (`--ports`' default): the namespaces'
@@ -383,14 +386,17 @@ impl Real<'_> {
         if let Some(m) = self.members.get_mut(&id) {
             m.child = Some(child);
         }
-        // It runs once it knows a leader; it cannot when it exits (a peer
-        // URL it cannot listen on), or when its peers tell it it was
-        // removed (it stops a moment later).
+        // It runs once its client port answers; it cannot when it exits (a
+        // peer URL it cannot listen on). A removed member's peers tell it
+        // it was removed a moment after it starts, and it stops.
+        let removed = self.members.get(&id).is_some_and(|m| m.removed);
         let addr = self.client_addr(id);
+        let mut listening_since: Option<Instant> = None;
         while t.elapsed() < START_WAIT {
             let log = self.log_since(id, log_len);
-            if !self.running(id) || log.contains("permanently removed from the cluster") {
-                let why = if log.contains("permanently removed from the cluster") {
+            let told = log.contains("permanently removed from the cluster");
+            if !self.running(id) || told {
+                let why = if told {
                     "the member has been permanently removed from the cluster".to_string()
                 } else {
                     self.log_tail(id)
@@ -399,12 +405,15 @@ impl Real<'_> {
                     .map_or_else(|| "exited".to_string(), |c| c.as_str().to_string());
                 return Answer::failed(code, format!("exited: {why}"), ms_since(t));
             }
-            if observe::raft_status(&addr).is_ok_and(|s| s.lead != 0) {
+            if listening_since.is_none() && observe::listening(&addr) {
+                listening_since = Some(Instant::now());
+            }
+            if listening_since.is_some_and(|l| !removed || l.elapsed() > REMOVED_WAIT) {
                 break;
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        Answer::ok("ok", ms_since(t))
+        Answer::ok("ok", 0)
     }
 
     /// What member `id` logged past byte `from`.
