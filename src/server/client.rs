@@ -158,8 +158,16 @@ impl Cluster {
         // once it has applied that far, as any linearizable read.
         let read_only = via.and_then(|v| self.member_kind(v).read_only);
         let local = serializable || read_only == Some(ReadMode::Weak);
-        if let Some(v) = via.filter(|_| !local && read_only.is_none()) {
-            self.refuse_learner(v)?;
+        // A learner refuses a linearizable read with an `Unavailable` error
+        // (`ErrGRPCNotSupportedForLearner`), which clientv3 retries for a
+        // Range: the client fails after its retries, or at its deadline.
+        let refused = via
+            .filter(|_| !local && read_only.is_none())
+            .and_then(|v| self.refuse_learner(v).err());
+        if let Some(e) = refused {
+            let request = self.new_request();
+            self.send(request, via, Deferred::Retried(e), timeout_ms);
+            return Ok(Call::Waiting(request));
         }
         if require_leader {
             self.require_leader(via)?;

@@ -57,6 +57,12 @@ const RELEASE_BATCH: usize = 512;
 
 pub const CLIENT_TIMEOUT_MS: u64 = 5_000;
 
+/// How long clientv3 retries a request refused with an error it retries
+/// (`retry_interceptor.go`: `defaultUnaryMaxRetries` 100 tries,
+/// `defaultBackoffWaitBetween` 25 ms between them, its 10% jitter left
+/// out): 99 waits. etcdctl 3.4.23 and 3.5.1 gave up after 2.6 to 2.9 s.
+pub const CLIENT_RETRIES_MS: u64 = 99 * 25;
+
 pub type RequestId = u64;
 
 /// What a client sees when its context ends before the answer (gRPC's
@@ -211,6 +217,7 @@ impl Waiting {
                 Deferred::Put(_) | Deferred::Delete(_) | Deferred::Compaction(_) => true,
                 Deferred::Promote { .. } => true,
                 Deferred::Read { .. }
+                | Deferred::Retried(_)
                 | Deferred::LocalRead { .. }
                 | Deferred::Change(_)
                 | Deferred::ChangeV2 { .. } => false,
@@ -231,6 +238,12 @@ pub(crate) enum Deferred {
         /// The store revision to read at (0: the latest).
         rev: u64,
     },
+    /// A request the member refused with an error clientv3 retries
+    /// (`Unavailable` for an immutable RPC, `isSafeRetryImmutableRPC`: a
+    /// learner refusing a linearizable read): it never goes on, and the
+    /// client gives up after its retries ([`CLIENT_RETRIES_MS`]) with that
+    /// error, or at its deadline if that comes first.
+    Retried(ServerError),
     /// A serializable read sent to a member whose process is not running:
     /// answered from its state once it runs.
     LocalRead {
@@ -378,6 +391,7 @@ impl Cluster {
                         });
                         m.vec(promote);
                     }
+                    Deferred::Retried(e) => e.heap_size(m),
                     Deferred::Compaction(_) | Deferred::Promote { .. } => {}
                 }
             }
@@ -458,6 +472,12 @@ impl Cluster {
         let client_deadline = now.saturating_add(timeout_ms);
         let deadline = if waiting.server_timeout_ends_it() {
             client_deadline.min(now.saturating_add(self.request_timeout_ms()))
+        } else if let Waiting::Parked {
+            then: Deferred::Retried(_),
+            ..
+        } = waiting
+        {
+            client_deadline.min(now.saturating_add(CLIENT_RETRIES_MS))
         } else {
             client_deadline
         };
@@ -597,6 +617,8 @@ impl Cluster {
         match then {
             // Answered from the member's own state: it needs only to run.
             Deferred::LocalRead { .. } => self.runs(*via),
+            // Refused each time it is tried.
+            Deferred::Retried(_) => false,
             // Forwarded to the leader itself, which must take it as leader.
             Deferred::Promote { .. } => self
                 .world
@@ -634,6 +656,7 @@ impl Cluster {
             return;
         }
         let sent = match then.clone() {
+            Deferred::Retried(_) => return,
             Deferred::LocalRead { key, rev } => {
                 self.unpark(via, request);
                 let outcome = match self.world.node(via).map(|n| n.state.read(&key, rev)) {
@@ -998,6 +1021,18 @@ impl Cluster {
             })
             .collect();
         for (request, note, waiting, client) in expired {
+            // clientv3's retries ran out first: the member's refusal.
+            if let (
+                false,
+                Waiting::Parked {
+                    then: Deferred::Retried(e),
+                    ..
+                },
+            ) = (client, &waiting)
+            {
+                self.complete(request, Outcome::Failed(e.clone()));
+                continue;
+            }
             // A promotion a follower forwards waits for a leader in
             // `waitLeader`, which gives up with ErrNoLeader when the
             // forwarding's own timeout (ReqTimeout) ends before the client's
@@ -1019,6 +1054,10 @@ impl Cluster {
             // unless it waits longer than the server's own request timeout.
             let waited = match waiting {
                 Waiting::Leader { to } => Waited::Transfer { to },
+                Waiting::Parked {
+                    then: Deferred::Retried(_),
+                    ..
+                } => Waited::ClientDeadline,
                 Waiting::Parked { via: Some(v), .. } if !self.runs(v) => {
                     Waited::NotRunning { via: v }
                 }
