@@ -203,7 +203,8 @@ impl Waiting {
     /// waits under `context.WithTimeout(ctx, ReqTimeout())`, and clientv3
     /// does not retry a Put. So does a promotion a follower forwards
     /// (`PromoteMember`: `waitLeader` and `promoteMemberHTTP` under the same
-    /// timeout), and a leader move. A linearizable read (of a key, or
+    /// timeout). A leader move does not: `MoveLeader` waits on the client's
+    /// context alone. A linearizable read (of a key, or
     /// v3.6's member list) does not: `requestCurrentIndex` fails it with
     /// `ErrTimeout`, a gRPC `Unavailable` that clientv3's retry interceptor
     /// retries for a Range or a MemberList (`isSafeRetryImmutableRPC`), so
@@ -211,8 +212,8 @@ impl Waiting {
     /// change: `configure` waits on the client's context alone.
     fn server_timeout_ends_it(&self) -> bool {
         match self {
-            Waiting::Read { .. } | Waiting::Member { .. } => false,
-            Waiting::Put { .. } | Waiting::Leader { .. } => true,
+            Waiting::Read { .. } | Waiting::Member { .. } | Waiting::Leader { .. } => false,
+            Waiting::Put { .. } => true,
             Waiting::Parked { then, .. } => match then {
                 Deferred::Put(_) | Deferred::Delete(_) | Deferred::Compaction(_) => true,
                 Deferred::Promote { .. } => true,
