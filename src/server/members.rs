@@ -381,7 +381,10 @@ impl Cluster {
             id,
             version: self.cfg.release.as_str(),
             leader,
-            raft_term: r.term(),
+            // etcd's Status says `EtcdServer.Term`: the term of the last
+            // entry the member applied (`applyEntries` sets it), not its
+            // raft term, which rises while it campaigns alone.
+            raft_term: r.term_at(r.applied()).unwrap_or_else(|| r.term()),
             raft_index: r.commit(),
             raft_applied_index: r.applied(),
             is_learner: node.is_learner(),
