@@ -469,6 +469,16 @@ impl Real<'_> {
             .map(|(id, _)| *id)
     }
 
+    /// The member whose view stands for the cluster's, as raftlab's facts
+    /// take it: the leader, else the running member of the highest term.
+    fn authority_in(seen: &BTreeMap<NodeId, RaftStatus>) -> Option<NodeId> {
+        Self::leader_in(seen).or_else(|| {
+            seen.iter()
+                .max_by_key(|(id, s)| (s.term, std::cmp::Reverse(**id)))
+                .map(|(id, _)| *id)
+        })
+    }
+
     fn id_of_hex(&self, hex: u64) -> Option<NodeId> {
         self.members
             .iter()
@@ -559,7 +569,7 @@ impl Real<'_> {
                 }
             }
             Condition::Quorum(q) => {
-                let members = self.members_seen(leader)?;
+                let members = self.members_seen(Self::authority_in(&seen))?;
                 let voters = members.iter().filter(|m| !m.1).count();
                 let quorum = voters / 2 + 1;
                 if quorum as u64 == *q {
@@ -570,7 +580,7 @@ impl Real<'_> {
             }
             Condition::Voters(list) | Condition::Learners(list) => {
                 let learners = matches!(cond, Condition::Learners(_));
-                let members = self.members_seen(leader)?;
+                let members = self.members_seen(Self::authority_in(&seen))?;
                 let actual: Vec<NodeId> = members
                     .iter()
                     .filter(|m| m.1 == learners)
@@ -735,8 +745,7 @@ impl Real<'_> {
     /// Learns the ids of the members the cluster lists (after a change).
     fn learn_ids(&mut self) {
         let seen = self.look();
-        let leader = Self::leader_in(&seen);
-        let _ = self.members_seen(leader);
+        let _ = self.members_seen(Self::authority_in(&seen));
     }
 
     fn request(&mut self, cmd: &Command) -> Answer {

@@ -137,6 +137,14 @@ pub fn print(out: &mut dyn Write, outcome: &Outcome, releases: &[Binaries]) {
                     r.line, r.command
                 );
             }
+            Verdict::FailsAlike(why) => {
+                failed += 1;
+                let _ = writeln!(
+                    out,
+                    "line {}: {}: the expectation fails alike {why}",
+                    r.line, r.command
+                );
+            }
         }
     }
     let _ = writeln!(
