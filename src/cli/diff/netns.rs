@@ -26,7 +26,9 @@ pub fn available() -> Result<(), String> {
     if uid != "0" {
         return Err("which needs root (run as root to drive network faults)".to_string());
     }
-    for tool in ["ip", "iptables"] {
+    // `tc` (iproute2, with `ip`) only sets a bandwidth, but it comes with
+    // `ip`: a machine with one has both.
+    for tool in ["ip", "iptables", "tc"] {
         if !tool_exists(tool) {
             return Err(format!(
                 "which needs {tool} (Debian's iproute2 and iptables packages)"
