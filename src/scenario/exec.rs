@@ -823,6 +823,23 @@ impl Session {
                 let c = self.fleet.cluster_mut(k);
                 return Ok(done_or_wait(k, c.begin_move_leader(*id)?));
             }
+            Command::Status { via: Some(id) } => {
+                // A member the cluster knows whose process is not running:
+                // etcdctl endpoint status dials it until its command timeout
+                // (clientv3 waits for a connection), then says "context
+                // deadline exceeded" (checked against etcd 3.4.23 and 3.5.1).
+                let world = self.fleet.cluster(self.node_cluster(*id)).world();
+                if world.node(*id).is_some() && world.raft(*id).is_none() {
+                    let why = ErrorDetail::Deadline {
+                        waited: crate::server::Waited::NotRunning { via: *id },
+                        raft_refused: None,
+                    };
+                    result.fail(ServerError::new(ErrorCode::Timeout, why));
+                    return Ok(Some(Op::Wait {
+                        until: now.saturating_add(DEFAULT_CLIENT_TIMEOUT_MS),
+                    }));
+                }
+            }
             _ => {}
         }
         self.apply(cmd, result)?;
@@ -1206,7 +1223,8 @@ pub(super) fn passes_time(cmd: &Command) -> bool {
         | Command::MemberList { .. }
         | Command::MemberChange { .. }
         | Command::MemberLeaveJoint { .. }
-        | Command::TransferLeader(_) => true,
+        | Command::TransferLeader(_)
+        | Command::Status { via: Some(_) } => true,
         Command::Put { nowait, .. } => !nowait,
         _ => false,
     }
