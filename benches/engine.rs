@@ -6,7 +6,7 @@
 mod native {
     use criterion::{criterion_group, Criterion, Throughput};
     use raftlab::cli::bench::workload;
-    use raftlab::scenario::Session;
+    use raftlab::session::exec::Session;
 
     fn ten_simulated_minutes(c: &mut Criterion) {
         let script = workload(600, 100);

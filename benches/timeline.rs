@@ -10,8 +10,8 @@ mod native {
     use std::time::Instant;
 
     use criterion::{criterion_group, Criterion};
-    use raftlab::scenario::parse_script;
-    use raftlab::scenario::timeline::{Timeline, TimelineConfig, DEFAULT_MAX_CHECKPOINTS};
+    use raftlab::lang::parse::parse_script;
+    use raftlab::session::timeline::{Timeline, TimelineConfig, DEFAULT_MAX_CHECKPOINTS};
 
     /// Counts the bytes alive on the heap, to weigh the checkpoints.
     struct Counting;

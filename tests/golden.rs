@@ -5,7 +5,7 @@
 //! `RAFTLAB_BLESS=1 cargo test --test golden`.
 #![cfg(not(target_arch = "wasm32"))]
 
-use raftlab::scenario::Session;
+use raftlab::session::exec::Session;
 
 #[test]
 fn the_golden_run_is_reproduced_byte_for_byte() {

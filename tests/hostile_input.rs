@@ -4,8 +4,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use raftlab::scenario::ast::MAX_WAIT_MS;
-use raftlab::scenario::{parse_command, parse_script, Command, Session};
+use raftlab::lang::ast::Command;
+use raftlab::lang::ast::MAX_WAIT_MS;
+use raftlab::lang::parse::parse_command;
+use raftlab::lang::parse::parse_script;
+use raftlab::session::exec::Session;
 
 /// Valid lines of every command, for mutation.
 const LINES: &[&str] = &[
@@ -312,7 +315,7 @@ proptest! {
             }
         }
         // A run can be checked by the fuzzer's judge too.
-        let _ = raftlab::scenario::fuzz::check(&src);
+        let _ = raftlab::fuzz::check(&src);
     }
 }
 

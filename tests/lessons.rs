@@ -6,13 +6,14 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use raftlab::scenario::lang::Language;
-use raftlab::scenario::lessons::{self, Lesson, LessonPlayer, StepLine, LESSONS};
-use raftlab::scenario::narrate::Renderer;
-use raftlab::scenario::say::Spoken;
-use raftlab::scenario::text_en::English;
-use raftlab::scenario::view::QuorumView;
-use raftlab::scenario::{Command, Session};
+use raftlab::lang::ast::Command;
+use raftlab::lang::say::Spoken;
+use raftlab::lessons::{self, Lesson, LessonPlayer, StepLine, LESSONS};
+use raftlab::session::exec::Session;
+use raftlab::session::view::QuorumView;
+use raftlab::words::language::Language;
+use raftlab::words::renderer::Renderer;
+use raftlab::words::text_en::English;
 
 const SEEDS: std::ops::RangeInclusive<u64> = 1..=20;
 
@@ -23,7 +24,7 @@ fn all() -> Vec<Lesson> {
 /// Failed expectations, commands that failed without `expect error=` right
 /// after them, and safety violations.
 fn problems(name: &str, session: &Session) -> Vec<String> {
-    let mut out: Vec<String> = lessons::surprises(session.results())
+    let mut out: Vec<String> = lessons::surprises(&session.results().to_vec())
         .into_iter()
         .map(|r| {
             format!(
@@ -343,7 +344,7 @@ fn next_stops_at_each_pause_with_the_state_of_the_script_run_to_there() {
                 let hint = lesson.step_says(k, lang);
                 assert_eq!(hint.len(), step.says.len(), "{} step {k}", lesson.id);
                 for (shown, template) in step.says.iter().zip(&hint) {
-                    let shown = shown.get(lang);
+                    let shown = lang.said(shown);
                     assert!(
                         fills(template, shown),
                         "{}: {shown:?} is not {template:?}",
@@ -619,7 +620,7 @@ fn placeholders(text: &str) -> Vec<&str> {
         out.push(name);
         rest = rest[end + 1..].to_string();
     }
-    let mut names: Vec<&str> = raftlab::scenario::say::PLACEHOLDERS
+    let mut names: Vec<&str> = raftlab::lang::say::PLACEHOLDERS
         .iter()
         .map(|(n, _)| *n)
         .filter(|n| out.iter().any(|o| o == n))
@@ -677,7 +678,7 @@ fn every_lesson_speaks_japanese_too() {
 #[test]
 fn a_lesson_runs_the_same_in_both_languages() {
     use raftlab::app::engine::{Engine, LessonMove};
-    use raftlab::scenario::lang::Language;
+    use raftlab::words::language::Language;
     for lesson in lessons::lessons().unwrap() {
         let mut runs = Vec::new();
         for lang in Language::ALL {
@@ -719,7 +720,7 @@ fn a_lesson_runs_the_same_in_both_languages() {
 fn switching_language_mid_lesson_rerenders_the_step_and_the_log_speaks_it() {
     use raftlab::app::engine::{Engine, LessonMove};
     use raftlab::app::log::LogKind;
-    use raftlab::scenario::lang::Language;
+    use raftlab::words::language::Language;
     let mut e = Engine::from_script("cluster voters=1\n").unwrap();
     e.set_language(Language::Japanese);
     e.open_lesson("01-new-member-overloads-leader").unwrap();

@@ -6,8 +6,12 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use raftlab::scenario::narrate::Line;
-use raftlab::scenario::{parse_script, Session, StopReason};
+use raftlab::lang::parse::parse_script;
+use raftlab::session::exec::Session;
+use raftlab::session::narrate::Line;
+use raftlab::session::stop::StopReason;
+use raftlab::words::renderer::Renderer;
+use raftlab::words::text_en::English;
 
 /// The script: 15 voters under 10,000 writes of 1MB a second for
 /// three simulated hours.
@@ -124,11 +128,8 @@ put b 2
     assert_eq!(stop.commands_left, 2);
     assert!(stop.reached_ms >= 8_000);
     assert!(!s.is_running());
-    assert!(s
-        .take_narration()
-        .last()
-        .unwrap()
-        .contains("cancelled at line 6"));
+    let last = s.take_narration().pop().unwrap();
+    assert!(English.trace(&last).contains("cancelled at line 6"));
 
     // The same as the script without its last two lines.
     let prefix = Session::from_script(head).unwrap();
@@ -308,7 +309,7 @@ fn stop_reasons_have_names() {
 
 #[test]
 fn a_timeline_counts_what_its_checkpoints_share_once() {
-    use raftlab::scenario::timeline::Timeline;
+    use raftlab::session::timeline::Timeline;
     let src = "cluster voters=1,2,3\nload rate=50/s\nwait 60s\n";
     let t = Timeline::from_script(src).unwrap();
     let checkpoints = t.checkpoint_times().len() as u64;
@@ -369,7 +370,7 @@ fn cancel_inside_any_waiting_command_is_the_script_cut_before_it() {
 #[test]
 fn writes_parked_before_the_first_leader_go_on_a_few_hundred_a_step_in_one_millisecond() {
     let script = parse_script("cluster voters=1,2,3 seed=1\n").unwrap();
-    let (world, server) = raftlab::scenario::exec::configs(&script.cluster);
+    let (world, server) = raftlab::session::exec::configs(&script.cluster);
     let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
     c.start_load(10_000, 64, None);
     let longest = |c: &raftlab::server::Cluster| {

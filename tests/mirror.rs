@@ -5,8 +5,8 @@
 //! can be cut; the report's `clusters` and `mirrors`.
 #![cfg(not(target_arch = "wasm32"))]
 
-use raftlab::scenario::view::{key_history, FleetView};
-use raftlab::scenario::Session;
+use raftlab::session::exec::Session;
+use raftlab::session::view::{key_history, FleetView};
 use serde_json::Value;
 
 mod common;
@@ -358,8 +358,8 @@ fn member_commands_go_to_the_cluster_via_names() {
 
 #[test]
 fn time_travel_and_links_keep_every_cluster_and_mirror() {
-    use raftlab::scenario::share::{decode_link, encode_link};
-    use raftlab::scenario::timeline::Timeline;
+    use raftlab::session::share::{decode_link, encode_link};
+    use raftlab::session::timeline::Timeline;
     let mut t = Timeline::from_script(&format!("{MIRRORED}put a 5\nwait 1s\n")).unwrap();
     t.command("cut 9 1").unwrap();
     t.advance(1_500);

@@ -5,10 +5,11 @@
 //! sentences and how often they are said, the report's member kinds.
 #![cfg(not(target_arch = "wasm32"))]
 
-use raftlab::scenario::narrate::{Renderer, Said};
-use raftlab::scenario::text_en::English;
-use raftlab::scenario::Session;
+use raftlab::session::exec::Session;
+use raftlab::session::narrate::Said;
 use raftlab::sim::EventKind;
+use raftlab::words::renderer::Renderer;
+use raftlab::words::text_en::English;
 
 /// Runs `script`, which must hold its expectations; returns the session
 /// and the sentences of the modes' decisions, in order.

@@ -3,7 +3,7 @@
 //! get result carries, as etcd's mvcc store answers them.
 #![cfg(not(target_arch = "wasm32"))]
 
-use raftlab::scenario::Session;
+use raftlab::session::exec::Session;
 
 mod common;
 use common::run;

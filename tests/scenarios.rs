@@ -8,7 +8,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use raftlab::scenario::{ErrorCode, Session};
+use raftlab::lang::ast::ErrorCode;
+use raftlab::session::exec::Session;
 
 fn scripts() -> Vec<(String, String)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
@@ -647,8 +648,8 @@ fn a_read_confirmed_and_not_applied(
     seed: u64,
 ) -> Option<(raftlab::server::Cluster, u64, u64, u64)> {
     let script =
-        raftlab::scenario::parse_script(&format!("cluster voters=1,2,3 seed={seed}\n")).unwrap();
-    let (world, server) = raftlab::scenario::exec::configs(&script.cluster);
+        raftlab::lang::parse::parse_script(&format!("cluster voters=1,2,3 seed={seed}\n")).unwrap();
+    let (world, server) = raftlab::session::exec::configs(&script.cluster);
     let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
     c.run_until(3_000);
     let leader = c.leader()?;
@@ -698,8 +699,8 @@ fn a_write_on_a_member_that_crashes_fails_and_its_next_process_does_not_answer_i
     // Unavailable (clientv3 retries no write once sent,
     // `isSafeRetryMutableRPC`). The write may still commit; the restarted
     // process applies it but never answers a request it did not take.
-    let script = raftlab::scenario::parse_script("cluster voters=1,2,3 seed=3\n").unwrap();
-    let (world, server) = raftlab::scenario::exec::configs(&script.cluster);
+    let script = raftlab::lang::parse::parse_script("cluster voters=1,2,3 seed=3\n").unwrap();
+    let (world, server) = raftlab::session::exec::configs(&script.cluster);
     let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
     c.run_until(3_000);
     let leader = c.leader().expect("a leader");
@@ -727,8 +728,8 @@ fn a_write_on_a_member_that_crashes_fails_and_its_next_process_does_not_answer_i
 /// others are cut (`both`: both ways, else only what it sends), and its id.
 fn a_cut_follower(seed: u64, both: bool) -> (raftlab::server::Cluster, u64) {
     let script =
-        raftlab::scenario::parse_script(&format!("cluster voters=1,2,3 seed={seed}\n")).unwrap();
-    let (world, server) = raftlab::scenario::exec::configs(&script.cluster);
+        raftlab::lang::parse::parse_script(&format!("cluster voters=1,2,3 seed={seed}\n")).unwrap();
+    let (world, server) = raftlab::session::exec::configs(&script.cluster);
     let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
     // etcd counts a peer connected after 5s: the strict removal check.
     c.run_until(9_000);
@@ -818,4 +819,20 @@ fn a_write_waiting_for_a_leader_on_a_member_refused_as_removed_ends_with_raft_st
     ends_server_stopped(&mut c, put, f, true);
     assert!(c.world().node(f).is_some_and(|n| n.removed));
     assert!(c.now() < sent + 5_000, "ended at once, at {}", c.now());
+}
+
+/// A bare `cluster` line stands for the world's and the server's defaults,
+/// which the server layer's own tests build without the language.
+#[test]
+fn a_bare_cluster_line_is_the_world_and_server_defaults() {
+    let s = raftlab::lang::parse::parse_script("cluster voters=1,2,3,4,5 seed=7\n").unwrap();
+    let (world, server) = raftlab::session::exec::configs(&s.cluster);
+    let defaults = raftlab::sim::WorldConfig {
+        seed: 7,
+        // The world knows no etcd release; the server's default one decides.
+        conn_read_timeout_ms: raftlab::server::Release::default().silent_cut_noticed_after_ms(),
+        ..Default::default()
+    };
+    assert_eq!(format!("{world:?}"), format!("{defaults:?}"));
+    assert_eq!(server, raftlab::server::ServerConfig::default());
 }

@@ -112,6 +112,10 @@ exit 0
             "stub/cargo",
             &format!(
                 r#"{record}
+if [ "$1" = metadata ]; then
+  printf '{{"packages":[],"target_directory":"%s","version":1}}\n' "${{CARGO_TARGET_DIR:-$PWD/target}}"
+  exit 0
+fi
 if [ "$1" = install ]; then
   [ "${{FAIL:-}}" = cargo ] && {{ echo "error: failed to compile" >&2; exit 101; }}
   version=""
@@ -386,4 +390,46 @@ fn the_test_count_adds_up_every_runner_whether_it_passed_or_failed() {
         String::from_utf8_lossy(&out.stdout).lines().next(),
         Some("0 0")
     );
+}
+
+/// The tools read every build from where cargo says it builds (`cargo
+/// metadata`'s `target_directory`), so a user's `CARGO_TARGET_DIR` is
+/// followed; `make test` builds the page with it moved (tools/test.sh).
+#[test]
+fn the_tools_find_builds_where_cargo_says_it_builds() {
+    let m = Machine::new("target-dir");
+    let out = m.run("target_dir; echo \"exported $RAFTLAB_TARGET_DIR\"", None);
+    let said = text(&out);
+    let default = format!("{}/target", m.path("repo").display());
+    assert!(
+        said.contains(&format!("{default}\nexported {default}")),
+        "{said}"
+    );
+    let out = m.run("export CARGO_TARGET_DIR=/elsewhere/t; target_dir", None);
+    assert!(text(&out).contains("/elsewhere/t\n"), "{}", text(&out));
+    // The scripts name no build path of their own.
+    for script in [
+        "build-pkg.sh",
+        "test.sh",
+        "bench.sh",
+        "split-profile.sh",
+        "lib.sh",
+    ] {
+        let body = fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tools")
+                .join(script),
+        )
+        .unwrap();
+        for (n, line) in body.lines().enumerate() {
+            let code = line.split('#').next().unwrap_or("");
+            assert!(
+                !code.contains(" target/")
+                    && !code.contains("\"target/")
+                    && !code.starts_with("target/"),
+                "tools/{script}:{}: a build path written in: {line}",
+                n + 1
+            );
+        }
+    }
 }

@@ -4,7 +4,7 @@
 //! sent. Each must still open to the same script at the same moment, and a
 //! link made now from that run must be the same string.
 
-use raftlab::scenario::share::{decode_link, encode_link, link_text};
+use raftlab::session::share::{decode_link, encode_link, link_text};
 
 struct Golden {
     link: &'static str,

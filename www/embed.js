@@ -4,7 +4,7 @@
 // and view.js as the full page.
 import init, { App, defaultScript, loadDeferred } from "./pkg/raftlab.js";
 import { t, applyLanguage, pickLanguage, loadLanguage, addWords } from "./i18n.js";
-import { escapeHtml, lessonSource, narrationHtml, nextButton, fitCanvas, lessonsReady } from "./view.js";
+import { escapeHtml, lessonSource, narrationHtml, nextButton, fitCanvas, canvasRatio, lessonsReady } from "./view.js";
 
 // The frame's own words, in English (i18n.js's addWords: the full page
 // never says them).
@@ -82,14 +82,15 @@ app.narration();
 function draw() {
   const r = canvas.getBoundingClientRect();
   app.setTopInset(6);
-  app.draw(ctx, r.width, r.height, window.devicePixelRatio || 1);
+  app.draw(ctx, r.width, r.height, canvasRatio());
 }
 
 function show() {
   draw();
   if (mode === "lesson") {
     const l = app.lesson();
-    $("embed-kicker").textContent = t("lesson.kicker", { number: l.number, figures: lessonSource(l) });
+    $("embed-kicker").textContent = t("lesson.kicker", { number: l.number, figures: lessonSource(l) }) +
+      (l.checked ? ` · ${l.checked}` : "");
     $("embed-title").textContent = l.title;
     $("embed-says").innerHTML = narrationHtml(l);
     $("embed-count").textContent = `${l.position} / ${l.steps}`;

@@ -21,8 +21,8 @@ addWords({
   "help.p3": "The timeline under the cluster holds the whole run: drag it to any moment (ticks mark your commands, triangles the elections), step back an event at a time, and press Play to run on from there. Acting in the past starts a new branch; the run you left stays in the branch list.",
   "help.share": "Share",
   "help.p4": "<b>Share</b> copies a link that opens this run at this moment, for anyone; <b>Export</b> downloads it as a <code>.scenario</code> script, which <b>Import</b> (or dropping the file on the page) opens again.",
-  "help.mouse": "Mouse",
-  "help.p5": "Click a node for its actions. Click a link to cut or heal it; shift-click to cut one direction only, from the nearer node.",
+  "help.mouse": "Mouse, touch and keyboard",
+  "help.p5": "Click (or tap) a node for its actions. Click a link to cut or heal it; shift-click to cut one direction only, from the nearer node. Pinch, the zoom buttons, or ctrl and the wheel zoom a big cluster; drag a zoomed canvas to move about. From the keyboard: Tab to the cluster, the arrow keys pick a node or a link, Enter acts on it (shift and Enter: one direction), + and − zoom.",
   "help.keys": "Keys",
   "help.dl": "<dt>space</dt><dd>play / pause</dd><dt>→</dt><dd>step to the next event (in a lesson: Next)</dd><dt>←</dt><dd>step back to the previous event (in a lesson: Back)</dd><dt>/</dt><dd>focus the console</dd><dt>↑ ↓</dt><dd>console history</dd><dt>p</dt><dd>presenter mode: the cluster and the lesson step full screen in large type; Page Down or → plays Next, Page Up or ← goes Back (what a clicker sends)</dd><dt>?</dt><dd>this help</dd><dt>esc</dt><dd>close (in presenter mode: leave it)</dd>",
 });

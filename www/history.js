@@ -5,7 +5,7 @@
 // idle. It brings its markup (index.html keeps the tab's empty panel), its
 // style rules and its English words.
 import { addWords } from "./i18n.js";
-import { addStyle, fitCanvas } from "./view.js";
+import { addStyle, fitCanvas, canvasRatio } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -41,8 +41,10 @@ export function draw(page) {
     new ResizeObserver(() => { if (!$("history-box").hidden) draw(page); }).observe(c);
   }
   const r = fitCanvas(c);
-  const v = page.app.drawHistory(c.getContext("2d"), r.width, r.height, window.devicePixelRatio || 1);
-  $("history-verdict").textContent = v.verdict;
+  const v = page.app.drawHistory(c.getContext("2d"), r.width, r.height, canvasRatio());
+  // A live region: written only when its words change (the view is drawn
+  // again once a second while the clock runs).
+  if ($("history-verdict").textContent !== v.verdict) $("history-verdict").textContent = v.verdict;
   $("history-verdict").className = `history-verdict ${v.empty ? "" : v.ok ? "ok" : "bad"}`;
   $("history-note").textContent = v.empty ? "" : v.note;
   return v;

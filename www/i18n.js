@@ -25,7 +25,7 @@ export const LANGS = { en: "English", ja: "日本語" };
 const MODULES = { ja: () => import("./i18n-ja.js") };
 
 // The run's sentences in the languages other than English: the wasm module
-// keeps the grammar and none of the words (src/scenario/narration-ja.txt,
+// keeps the grammar and none of the words (src/words/narration-ja.txt,
 // copied to pkg/ by tools/build-pkg.sh), so an English page never loads
 // them. The one-file build (make dist) inlines them as
 // globalThis.raftlabNarration.
@@ -51,7 +51,7 @@ export const STRINGS = {
     "aria.add": "Add a member", "aria.network": "Network", "aria.clients": "Clients", "aria.cluster": "The cluster",
     "aria.legend": "Legend", "aria.timeline": "Timeline of the run", "aria.lessonStrip": "Lesson progress",
     "aria.details": "Details", "aria.data": "Data", "aria.safety": "Raft safety", "aria.close": "Close",
-    "aria.lang": "Language", "aria.canvas": "The cluster drawn live: nodes, links, messages and logs. Click a node for its actions, a link to cut or heal it.",
+    "aria.lang": "Language", "aria.canvas": "The cluster drawn live: nodes, links, messages and logs. Click or tap a node for its actions, a link to cut or heal it; from the keyboard, the arrow keys pick one and Enter acts on it.",
     "aria.scrub": "Moment of the run: drag, or use the arrow keys, Page Up and Down, Home and End",
     "play": "Play", "pause": "Pause", "play.tip": "Play or pause (space)",
     "play.tipLesson": "Play or pause (space). In a lesson, letting the clock run leaves the lesson's path",
@@ -156,6 +156,16 @@ export const STRINGS = {
     "tab.history": "history", "tab.history.tip": "The clients' operations on a time axis, checked for linearizability",
     "kh.button": "history of key", "kh.key": "key",
     "kh.empty": "type a key",
+    // Phones, tablets and the keyboard: the compact layout's menu, tabs,
+    // legend, zoom and lesson bar; the status line; the canvas's keys.
+    "menu": "menu", "menu.tip": "The toolbar's actions, the speed, the run's files, a fresh run and the help",
+    "legend": "legend", "legend.tip": "Show or hide what the colours and shapes mean",
+    "aria.zoom": "Zoom", "zoom.in": "zoom in", "zoom.out": "zoom out", "zoom.reset": "the whole cluster (pinch, or ctrl and the wheel, zooms too)",
+    "tab.lesson": "lesson", "aria.lessonBar": "Lesson steps",
+    "status.step": "Step {k} of {n}: {says}",
+    "canvas.node": "node {id}, {kind}, {role}: Enter shows its actions",
+    "canvas.link": "the link between {a} and {b}: Enter cuts it, shift and Enter one way only",
+    "canvas.linkCut": "the link between {a} and {b}, cut: Enter heals it",
   },
 };
 
@@ -164,7 +174,13 @@ export const PAGE = [
   ["#run-cancel", "text", "run.cancel"], ["#run-cancel", "title", "run.cancel.tip"],
   ["#confirm-h", "text", "confirm.title"], ["#confirm-skip", "text", "confirm.skip"],
   ["#play", "title", "play.tip"], ["#step", "text", "step"], ["#step", "title", "step.tip"],
-  [".speed > span", "text", "speed"],
+  [".speed > span", "text", "speed"], ["#speed", "aria-label", "speed"],
+  [".menu-word", "text", "menu"], ["#menu-button", "title", "menu.tip"],
+  ["#legend-button", "text", "legend"], ["#legend-button", "title", "legend.tip"],
+  [".zoom", "aria-label", "aria.zoom"], ["#zoom-in", "aria-label", "zoom.in"], ["#zoom-out", "aria-label", "zoom.out"],
+  ["#zoom-in", "title", "zoom.in"], ["#zoom-out", "title", "zoom.out"], ["#zoom-reset", "title", "zoom.reset"],
+  ["#tab-lesson", "text", "tab.lesson"], ["#tab-quorum", "text", "quorum"], ["#log", "aria-label", "tab.events"],
+  ["#lesson-bar", "aria-label", "aria.lessonBar"],
   ["#lessons-button", "text", "lessons"], ["#lessons-button", "title", "lessons.tip"],
   ["#share", "text", "share"], ["#share", "title", "share.tip"],
   ["#export", "text", "export"], ["#export", "title", "export.tip"],

@@ -1,9 +1,9 @@
 // The node popup: a node's facts and actions, opened by a click on the node
 // in the canvas. Loaded the first time a node is clicked, and fetched ahead
 // once the page is idle. `page` is what app.js lends its parts loaded
-// later: the app, run (a command, its lines in the log), zoom (how much
-// larger the canvas draws), kindName and role (a member's kind and role in
-// words).
+// later: the app, run (a command, its lines in the log), toCanvas (where a
+// point of the drawing is on the canvas, zoomed), kindName and role (a
+// member's kind and role in words).
 import { quoteWord } from "./pkg/raftlab.js";
 import { t, addWords } from "./i18n.js";
 import { addStyle } from "./view.js";
@@ -72,7 +72,7 @@ export function open(page, id) {
   const pos = page.app.nodePosition(id);
   const stage = $("cluster").getBoundingClientRect();
   if (pos) {
-    const [x, y, r] = pos.map((v) => v * page.zoom);
+    const [x, y, r] = page.toCanvas(pos);
     const w = popup.offsetWidth, h = popup.offsetHeight;
     let left = x + r + 14, top = y - h / 2;
     if (left + w > stage.width - 6) left = x - r - 14 - w;
@@ -81,7 +81,7 @@ export function open(page, id) {
     popup.style.left = `${left}px`;
     popup.style.top = `${top}px`;
   }
-  popup.querySelector("button[data-act]")?.focus({ preventScroll: true });
+  popup.querySelector("button[data-act]:not([hidden])")?.focus({ preventScroll: true });
 }
 
 export function close() { popupId = null; popup.hidden = true; }

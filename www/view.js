@@ -60,10 +60,16 @@ export function nextButton(l, following) {
   };
 }
 
-/** Sizes the canvas's backing store to its box at the screen's pixel ratio. */
+/** Device pixels a canvas has for each of its CSS pixels: the screen's,
+ * up to 2. A phone's screen of 3 (or more) would have the canvas paint more
+ * than twice the pixels of 2 each frame, for text that looks no sharper
+ * at arm's length (docs/accessibility.md). */
+export const canvasRatio = () => Math.min(2, window.devicePixelRatio || 1);
+
+/** Sizes the canvas's backing store to its box at canvasRatio. */
 export function fitCanvas(canvas) {
   const r = canvas.getBoundingClientRect();
-  const dpr = window.devicePixelRatio || 1;
+  const dpr = canvasRatio();
   const w = Math.max(1, Math.round(r.width * dpr)), h = Math.max(1, Math.round(r.height * dpr));
   if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
   return r;

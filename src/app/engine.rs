@@ -12,24 +12,26 @@
 //!   The sandbox is kept aside meanwhile; leaving the lesson returns to it
 //!   as it was.
 
-use crate::raft::joined::Joined;
 use serde::Serialize;
 use std::sync::Arc;
 
-use crate::scenario::etcdctl::{self, Translation};
-use crate::scenario::exec::Session;
-use crate::scenario::lang::Language;
-use crate::scenario::lessons::{LessonPlayer, Step};
-use crate::scenario::narrate::{Line, Refusal, Renderer, Tone};
-use crate::scenario::parse::{parse_command, parse_script};
-use crate::scenario::report::CommandResult;
-use crate::scenario::share::{self, ShareError};
-use crate::scenario::slice::{Progress, STOPPED};
-use crate::scenario::text_en::English;
-use crate::scenario::timeline::Timeline;
-use crate::scenario::view::{LessonView, LoadView, PageStatus, QuorumView, TimelineView};
+use crate::lang::etcdctl::{self, Translation};
+use crate::lang::parse::{parse_command, parse_script};
+use crate::lessons::view::LessonView;
+use crate::lessons::{LessonPlayer, Step};
 use crate::server::{Cluster, Fleet};
+use crate::session::exec::Session;
+use crate::session::narrate::{Line, Tone};
+use crate::session::refusal::Refusal;
+use crate::session::report::CommandResult;
+use crate::session::share::{self, ShareError};
+use crate::session::stop::{Progress, STOPPED};
+use crate::session::timeline::Timeline;
+use crate::session::view::{LoadView, PageStatus, QuorumView, TimelineView};
 use crate::sim::linearizability::Linearizability;
+use crate::words::language::Language;
+use crate::words::renderer::Renderer;
+use crate::words::text_en::English;
 
 use super::history::HistoryScene;
 use super::log::{Log, LogKind, LogLine};
@@ -92,7 +94,7 @@ impl Engine {
     }
 
     /// A sandbox with a script queued, to stand at `at` once it ran.
-    fn opening(script: &crate::scenario::Script, at: Option<u64>) -> Engine {
+    fn opening(script: &crate::lang::ast::Script, at: Option<u64>) -> Engine {
         let mut e = Engine::sandbox(Timeline::queued(script));
         e.opening = Some(Opening {
             at,
@@ -279,7 +281,7 @@ impl Engine {
     /// Logs the stops among `lines`.
     fn show_stops(&mut self, lines: &[Line]) {
         for l in lines {
-            if matches!(l.said, crate::scenario::narrate::Said::Stopped(_)) {
+            if matches!(l.said, crate::session::narrate::Said::Stopped(_)) {
                 let line = self.log.narrated(self.renderer, l, false, &|_| true);
                 self.out.push(line);
             }
@@ -402,11 +404,11 @@ impl Engine {
     }
 
     /// A console line that does not parse: the log says why.
-    fn unparsed(&mut self, text: &str, e: crate::scenario::ParseError) -> Reply {
+    fn unparsed(&mut self, text: &str, e: crate::lang::parse::ParseError) -> Reply {
         let detail = e.to_string();
         let said = self
             .renderer
-            .unparsed(&crate::scenario::ast::escape_controls(text), &e);
+            .unparsed(&crate::lang::ast::escape_controls(text), &e);
         let line = self.log.plain(LogKind::Error, Tone::Bad, said);
         self.out.push(line);
         Reply::Unparsed(Unparsed {
@@ -471,7 +473,8 @@ impl Engine {
                     let said = self.renderer.etcdctl_recorded(&canonical);
                     let line = self.log.plain(LogKind::Notice, Tone::Plain, said);
                     self.out.push(line);
-                    let printed = etcdctl::output(&t, &result, leader_before, self.session());
+                    let printed =
+                        crate::words::etcdctl::output(&t, &result, leader_before, self.session());
                     for p in &printed {
                         let line = self.log.plain(LogKind::Details, Tone::Plain, p.clone());
                         self.out.push(line);
@@ -787,7 +790,7 @@ impl Engine {
         match &self.lesson {
             None => std::borrow::Cow::Borrowed(&self.sandbox),
             Some(p) => {
-                let mut script = p.session().history().joined("\n");
+                let mut script = p.session().history().join("\n");
                 script.push('\n');
                 let t = Timeline::from_script(&script)
                     .unwrap_or_else(|_| Timeline::new(&p.lesson().script.cluster));
@@ -1299,7 +1302,7 @@ mod tests {
             texts(&e.take_narration(), LogKind::Notice),
             [format!(
                 "Seek cancelled: still at t = {}.",
-                crate::scenario::text_en::seconds(e.now())
+                crate::words::text_en::seconds(e.now())
             )]
         );
     }
@@ -1320,7 +1323,7 @@ mod tests {
             texts(&e.take_narration(), LogKind::Notice),
             [format!(
                 "↪ Back on branch 1, at t = {}, where you left it.",
-                crate::scenario::text_en::seconds(end - 1000)
+                crate::words::text_en::seconds(end - 1000)
             )]
         );
         assert!(e.switch_branch(9).is_err());
@@ -1464,7 +1467,7 @@ mod tests {
             r.result.command,
             "member add 4 --learner --peer-url=http://n4:2380"
         );
-        let hex = crate::scenario::etcdctl::member_id(4);
+        let hex = crate::lang::etcdctl::member_id(4);
         assert!(r.etcdctl[0].starts_with(&format!("Member {hex:16x} added as learner to cluster ")));
         assert_eq!(
             e.history().last().map(String::as_str),

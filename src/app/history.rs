@@ -9,8 +9,8 @@
 //! latest [`RECENT_MS`] of the run.
 
 use crate::app::trig::clamp;
-use crate::raft::vecmap::{reorder, stable_order, VecMap};
-use crate::scenario::view::HistoryVerdict;
+use crate::collections::vecmap::{reorder, stable_order, VecMap};
+use crate::session::view::HistoryVerdict;
 use crate::sim::linearizability::{ClientId, Linearizability, OpKind, OpName, Operation, Stamp};
 
 /// Without an anomaly, the view shows this much of the run's end.
@@ -370,8 +370,8 @@ mod tests {
             ("a", 3, 2)
         );
         assert_eq!(stale.read.value.as_deref(), Some("1"));
-        use crate::scenario::narrate::Renderer;
-        use crate::scenario::text_en::English;
+        use crate::words::renderer::Renderer;
+        use crate::words::text_en::English;
         assert_eq!(
             English.history_verdict(&s.verdict()),
             "✗ Not linearizable: a stale read. On key a, the get sent at 0.40 s returned \"1\", though the put of \"2\" had finished at 0.30 s. No order of these operations explains it."

@@ -51,6 +51,9 @@ pub struct Layout {
     /// One column of several: the ring may be taller than wide, labels
     /// are short.
     pub narrow: bool,
+    /// A canvas narrower than [`SMALL_WIDTH`] (a phone's): labels are
+    /// short, and the ring may be wider than tall.
+    pub small: bool,
     /// Where a narrow column's cluster name stands (its middle).
     pub name_y: f64,
     pub spots: Vec<Spot>,
@@ -72,6 +75,10 @@ pub struct Layout {
 
 /// Nearer than this to a link (in CSS pixels) counts as on it.
 const LINK_SLOP: f64 = 7.0;
+
+/// A lone cluster's canvas narrower than this is small (a phone held
+/// upright, a small embedded frame).
+pub const SMALL_WIDTH: f64 = 560.0;
 
 impl Layout {
     /// Recomputes every position for a canvas of `width` x `height` CSS
@@ -111,6 +118,7 @@ impl Layout {
             0.0
         };
 
+        self.small = !self.narrow && width < SMALL_WIDTH;
         let top = clamp(self.top_inset, 0.0, height / 3.0);
         // A narrow column's cluster name and caption go on top.
         self.name_y = top + 10.0;
@@ -126,12 +134,27 @@ impl Layout {
         } else {
             self.ring
         };
+        if self.small {
+            // Short labels, which give way downwards when they would cover
+            // their node (place_labels): the ring takes the width, wider
+            // than tall when the height is short. Under the bottom node,
+            // its gap and three lines of labels clear the log panel.
+            self.ring_y = (top_h / 2.0 - 78.0).max(40.0);
+            self.ring = ((width / 2.0) - 58.0)
+                .min(self.ring_y * 2.0)
+                .max(self.ring_y);
+        }
         let chord = if n > 1 {
-            2.0 * self.ring * super::trig::sin_cos(std::f64::consts::PI / n as f64).0
+            2.0 * self.ring.min(self.ring_y)
+                * super::trig::sin_cos(std::f64::consts::PI / n as f64).0
         } else {
-            self.ring
+            self.ring.min(self.ring_y)
         };
-        self.node_r = clamp((chord * 0.26).min(self.ring * 0.3), 13.0, 28.0);
+        self.node_r = clamp(
+            (chord * 0.26).min(self.ring.min(self.ring_y) * 0.3),
+            13.0,
+            28.0,
+        );
 
         self.spots.clear();
         for (k, &(id, linked)) in nodes.iter().enumerate() {
@@ -379,6 +402,42 @@ mod tests {
         // The log panel sits under the ring, one row per node.
         assert!(l.log_y > b.y + l.node_r && l.row_y(2) + l.row_h <= l.log_y + l.log_h);
         assert!((8..=30).contains(&l.cells));
+    }
+
+    #[test]
+    fn a_phones_canvas_is_small_its_ring_takes_the_width() {
+        // 390 CSS pixels wide, as a phone held upright shows the canvas.
+        let mut l = Layout::default();
+        let nodes: Vec<_> = (1..=4).map(|id| (id, true)).collect();
+        l.compute(390.0, 360.0, &nodes);
+        assert!(l.small);
+        // Wider than tall, and wider than the wide layout's room for long
+        // labels would leave it (its 160 pixels a side: the 40 minimum).
+        assert!(
+            l.ring > l.ring_y && l.ring > 100.0,
+            "{} x {}",
+            l.ring,
+            l.ring_y
+        );
+        for s in &l.spots {
+            assert!(s.x - l.node_r >= 0.0 && s.x + l.node_r <= 390.0, "{s:?}");
+            assert!(
+                s.y - l.node_r >= l.top_inset && s.y + l.node_r < l.log_y,
+                "{s:?}"
+            );
+        }
+        // The discs stay apart.
+        for (i, a) in l.spots.iter().enumerate() {
+            for b in &l.spots[i + 1..] {
+                assert!((a.x - b.x).hypot(a.y - b.y) > 2.0 * l.node_r, "{a:?} {b:?}");
+            }
+        }
+        // A laptop's canvas is not small; nor is a column of several.
+        l.compute(900.0, 600.0, &nodes);
+        assert!(!l.small);
+        let mut b = Board::default();
+        b.compute(390.0, 360.0, &[nodes.clone(), nodes], &[]);
+        assert!(b.parts.iter().all(|p| p.narrow && !p.small));
     }
 
     #[test]

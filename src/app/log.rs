@@ -24,14 +24,14 @@
 
 use serde::Serialize;
 
+use crate::lang::ast::escape_controls;
+use crate::lessons::{Step, StepLine};
 use crate::raft::RaftEvent;
-use crate::scenario::ast::escape_controls;
-use crate::scenario::lessons::{Step, StepLine};
-use crate::scenario::narrate::{
-    CampaignFold, EventSummary, FoldKey, Line, Refusal, Renderer, Said, Tone,
-};
-use crate::scenario::report::CommandResult;
+use crate::session::narrate::{CampaignFold, EventSummary, FoldKey, Line, Said, Tone};
+use crate::session::refusal::Refusal;
+use crate::session::report::CommandResult;
 use crate::sim::EventKind;
+use crate::words::renderer::Renderer;
 
 /// What a log line is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -366,10 +366,10 @@ fn strip_time<'a>(r: &dyn Renderer, line: &Line, text: &'a str) -> &'a str {
 pub(crate) mod tests {
     use super::*;
     use crate::raft::RaftEvent;
-    use crate::scenario::narrate::Refusal;
-    use crate::scenario::text_en::English;
-    use crate::scenario::view;
+    use crate::session::refusal::Refusal;
+    use crate::session::view;
     use crate::sim::{Event, EventKind};
+    use crate::words::text_en::English;
 
     fn raft(t: u64, node: u64, event: RaftEvent) -> Line {
         Line::event(Event {
@@ -481,7 +481,7 @@ pub(crate) mod tests {
         let mut ja = Log::default();
         let jl: Vec<LogLine> = [pre_campaign(1000), lease(1010, 2), pre_campaign(2000)]
             .iter()
-            .map(|l| ja.narrated(&crate::scenario::text_ja::Japanese, l, false, &|_| true))
+            .map(|l| ja.narrated(&crate::words::text_ja::Japanese, l, false, &|_| true))
             .collect();
         let summary = &jl[2].fold.as_ref().unwrap().summary;
         assert!(summary.contains("事前投票を 2 回求めた"), "{summary}");
@@ -504,7 +504,7 @@ pub(crate) mod tests {
         ) -> String {
             reword(English.ring_caption(leader, revision))
         }
-        fn mirror_caption(&self, m: &crate::scenario::view::MirrorView) -> [String; 2] {
+        fn mirror_caption(&self, m: &crate::session::view::MirrorView) -> [String; 2] {
             English.mirror_caption(m).map(reword)
         }
         fn time(&self, ms: u64) -> String {
@@ -528,13 +528,13 @@ pub(crate) mod tests {
         fn logged_result(&self, t: u64, r: &CommandResult, named: bool, expected: bool) -> String {
             reword(English.logged_result(t, r, named, expected))
         }
-        fn unparsed(&self, c: &str, e: &crate::scenario::ParseError) -> String {
+        fn unparsed(&self, c: &str, e: &crate::lang::parse::ParseError) -> String {
             reword(English.unparsed(c, e))
         }
         fn folded(&self, a: u64, b: u64, latest: &str, n: usize) -> String {
             reword(English.folded(a, b, latest, n))
         }
-        fn campaign_folded(&self, c: &crate::scenario::narrate::CampaignFold) -> String {
+        fn campaign_folded(&self, c: &crate::session::narrate::CampaignFold) -> String {
             reword(English.campaign_folded(c))
         }
         fn branch_started(&self, f: u64, b: u32, l: u32) -> String {
@@ -558,13 +558,13 @@ pub(crate) mod tests {
         fn surprises(&self, r: &[CommandResult]) -> String {
             reword(English.surprises(r))
         }
-        fn etcdctl_refusal(&self, e: &crate::scenario::etcdctl::EtcdctlError) -> String {
+        fn etcdctl_refusal(&self, e: &crate::lang::etcdctl::EtcdctlError) -> String {
             reword(English.etcdctl_refusal(e))
         }
         fn etcdctl_recorded(&self, c: &str) -> String {
             reword(English.etcdctl_recorded(c))
         }
-        fn share_refusal(&self, e: &crate::scenario::share::ShareError) -> String {
+        fn share_refusal(&self, e: &crate::session::share::ShareError) -> String {
             reword(English.share_refusal(e))
         }
         fn no_lesson(&self, id: &str) -> String {
@@ -651,7 +651,7 @@ pub(crate) mod tests {
 
     /// A lesson's whole log, step by step, in one wording.
     fn lesson_log(r: &dyn Renderer, id: &str) -> Vec<LogLine> {
-        let mut player = crate::scenario::lessons::LessonPlayer::open(id).unwrap();
+        let mut player = crate::lessons::LessonPlayer::open(id).unwrap();
         let mut log = Log::default();
         let mut all = Vec::new();
         while !player.finished() {

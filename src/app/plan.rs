@@ -13,7 +13,7 @@
 
 use serde::Serialize;
 
-use crate::scenario::ast::{Command, Script};
+use crate::lang::ast::{Command, Script};
 
 /// Page time per node and simulated second, idle.
 const IDLE_NODE_MS_PER_SIM_S: f64 = 0.03;
@@ -127,7 +127,7 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::parse_script;
+    use crate::lang::parse::parse_script;
 
     fn plan(src: &str) -> Plan {
         Plan::of(&parse_script(src).unwrap())

@@ -16,8 +16,9 @@
 //! pace ends bit for bit where running it at once ends.
 
 use crate::app::trig::clamp;
-use crate::scenario::ast::Command;
-use crate::scenario::lessons::{LessonPlayer, Played};
+use crate::lang::ast::Command;
+use crate::lessons::player::Played;
+use crate::lessons::LessonPlayer;
 
 /// The page's default speed (simulated ms per real ms in the sandbox): at
 /// this speed a lesson plays at its own pace.
@@ -127,7 +128,7 @@ impl Pacer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::lessons::{self, Lesson, LessonPlayer};
+    use crate::lessons::{self, Lesson, LessonPlayer};
 
     /// Plays a whole lesson at `frame` ms per frame (varied by `jitter`),
     /// and returns the player and how many frames each step took.

@@ -2,14 +2,14 @@
 //! chosen from the cluster as it is now (the next free id, the leader, who
 //! is a member), so the history records what the button did.
 
-use crate::raft::joined::Joined;
 use serde::Deserialize;
 
+use crate::lang::ast::MAX_NODE_ID;
+use crate::lang::parse::parse_script;
 use crate::raft::NodeId;
-use crate::scenario::ast::MAX_NODE_ID;
-use crate::scenario::narrate::Refusal;
-use crate::scenario::{parse_script, view};
 use crate::server::{Cluster, NewMembers};
+use crate::session::refusal::Refusal;
+use crate::session::view;
 
 /// The cluster a page opens with when it is given no script, on `seed`.
 pub fn default_script(seed: u64) -> String {
@@ -145,7 +145,7 @@ fn joined(ids: &[NodeId]) -> String {
     ids.iter()
         .map(|id| id.to_string())
         .collect::<Vec<_>>()
-        .joined(",")
+        .join(",")
 }
 
 /// A partition with the first `first(n)` members (at least one, at most all
@@ -204,8 +204,8 @@ pub fn command(p: Preset, c: &Cluster) -> Result<String, Refusal> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::parse_command;
-    use crate::scenario::Session;
+    use crate::lang::parse::parse_command;
+    use crate::session::exec::Session;
 
     fn session(src: &str) -> Session {
         Session::from_script(src).unwrap()
@@ -239,7 +239,7 @@ mod tests {
         assert!(parse_script(&default_script(7)).is_ok());
     }
 
-    use crate::scenario::parse_script;
+    use crate::lang::parse::parse_script;
 
     #[test]
     fn presets_read_the_cluster_as_it_is() {
@@ -358,8 +358,8 @@ mod tests {
                 ..
             }
         ));
-        use crate::scenario::narrate::Renderer;
-        let said = crate::scenario::text_en::English.refusal(&after);
+        use crate::words::renderer::Renderer;
+        let said = crate::words::text_en::English.refusal(&after);
         assert_eq!(
             said,
             "error: failover-after must be from 1s (the election timeout) to 600s"

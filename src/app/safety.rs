@@ -4,9 +4,9 @@
 
 use serde::Deserialize;
 
-use crate::scenario::narrate::Renderer;
-use crate::scenario::report::Status;
-use crate::scenario::view::ViolationView;
+use crate::session::report::Status;
+use crate::session::view::ViolationView;
+use crate::words::renderer::Renderer;
 
 /// The part of a status object the indicator reads. Read leniently: a
 /// missing or malformed field is empty, so anything the page passes renders.
@@ -62,7 +62,7 @@ impl SafetyView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::text_en::English;
+    use crate::words::text_en::English;
 
     #[test]
     fn green_without_violations_red_with_the_first_and_a_count() {
@@ -105,7 +105,8 @@ mod tests {
 
     #[test]
     fn the_status_of_a_real_run_reads_green() {
-        let s = crate::scenario::Session::from_script("cluster voters=1,2,3\nwait 2s\n").unwrap();
+        let s =
+            crate::session::exec::Session::from_script("cluster voters=1,2,3\nwait 2s\n").unwrap();
         let view = SafetyView::of(&SafetyStatus::of(&s.status()), &English);
         assert!(view.ok, "{view:?}");
     }

@@ -5,10 +5,10 @@
 
 use crate::app::trig::clamp;
 use crate::raft::{Entry, EntryData, Raft, StateRole};
-use crate::scenario::narrate::Renderer;
-use crate::scenario::view::{CatchUpView, LearnerKind, NodeState, NodeView};
 use crate::server::{Cluster, ReadMode};
+use crate::session::view::{CatchUpView, LearnerKind, NodeState, NodeView};
 use crate::sim::{Request, SimNode};
+use crate::words::renderer::Renderer;
 
 use super::layout::{Hit, Layout, Spot};
 use super::palette as pal;
@@ -508,6 +508,23 @@ pub fn place_labels(
     Placement { align, x, top }
 }
 
+/// How far along its link a message is drawn at simulated time `t`
+/// (milliseconds, with the frame's fraction): 0 at its sender (still
+/// queued there), 1 at its receiver. `still` (the reader asked for less
+/// motion): a message on the wire stays at its link's middle until it
+/// arrives, rather than gliding.
+pub fn message_progress(departs_ms: u64, arrives_ms: u64, t: f64, still: bool) -> f64 {
+    let departs = departs_ms as f64;
+    if t < departs {
+        return 0.0;
+    }
+    if still {
+        return 0.5;
+    }
+    let span = (arrives_ms as f64 - departs).max(1.0);
+    clamp((t - departs) / span, 0.0, 1.0)
+}
+
 /// Radius of a message dot: grows with the log of its size.
 pub fn message_radius(bytes: u64) -> f64 {
     let b = (bytes.max(64) as f64 / 64.0).log2();
@@ -681,9 +698,9 @@ mod tests {
         assert_eq!(p.slots().count(), 0);
     }
     use crate::app::log::tests::Reworded;
-    use crate::scenario::text_en::English;
-    use crate::scenario::view;
-    use crate::scenario::Session;
+    use crate::session::exec::Session;
+    use crate::session::view;
+    use crate::words::text_en::English;
 
     fn views(src: &str) -> (Session, Vec<NodeView>) {
         let s = Session::from_script(src).unwrap();
@@ -985,6 +1002,20 @@ mod tests {
     }
 
     #[test]
+    fn a_message_glides_from_sender_to_receiver_unless_still() {
+        // Queued at its sender until it departs, then on its way.
+        assert_eq!(message_progress(100, 140, 90.0, false), 0.0);
+        assert_eq!(message_progress(100, 140, 110.0, false), 0.25);
+        assert_eq!(message_progress(100, 140, 150.0, false), 1.0);
+        // Less motion: at the link's middle the whole way, never gliding;
+        // still at its sender while queued.
+        for t in [100.0, 110.0, 130.5, 139.9] {
+            assert_eq!(message_progress(100, 140, t, true), 0.5);
+        }
+        assert_eq!(message_progress(100, 140, 90.0, true), 0.0);
+    }
+
+    #[test]
     fn learners_carry_their_kind_and_their_promotion_line() {
         let (_, v) = views(
             "cluster voters=1,2,3 seed=1 max-learners=5 auto-promote=80%\nwait-until leader\nwait 6s\nmember add 4 --learner --standby\nmember add 5 --learner --read-only=weak\nmember add 6 --learner --read-only=strong\nmember add 7 --learner\n",
@@ -1160,7 +1191,7 @@ mod tests {
 
     #[test]
     fn a_second_cluster_and_a_mirror_are_captioned_in_both_languages() {
-        use crate::scenario::text_ja::Japanese;
+        use crate::words::text_ja::Japanese;
         let s = Session::from_script(
             "cluster voters=1,2,3 seed=1\ncluster voters=11,12,13 name=copy\ncampaign 1\ncampaign 11\nwait-until leader=1 within=2s\nwait-until leader=11 within=2s\nmirror start 9 from=1 to=11\nwait-until mirror 9=watching within=10s\nput k 1\nwait 1s\n",
         )

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use crate::scenario::Session;
+use crate::session::exec::Session;
 
 /// The standard workload, as a scenario script.
 pub fn workload(simulated_s: u64, rate_per_s: u64) -> String {

@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use crate::scenario::fuzz::{self, FuzzRun, Summary};
-use crate::scenario::parse_duration;
+use crate::fuzz::{self, FuzzRun, Summary};
+use crate::lang::parse::parse_duration;
 
 pub fn run(
     seeds: u64,

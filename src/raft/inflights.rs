@@ -42,7 +42,7 @@ impl Inflights {
     }
 
     /// Counts the window's buffer.
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         m.deque(&self.indexes);
     }
 

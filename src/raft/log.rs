@@ -9,9 +9,13 @@
 
 use std::rc::Rc;
 
-use crate::raft::chunked::Entries;
-use crate::raft::heap::Meter;
+use crate::collections::chunked::Chunked;
+use crate::collections::heap::Meter;
 use crate::raft::types::{Entry, Snapshot};
+
+/// The log's entries, in shared chunks (a time-travel checkpoint's clone
+/// copies a pointer per chunk).
+pub type Entries = Chunked<Entry>;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RaftLog {

@@ -12,28 +12,17 @@
 //! MaxInflightBytes, MaxUncommittedEntriesSize or DisableProposalForwarding,
 //! which etcd's server leaves at their defaults.
 
-pub mod chunked;
 pub mod confchange;
 pub mod events;
-pub mod fifo;
-pub mod heap;
 pub mod inflights;
-pub mod joined;
 pub mod log;
 pub mod node;
 pub mod opaque;
 pub mod progress;
 pub mod quorum;
 pub mod read_only;
-pub mod substr;
 pub mod tracker;
 pub mod types;
-pub mod vecmap;
-
-#[cfg(test)]
-mod testnet;
-#[cfg(test)]
-mod tests;
 
 pub use events::{ProposeError, RaftEvent, StepError};
 pub use node::{

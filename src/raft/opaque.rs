@@ -14,7 +14,7 @@ use std::any::Any;
 use std::fmt;
 use std::rc::Rc;
 
-use crate::raft::heap::{HeapSize, Meter};
+use crate::collections::heap::{HeapSize, Meter};
 
 /// An opaque payload (empty by default: etcd's nil `Data`).
 #[derive(Clone)]

@@ -8,7 +8,7 @@
 //! with the commit index recorded when each arrived: the leader was still
 //! the leader after they arrived.
 
-use crate::raft::vecmap::VecMap;
+use crate::collections::vecmap::VecMap;
 
 use crate::raft::quorum::JointConfig;
 use crate::raft::types::NodeId;
@@ -37,7 +37,7 @@ pub struct ReadOnly {
 
 impl ReadOnly {
     /// Counts the acknowledgements and the reads waiting.
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         self.acks.heap_size(m);
         m.vec(&self.unconfirmed);
     }

@@ -1,7 +1,7 @@
 //! The configuration and the leader's bookkeeping of every peer's progress
 //! and of the votes of the current election (etcd's `tracker/tracker.go`).
 
-use crate::raft::vecmap::{VecMap, VecSet};
+use crate::collections::vecmap::{VecMap, VecSet};
 use std::fmt;
 
 use crate::raft::progress::Progress;

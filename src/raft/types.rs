@@ -3,8 +3,8 @@
 
 use std::rc::Rc;
 
-use crate::raft::heap::Meter;
-use crate::raft::vecmap::VecSet;
+use crate::collections::heap::Meter;
+use crate::collections::vecmap::VecSet;
 
 pub use crate::raft::opaque::Opaque;
 

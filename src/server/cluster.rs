@@ -10,21 +10,23 @@
 
 use std::rc::Rc;
 
-use crate::raft::heap::Meter;
-use crate::raft::vecmap::{DequeSet, IdMap, VecSet};
-use crate::raft::{
-    ConfChange, ConfChangeV2, EntryData, NodeId, ProposeError, RaftEvent, StateRole, NONE,
-};
-use crate::sim::kv::{Compaction, Delete, KeyRead, Put, Request};
+use crate::collections::heap::Meter;
+use crate::collections::vecmap::{DequeSet, IdMap, VecSet};
+use crate::raft::{EntryData, NodeId, ProposeError, RaftEvent, StateRole, NONE};
+use crate::sim::kv::{KeyRead, Request};
 use crate::sim::{Event, EventKind, World, WorldConfig};
 
 use super::error::{ErrorCode, ErrorDetail, ServerError, Waited};
 use super::history::{History, LOAD_CLIENT};
 use super::load::Load;
-use super::members::MemberInfo;
-use super::modes::{ModeState, ModesConfig};
+use super::mode_settings::ModesConfig;
+use super::mode_state::ModeState;
 use super::release::Release;
-use crate::sim::vecmap::VecMap;
+use super::request::{
+    Deferred, Finished, Forwarded, Outcome, Pending, RequestId, Waiting, CLIENT_RETRIES_MS,
+    CLIENT_TIMEOUT_MS,
+};
+use crate::collections::vecmap::VecMap;
 
 /// Settings of the server layer (etcd flags).
 #[derive(Debug, Clone, PartialEq)]
@@ -55,191 +57,6 @@ impl Default for ServerConfig {
 /// Parked requests one step sends on at most.
 const RELEASE_BATCH: usize = 512;
 
-pub const CLIENT_TIMEOUT_MS: u64 = 5_000;
-
-pub type RequestId = u64;
-
-/// What a client sees when its context ends before the answer (gRPC's
-/// DeadlineExceeded, as etcdctl prints it).
-pub const DEADLINE_EXCEEDED: &str = "context deadline exceeded";
-
-/// A request that finished, with what it returns.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Finished {
-    pub request: RequestId,
-    pub outcome: Outcome,
-}
-
-/// What a finished request returns.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// A write took effect at this log index.
-    Put {
-        index: u64,
-    },
-    /// A read's answer: the value (`None`: no such key) and revisions.
-    Read(KeyRead),
-    /// A delete took effect: keys deleted (0 or 1) and the store's revision
-    /// after it.
-    Deleted {
-        deleted: u64,
-        revision: u64,
-    },
-    /// A linearizable member list.
-    Members(Vec<MemberInfo>),
-    /// A membership change or a leader move took effect.
-    Done,
-    Failed(ServerError),
-}
-
-/// A request a member took: answered at once, or waiting (its answer comes
-/// with [`Cluster::finish`], or step by step with [`Cluster::is_pending`]
-/// and [`Cluster::take_outcome`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Call<T> {
-    Done(T),
-    Waiting(RequestId),
-}
-
-/// Requests finish only with the outcome of their kind; anything else is a
-/// bug in this layer, reported as a timeout rather than a panic. The detail
-/// names the outcome's kind: its `Debug` form would bring the derived
-/// `Debug` of every error and record into the page's module (2 KB gzipped).
-fn unexpected<T>(other: Outcome) -> Result<T, ServerError> {
-    Err(ServerError::new(
-        ErrorCode::Timeout,
-        ErrorDetail::Unexpected {
-            outcome: other.kind().to_string(),
-        },
-    ))
-}
-
-impl Outcome {
-    /// The variant's name, as `Debug` begins it.
-    fn kind(&self) -> &'static str {
-        match self {
-            Outcome::Put { .. } => "Put",
-            Outcome::Read(_) => "Read",
-            Outcome::Deleted { .. } => "Deleted",
-            Outcome::Members(_) => "Members",
-            Outcome::Done => "Done",
-            Outcome::Failed(_) => "Failed",
-        }
-    }
-
-    /// A write's answer: the index it was committed at.
-    pub fn into_put(self) -> Result<u64, ServerError> {
-        match self {
-            Outcome::Put { index } => Ok(index),
-            Outcome::Failed(e) => Err(e),
-            other => unexpected(other),
-        }
-    }
-
-    /// A read's answer: the value (`None`: no such key) and revisions.
-    pub fn into_read(self) -> Result<KeyRead, ServerError> {
-        match self {
-            Outcome::Read(read) => Ok(read),
-            Outcome::Failed(e) => Err(e),
-            other => unexpected(other),
-        }
-    }
-
-    /// A delete's answer: keys deleted and the store's revision after it.
-    pub fn into_deleted(self) -> Result<(u64, u64), ServerError> {
-        match self {
-            Outcome::Deleted { deleted, revision } => Ok((deleted, revision)),
-            Outcome::Failed(e) => Err(e),
-            other => unexpected(other),
-        }
-    }
-
-    /// A linearizable member list.
-    pub fn into_members(self) -> Result<Vec<MemberInfo>, ServerError> {
-        match self {
-            Outcome::Members(list) => Ok(list),
-            Outcome::Failed(e) => Err(e),
-            other => unexpected(other),
-        }
-    }
-
-    /// A membership change or a leader move.
-    pub fn into_done(self) -> Result<(), ServerError> {
-        match self {
-            Outcome::Done => Ok(()),
-            Outcome::Failed(e) => Err(e),
-            other => unexpected(other),
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Waiting {
-    /// A write (a put, a delete, a compaction) applied on `via`.
-    Put { via: NodeId },
-    /// A linearizable read (of a key, or of the member list) served on `via`.
-    Read { via: NodeId, members: bool },
-    /// A membership change applied on `via`.
-    Member { via: NodeId },
-    /// Leadership reaching `to`.
-    Leader { to: NodeId },
-    /// Not sent on yet: `via` knows no leader. It goes on once `via` knows
-    /// one; with `via` `None` no member ran to take it, and it only ends.
-    Parked { via: Option<NodeId>, then: Deferred },
-}
-
-impl Waiting {
-    /// Whether etcd's server-side request timeout (`ReqTimeout`, 5s plus two
-    /// election timeouts) ends the request before a longer client timeout.
-    /// A write does end there: `processInternalRaftRequestOnce` proposes and
-    /// waits under `context.WithTimeout(ctx, ReqTimeout())`, and clientv3
-    /// does not retry a Put. So does a promotion a follower forwards
-    /// (`PromoteMember`: `waitLeader` and `promoteMemberHTTP` under the same
-    /// timeout), and a leader move. A linearizable read (of a key, or
-    /// v3.6's member list) does not: `requestCurrentIndex` fails it with
-    /// `ErrTimeout`, a gRPC `Unavailable` that clientv3's retry interceptor
-    /// retries for a Range or a MemberList (`isSafeRetryImmutableRPC`), so
-    /// the client waits until its own deadline. Nor does a membership
-    /// change: `configure` waits on the client's context alone.
-    fn server_timeout_ends_it(&self) -> bool {
-        match self {
-            Waiting::Read { .. } | Waiting::Member { .. } => false,
-            Waiting::Put { .. } | Waiting::Leader { .. } => true,
-            Waiting::Parked { then, .. } => match then {
-                Deferred::Put(_) | Deferred::Delete(_) | Deferred::Compaction(_) => true,
-                Deferred::Promote { .. } => true,
-                Deferred::Read { .. } | Deferred::Change(_) | Deferred::ChangeV2 { .. } => false,
-            },
-        }
-    }
-}
-
-/// What a parked request does once its member knows a leader.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Deferred {
-    Put(Put),
-    Delete(Delete),
-    Compaction(Compaction),
-    Read {
-        key: String,
-        members: bool,
-        /// The store revision to read at (0: the latest).
-        rev: u64,
-    },
-    Change(ConfChange),
-    /// A joint change (`member change`); `promote` lists the learners it
-    /// makes voters, which the leader checks are in sync first.
-    ChangeV2 {
-        cc: Rc<ConfChangeV2>,
-        promote: Vec<NodeId>,
-    },
-    /// A promotion taken by a follower: etcd forwards it to the leader,
-    /// which runs its checks (`PromoteMember` retries `promoteMemberHTTP`).
-    Promote {
-        id: NodeId,
-    },
-}
-
 /// A ReadIndex sent for a linearizable read: etcd's `linearizableReadLoop`
 /// (`requestCurrentIndex`) sends it again every 500ms until a leader answers,
 /// and starts over when the leader changes (clientv3 retries the Range).
@@ -255,38 +72,6 @@ struct ReadIndexSent {
 
 /// etcd's `readIndexRetryTime`.
 const READ_INDEX_RETRY_MS: u64 = 500;
-
-#[derive(Debug, Clone)]
-pub(crate) struct Pending {
-    pub waiting: Waiting,
-    /// When it ends: the client's deadline, or the server's own request
-    /// timeout if that comes first.
-    pub deadline: u64,
-    /// When the client gives up.
-    pub client_deadline: u64,
-    /// Why it can no longer succeed (Raft refused the membership change it
-    /// carried: etcd-raft's words), said when it times out.
-    pub note: Option<&'static str>,
-    /// Background load: nobody reads its outcome.
-    pub quiet: bool,
-    /// A promotion a follower sent on to the leader.
-    pub forwarded: Option<Forwarded>,
-}
-
-/// A promotion the member that took it forwarded to the leader (etcd's
-/// `PromoteMember`, `promoteMemberHTTP`). Should that leader crash or stop,
-/// the forwarding fails and the member that took it waits for the next
-/// leader and sends it again, within the same request timeout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Forwarded {
-    /// The member that took the request from the client.
-    taken: NodeId,
-    /// The learner to promote.
-    id: NodeId,
-    /// The leader's last index once it proposed: the request's entry
-    /// applied below it is an earlier attempt's, which nobody waits for.
-    from: u64,
-}
 
 /// The etcd cluster: the world plus what etcd's API adds.
 #[derive(Debug, Clone)]
@@ -357,7 +142,7 @@ impl Cluster {
                         m.shared_str(&put.value);
                     }
                     Deferred::Delete(d) => m.string(&d.key),
-                    Deferred::Read { key, .. } => m.string(key),
+                    Deferred::Read { key, .. } | Deferred::LocalRead { key, .. } => m.string(key),
                     Deferred::Change(cc) => cc.context.heap_size(m),
                     Deferred::ChangeV2 { cc, promote } => {
                         m.shared(cc, |m, cc| {
@@ -366,6 +151,7 @@ impl Cluster {
                         });
                         m.vec(promote);
                     }
+                    Deferred::Retried(e) => e.heap_size(m),
                     Deferred::Compaction(_) | Deferred::Promote { .. } => {}
                 }
             }
@@ -399,7 +185,7 @@ impl Cluster {
 
     /// Direct access to the world for the faults a scenario injects past
     /// etcd's API (links, crashes, campaigns, compactions): the one allowed
-    /// shortcut past this layer (README, Layout).
+    /// shortcut past this layer (docs/architecture.md).
     pub fn world_mut(&mut self) -> &mut World {
         &mut self.world
     }
@@ -457,6 +243,12 @@ impl Cluster {
         let client_deadline = now.saturating_add(timeout_ms);
         let deadline = if waiting.server_timeout_ends_it() {
             client_deadline.min(now.saturating_add(self.request_timeout_ms()))
+        } else if let Waiting::Parked {
+            then: Deferred::Retried(_),
+            ..
+        } = waiting
+        {
+            client_deadline.min(now.saturating_add(CLIENT_RETRIES_MS))
         } else {
             client_deadline
         };
@@ -531,13 +323,24 @@ impl Cluster {
         }
     }
 
-    /// Where a request goes, as `target` says, but with no member running
-    /// it still goes nowhere and waits (`None`): the client cannot connect.
+    /// Where a client request goes: `via` if named, else the leader, else
+    /// the lowest running voter; with no member running it goes nowhere and
+    /// waits (`None`). A member named whose process is not running (crashed,
+    /// never started, removed) still gets it: clientv3 dials the member it
+    /// is given and waits for a connection (`WaitForReady`, gRPC's re-dials)
+    /// until the client's deadline, and sends it once the member runs
+    /// (`send` holds it until then). Checked against etcd 3.4.23 and 3.5.1:
+    /// etcdctl fails with "context deadline exceeded" after its 5 s.
     pub(crate) fn route(&self, via: Option<NodeId>) -> Result<Option<NodeId>, ServerError> {
         match via {
-            Some(_) => self.target(via).map(Some),
+            Some(id) => Ok(Some(id)),
             None => Ok(self.leader().or_else(|| self.running_voters().next())),
         }
+    }
+
+    /// Whether member `id`'s process runs.
+    pub(crate) fn runs(&self, id: NodeId) -> bool {
+        self.world.raft(id).is_some()
     }
 
     /// Whether `via` knows a leader (etcd's `s.Leader() != None`).
@@ -583,6 +386,10 @@ impl Cluster {
         };
         let lead = self.world.raft(*via).map_or(NONE, |r| r.leader_id());
         match then {
+            // Answered from the member's own state: it needs only to run.
+            Deferred::LocalRead { .. } => self.runs(*via),
+            // Refused each time it is tried.
+            Deferred::Retried(_) => false,
             // Forwarded to the leader itself, which must take it as leader.
             Deferred::Promote { .. } => self
                 .world
@@ -601,7 +408,50 @@ impl Cluster {
         else {
             return;
         };
+        // A write or a linearizable read that waited for its member's
+        // process meets the learner check when it gets there.
+        let writes = matches!(
+            then,
+            Deferred::Put(_) | Deferred::Delete(_) | Deferred::Compaction(_)
+        );
+        if (writes || matches!(then, Deferred::Read { members: false, .. }))
+            && self.world.node(via).is_some_and(|n| n.is_learner())
+            && (writes || self.member_kind(via).read_only.is_none())
+        {
+            let e = ServerError::new(
+                ErrorCode::NotSupportedForLearner,
+                ErrorDetail::LearnerRpc { via },
+            );
+            self.unpark(via, request);
+            self.complete(request, Outcome::Failed(e));
+            return;
+        }
         let sent = match then.clone() {
+            Deferred::Retried(_) => return,
+            Deferred::LocalRead { key, rev } => {
+                self.unpark(via, request);
+                let outcome = match self.world.node(via).map(|n| n.state.read(&key, rev)) {
+                    Some(Ok(read)) => {
+                        // As any serializable read: sent and answered now,
+                        // from the member's state (the checker judges reads
+                        // of the latest state only).
+                        if rev == 0 {
+                            let now = self.now();
+                            self.history.read_at_once(
+                                super::history::SCRIPT_CLIENT,
+                                &key,
+                                read.value.as_deref(),
+                                now,
+                            );
+                        }
+                        Outcome::Read(read)
+                    }
+                    Some(Err(e)) => Outcome::Failed(e.into()),
+                    None => return,
+                };
+                self.complete(request, outcome);
+                return;
+            }
             Deferred::Put(put) => self
                 .world
                 .propose(via, Request::Put(put).entry())
@@ -743,7 +593,7 @@ impl Cluster {
                 .parked
                 .range((via, 0)..=(via, RequestId::MAX))
                 .map(|&(_, r)| r);
-            if self.knows_leader(via) {
+            if self.runs(via) {
                 ready.extend(held.filter(|&r| self.can_go_on(r)));
             }
             next = (via < NodeId::MAX)
@@ -950,6 +800,18 @@ impl Cluster {
             })
             .collect();
         for (request, note, waiting, client) in expired {
+            // clientv3's retries ran out first: the member's refusal.
+            if let (
+                false,
+                Waiting::Parked {
+                    then: Deferred::Retried(e),
+                    ..
+                },
+            ) = (client, &waiting)
+            {
+                self.complete(request, Outcome::Failed(e.clone()));
+                continue;
+            }
             // A promotion a follower forwards waits for a leader in
             // `waitLeader`, which gives up with ErrNoLeader when the
             // forwarding's own timeout (ReqTimeout) ends before the client's
@@ -971,6 +833,13 @@ impl Cluster {
             // unless it waits longer than the server's own request timeout.
             let waited = match waiting {
                 Waiting::Leader { to } => Waited::Transfer { to },
+                Waiting::Parked {
+                    then: Deferred::Retried(_),
+                    ..
+                } => Waited::ClientDeadline,
+                Waiting::Parked { via: Some(v), .. } if !self.runs(v) => {
+                    Waited::NotRunning { via: v }
+                }
                 Waiting::Parked { via: Some(v), .. } => Waited::NoLeaderAt { via: v },
                 Waiting::Parked { via: None, .. } => Waited::NoMember,
                 _ if client => Waited::ClientDeadline,
@@ -1292,13 +1161,19 @@ impl Cluster {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::request::Call;
+    use crate::server::Release;
 
     /// Five voters with a leader, and learner 6 caught up.
     fn five_and_a_learner(seed: u64) -> Cluster {
-        let text = format!("cluster voters=1,2,3,4,5 seed={seed}\n");
-        let script = crate::scenario::parse_script(&text).unwrap();
-        let (world, server) = crate::scenario::exec::configs(&script.cluster);
-        let mut c = Cluster::new(world, server, &[1, 2, 3, 4, 5]);
+        // What `cluster voters=1,2,3,4,5 seed=SEED` stands for
+        // (tests/scenarios.rs checks that the two agree).
+        let world = WorldConfig {
+            seed,
+            conn_read_timeout_ms: Release::default().silent_cut_noticed_after_ms(),
+            ..WorldConfig::default()
+        };
+        let mut c = Cluster::new(world, ServerConfig::default(), &[1, 2, 3, 4, 5]);
         // Peers active for longer than etcd's health interval (5s).
         c.run_until(9_000);
         c.member_add(6, true, None, 5_000, false).unwrap();

@@ -1,6 +1,5 @@
 //! etcd's errors, under the scenario language's stable codes.
 
-use crate::raft::joined::Joined;
 use std::fmt;
 use std::rc::Rc;
 use std::str::FromStr;
@@ -148,7 +147,7 @@ impl FromStr for ErrorCode {
                 let names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
                 format!(
                     "unknown error code {s:?}; expected one of: {}",
-                    names.joined(", ")
+                    names.join(", ")
                 )
             })
     }
@@ -184,8 +183,8 @@ impl From<MemberError> for ErrorCode {
 }
 
 /// A refused or failed request: the stable code and why, as facts. The
-/// words are the renderers' (`scenario::text_en`, whose sentence is also the
-/// report's `detail`, and `scenario::text_ja`), made when they are shown.
+/// words are the renderers' (`words::text_en`, whose sentence is also the
+/// report's `detail`, and `words::text_ja`), made when they are shown.
 ///
 /// Its facts are behind one shared pointer: a `Result` carrying it stays
 /// small, so each `?` of the server layer moves a word, not the error, and a
@@ -238,6 +237,9 @@ pub enum Waited {
     NoLeaderAt { via: NodeId },
     /// No member was running to take the request (the client's deadline).
     NoMember,
+    /// Member `via`'s process was not running: the client could not
+    /// connect to it before its deadline.
+    NotRunning { via: NodeId },
     /// The client's own deadline passed first.
     ClientDeadline,
     /// The server's request timeout passed first (etcd's text).
@@ -292,7 +294,10 @@ pub enum ErrorDetail {
     /// Promotion: the leader tracks no progress for `id`.
     NotTracked { leader: NodeId, id: NodeId },
     /// Promotion: `id` is a read-only learner (`mode` reads).
-    ReadOnlyLearner { id: NodeId, mode: super::ReadMode },
+    ReadOnlyLearner {
+        id: NodeId,
+        mode: super::mode_settings::ReadMode,
+    },
     /// etcd's `isLearnerReady`: the learner's match is below `percent`% of
     /// the leader's.
     LearnerNotReady {
@@ -314,7 +319,7 @@ pub enum ErrorDetail {
     UnhealthyNotAll {
         connected: usize,
         voters: usize,
-        release: super::Release,
+        release: super::release::Release,
     },
     /// Strict check on add: connected to `connected` voters, fewer than the
     /// quorum of the `members` after the add.
@@ -379,7 +384,7 @@ impl ServerError {
     /// Counts what it owns: its facts are numbers and static words,
     /// except for a few texts (an etcd-raft refusal, a URL); the sentences
     /// are made only when shown (layer 4's renderers).
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         m.add(std::mem::size_of::<ErrorDetail>());
     }
 
@@ -442,7 +447,7 @@ impl ServerError {
                 ErrorCode::MemberReadOnly,
                 ReadOnlyLearner {
                     id: 4,
-                    mode: super::ReadMode::Weak,
+                    mode: super::mode_settings::ReadMode::Weak,
                 },
             ),
             e(
@@ -477,7 +482,7 @@ impl ServerError {
                 UnhealthyNotAll {
                     connected: 2,
                     voters: 3,
-                    release: super::Release::V3_4,
+                    release: super::release::Release::V3_4,
                 },
             ),
             e(

@@ -11,7 +11,7 @@
 //! has no authority: no voters are known, the majority is 0 and nobody is
 //! reachable.
 
-use crate::raft::vecmap::VecSet;
+use crate::collections::vecmap::VecSet;
 use crate::raft::{quorum, ConfState, NodeId, Progress, Raft, StateRole};
 use crate::sim::kv::MemberRecord;
 use crate::sim::{InFlight, MessageCounts, SimNode};

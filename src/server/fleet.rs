@@ -8,8 +8,8 @@
 //! other clusters' clocks move to that moment with it. After every step the
 //! mirror processes do what they can (read answers, send the next write).
 
-use crate::raft::heap::Meter;
-use crate::raft::vecmap::{reorder, stable_order};
+use crate::collections::heap::Meter;
+use crate::collections::vecmap::{reorder, stable_order};
 use crate::raft::NodeId;
 use crate::sim::{Event, EventKind};
 
@@ -194,7 +194,11 @@ impl Fleet {
     }
 
     /// Runs until `request` of cluster `i` finishes.
-    pub fn finish(&mut self, i: usize, request: super::RequestId) -> super::Outcome {
+    pub fn finish(
+        &mut self,
+        i: usize,
+        request: super::request::RequestId,
+    ) -> super::request::Outcome {
         while self.clusters[i].is_pending(request) {
             if !self.step(u64::MAX) {
                 break;

@@ -26,11 +26,11 @@
 
 use std::cell::RefCell;
 
-use crate::raft::chunked::Chunked;
-use crate::raft::vecmap::DequeSet;
+use crate::collections::chunked::Chunked;
+use crate::collections::vecmap::DequeSet;
 use crate::sim::linearizability::{self, ClientId, Linearizability, OpKind, Operation, Stamp};
 
-use super::cluster::RequestId;
+use super::request::RequestId;
 
 /// The script's (and the console's) client.
 pub const SCRIPT_CLIENT: ClientId = 0;
@@ -252,7 +252,7 @@ impl History {
 
 impl History {
     /// Counts the operations recorded (a steady load adds one per write).
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         self.ops.heap_size(m, Some(Recorded::heap_size));
         self.open.heap_size(m);
     }
@@ -262,7 +262,7 @@ impl Recorded {
     /// Its key and value: a full chunk of them is weighed once, when it
     /// fills (`Chunked::push_weighed`), not at every count; answering an
     /// operation changes its time, and a read's value only then.
-    fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         m.string(&self.op.key);
         match &self.op.kind {
             OpKind::Write(v) | OpKind::Read(Some(v)) => m.string(v),

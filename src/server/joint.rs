@@ -11,9 +11,10 @@ use crate::raft::{ConfChangeSingle, ConfChangeTransition, ConfChangeType, ConfCh
 use crate::sim::kv::PeerUrls;
 use crate::sim::membership::default_peer_url;
 
-use super::cluster::{Call, Cluster, Deferred};
+use super::cluster::Cluster;
 use super::error::ServerError;
 use super::reconfig;
+use super::request::{Call, Deferred};
 
 /// The changes of one joint change (the scenario's `member change`), each
 /// list ascending. Invariants: no id is in two lists; at least one list is

@@ -32,15 +32,16 @@
 
 use std::rc::Rc;
 
-use crate::raft::fifo::Fifo;
-use crate::raft::vecmap::VecSet;
+use crate::collections::vecmap::VecSet;
 use crate::raft::NodeId;
 use crate::sim::event::MirrorEvent;
 use crate::sim::mvcc::{self, EventType, KeyRange};
+use std::collections::VecDeque;
 
-use super::cluster::{Call, Cluster, Outcome, RequestId};
+use super::cluster::Cluster;
 use super::error::{ErrorCode, ErrorDetail, ServerError};
 use super::history::MIRROR_CLIENT;
+use super::request::{Call, Outcome, RequestId};
 
 /// make-mirror's context has no deadline: its requests wait as long as the
 /// server lets them (the server's own request timeout still ends a write).
@@ -141,7 +142,7 @@ pub struct Mirror {
     /// Every watch it opened on its source member, oldest first.
     pub watches: Vec<u64>,
     /// The writes to relay, oldest first.
-    queue: Fifo<Relay>,
+    queue: VecDeque<Relay>,
     /// Writes relayed since the last `Relayed` event.
     unreported: u64,
     /// The watch stream broke and has not been opened again yet.
@@ -178,7 +179,7 @@ impl Mirror {
             answer: None,
             watch: None,
             watches: Vec::new(),
-            queue: Fifo::default(),
+            queue: VecDeque::new(),
             unreported: 0,
             paused: false,
             cuts: VecSet::new(),
@@ -530,7 +531,7 @@ impl Mirror {
     }
 
     /// Counts what it owns.
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         m.vec(&self.events);
         m.vec(&self.watches);
         self.cuts.heap_size(m);

@@ -15,21 +15,24 @@ pub mod fleet;
 pub mod history;
 pub mod joint;
 pub mod load;
+pub mod member_info;
 pub mod members;
 pub mod mirror;
+pub mod mode_settings;
+pub mod mode_state;
 pub mod modes;
 pub mod process;
 pub mod reconfig;
 pub mod release;
+pub mod request;
 pub mod watch;
 
-pub use cluster::{
-    Call, Cluster, Outcome, RequestId, ServerConfig, CLIENT_TIMEOUT_MS, DEADLINE_EXCEEDED,
-};
+pub use cluster::{Cluster, ServerConfig};
 pub use error::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
 pub use facts::CatchUp;
 pub use fleet::Fleet;
-pub use members::MemberStatus;
+pub use member_info::MemberStatus;
 pub use mirror::{Mirror, MirrorState};
-pub use modes::{Failover, FailoverWatch, MemberKind, ModesConfig, NewMembers, ReadMode};
+pub use mode_settings::{Failover, FailoverWatch, MemberKind, ModesConfig, NewMembers, ReadMode};
 pub use release::Release;
+pub use request::{Call, Outcome, RequestId, CLIENT_TIMEOUT_MS, DEADLINE_EXCEEDED};

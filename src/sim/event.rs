@@ -1,6 +1,6 @@
 //! The world's event stream: what happened, when, structured for drawing,
 //! narration and tests. The sentences are made by the front end's renderer
-//! (`scenario::text_en` in English), never here.
+//! (`words::text_en` in English), never here.
 
 use crate::raft::{ConfChange, ConfChangeV2, MessageType, NodeId, RaftEvent};
 use crate::sim::kv::KeyRead;
@@ -269,7 +269,7 @@ pub struct Event {
 
 impl Event {
     /// Counts what the event owns beyond itself.
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         match &self.kind {
             EventKind::Raft {
                 event: RaftEvent::BecameLeader { votes, .. },

@@ -4,10 +4,10 @@
 
 use std::num::NonZeroU64;
 
-use crate::raft::vecmap::VecMap;
+use crate::collections::vecmap::VecMap;
 
-use crate::raft::chunked::Chunked;
-use crate::raft::heap::Meter;
+use crate::collections::chunked::Chunked;
+use crate::collections::heap::Meter;
 use crate::raft::{Entry, EntryData, NodeId, Raft, StateRole};
 use crate::sim::kv::Request;
 use crate::sim::mvcc::{MvccStore, Record};

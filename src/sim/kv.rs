@@ -11,8 +11,8 @@
 
 use std::rc::Rc;
 
-use crate::raft::heap::{HeapSize, Meter};
-use crate::raft::vecmap::{VecMap, VecSet};
+use crate::collections::heap::{HeapSize, Meter};
+use crate::collections::vecmap::{VecMap, VecSet};
 use crate::raft::{ConfChange, ConfChangeV2, EntryData, NodeId, Opaque, Snapshot};
 use crate::sim::mvcc::{MvccError, MvccImage, MvccStore};
 

@@ -3,7 +3,7 @@
 //! simulated hosts. Every member runs the same checks on the same applied
 //! state, so they all reach the same verdict.
 
-use crate::raft::vecmap::VecMap;
+use crate::collections::vecmap::VecMap;
 use std::rc::Rc;
 
 use crate::raft::{ConfChange, ConfChangeSingle, ConfChangeType, ConfChangeV2, ConfState, NodeId};

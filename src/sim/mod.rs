@@ -14,7 +14,7 @@ pub mod mvcc;
 pub mod network;
 pub mod node;
 pub mod streams;
-pub use crate::raft::vecmap;
+pub use crate::collections::vecmap;
 pub mod world;
 
 pub use config::WorldConfig;

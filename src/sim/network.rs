@@ -120,7 +120,7 @@ fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
 impl Network {
     /// Counts the messages in flight (each with its entries) and the
     /// bookkeeping of links and queues.
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         self.in_flight.heap_size(m);
         for f in self.in_flight.values() {
             f.msg.heap_size(m);

@@ -55,7 +55,7 @@ impl SimNode {
 
     /// Counts the running node, what survived its last crash, its applied
     /// state and the reads waiting.
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         if let Some(r) = &self.raft {
             r.heap_size(m);
         }

@@ -67,7 +67,7 @@ pub struct FairLink {
 
 impl FairLink {
     /// Counts the queues.
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         self.queues.heap_size(m);
         for q in self.queues.values() {
             m.deque(q);

@@ -9,6 +9,7 @@ use std::rc::Rc;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
+use crate::collections::vecmap::VecMap;
 use crate::raft::{
     self, ConfChangeType, Entry, EntryData, Message, MessageType, NodeId, ProposeError, Raft,
     Storage,
@@ -21,7 +22,6 @@ use crate::sim::membership;
 use crate::sim::mvcc::{self, KeyRange, MvccStore, WatchResponse, Watcher};
 use crate::sim::network::{Network, Wake};
 use crate::sim::node::{PendingRead, SimNode};
-use crate::sim::vecmap::VecMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Action {
@@ -206,7 +206,7 @@ impl World {
     /// Counts what the world holds: every node (log, snapshot, applied
     /// state), the messages in flight, the scheduled actions, the events
     /// not yet taken and the safety checker's records.
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         self.nodes.heap_size(m);
         for n in self.nodes.values() {
             n.heap_size(m);
@@ -372,7 +372,6 @@ impl World {
     fn tick(&mut self, id: NodeId, epoch: u64) {
         let heartbeat = self.cfg.heartbeat_ms.max(1);
         let now = self.now;
-        let election = self.cfg.election_timeout_ms;
         let Some(node) = self.nodes.get_mut(&id) else {
             return;
         };
@@ -383,22 +382,6 @@ impl World {
         r.tick();
         self.schedule(now + heartbeat, Action::Tick { node: id, epoch });
         self.process(id);
-        // A started member announces itself until its announcement is applied
-        // (etcd's publish), retrying every election timeout. It needs a
-        // leader, which the tick may just have elected.
-        let Some(node) = self.nodes.get_mut(&id) else {
-            return;
-        };
-        let Some(r) = node.raft.as_mut() else { return };
-        let unpublished = node.state.members.get(&id).is_some_and(|m| !m.published);
-        if unpublished
-            && r.leader_id() != raft::NONE
-            && node.last_publish_ms.is_none_or(|t| now >= t + election)
-        {
-            node.last_publish_ms = Some(now);
-            let _ = r.propose(Request::Publish(id).entry());
-            self.process(id);
-        }
     }
 
     fn deliver(&mut self, msg_id: u64) {
@@ -461,6 +444,12 @@ impl World {
     /// then lets the node count its own acknowledgements (etcd's Advance),
     /// which may produce more: until nothing is left.
     fn process(&mut self, id: NodeId) {
+        self.drain(id);
+        self.maybe_publish(id);
+    }
+
+    /// Node `id`'s Ready/Advance cycle until it has nothing more.
+    fn drain(&mut self, id: NodeId) {
         loop {
             self.handle_ready(id);
             let Some(r) = self.nodes.get_mut(&id).and_then(|n| n.raft.as_mut()) else {
@@ -470,6 +459,32 @@ impl World {
                 return;
             }
         }
+    }
+
+    /// A started member announces itself (etcd's `publishV3`, which the
+    /// server starts with it: raft takes the proposal as soon as a leader
+    /// is known) until its announcement is applied, again every election
+    /// timeout; even before it has applied its own addition. Checked against etcd 3.4.23 and 3.5.1: a member started
+    /// lists as started within a heartbeat or two; raftlab's waited for its
+    /// next tick.
+    fn maybe_publish(&mut self, id: NodeId) {
+        let (now, election) = (self.now, self.cfg.election_timeout_ms);
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        let Some(r) = node.raft.as_mut() else { return };
+        if r.leader_id() == raft::NONE
+            || node.last_publish_ms.is_some_and(|t| now < t + election)
+            // Not published in its own view: it may not have applied its
+            // own addition yet (etcd's joining member knows itself from
+            // the member list its peers gave it at start).
+            || node.state.members.get(&id).is_some_and(|m| m.published)
+        {
+            return;
+        }
+        node.last_publish_ms = Some(now);
+        let _ = r.propose(Request::Publish(id).entry());
+        self.drain(id);
     }
 
     /// Collects everything node `id` produced: installs a restored snapshot,

@@ -3,7 +3,6 @@
 //! read from the cluster; nothing here changes it. Drawing allocates little:
 //! colours are static strings and per-frame text is a handful of labels.
 
-use crate::app::trig::clamp;
 use std::cell::{Cell, RefCell};
 use std::fmt::Write;
 use std::ops::Deref;
@@ -14,11 +13,11 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use crate::app::layout::{lane, Board, Hit, Layout, Segment, Spot, MIRROR_R};
 use crate::app::palette as pal;
 use crate::app::scene::{self, Badge, Bar, Body, Key, Label, Mark, NodeLook, Slots, Strip};
-use crate::scenario::narrate::Renderer;
-use crate::scenario::view::{self, LogMark};
 use crate::server::fleet::Fleet;
 use crate::server::Cluster;
+use crate::session::view::{self, LogMark};
 use crate::sim::SimNode;
+use crate::words::renderer::Renderer;
 
 const TAU: f64 = std::f64::consts::TAU;
 
@@ -156,6 +155,8 @@ pub struct Frame<'a> {
     pub dashes: &'a Dashes,
     /// Device pixels per CSS pixel.
     pub dpr: f64,
+    /// Messages drawn still (less motion asked for).
+    pub still: bool,
 }
 
 /// Cluster `index` of the fleet; `pictures` keeps what is painted again
@@ -456,8 +457,7 @@ fn messages(f: &Frame) {
         let Some(Segment { x0, y0, x1, y1 }) = lane(a, b, r) else {
             continue;
         };
-        let span = (m.arrives_ms as f64 - m.departs_ms as f64).max(1.0);
-        let p = clamp((f.t - m.departs_ms as f64) / span, 0.0, 1.0);
+        let p = scene::message_progress(m.departs_ms, m.arrives_ms, f.t, f.still);
         let (x, y) = (x0 + (x1 - x0) * p, y0 + (y1 - y0) * p);
         let kind = m.msg.msg_type;
         ctx.set_fill_style_str(pal::message(kind));
@@ -478,8 +478,9 @@ fn node(f: &Frame, pictures: &mut Pictures, v: &view::NodeView, s: &Spot) {
     let r = f.layout.node_r;
     let hovered = f.hover == Some(Hit::Node(v.id));
     let queued = f.cluster.queued_bytes(v.id, f.t.max(0.0) as u64);
-    // In a narrow column, short labels (as on a crowded ring).
-    let n = if f.layout.narrow {
+    // In a narrow column or on a small canvas, short labels (as on a
+    // crowded ring).
+    let n = if f.layout.narrow || f.layout.small {
         usize::MAX
     } else {
         f.nodes.len()

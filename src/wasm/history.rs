@@ -4,8 +4,8 @@
 
 use crate::app::history::{HistoryLayout, HistoryScene};
 use crate::app::palette as pal;
-use crate::scenario::narrate::Renderer;
 use crate::sim::linearizability::OpName;
+use crate::words::renderer::Renderer;
 
 use super::draw::{Ctx, Dashes};
 

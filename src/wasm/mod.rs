@@ -18,7 +18,6 @@ pub mod safety;
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 use crate::app::trig::clamp;
-use crate::raft::joined::Joined;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, Element};
@@ -27,7 +26,7 @@ use crate::app::engine::{Engine, LessonMove};
 use crate::app::layout::{Board, Hit};
 use crate::app::presets::{self, Preset};
 use crate::app::safety::SafetyStatus;
-use crate::scenario::view;
+use crate::session::view;
 
 #[wasm_bindgen]
 extern "C" {
@@ -228,7 +227,7 @@ pub fn fresh_script(
             script: None,
             error: Some(
                 lang.as_deref()
-                    .and_then(crate::scenario::lang::Language::from_code)
+                    .and_then(crate::words::language::Language::from_code)
                     .filter(|l| l.speakable())
                     .unwrap_or_default()
                     .renderer()
@@ -244,7 +243,7 @@ pub fn fresh_script(
 /// escaped.
 #[wasm_bindgen(js_name = quoteWord)]
 pub fn quote_word(s: &str) -> String {
-    crate::scenario::ast::format_text(s)
+    crate::lang::ast::format_text(s)
 }
 
 /// The lessons, in reading order: `[{id, title, figures, summary, steps}]`,
@@ -253,9 +252,9 @@ pub fn quote_word(s: &str) -> String {
 pub fn lessons(lang: Option<String>) -> JsValue {
     let lang = lang
         .as_deref()
-        .and_then(crate::scenario::lang::Language::from_code)
+        .and_then(crate::words::language::Language::from_code)
         .unwrap_or_default();
-    to_js(&crate::scenario::lessons::infos_in(lang))
+    to_js(&crate::lessons::infos_in(lang))
 }
 
 /// Gives the module the lessons' bundle (`pkg/lessons.txt`): the page's
@@ -264,7 +263,7 @@ pub fn lessons(lang: Option<String>) -> JsValue {
 /// bundle that is not one is an error and changes nothing.
 #[wasm_bindgen(js_name = loadLessons)]
 pub fn load_lessons(bundle: &str) -> Result<u32, JsError> {
-    crate::scenario::lessons::load(bundle)
+    crate::lessons::load(bundle)
         .map(|n| n as u32)
         .map_err(|e| JsError::new(&e))
 }
@@ -278,14 +277,14 @@ pub fn load_lessons(bundle: &str) -> Result<u32, JsError> {
 /// an error and changes nothing.
 #[wasm_bindgen(js_name = loadNarration)]
 pub fn load_narration(lang: &str, text: &str) -> Result<u32, JsError> {
-    if crate::scenario::lang::Language::from_code(lang)
-        != Some(crate::scenario::lang::Language::Japanese)
+    if crate::words::language::Language::from_code(lang)
+        != Some(crate::words::language::Language::Japanese)
     {
         return Err(JsError::new(&format!(
             "there is a narration catalog for \"ja\" only, not for {lang:?}"
         )));
     }
-    crate::scenario::narration::load(text)
+    crate::words::catalog_ja::load(text)
         .map(|n| n as u32)
         .map_err(|e| JsError::new(&format!("narration-ja.txt: {e}")))
 }
@@ -306,6 +305,12 @@ pub struct App {
     chunk: u64,
     /// The longest `runFor` chunk so far, in milliseconds.
     slowest_chunk_ms: f64,
+    /// The point of the layout (CSS pixels) drawn at the canvas's top left:
+    /// the page's zoom shows a part of the cluster.
+    view: (f64, f64),
+    /// Messages drawn still, each at its link's middle (the reader asked
+    /// for less motion).
+    still: bool,
 }
 
 #[wasm_bindgen]
@@ -527,7 +532,7 @@ impl App {
     /// sentences are loaded (`loadNarration`). The run is untouched.
     #[wasm_bindgen(js_name = setLanguage)]
     pub fn set_language(&mut self, code: &str) -> bool {
-        match crate::scenario::lang::Language::from_code(code).filter(|l| l.speakable()) {
+        match crate::words::language::Language::from_code(code).filter(|l| l.speakable()) {
             Some(lang) => {
                 self.engine.set_language(lang);
                 true
@@ -605,7 +610,7 @@ impl App {
 
     /// The script of everything done so far: replaying it gives this state.
     pub fn history(&self) -> String {
-        let mut s = self.engine.history().joined("\n");
+        let mut s = self.engine.history().join("\n");
         s.push('\n');
         s
     }
@@ -661,7 +666,8 @@ impl App {
         } else {
             1.0
         };
-        let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+        let (vx, vy) = self.view;
+        let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, -vx * dpr, -vy * dpr);
         let fleet = self.engine.fleet();
         let drawn: Vec<Vec<draw::Drawn>> = fleet.clusters().iter().map(draw::drawn).collect();
         let ids: Vec<Vec<(u64, bool)>> = drawn
@@ -688,6 +694,7 @@ impl App {
                 hover: self.hover,
                 dashes: &self.dashes,
                 dpr,
+                still: self.still,
             };
             draw::frame(&f, i, &mut self.pictures);
             if fleet.len() > 1 {
@@ -695,7 +702,7 @@ impl App {
                     let n = nodes.iter().find(|d| d.view.id == id)?;
                     Some((id, n.view.shown_term?))
                 });
-                let revision = crate::scenario::report::cluster_revision(cluster);
+                let revision = crate::session::report::cluster_revision(cluster);
                 let caption = words.ring_caption(leader, revision);
                 draw::ring_name(&ctx, layout, fleet.name(i), &caption);
             }
@@ -765,6 +772,24 @@ impl App {
                 scene.hidden_lanes,
             ),
         })
+    }
+
+    /// Draws the layout's point (`x`, `y`) (CSS pixels of the canvas as
+    /// laid out) at the canvas's top left: with a `dpr` larger than the
+    /// screen's, `draw` then shows a part of the cluster, larger (the
+    /// page's zoom). Not finite: (0, 0).
+    #[wasm_bindgen(js_name = setView)]
+    pub fn set_view(&mut self, x: f64, y: f64) {
+        let at = |v: f64| if v.is_finite() { v } else { 0.0 };
+        self.view = (at(x), at(y));
+    }
+
+    /// Draws each message still, at its link's middle, for as long as it is
+    /// on the wire (`true`: the reader asked for less motion), or moving
+    /// from its sender to its receiver (`false`, the default).
+    #[wasm_bindgen(js_name = setStillMessages)]
+    pub fn set_still_messages(&mut self, still: bool) {
+        self.still = still;
     }
 
     /// Keeps the top `px` CSS pixels of the canvas free (the page's legend
@@ -862,6 +887,8 @@ impl App {
             hover: None,
             chunk: 16,
             slowest_chunk_ms: 0.0,
+            view: (0.0, 0.0),
+            still: false,
         }
     }
 

@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
 use crate::app::safety::{SafetyStatus, SafetyView};
-use crate::scenario::narrate::Renderer;
+use crate::words::renderer::Renderer;
 
 fn child(doc: &Document, parent: &Element, tag: &str, class: &str) -> Result<Element, JsValue> {
     if let Some(e) = parent.query_selector(&format!(":scope > .{class}"))? {

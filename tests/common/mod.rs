@@ -1,7 +1,7 @@
 //! Helpers the scenario-level integration tests share.
 #![allow(dead_code)]
 
-use raftlab::scenario::Session;
+use raftlab::session::exec::Session;
 use serde_json::Value;
 
 /// Runs a whole script; a script that does not parse fails the test.

@@ -6,7 +6,7 @@
 //! or self-joined configuration, lower acknowledgements) and prints any
 //! disagreement, which the expected output never contains.
 
-use raftlab::raft::vecmap::VecMap;
+use raftlab::collections::vecmap::VecMap;
 
 use raftlab::raft::quorum::{format_index, JointConfig, MajorityConfig, INFINITY};
 use raftlab::raft::NodeId;

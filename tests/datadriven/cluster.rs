@@ -12,10 +12,11 @@
 //! - `raft [on=N]`: every running node's (or node N's) Raft in one line.
 
 use raftlab::raft::NodeId;
-use raftlab::scenario::narrate::{Renderer, Said};
-use raftlab::scenario::text_en::English;
-use raftlab::scenario::view::QuorumView;
-use raftlab::scenario::Session;
+use raftlab::session::exec::Session;
+use raftlab::session::narrate::Said;
+use raftlab::session::view::QuorumView;
+use raftlab::words::renderer::Renderer;
+use raftlab::words::text_en::English;
 
 use super::runner::Case;
 use super::trace::feed;

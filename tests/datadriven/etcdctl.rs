@@ -8,10 +8,12 @@
 //!   the refusal (each of its lines); any other line is a scenario command
 //!   run quietly.
 
-use raftlab::scenario::etcdctl::{self, is_etcdctl};
-use raftlab::scenario::narrate::Renderer;
-use raftlab::scenario::text_en::English;
-use raftlab::scenario::{parse_command, parse_script, Session};
+use raftlab::lang::etcdctl::{self, is_etcdctl};
+use raftlab::lang::parse::parse_command;
+use raftlab::lang::parse::parse_script;
+use raftlab::session::exec::Session;
+use raftlab::words::renderer::Renderer;
+use raftlab::words::text_en::English;
 use std::sync::Arc;
 
 use super::runner::Case;
@@ -61,7 +63,7 @@ pub fn run(session: &mut Option<Session>, c: &Case) -> String {
                 out += &format!("> {canonical}\n");
                 let before = s.cluster().leader();
                 let r = s.execute(0, &canonical, Arc::clone(&t.command));
-                for p in etcdctl::output(&t, &r, before, s) {
+                for p in raftlab::words::etcdctl::output(&t, &r, before, s) {
                     out += &p;
                     out.push('\n');
                 }

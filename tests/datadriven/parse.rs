@@ -10,8 +10,11 @@
 //! - `duration`, `size`: each input line (shown quoted) and the value the
 //!   language's units give it.
 
-use raftlab::scenario::ast::{format_duration, format_size};
-use raftlab::scenario::{parse_command, parse_duration, parse_script, parse_size};
+use raftlab::lang::ast::{format_duration, format_size};
+use raftlab::lang::parse::parse_command;
+use raftlab::lang::parse::parse_duration;
+use raftlab::lang::parse::parse_script;
+use raftlab::lang::parse::parse_size;
 
 use super::runner::Case;
 

@@ -8,9 +8,11 @@
 //! - `linearizability`: the checker's verdict on the run's client
 //!   operations so far, and its anomaly one operation a line.
 
-use raftlab::scenario::narrate::Renderer;
-use raftlab::scenario::text_en::English;
-use raftlab::scenario::{parse_command, parse_script, Session};
+use raftlab::lang::parse::parse_command;
+use raftlab::lang::parse::parse_script;
+use raftlab::session::exec::Session;
+use raftlab::words::renderer::Renderer;
+use raftlab::words::text_en::English;
 use std::sync::Arc;
 
 use super::runner::Case;

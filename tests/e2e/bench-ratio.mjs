@@ -1,5 +1,6 @@
 // Page against native on `raftlab bench`'s standard workload, in one go:
-// runs the workload natively (target/release/raftlab bench) and in the page
+// runs the workload natively (raftlab bench, the release binary in cargo's
+// target directory) and in the page
 // (release wasm, headless Chromium) two ways, alternating, three times each,
 // and prints the medians and their ratios (page speed / native speed; 0.8
 // wanted as a user drives it, 0.9 for the engine alone):
@@ -36,7 +37,8 @@ const script = [
 ].join("\n");
 
 const native = () => {
-  const out = execFileSync(`${root}target/release/raftlab`,
+  const target = process.env.RAFTLAB_TARGET_DIR ?? `${root}target`;
+  const out = execFileSync(`${target}/release/raftlab`,
     ["bench", "--seconds", String(SECONDS), "--rate", String(RATE)], { encoding: "utf8" });
   // "... 1234 message deliveries in 0.700 s wall time = ... (commit index N)"
   const m = out.match(/: (\d+) message deliveries in ([0-9.]+) s wall time.*\(commit index (\d+)\)/);

@@ -1,13 +1,18 @@
 // Shared set-up for the end-to-end tests: Debian's Chromium, headless,
 // driven by playwright-core against the page `make test` serves.
 import { chromium } from "playwright-core";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 
 export const BASE_URL = process.env.RAFTLAB_URL ?? "http://127.0.0.1:8000/";
 // Screenshots land beside the build output, for people to look at.
-export const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../target/screenshots");
+// Screenshots go into cargo's target directory (tools/test.sh names the
+// folder; tools/lib.sh target_dir exports where cargo builds), ./target
+// when run by hand.
+export const SHOTS = process.env.RAFTLAB_SCREENSHOTS ?? path.resolve(
+  process.env.RAFTLAB_TARGET_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../target"),
+  "screenshots");
 mkdirSync(SHOTS, { recursive: true });
 
 export async function launch() {
@@ -21,10 +26,19 @@ export async function launch() {
   });
 }
 
+/** Two phones as Playwright's mobile emulation makes them (touch on, a
+ * mobile viewport): an iPhone's size and an Android phone's. */
+export const PHONES = {
+  iphone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true },
+  android: { viewport: { width: 412, height: 915 }, deviceScaleFactor: 2.625, isMobile: true, hasTouch: true },
+};
+
 /// Opens the app and collects every console error and page error, and every
-/// request to another host (the app must work offline).
-export async function openApp(browser, { width = 1280, height = 800, hash = "" } = {}) {
-  const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
+/// request to another host (the app must work offline). `device`: the
+/// context's options instead of a plain window of width x height (PHONES).
+export async function openApp(browser, { width = 1280, height = 800, hash = "", device = null, reducedMotion = null } = {}) {
+  const page = await browser.newPage(device ?? { viewport: { width, height }, deviceScaleFactor: 1 });
+  if (reducedMotion) await page.emulateMedia({ reducedMotion });
   const problems = [];
   page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
   page.on("pageerror", (err) => problems.push(`page: ${err.message}`));
@@ -81,4 +95,22 @@ export function typeTimed(page, lines) {
     }
     return performance.now() - start;
   }, lines);
+}
+
+// axe-core, the accessibility engine (tests/e2e/package.json), injected
+// into the page under test.
+const AXE = readFileSync(new URL("./node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
+
+/** The serious and critical accessibility violations axe-core finds in the
+ * page as it is now (its default rules: WCAG A and AA, and its best
+ * practices; `touch`: WCAG 2.2's target size too, for a touch screen),
+ * each as "impact id: what (where)". */
+export async function axeViolations(page, { touch = false } = {}) {
+  if (!(await page.evaluate(() => typeof window.axe !== "undefined"))) await page.addScriptTag({ content: AXE });
+  return page.evaluate(async (touch) => {
+    const rules = touch ? { "target-size": { enabled: true } } : {};
+    const r = await window.axe.run(document, { resultTypes: ["violations"], rules });
+    return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")})`);
+  }, touch);
 }

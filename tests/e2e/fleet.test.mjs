@@ -106,8 +106,8 @@ test("clicking a mirror link cuts it and clicking again heals it", async () => {
 test("with two clusters the status line and the lesson panel's quorum box name each one", async () => {
   const { page, problems } = await openTwo(1280, 800);
   // The status line waits for the panels for several clusters (loaded on first use).
-  await page.waitForFunction(() => /copy/.test(document.getElementById("status").textContent));
-  assert.equal(await page.textContent("#status"), "main: 3 voters, 0 learners, leader 1; copy: 3 voters, 0 learners, leader 11");
+  await page.waitForFunction(() => /copy/.test(document.getElementById("status-state").textContent));
+  assert.equal(await page.textContent("#status-state"), "main: 3 voters, 0 learners, leader 1; copy: 3 voters, 0 learners, leader 11");
   // Lesson 17 runs two clusters (from its first step): its quorum box has
   // a line for each, by name.
   await page.evaluate(() => window.raftlab.openLesson("17-learner-or-mirror-maker"));
@@ -118,18 +118,18 @@ test("with two clusters the status line and the lesson panel's quorum box name e
   assert.match(lines[0], /^main\s*voters 3\s*quorum 2\s*reachable 3 ≥ 2 ✓$/);
   assert.match(lines[1], /^copy\s*voters 3\s*quorum 2\s*reachable 3 ≥ 2 ✓$/);
   assert.match(await page.textContent("#lesson-quorum"), /main: Voters: 3 \(1, 2, 3\)/);
-  assert.match(await page.textContent("#status"), /^main: 3 voters, 1 learners, leader 1; copy: 3 voters, 0 learners, leader 11$/);
+  assert.match(await page.textContent("#status-state"), /^main: 3 voters, 1 learners, leader 1; copy: 3 voters, 0 learners, leader 11$/);
   await page.screenshot({ path: path.join(SHOTS, "fleet-lesson-quorum.png") });
   // A lesson of one cluster: one line, no name.
   await page.evaluate(() => window.raftlab.openLesson("09-adding-a-learner"));
   assert.deepEqual((await arith()).map((a) => /^voters/.test(a.trim())), [true]);
-  assert.match(await page.textContent("#status"), /^\d+ voters, \d+ learners, leader/);
+  assert.match(await page.textContent("#status-state"), /^\d+ voters, \d+ learners, leader/);
   // In Japanese, by name too.
   await page.evaluate(() => window.raftlab.openLesson("17-learner-or-mirror-maker"));
   await page.evaluate(() => window.raftlab.setLanguage("ja"));
   await page.evaluate(() => window.raftlab.next());
-  await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("main："));
-  assert.equal(await page.textContent("#status"), "main：投票メンバー 3、学習者メンバー 1、リーダー 1。copy：投票メンバー 3、学習者メンバー 0、リーダー 11");
+  await page.waitForFunction(() => document.getElementById("status-state").textContent.startsWith("main："));
+  assert.equal(await page.textContent("#status-state"), "main：投票メンバー 3、学習者メンバー 1、リーダー 1。copy：投票メンバー 3、学習者メンバー 0、リーダー 11");
   assert.match((await arith())[1], /^copy\s*投票メンバー/);
   assert.deepEqual(problems, []);
   await page.close();

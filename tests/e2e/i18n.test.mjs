@@ -18,7 +18,7 @@ const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
  * etcd's names, commands as typed, Raft's own terms, units. */
 const KEEP = new Set(("raftlab raft etcd etcdctl member add list learner put get crash cut wait url urls id ids " +
   "match next probe replicate snapshot read index msgapp esc space scenario log bytes shift get http https " +
-  "fig page up down home end").split(" "));
+  "fig page up down home end ctrl enter tab").split(" "));
 
 /** The page's own words outside the log, the keys and the script: visible
  * text, titles, labels and placeholders. */

@@ -3,9 +3,9 @@
 //! empty configuration: every peer starts fresh.
 
 use super::{Changer, ConfChangeError};
+use crate::collections::vecmap::VecSet;
 use crate::raft::tracker::ProgressTracker;
 use crate::raft::types::{ConfChangeSingle, ConfChangeType, ConfState, NodeId};
-use crate::raft::vecmap::VecSet;
 
 /// A tracker holding exactly the configuration `cs`; new peers probe from
 /// `last_index`.

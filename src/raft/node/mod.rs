@@ -23,10 +23,10 @@ use std::rc::Rc;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg32;
 
-use crate::raft::chunked::Entries;
+use crate::collections::heap::Meter;
 use crate::raft::confchange::{self, Changer, ConfChangeError};
 use crate::raft::events::{ProposeError, RaftEvent, StepError};
-use crate::raft::heap::Meter;
+use crate::raft::log::Entries;
 use crate::raft::log::RaftLog;
 use crate::raft::progress::ProgressState;
 use crate::raft::quorum::VoteResult;

@@ -3,7 +3,7 @@
 //! both majorities; outside a joint change the outgoing half is empty, and
 //! the empty majority agrees to everything, so the incoming half decides.
 
-use crate::raft::vecmap::{VecMap, VecSet};
+use crate::collections::vecmap::{VecMap, VecSet};
 use std::fmt;
 
 use super::{MajorityConfig, VoteResult};

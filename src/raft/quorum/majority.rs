@@ -1,7 +1,6 @@
 //! One majority of voters (etcd's `quorum/majority.go`).
 
-use crate::raft::joined::Joined;
-use crate::raft::vecmap::{VecMap, VecSet};
+use crate::collections::vecmap::{VecMap, VecSet};
 use std::fmt;
 
 use super::{majority, VoteResult, INFINITY};
@@ -68,7 +67,7 @@ impl MajorityConfig {
         for (slot, id) in buf.iter_mut().zip(&self.0) {
             *slot = acked(*id).unwrap_or(0);
         }
-        crate::raft::vecmap::sort_u64s(buf);
+        crate::collections::vecmap::sort_u64s(buf);
         // Ascending order: the entry at n - majority has a majority at or above it.
         buf[n - majority(n)]
     }
@@ -131,7 +130,7 @@ impl fmt::Display for MajorityConfig {
     /// "(1 2 3)", ids in hex, as etcd prints them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ids: Vec<String> = self.0.iter().map(|id| format!("{id:x}")).collect();
-        write!(f, "({})", ids.joined(" "))
+        write!(f, "({})", ids.join(" "))
     }
 }
 

@@ -124,7 +124,7 @@ use serde::Serialize;
 
 use search::{hash_bytes, Index, SearchOp, ABSENT};
 
-use crate::raft::vecmap::{reorder, stable_order};
+use crate::collections::vecmap::{reorder, stable_order};
 
 /// Who sent an operation: only drawn (one lane per client) and reported; the
 /// checker does not assume a client has one operation in flight at a time.

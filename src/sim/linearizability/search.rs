@@ -9,7 +9,7 @@
 //! effect or not.
 
 use super::Stamp;
-use crate::raft::vecmap::stable_order;
+use crate::collections::vecmap::stable_order;
 
 /// The register's value id of "no such key": the initial state.
 pub const ABSENT: u32 = 0;

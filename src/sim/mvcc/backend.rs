@@ -9,8 +9,8 @@
 
 use std::rc::Rc;
 
-use crate::raft::chunked::Chunked;
-use crate::raft::vecmap::VecMap;
+use crate::collections::chunked::Chunked;
+use crate::collections::vecmap::VecMap;
 
 /// Bytes of bookkeeping each record costs, so an empty value still weighs
 /// something (the same figure the single-value store used per key).
@@ -184,7 +184,7 @@ impl Backend {
 }
 
 impl Record {
-    fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         m.shared_str(&self.key);
         m.shared_str(&self.value);
     }
@@ -193,7 +193,7 @@ impl Record {
 impl Backend {
     /// Counts the records (the tail's chunks at their share: images share
     /// them).
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         self.compacted.heap_size(m);
         for r in self.compacted.values() {
             r.heap_size(m);

@@ -13,7 +13,7 @@ use std::fmt;
 use std::ops::Bound;
 use std::rc::Rc;
 
-use crate::raft::vecmap::VecMap;
+use crate::collections::vecmap::VecMap;
 
 use super::backend::{Backend, Record};
 use super::key_index::{Found, KeyIndex};
@@ -434,7 +434,7 @@ impl MvccStore {
             ki.compact(rev, &|r| backend.prev(r), &mut keep);
             !ki.is_empty()
         });
-        crate::raft::vecmap::sort_u64s(&mut keep);
+        crate::collections::vecmap::sort_u64s(&mut keep);
         self.history_bytes -= self.backend.compact(rev, &keep);
         Ok(())
     }
@@ -516,7 +516,7 @@ impl MvccImage {
 
 impl MvccStore {
     /// Counts what the store owns: its index and its records.
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         self.index.heap_size(m);
         for (k, ki) in &self.index {
             m.shared_str(k);
@@ -529,7 +529,7 @@ impl MvccStore {
 impl MvccImage {
     /// Counts what the image owns (records shared with the store it was
     /// taken from count for their share).
-    pub fn heap_size(&self, m: &mut crate::raft::heap::Meter) {
+    pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         self.backend.heap_size(m);
     }
 }

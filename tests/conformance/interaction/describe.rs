@@ -6,7 +6,7 @@
 //! proposes its text as the payload, and an empty entry is etcd's entry with
 //! no data.
 
-use raftlab::raft::vecmap::VecSet;
+use raftlab::collections::vecmap::VecSet;
 
 use raftlab::raft::{
     ConfChangeSingle, ConfChangeType, ConfState, Entry, EntryData, HardState, Message, MessageType,

@@ -1,0 +1,1049 @@
+//! etcdctl v3 in the console: a line starting with `etcdctl` is read as
+//! etcdctl would read it, translated to the one scenario command it stands
+//! for (which the history records, so a run stays a scenario script), and
+//! its result printed as etcdctl's simple printer prints it.
+//!
+//! Each translation follows etcdctl's command function of the same name in
+//! `etcdctl/ctlv3/command` (argument checks and their messages included);
+//! each printer follows `printer_simple.go` and the tables of `printer.go`.
+//! See `docs/etcdctl.md` for the commands, and for how raftlab's member ids
+//! 1..15 map to etcd's 64-bit hexadecimal member ids and names.
+//!
+//! etcdctl's own output and errors are quoted as etcdctl prints them, in
+//! every language; raftlab's own explanations (a command it does not model,
+//! a member name it cannot map) are sentences of the [`Renderer`].
+//!
+//! [`Renderer`]: crate::words::renderer::Renderer
+
+use crate::lang::ast::{Command, NodeId, MAX_NODE_ID, MIN_NODE_ID};
+use crate::server::{ErrorCode, Release};
+use std::sync::Arc;
+
+/// The etcdctl commands raftlab models, as its refusal lists them.
+pub const MODELLED: &[&str] = &[
+    "member add NAME --peer-urls=URL [--learner]",
+    "member promote ID",
+    "member remove ID",
+    "member list [--consistency=l|s]",
+    "put KEY VALUE",
+    "get KEY [--consistency=l|s]",
+    "move-leader ID",
+    "endpoint status",
+];
+
+/// splitmix64's finaliser: a bijection of u64 that scatters small numbers
+/// over all 64 bits, as etcd's hashed member ids look.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The etcd member id of raftlab member `id`: fixed for each id, the same in
+/// every run (etcd hashes the peer URLs, the cluster token and, for an added
+/// member, the time: raftlab keeps only "a 64-bit number shown in hex").
+pub fn member_id(id: NodeId) -> u64 {
+    mix(id)
+}
+
+/// The raftlab member an etcd member id stands for, if any.
+pub fn node_of(member_id: u64) -> Option<NodeId> {
+    (MIN_NODE_ID..=MAX_NODE_ID).find(|&n| mix(n) == member_id)
+}
+
+/// etcd's member name of raftlab member `id` (its `--name`): `n1`, `n2`...,
+/// the host its default peer URL names.
+pub fn member_name(id: NodeId) -> String {
+    format!("n{id}")
+}
+
+/// The raftlab member an etcd member name stands for: `nN`, N in 1..=15.
+pub fn node_of_name(name: &str) -> Option<NodeId> {
+    let digits = name.strip_prefix('n')?;
+    if digits.is_empty() || digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let id: NodeId = digits.parse().ok()?;
+    (MIN_NODE_ID..=MAX_NODE_ID).contains(&id).then_some(id)
+}
+
+/// The client URL of member `id` (etcd `--advertise-client-urls`).
+pub fn client_url(id: NodeId) -> String {
+    format!("http://n{id}:2379")
+}
+
+/// The cluster id: etcd derives it from the bootstrap members' ids; raftlab
+/// mixes the bootstrap voters' member ids in ascending order.
+pub fn cluster_id(voters: &[NodeId]) -> u64 {
+    let mut ids: Vec<NodeId> = voters.to_vec();
+    crate::collections::vecmap::sort_u64s(&mut ids);
+    ids.into_iter()
+        .fold(0x7261_6674_6c61_6200, |h, id| mix(h ^ member_id(id)))
+}
+
+/// Why an etcdctl line ran nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EtcdctlError {
+    /// etcdctl itself refuses the arguments, with this message (its own
+    /// words: etcdctl prints `Error: ` and it).
+    Etcdctl(String),
+    /// The server would answer with this error without raftlab running
+    /// anything: an id that names no member raftlab can have.
+    Server { code: ErrorCode, member_id: u64 },
+    /// A command raftlab does not model (its words after `etcdctl`, up to
+    /// the arguments; empty for a bare `etcdctl`).
+    Unmodelled { command: String },
+    /// A flag raftlab does not model, of a command it does (empty: a
+    /// global flag).
+    UnmodelledFlag { command: String, flag: String },
+    /// A member name that is not `n1`..`n15`.
+    BadName { name: String },
+    /// Several peer URLs (raftlab's members have one).
+    SeveralUrls,
+}
+
+/// How the result of a translated command is printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Print {
+    MemberAdd {
+        name: String,
+        peer_urls: String,
+        learner: bool,
+    },
+    MemberPromote {
+        member_id: u64,
+    },
+    MemberRemove {
+        member_id: u64,
+    },
+    MemberList,
+    Put,
+    Get {
+        key: String,
+    },
+    MoveLeader {
+        target: u64,
+    },
+    EndpointStatus,
+}
+
+/// An etcdctl line, understood.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Translation {
+    /// The scenario command it stands for: the history records it.
+    pub command: Arc<Command>,
+    pub print: Print,
+}
+
+/// Whether a console line is an etcdctl command.
+pub fn is_etcdctl(line: &str) -> bool {
+    let t = line.trim_start();
+    t == "etcdctl" || t.starts_with("etcdctl ") || t.starts_with("etcdctl\t")
+}
+
+/// Splits a line into words as a POSIX shell would for simple cases:
+/// whitespace separates, single quotes keep everything, double quotes keep
+/// everything but `\"` and `\\`, a backslash outside quotes escapes the next
+/// character.
+fn words(line: &str) -> Result<Vec<String>, EtcdctlError> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut any = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if any {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            '\'' => {
+                any = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => cur.push(c),
+                        None => return Err(unterminated()),
+                    }
+                }
+            }
+            '"' => {
+                any = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') if matches!(chars.peek(), Some('"' | '\\')) => {
+                            cur.push(chars.next().unwrap_or('\\'))
+                        }
+                        Some(c) => cur.push(c),
+                        None => return Err(unterminated()),
+                    }
+                }
+            }
+            '\\' => {
+                any = true;
+                if let Some(n) = chars.next() {
+                    cur.push(n);
+                }
+            }
+            c => {
+                any = true;
+                cur.push(c);
+            }
+        }
+    }
+    if any {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+fn unterminated() -> EtcdctlError {
+    EtcdctlError::Etcdctl("unterminated quoted string".to_string())
+}
+
+/// etcdctl's global flags (its root command's), each with whether it
+/// takes a value: valid after any command, as cobra's persistent flags are.
+/// The last [`GLOBAL_NEW_IN_3_6`] came with v3.6.
+const GLOBAL_FLAGS: &[(&str, bool)] = &[
+    ("endpoints", true),
+    ("debug", false),
+    ("write-out", true),
+    ("hex", false),
+    ("dial-timeout", true),
+    ("command-timeout", true),
+    ("keepalive-time", true),
+    ("keepalive-timeout", true),
+    ("insecure-transport", false),
+    ("insecure-discovery", false),
+    ("insecure-skip-tls-verify", false),
+    ("cert", true),
+    ("key", true),
+    ("cacert", true),
+    ("user", true),
+    ("password", true),
+    ("discovery-srv", true),
+    ("discovery-srv-name", true),
+    ("help", false),
+    ("max-request-bytes", true),
+    ("max-recv-bytes", true),
+];
+const GLOBAL_NEW_IN_3_6: usize = 2;
+
+/// The one-letter forms of global flags: `-w`, `-d`, and cobra's `-h`.
+fn shorthand(c: char) -> Option<&'static str> {
+    match c {
+        'w' => Some("write-out"),
+        'd' => Some("discovery-srv"),
+        'h' => Some("help"),
+        _ => None,
+    }
+}
+
+/// `flags` as etcdctl v3.6 has them, less the last `new_in_3_6` before it.
+fn of_release<'a>(
+    flags: &'a [(&'a str, bool)],
+    new_in_3_6: usize,
+    v36: bool,
+) -> &'a [(&'a str, bool)] {
+    match v36 {
+        true => flags,
+        false => &flags[..flags.len() - new_in_3_6],
+    }
+}
+
+/// One flag as typed: its long name, its value if any, whether it is a
+/// global flag, and the word it was typed as.
+struct Flag {
+    name: String,
+    value: Option<String>,
+    global: bool,
+    typed: String,
+}
+
+/// A command's arguments and flags, as pflag splits them: `--name=value`,
+/// `--name value` for flags that take a value, `--name` for booleans,
+/// `-w simple`, `-wsimple` and `-w=simple` for a shorthand.
+struct Args {
+    command: String,
+    positional: Vec<String>,
+    flags: Vec<Flag>,
+}
+
+impl Args {
+    /// `known`: etcdctl's own flags of this command, each with whether it
+    /// takes a value. A flag neither the command nor the root has is
+    /// pflag's error, word for word.
+    /// `v36`: etcdctl v3.6, whose root has flags older ones lack.
+    fn split(
+        command: &str,
+        rest: &[String],
+        known: &[(&str, bool)],
+        v36: bool,
+    ) -> Result<Args, EtcdctlError> {
+        let global = of_release(GLOBAL_FLAGS, GLOBAL_NEW_IN_3_6, v36);
+        let mut positional = Vec::new();
+        let mut flags = Vec::new();
+        let mut it = rest.iter();
+        let mut only_args = false;
+        while let Some(w) = it.next() {
+            if only_args || !w.starts_with('-') || w == "-" {
+                positional.push(w.clone());
+                continue;
+            }
+            if w == "--" {
+                only_args = true;
+                continue;
+            }
+            match w.strip_prefix("--") {
+                Some(body) => flags.push(long_flag(w, body, &mut it, known, global)?),
+                None => shorthands(w, &mut it, &mut flags)?,
+            }
+        }
+        Ok(Args {
+            command: command.to_string(),
+            positional,
+            flags,
+        })
+    }
+
+    /// Refuses any flag but `modelled` and the simple printer (a global
+    /// flag is named as typed, as raftlab's flag of plain `etcdctl`).
+    fn only(&self, modelled: &[&str]) -> Result<(), EtcdctlError> {
+        let simple = |f: &Flag| f.name == "write-out" && f.value.as_deref() == Some("simple");
+        match self
+            .flags
+            .iter()
+            .find(|f| !simple(f) && (f.global || !modelled.contains(&f.name.as_str())))
+        {
+            Some(f) if f.global => Err(EtcdctlError::UnmodelledFlag {
+                command: String::new(),
+                flag: f.typed.clone(),
+            }),
+            Some(f) => Err(EtcdctlError::UnmodelledFlag {
+                command: self.command.clone(),
+                flag: format!("--{}", f.name),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn value(&self, name: &str) -> Option<&str> {
+        self.flags
+            .iter()
+            .rev()
+            .find(|f| f.name == name)
+            .and_then(|f| f.value.as_deref())
+    }
+
+    /// A boolean flag: `--name`, `--name=true` or `--name=false`.
+    fn bool(&self, name: &str) -> Result<bool, EtcdctlError> {
+        match self.flags.iter().rev().find(|f| f.name == name) {
+            None => Ok(false),
+            Some(Flag { value: None, .. }) => Ok(true),
+            Some(Flag { value: Some(v), .. }) => match v.as_str() {
+                "true" | "1" | "t" | "T" | "TRUE" | "True" => Ok(true),
+                "false" | "0" | "f" | "F" | "FALSE" | "False" => Ok(false),
+                _ => Err(EtcdctlError::Etcdctl(format!(
+                    "invalid argument \"{v}\" for \"--{name}\" flag: strconv.ParseBool: parsing \"{v}\": invalid syntax"
+                ))),
+            },
+        }
+    }
+
+    /// `--consistency=l|s` (etcdctl's `IsSerializable`). Its error quotes
+    /// get's `--consistency` whatever the command, so a bad value of
+    /// another command's flag is reported as get's default, `l`.
+    fn serializable(&self) -> Result<bool, EtcdctlError> {
+        match self.value("consistency").unwrap_or("l") {
+            "l" => Ok(false),
+            "s" => Ok(true),
+            other => {
+                let quoted = if self.command == "get" { other } else { "l" };
+                Err(EtcdctlError::Etcdctl(format!(
+                    "unknown consistency flag \"{quoted}\""
+                )))
+            }
+        }
+    }
+}
+
+/// A flag typed `--name=value`, `--name value` or `--name` (the word
+/// `w`, `body` without its dashes): the command's own (`known`) or a
+/// global one; a value it takes may be the next word of `it`.
+fn long_flag(
+    w: &str,
+    body: &str,
+    it: &mut std::slice::Iter<'_, String>,
+    known: &[(&str, bool)],
+    global: &[(&str, bool)],
+) -> Result<Flag, EtcdctlError> {
+    if body.starts_with('-') || body.starts_with('=') {
+        return Err(EtcdctlError::Etcdctl(format!("bad flag syntax: {w}")));
+    }
+    let (name, value) = match body.split_once('=') {
+        Some((n, v)) => (n, Some(v.to_string())),
+        None => (body, None),
+    };
+    let found = known
+        .iter()
+        .map(|&(n, v)| (n, v, false))
+        .chain(global.iter().map(|&(n, v)| (n, v, true)))
+        .find(|&(n, _, _)| n == name);
+    let Some((name, takes_value, global)) = found else {
+        return Err(EtcdctlError::Etcdctl(format!("unknown flag: --{name}")));
+    };
+    let value = match value {
+        None if takes_value => Some(
+            it.next()
+                .cloned()
+                .ok_or_else(|| EtcdctlError::Etcdctl(format!("flag needs an argument: {w}")))?,
+        ),
+        v => v,
+    };
+    Ok(Flag {
+        name: name.to_string(),
+        value,
+        global,
+        typed: w.to_string(),
+    })
+}
+
+/// Shorthands (the word `w`, `-` and letters): a run of letters, each a
+/// flag, until one takes the rest of the word (or the next word of `it`)
+/// as its value.
+fn shorthands(
+    w: &str,
+    it: &mut std::slice::Iter<'_, String>,
+    flags: &mut Vec<Flag>,
+) -> Result<(), EtcdctlError> {
+    let mut shorts = &w[1..];
+    while let Some(c) = shorts.chars().next() {
+        let Some(name) = shorthand(c) else {
+            // pflag quotes the first byte as a character.
+            let q = char::from(shorts.as_bytes()[0]);
+            return Err(EtcdctlError::Etcdctl(format!(
+                "unknown shorthand flag: '{q}' in -{shorts}"
+            )));
+        };
+        let after = &shorts[1..];
+        let (value, next) = if let Some(v) = after.strip_prefix('=') {
+            (Some(v.to_string()), "")
+        } else if name == "help" {
+            (None, after)
+        } else if !after.is_empty() {
+            (Some(after.to_string()), "")
+        } else {
+            let v = it.next().cloned().ok_or_else(|| {
+                EtcdctlError::Etcdctl(format!("flag needs an argument: '{c}' in -{shorts}"))
+            })?;
+            (Some(v), "")
+        };
+        flags.push(Flag {
+            name: name.to_string(),
+            value,
+            global: true,
+            typed: w.to_string(),
+        });
+        shorts = next;
+    }
+    Ok(())
+}
+
+/// A hexadecimal member id argument (etcdctl: `strconv.ParseUint(arg, 16,
+/// 64)`), and the raftlab member it names. `wrapped`: the member commands
+/// wrap a parse error in "bad member ID arg (...)"; move-leader prints it
+/// bare.
+fn member_arg(
+    args: &Args,
+    what: &str,
+    unknown: ErrorCode,
+    wrapped: bool,
+) -> Result<(u64, NodeId), EtcdctlError> {
+    let [arg] = args.positional.as_slice() else {
+        return Err(EtcdctlError::Etcdctl(what.to_string()));
+    };
+    // Go's ParseUint takes no sign; Rust's takes a `+`.
+    let parsed = match arg.strip_prefix('+') {
+        Some(_) => Err(None),
+        None => u64::from_str_radix(arg, 16).map_err(|e| Some(*e.kind())),
+    };
+    let id = parsed.map_err(|kind| {
+        let why = match kind {
+            Some(std::num::IntErrorKind::PosOverflow) => "value out of range",
+            _ => "invalid syntax",
+        };
+        let parse = format!("strconv.ParseUint: parsing \"{arg}\": {why}");
+        EtcdctlError::Etcdctl(if wrapped {
+            format!("bad member ID arg ({parse}), expecting ID in Hex")
+        } else {
+            parse
+        })
+    })?;
+    let node = node_of(id).ok_or(EtcdctlError::Server {
+        code: unknown,
+        member_id: id,
+    })?;
+    Ok((id, node))
+}
+
+/// etcdctl put's flags (putCommandFunc's), with whether each takes a value.
+const PUT_FLAGS: &[(&str, bool)] = &[
+    ("lease", true),
+    ("prev-kv", false),
+    ("ignore-value", false),
+    ("ignore-lease", false),
+];
+
+/// etcdctl get's flags (NewGetCommand's), with whether each takes a
+/// value. The last [`GET_NEW_IN_3_6`] came with v3.6.
+const GET_FLAGS: &[(&str, bool)] = &[
+    ("consistency", true),
+    ("order", true),
+    ("sort-by", true),
+    ("limit", true),
+    ("prefix", false),
+    ("from-key", false),
+    ("rev", true),
+    ("keys-only", false),
+    ("count-only", false),
+    ("print-value-only", false),
+    ("min-create-rev", true),
+    ("max-create-rev", true),
+    ("min-mod-rev", true),
+    ("max-mod-rev", true),
+];
+const GET_NEW_IN_3_6: usize = 4;
+
+/// etcdctl's commands under its root, in the order `ctl.go` adds them,
+/// which is the order cobra lists suggestions in (each release has those
+/// [`in_release`] says). cobra adds `help` last, when etcdctl runs.
+const ROOT: &[&str] = &[
+    "get",
+    "put",
+    "del",
+    "txn",
+    "compaction",
+    "alarm",
+    "defrag",
+    "endpoint",
+    "move-leader",
+    "watch",
+    "version",
+    "lease",
+    "member",
+    "snapshot",
+    "make-mirror",
+    "migrate",
+    "lock",
+    "elect",
+    "auth",
+    "user",
+    "role",
+    "check",
+    "completion",
+    "downgrade",
+    "help",
+];
+
+/// The longest name in [`ROOT`].
+const NAME_MAX: usize = 11;
+
+/// `migrate` is etcdctl v3.4's only; `completion` and `downgrade` came
+/// with v3.6.
+fn in_release(command: &str, release: Release) -> bool {
+    match command {
+        "migrate" => release.minor() == Release::V3_4,
+        "completion" | "downgrade" => release == Release::V3_6,
+        _ => true,
+    }
+}
+
+/// The subcommands of the command at `path` that the console looks into,
+/// in the order etcdctl adds them; none for a command it takes whole.
+fn subcommands(path: &[&str]) -> &'static [&'static str] {
+    match path {
+        [] => ROOT,
+        ["member"] => &["add", "remove", "update", "list", "promote"],
+        ["endpoint"] => &["health", "status", "hashkv"],
+        _ => &[],
+    }
+}
+
+/// Where cobra's `stripFlags` finds the next command word: the first word
+/// that is not a flag, passing over the value of a flag that takes one.
+/// A flag cobra does not know yet (`-h`: cobra adds it after finding the
+/// command) is taken as one that takes a value. The flags that take none
+/// are the global booleans, and endpoint's `--cluster` under `endpoint`.
+fn command_word(args: &[String], endpoint: bool) -> Option<usize> {
+    let boolean = |name: &str| {
+        (endpoint && name == "cluster")
+            || (name != "help" && GLOBAL_FLAGS.iter().any(|&(n, v)| !v && n == name))
+    };
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        if w == "--" {
+            return None;
+        }
+        let takes_value = match w.strip_prefix("--") {
+            Some(name) => !w.contains('=') && !boolean(name),
+            None => w.len() == 2 && w.starts_with('-') && w != "-=",
+        };
+        if takes_value {
+            i += 1;
+        } else if !w.is_empty() && !w.starts_with('-') {
+            return Some(i - 1);
+        }
+    }
+    None
+}
+
+/// cobra's `findNext`: the subcommand named `word`, or with
+/// `EnablePrefixMatching` (etcdctl sets it) the one subcommand whose name
+/// starts with it. Case counts.
+fn find_next(word: &str, names: &[&'static str], release: Release) -> Option<&'static str> {
+    let (mut prefixed, mut count) = (None, 0);
+    for &n in names.iter().filter(|n| in_release(n, release)) {
+        if n == word {
+            return Some(n);
+        }
+        if n.starts_with(word) {
+            (prefixed, count) = (Some(n), count + 1);
+        }
+    }
+    prefixed.filter(|_| count == 1)
+}
+
+/// The edit distance of a word to a command's name (of at most
+/// [`NAME_MAX`] letters), ASCII letters folded (cobra's `ld` with
+/// `ignoreCase`, over bytes).
+fn levenshtein(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut row = [0; NAME_MAX + 1];
+    for (j, d) in row.iter_mut().enumerate() {
+        *d = j;
+    }
+    for (i, ca) in a.iter().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = if ca.eq_ignore_ascii_case(cb) {
+                diag
+            } else {
+                1 + diag.min(row[j]).min(row[j + 1])
+            };
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+/// What etcdctl prints for a first word that names none of its commands
+/// (cobra's `legacyArgs` and `findSuggestions`, printed by `ExecuteC`):
+/// the error, with the commands within two edits of the word or starting
+/// with it (letters folded) when there are any, and the usage hint. etcdctl
+/// before v3.6 prints the error once more as it exits (its `ExitWithError`).
+fn unknown_command(word: &str, release: Release) -> EtcdctlError {
+    // Rust's quoting is Go's %q for all but control characters.
+    let mut error = format!("unknown command {word:?} for \"etcdctl\"");
+    // Root's own SuggestFor ("etcdctl") is never read: cobra reads the
+    // SuggestFor of the root's subcommands, and none of etcdctl's has one.
+    let mut near = String::new();
+    for &c in &ROOT[..ROOT.len() - 1] {
+        let prefix = c
+            .get(..word.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(word));
+        if in_release(c, release) && (levenshtein(word, c) <= 2 || prefix) {
+            near += "\n\t";
+            near += c;
+        }
+    }
+    if !near.is_empty() {
+        error += "\n\nDid you mean this?";
+        error += &near;
+    }
+    // Printed by cobra with its hint (a blank line after the suggestions),
+    // and again by etcdctl before v3.6.
+    let mut text = error.clone();
+    if !near.is_empty() {
+        text.push('\n');
+    }
+    text += "\nRun 'etcdctl --help' for usage.";
+    if release != Release::V3_6 {
+        text += "\nError: ";
+        text += &error;
+    }
+    EtcdctlError::Etcdctl(text)
+}
+
+/// The command etcdctl runs for its arguments, as cobra's `Command.Find`
+/// finds it: its path from the root (empty: the root itself) and the
+/// arguments left for it. A first word that names no command is etcdctl's
+/// error; a later one is an argument of the command found so far.
+fn find(
+    mut args: Vec<String>,
+    release: Release,
+) -> Result<(Vec<&'static str>, Vec<String>), EtcdctlError> {
+    let v36 = release == Release::V3_6;
+    let mut path = Vec::new();
+    loop {
+        let names = subcommands(&path);
+        if names.is_empty() {
+            break;
+        }
+        let Some(at) = command_word(&args, matches!(path.as_slice(), ["endpoint"])) else {
+            break;
+        };
+        let Some(next) = find_next(&args[at], names, release) else {
+            if path.is_empty() {
+                return Err(unknown_command(&args[at], release));
+            }
+            break;
+        };
+        // cobra's argsMinusFirstX: since cobra v1.7 (etcdctl v3.6) the word
+        // found; before, the first word spelt as it, even a flag's value.
+        let drop = match v36 {
+            true => at,
+            false => args.iter().position(|w| *w == args[at]).unwrap_or(at),
+        };
+        args.remove(drop);
+        path.push(next);
+    }
+    Ok((path, args))
+}
+
+/// Reads an etcdctl line (`etcdctl` included) as the etcdctl of `release`
+/// reads it.
+pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlError> {
+    let (command, print) = understand(line, release)?;
+    Ok(Translation {
+        command: Arc::new(command),
+        print,
+    })
+}
+
+/// The scenario command an etcdctl line stands for, and what etcdctl prints.
+fn understand(line: &str, release: Release) -> Result<(Command, Print), EtcdctlError> {
+    let v36 = release == Release::V3_6;
+    let mut args = words(line)?;
+    if args.first().is_none_or(|w| w != "etcdctl") {
+        return Err(EtcdctlError::Unmodelled {
+            command: line.trim().to_string(),
+        });
+    }
+    args.remove(0);
+    let (path, rest) = find(args, release)?;
+    let name = path.join(" ");
+    let unmodelled = || EtcdctlError::Unmodelled {
+        command: name.clone(),
+    };
+    match path.as_slice() {
+        // A command with subcommands and none named: etcdctl prints its
+        // help (after parsing its flags), which raftlab does not model.
+        [] | ["member"] | ["endpoint"] => {
+            let own: &[(&str, bool)] = match path.as_slice() {
+                ["endpoint"] => &[("cluster", false)],
+                _ => &[],
+            };
+            Args::split(&name, &rest, own, v36)?;
+            Err(unmodelled())
+        }
+        ["member", "add"] => member_add(Args::split(
+            &name,
+            &rest,
+            &[("peer-urls", true), ("learner", false)],
+            v36,
+        )?),
+        // The same one argument, a member id, for both.
+        ["member", sub @ ("promote" | "remove")] => member_by_id(sub, &name, &rest, v36),
+        ["member", "list"] => member_list(&name, &rest, v36),
+        ["put"] => put(&rest, v36),
+        ["get"] => get(&rest, v36),
+        ["move-leader"] => move_leader(&rest, v36),
+        ["endpoint", "status"] => {
+            let a = Args::split(&name, &rest, &[("cluster", false)], v36)?;
+            a.only(&["cluster"])?;
+            Ok((Command::Status { via: None }, Print::EndpointStatus))
+        }
+        _ => Err(unmodelled()),
+    }
+}
+
+/// `member promote ID` and `member remove ID` (`sub`).
+fn member_by_id(
+    sub: &str,
+    name: &str,
+    rest: &[String],
+    v36: bool,
+) -> Result<(Command, Print), EtcdctlError> {
+    let a = Args::split(name, rest, &[], v36)?;
+    a.only(&[])?;
+    let (member_id, id) = member_arg(
+        &a,
+        "member ID is not provided",
+        ErrorCode::MemberNotFound,
+        true,
+    )?;
+    let (timeout_ms, require_leader) = (None, false);
+    Ok(if sub == "promote" {
+        (
+            Command::MemberPromote {
+                id,
+                timeout_ms,
+                require_leader,
+            },
+            Print::MemberPromote { member_id },
+        )
+    } else {
+        (
+            Command::MemberRemove {
+                id,
+                timeout_ms,
+                require_leader,
+            },
+            Print::MemberRemove { member_id },
+        )
+    })
+}
+
+/// `member list [--consistency=l|s]`.
+fn member_list(name: &str, rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlError> {
+    let a = Args::split(
+        name,
+        rest,
+        // member list has --consistency since v3.6
+        // (before, it answered from the member's state).
+        if v36 { &[("consistency", true)] } else { &[] },
+        v36,
+    )?;
+    a.only(&["consistency"])?;
+    Ok((
+        Command::MemberList {
+            serializable: a.serializable()?,
+            via: None,
+            timeout_ms: None,
+            require_leader: false,
+        },
+        Print::MemberList,
+    ))
+}
+
+/// `put KEY VALUE` (etcdctl `putCommandFunc`).
+fn put(rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlError> {
+    let a = Args::split("put", rest, PUT_FLAGS, v36)?;
+    a.only(&[])?;
+    // getPutOp reads the value from the second argument and
+    // ignores any after it.
+    let [key, value, ..] = a.positional.as_slice() else {
+        return Err(EtcdctlError::Etcdctl(
+            "put command needs 1 argument and input from stdin or 2 arguments".to_string(),
+        ));
+    };
+    Ok((
+        Command::Put {
+            key: key.clone(),
+            value: value.clone(),
+            via: None,
+            size: None,
+            nowait: false,
+            timeout_ms: None,
+            require_leader: false,
+        },
+        Print::Put,
+    ))
+}
+
+/// `get KEY [--consistency=l|s]` (etcdctl `getCommandFunc`).
+fn get(rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlError> {
+    let a = Args::split("get", rest, of_release(GET_FLAGS, GET_NEW_IN_3_6, v36), v36)?;
+    a.only(&["consistency"])?;
+    // getGetOp's order: no key, then the consistency, then a
+    // range_end (the second argument; any after it is ignored).
+    let Some(key) = a.positional.first().cloned() else {
+        return Err(EtcdctlError::Etcdctl(
+            "get command needs one argument as key and an optional argument as range_end"
+                .to_string(),
+        ));
+    };
+    let serializable = a.serializable()?;
+    if a.positional.len() > 1 {
+        return Err(EtcdctlError::UnmodelledFlag {
+            command: "get".to_string(),
+            flag: "range_end".to_string(),
+        });
+    }
+    Ok((
+        Command::Get {
+            key: key.clone(),
+            rev: None,
+            via: None,
+            serializable,
+            timeout_ms: None,
+            require_leader: false,
+        },
+        Print::Get { key },
+    ))
+}
+
+/// `move-leader ID` (etcdctl `transferLeadershipCommandFunc`).
+fn move_leader(rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlError> {
+    let a = Args::split("move-leader", rest, &[], v36)?;
+    a.only(&[])?;
+    if a.positional.len() != 1 {
+        return Err(EtcdctlError::Etcdctl(
+            "move-leader command needs 1 argument".to_string(),
+        ));
+    }
+    // etcd's MoveLeader: a transferee that is not a member is
+    // ErrBadLeaderTransferee.
+    let (target, id) = member_arg(
+        &a,
+        "move-leader command needs 1 argument",
+        ErrorCode::BadLeaderTransferee,
+        false,
+    )?;
+    Ok((Command::TransferLeader(id), Print::MoveLeader { target }))
+}
+
+/// `member add NAME --peer-urls=URL [--learner]` (etcdctl
+/// `memberAddCommandFunc`).
+fn member_add(a: Args) -> Result<(Command, Print), EtcdctlError> {
+    a.only(&["peer-urls", "learner"])?;
+    let learner = a.bool("learner")?;
+    let name = match a.positional.as_slice() {
+        [] => {
+            return Err(EtcdctlError::Etcdctl(
+                "member name not provided".to_string(),
+            ))
+        }
+        [name] => name.clone(),
+        many => {
+            let mut ev = "too many arguments".to_string();
+            for s in many {
+                // etcd lowercases the word first; no character outside
+                // ASCII lowercases to h, t or p, so ASCII folding is the
+                // same test without the Unicode case tables.
+                if s.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("http")) {
+                    ev += &format!(", did you mean --peer-urls={s}");
+                }
+            }
+            return Err(EtcdctlError::Etcdctl(ev));
+        }
+    };
+    let peer_urls = a.value("peer-urls").unwrap_or("").to_string();
+    if peer_urls.is_empty() {
+        return Err(EtcdctlError::Etcdctl(
+            "member peer urls not provided".to_string(),
+        ));
+    }
+    if peer_urls.as_bytes().contains(&b',') {
+        return Err(EtcdctlError::SeveralUrls);
+    }
+    let id = node_of_name(&name).ok_or_else(|| EtcdctlError::BadName { name: name.clone() })?;
+    Ok((
+        Command::MemberAdd {
+            id,
+            learner,
+            voter: false,
+            standby: false,
+            read_only: None,
+            peer_url: Some(peer_urls.clone()),
+            via: None,
+            timeout_ms: None,
+            require_leader: false,
+        },
+        Print::MemberAdd {
+            name,
+            peer_urls,
+            learner,
+        },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn member_ids_are_distinct_nonzero_and_map_back() {
+        let ids: crate::collections::vecmap::VecSet<u64> =
+            (MIN_NODE_ID..=MAX_NODE_ID).map(member_id).collect();
+        assert_eq!(ids.len(), 15);
+        for n in MIN_NODE_ID..=MAX_NODE_ID {
+            assert_ne!(member_id(n), 0);
+            assert_eq!(node_of(member_id(n)), Some(n));
+            assert_eq!(node_of_name(&member_name(n)), Some(n));
+        }
+        assert_eq!(node_of(4), None);
+        for bad in ["n0", "n16", "n04", "node4", "n", "4", "n4x"] {
+            assert_eq!(node_of_name(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn edit_distance_folds_ascii_letters() {
+        for (a, b, d) in [
+            ("memebr", "member", 2),
+            ("MEMBER", "member", 0),
+            ("", "get", 3),
+            ("e", "del", 2),
+            ("foo", "lock", 3),
+            ("lst", "list", 1),
+        ] {
+            assert_eq!(levenshtein(a, b), d, "{a} {b}");
+            assert_eq!(levenshtein(b, a), d, "{b} {a}");
+        }
+        assert!(ROOT.iter().all(|c| c.len() <= NAME_MAX));
+        assert!(ROOT.iter().any(|c| c.len() == NAME_MAX));
+    }
+
+    /// cobra's argsMinusFirstX took out the first word spelt as the
+    /// command until v1.7 (etcdctl v3.4, v3.5), even a flag's value; since,
+    /// the word it found.
+    #[test]
+    fn the_command_word_found_is_taken_out_as_cobra_takes_it() {
+        let strings = |w: &[&str]| w.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        let args = strings(&["-w", "get", "--debug", "get", "k"]);
+        let v35 = find(args.clone(), Release::V3_5).unwrap();
+        assert_eq!(v35, (vec!["get"], strings(&["-w", "--debug", "get", "k"])));
+        let v36 = find(args, Release::V3_6).unwrap();
+        assert_eq!(v36, (vec!["get"], strings(&["-w", "get", "--debug", "k"])));
+    }
+
+    #[test]
+    fn shell_words_follow_quotes() {
+        assert_eq!(
+            words(r#"etcdctl put 'a b' "c \"d\"" e\ f"#).unwrap(),
+            ["etcdctl", "put", "a b", "c \"d\"", "e f"]
+        );
+        assert!(words("etcdctl put 'a").is_err());
+    }
+}
+
+/// "etcdctl put", or "etcdctl" for an empty command.
+pub fn full_name(command: &str) -> String {
+    if command.is_empty() {
+        "etcdctl".to_string()
+    } else {
+        format!("etcdctl {command}")
+    }
+}
+
+#[cfg(test)]
+mod doc_tests {
+    use super::*;
+
+    /// docs/etcdctl.md lists every id as this module computes it.
+    #[test]
+    fn the_documented_ids_are_the_ids() {
+        let doc = include_str!("../../docs/etcdctl.md");
+        for n in MIN_NODE_ID..=MAX_NODE_ID {
+            let row = format!("| {n} | n{n} | `{:x}` |", member_id(n));
+            assert!(doc.contains(&row), "docs/etcdctl.md lacks {row}");
+        }
+    }
+}
