@@ -17,8 +17,30 @@ trap '[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; rm -f "$OUT"' EXIT
 # Runs a command, its output to the terminal and to $OUT, for the summary.
 keep() { "$@" | tee -a "$OUT"; }
 
+# RaftScope (ongardie/raftscope, ISC licence), the engine's yardstick: not
+# part of raftlab. Unless RAFTSCOPE_DIR names a checkout of it, fetched at
+# this commit into cargo's target directory, and read there by
+# tools/raftscope-bench.mjs (its raft.js and util.js, run headless in node).
+RAFTSCOPE_COMMIT=5b0c10ab51f873721895e7470b49e04c94bf826f
+ensure_raftscope() {
+    [ -n "${RAFTSCOPE_DIR:-}" ] && return 0
+    local dir
+    dir="$(target_dir)/raftscope-$RAFTSCOPE_COMMIT"
+    if [ ! -f "$dir/raft.js" ]; then
+        rm -rf "$dir"
+        if ! { git clone --quiet --no-checkout https://github.com/ongardie/raftscope "$dir" &&
+            git -C "$dir" checkout --quiet "$RAFTSCOPE_COMMIT"; }; then
+            rm -rf "$dir"
+            printf 'raftlab: could not fetch RaftScope at %s: the engine is measured without it\n' "$RAFTSCOPE_COMMIT" >&2
+            return 0
+        fi
+    fi
+    export RAFTSCOPE_DIR="$dir"
+}
+
 step "engine: raftlab bench, and RaftScope's engine beside it (tools/engine-ratio.mjs)"
 cargo build --quiet --release --bin raftlab
+ensure_raftscope
 keep node tools/engine-ratio.mjs
 
 step "fuzz: 2000 seeds on 1 thread, then on 2"

@@ -1,5 +1,5 @@
 // raftlab's engine against RaftScope's, in one sitting: `raftlab bench`
-// (target/release/raftlab) and tools/raftscope-bench.mjs, each in a process
+// (release/raftlab in cargo's target directory) and tools/raftscope-bench.mjs, each in a process
 // of its own, alternating, ROUNDS times each; prints each run, the medians,
 // and one `figure:` line with the ratio of deliveries per wall second and
 // its goal (docs/performance.md). Without RAFTSCOPE_DIR it measures raftlab
@@ -12,8 +12,10 @@ const ROUNDS = Number(process.env.ENGINE_ROUNDS ?? 3);
 const GOAL = 50;
 const dir = process.env.RAFTSCOPE_DIR;
 
+const target = process.env.RAFTLAB_TARGET_DIR ?? `${root}target`;
+
 const raftlab = () => {
-  const out = execFileSync(`${root}target/release/raftlab`, ["bench"], { encoding: "utf8" });
+  const out = execFileSync(`${target}/release/raftlab`, ["bench"], { encoding: "utf8" });
   process.stdout.write(out);
   // "... 607 simulated seconds: 1331623 message deliveries in 0.700 s wall time = ..."
   const m = out.match(/, (\d+) simulated seconds: (\d+) message deliveries in ([0-9.]+) s wall time/);
@@ -42,7 +44,7 @@ for (let i = 0; i < ROUNDS; i++) {
 }
 const o = median(ours.map(perS));
 if (!dir) {
-  console.log(`figure: engine (raftlab bench, median of ${ROUNDS}): ${n(o)} deliveries/s; against RaftScope: skipped (set RAFTSCOPE_DIR to a checkout of ongardie/raftscope to measure its raft.js beside it, ${GOAL}x wanted: docs/performance.md)`);
+  console.log(`figure: engine (raftlab bench, median of ${ROUNDS}): ${n(o)} deliveries/s; against RaftScope: skipped (set RAFTSCOPE_DIR to a checkout of ongardie/raftscope, or let `make bench` fetch it, to measure its raft.js beside it, ${GOAL}x wanted: docs/performance.md)`);
 } else {
   const t = median(theirs.map(perS));
   console.log(`figure: engine (raftlab bench, median of ${ROUNDS}): ${n(o)} deliveries/s = ${(o / t).toFixed(1)}x RaftScope's ${n(t)} in the same sitting (${GOAL}x wanted)`);

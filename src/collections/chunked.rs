@@ -491,7 +491,7 @@ mod tests {
         assert!(a.full_chunk(1, 2).is_none());
         // A chunk holding other items is not taken.
         let mut c = Entries::default();
-        c.extend((1..=256).map(|i| Entry { term: 9, ..e(i) }));
+        c.extend((1..=256).map(|i| Item { term: 9, ..e(i) }));
         let first = Rc::clone(&a.chunks[0]);
         c.share(1, 1, &first);
         assert!(!Rc::ptr_eq(&c.chunks[0], &first));
