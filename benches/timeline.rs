@@ -128,21 +128,22 @@ mod native {
         }
     }
 
-    /// The bench workload's timeline before this round (docs/performance.md):
-    /// what `Timeline::memory_bytes` counted, and its seeks natively (median
-    /// and worst of 2000, each the best of three), measured beside this
-    /// build in one sitting.
-    const BEFORE_MB: f64 = 128.0;
-    const BEFORE_MEDIAN_MS: f64 = BEFORE_SEEKS.0;
-    const BEFORE_WORST_MS: f64 = BEFORE_SEEKS.1;
-    const BEFORE_SEEKS: (f64, f64) = (0.0, 0.0);
+    /// The bench workload's timeline before this round, measured on
+    /// 2026-12-06 with this file on main's code of that day in the same
+    /// sitting as this branch (docs/performance.md): what
+    /// `Timeline::memory_bytes` counted, and its seeks natively (median and
+    /// worst of 2000, each the best of three). A figure over 1 of before
+    /// compares two runs on a shared machine: run both again to tell.
+    const BEFORE_MB: f64 = 127.6;
+    const BEFORE_MEDIAN_MS: f64 = 9.89;
+    const BEFORE_WORST_MS: f64 = 42.09;
 
     /// One line each for the bench workload's timeline: its memory against
     /// the goal (a third of before), its seeks against before's.
     fn figures(m: &Measured) {
         println!(
             "figure: timeline of raftlab bench's workload (10 simulated minutes, 100 writes/s, {} checkpoints): \
-             {:.1} MB counted ({:.1} MB allocated) = {:.2} of the {BEFORE_MB:.0} MB before (at most 45 MB, a third, wanted)",
+             {:.1} MB counted ({:.1} MB allocated) = {:.2} of the {BEFORE_MB:.1} MB before (at most 45 MB, a third, wanted)",
             m.checkpoints,
             m.counted_mb,
             m.allocated_mb,
