@@ -44,7 +44,7 @@ for (let i = 0; i < ROUNDS; i++) {
 }
 const o = median(ours.map(perS));
 if (!dir) {
-  console.log(`figure: engine (raftlab bench, median of ${ROUNDS}): ${n(o)} deliveries/s; against RaftScope: skipped (set RAFTSCOPE_DIR to a checkout of ongardie/raftscope, or let `make bench` fetch it, to measure its raft.js beside it, ${GOAL}x wanted: docs/performance.md)`);
+  console.log(`figure: engine (raftlab bench, median of ${ROUNDS}): ${n(o)} deliveries/s; against RaftScope: skipped (set RAFTSCOPE_DIR to a checkout of ongardie/raftscope, or let make bench fetch it, to measure its raft.js beside it, ${GOAL}x wanted: docs/performance.md)`);
 } else {
   const t = median(theirs.map(perS));
   console.log(`figure: engine (raftlab bench, median of ${ROUNDS}): ${n(o)} deliveries/s = ${(o / t).toFixed(1)}x RaftScope's ${n(t)} in the same sitting (${GOAL}x wanted)`);
