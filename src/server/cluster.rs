@@ -206,7 +206,6 @@ impl Cluster {
     /// World events since the last call, in order, appended to `out`: the
     /// cluster keeps its vector's room for the next step's events, as the
     /// session, which takes them after every step of a `wait`, keeps `out`'s.
-
     pub fn take_events_into(&mut self, out: &mut Vec<Event>) {
         self.absorb();
         out.append(&mut self.events);

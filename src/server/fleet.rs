@@ -220,7 +220,6 @@ impl Fleet {
     /// clusters' serve again (the session takes the events after every step
     /// of a `wait`). The events a mirror's own watch receives are left out:
     /// the mirror's relays tell them.
-
     pub fn take_events_into(&mut self, all: &mut Vec<Event>) {
         debug_assert!(all.is_empty());
         self.pump();
