@@ -13,6 +13,8 @@ use crate::lang::lexer::{lex, OptPart, Token};
 use crate::lang::parse_error::{Form, Least, Named};
 pub use crate::lang::parse_error::{ParseError, ParseErrorFacts, ParseErrorKind};
 
+mod by_hand;
+
 /// The options every client request takes: the client's timeout and
 /// etcd's `WithRequireLeader`.
 const CLIENT_OPTIONS: [(&str, Kind); 2] = [
@@ -795,6 +797,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
         "partition" => parse_partition(&mut p)?,
         "net" => parse_net(&mut p)?,
         "mirror" => parse_mirror(&mut p)?,
+        "hold" | "release" | "drop" | "deliver-next" => by_hand::parse(&mut p, &first.text)?,
         other => {
             return Err(p.err(
                 first.col,
@@ -1295,6 +1298,7 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
             "msgs-out" => parse_msgs(p, MsgDir::Out),
             "msgs-in" => parse_msgs(p, MsgDir::In),
             "watch-events" => parse_watch_events(p),
+            "held" | "in-flight" => by_hand::parse_condition(p, &t.text),
             "watch-canceled" => {
                 let t = p.word("a watch number", "watch-canceled")?;
                 let w = parse_watch_id(&t.text).map_err(|m| p.err(t.col, m))?;

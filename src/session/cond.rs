@@ -178,6 +178,14 @@ pub enum Unmet {
         out: bool,
         count: u64,
     },
+    /// `count` messages are held (`held`), or in flight and not held, on
+    /// the direction `from` to `to`.
+    OnLink {
+        from: NodeId,
+        to: NodeId,
+        held: bool,
+        count: u64,
+    },
 }
 
 /// The sets of members a condition names.
@@ -298,6 +306,18 @@ impl Unmet {
                 out: false,
                 count: 4,
             },
+            Unmet::OnLink {
+                from: 1,
+                to: 2,
+                held: true,
+                count: 3,
+            },
+            Unmet::OnLink {
+                from: 1,
+                to: 2,
+                held: false,
+                count: 1,
+            },
         ]
     }
 }
@@ -327,6 +347,7 @@ pub fn node_named(cond: &Condition) -> Option<NodeId> {
         | Condition::Progress { id, .. }
         | Condition::MatchShare { id, .. }
         | Condition::Messages { id, .. } => Some(*id),
+        Condition::Held { from, .. } | Condition::InFlight { from, .. } => Some(*from),
         Condition::Queued { id, .. } => *id,
         Condition::Voters(ids) | Condition::Learners(ids) | Condition::VotersOutgoing(ids) => {
             ids.first().copied()
@@ -571,6 +592,36 @@ pub fn check(
                 Unmet::Messages {
                     id: *id,
                     out,
+                    count: n,
+                },
+            )
+        }
+        Condition::Held {
+            from,
+            to,
+            bound,
+            count,
+        }
+        | Condition::InFlight {
+            from,
+            to,
+            bound,
+            count,
+        } => {
+            let held = matches!(cond, Condition::Held { .. });
+            let net = cluster.world().network();
+            // On a held direction every message is held; on another, none.
+            let n = if net.is_held(*from, *to) == held {
+                net.on_link(*from, *to).count() as u64
+            } else {
+                0
+            };
+            holds(
+                bound.holds(n, *count),
+                Unmet::OnLink {
+                    from: *from,
+                    to: *to,
+                    held,
                     count: n,
                 },
             )

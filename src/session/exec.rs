@@ -1039,6 +1039,10 @@ impl Session {
                 prefix,
             } => self.fleet.mirror_start(*id, *from, *to, prefix.clone())?,
             Command::MirrorStop(id) => self.fleet.mirror_stop(*id)?,
+            Command::Hold { .. }
+            | Command::Release { .. }
+            | Command::Drop { .. }
+            | Command::DeliverNext { .. } => self.by_hand(cmd, result)?,
             // Started by `start`, which waits for them.
             Command::Wait(_)
             | Command::WaitUntil { .. }
