@@ -15,7 +15,7 @@ export default {
   "play": "再生", "pause": "一時停止", "play.tip": "再生 / 一時停止（スペース）",
   "play.tipLesson": "再生 / 一時停止（スペース）。レッスン中に時計を進めるとレッスンの筋書きから外れる",
   "step": "ステップ ▸", "step.tip": "次のイベントまで進める（→）", "speed": "速度",
-  "stepMessage": "✉ ▸", "stepMessage.tip": "次のメッセージだけを配送し、ほかには何もしない（deliver-next）",
+  "stepMessage": "✉▸", "stepMessage.tip": "次のメッセージだけを配送し、ほかには何もしない（deliver-next）",
   "stepMessage.aria": "次のメッセージ",
   "lessons": "レッスン", "lessons.tip": "ガイド付きレッスン: 学習者メンバーの設計を図ごとに",
   "share": "共有", "share.tip": "この実行をこの時点で開くリンクをコピー",
