@@ -5,7 +5,6 @@
 //! MsgBeat, never cross the network and have no name here.
 
 use crate::raft::MessageType;
-use crate::text::joined::Joined;
 
 /// Every kind a message on the network can be, in etcd's order.
 pub const MESSAGE_KINDS: [(&str, MessageType); 14] = [
@@ -46,7 +45,7 @@ pub fn kind_named(name: &str) -> Option<MessageType> {
 /// The names, as an error message lists them.
 pub fn kind_names() -> String {
     let names: Vec<&str> = MESSAGE_KINDS.iter().map(|(n, _)| *n).collect();
-    names.joined(", ")
+    names.join(", ")
 }
 
 #[cfg(test)]

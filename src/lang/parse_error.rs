@@ -10,7 +10,6 @@
 //! translated.
 
 use crate::raft::NodeId;
-use crate::text::joined::Joined;
 
 use crate::lang::ast::COMMAND_NAMES;
 use crate::lang::ast::{MAX_NODE_ID, MIN_NODE_ID};
@@ -741,7 +740,7 @@ impl ParseErrorKind {
             }
             NoCommand => format!(
                 "expected a command, found nothing; commands are: {}",
-                COMMAND_NAMES.joined(", ")
+                COMMAND_NAMES.join(", ")
             ),
             ClusterNotCommand => "\"cluster\" without name= can only be the first line of a \
                                   script; \"cluster voters=... name=NAME\" adds another cluster"
@@ -753,7 +752,7 @@ impl ParseErrorKind {
             QuotedCommand { found } => format!("expected a command, found quoted text {found}"),
             UnknownCommand { found } => format!(
                 "unknown command {found}; expected one of: {}",
-                COMMAND_NAMES.joined(", ")
+                COMMAND_NAMES.join(", ")
             ),
             Missing { what, after } => format!("missing {what} after {after}"),
             TextIsOption { what, after, found } => format!(

@@ -1,7 +1,5 @@
 //! The lessons: their files, their header comments, and the list.
 
-use crate::text::joined::Joined;
-use crate::text::substr;
 use std::fmt;
 use std::sync::Arc;
 
@@ -84,7 +82,9 @@ pub fn parse_bundle(bundle: &str) -> Result<Vec<(String, String)>, String> {
         let (file, body) = after
             .split_once('\n')
             .ok_or("a lesson bundle's last file name has no line of its own")?;
-        let end = substr::find(body, &format!("\n{BUNDLE_MARK}")).map_or(body.len(), |i| i + 1);
+        let end = body
+            .find(&format!("\n{BUNDLE_MARK}"))
+            .map_or(body.len(), |i| i + 1);
         out.push((file.to_string(), body[..end].to_string()));
         rest = &body[end..];
     }
@@ -276,7 +276,7 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
             let names: Vec<&str> = RAFT_TOPICS.iter().map(|(n, _)| *n).collect();
             return Err(format!(
                 "raft {r:?} is not one of raftlab's Raft topics: {}",
-                names.joined(", ")
+                names.join(", ")
             ));
         }
     }
@@ -285,7 +285,7 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
             let names: Vec<&str> = COMPARISONS.iter().map(|(n, _)| *n).collect();
             return Err(format!(
                 "comparison {c:?} is not one of the design document's: {}",
-                names.joined(", ")
+                names.join(", ")
             ));
         }
     }
@@ -305,7 +305,7 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
             let names: Vec<&str> = PROPOSALS.iter().map(|(n, _)| *n).collect();
             return Err(format!(
                 "proposal {p:?} is not one of the design document's: {}",
-                names.joined(", ")
+                names.join(", ")
             ));
         }
     }

@@ -1,6 +1,5 @@
 //! etcd's errors, under the scenario language's stable codes.
 
-use crate::text::joined::Joined;
 use std::fmt;
 use std::rc::Rc;
 use std::str::FromStr;
@@ -154,7 +153,7 @@ impl FromStr for ErrorCode {
                 let names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
                 format!(
                     "unknown error code {s:?}; expected one of: {}",
-                    names.joined(", ")
+                    names.join(", ")
                 )
             })
     }

@@ -93,7 +93,7 @@ fn link_text(cmd: &str, a: NodeId, b: NodeId, one_way: bool) -> String {
 /// `A->B` (one way) or `A B`: the link's words, and no more.
 fn read_link(p: &mut Words<'_>, cmd: &str) -> Result<(NodeId, NodeId, bool), ParseError> {
     let t = p.word("node id", cmd)?;
-    let (a, b, one_way) = if let Some((a_txt, b_txt)) = substr::split_once(&t.text, "->") {
+    let (a, b, one_way) = if let Some((a_txt, b_txt)) = t.text.split_once("->") {
         let a = node_id_of(a_txt).map_err(|m| p.err(t.col, m))?;
         let b_col = t.col + a_txt.chars().count() + 2;
         if b_txt.is_empty() {
@@ -142,7 +142,7 @@ pub(super) fn parse_condition(p: &mut Words<'_>, name: &str) -> Result<Condition
         Some(link) => (link, bound_of(&opt.name)),
         None => (opt.name.as_str(), Bound::Exactly),
     };
-    let Some((a_txt, b_txt)) = substr::split_once(link, "->") else {
+    let Some((a_txt, b_txt)) = link.split_once("->") else {
         return Err(form_expected(p, t, form()));
     };
     let from = node_id_of(a_txt).map_err(|m| p.err(t.col, m))?;

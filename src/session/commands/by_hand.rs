@@ -19,7 +19,7 @@ use crate::session::report::{CommandResult, HandDone, MessageJson};
 impl Session {
     /// Runs one of the four commands (it takes no time, but for
     /// `deliver-next`, which moves the clock to its message's arrival).
-    pub(super) fn by_hand(
+    pub(in crate::session) fn by_hand(
         &mut self,
         cmd: &Command,
         result: &mut CommandResult,
