@@ -23,7 +23,7 @@ fn the_lessons_of_rafts_own_story_hold_on_twenty_seeds_in_wasm() {
         let lesson = lessons::find(id).unwrap_or_else(|| panic!("no lesson {id}"));
         for seed in 1..=20 {
             let s = lesson.with_seed(seed).run();
-            let surprises = lessons::surprises(s.results());
+            let surprises = lessons::surprises(&s.results().to_vec());
             assert!(
                 surprises.is_empty(),
                 "{id} seed={seed}: {:?}",
