@@ -101,6 +101,7 @@ pub fn configs(spec: &ClusterSpec) -> (WorldConfig, ServerConfig) {
         latency_ms: (spec.latency_min_ms, spec.latency_max_ms),
         bandwidth: spec.bandwidth,
         transport: spec.transport,
+        conn_read_timeout_ms: spec.etcd.silent_cut_noticed_after_ms(),
         ..WorldConfig::default()
     };
     let server = ServerConfig {
@@ -755,7 +756,8 @@ pub(super) fn passes_time(cmd: &Command) -> bool {
         | Command::MemberList { .. }
         | Command::MemberChange { .. }
         | Command::MemberLeaveJoint { .. }
-        | Command::TransferLeader(_) => true,
+        | Command::TransferLeader(_)
+        | Command::Status { via: Some(_) } => true,
         Command::Put { nowait, .. } => !nowait,
         _ => false,
     }

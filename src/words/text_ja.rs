@@ -209,6 +209,11 @@ fn deadline(waited: &Waited, raft_refused: Option<&str>) -> String {
             via
         ),
         Waited::NoMember => ja!(DeadlineNoMember, deadline_exceeded = DEADLINE_EXCEEDED),
+        Waited::NotRunning { via } => ja!(
+            DeadlineNotRunning,
+            deadline_exceeded = DEADLINE_EXCEEDED,
+            via
+        ),
         Waited::ClientDeadline => {
             ja!(DeadlineClient, deadline_exceeded = DEADLINE_EXCEEDED)
         }
@@ -431,6 +436,11 @@ fn list(ids: &[NodeId]) -> String {
 }
 
 /// "2.31 秒": a moment in running text.
+/// A lesson's header note: "etcd 3.4.23 と 3.5.1 で検証済み".
+pub fn lesson_checked(releases: &[String]) -> String {
+    ja!(LessonChecked, releases = releases.join(" と "))
+}
+
 pub fn seconds(ms: u64) -> String {
     ja!(Seconds, ms = Fixed(ms as f64 / 1000.0, 2))
 }
