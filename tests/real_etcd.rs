@@ -71,7 +71,7 @@ mod suite {
         /// `alike` names those lines).
         Passed {
             outcome: Outcome,
-            retried: bool,
+            retried: usize,
             alike: Vec<usize>,
         },
         Failed {
@@ -155,7 +155,7 @@ mod suite {
                         .collect();
                     return Result_::Passed {
                         outcome,
-                        retried: attempt > 0,
+                        retried: attempt,
                         alike,
                     };
                 }
@@ -225,7 +225,10 @@ mod suite {
                         .to_string();
                     match &r {
                         Result_::Passed { retried, alike, outcome } => {
-                            let again = if *retried { ", on its second run" } else { "" };
+                            let again = match retried {
+                                0 => String::new(),
+                                n => format!(", on run {}", n + 1),
+                            };
                             let note = if alike.is_empty() {
                                 String::new()
                             } else {
