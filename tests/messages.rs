@@ -233,3 +233,20 @@ fn time_travel_replays_held_messages_and_lands_after_a_deliver_next() {
     assert_eq!(t.report_json()["messages"], end["messages"]);
     assert_eq!(t.report_json()["nodes"], end["nodes"]);
 }
+
+#[test]
+fn a_deliver_next_with_only_held_messages_on_streams_fails_and_changes_nothing() {
+    // On etcd's streams with a bandwidth, a held write still travels: its
+    // stream has it to send, but no message will arrive to be delivered.
+    let mut s = run(
+        "cluster voters=1,2,3 seed=7 transport=streams bandwidth=1MB/s\ncampaign 1\n\
+         wait-until leader=1 within=2s\nhold 1 2\nhold 1 3\nhold 2 3\nput x 1 size=64KB nowait\n",
+    );
+    let before = s.report_json();
+    let r = s.command("deliver-next").unwrap();
+    assert_eq!(r.error, Some("no-message"), "{r:?}");
+    let after = s.report_json();
+    assert_eq!(before["time_ms"], after["time_ms"], "the clock stayed");
+    assert_eq!(before["messages"], after["messages"]);
+    assert_eq!(before["nodes"], after["nodes"]);
+}

@@ -121,7 +121,7 @@ pub fn can_deliver_next(fleet: &Fleet) -> bool {
     fleet
         .clusters()
         .iter()
-        .any(|c| c.world().next_arrival(None).is_some())
+        .any(|c| c.world().anything_to_deliver(None))
 }
 
 #[cfg(test)]
@@ -199,6 +199,28 @@ mod tests {
         s.command("hold 1 2").unwrap();
         s.command("hold 1 3").unwrap();
         s.advance(500);
+        assert!(!can_deliver_next(s.fleet()));
+    }
+
+    #[test]
+    fn deliver_next_is_offered_for_a_message_still_in_its_senders_stream() {
+        // 64 KB at 1 MB/s: the write waits in node 1's stream, no arrival
+        // known yet, and deliver-next lets the stream send it first.
+        let mut s = Session::from_script(
+            "cluster voters=1,2,3 seed=2 transport=streams bandwidth=1MB/s\ncampaign 1\n\
+             wait-until leader=1 within=2s\nput x 1 size=64KB nowait\n",
+        )
+        .unwrap();
+        let waiting = s.cluster().world().network().in_flight().any(|m| {
+            m.arrives_ms == crate::sim::network::UNKNOWN_MS
+                && m.msg.msg_type == crate::raft::MessageType::App
+        });
+        assert!(waiting, "a MsgApp waits in its stream");
+        assert!(can_deliver_next(s.fleet()));
+        assert!(s.command("deliver-next").unwrap().ok);
+        s.command("hold 1 2").unwrap();
+        s.command("hold 1 3").unwrap();
+        s.command("hold 2 3").unwrap();
         assert!(!can_deliver_next(s.fleet()));
     }
 }

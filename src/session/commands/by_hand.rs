@@ -189,6 +189,15 @@ impl Session {
             Some(k) => vec![k],
             None => (0..self.fleet().len()).collect(),
         };
+        // Nothing to deliver: the streams are not let send either (a held
+        // message still travels, but never arrives to be delivered), so a
+        // failed deliver-next changes nothing.
+        if !clusters
+            .iter()
+            .any(|&k| self.fleet().cluster(k).world().anything_to_deliver(link))
+        {
+            return None;
+        }
         loop {
             let fleet = self.fleet();
             let arrival = clusters

@@ -213,6 +213,16 @@ impl Network {
             .map(|m| (m.arrives_ms, m.id))
             .min()
     }
+
+    /// Whether a message not held is on its way (on the direction `link`
+    /// only, if given): on the wire, or still waiting in its sender's
+    /// stream (whose arrival is known once the stream has sent it).
+    pub fn anything_to_deliver(&self, link: Option<(NodeId, NodeId)>) -> bool {
+        self.in_flight
+            .values()
+            .filter(|m| link.is_none_or(|(a, b)| m.msg.from == a && m.msg.to == b))
+            .any(|m| !self.is_held_message(m))
+    }
 }
 
 #[cfg(test)]

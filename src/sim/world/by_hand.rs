@@ -92,6 +92,12 @@ impl World {
         self.net.next_arrival(link)
     }
 
+    /// Whether `deliver-next` (on `link`, if given) has a message to
+    /// deliver: one not held, on the wire or in its sender's stream.
+    pub fn anything_to_deliver(&self, link: Option<(NodeId, NodeId)>) -> bool {
+        self.net.anything_to_deliver(link)
+    }
+
     /// When a stream next finishes sending a message (`transport=streams`
     /// with a bandwidth): that message's arrival is known only then.
     pub fn next_transmit(&self) -> Option<u64> {
