@@ -31,9 +31,11 @@ export function escapeHtml(s) {
 
 const figuresText = (f) => `${t(f.length > 1 ? "figures" : "figure")} ${f.join(", ")}`;
 /** What a lesson follows: its figures, the design document's proposal it
- * makes tryable, or the comparison it sets side by side. */
+ * makes tryable, Raft's own story it tells, or the comparison it sets side
+ * by side. */
 export const lessonSource = (l) => l.figures.length ? figuresText(l.figures)
   : l.proposal ? `${t("proposal")}: ${t(`proposal.${l.proposal}`)}`
+  : l.raft ? `${t("raft")}: ${t(`raft.${l.raft}`)}`
   : `${t("comparison")}: ${t(`comparison.${l.comparison}`)}`;
 
 /** The lesson after `id` in the list, if there is one. */
