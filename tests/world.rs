@@ -389,3 +389,34 @@ fn what_becomes_of_a_message_is_told_to_the_process_that_sent_it_only() {
         "the old process's loss moved the new one's progress"
     );
 }
+
+#[test]
+fn members_keep_one_copy_of_the_entries_and_records_they_hold_alike() {
+    use raftlab::sim::{Put, Request};
+    use std::rc::Rc;
+    let mut w = world(&[1, 2, 3], WorldConfig::default());
+    let leader = run_to_leader(&mut w);
+    for n in 0..600u64 {
+        let req = Request::Put(Put {
+            key: format!("k{}", n % 4),
+            value: format!("v{n}").into(),
+            size: 8,
+            request: 1000 + n,
+        });
+        w.propose(leader, req.entry()).unwrap();
+    }
+    let t = w.now() + 2_000;
+    w.run_until(t);
+    let nodes: Vec<_> = w.nodes().collect();
+    let log = |i: usize| nodes[i].raft.as_ref().unwrap().log();
+    // Every log holds the same first 256 entries (index 1 on), and the
+    // same first 256 records (revision 2 on): one chunk for all three.
+    for i in 1..3 {
+        let (a, b) = (log(0).chunk_at(1).unwrap(), log(i).chunk_at(1).unwrap());
+        assert!(Rc::ptr_eq(a, b), "node {}'s entries", nodes[i].id);
+        let store = |j: usize| nodes[j].state.mvcc.backend();
+        let (a, b) = (store(0).chunk_at(2).unwrap(), store(i).chunk_at(2).unwrap());
+        assert!(Rc::ptr_eq(a, b), "node {}'s records", nodes[i].id);
+    }
+    assert!(w.violations().is_empty(), "{:?}", w.violations());
+}

@@ -16,7 +16,7 @@ const CHUNK: usize = 256;
 pub type Weigh<T> = fn(&T, &mut Meter);
 
 /// A sequence addressed by position (0 is the first kept).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Chunked<T> {
     chunks: Vec<Rc<Vec<T>>>,
     /// Per chunk, what its items own (bytes at a whole share), weighed once
@@ -28,6 +28,33 @@ pub struct Chunked<T> {
     /// Positions dropped from the front of the first chunk.
     skip: usize,
     len: usize,
+    /// The chunks before this one were offered for sharing already
+    /// ([`Chunked::unshared_full`]).
+    offered: usize,
+}
+
+/// A clone shares the full chunks and takes a copy of the last one if it is
+/// not full, exactly as long as its items: the clone is nearly always kept
+/// as it is (a time-travel checkpoint, a snapshot's image of a store) while
+/// the original goes on filling that chunk, which a shared chunk would make
+/// it copy at its next push, into a chunk's whole room, every clone leaving
+/// the old room, half empty on average, to the clone.
+impl<T: Clone> Clone for Chunked<T> {
+    fn clone(&self) -> Self {
+        let mut chunks = self.chunks.clone();
+        if (self.skip + self.len) % CHUNK != 0 {
+            if let Some(last) = chunks.last_mut() {
+                *last = Rc::new(last.to_vec());
+            }
+        }
+        Chunked {
+            chunks,
+            weights: self.weights.clone(),
+            skip: self.skip,
+            len: self.len,
+            offered: self.offered,
+        }
+    }
 }
 
 impl<T> Default for Chunked<T> {
@@ -37,8 +64,28 @@ impl<T> Default for Chunked<T> {
             weights: Vec::new(),
             skip: 0,
             len: 0,
+            offered: 0,
         }
     }
+}
+
+/// The chunk, made this holder's own if a clone shares it (as
+/// `Rc::make_mut`), with room for a whole chunk: a copy the size of the
+/// items would double on its next push, and a chunk filled that way would
+/// keep up to twice the room it needs.
+fn own<T: Clone>(chunk: &mut Rc<Vec<T>>) -> &mut Vec<T> {
+    if Rc::get_mut(chunk).is_none() {
+        let mut copy = Vec::with_capacity(CHUNK.max(chunk.len()));
+        copy.extend(chunk.iter().cloned());
+        *chunk = Rc::new(copy);
+    }
+    let v = Rc::get_mut(chunk).expect("a chunk just made this holder's own");
+    // A clone's copy is as long as its items (see `Clone`): it grows to a
+    // chunk's room at once rather than by doubling past it.
+    if v.len() == v.capacity() && v.len() < CHUNK {
+        v.reserve_exact(CHUNK - v.len());
+    }
+    v
 }
 
 impl<T: Clone> Chunked<T> {
@@ -79,9 +126,23 @@ impl<T: Clone> Chunked<T> {
         if let Some(w) = self.weights.get_mut(c) {
             *w = None;
         }
+        self.offered = self.offered.min(c);
         self.chunks
             .get_mut(c)
-            .and_then(|chunk| Rc::make_mut(chunk).get_mut(i))
+            .and_then(|chunk| own(chunk).get_mut(i))
+    }
+
+    /// [`Chunked::get_mut`] for a write that changes nothing the item owns
+    /// beyond itself (a time, a flag): a weighed chunk keeps its weight.
+    pub fn get_mut_same_weight(&mut self, pos: usize) -> Option<&mut T> {
+        if pos >= self.len {
+            return None;
+        }
+        let (c, i) = self.locate(pos);
+        self.offered = self.offered.min(c);
+        self.chunks
+            .get_mut(c)
+            .and_then(|chunk| own(chunk).get_mut(i))
     }
 
     pub fn push(&mut self, e: T) {
@@ -90,7 +151,7 @@ impl<T: Clone> Chunked<T> {
             self.weights.push(None);
         }
         if let Some(last) = self.chunks.last_mut() {
-            Rc::make_mut(last).push(e);
+            own(last).push(e);
             self.len += 1;
         }
     }
@@ -135,11 +196,12 @@ impl<T: Clone> Chunked<T> {
             return;
         }
         let end = self.skip + len;
+        self.offered = self.offered.min(end / CHUNK);
         self.chunks.truncate(end.div_ceil(CHUNK));
         self.weights.truncate(self.chunks.len());
         if end % CHUNK != 0 {
             if let Some(last) = self.chunks.last_mut() {
-                Rc::make_mut(last).truncate(end % CHUNK);
+                own(last).truncate(end % CHUNK);
             }
             if let Some(w) = self.weights.last_mut() {
                 *w = None;
@@ -158,6 +220,7 @@ impl<T: Clone> Chunked<T> {
         self.skip += n;
         self.len -= n;
         let whole = self.skip / CHUNK;
+        self.offered = self.offered.saturating_sub(whole);
         self.chunks.drain(..whole);
         self.weights.drain(..whole);
         self.skip -= whole * CHUNK;
@@ -168,6 +231,71 @@ impl<T: Clone> Chunked<T> {
         self.weights.clear();
         self.skip = 0;
         self.len = 0;
+        self.offered = 0;
+    }
+
+    // ---- one copy of what several holders hold alike ----------------------
+    //
+    // Every member of a cluster keeps the same entries at the same log
+    // indexes, and the same records at the same store revisions: a full
+    // chunk of one member equal to another's can be the other's, one copy
+    // for all of them (and for every checkpoint that holds either). A chunk
+    // is named by its *key*, the key of its first slot, where position 0
+    // has the key `first` the holder gives (a log index, a revision); two
+    // holders share only chunks that start at the same key.
+
+    /// Full chunks: each holds `CHUNK` items.
+    fn full_chunks(&self) -> usize {
+        (self.skip + self.len) / CHUNK
+    }
+
+    /// The key of chunk `c`'s first slot.
+    fn key_of(&self, first: u64, c: usize) -> Option<u64> {
+        first
+            .checked_sub(self.skip as u64)
+            .map(|k| k + (c * CHUNK) as u64)
+    }
+
+    /// The full chunk whose first slot has key `key`, if there is one.
+    pub fn full_chunk(&self, first: u64, key: u64) -> Option<&Rc<Vec<T>>> {
+        let off = key.checked_sub(self.key_of(first, 0)?)?;
+        if off % CHUNK as u64 != 0 {
+            return None;
+        }
+        let c = usize::try_from(off / CHUNK as u64).ok()?;
+        self.chunks.get(c).filter(|_| c < self.full_chunks())
+    }
+
+    /// The keys of the chunks that filled since they were last offered, in
+    /// order (none, nearly always: a chunk fills once per `CHUNK` pushes).
+    pub fn unshared_full(&self, first: u64) -> impl Iterator<Item = u64> + '_ {
+        (self.offered..self.full_chunks()).filter_map(move |c| self.key_of(first, c))
+    }
+
+    /// Takes `other` for the full chunk with key `key` if it holds the same
+    /// items; then counts every full chunk as offered. Call once per
+    /// [`Chunked::unshared_full`] key with the chunk another holder has there.
+    pub fn share(&mut self, first: u64, key: u64, other: &Rc<Vec<T>>)
+    where
+        T: PartialEq,
+    {
+        let Some(c) = self
+            .key_of(first, 0)
+            .and_then(|k0| key.checked_sub(k0))
+            .filter(|off| off % CHUNK as u64 == 0)
+            .and_then(|off| usize::try_from(off / CHUNK as u64).ok())
+            .filter(|&c| c < self.full_chunks())
+        else {
+            return;
+        };
+        if !Rc::ptr_eq(&self.chunks[c], other) && self.chunks[c] == *other {
+            self.chunks[c] = Rc::clone(other);
+        }
+    }
+
+    /// Counts every full chunk as offered.
+    pub fn offered_all(&mut self) {
+        self.offered = self.full_chunks();
     }
 
     /// The entries at positions `[lo, hi)` (clamped to the stored ones).
@@ -321,6 +449,67 @@ mod tests {
     }
 
     #[test]
+    fn a_clone_copies_an_unfilled_last_chunk_as_long_as_its_items() {
+        let mut a = Entries::default();
+        a.extend((1..=300).map(e));
+        let b = a.clone();
+        // The full chunk is shared; the last one, 44 of 256, is the
+        // clone's own copy, exactly as long.
+        assert!(Rc::ptr_eq(&a.chunks[0], &b.chunks[0]));
+        assert!(!Rc::ptr_eq(&a.chunks[1], &b.chunks[1]));
+        assert_eq!(b.chunks[1].capacity(), 44);
+        // The original goes on in its own chunk, with a chunk's room.
+        a.push(e(301));
+        assert_eq!(a.chunks[1].capacity(), CHUNK);
+        assert_eq!(b.len(), 300);
+        // A clone's copy grows to a chunk's room at once, not past it.
+        let mut c = b.clone();
+        c.extend((301..=512).map(e));
+        assert_eq!(c.chunks[1].capacity(), CHUNK);
+        assert_eq!(indexes(&c), (1..=512).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn holders_of_the_same_items_share_their_full_chunks_and_nothing_else() {
+        // Two logs of the same entries; position 0 is index 1 in both.
+        let mut a = Entries::default();
+        let mut b = Entries::default();
+        a.extend((1..=700).map(e));
+        b.extend((1..=600).map(e));
+        let keys: Vec<u64> = b.unshared_full(1).collect();
+        assert_eq!(keys, vec![1, 257]);
+        for k in keys {
+            let other = Rc::clone(a.full_chunk(1, k).unwrap());
+            b.share(1, k, &other);
+        }
+        b.offered_all();
+        assert!(Rc::ptr_eq(&a.chunks[0], &b.chunks[0]));
+        assert!(Rc::ptr_eq(&a.chunks[1], &b.chunks[1]));
+        assert_eq!(b.unshared_full(1).count(), 0);
+        // Not full, or at another key: nothing to share.
+        assert!(a.full_chunk(1, 513).is_none());
+        assert!(a.full_chunk(1, 2).is_none());
+        // A chunk holding other items is not taken.
+        let mut c = Entries::default();
+        c.extend((1..=256).map(|i| Item { term: 9, ..e(i) }));
+        let first = Rc::clone(&a.chunks[0]);
+        c.share(1, 1, &first);
+        assert!(!Rc::ptr_eq(&c.chunks[0], &first));
+        // Writing into a shared chunk copies it: the other holder keeps
+        // what it had.
+        b.truncate(300);
+        b.push(e(9999));
+        assert_eq!(a.get(300).unwrap().index, 301);
+        assert_eq!(b.get(300).unwrap().index, 9999);
+        assert_eq!(b.unshared_full(1).collect::<Vec<_>>(), Vec::<u64>::new());
+        // Dropping from the front keeps the keys: index 257's chunk is
+        // still at key 257 when position 0 is index 301.
+        let second = Rc::clone(&a.chunks[1]);
+        a.drop_front(300);
+        assert!(Rc::ptr_eq(a.full_chunk(301, 257).unwrap(), &second));
+    }
+
+    #[test]
     fn emptied_stores_start_clean() {
         let mut s = Entries::default();
         s.extend((1..=300).map(e));
@@ -377,5 +566,21 @@ mod tests {
         walked.drop_front(256);
         assert_eq!(weighed.weights.len(), weighed.chunks.len());
         assert_eq!(count(&weighed), count(&walked));
+    }
+
+    #[test]
+    fn a_write_that_changes_nothing_an_item_owns_keeps_the_weight() {
+        let mut s = Chunked::default();
+        for i in 0..300 {
+            s.push_weighed((i, "x".repeat(i % 5 + 1)), |x: &(usize, String), m| {
+                m.string(&x.1)
+            });
+        }
+        assert!(s.weights[0].is_some());
+        s.get_mut_same_weight(7).unwrap().0 = 1000;
+        assert!(s.weights[0].is_some());
+        assert_eq!(s.get(7).unwrap().0, 1000);
+        s.get_mut(8).unwrap().1.push('y');
+        assert_eq!(s.weights[0], None);
     }
 }

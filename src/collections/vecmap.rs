@@ -215,6 +215,29 @@ impl<K: Ord, V> VecMap<K, V> {
         Entry { map: self, key, at }
     }
 
+    /// `key`'s entry, added with the key `make(key)` and the default value
+    /// if it is not there: one search, where [`VecMap::entry`] wants the
+    /// key made first.
+    pub fn get_or_insert_by<Q: Ord + ?Sized>(
+        &mut self,
+        key: &Q,
+        make: impl FnOnce(&Q) -> K,
+    ) -> (&K, &mut V)
+    where
+        K: Borrow<Q>,
+        V: Default,
+    {
+        let i = match self.find(key) {
+            Ok(i) => i,
+            Err(i) => {
+                self.entries.insert(i, (make(key), V::default()));
+                i
+            }
+        };
+        let (k, v) = &mut self.entries[i];
+        (k, v)
+    }
+
     /// Sets `key`'s value; returns the value it replaced.
     pub fn insert(&mut self, key: K, value: V) -> Option<V> {
         match self.find(&key) {

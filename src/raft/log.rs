@@ -7,6 +7,8 @@
 //! so slow followers can still catch up from the log, etcd's
 //! SnapshotCatchUpEntries); `entries[i].index == offset + i`.
 
+use std::rc::Rc;
+
 use crate::collections::chunked::Chunked;
 use crate::collections::heap::Meter;
 use crate::raft::types::{Entry, Snapshot};
@@ -73,6 +75,28 @@ impl RaftLog {
 
     pub fn last_term(&self) -> u64 {
         self.entries.last().map_or(self.prev_term, |e| e.term)
+    }
+
+    /// The full chunk of entries starting at log index `index`, to share
+    /// with a log that holds the same entries ([`RaftLog::share_chunks`]).
+    pub fn chunk_at(&self, index: u64) -> Option<&Rc<Vec<Entry>>> {
+        self.entries.full_chunk(self.offset, index)
+    }
+
+    /// The first indexes of the chunks of entries that filled since the
+    /// last [`RaftLog::share_chunks`].
+    pub fn unshared_chunks(&self) -> impl Iterator<Item = u64> + '_ {
+        self.entries.unshared_full(self.offset)
+    }
+
+    /// Takes each of `others` (a chunk another log holds, by its first
+    /// index) for ours where it holds the same entries: one copy of what
+    /// every member's log holds alike. Nothing a reader sees changes.
+    pub fn share_chunks(&mut self, others: &[(u64, Rc<Vec<Entry>>)]) {
+        for (index, chunk) in others {
+            self.entries.share(self.offset, *index, chunk);
+        }
+        self.entries.offered_all();
     }
 
     /// The retained entries, from `first_index()` to `last_index()`.

@@ -198,12 +198,22 @@ impl Cluster {
         self.world.now()
     }
 
+    /// Whether events wait to be taken (`take_events_into`).
+    pub fn has_events(&self) -> bool {
+        !self.events.is_empty() || self.world.has_events()
+    }
+
     /// World events since the last call, in order, appended to `out`: the
     /// cluster keeps its vector's room for the next step's events, as the
     /// session, which takes them after every step of a `wait`, keeps `out`'s.
     pub fn take_events_into(&mut self, out: &mut Vec<Event>) {
         self.absorb();
         out.append(&mut self.events);
+    }
+
+    /// Whether requests finished since the last `take_finished`.
+    pub fn has_finished(&self) -> bool {
+        !self.finished.is_empty()
     }
 
     /// Requests that finished since the last call (those started with
@@ -769,6 +779,14 @@ impl Cluster {
 
     fn expire(&mut self) {
         let now = self.now();
+        // Nearly always: nothing is due (a step is a message or a tick).
+        if self
+            .deadlines
+            .first()
+            .is_none_or(|(deadline, _)| *deadline > now)
+        {
+            return;
+        }
         let expired: Vec<(RequestId, Option<&'static str>, Waiting, bool)> = self
             .deadlines
             .iter()

@@ -207,6 +207,14 @@ impl Fleet {
         self.clusters[i].take_outcome(request)
     }
 
+    /// Whether [`Fleet::take_events_into`] may find something: events wait
+    /// in a cluster or here, or a mirror runs (its pump may make some).
+    pub fn has_events(&self) -> bool {
+        !self.events.is_empty()
+            || !self.mirrors.is_empty()
+            || self.clusters.iter().any(Cluster::has_events)
+    }
+
     /// Every cluster's events since the last call, then the mirrors', in
     /// time order, into `all`, which must be empty: its room and the
     /// clusters' serve again (the session takes the events after every step

@@ -82,11 +82,14 @@ impl History {
 
     fn push(&mut self, op: Operation, kept: bool) -> usize {
         self.version += 1;
-        self.ops.push(Recorded {
-            op,
-            kept,
-            local: false,
-        });
+        self.ops.push_weighed(
+            Recorded {
+                op,
+                kept,
+                local: false,
+            },
+            Recorded::heap_size,
+        );
         self.ops.len() - 1
     }
 
@@ -150,7 +153,7 @@ impl History {
             response,
         };
         let at = self.push(op, true);
-        if let Some(r) = self.ops.get_mut(at) {
+        if let Some(r) = self.ops.get_mut_same_weight(at) {
             r.local = true;
         }
     }
@@ -170,9 +173,19 @@ impl History {
         };
         let response = self.stamp(now_ms);
         self.version += 1;
-        if let Some(r) = self.ops.get_mut(at) {
+        // A read's answer brings its value, which the item then owns; a
+        // write's is a time.
+        let read = read.filter(
+            |_| matches!(self.ops.get(at), Some(r) if matches!(r.op.kind, OpKind::Read(_))),
+        );
+        let r = if read.is_some() {
+            self.ops.get_mut(at)
+        } else {
+            self.ops.get_mut_same_weight(at)
+        };
+        if let Some(r) = r {
             r.op.response = Some(response);
-            if let (Some(value), OpKind::Read(_)) = (read, &r.op.kind) {
+            if let Some(value) = read {
                 r.op.kind = OpKind::Read(value);
                 r.kept = true;
             }
@@ -187,7 +200,7 @@ impl History {
         let Some(at) = self.close(request) else {
             return;
         };
-        if let Some(r) = self.ops.get_mut(at) {
+        if let Some(r) = self.ops.get_mut_same_weight(at) {
             if matches!(r.op.kind, OpKind::Write(_)) && !proposed {
                 self.version += 1;
                 r.kept = false;
@@ -240,18 +253,21 @@ impl History {
 impl History {
     /// Counts the operations recorded (a steady load adds one per write).
     pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
-        self.ops.heap_size(
-            m,
-            Some(|r: &Recorded, m: &mut crate::collections::heap::Meter| {
-                m.string(&r.op.key);
-                match &r.op.kind {
-                    crate::sim::linearizability::OpKind::Write(v)
-                    | crate::sim::linearizability::OpKind::Read(Some(v)) => m.string(v),
-                    _ => {}
-                }
-            }),
-        );
+        self.ops.heap_size(m, Some(Recorded::heap_size));
         self.open.heap_size(m);
+    }
+}
+
+impl Recorded {
+    /// Its key and value: a full chunk of them is weighed once, when it
+    /// fills (`Chunked::push_weighed`), not at every count; answering an
+    /// operation changes its time, and a read's value only then.
+    fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
+        m.string(&self.op.key);
+        match &self.op.kind {
+            OpKind::Write(v) | OpKind::Read(Some(v)) => m.string(v),
+            _ => {}
+        }
     }
 }
 

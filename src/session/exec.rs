@@ -640,6 +640,11 @@ impl Session {
         self.fleet.pump();
         let mut finished = Vec::new();
         for k in 0..self.fleet.len() {
+            // Nearly always none: a timeline's `wait` comes here after
+            // every step.
+            if !self.fleet.cluster(k).has_finished() {
+                continue;
+            }
             for f in self.fleet.cluster_mut(k).take_finished() {
                 finished.push((k, f));
             }
@@ -670,6 +675,11 @@ impl Session {
     }
 
     pub(super) fn narrate_events(&mut self) {
+        // A timeline's `wait` narrates after every step, and most steps
+        // leave nothing to take.
+        if !self.fleet.has_events() {
+            return;
+        }
         let mut events = std::mem::take(&mut self.events);
         self.fleet.take_events_into(&mut events);
         for e in events.drain(..) {

@@ -178,6 +178,10 @@ impl Checkpoint {
 fn measure(cps: &mut [Checkpoint]) {
     // The walk that measured the checkpoint before, to go on from.
     let mut carry: Option<Meter> = None;
+    // A checkpoint before the newest measured again: one before it went
+    // (a thinning), and the blocks the newest's walks met may have gone
+    // with it, their addresses free for new blocks.
+    let mut thinned = false;
     for i in 0..cps.len() {
         let prev = i.checked_sub(1).map(|j| cps[j].session.clone());
         let base = prev.as_ref().map_or(std::ptr::null(), Rc::as_ptr);
@@ -185,6 +189,7 @@ fn measure(cps: &mut [Checkpoint]) {
             carry = None;
             continue;
         }
+        thinned |= i + 1 < cps.len();
         let kept = i.checked_sub(1).and_then(|j| cps[j].seen.take());
         let mut m = match (carry.take(), kept, &prev) {
             (Some(m), _, _) => m,
@@ -203,8 +208,12 @@ fn measure(cps: &mut [Checkpoint]) {
         cps[i].base = Some(base);
         carry = Some(m);
     }
-    if let (Some(m), Some(last)) = (carry, cps.last_mut()) {
-        last.seen = Some(m.into_seen());
+    if let Some(last) = cps.last_mut() {
+        match carry {
+            Some(m) => last.seen = Some(m.into_seen()),
+            None if thinned => last.seen = None,
+            None => {}
+        }
     }
 }
 
@@ -1853,11 +1862,12 @@ mod tests {
             // Afresh, one walk dedups across all of them; as they come, each
             // is counted against those measured since the last thinning, so
             // a block an older one shares may count twice: a little more.
+            // A small shared value (a record's value text) counts at its
+            // share of the holders when walked, and members share their full
+            // chunks once they fill: its holders change after a checkpoint
+            // is measured, so the two may differ a little either way.
             let afresh = t.held_bytes();
-            assert!(
-                kept >= afresh && kept - afresh <= afresh / 200,
-                "{kept} vs {afresh}"
-            );
+            assert!(kept.abs_diff(afresh) <= afresh / 200, "{kept} vs {afresh}");
         }
     }
 

@@ -2,7 +2,7 @@
 //! A broken property is recorded with its time, its text and the nodes
 //! involved; it never stops the run, so the user can see what follows.
 
-use std::rc::Rc;
+use std::num::NonZeroU64;
 
 use crate::collections::vecmap::VecMap;
 
@@ -10,7 +10,7 @@ use crate::collections::chunked::Chunked;
 use crate::collections::heap::Meter;
 use crate::raft::{Entry, EntryData, NodeId, Raft, StateRole};
 use crate::sim::kv::Request;
-use crate::sim::mvcc::MvccStore;
+use crate::sim::mvcc::{MvccStore, Record};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
@@ -21,28 +21,87 @@ pub struct Violation {
     pub nodes: Vec<NodeId>,
 }
 
-/// What identifies an entry's content, independent of where it is stored.
-type Fingerprint = (u64, u8, u64, u64);
+/// What identifies an entry's content, independent of where it is stored:
+/// its term, and a 64-bit digest ([`Digest`]) of its kind and what tells it
+/// apart (its request id and size, a member's id...). The checker keeps one
+/// per index of the logs, 16 bytes each.
+type Fingerprint = (u64, NonZeroU64);
 
 fn fingerprint(e: &Entry) -> Fingerprint {
-    match &e.data {
-        EntryData::Empty => (e.term, 0, 0, 0),
+    let (kind, a, b): (u8, u64, u64) = match &e.data {
+        EntryData::Empty => (0, 0, 0),
         EntryData::Normal(data) => match data.get::<Request>() {
-            Some(Request::Put(p)) => (e.term, 1, p.request, p.size),
-            Some(Request::Publish(id)) => (e.term, 3, *id, 0),
-            Some(Request::Delete(d)) => (e.term, 6, d.request, 0),
-            Some(Request::Compaction(c)) => (e.term, 7, c.request, c.rev),
+            Some(Request::Put(p)) => (1, p.request, p.size),
+            Some(Request::Publish(id)) => (3, *id, 0),
+            Some(Request::Delete(d)) => (6, d.request, 0),
+            Some(Request::Compaction(c)) => (7, c.request, c.rev),
             // Another application's payload: told apart by its size.
-            None => (e.term, 5, 0, data.size()),
+            None => (5, 0, data.size()),
         },
-        EntryData::ConfChange(c) => (e.term, 2, c.request, c.node_id),
-        EntryData::ConfChangeV2(c) => (e.term, 4, c.request, c.changes.len() as u64),
+        EntryData::ConfChange(c) => (2, c.request, c.node_id),
+        EntryData::ConfChangeV2(c) => (4, c.request, c.changes.len() as u64),
+    };
+    let mut d = Digest::new();
+    d.eat(u64::from(kind));
+    d.eat(a);
+    d.eat(b);
+    (e.term, d.finish())
+}
+
+/// A 64-bit digest of what the checker compares across members, kept in
+/// place of the thing itself: it keeps one for every index and every store
+/// revision of the run. A word at a time, as the Rust compiler's own `FxHash`
+/// mixes, and the last mix of `splitmix64` at the end. Two different things
+/// have the same digest with a chance of about one in 2^64. Deterministic,
+/// the same natively and in the page.
+struct Digest(u64);
+
+impl Digest {
+    fn new() -> Digest {
+        Digest(0)
+    }
+
+    fn eat(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    /// A text, its length first, so that no two different pairs of texts
+    /// run together alike.
+    fn eat_str(&mut self, s: &str) {
+        self.eat(s.len() as u64);
+        let mut words = s.as_bytes().chunks_exact(8);
+        for w in &mut words {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(w);
+            self.eat(u64::from_le_bytes(b));
+        }
+        let mut b = [0u8; 8];
+        b[..words.remainder().len()].copy_from_slice(words.remainder());
+        self.eat(u64::from_le_bytes(b));
+    }
+
+    fn finish(self) -> NonZeroU64 {
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        NonZeroU64::new(z ^ (z >> 31)).unwrap_or(NonZeroU64::MIN)
     }
 }
 
-/// What a store wrote at one revision: key, value, creation, version and
-/// whether it was a delete (the strings are shared with the store).
-type RevisionPrint = (Rc<str>, Rc<str>, u64, u64, bool);
+/// What a store wrote at one revision (key, value, creation, version and
+/// whether it was a delete), as a digest: 8 bytes for each revision of the
+/// run rather than the write itself (56 bytes, and its texts' shares).
+type RevisionPrint = NonZeroU64;
+
+fn revision_print(r: &Record) -> RevisionPrint {
+    let mut d = Digest::new();
+    d.eat_str(&r.key);
+    d.eat_str(&r.value);
+    d.eat(r.create_revision);
+    d.eat(r.version);
+    d.eat(u64::from(r.tombstone));
+    d.finish()
+}
 
 /// A member's store after applying up to an index: its revision and its
 /// compaction revision.
@@ -150,6 +209,8 @@ impl Checker {
         self.seen.heap_size(m);
         self.seen_other_terms.heap_size(m);
         self.committed.heap_size(m);
+        self.revisions.heap_size(m);
+        self.stores.heap_size(m);
         m.vec(&self.violations);
         for v in &self.violations {
             m.string(&v.text);
@@ -364,13 +425,7 @@ impl Checker {
         let from = checked.min(store.rev()) + 1;
         let mut differ = None;
         for (rev, r) in store.records_from(from) {
-            let print = (
-                Rc::clone(&r.key),
-                Rc::clone(&r.value),
-                r.create_revision,
-                r.version,
-                r.tombstone,
-            );
+            let print = revision_print(r);
             match self.revisions.get(rev) {
                 Some(other) if *other != print => {
                     differ.get_or_insert(rev);

@@ -4,6 +4,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::rc::Rc;
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -250,6 +251,11 @@ impl World {
     /// Drains the events since the last call.
     pub fn take_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.events)
+    }
+
+    /// Whether events wait to be taken.
+    pub fn has_events(&self) -> bool {
+        !self.events.is_empty()
     }
 
     /// `take_events` appended to `out`, keeping the world's vector's memory.
@@ -677,6 +683,10 @@ impl World {
         self.checker.observe(now, id, r);
         self.checker
             .observe_store(now, id, r.applied(), &node.state.mvcc);
+        // Entries come with the step before, records with the applying
+        // above: a chunk of either that filled is shared below.
+        let filled = r.log().unshared_chunks().next().is_some()
+            || node.state.mvcc.backend().unshared_chunks().next().is_some();
         let mut compacted = false;
 
         // etcd's triggerSnapshot: once more than snapshot-count entries were
@@ -720,6 +730,46 @@ impl World {
         if compacted {
             self.forget_compacted();
         }
+        if filled {
+            self.share_chunks(id);
+        }
+    }
+
+    /// Gives node `id` one copy, with the other members, of the chunks of
+    /// log entries and store records that filled since the last call and
+    /// that another member holds alike (`Chunked::share`): every member
+    /// keeps the same entries at the same indexes and the same records at
+    /// the same revisions, and every time-travel checkpoint keeps what each
+    /// member held, so sharing them divides that memory by the members.
+    /// Called when a chunk filled: once per 256 entries or records.
+    fn share_chunks(&mut self, id: NodeId) {
+        let Some(node) = self.nodes.get(&id) else {
+            return;
+        };
+        let others = || self.nodes.values().filter(move |n| n.id != id);
+        let mut entries = Vec::new();
+        if let Some(r) = &node.raft {
+            for index in r.log().unshared_chunks() {
+                let found = others().find_map(|n| n.raft.as_ref()?.log().chunk_at(index));
+                if let Some(chunk) = found {
+                    entries.push((index, Rc::clone(chunk)));
+                }
+            }
+        }
+        let mut records = Vec::new();
+        for rev in node.state.mvcc.backend().unshared_chunks() {
+            let found = others().find_map(|n| n.state.mvcc.backend().chunk_at(rev));
+            if let Some(chunk) = found {
+                records.push((rev, Rc::clone(chunk)));
+            }
+        }
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        if let Some(r) = node.raft.as_mut() {
+            r.share_log_chunks(&entries);
+        }
+        node.state.mvcc.share_chunks(&records);
     }
 
     fn push(&mut self, kind: EventKind) {

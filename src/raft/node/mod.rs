@@ -430,6 +430,12 @@ impl Raft {
         &self.log
     }
 
+    /// [`RaftLog::share_chunks`]: one copy of the entries this node's log
+    /// holds alike with other logs.
+    pub fn share_log_chunks(&mut self, others: &[(u64, std::rc::Rc<Vec<Entry>>)]) {
+        self.log.share_chunks(others);
+    }
+
     pub fn conf_state(&self) -> ConfState {
         self.tracker.conf_state()
     }

@@ -79,6 +79,28 @@ impl Backend {
         self.get(rev).map_or(0, |r| r.prev)
     }
 
+    /// The full chunk of records starting at revision `rev`, to share with
+    /// a store that holds the same records ([`Backend::share_chunks`]).
+    pub fn chunk_at(&self, rev: u64) -> Option<&Rc<Vec<Record>>> {
+        self.tail.full_chunk(self.base, rev)
+    }
+
+    /// The first revisions of the chunks of records that filled since the
+    /// last [`Backend::share_chunks`].
+    pub fn unshared_chunks(&self) -> impl Iterator<Item = u64> + '_ {
+        self.tail.unshared_full(self.base)
+    }
+
+    /// Takes each of `others` (a chunk another store holds, by its first
+    /// revision) for ours where it holds the same records: one copy of what
+    /// every member's store holds alike. Nothing a reader sees changes.
+    pub fn share_chunks(&mut self, others: &[(u64, Rc<Vec<Record>>)]) {
+        for (rev, chunk) in others {
+            self.tail.share(self.base, *rev, chunk);
+        }
+        self.tail.offered_all();
+    }
+
     /// The revision the next record must have.
     pub fn next_rev(&self) -> u64 {
         self.base + self.tail.len() as u64

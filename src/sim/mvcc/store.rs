@@ -148,6 +148,17 @@ impl MvccStore {
         }
     }
 
+    /// The store's records, for sharing what members hold alike
+    /// ([`Backend::share_chunks`]).
+    pub fn backend(&self) -> &Backend {
+        &self.backend
+    }
+
+    /// [`Backend::share_chunks`].
+    pub fn share_chunks(&mut self, others: &[(u64, Rc<Vec<Record>>)]) {
+        self.backend.share_chunks(others);
+    }
+
     /// The revision of the last write (etcd's `store.Rev`).
     pub fn rev(&self) -> u64 {
         self.current_rev
@@ -243,11 +254,18 @@ impl MvccStore {
     /// kept as it is, so members applying the same entry share its value.
     pub fn put(&mut self, key: &str, value: impl Into<Rc<str>>, size: u64) -> u64 {
         let rev = self.current_rev + 1;
-        let found = self.find(key, rev);
+        // One search of the index: a key it did not hold gets an empty
+        // entry first, which finds nothing, as a missing key would.
+        let backend = &self.backend;
+        let (key, ki) = self.index.get_or_insert_by(key, |k: &str| Rc::from(k));
+        let found = ki.get(rev, &|r| backend.prev(r));
         let (created, version) = found.map_or((rev, 1), |f| (f.create_revision, f.version + 1));
-        self.live_bytes -= self.live_weight(found);
-        let key = self.shared_key(key);
-        let prev = self.index.entry(Rc::clone(&key)).or_default().put(rev);
+        let live = found
+            .and_then(|f| backend.get(f.mod_revision))
+            .map_or(0, Record::weight);
+        let key = Rc::clone(key);
+        let prev = ki.put(rev);
+        self.live_bytes -= live;
         let record = Record {
             key,
             value: value.into(),
