@@ -1,11 +1,11 @@
 //! Randomised fault runs: every run is a scenario script, so every failure
 //! is a script that reproduces it.
 //!
-//! For one seed, [`generate`] builds a random cluster and then picks one
+//! For one seed, [`generate()`] builds a random cluster and then picks one
 //! command at a time (faults, membership changes, client load, waits) from a
 //! generator seeded with that seed, looking at the live cluster to choose
 //! sensible targets, and runs it. The script is the commands it ran, so
-//! running the script again gives the same run. [`check`] then runs a fixed
+//! running the script again gives the same run. [`check()`] then runs a fixed
 //! final phase (stop the load, heal every link, restore the network, start
 //! every member that can start, wait for a leader, write once more) and
 //! judges the run:
@@ -45,19 +45,19 @@
 //!
 //! Each run also counts the paths it went down ([`coverage`]), so a
 //! campaign's [`Summary`] says which it never reached. A campaign splits
-//! into disjoint shards ([`shard`]) whose [`Report`]s [`merge`] into the
-//! whole's. [`shrink`] cuts a failing script down by delta debugging. No
+//! into disjoint shards ([`shard`]) whose [`Report`]s [`merge()`] into the
+//! whole's. [`shrink()`] cuts a failing script down by delta debugging. No
 //! clap, no threads, no I/O: the browser can use it as well as `raftlab
 //! fuzz`.
 //!
 //! The modules, in the order a run goes through them: the `cluster` line
 //! ([`cluster`], with [`modes`], [`mirrored`] and [`history_ops`] drawn
-//! from streams of their own), the commands ([`commands`], picked with a [`view`] of the
-//! live cluster, by [`generate`]); then the check ([`check`]: [`observed`]
-//! runs the script under the [`tracker`] and [`coverage`], [`final_phase`]
-//! makes the cluster whole, [`liveness`], [`durability`] and
-//! [`mirror_check`] judge); then the campaign ([`run`], [`summary`],
-//! [`report`], [`shard`], [`merge`], [`shrink`]).
+//! from streams of their own), the commands ([`commands`], picked with a
+//! [`view`] of the live cluster, by [`mod@generate`]); then the check
+//! ([`mod@check`]: [`observed`] runs the script under the [`tracker`] and
+//! [`coverage`], [`final_phase`] makes the cluster whole, [`liveness`],
+//! [`durability`] and [`mirror_check`] judge); then the campaign ([`run`],
+//! [`summary`], [`report`], [`shard`], [`mod@merge`], [`mod@shrink`]).
 
 pub mod check;
 pub mod cluster;
