@@ -605,3 +605,22 @@ wait 1s
     let verdict = fuzz::check(&script.replace("put k forged via=14\n", "")).unwrap();
     assert!(verdict.passed(), "{:?}", verdict.failures);
 }
+
+#[test]
+fn merge_says_which_file_it_cannot_read() {
+    let missing = std::env::temp_dir().join("raftlab-no-such-shard.json");
+    let (status, out, err) = fuzz_cli(&["merge", missing.to_str().unwrap()]);
+    assert_eq!(status, Some(2));
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.starts_with(&format!("raftlab fuzz merge: {}: ", missing.display())),
+        "{err}"
+    );
+    let text =
+        std::env::temp_dir().join(format!("raftlab-not-a-report-{}.json", std::process::id()));
+    std::fs::write(&text, "fuzz: 3 seeds\n").unwrap();
+    let (status, _, err) = fuzz_cli(&["merge", text.to_str().unwrap()]);
+    std::fs::remove_file(&text).unwrap();
+    assert_eq!(status, Some(2));
+    assert!(err.contains("at line 1 column"), "{err}");
+}
