@@ -12,7 +12,6 @@
 //!   The sandbox is kept aside meanwhile; leaving the lesson returns to it
 //!   as it was.
 
-use crate::text::joined::Joined;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -791,7 +790,7 @@ impl Engine {
         match &self.lesson {
             None => std::borrow::Cow::Borrowed(&self.sandbox),
             Some(p) => {
-                let mut script = p.session().history().joined("\n");
+                let mut script = p.session().history().join("\n");
                 script.push('\n');
                 let t = Timeline::from_script(&script)
                     .unwrap_or_else(|_| Timeline::new(&p.lesson().script.cluster));

@@ -2,7 +2,6 @@
 //! chosen from the cluster as it is now (the next free id, the leader, who
 //! is a member), so the history records what the button did.
 
-use crate::text::joined::Joined;
 use serde::Deserialize;
 
 use crate::lang::ast::MAX_NODE_ID;
@@ -146,7 +145,7 @@ fn joined(ids: &[NodeId]) -> String {
     ids.iter()
         .map(|id| id.to_string())
         .collect::<Vec<_>>()
-        .joined(",")
+        .join(",")
 }
 
 /// A partition with the first `first(n)` members (at least one, at most all

@@ -16,9 +16,11 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::lang::ast::Script;
 use crate::lang::parse::parse_duration;
 use crate::lang::parse::parse_script;
 use crate::session::exec::Session;
+use crate::session::report::Report;
 use crate::session::stop::Progress;
 use crate::session::stop::StopReason;
 use crate::session::stop::DEFAULT_MEMORY_BUDGET;
@@ -163,13 +165,43 @@ pub fn run_source(
             return 2;
         }
     };
+    let session = run_in_slices(&script, opts, out);
+    let report = session.report();
+    if opts.json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(text) => {
+                let _ = writeln!(out, "{text}");
+            }
+            Err(e) => {
+                let _ = writeln!(err, "raftlab run: cannot write the report: {e}");
+                return 1;
+            }
+        }
+    } else {
+        write_summary(&report, out);
+    }
+    if let Some(stop) = session.stopped() {
+        let _ = writeln!(err, "raftlab run: {name}: {}", stop.message);
+        return EXIT_STOPPED;
+    }
+    if session.passed() {
+        0
+    } else {
+        1
+    }
+}
+
+/// Runs `script` a slice at a time to its end, or until `--max-wall` or
+/// the memory budget stops it: the trace as it goes (unless `--json`) and
+/// the progress bar.
+fn run_in_slices(script: &Script, opts: &RunOptions, out: &mut dyn Write) -> Session {
     let started = Instant::now();
     let mut bar = Bar {
         enabled: opts.progress,
         started,
         bar: None,
     };
-    let mut session = Session::queued(&script);
+    let mut session = Session::queued(script);
     session.set_memory_budget(opts.max_memory);
     loop {
         let lines = session.take_narration();
@@ -192,48 +224,31 @@ pub fn run_source(
         bar.update(&p);
     }
     bar.clear();
-    let report = session.report();
-    if opts.json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(text) => {
-                let _ = writeln!(out, "{text}");
-            }
-            Err(e) => {
-                let _ = writeln!(err, "raftlab run: cannot write the report: {e}");
-                return 1;
-            }
-        }
-    } else {
-        let failed = report
-            .results
-            .iter()
-            .filter(|r| r.error == Some("expect-failed"))
-            .count();
+    session
+}
+
+/// The trace's last lines: the counts, and each safety violation.
+fn write_summary(report: &Report, out: &mut dyn Write) {
+    let failed = report
+        .results
+        .iter()
+        .filter(|r| r.error == Some("expect-failed"))
+        .count();
+    let _ = writeln!(
+        out,
+        "{} commands, {failed} failed expectations, {} safety violations, simulated time {:.2}s",
+        report.results.len(),
+        report.violations.len(),
+        report.time_ms as f64 / 1000.0
+    );
+    for v in &report.violations {
         let _ = writeln!(
             out,
-            "{} commands, {failed} failed expectations, {} safety violations, simulated time {:.2}s",
-            report.results.len(),
-            report.violations.len(),
-            report.time_ms as f64 / 1000.0
+            "violation at t={:.2}s: {}: {}",
+            v.time_ms as f64 / 1000.0,
+            v.property,
+            v.text
         );
-        for v in &report.violations {
-            let _ = writeln!(
-                out,
-                "violation at t={:.2}s: {}: {}",
-                v.time_ms as f64 / 1000.0,
-                v.property,
-                v.text
-            );
-        }
-    }
-    if let Some(stop) = session.stopped() {
-        let _ = writeln!(err, "raftlab run: {name}: {}", stop.message);
-        return EXIT_STOPPED;
-    }
-    if session.passed() {
-        0
-    } else {
-        1
     }
 }
 

@@ -350,12 +350,24 @@ fn respond(root: &Path, gzipped: &Gzipped, request: &mut Request<Body>) -> Respo
             }
         }
     };
+    file_response(status, body, &tag, kind, gzip)
+}
+
+/// A file's answer (or its `304 Not Modified`, or its head) with its
+/// headers: its validator, its type and encoding, and how caches keep it.
+fn file_response(
+    status: StatusCode,
+    body: Vec<u8>,
+    tag: &str,
+    kind: &'static str,
+    gzip: bool,
+) -> Response<Body> {
     let mut response = Response::new(Body::from(body));
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    if let Ok(tag) = HeaderValue::from_str(&tag) {
+    if let Ok(tag) = HeaderValue::from_str(tag) {
         headers.insert(ETAG, tag);
     }
     if compressible(kind) {

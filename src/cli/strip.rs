@@ -95,34 +95,15 @@ fn js_comments(src: &str) -> Result<Vec<Span>, Unfollowed> {
                 after = After::Operator;
                 i += 1;
             }
-            b'}' => {
-                let in_template = braces.pop().ok_or(Unfollowed {
-                    what: "a } that closes nothing",
-                    offset: i,
-                })?;
-                if in_template {
-                    // The template goes on after its `${...}`.
-                    i = template_end(b, i + 1, &mut braces)?;
-                    after = After::Operand;
-                } else {
-                    // The end of a block: what follows starts anew.
-                    after = After::Operator;
-                    i += 1;
-                }
-            }
+            b'}' => (i, after) = close_brace(b, i, &mut braces)?,
             b')' | b']' => {
                 after = After::Operand;
                 i += 1;
             }
             c if c.is_ascii_whitespace() => i += 1,
-            c if c == b'_' || c == b'$' || c.is_ascii_alphanumeric() || c >= 0x80 => {
+            c if is_word_byte(c) => {
                 let start = i;
-                while i < b.len()
-                    && (b[i] == b'_'
-                        || b[i] == b'$'
-                        || b[i].is_ascii_alphanumeric()
-                        || b[i] >= 0x80)
-                {
+                while i < b.len() && is_word_byte(b[i]) {
                     i += 1;
                 }
                 let word = &src[start..i];
@@ -145,6 +126,29 @@ fn js_comments(src: &str) -> Result<Vec<Span>, Unfollowed> {
         });
     }
     Ok(comments)
+}
+
+/// The `}` at `i`: the end of a block, after which what follows starts
+/// anew, or of a template's `${...}`, after which the template goes on.
+/// Where the scan goes on, and what `/` there can start.
+fn close_brace(b: &[u8], i: usize, braces: &mut Vec<bool>) -> Result<(usize, After), Unfollowed> {
+    let in_template = braces.pop().ok_or(Unfollowed {
+        what: "a } that closes nothing",
+        offset: i,
+    })?;
+    if in_template {
+        // The template goes on after its `${...}`.
+        Ok((template_end(b, i + 1, braces)?, After::Operand))
+    } else {
+        // The end of a block: what follows starts anew.
+        Ok((i + 1, After::Operator))
+    }
+}
+
+/// Whether a byte may be part of a name or a keyword (any byte of a
+/// character beyond ASCII counts).
+fn is_word_byte(c: u8) -> bool {
+    c == b'_' || c == b'$' || c.is_ascii_alphanumeric() || c >= 0x80
 }
 
 /// The end of the `/* ... */` comment starting at `start`.

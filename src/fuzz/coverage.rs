@@ -173,8 +173,8 @@ impl Coverage {
     }
 
     /// Counts the finished commands' answers: promotions and error codes.
-    pub fn observe_results(&mut self, results: &[CommandResult]) {
-        for r in results.iter().filter(|r| !r.pending) {
+    pub fn observe_results<'a>(&mut self, results: impl IntoIterator<Item = &'a CommandResult>) {
+        for r in results.into_iter().filter(|r| !r.pending) {
             if let Some(i) = r
                 .error
                 .and_then(|e| ErrorCode::ALL.iter().position(|c| c.as_str() == e))

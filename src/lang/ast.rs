@@ -5,7 +5,6 @@
 //! parser can produce: the browser records each click as the command it stands
 //! for, and share links store scripts as text.
 
-use crate::text::joined::Joined;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -608,7 +607,7 @@ pub use crate::server::joint::JointChange;
 pub use crate::server::ErrorCode;
 
 pub(crate) fn join_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    names.collect::<Vec<_>>().joined(", ")
+    names.collect::<Vec<_>>().join(", ")
 }
 
 /// Quote a piece of user input for an error message, escaped and shortened
@@ -719,7 +718,7 @@ fn format_list(ids: &[NodeId]) -> String {
     ids.iter()
         .map(|i| i.to_string())
         .collect::<Vec<_>>()
-        .joined(",")
+        .join(",")
 }
 
 fn format_link(f: &mut fmt::Formatter<'_>, a: NodeId, b: NodeId, one_way: bool) -> fmt::Result {
@@ -817,6 +816,46 @@ impl fmt::Display for Condition {
 impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Command::Wait(_)
+            | Command::WaitUntil { .. }
+            | Command::Expect(_)
+            | Command::Status { .. }
+            | Command::Say { .. }
+            | Command::Pause => self.fmt_flow(f),
+            Command::Put { .. }
+            | Command::Delete { .. }
+            | Command::Compaction { .. }
+            | Command::LoadStart { .. }
+            | Command::LoadStop => self.fmt_write(f),
+            Command::Get { .. } | Command::Watch { .. } | Command::MemberList { .. } => {
+                self.fmt_read(f)
+            }
+            Command::MemberAdd { .. }
+            | Command::MemberPromote { .. }
+            | Command::MemberRemove { .. }
+            | Command::MemberChange { .. }
+            | Command::MemberLeaveJoint { .. }
+            | Command::TransferLeader(_) => self.fmt_membership(f),
+            Command::Start(_)
+            | Command::Crash(_)
+            | Command::Campaign(_)
+            | Command::Compact(_)
+            | Command::Cut { .. }
+            | Command::Heal { .. }
+            | Command::Partition(_)
+            | Command::Isolate(_)
+            | Command::Net { .. } => self.fmt_faults(f),
+            Command::AddCluster(_) | Command::MirrorStart { .. } | Command::MirrorStop(_) => {
+                self.fmt_fleet(f)
+            }
+        }
+    }
+}
+
+impl Command {
+    /// The script's own flow: time, checks, narration.
+    fn fmt_flow(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Command::Wait(ms) => write!(f, "wait {}", format_duration(*ms)),
             Command::WaitUntil { cond, within_ms } => {
                 write!(f, "wait-until {cond}")?;
@@ -836,6 +875,14 @@ impl fmt::Display for Command {
                 Ok(())
             }
             Command::Pause => f.write_str("pause"),
+            // `fmt` sends only the commands above here.
+            _ => Ok(()),
+        }
+    }
+
+    /// The client's writes: `put`, `delete`, `compaction`, `load`.
+    fn fmt_write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Command::Put {
                 key,
                 value,
@@ -855,24 +902,6 @@ impl fmt::Display for Command {
                 }
                 format_client(f, *timeout_ms, *require_leader)
             }
-            Command::Get {
-                key,
-                rev,
-                via,
-                serializable,
-                timeout_ms,
-                require_leader,
-            } => {
-                write!(f, "get {}", format_text(key))?;
-                if let Some(r) = rev {
-                    write!(f, " rev={r}")?;
-                }
-                format_via(f, *via)?;
-                if *serializable {
-                    f.write_str(" serializable")?;
-                }
-                format_client(f, *timeout_ms, *require_leader)
-            }
             Command::Delete {
                 key,
                 via,
@@ -882,22 +911,6 @@ impl fmt::Display for Command {
                 write!(f, "delete {}", format_text(key))?;
                 format_via(f, *via)?;
                 format_client(f, *timeout_ms, *require_leader)
-            }
-            Command::Watch {
-                key,
-                prefix,
-                from_rev,
-                via,
-            } => {
-                write!(f, "watch {}", format_text(key))?;
-                if *prefix {
-                    f.write_str(" prefix")?;
-                }
-                if let Some(r) = from_rev {
-                    write!(f, " from-rev={r}")?;
-                }
-                format_via(f, *via)?;
-                Ok(())
             }
             Command::Compaction {
                 rev,
@@ -922,6 +935,69 @@ impl fmt::Display for Command {
                 Ok(())
             }
             Command::LoadStop => f.write_str("load stop"),
+            // `fmt` sends only the commands above here.
+            _ => Ok(()),
+        }
+    }
+
+    /// The client's reads: `get`, `watch`, `member list`.
+    fn fmt_read(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Get {
+                key,
+                rev,
+                via,
+                serializable,
+                timeout_ms,
+                require_leader,
+            } => {
+                write!(f, "get {}", format_text(key))?;
+                if let Some(r) = rev {
+                    write!(f, " rev={r}")?;
+                }
+                format_via(f, *via)?;
+                if *serializable {
+                    f.write_str(" serializable")?;
+                }
+                format_client(f, *timeout_ms, *require_leader)
+            }
+            Command::Watch {
+                key,
+                prefix,
+                from_rev,
+                via,
+            } => {
+                write!(f, "watch {}", format_text(key))?;
+                if *prefix {
+                    f.write_str(" prefix")?;
+                }
+                if let Some(r) = from_rev {
+                    write!(f, " from-rev={r}")?;
+                }
+                format_via(f, *via)?;
+                Ok(())
+            }
+            Command::MemberList {
+                serializable,
+                via,
+                timeout_ms,
+                require_leader,
+            } => {
+                f.write_str("member list")?;
+                if *serializable {
+                    f.write_str(" serializable")?;
+                }
+                format_via(f, *via)?;
+                format_client(f, *timeout_ms, *require_leader)
+            }
+            // `fmt` sends only the commands above here.
+            _ => Ok(()),
+        }
+    }
+
+    /// Membership changes and `transfer-leader`.
+    fn fmt_membership(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Command::MemberAdd {
                 id,
                 learner,
@@ -968,19 +1044,6 @@ impl fmt::Display for Command {
                 write!(f, "member remove {id}")?;
                 format_client(f, *timeout_ms, *require_leader)
             }
-            Command::MemberList {
-                serializable,
-                via,
-                timeout_ms,
-                require_leader,
-            } => {
-                f.write_str("member list")?;
-                if *serializable {
-                    f.write_str(" serializable")?;
-                }
-                format_via(f, *via)?;
-                format_client(f, *timeout_ms, *require_leader)
-            }
             Command::MemberChange {
                 change,
                 via,
@@ -1000,10 +1063,18 @@ impl fmt::Display for Command {
                 format_via(f, *via)?;
                 format_client(f, *timeout_ms, *require_leader)
             }
+            Command::TransferLeader(n) => write!(f, "transfer-leader {n}"),
+            // `fmt` sends only the commands above here.
+            _ => Ok(()),
+        }
+    }
+
+    /// Faults and the network.
+    fn fmt_faults(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Command::Start(n) => write!(f, "start {n}"),
             Command::Crash(n) => write!(f, "crash {n}"),
             Command::Campaign(n) => write!(f, "campaign {n}"),
-            Command::TransferLeader(n) => write!(f, "transfer-leader {n}"),
             Command::Compact(n) => write!(f, "compact {n}"),
             Command::Cut { a, b, one_way } => {
                 f.write_str("cut ")?;
@@ -1019,23 +1090,9 @@ impl fmt::Display for Command {
             Command::Partition(groups) => {
                 f.write_str("partition ")?;
                 let groups: Vec<String> = groups.iter().map(|g| format_list(g)).collect();
-                f.write_str(&groups.joined(" | "))
+                f.write_str(&groups.join(" | "))
             }
             Command::Isolate(n) => write!(f, "isolate {n}"),
-            Command::AddCluster(spec) => write!(f, "{spec}"),
-            Command::MirrorStart {
-                id,
-                from,
-                to,
-                prefix,
-            } => {
-                write!(f, "mirror start {id} from={from} to={to}")?;
-                if let Some(p) = prefix {
-                    write!(f, " prefix={}", format_text(p))?;
-                }
-                Ok(())
-            }
-            Command::MirrorStop(id) => write!(f, "mirror stop {id}"),
             Command::Net {
                 loss_ppm,
                 latency,
@@ -1060,6 +1117,30 @@ impl fmt::Display for Command {
                 }
                 Ok(())
             }
+            // `fmt` sends only the commands above here.
+            _ => Ok(()),
+        }
+    }
+
+    /// Other clusters and mirror processes.
+    fn fmt_fleet(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::AddCluster(spec) => write!(f, "{spec}"),
+            Command::MirrorStart {
+                id,
+                from,
+                to,
+                prefix,
+            } => {
+                write!(f, "mirror start {id} from={from} to={to}")?;
+                if let Some(p) = prefix {
+                    write!(f, " prefix={}", format_text(p))?;
+                }
+                Ok(())
+            }
+            Command::MirrorStop(id) => write!(f, "mirror stop {id}"),
+            // `fmt` sends only the commands above here.
+            _ => Ok(()),
         }
     }
 }
@@ -1083,7 +1164,7 @@ impl fmt::Display for ClusterSpec {
             let t = format_duration(self.election_timeout_ms);
             write!(f, " election-timeout={t}")?;
         }
-        if self.prevote != d.prevote {
+        if self.prevote != self.etcd.default_prevote() {
             write!(f, " prevote={}", on_off(self.prevote))?;
         }
         if self.check_quorum != d.check_quorum {

@@ -17,7 +17,6 @@
 
 use crate::lang::ast::{Command, NodeId, MAX_NODE_ID, MIN_NODE_ID};
 use crate::server::{ErrorCode, Release};
-use crate::text::joined::Joined;
 use std::sync::Arc;
 
 /// The etcdctl commands raftlab models, as its refusal lists them.
@@ -285,13 +284,6 @@ impl Args {
         v36: bool,
     ) -> Result<Args, EtcdctlError> {
         let global = of_release(GLOBAL_FLAGS, GLOBAL_NEW_IN_3_6, v36);
-        let lookup = |name: &str| {
-            known
-                .iter()
-                .map(|&(n, v)| (n, v, false))
-                .chain(global.iter().map(|&(n, v)| (n, v, true)))
-                .find(|&(n, _, _)| n == name)
-        };
         let mut positional = Vec::new();
         let mut flags = Vec::new();
         let mut it = rest.iter();
@@ -305,62 +297,9 @@ impl Args {
                 only_args = true;
                 continue;
             }
-            if let Some(body) = w.strip_prefix("--") {
-                if body.starts_with('-') || body.starts_with('=') {
-                    return Err(EtcdctlError::Etcdctl(format!("bad flag syntax: {w}")));
-                }
-                let (name, value) = match body.split_once('=') {
-                    Some((n, v)) => (n, Some(v.to_string())),
-                    None => (body, None),
-                };
-                let Some((name, takes_value, global)) = lookup(name) else {
-                    return Err(EtcdctlError::Etcdctl(format!("unknown flag: --{name}")));
-                };
-                let value = match value {
-                    None if takes_value => Some(it.next().cloned().ok_or_else(|| {
-                        EtcdctlError::Etcdctl(format!("flag needs an argument: {w}"))
-                    })?),
-                    v => v,
-                };
-                flags.push(Flag {
-                    name: name.to_string(),
-                    value,
-                    global,
-                    typed: w.clone(),
-                });
-                continue;
-            }
-            // Shorthands: a run of letters, each a flag, until one takes
-            // the rest of the word (or the next word) as its value.
-            let mut shorts = &w[1..];
-            while let Some(c) = shorts.chars().next() {
-                let Some(name) = shorthand(c) else {
-                    // pflag quotes the first byte as a character.
-                    let q = char::from(shorts.as_bytes()[0]);
-                    return Err(EtcdctlError::Etcdctl(format!(
-                        "unknown shorthand flag: '{q}' in -{shorts}"
-                    )));
-                };
-                let after = &shorts[1..];
-                let (value, next) = if let Some(v) = after.strip_prefix('=') {
-                    (Some(v.to_string()), "")
-                } else if name == "help" {
-                    (None, after)
-                } else if !after.is_empty() {
-                    (Some(after.to_string()), "")
-                } else {
-                    let v = it.next().cloned().ok_or_else(|| {
-                        EtcdctlError::Etcdctl(format!("flag needs an argument: '{c}' in -{shorts}"))
-                    })?;
-                    (Some(v), "")
-                };
-                flags.push(Flag {
-                    name: name.to_string(),
-                    value,
-                    global: true,
-                    typed: w.clone(),
-                });
-                shorts = next;
+            match w.strip_prefix("--") {
+                Some(body) => flags.push(long_flag(w, body, &mut it, known, global)?),
+                None => shorthands(w, &mut it, &mut flags)?,
             }
         }
         Ok(Args {
@@ -429,6 +368,88 @@ impl Args {
             }
         }
     }
+}
+
+/// A flag typed `--name=value`, `--name value` or `--name` (the word
+/// `w`, `body` without its dashes): the command's own (`known`) or a
+/// global one; a value it takes may be the next word of `it`.
+fn long_flag(
+    w: &str,
+    body: &str,
+    it: &mut std::slice::Iter<'_, String>,
+    known: &[(&str, bool)],
+    global: &[(&str, bool)],
+) -> Result<Flag, EtcdctlError> {
+    if body.starts_with('-') || body.starts_with('=') {
+        return Err(EtcdctlError::Etcdctl(format!("bad flag syntax: {w}")));
+    }
+    let (name, value) = match body.split_once('=') {
+        Some((n, v)) => (n, Some(v.to_string())),
+        None => (body, None),
+    };
+    let found = known
+        .iter()
+        .map(|&(n, v)| (n, v, false))
+        .chain(global.iter().map(|&(n, v)| (n, v, true)))
+        .find(|&(n, _, _)| n == name);
+    let Some((name, takes_value, global)) = found else {
+        return Err(EtcdctlError::Etcdctl(format!("unknown flag: --{name}")));
+    };
+    let value = match value {
+        None if takes_value => Some(
+            it.next()
+                .cloned()
+                .ok_or_else(|| EtcdctlError::Etcdctl(format!("flag needs an argument: {w}")))?,
+        ),
+        v => v,
+    };
+    Ok(Flag {
+        name: name.to_string(),
+        value,
+        global,
+        typed: w.to_string(),
+    })
+}
+
+/// Shorthands (the word `w`, `-` and letters): a run of letters, each a
+/// flag, until one takes the rest of the word (or the next word of `it`)
+/// as its value.
+fn shorthands(
+    w: &str,
+    it: &mut std::slice::Iter<'_, String>,
+    flags: &mut Vec<Flag>,
+) -> Result<(), EtcdctlError> {
+    let mut shorts = &w[1..];
+    while let Some(c) = shorts.chars().next() {
+        let Some(name) = shorthand(c) else {
+            // pflag quotes the first byte as a character.
+            let q = char::from(shorts.as_bytes()[0]);
+            return Err(EtcdctlError::Etcdctl(format!(
+                "unknown shorthand flag: '{q}' in -{shorts}"
+            )));
+        };
+        let after = &shorts[1..];
+        let (value, next) = if let Some(v) = after.strip_prefix('=') {
+            (Some(v.to_string()), "")
+        } else if name == "help" {
+            (None, after)
+        } else if !after.is_empty() {
+            (Some(after.to_string()), "")
+        } else {
+            let v = it.next().cloned().ok_or_else(|| {
+                EtcdctlError::Etcdctl(format!("flag needs an argument: '{c}' in -{shorts}"))
+            })?;
+            (Some(v), "")
+        };
+        flags.push(Flag {
+            name: name.to_string(),
+            value,
+            global: true,
+            typed: w.to_string(),
+        });
+        shorts = next;
+    }
+    Ok(())
 }
 
 /// A hexadecimal member id argument (etcdctl: `strconv.ParseUint(arg, 16,
@@ -534,7 +555,7 @@ const NAME_MAX: usize = 11;
 /// with v3.6.
 fn in_release(command: &str, release: Release) -> bool {
     match command {
-        "migrate" => release == Release::V3_4,
+        "migrate" => release.minor() == Release::V3_4,
         "completion" | "downgrade" => release == Release::V3_6,
         _ => true,
     }
@@ -716,7 +737,7 @@ fn understand(line: &str, release: Release) -> Result<(Command, Print), EtcdctlE
     }
     args.remove(0);
     let (path, rest) = find(args, release)?;
-    let name = path.joined(" ");
+    let name = path.join(" ");
     let unmodelled = || EtcdctlError::Unmodelled {
         command: name.clone(),
     };
@@ -731,144 +752,18 @@ fn understand(line: &str, release: Release) -> Result<(Command, Print), EtcdctlE
             Args::split(&name, &rest, own, v36)?;
             Err(unmodelled())
         }
-        ["member", sub] => {
-            match *sub {
-                "add" => member_add(Args::split(
-                    &name,
-                    &rest,
-                    &[("peer-urls", true), ("learner", false)],
-                    v36,
-                )?),
-                // The same one argument, a member id, for both.
-                "promote" | "remove" => {
-                    let a = Args::split(&name, &rest, &[], v36)?;
-                    a.only(&[])?;
-                    let (member_id, id) = member_arg(
-                        &a,
-                        "member ID is not provided",
-                        ErrorCode::MemberNotFound,
-                        true,
-                    )?;
-                    let (timeout_ms, require_leader) = (None, false);
-                    Ok(if *sub == "promote" {
-                        (
-                            Command::MemberPromote {
-                                id,
-                                timeout_ms,
-                                require_leader,
-                            },
-                            Print::MemberPromote { member_id },
-                        )
-                    } else {
-                        (
-                            Command::MemberRemove {
-                                id,
-                                timeout_ms,
-                                require_leader,
-                            },
-                            Print::MemberRemove { member_id },
-                        )
-                    })
-                }
-                "list" => {
-                    let a = Args::split(
-                        &name,
-                        &rest,
-                        // member list has --consistency since v3.6
-                        // (before, it answered from the member's state).
-                        if v36 { &[("consistency", true)] } else { &[] },
-                        v36,
-                    )?;
-                    a.only(&["consistency"])?;
-                    Ok((
-                        Command::MemberList {
-                            serializable: a.serializable()?,
-                            via: None,
-                            timeout_ms: None,
-                            require_leader: false,
-                        },
-                        Print::MemberList,
-                    ))
-                }
-                _ => Err(unmodelled()),
-            }
-        }
-        ["put"] => {
-            let a = Args::split("put", &rest, PUT_FLAGS, v36)?;
-            a.only(&[])?;
-            // getPutOp reads the value from the second argument and
-            // ignores any after it.
-            let [key, value, ..] = a.positional.as_slice() else {
-                return Err(EtcdctlError::Etcdctl(
-                    "put command needs 1 argument and input from stdin or 2 arguments".to_string(),
-                ));
-            };
-            Ok((
-                Command::Put {
-                    key: key.clone(),
-                    value: value.clone(),
-                    via: None,
-                    size: None,
-                    nowait: false,
-                    timeout_ms: None,
-                    require_leader: false,
-                },
-                Print::Put,
-            ))
-        }
-        ["get"] => {
-            let a = Args::split(
-                "get",
-                &rest,
-                of_release(GET_FLAGS, GET_NEW_IN_3_6, v36),
-                v36,
-            )?;
-            a.only(&["consistency"])?;
-            // getGetOp's order: no key, then the consistency, then a
-            // range_end (the second argument; any after it is ignored).
-            let Some(key) = a.positional.first().cloned() else {
-                return Err(EtcdctlError::Etcdctl(
-                    "get command needs one argument as key and an optional argument as range_end"
-                        .to_string(),
-                ));
-            };
-            let serializable = a.serializable()?;
-            if a.positional.len() > 1 {
-                return Err(EtcdctlError::UnmodelledFlag {
-                    command: "get".to_string(),
-                    flag: "range_end".to_string(),
-                });
-            }
-            Ok((
-                Command::Get {
-                    key: key.clone(),
-                    rev: None,
-                    via: None,
-                    serializable,
-                    timeout_ms: None,
-                    require_leader: false,
-                },
-                Print::Get { key },
-            ))
-        }
-        ["move-leader"] => {
-            let a = Args::split("move-leader", &rest, &[], v36)?;
-            a.only(&[])?;
-            if a.positional.len() != 1 {
-                return Err(EtcdctlError::Etcdctl(
-                    "move-leader command needs 1 argument".to_string(),
-                ));
-            }
-            let (target, id) = // etcd's MoveLeader: a transferee that is not a member is
-            // ErrBadLeaderTransferee.
-            member_arg(
-                &a,
-                "move-leader command needs 1 argument",
-                ErrorCode::BadLeaderTransferee,
-                false,
-            )?;
-            Ok((Command::TransferLeader(id), Print::MoveLeader { target }))
-        }
+        ["member", "add"] => member_add(Args::split(
+            &name,
+            &rest,
+            &[("peer-urls", true), ("learner", false)],
+            v36,
+        )?),
+        // The same one argument, a member id, for both.
+        ["member", sub @ ("promote" | "remove")] => member_by_id(sub, &name, &rest, v36),
+        ["member", "list"] => member_list(&name, &rest, v36),
+        ["put"] => put(&rest, v36),
+        ["get"] => get(&rest, v36),
+        ["move-leader"] => move_leader(&rest, v36),
         ["endpoint", "status"] => {
             let a = Args::split(&name, &rest, &[("cluster", false)], v36)?;
             a.only(&["cluster"])?;
@@ -876,6 +771,142 @@ fn understand(line: &str, release: Release) -> Result<(Command, Print), EtcdctlE
         }
         _ => Err(unmodelled()),
     }
+}
+
+/// `member promote ID` and `member remove ID` (`sub`).
+fn member_by_id(
+    sub: &str,
+    name: &str,
+    rest: &[String],
+    v36: bool,
+) -> Result<(Command, Print), EtcdctlError> {
+    let a = Args::split(name, rest, &[], v36)?;
+    a.only(&[])?;
+    let (member_id, id) = member_arg(
+        &a,
+        "member ID is not provided",
+        ErrorCode::MemberNotFound,
+        true,
+    )?;
+    let (timeout_ms, require_leader) = (None, false);
+    Ok(if sub == "promote" {
+        (
+            Command::MemberPromote {
+                id,
+                timeout_ms,
+                require_leader,
+            },
+            Print::MemberPromote { member_id },
+        )
+    } else {
+        (
+            Command::MemberRemove {
+                id,
+                timeout_ms,
+                require_leader,
+            },
+            Print::MemberRemove { member_id },
+        )
+    })
+}
+
+/// `member list [--consistency=l|s]`.
+fn member_list(name: &str, rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlError> {
+    let a = Args::split(
+        name,
+        rest,
+        // member list has --consistency since v3.6
+        // (before, it answered from the member's state).
+        if v36 { &[("consistency", true)] } else { &[] },
+        v36,
+    )?;
+    a.only(&["consistency"])?;
+    Ok((
+        Command::MemberList {
+            serializable: a.serializable()?,
+            via: None,
+            timeout_ms: None,
+            require_leader: false,
+        },
+        Print::MemberList,
+    ))
+}
+
+/// `put KEY VALUE` (etcdctl `putCommandFunc`).
+fn put(rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlError> {
+    let a = Args::split("put", rest, PUT_FLAGS, v36)?;
+    a.only(&[])?;
+    // getPutOp reads the value from the second argument and
+    // ignores any after it.
+    let [key, value, ..] = a.positional.as_slice() else {
+        return Err(EtcdctlError::Etcdctl(
+            "put command needs 1 argument and input from stdin or 2 arguments".to_string(),
+        ));
+    };
+    Ok((
+        Command::Put {
+            key: key.clone(),
+            value: value.clone(),
+            via: None,
+            size: None,
+            nowait: false,
+            timeout_ms: None,
+            require_leader: false,
+        },
+        Print::Put,
+    ))
+}
+
+/// `get KEY [--consistency=l|s]` (etcdctl `getCommandFunc`).
+fn get(rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlError> {
+    let a = Args::split("get", rest, of_release(GET_FLAGS, GET_NEW_IN_3_6, v36), v36)?;
+    a.only(&["consistency"])?;
+    // getGetOp's order: no key, then the consistency, then a
+    // range_end (the second argument; any after it is ignored).
+    let Some(key) = a.positional.first().cloned() else {
+        return Err(EtcdctlError::Etcdctl(
+            "get command needs one argument as key and an optional argument as range_end"
+                .to_string(),
+        ));
+    };
+    let serializable = a.serializable()?;
+    if a.positional.len() > 1 {
+        return Err(EtcdctlError::UnmodelledFlag {
+            command: "get".to_string(),
+            flag: "range_end".to_string(),
+        });
+    }
+    Ok((
+        Command::Get {
+            key: key.clone(),
+            rev: None,
+            via: None,
+            serializable,
+            timeout_ms: None,
+            require_leader: false,
+        },
+        Print::Get { key },
+    ))
+}
+
+/// `move-leader ID` (etcdctl `transferLeadershipCommandFunc`).
+fn move_leader(rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlError> {
+    let a = Args::split("move-leader", rest, &[], v36)?;
+    a.only(&[])?;
+    if a.positional.len() != 1 {
+        return Err(EtcdctlError::Etcdctl(
+            "move-leader command needs 1 argument".to_string(),
+        ));
+    }
+    // etcd's MoveLeader: a transferee that is not a member is
+    // ErrBadLeaderTransferee.
+    let (target, id) = member_arg(
+        &a,
+        "move-leader command needs 1 argument",
+        ErrorCode::BadLeaderTransferee,
+        false,
+    )?;
+    Ok((Command::TransferLeader(id), Print::MoveLeader { target }))
 }
 
 /// `member add NAME --peer-urls=URL [--learner]` (etcdctl

@@ -69,59 +69,73 @@ pub(crate) fn lex(line: &str, line_no: usize) -> Result<Lexed, ParseError> {
             });
             continue;
         }
-        let mut word = String::new();
-        let mut quoted_value = None;
-        while i < chars.len() {
-            let c = chars[i].1;
-            if c.is_whitespace() || c == '#' {
-                break;
-            }
-            if c == '"' {
-                if word.find('=') == Some(word.len().wrapping_sub(1)) {
-                    let (text, next) = read_quoted(&chars, i).map_err(|(col, m)| err(col, m))?;
-                    quoted_value = Some((text, i + 1));
-                    i = next;
-                    check_after_quote(&chars, i).map_err(|(col, m)| err(col, m))?;
-                    break;
-                }
-                return Err(err(
-                    i + 1,
-                    ParseErrorKind::QuoteInsideWord {
-                        word: quote_for_message(&word),
-                    },
-                ));
-            }
-            word.push(c);
-            i += 1;
-        }
-        let col = start + 1;
-        let opt = match &quoted_value {
-            Some((value, value_col)) => Some(OptPart {
-                name: word[..word.len() - 1].to_string(),
-                value: value.clone(),
-                value_col: *value_col,
-                value_quoted: true,
-            }),
-            None => word.find('=').map(|eq| OptPart {
-                name: word[..eq].to_string(),
-                value: word[eq + 1..].to_string(),
-                value_col: col + word[..eq].chars().count() + 1,
-                value_quoted: false,
-            }),
-        };
-        let text = match quoted_value {
-            Some((value, _)) => word + &value,
-            None => word,
-        };
-        tokens.push(Token {
-            col,
-            end: i + 1,
-            text,
-            quoted: false,
-            opt,
-        });
+        let (token, next) = read_word(&chars, start).map_err(|(col, m)| err(col, m))?;
+        tokens.push(token);
+        i = next;
     }
     Ok(Lexed { tokens, code_len })
+}
+
+/// Reads a word that is not quoted text as a whole, starting at
+/// `chars[start]`: a bare word, `NAME=VALUE`, or `NAME="VALUE"`. Returns
+/// it and the index just past it.
+fn read_word(
+    chars: &[(usize, char)],
+    start: usize,
+) -> Result<(Token, usize), (usize, ParseErrorKind)> {
+    let mut i = start;
+    let mut word = String::new();
+    let mut quoted_value = None;
+    while i < chars.len() {
+        let c = chars[i].1;
+        if c.is_whitespace() || c == '#' {
+            break;
+        }
+        if c == '"' {
+            if word.find('=') == Some(word.len().wrapping_sub(1)) {
+                let (text, next) = read_quoted(chars, i)?;
+                quoted_value = Some((text, i + 1));
+                i = next;
+                check_after_quote(chars, i)?;
+                break;
+            }
+            return Err((
+                i + 1,
+                ParseErrorKind::QuoteInsideWord {
+                    word: quote_for_message(&word),
+                },
+            ));
+        }
+        word.push(c);
+        i += 1;
+    }
+    let col = start + 1;
+    let opt = match &quoted_value {
+        Some((value, value_col)) => Some(OptPart {
+            name: word[..word.len() - 1].to_string(),
+            value: value.clone(),
+            value_col: *value_col,
+            value_quoted: true,
+        }),
+        None => word.find('=').map(|eq| OptPart {
+            name: word[..eq].to_string(),
+            value: word[eq + 1..].to_string(),
+            value_col: col + word[..eq].chars().count() + 1,
+            value_quoted: false,
+        }),
+    };
+    let text = match quoted_value {
+        Some((value, _)) => word + &value,
+        None => word,
+    };
+    let token = Token {
+        col,
+        end: i + 1,
+        text,
+        quoted: false,
+        opt,
+    };
+    Ok((token, i))
 }
 
 /// Reads quoted text starting at the opening quote `chars[open]`. Returns the

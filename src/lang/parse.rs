@@ -4,8 +4,6 @@
 //! error names its line, its column (in characters, 1-based, at the offending
 //! word) and what was expected and found.
 
-use crate::text::joined::Joined;
-use crate::text::substr;
 use std::sync::Arc;
 
 use crate::lang::ast::*;
@@ -42,26 +40,7 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
         };
         let is_cluster = is_bare(first, "cluster");
         match (&cluster, is_cluster) {
-            (None, true) => {
-                let mut p = Words::new(&lexed.tokens, line_no);
-                p.next();
-                let mut spec = parse_cluster(&mut p)?;
-                // The first cluster is `main`; `name=main` says so.
-                match spec.name.as_deref() {
-                    None => {}
-                    Some(crate::server::fleet::MAIN) => spec.name = None,
-                    Some(other) => {
-                        return Err(ParseError::new(
-                            line_no,
-                            first.col,
-                            ParseErrorKind::BadClusterName {
-                                found: quote_for_message(other),
-                            },
-                        ))
-                    }
-                }
-                cluster = Some(spec);
-            }
+            (None, true) => cluster = Some(parse_first_cluster(&lexed.tokens, line_no)?),
             (None, false) => {
                 return Err(ParseError::new(
                     line_no,
@@ -80,31 +59,7 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
                 });
             }
             (Some(_), false) if is_bare(first, "say-ja") => {
-                // The Japanese words of the `say` line just before: part of
-                // that command, never a command of its own.
-                let mut p = Words::new(&lexed.tokens, line_no);
-                p.next();
-                let text = say_text(&mut p, "say-ja")?;
-                match commands
-                    .last_mut()
-                    .and_then(|c: &mut Spanned<Arc<Command>>| Arc::get_mut(&mut c.node))
-                {
-                    Some(Command::Say { ja: ja @ None, .. }) => *ja = Some(text),
-                    Some(Command::Say { .. }) => {
-                        return Err(ParseError::new(
-                            line_no,
-                            first.col,
-                            ParseErrorKind::SecondSayJa,
-                        ))
-                    }
-                    _ => {
-                        return Err(ParseError::new(
-                            line_no,
-                            first.col,
-                            ParseErrorKind::SayJaAlone,
-                        ))
-                    }
-                }
+                add_say_ja(&mut commands, &lexed.tokens, line_no)?;
             }
             (Some(_), false) => {
                 let node = parse_tokens(&lexed.tokens, line_no)?;
@@ -120,6 +75,51 @@ pub fn parse_script(src: &str) -> Result<Script, ParseError> {
         Some(cluster) => Ok(Script { cluster, commands }),
         None => Err(ParseError::new(1, 1, ParseErrorKind::EmptyScript)),
     }
+}
+
+/// A script's first `cluster` line: the first cluster, `main`.
+fn parse_first_cluster(tokens: &[Token], line_no: usize) -> Result<ClusterSpec, ParseError> {
+    let mut p = Words::new(tokens, line_no);
+    let first = p.next().map_or(1, |t| t.col);
+    let mut spec = parse_cluster(&mut p)?;
+    // The first cluster is `main`; `name=main` says so.
+    match spec.name.as_deref() {
+        None => {}
+        Some(crate::server::fleet::MAIN) => spec.name = None,
+        Some(other) => {
+            return Err(ParseError::new(
+                line_no,
+                first,
+                ParseErrorKind::BadClusterName {
+                    found: quote_for_message(other),
+                },
+            ))
+        }
+    }
+    Ok(spec)
+}
+
+/// A `say-ja` line: the Japanese words of the `say` line just before, part
+/// of that command, never a command of its own.
+fn add_say_ja(
+    commands: &mut [Spanned<Arc<Command>>],
+    tokens: &[Token],
+    line_no: usize,
+) -> Result<(), ParseError> {
+    let mut p = Words::new(tokens, line_no);
+    let first = p.next().map_or(1, |t| t.col);
+    let text = say_text(&mut p, "say-ja")?;
+    match commands
+        .last_mut()
+        .and_then(|c: &mut Spanned<Arc<Command>>| Arc::get_mut(&mut c.node))
+    {
+        Some(Command::Say { ja: ja @ None, .. }) => *ja = Some(text),
+        Some(Command::Say { .. }) => {
+            return Err(ParseError::new(line_no, first, ParseErrorKind::SecondSayJa))
+        }
+        _ => return Err(ParseError::new(line_no, first, ParseErrorKind::SayJaAlone)),
+    }
+    Ok(())
 }
 
 /// Parses one command line, as typed in the browser console. Same grammar as
@@ -494,7 +494,7 @@ impl<'t> Words<'t> {
                 .iter()
                 .map(|(n, _)| *n)
                 .collect::<Vec<_>>()
-                .joined(", ")
+                .join(", ")
         };
         let mut found: Vec<Found<'t>> = Vec::new();
         while let Some(t) = self.next() {
@@ -607,204 +607,216 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
             },
         ));
     }
-    let cmd = match first.text.as_str() {
+    let p = &mut p;
+    match first.text.as_str() {
+        // The script's own flow: time, checks, narration.
         "wait" => {
             let t = p.word("duration", "wait")?;
             let ms = parse_wait(&t.text).map_err(|m| p.err(t.col, m))?;
             p.finish("wait")?;
-            Command::Wait(ms)
+            Ok(Command::Wait(ms))
         }
-        "wait-until" => {
-            let cond = parse_condition(&mut p, "wait-until")?;
-            let found = p.options("wait-until", &[("within", Kind::Value("within=DURATION"))])?;
-            let within_ms = match get(&found, "within") {
-                Some(f) => p.convert(f, parse_wait)?,
-                None => DEFAULT_WAIT_UNTIL_MS,
-            };
-            Command::WaitUntil {
-                cond: Arc::new(cond),
-                within_ms,
-            }
-        }
+        "wait-until" => parse_wait_until(p),
         "expect" => {
-            let cond = parse_condition(&mut p, "expect")?;
+            let cond = parse_condition(p, "expect")?;
             p.finish("the condition")?;
-            Command::Expect(Arc::new(cond))
+            Ok(Command::Expect(Arc::new(cond)))
         }
         "status" => {
             let found = p.options("status", &[("via", Kind::Value("via=N"))])?;
-            Command::Status {
-                via: get(&found, "via")
-                    .map(|f| p.convert(f, node_id_of))
-                    .transpose()?,
-            }
+            Ok(Command::Status {
+                via: via_of(p, &found)?,
+            })
         }
         "pause" => {
             p.finish("pause")?;
-            Command::Pause
+            Ok(Command::Pause)
         }
-        "say" => Command::Say {
-            text: say_text(&mut p, "say")?,
+        "say" => Ok(Command::Say {
+            text: say_text(p, "say")?,
             ja: None,
-        },
-        "say-ja" => return Err(p.err(first.col, ParseErrorKind::SayJaInConsole)),
-        "put" => {
-            let key = p.text("a key", "put")?;
-            let value = p.text("a value", &format!("put {}", format_text(&key)))?;
-            let found = p.options(
-                "put",
-                &[
-                    ("via", Kind::Value("via=N")),
-                    ("size", Kind::Value("size=SIZE")),
-                    ("nowait", Kind::Flag),
-                    CLIENT_OPTIONS[0],
-                    CLIENT_OPTIONS[1],
-                ],
-            )?;
-            let (timeout_ms, require_leader) = client_options(&p, &found)?;
-            Command::Put {
-                key,
-                value,
-                via: get(&found, "via")
-                    .map(|f| p.convert(f, node_id_of))
-                    .transpose()?,
-                size: get(&found, "size")
-                    .map(|f| p.convert(f, size_of))
-                    .transpose()?,
-                nowait: get(&found, "nowait").is_some(),
-                timeout_ms,
-                require_leader,
-            }
-        }
-        "get" => {
-            let key = p.text("a key", "get")?;
-            let found = p.options(
-                "get",
-                &[
-                    ("rev", Kind::Value("rev=R")),
-                    ("via", Kind::Value("via=N")),
-                    ("serializable", Kind::Flag),
-                    CLIENT_OPTIONS[0],
-                    CLIENT_OPTIONS[1],
-                ],
-            )?;
-            let (timeout_ms, require_leader) = client_options(&p, &found)?;
-            Command::Get {
-                key,
-                rev: get(&found, "rev")
-                    .map(|f| p.convert(f, parse_number))
-                    .transpose()?,
-                via: get(&found, "via")
-                    .map(|f| p.convert(f, node_id_of))
-                    .transpose()?,
-                serializable: get(&found, "serializable").is_some(),
-                timeout_ms,
-                require_leader,
-            }
-        }
-        "delete" => {
-            let key = p.text("a key", "delete")?;
-            let found = p.options(
-                "delete",
-                &[
-                    ("via", Kind::Value("via=N")),
-                    CLIENT_OPTIONS[0],
-                    CLIENT_OPTIONS[1],
-                ],
-            )?;
-            let (timeout_ms, require_leader) = client_options(&p, &found)?;
-            Command::Delete {
-                key,
-                via: get(&found, "via")
-                    .map(|f| p.convert(f, node_id_of))
-                    .transpose()?,
-                timeout_ms,
-                require_leader,
-            }
-        }
-        "compaction" => {
-            let t = p.word("a revision", "compaction")?;
-            let rev = parse_number(&t.text).map_err(|m| p.err(t.col, m))?;
-            let found = p.options(
-                "compaction",
-                &[
-                    ("via", Kind::Value("via=N")),
-                    CLIENT_OPTIONS[0],
-                    CLIENT_OPTIONS[1],
-                ],
-            )?;
-            let (timeout_ms, require_leader) = client_options(&p, &found)?;
-            Command::Compaction {
-                rev,
-                via: get(&found, "via")
-                    .map(|f| p.convert(f, node_id_of))
-                    .transpose()?,
-                timeout_ms,
-                require_leader,
-            }
-        }
-        "watch" => {
-            let key = p.text("a key", "watch")?;
-            let found = p.options(
-                "watch",
-                &[
-                    ("prefix", Kind::Flag),
-                    ("from-rev", Kind::Value("from-rev=R")),
-                    ("via", Kind::Value("via=N")),
-                ],
-            )?;
-            Command::Watch {
-                key,
-                prefix: get(&found, "prefix").is_some(),
-                from_rev: get(&found, "from-rev")
-                    .map(|f| p.convert(f, parse_number))
-                    .transpose()?,
-                via: get(&found, "via")
-                    .map(|f| p.convert(f, node_id_of))
-                    .transpose()?,
-            }
-        }
-        "load" => parse_load(&mut p)?,
-        "member" => parse_member(&mut p)?,
+        }),
+        "say-ja" => Err(p.err(first.col, ParseErrorKind::SayJaInConsole)),
+        // The client's requests.
+        "put" => parse_put(p),
+        "get" => parse_get(p),
+        "delete" => parse_delete(p),
+        "compaction" => parse_compaction(p),
+        "watch" => parse_watch(p),
+        "load" => parse_load(p),
+        // Membership, faults and the network, mirrors.
+        "member" => parse_member(p),
         "start" | "crash" | "campaign" | "transfer-leader" | "compact" | "isolate" => {
-            let name = first.text.as_str();
-            let id = p.node_id(name)?;
-            p.finish(&format!("{name} {id}"))?;
-            match name {
-                "start" => Command::Start(id),
-                "crash" => Command::Crash(id),
-                "campaign" => Command::Campaign(id),
-                "transfer-leader" => Command::TransferLeader(id),
-                "compact" => Command::Compact(id),
-                _ => Command::Isolate(id),
-            }
+            parse_node_command(p, &first.text)
         }
         "cut" => {
-            let (a, b, one_way) = parse_link(&mut p, "cut")?;
-            Command::Cut { a, b, one_way }
+            let (a, b, one_way) = parse_link(p, "cut")?;
+            Ok(Command::Cut { a, b, one_way })
         }
         "heal" => {
             if p.peek().is_none() {
-                Command::Heal { link: None }
+                Ok(Command::Heal { link: None })
             } else {
-                Command::Heal {
-                    link: Some(parse_link(&mut p, "heal")?),
-                }
+                Ok(Command::Heal {
+                    link: Some(parse_link(p, "heal")?),
+                })
             }
         }
-        "partition" => parse_partition(&mut p)?,
-        "net" => parse_net(&mut p)?,
-        "mirror" => parse_mirror(&mut p)?,
-        other => {
-            return Err(p.err(
-                first.col,
-                ParseErrorKind::UnknownCommand {
-                    found: quote_for_message(other),
-                },
-            ))
-        }
+        "partition" => parse_partition(p),
+        "net" => parse_net(p),
+        "mirror" => parse_mirror(p),
+        other => Err(p.err(
+            first.col,
+            ParseErrorKind::UnknownCommand {
+                found: quote_for_message(other),
+            },
+        )),
+    }
+}
+
+/// `wait-until COND [within=DURATION]`.
+fn parse_wait_until(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let cond = parse_condition(p, "wait-until")?;
+    let found = p.options("wait-until", &[("within", Kind::Value("within=DURATION"))])?;
+    let within_ms = match get(&found, "within") {
+        Some(f) => p.convert(f, parse_wait)?,
+        None => DEFAULT_WAIT_UNTIL_MS,
     };
-    Ok(cmd)
+    Ok(Command::WaitUntil {
+        cond: Arc::new(cond),
+        within_ms,
+    })
+}
+
+/// `start N`, `crash N`, `campaign N`, `transfer-leader N`, `compact N`,
+/// `isolate N`: a command and one node.
+fn parse_node_command(p: &mut Words<'_>, name: &str) -> Result<Command, ParseError> {
+    let id = p.node_id(name)?;
+    p.finish(&format!("{name} {id}"))?;
+    Ok(match name {
+        "start" => Command::Start(id),
+        "crash" => Command::Crash(id),
+        "campaign" => Command::Campaign(id),
+        "transfer-leader" => Command::TransferLeader(id),
+        "compact" => Command::Compact(id),
+        _ => Command::Isolate(id),
+    })
+}
+
+/// `put KEY VALUE [via=N] [size=SIZE] [nowait]` and the client's options.
+fn parse_put(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let key = p.text("a key", "put")?;
+    let value = p.text("a value", &format!("put {}", format_text(&key)))?;
+    let found = p.options(
+        "put",
+        &[
+            ("via", Kind::Value("via=N")),
+            ("size", Kind::Value("size=SIZE")),
+            ("nowait", Kind::Flag),
+            CLIENT_OPTIONS[0],
+            CLIENT_OPTIONS[1],
+        ],
+    )?;
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    Ok(Command::Put {
+        key,
+        value,
+        via: via_of(p, &found)?,
+        size: get(&found, "size")
+            .map(|f| p.convert(f, size_of))
+            .transpose()?,
+        nowait: get(&found, "nowait").is_some(),
+        timeout_ms,
+        require_leader,
+    })
+}
+
+/// `get KEY [rev=R] [via=N] [serializable]` and the client's options.
+fn parse_get(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let key = p.text("a key", "get")?;
+    let found = p.options(
+        "get",
+        &[
+            ("rev", Kind::Value("rev=R")),
+            ("via", Kind::Value("via=N")),
+            ("serializable", Kind::Flag),
+            CLIENT_OPTIONS[0],
+            CLIENT_OPTIONS[1],
+        ],
+    )?;
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    Ok(Command::Get {
+        key,
+        rev: get(&found, "rev")
+            .map(|f| p.convert(f, parse_number))
+            .transpose()?,
+        via: via_of(p, &found)?,
+        serializable: get(&found, "serializable").is_some(),
+        timeout_ms,
+        require_leader,
+    })
+}
+
+/// `delete KEY [via=N]` and the client's options.
+fn parse_delete(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let key = p.text("a key", "delete")?;
+    let found = p.options(
+        "delete",
+        &[
+            ("via", Kind::Value("via=N")),
+            CLIENT_OPTIONS[0],
+            CLIENT_OPTIONS[1],
+        ],
+    )?;
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    Ok(Command::Delete {
+        key,
+        via: via_of(p, &found)?,
+        timeout_ms,
+        require_leader,
+    })
+}
+
+/// `compaction REV [via=N]` and the client's options.
+fn parse_compaction(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let t = p.word("a revision", "compaction")?;
+    let rev = parse_number(&t.text).map_err(|m| p.err(t.col, m))?;
+    let found = p.options(
+        "compaction",
+        &[
+            ("via", Kind::Value("via=N")),
+            CLIENT_OPTIONS[0],
+            CLIENT_OPTIONS[1],
+        ],
+    )?;
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    Ok(Command::Compaction {
+        rev,
+        via: via_of(p, &found)?,
+        timeout_ms,
+        require_leader,
+    })
+}
+
+/// `watch KEY [prefix] [from-rev=R] [via=N]`.
+fn parse_watch(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let key = p.text("a key", "watch")?;
+    let found = p.options(
+        "watch",
+        &[
+            ("prefix", Kind::Flag),
+            ("from-rev", Kind::Value("from-rev=R")),
+            ("via", Kind::Value("via=N")),
+        ],
+    )?;
+    Ok(Command::Watch {
+        key,
+        prefix: get(&found, "prefix").is_some(),
+        from_rev: get(&found, "from-rev")
+            .map(|f| p.convert(f, parse_number))
+            .transpose()?,
+        via: via_of(p, &found)?,
+    })
 }
 
 fn parse_load(p: &mut Words<'_>) -> Result<Command, ParseError> {
@@ -941,57 +953,7 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
         "member",
     )?;
     let cmd = match (sub.quoted, sub.text.as_str()) {
-        (false, "add") => {
-            let id = p.node_id("member add")?;
-            let found = p.options(
-                "member add",
-                &[
-                    ("--learner", Kind::Flag),
-                    ("--voter", Kind::Flag),
-                    ("--standby", Kind::Flag),
-                    ("--read-only", Kind::Value("--read-only=weak|strong")),
-                    ("--peer-url", Kind::Value("--peer-url=URL")),
-                    ("via", Kind::Value("via=N")),
-                    CLIENT_OPTIONS[0],
-                    CLIENT_OPTIONS[1],
-                ],
-            )?;
-            let (timeout_ms, require_leader) = client_options(p, &found)?;
-            let learner = get(&found, "--learner");
-            let voter = get(&found, "--voter");
-            let standby = get(&found, "--standby");
-            let read_only = get(&found, "--read-only");
-            // Whichever of two clashing options comes second is the error.
-            let later = |a: &Found<'_>, b: &Found<'_>| a.tok.col.max(b.tok.col);
-            if let (Some(l), Some(v)) = (learner, voter) {
-                return Err(p.err(later(l, v), ParseErrorKind::LearnerAndVoter));
-            }
-            if let (Some(v), Some(k)) = (voter, standby.or(read_only)) {
-                return Err(p.err(
-                    later(v, k),
-                    ParseErrorKind::LearnerKindWithVoter {
-                        kind: k.name.to_string(),
-                    },
-                ));
-            }
-            if let (Some(a), Some(b)) = (standby, read_only) {
-                return Err(p.err(later(a, b), ParseErrorKind::StandbyAndReadOnly));
-            }
-            let read_only = read_only
-                .map(|f| p.convert(f, parse_read_mode))
-                .transpose()?;
-            Command::MemberAdd {
-                id,
-                learner: learner.is_some() || standby.is_some() || read_only.is_some(),
-                voter: voter.is_some(),
-                standby: standby.is_some(),
-                read_only,
-                peer_url: get(&found, "--peer-url").map(|f| f.value().to_string()),
-                via: via_of(p, &found)?,
-                timeout_ms,
-                require_leader,
-            }
-        }
+        (false, "add") => parse_member_add(p)?,
         (false, "promote") => {
             let id = p.node_id("member promote")?;
             let found = p.options("member promote", &CLIENT_OPTIONS)?;
@@ -1012,24 +974,7 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
                 require_leader,
             }
         }
-        (false, "list") => {
-            let found = p.options(
-                "member list",
-                &[
-                    ("serializable", Kind::Flag),
-                    ("via", Kind::Value("via=N")),
-                    CLIENT_OPTIONS[0],
-                    CLIENT_OPTIONS[1],
-                ],
-            )?;
-            let (timeout_ms, require_leader) = client_options(p, &found)?;
-            Command::MemberList {
-                serializable: get(&found, "serializable").is_some(),
-                via: via_of(p, &found)?,
-                timeout_ms,
-                require_leader,
-            }
-        }
+        (false, "list") => parse_member_list(p)?,
         (false, "change") => {
             let (change, via, timeout_ms, require_leader) = parse_joint_change(p)?;
             Command::MemberChange {
@@ -1039,22 +984,7 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
                 require_leader,
             }
         }
-        (false, "leave-joint") => {
-            let found = p.options(
-                "member leave-joint",
-                &[
-                    ("via", Kind::Value("via=N")),
-                    CLIENT_OPTIONS[0],
-                    CLIENT_OPTIONS[1],
-                ],
-            )?;
-            let (timeout_ms, require_leader) = client_options(p, &found)?;
-            Command::MemberLeaveJoint {
-                via: via_of(p, &found)?,
-                timeout_ms,
-                require_leader,
-            }
-        }
+        (false, "leave-joint") => parse_leave_joint(p)?,
         (_, other) => {
             return Err(p.err(
                 sub.col,
@@ -1069,8 +999,98 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
     Ok(cmd)
 }
 
-/// `member change [add=IDS] [add-learner=IDS] [promote=IDS] [demote=IDS]
-/// [remove=IDS] [leave=auto|explicit]`: at least one change, no id twice.
+/// `member add N [--learner|--voter] [--standby|--read-only=MODE]
+/// [--peer-url=URL] [via=N]` and the client's options.
+fn parse_member_add(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let id = p.node_id("member add")?;
+    let found = p.options(
+        "member add",
+        &[
+            ("--learner", Kind::Flag),
+            ("--voter", Kind::Flag),
+            ("--standby", Kind::Flag),
+            ("--read-only", Kind::Value("--read-only=weak|strong")),
+            ("--peer-url", Kind::Value("--peer-url=URL")),
+            ("via", Kind::Value("via=N")),
+            CLIENT_OPTIONS[0],
+            CLIENT_OPTIONS[1],
+        ],
+    )?;
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    let learner = get(&found, "--learner");
+    let voter = get(&found, "--voter");
+    let standby = get(&found, "--standby");
+    let read_only = get(&found, "--read-only");
+    // Whichever of two clashing options comes second is the error.
+    let later = |a: &Found<'_>, b: &Found<'_>| a.tok.col.max(b.tok.col);
+    if let (Some(l), Some(v)) = (learner, voter) {
+        return Err(p.err(later(l, v), ParseErrorKind::LearnerAndVoter));
+    }
+    if let (Some(v), Some(k)) = (voter, standby.or(read_only)) {
+        return Err(p.err(
+            later(v, k),
+            ParseErrorKind::LearnerKindWithVoter {
+                kind: k.name.to_string(),
+            },
+        ));
+    }
+    if let (Some(a), Some(b)) = (standby, read_only) {
+        return Err(p.err(later(a, b), ParseErrorKind::StandbyAndReadOnly));
+    }
+    let read_only = read_only
+        .map(|f| p.convert(f, parse_read_mode))
+        .transpose()?;
+    Ok(Command::MemberAdd {
+        id,
+        learner: learner.is_some() || standby.is_some() || read_only.is_some(),
+        voter: voter.is_some(),
+        standby: standby.is_some(),
+        read_only,
+        peer_url: get(&found, "--peer-url").map(|f| f.value().to_string()),
+        via: via_of(p, &found)?,
+        timeout_ms,
+        require_leader,
+    })
+}
+
+/// `member list [serializable] [via=N]` and the client's options.
+fn parse_member_list(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let found = p.options(
+        "member list",
+        &[
+            ("serializable", Kind::Flag),
+            ("via", Kind::Value("via=N")),
+            CLIENT_OPTIONS[0],
+            CLIENT_OPTIONS[1],
+        ],
+    )?;
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    Ok(Command::MemberList {
+        serializable: get(&found, "serializable").is_some(),
+        via: via_of(p, &found)?,
+        timeout_ms,
+        require_leader,
+    })
+}
+
+/// `member leave-joint [via=N]` and the client's options.
+fn parse_leave_joint(p: &mut Words<'_>) -> Result<Command, ParseError> {
+    let found = p.options(
+        "member leave-joint",
+        &[
+            ("via", Kind::Value("via=N")),
+            CLIENT_OPTIONS[0],
+            CLIENT_OPTIONS[1],
+        ],
+    )?;
+    let (timeout_ms, require_leader) = client_options(p, &found)?;
+    Ok(Command::MemberLeaveJoint {
+        via: via_of(p, &found)?,
+        timeout_ms,
+        require_leader,
+    })
+}
+
 /// The `via=N` among found options.
 fn via_of(p: &Words<'_>, found: &[Found<'_>]) -> Result<Option<NodeId>, ParseError> {
     get(found, "via")
@@ -1078,6 +1098,8 @@ fn via_of(p: &Words<'_>, found: &[Found<'_>]) -> Result<Option<NodeId>, ParseErr
         .transpose()
 }
 
+/// `member change [add=IDS] [add-learner=IDS] [promote=IDS] [demote=IDS]
+/// [remove=IDS] [leave=auto|explicit]`: at least one change, no id twice.
 #[allow(clippy::type_complexity)]
 fn parse_joint_change(
     p: &mut Words<'_>,
@@ -1126,7 +1148,7 @@ fn parse_joint_change(
 /// `A B` or `A->B`, then the end of the line.
 fn parse_link(p: &mut Words<'_>, cmd: &str) -> Result<(NodeId, NodeId, bool), ParseError> {
     let t = p.word("node id", cmd)?;
-    let (a, b, one_way) = if let Some((a_txt, b_txt)) = substr::split_once(&t.text, "->") {
+    let (a, b, one_way) = if let Some((a_txt, b_txt)) = t.text.split_once("->") {
         let a = node_id_of(a_txt).map_err(|m| p.err(t.col, m))?;
         let b_col = t.col + a_txt.chars().count() + 2;
         if b_txt.is_empty() {
@@ -1153,13 +1175,30 @@ fn parse_link(p: &mut Words<'_>, cmd: &str) -> Result<(NodeId, NodeId, bool), Pa
 }
 
 fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
-    #[derive(PartialEq)]
-    enum Item<'s> {
-        Id(&'s str),
-        Comma,
-        Bar,
+    let items = partition_items(p)?;
+    if items.is_empty() {
+        return Err(p.err(p.missing_col(), ParseErrorKind::PartitionMissing));
     }
-    let mut items: Vec<(Item<'_>, usize)> = Vec::new();
+    let groups = partition_groups(p, &items)?;
+    if groups.len() < 2 {
+        let (_, first_col) = items[0];
+        return Err(p.err(first_col, ParseErrorKind::OneGroup));
+    }
+    Ok(Command::Partition(groups))
+}
+
+/// A piece of `partition`'s groups: a node id, `,` or `|`.
+#[derive(PartialEq)]
+enum GroupItem<'s> {
+    Id(&'s str),
+    Comma,
+    Bar,
+}
+
+/// The rest of the line in pieces, each with its column: words split at
+/// every `,` and `|`.
+fn partition_items<'t>(p: &mut Words<'t>) -> Result<Vec<(GroupItem<'t>, usize)>, ParseError> {
+    let mut items: Vec<(GroupItem<'_>, usize)> = Vec::new();
     while let Some(t) = p.next() {
         if t.quoted {
             return Err(p.err(
@@ -1174,27 +1213,38 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
         for (col, (i, c)) in (t.col..).zip(t.text.char_indices()) {
             if c == ',' || c == '|' {
                 if start < i {
-                    items.push((Item::Id(&t.text[start..i]), start_col));
+                    items.push((GroupItem::Id(&t.text[start..i]), start_col));
                 }
-                items.push((if c == ',' { Item::Comma } else { Item::Bar }, col));
+                let item = if c == ',' {
+                    GroupItem::Comma
+                } else {
+                    GroupItem::Bar
+                };
+                items.push((item, col));
                 start = i + 1;
                 start_col = col + 1;
             }
         }
         if start < t.text.len() {
-            items.push((Item::Id(&t.text[start..]), start_col));
+            items.push((GroupItem::Id(&t.text[start..]), start_col));
         }
     }
-    if items.is_empty() {
-        return Err(p.err(p.missing_col(), ParseErrorKind::PartitionMissing));
-    }
+    Ok(items)
+}
+
+/// The groups the pieces make: ids joined by `,`, groups by `|`, each id
+/// in one group once.
+fn partition_groups(
+    p: &Words<'_>,
+    items: &[(GroupItem<'_>, usize)],
+) -> Result<Vec<Vec<NodeId>>, ParseError> {
     let mut groups: Vec<Vec<NodeId>> = Vec::new();
     let mut current: Vec<NodeId> = Vec::new();
     let mut expect_id = true;
-    let mut last: Option<(&Item<'_>, usize)> = None;
-    for (item, col) in &items {
+    let mut last: Option<(&GroupItem<'_>, usize)> = None;
+    for (item, col) in items {
         match item {
-            Item::Id(s) => {
+            GroupItem::Id(s) => {
                 let id = node_id_of(s).map_err(|m| p.err(*col, m))?;
                 if !expect_id {
                     return Err(p.err(*col, ParseErrorKind::GroupSeparator { id }));
@@ -1208,14 +1258,14 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
                 current.push(id);
                 expect_id = false;
             }
-            Item::Comma if expect_id => {
+            GroupItem::Comma if expect_id => {
                 return Err(p.err(*col, ParseErrorKind::CommaBeforeId));
             }
-            Item::Bar if expect_id => {
+            GroupItem::Bar if expect_id => {
                 return Err(p.err(*col, ParseErrorKind::EmptyGroupBeforeBar));
             }
-            Item::Comma => expect_id = true,
-            Item::Bar => {
+            GroupItem::Comma => expect_id = true,
+            GroupItem::Bar => {
                 groups.push(std::mem::take(&mut current));
                 expect_id = true;
             }
@@ -1225,17 +1275,13 @@ fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {
     if expect_id {
         let col = last.map_or(p.missing_col(), |(_, c)| c + 1);
         let msg = match last {
-            Some((Item::Bar, _)) => ParseErrorKind::EmptyGroupAfterBar,
+            Some((GroupItem::Bar, _)) => ParseErrorKind::EmptyGroupAfterBar,
             _ => ParseErrorKind::IdAfterComma,
         };
         return Err(p.err(col, msg));
     }
     groups.push(current);
-    if groups.len() < 2 {
-        let (_, first_col) = items[0];
-        return Err(p.err(first_col, ParseErrorKind::OneGroup));
-    }
-    Ok(Command::Partition(groups))
+    Ok(groups)
 }
 
 /// A comma-separated list of distinct node ids starting at column `col`.
@@ -1266,43 +1312,55 @@ fn parse_id_list(
 
 fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseError> {
     let t = p.word("a condition", after)?;
-    let unknown = || {
-        p.err(
-            t.col,
-            ParseErrorKind::UnknownCondition {
-                found: quote_for_message(&t.text),
-            },
-        )
-    };
     if t.quoted {
-        return Err(unknown());
+        return Err(unknown_condition(p, t));
     }
-    let Some(opt) = &t.opt else {
-        return match t.text.as_str() {
-            "leader" => Ok(Condition::Leader),
-            "no-leader" => Ok(Condition::NoLeader),
-            "all-applied" => Ok(Condition::AllApplied),
-            "ok" => Ok(Condition::Ok),
-            "role" => parse_role(p),
-            "mirror" => parse_mirror_state(p),
-            "mirror-error" => parse_mirror_error(p),
-            "progress" => parse_progress(p),
-            "match" => parse_match_share(p),
-            "absent" => Ok(Condition::Absent),
-            "linearizable" => Ok(Condition::Linearizable),
-            "not-linearizable" => Ok(Condition::NotLinearizable),
-            "queued" => parse_queued(p),
-            "msgs-out" => parse_msgs(p, MsgDir::Out),
-            "msgs-in" => parse_msgs(p, MsgDir::In),
-            "watch-events" => parse_watch_events(p),
-            "watch-canceled" => {
-                let t = p.word("a watch number", "watch-canceled")?;
-                let w = parse_watch_id(&t.text).map_err(|m| p.err(t.col, m))?;
-                Ok(Condition::WatchCanceled(w))
-            }
-            _ => Err(unknown()),
-        };
-    };
+    match &t.opt {
+        None => bare_condition(p, t),
+        Some(opt) => valued_condition(p, t, opt),
+    }
+}
+
+/// The error for a word that names no condition.
+fn unknown_condition(p: &Words<'_>, t: &Token) -> ParseError {
+    p.err(
+        t.col,
+        ParseErrorKind::UnknownCondition {
+            found: quote_for_message(&t.text),
+        },
+    )
+}
+
+/// A condition that starts with a bare word (`leader`, `role N=ROLE`...).
+fn bare_condition(p: &mut Words<'_>, t: &Token) -> Result<Condition, ParseError> {
+    match t.text.as_str() {
+        "leader" => Ok(Condition::Leader),
+        "no-leader" => Ok(Condition::NoLeader),
+        "all-applied" => Ok(Condition::AllApplied),
+        "ok" => Ok(Condition::Ok),
+        "role" => parse_role(p),
+        "mirror" => parse_mirror_state(p),
+        "mirror-error" => parse_mirror_error(p),
+        "progress" => parse_progress(p),
+        "match" => parse_match_share(p),
+        "absent" => Ok(Condition::Absent),
+        "linearizable" => Ok(Condition::Linearizable),
+        "not-linearizable" => Ok(Condition::NotLinearizable),
+        "queued" => parse_queued(p),
+        "msgs-out" => parse_msgs(p, MsgDir::Out),
+        "msgs-in" => parse_msgs(p, MsgDir::In),
+        "watch-events" => parse_watch_events(p),
+        "watch-canceled" => {
+            let t = p.word("a watch number", "watch-canceled")?;
+            let w = parse_watch_id(&t.text).map_err(|m| p.err(t.col, m))?;
+            Ok(Condition::WatchCanceled(w))
+        }
+        _ => Err(unknown_condition(p, t)),
+    }
+}
+
+/// A condition written `NAME=VALUE` (`leader=N`, `voters=1,2,3`...).
+fn valued_condition(p: &Words<'_>, t: &Token, opt: &OptPart) -> Result<Condition, ParseError> {
     let v = opt.value.as_str();
     let vcol = opt.value_col;
     let missing = |what: &str| {
@@ -1358,12 +1416,12 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
                     ParseErrorKind::UnknownName {
                         what: Named::ErrorCode,
                         found: format!("{v:?}"),
-                        expected: names.joined(", "),
+                        expected: names.join(", "),
                     },
                 )
             })?)
         }
-        _ => return Err(unknown()),
+        _ => return Err(unknown_condition(p, t)),
     })
 }
 
@@ -1535,7 +1593,7 @@ fn parse_mirror_error(p: &mut Words<'_>) -> Result<Condition, ParseError> {
             ParseErrorKind::UnknownName {
                 what: Named::ErrorCode,
                 found: quote_for_message(&opt.value),
-                expected: names.joined(", "),
+                expected: names.join(", "),
             },
         )
     })?;
@@ -1680,7 +1738,7 @@ fn parse_on_off(s: &str) -> Result<bool, ParseErrorKind> {
 }
 
 fn parse_latency(s: &str) -> Result<(u64, u64), ParseErrorKind> {
-    match substr::split_once(s, "..") {
+    match s.split_once("..") {
         Some((a, b)) => {
             let (a, b) = (duration_of(a)?, duration_of(b)?);
             if a > b {
@@ -1731,7 +1789,7 @@ const CLUSTER_OPTIONS: [(&str, Kind); 19] = [
     ("latency", Kind::Value("latency=10ms..30ms")),
     ("bandwidth", Kind::Value("bandwidth=SIZE/s|unlimited")),
     ("transport", Kind::Value("transport=shared|streams")),
-    ("etcd", Kind::Value("etcd=3.4|3.5|3.6")),
+    ("etcd", Kind::Value("etcd=3.4|3.5|3.6|3.4.23|3.5.1")),
     ("new-members", Kind::Value("new-members=learner|voter")),
     ("auto-promote", Kind::Value("auto-promote=off|PERCENT")),
     ("failover-after", Kind::Value("failover-after=DURATION")),
@@ -1768,43 +1826,65 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
                 })
         })?;
         spec.snapshot_count = spec.etcd.default_snapshot_count();
+        spec.prevote = spec.etcd.default_prevote();
     }
     for f in &found {
-        match f.name {
-            "seed" => spec.seed = p.convert(f, parse_number)?,
-            "heartbeat" => spec.heartbeat_ms = p.convert(f, duration_of)?,
-            "election-timeout" => spec.election_timeout_ms = p.convert(f, duration_of)?,
-            "prevote" => spec.prevote = p.convert(f, parse_on_off)?,
-            "check-quorum" => spec.check_quorum = p.convert(f, parse_on_off)?,
-            "strict-reconfig" => spec.strict_reconfig = p.convert(f, parse_on_off)?,
-            "max-learners" => {
-                if !spec.etcd.max_learners_settable() {
-                    return Err(p.err(
-                        f.tok.col,
-                        ParseErrorKind::MaxLearnersRelease {
-                            etcd: spec.etcd.to_string(),
-                        },
-                    ));
-                }
-                spec.max_learners = p.convert(f, parse_number)?
-            }
-            "snapshot-count" => spec.snapshot_count = p.convert(f, parse_number)?,
-            "catchup-entries" => spec.catchup_entries = p.convert(f, parse_number)?,
-            "latency" => {
-                (spec.latency_min_ms, spec.latency_max_ms) = p.convert(f, parse_latency)?
-            }
-            "bandwidth" => spec.bandwidth = p.convert(f, parse_bandwidth)?,
-            "transport" => spec.transport = p.convert(f, parse_transport)?,
-            "new-members" => spec.new_members = p.convert(f, parse_new_members)?,
-            "auto-promote" => spec.auto_promote = p.convert(f, parse_auto_promote)?,
-            "failover-after" => spec.failover_after_ms = p.convert(f, duration_of)?,
-            "failover" => spec.failover = p.convert(f, parse_failover)?,
-            "name" => spec.name = Some(p.convert(f, parse_cluster_name)?),
-            _ => {}
-        }
+        set_cluster_option(p, &mut spec, f)?;
     }
-    let heartbeat = get(&found, "heartbeat");
-    let election = get(&found, "election-timeout");
+    check_cluster_rules(p, &spec, &found)?;
+    Ok(spec)
+}
+
+/// One option of the `cluster` line (but `voters` and `etcd`, read first)
+/// into `spec`.
+fn set_cluster_option(
+    p: &Words<'_>,
+    spec: &mut ClusterSpec,
+    f: &Found<'_>,
+) -> Result<(), ParseError> {
+    match f.name {
+        "seed" => spec.seed = p.convert(f, parse_number)?,
+        "heartbeat" => spec.heartbeat_ms = p.convert(f, duration_of)?,
+        "election-timeout" => spec.election_timeout_ms = p.convert(f, duration_of)?,
+        "prevote" => spec.prevote = p.convert(f, parse_on_off)?,
+        "check-quorum" => spec.check_quorum = p.convert(f, parse_on_off)?,
+        "strict-reconfig" => spec.strict_reconfig = p.convert(f, parse_on_off)?,
+        "max-learners" => {
+            if !spec.etcd.max_learners_settable() {
+                return Err(p.err(
+                    f.tok.col,
+                    ParseErrorKind::MaxLearnersRelease {
+                        etcd: spec.etcd.to_string(),
+                    },
+                ));
+            }
+            spec.max_learners = p.convert(f, parse_number)?
+        }
+        "snapshot-count" => spec.snapshot_count = p.convert(f, parse_number)?,
+        "catchup-entries" => spec.catchup_entries = p.convert(f, parse_number)?,
+        "latency" => (spec.latency_min_ms, spec.latency_max_ms) = p.convert(f, parse_latency)?,
+        "bandwidth" => spec.bandwidth = p.convert(f, parse_bandwidth)?,
+        "transport" => spec.transport = p.convert(f, parse_transport)?,
+        "new-members" => spec.new_members = p.convert(f, parse_new_members)?,
+        "auto-promote" => spec.auto_promote = p.convert(f, parse_auto_promote)?,
+        "failover-after" => spec.failover_after_ms = p.convert(f, duration_of)?,
+        "failover" => spec.failover = p.convert(f, parse_failover)?,
+        "name" => spec.name = Some(p.convert(f, parse_cluster_name)?),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The rules between the `cluster` line's options: etcd's election timeout
+/// against the heartbeat, the failover delay against the election timeout,
+/// and a snapshot count of at least one.
+fn check_cluster_rules(
+    p: &Words<'_>,
+    spec: &ClusterSpec,
+    found: &[Found<'_>],
+) -> Result<(), ParseError> {
+    let heartbeat = get(found, "heartbeat");
+    let election = get(found, "election-timeout");
     if spec.heartbeat_ms == 0 {
         let col = heartbeat.map_or(1, |f| f.value_col());
         return Err(p.err(col, ParseErrorKind::TooSmall(Least::Heartbeat)));
@@ -1831,7 +1911,7 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
             },
         ));
     }
-    let failover_after = get(&found, "failover-after");
+    let failover_after = get(found, "failover-after");
     if let Some(f) = failover_after.filter(|_| spec.failover_after_ms < spec.election_timeout_ms) {
         return Err(p.err(
             f.value_col(),
@@ -1842,8 +1922,8 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
         ));
     }
     if spec.snapshot_count == 0 {
-        let col = get(&found, "snapshot-count").map_or(1, |f| f.value_col());
+        let col = get(found, "snapshot-count").map_or(1, |f| f.value_col());
         return Err(p.err(col, ParseErrorKind::TooSmall(Least::SnapshotCount)));
     }
-    Ok(spec)
+    Ok(())
 }

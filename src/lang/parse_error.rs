@@ -10,7 +10,6 @@
 //! translated.
 
 use crate::raft::NodeId;
-use crate::text::joined::Joined;
 
 use crate::lang::ast::COMMAND_NAMES;
 use crate::lang::ast::{MAX_NODE_ID, MIN_NODE_ID};
@@ -716,7 +715,7 @@ impl ParseErrorKind {
             }
             NoCommand => format!(
                 "expected a command, found nothing; commands are: {}",
-                COMMAND_NAMES.joined(", ")
+                COMMAND_NAMES.join(", ")
             ),
             ClusterNotCommand => "\"cluster\" without name= can only be the first line of a \
                                   script; \"cluster voters=... name=NAME\" adds another cluster"
@@ -728,7 +727,7 @@ impl ParseErrorKind {
             QuotedCommand { found } => format!("expected a command, found quoted text {found}"),
             UnknownCommand { found } => format!(
                 "unknown command {found}; expected one of: {}",
-                COMMAND_NAMES.joined(", ")
+                COMMAND_NAMES.join(", ")
             ),
             Missing { what, after } => format!("missing {what} after {after}"),
             TextIsOption { what, after, found } => format!(
@@ -836,7 +835,7 @@ impl ParseErrorKind {
                 format!("unknown {what} {found}; expected one of: {expected}")
             }
             UnknownRelease { found } => {
-                format!("unknown etcd release {found}; expected 3.4, 3.5 or 3.6")
+                format!("unknown etcd release {found}; expected 3.4, 3.5, 3.6, 3.4.23 or 3.5.1")
             }
             TwiceInChange { id } => format!("node {id} appears in two changes of member change"),
             ChangeMissing => "missing changes after \"member change\"; expected add=, \

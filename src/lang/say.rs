@@ -8,7 +8,6 @@
 
 use crate::lang::braces::{braces, Brace, BraceError};
 use crate::text::fixed::Fixed;
-use crate::text::joined::Joined;
 use std::fmt::Write;
 
 use crate::lang::parse_error::SayProblem;
@@ -91,7 +90,7 @@ fn names() -> String {
         .iter()
         .map(|(n, _)| format!("{{{n}}}"))
         .collect::<Vec<_>>()
-        .joined(", ")
+        .join(", ")
 }
 
 /// Splits `text` into words and placeholders (`braces` reads them).
@@ -153,7 +152,7 @@ fn ids(list: &[NodeId]) -> String {
     list.iter()
         .map(|id| id.to_string())
         .collect::<Vec<_>>()
-        .joined(", ")
+        .join(", ")
 }
 
 /// `text` with its placeholders filled in from `facts`. Text that does not

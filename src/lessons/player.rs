@@ -1,6 +1,5 @@
 //! Walking a lesson for the browser: step by step, from pause to pause.
 
-use crate::text::joined::Joined;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -165,7 +164,7 @@ impl LessonPlayer {
     /// The current step's narration as one text, in `lang`.
     pub fn say_in(&self, lang: Language) -> String {
         let says: Vec<&str> = self.says.iter().map(|s| lang.said(s)).collect();
-        says.joined("\n\n")
+        says.join("\n\n")
     }
 
     /// The script line the lesson will run next, if any.
@@ -316,13 +315,14 @@ impl LessonPlayer {
         self.position += 1;
         let mut step = self.blank_step();
         step.lines = p.lines;
-        let results = &self.session.results()[p.first..];
+        let all = self.session.results();
+        let results: Vec<CommandResult> = all.range(p.first, all.len()).cloned().collect();
         step.results = results
             .iter()
             .filter(|r| !is_narration(&r.command))
             .cloned()
             .collect();
-        step.surprises = surprises(results);
+        step.surprises = surprises(&results);
         step
     }
 

@@ -1,6 +1,5 @@
 //! etcd's errors, under the scenario language's stable codes.
 
-use crate::text::joined::Joined;
 use std::fmt;
 use std::rc::Rc;
 use std::str::FromStr;
@@ -148,7 +147,7 @@ impl FromStr for ErrorCode {
                 let names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
                 format!(
                     "unknown error code {s:?}; expected one of: {}",
-                    names.joined(", ")
+                    names.join(", ")
                 )
             })
     }
@@ -238,6 +237,9 @@ pub enum Waited {
     NoLeaderAt { via: NodeId },
     /// No member was running to take the request (the client's deadline).
     NoMember,
+    /// Member `via`'s process was not running: the client could not
+    /// connect to it before its deadline.
+    NotRunning { via: NodeId },
     /// The client's own deadline passed first.
     ClientDeadline,
     /// The server's request timeout passed first (etcd's text).

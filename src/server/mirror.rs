@@ -32,11 +32,11 @@
 
 use std::rc::Rc;
 
-use crate::collections::fifo::Fifo;
 use crate::collections::vecmap::VecSet;
 use crate::raft::NodeId;
 use crate::sim::event::MirrorEvent;
 use crate::sim::mvcc::{self, EventType, KeyRange};
+use std::collections::VecDeque;
 
 use super::cluster::Cluster;
 use super::error::{ErrorCode, ErrorDetail, ServerError};
@@ -142,7 +142,7 @@ pub struct Mirror {
     /// Every watch it opened on its source member, oldest first.
     pub watches: Vec<u64>,
     /// The writes to relay, oldest first.
-    queue: Fifo<Relay>,
+    queue: VecDeque<Relay>,
     /// Writes relayed since the last `Relayed` event.
     unreported: u64,
     /// The watch stream broke and has not been opened again yet.
@@ -179,7 +179,7 @@ impl Mirror {
             answer: None,
             watch: None,
             watches: Vec::new(),
-            queue: Fifo::default(),
+            queue: VecDeque::new(),
             unreported: 0,
             paused: false,
             cuts: VecSet::new(),

@@ -9,7 +9,9 @@ use crate::server::{Cluster, Fleet};
 use crate::sim::linearizability::{Anomaly, OpName};
 use crate::sim::MessageCounts;
 
-use crate::lang::ast::{Condition, MsgDir, RoleName, MAX_NODE_ID, MIN_NODE_ID};
+use crate::lang::ast::{
+    Bound, Condition, MsgDir, ProgressName, RoleName, MAX_NODE_ID, MIN_NODE_ID,
+};
 
 /// Every node's message counts at one moment (ids 1..=15; a node never
 /// started counts nothing).
@@ -313,10 +315,6 @@ fn no_read(previous: &Previous) -> Unmet {
     }
 }
 
-/// Whether `cond` holds now; on false, a sentence saying what is true instead.
-///
-/// `spent`: the messages each node sent and received while the previous
-/// command ran (`None`: no command that can fail has run yet).
 /// The node a condition is about, if it names one: the condition looks at
 /// that node's cluster (the others look at the first cluster).
 pub fn node_named(cond: &Condition) -> Option<NodeId> {
@@ -373,6 +371,10 @@ pub fn check_in(
     check(cond, fleet.cluster(k), previous, spent)
 }
 
+/// Whether `cond` holds now; on false, what is true instead.
+///
+/// `spent`: the messages each node sent and received while the previous
+/// command ran (`None`: no command that can fail has run yet).
 pub fn check(
     cond: &Condition,
     cluster: &Cluster,
@@ -381,99 +383,32 @@ pub fn check(
 ) -> Result<(), Unmet> {
     let leader = cluster.leader();
     let leader_text = |l: Option<NodeId>| l.map_or(Unmet::NoLeader, Unmet::LeaderIs);
-    let holds = |ok: bool, otherwise: Unmet| if ok { Ok(()) } else { Err(otherwise) };
     match cond {
         Condition::Leader => holds(leader.is_some(), Unmet::NoLeader),
         Condition::LeaderIs(n) => holds(leader == Some(*n), leader_text(leader)),
         Condition::NoLeader => holds(leader.is_none(), leader_text(leader)),
         Condition::CaughtUp(n) => leader_match(cluster, *n, &|matched, last| matched == last),
-        Condition::AllApplied => {
-            let Some(l) = leader else {
-                return Err(Unmet::NoLeader);
-            };
-            let world = cluster.world();
-            let commit = world.raft(l).map_or(0, |r| r.commit());
-            let behind: Vec<(NodeId, u64)> = world
-                .nodes()
-                .filter(|n| n.id == l || world.connected_since(l, n.id).is_some())
-                .filter_map(|n| n.raft.as_ref())
-                .filter(|r| r.applied() < commit)
-                .map(|r| (r.id(), r.applied()))
-                .collect();
-            holds(behind.is_empty(), Unmet::NotApplied { commit, behind })
-        }
-        Condition::Quorum(q) => {
-            let quorum = cluster.majority();
-            holds(quorum as u64 == *q, Unmet::Quorum(quorum))
-        }
-        Condition::Voters(list) => {
-            let voters: Vec<NodeId> = cluster.configuration().voters.into_iter().collect();
-            same_set(list, &voters, SetName::Voters)
-        }
-        Condition::Learners(list) => {
-            let learners: Vec<NodeId> = cluster.configuration().learners.into_iter().collect();
-            same_set(list, &learners, SetName::Learners)
-        }
-        Condition::VotersOutgoing(list) => {
-            let outgoing: Vec<NodeId> = cluster
-                .configuration()
-                .voters_outgoing
-                .into_iter()
-                .collect();
-            same_set(list, &outgoing, SetName::OutgoingVoters)
-        }
-        Condition::Term(t) => {
-            let term = cluster.highest_term();
-            holds(term == *t, Unmet::Term(term))
-        }
-        Condition::TermAtLeast(t) => {
-            let term = cluster.highest_term();
-            holds(term >= *t, Unmet::Term(term))
-        }
-        Condition::CommitAtLeast(i) => {
-            let Some(r) = cluster.leader_raft() else {
-                return Err(Unmet::NoLeader);
-            };
-            holds(r.commit() >= *i, Unmet::Commit(r.commit()))
-        }
-        Condition::Role { id, role } => {
-            let actual = cluster
-                .role(*id)
-                .map_or(RoleName::Down.as_str(), StateRole::name);
-            holds(actual == role.as_str(), Unmet::Role { id: *id, actual })
-        }
-        Condition::Progress { id, state } => {
-            if cluster.leader_raft().is_none() {
-                return Err(Unmet::NoLeader);
-            }
-            match cluster.progress(*id) {
-                Some(p) => {
-                    let actual = p.state.name();
-                    holds(
-                        actual == state.as_str(),
-                        Unmet::Progress { id: *id, actual },
-                    )
-                }
-                None => Err(Unmet::NotTracked(*id)),
-            }
-        }
         // In whole numbers: match / last against percent / 100.
         Condition::MatchShare { id, bound, percent } => {
             leader_match(cluster, *id, &|matched, last| {
                 bound.holds(matched.saturating_mul(100), percent.saturating_mul(last))
             })
         }
-        Condition::Ok => match previous {
-            Previous::Ok | Previous::Read(_) => Ok(()),
-            Previous::Error(code) => Err(Unmet::PreviousFailed(code)),
-            Previous::None => Err(Unmet::NoPrevious),
-        },
-        Condition::Error(code) => match previous {
-            Previous::Error(c) if *c == code.as_str() => Ok(()),
-            Previous::Error(c) => Err(Unmet::PreviousFailed(c)),
-            Previous::Ok | Previous::Read(_) => Err(Unmet::PreviousSucceeded),
-            Previous::None => Err(Unmet::NoPrevious),
-        },
+        Condition::AllApplied => all_applied(cluster, leader),
+        Condition::CommitAtLeast(i) => commit_at_least(cluster, *i),
+        Condition::Term(t) => term(cluster, &|term| term == *t),
+        Condition::TermAtLeast(t) => term(cluster, &|term| term >= *t),
+        Condition::Role { id, role } => role_is(cluster, *id, *role),
+        Condition::Progress { id, state } => progress_is(cluster, *id, *state),
+        Condition::Quorum(q) => {
+            let quorum = cluster.majority();
+            holds(quorum as u64 == *q, Unmet::Quorum(quorum))
+        }
+        Condition::Voters(list) => same_set(list, cluster, SetName::Voters),
+        Condition::Learners(list) => same_set(list, cluster, SetName::Learners),
+        Condition::VotersOutgoing(list) => same_set(list, cluster, SetName::OutgoingVoters),
+        Condition::Ok => previous_ok(previous),
+        Condition::Error(code) => previous_failed_with(previous, code.as_str()),
         Condition::Value(text) => match previous {
             Previous::Read(Some(v)) if v == text => Ok(()),
             other => Err(no_read(other)),
@@ -486,37 +421,13 @@ pub fn check(
             let v = cluster.linearizability();
             holds(v.ok, Unmet::Anomaly(v.anomaly.map(Box::new)))
         }
-        Condition::NotLinearizable => {
-            let v = cluster.linearizability();
-            holds(
-                !v.ok,
-                Unmet::Linearizable {
-                    operations: v.operations,
-                    keys: v.keys,
-                },
-            )
-        }
+        Condition::NotLinearizable => not_linearizable(cluster),
         Condition::WatchEvents {
             watch,
             bound,
             count,
-        } => {
-            let Some(w) = cluster.world().watch_of(*watch) else {
-                return Err(Unmet::NoWatch(*watch));
-            };
-            let n = w.events.len() as u64;
-            let ok = match bound {
-                Some(b) => b.holds(n, *count),
-                None => n == *count,
-            };
-            holds(
-                ok,
-                Unmet::WatchEvents {
-                    watch: *watch,
-                    events: n,
-                },
-            )
-        }
+        } => watch_events(cluster, *watch, *bound, *count),
+        Condition::WatchCanceled(watch) => watch_canceled(cluster, *watch),
         // A cluster alone has no mirror processes: `check_in` looks.
         Condition::Mirror { id, .. } => Err(Unmet::Mirror {
             id: *id,
@@ -526,56 +437,190 @@ pub fn check(
             id: *id,
             code: None,
         }),
-        Condition::WatchCanceled(watch) => {
-            let Some(w) = cluster.world().watch_of(*watch) else {
-                return Err(Unmet::NoWatch(*watch));
-            };
-            holds(
-                w.canceled.is_some(),
-                Unmet::WatchOpen {
-                    watch: *watch,
-                    events: w.events.len(),
-                },
-            )
-        }
         Condition::Queued { id, bound, bytes } => {
-            let Some(node) = id.or(leader) else {
-                return Err(Unmet::NoLeader);
-            };
-            let queued = cluster.queued_bytes(node, cluster.now());
-            holds(
-                bound.holds(queued, *bytes),
-                Unmet::Queued {
-                    node,
-                    named: id.is_some(),
-                    queued,
-                },
-            )
+            queued(cluster, id.or(leader), id.is_some(), *bound, *bytes)
         }
         Condition::Messages {
             id,
             dir,
             bound,
             count,
-        } => {
-            let Some(spent) = spent else {
-                return Err(Unmet::NoPrevious);
-            };
-            let c = spent.of(*id);
-            let (n, out) = match dir {
-                MsgDir::Out => (c.sent, true),
-                MsgDir::In => (c.received, false),
-            };
-            holds(
-                bound.holds(n, *count),
-                Unmet::Messages {
-                    id: *id,
-                    out,
-                    count: n,
-                },
-            )
-        }
+        } => messages(spent, *id, *dir, *bound, *count),
     }
+}
+
+/// `Ok(())` if `ok`, else what was true instead.
+fn holds(ok: bool, otherwise: Unmet) -> Result<(), Unmet> {
+    if ok {
+        Ok(())
+    } else {
+        Err(otherwise)
+    }
+}
+
+// ---- the leader, its log and its followers ----
+
+/// `all-applied`: every node the leader reaches applied its commit.
+fn all_applied(cluster: &Cluster, leader: Option<NodeId>) -> Result<(), Unmet> {
+    let Some(l) = leader else {
+        return Err(Unmet::NoLeader);
+    };
+    let world = cluster.world();
+    let commit = world.raft(l).map_or(0, |r| r.commit());
+    let behind: Vec<(NodeId, u64)> = world
+        .nodes()
+        .filter(|n| n.id == l || world.connected_since(l, n.id).is_some())
+        .filter_map(|n| n.raft.as_ref())
+        .filter(|r| r.applied() < commit)
+        .map(|r| (r.id(), r.applied()))
+        .collect();
+    holds(behind.is_empty(), Unmet::NotApplied { commit, behind })
+}
+
+/// `commit>=I`: the leader's commit index.
+fn commit_at_least(cluster: &Cluster, i: u64) -> Result<(), Unmet> {
+    let Some(r) = cluster.leader_raft() else {
+        return Err(Unmet::NoLeader);
+    };
+    holds(r.commit() >= i, Unmet::Commit(r.commit()))
+}
+
+/// `term=T`, `term>=T`: the highest term, judged by `ok`.
+fn term(cluster: &Cluster, ok: &dyn Fn(u64) -> bool) -> Result<(), Unmet> {
+    let term = cluster.highest_term();
+    holds(ok(term), Unmet::Term(term))
+}
+
+/// `role N=ROLE`: node `id`'s role (`down` if it is not running).
+fn role_is(cluster: &Cluster, id: NodeId, role: RoleName) -> Result<(), Unmet> {
+    let actual = cluster
+        .role(id)
+        .map_or(RoleName::Down.as_str(), StateRole::name);
+    holds(actual == role.as_str(), Unmet::Role { id, actual })
+}
+
+/// `progress N=STATE`: the leader's progress state for `id`.
+fn progress_is(cluster: &Cluster, id: NodeId, state: ProgressName) -> Result<(), Unmet> {
+    if cluster.leader_raft().is_none() {
+        return Err(Unmet::NoLeader);
+    }
+    match cluster.progress(id) {
+        Some(p) => {
+            let actual = p.state.name();
+            holds(actual == state.as_str(), Unmet::Progress { id, actual })
+        }
+        None => Err(Unmet::NotTracked(id)),
+    }
+}
+
+// ---- the previous command ----
+
+/// `ok`: the previous command that can fail did not.
+fn previous_ok(previous: &Previous) -> Result<(), Unmet> {
+    match previous {
+        Previous::Ok | Previous::Read(_) => Ok(()),
+        Previous::Error(code) => Err(Unmet::PreviousFailed(code)),
+        Previous::None => Err(Unmet::NoPrevious),
+    }
+}
+
+/// `error=CODE`: the previous command that can fail failed with `code`.
+fn previous_failed_with(previous: &Previous, code: &str) -> Result<(), Unmet> {
+    match previous {
+        Previous::Error(c) if *c == code => Ok(()),
+        Previous::Error(c) => Err(Unmet::PreviousFailed(c)),
+        Previous::Ok | Previous::Read(_) => Err(Unmet::PreviousSucceeded),
+        Previous::None => Err(Unmet::NoPrevious),
+    }
+}
+
+// ---- the history, watches and traffic ----
+
+/// `not-linearizable`: the checker found an anomaly.
+fn not_linearizable(cluster: &Cluster) -> Result<(), Unmet> {
+    let v = cluster.linearizability();
+    holds(
+        !v.ok,
+        Unmet::Linearizable {
+            operations: v.operations,
+            keys: v.keys,
+        },
+    )
+}
+
+/// `watch-events W=N` (or `>=`, `<=`): the events watch `watch` received.
+fn watch_events(
+    cluster: &Cluster,
+    watch: u64,
+    bound: Option<Bound>,
+    count: u64,
+) -> Result<(), Unmet> {
+    let Some(w) = cluster.world().watch_of(watch) else {
+        return Err(Unmet::NoWatch(watch));
+    };
+    let n = w.events.len() as u64;
+    let ok = match bound {
+        Some(b) => b.holds(n, count),
+        None => n == count,
+    };
+    holds(ok, Unmet::WatchEvents { watch, events: n })
+}
+
+/// `watch-canceled W`: etcd cancelled watch `watch`.
+fn watch_canceled(cluster: &Cluster, watch: u64) -> Result<(), Unmet> {
+    let Some(w) = cluster.world().watch_of(watch) else {
+        return Err(Unmet::NoWatch(watch));
+    };
+    holds(
+        w.canceled.is_some(),
+        Unmet::WatchOpen {
+            watch,
+            events: w.events.len(),
+        },
+    )
+}
+
+/// `queued>=SIZE`, `queued N<=SIZE`...: the bytes in `node`'s send queue
+/// (`named`: the condition named it; else it is the leader, if any).
+fn queued(
+    cluster: &Cluster,
+    node: Option<NodeId>,
+    named: bool,
+    bound: Bound,
+    bytes: u64,
+) -> Result<(), Unmet> {
+    let Some(node) = node else {
+        return Err(Unmet::NoLeader);
+    };
+    let queued = cluster.queued_bytes(node, cluster.now());
+    holds(
+        bound.holds(queued, bytes),
+        Unmet::Queued {
+            node,
+            named,
+            queued,
+        },
+    )
+}
+
+/// `msgs-out N=K`, `msgs-in N>=K`...: what node `id` sent or received
+/// while the previous command ran.
+fn messages(
+    spent: Option<&Counts>,
+    id: NodeId,
+    dir: MsgDir,
+    bound: Bound,
+    count: u64,
+) -> Result<(), Unmet> {
+    let Some(spent) = spent else {
+        return Err(Unmet::NoPrevious);
+    };
+    let c = spent.of(id);
+    let (n, out) = match dir {
+        MsgDir::Out => (c.sent, true),
+        MsgDir::In => (c.received, false),
+    };
+    holds(bound.holds(n, count), Unmet::Messages { id, out, count: n })
 }
 
 /// The leader's match index for `id` and its own last index, judged by
@@ -596,7 +641,16 @@ fn leader_match(cluster: &Cluster, id: NodeId, ok: &dyn Fn(u64, u64) -> bool) ->
     }
 }
 
-fn same_set(expected: &[NodeId], actual: &[NodeId], set: SetName) -> Result<(), Unmet> {
+/// `voters=...`, `learners=...`, `voters-outgoing=...`: the cluster's
+/// configuration holds exactly `expected` in `set`.
+fn same_set(expected: &[NodeId], cluster: &Cluster, set: SetName) -> Result<(), Unmet> {
+    let conf = cluster.configuration();
+    let actual: Vec<NodeId> = match set {
+        SetName::Voters => conf.voters.into_iter().collect(),
+        SetName::Learners => conf.learners.into_iter().collect(),
+        SetName::OutgoingVoters => conf.voters_outgoing.into_iter().collect(),
+    };
+    let actual = &actual[..];
     let a: VecSet<_> = expected.iter().copied().collect();
     let b: VecSet<_> = actual.iter().copied().collect();
     if a == b {

@@ -9,9 +9,8 @@ use crate::server::request::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
 use crate::session::cond::{SetName, Unmet};
 use crate::session::failure::Failure;
-use crate::sim::linearizability::OpName;
+use crate::sim::linearizability::{Anomaly, OpName};
 use crate::text::fixed::Fixed;
-use crate::text::joined::Joined;
 
 /// A server's refusal or failure in English: the report's `detail`. etcd's
 /// own text follows raftlab's facts, as etcd's client would print it.
@@ -95,11 +94,7 @@ pub fn server_detail(e: &ServerError) -> String {
              than the quorum {quorum} of {after} voters: {etcd}"
         ),
         BadPeerUrl { url, problem } => {
-            let why = match problem {
-                UrlProblem::Parse { input, go_error } => format!("parse {input:?}: {go_error}"),
-                UrlProblem::Rule { input, rule } => format!("{rule}: {input}"),
-            };
-            format!("peer URL {url:?}: {why} ({etcd})")
+            format!("peer URL {url:?}: {} ({etcd})", url_problem(problem))
         }
         PeerListener {
             id,
@@ -116,23 +111,7 @@ pub fn server_detail(e: &ServerError) -> String {
         Deadline {
             waited,
             raft_refused,
-        } => {
-            let what = match waited {
-                Waited::Transfer { to } => format!("leadership did not move to {to} in time"),
-                Waited::NoLeaderAt { via } => format!(
-                    "{DEADLINE_EXCEEDED}: member {via} knew no leader to send the request to"
-                ),
-                Waited::NoMember => {
-                    format!("{DEADLINE_EXCEEDED}: no member was running to take the request")
-                }
-                Waited::ClientDeadline => DEADLINE_EXCEEDED.to_string(),
-                Waited::ServerTimeout => ErrorCode::Timeout.etcd_text().to_string(),
-            };
-            match raft_refused {
-                Some(reason) => format!("{what} (raft refused the change: {reason})"),
-                None => what,
-            }
-        }
+        } => deadline(waited, *raft_refused),
         WatchCanceled {
             watch,
             compact_revision,
@@ -151,6 +130,38 @@ pub fn server_detail(e: &ServerError) -> String {
     }
 }
 
+/// What etcd's client says of a peer URL it refuses (Go's `url.Parse`
+/// error, or the rule of etcd's `types.NewURLs` it breaks).
+pub fn url_problem(problem: &UrlProblem) -> String {
+    match problem {
+        UrlProblem::Parse { input, go_error } => format!("parse {input:?}: {go_error}"),
+        UrlProblem::Rule { input, rule } => format!("{rule}: {input}"),
+    }
+}
+
+/// A request whose wait ended: what it waited for, and raft's refusal of
+/// the change, if raft refused it.
+fn deadline(waited: &Waited, raft_refused: Option<&str>) -> String {
+    let what = match waited {
+        Waited::Transfer { to } => format!("leadership did not move to {to} in time"),
+        Waited::NoLeaderAt { via } => {
+            format!("{DEADLINE_EXCEEDED}: member {via} knew no leader to send the request to")
+        }
+        Waited::NoMember => {
+            format!("{DEADLINE_EXCEEDED}: no member was running to take the request")
+        }
+        Waited::NotRunning { via } => format!(
+            "{DEADLINE_EXCEEDED}: member {via}'s process was not running, and the client could not connect to it"
+        ),
+        Waited::ClientDeadline => DEADLINE_EXCEEDED.to_string(),
+        Waited::ServerTimeout => ErrorCode::Timeout.etcd_text().to_string(),
+    };
+    match raft_refused {
+        Some(reason) => format!("{what} (raft refused the change: {reason})"),
+        None => what,
+    }
+}
+
 /// What was true instead of a condition, in English.
 pub fn unmet(u: &Unmet) -> String {
     match u {
@@ -165,7 +176,7 @@ pub fn unmet(u: &Unmet) -> String {
                 .iter()
                 .map(|(id, applied)| format!("{id} has applied {applied}"))
                 .collect();
-            format!("the leader's commit is {commit} but {}", each.joined(", "))
+            format!("the leader's commit is {commit} but {}", each.join(", "))
         }
         Unmet::Quorum(q) => format!("the quorum is {q}"),
         Unmet::Set { set, actual } => {
@@ -175,7 +186,7 @@ pub fn unmet(u: &Unmet) -> String {
                 SetName::OutgoingVoters => "outgoing voters",
             };
             let ids: Vec<String> = actual.iter().map(|id| id.to_string()).collect();
-            format!("the {what} are [{}]", ids.joined(","))
+            format!("the {what} are [{}]", ids.join(","))
         }
         Unmet::Term(t) => format!("the term is {t}"),
         Unmet::Commit(c) => format!("the leader's commit index is {c}"),
@@ -188,29 +199,7 @@ pub fn unmet(u: &Unmet) -> String {
         Unmet::PreviousRead(Some(v)) => format!("the previous get read {}", format_quoted(v)),
         Unmet::PreviousRead(None) => "the previous get found no such key".to_string(),
         Unmet::Anomaly(None) => String::new(),
-        Unmet::Anomaly(Some(a)) => {
-            let ops: Vec<String> = a
-                .operations
-                .iter()
-                .map(|op| {
-                    let what = match (op.kind, &op.value) {
-                        (OpName::Write, Some(v)) => format!("write {}", format_quoted(v)),
-                        (OpName::Read, Some(v)) => format!("read {}", format_quoted(v)),
-                        (OpName::Read, None) => "read (absent)".to_string(),
-                        (OpName::Write, None) | (OpName::Delete, _) => "delete".to_string(),
-                    };
-                    let end = op.response_ms.map_or("no answer".to_string(), |r| {
-                        format!("{}s", Fixed(r as f64 / 1000.0, 2))
-                    });
-                    format!("{what} ({}s–{end})", Fixed(op.invoke_ms as f64 / 1000.0, 2))
-                })
-                .collect();
-            format!(
-                "operations on key {} that no order explains: {}",
-                format_quoted(&a.key),
-                ops.joined(", ")
-            )
-        }
+        Unmet::Anomaly(Some(a)) => anomaly(a),
         Unmet::Linearizable { operations, keys } => {
             format!("the history of {operations} operations on {keys} keys is linearizable")
         }
@@ -248,6 +237,32 @@ pub fn unmet(u: &Unmet) -> String {
             format!("node {id} {verb} {count} messages during the previous command")
         }
     }
+}
+
+/// The operations on one key that no order explains, each with its
+/// moments.
+fn anomaly(a: &Anomaly) -> String {
+    let ops: Vec<String> = a
+        .operations
+        .iter()
+        .map(|op| {
+            let what = match (op.kind, &op.value) {
+                (OpName::Write, Some(v)) => format!("write {}", format_quoted(v)),
+                (OpName::Read, Some(v)) => format!("read {}", format_quoted(v)),
+                (OpName::Read, None) => "read (absent)".to_string(),
+                (OpName::Write, None) | (OpName::Delete, _) => "delete".to_string(),
+            };
+            let end = op.response_ms.map_or("no answer".to_string(), |r| {
+                format!("{}s", Fixed(r as f64 / 1000.0, 2))
+            });
+            format!("{what} ({}s–{end})", Fixed(op.invoke_ms as f64 / 1000.0, 2))
+        })
+        .collect();
+    format!(
+        "operations on key {} that no order explains: {}",
+        format_quoted(&a.key),
+        ops.join(", ")
+    )
 }
 
 /// Why a command failed, in English: the report's `detail`.

@@ -6,11 +6,11 @@
 use std::mem::size_of;
 use std::sync::Arc;
 
-use crate::collections::fifo::Fifo;
 use crate::collections::heap::{HeapSize, Meter};
 use crate::lang::ast::{Command, Condition};
 use crate::server::RequestId;
 use crate::session::report::CommandResult;
+use std::collections::VecDeque;
 
 /// Work between two narrations inside a long command: the events a long
 /// `wait` produces are turned into sentences (and dropped when they say
@@ -24,13 +24,6 @@ pub(crate) struct Queued {
     pub text: String,
     /// Shared with the script, the timeline's entry and `Running`.
     pub cmd: Arc<Command>,
-}
-
-/// What a command taken from the queue leaves there: it owns nothing.
-impl Default for Queued {
-    fn default() -> Queued {
-        Queued::new(0, "", Arc::new(Command::Wait(0)))
-    }
 }
 
 impl Queued {
@@ -99,7 +92,7 @@ pub(crate) struct Current {
 /// not name the `Session` that holds it.
 #[derive(Debug)]
 pub(crate) struct Driver<S> {
-    pub(super) queue: Fifo<Queued>,
+    pub(super) queue: VecDeque<Queued>,
     /// The `wait`s of the queue, added up (for the progress).
     pub(super) queued_wait_ms: u64,
     pub(super) current: Option<Box<Current>>,
@@ -116,7 +109,7 @@ pub(crate) struct Driver<S> {
 impl<S> Default for Driver<S> {
     fn default() -> Driver<S> {
         Driver {
-            queue: Fifo::default(),
+            queue: VecDeque::new(),
             queued_wait_ms: 0,
             current: None,
             snapshot: None,
@@ -189,7 +182,7 @@ impl<S: HeapSize> Driver<S> {
     }
 
     pub(super) fn heap_size(&self, m: &mut Meter) {
-        m.add(self.queue.capacity_bytes());
+        m.add(self.queue.capacity() * size_of::<Queued>());
         for q in self.queue.iter() {
             q.heap_size(m);
         }

@@ -2,19 +2,19 @@
 //! runner feeds it a whole script, the browser one console command at a
 //! time. Every command either takes effect whole or is refused whole.
 
+use crate::collections::chunked::Chunked;
+use crate::collections::heap::Meter;
 use crate::collections::vecmap::VecMap;
 use std::sync::Arc;
 
-use crate::raft::NodeId;
-use crate::server::client::DEFAULT_PUT_SIZE;
 use crate::server::request::Finished;
 use crate::server::{
-    Call, Cluster, ErrorCode, ErrorDetail, Fleet, MemberKind, ModesConfig, NewMembers, Outcome,
-    RequestId, ServerConfig, ServerError,
+    Cluster, ErrorCode, ErrorDetail, Fleet, ModesConfig, Outcome, RequestId, ServerConfig,
+    ServerError,
 };
 use crate::sim::WorldConfig;
 
-use crate::lang::ast::{ClusterSpec, Command, Script, DEFAULT_CLIENT_TIMEOUT_MS};
+use crate::lang::ast::{ClusterSpec, Command, Condition, Script};
 use crate::lang::parse::{parse_command, parse_script, ParseError};
 use crate::lang::say::{self, Spoken};
 use crate::session::cond::{self, Previous};
@@ -27,15 +27,18 @@ use crate::session::stop::{Stop, DEFAULT_MEMORY_BUDGET};
 /// One run of the scenario language.
 #[derive(Debug, Clone)]
 pub struct Session {
-    spec: ClusterSpec,
+    pub(super) spec: ClusterSpec,
     /// The clusters (the first one's `cluster` line is `spec`) and the
     /// mirror processes.
-    fleet: Fleet,
-    pub(super) results: Vec<CommandResult>,
-    previous: Previous,
+    pub(super) fleet: Fleet,
+    /// In shared chunks, as the log is: a time-travel checkpoint clones a
+    /// session, and a long run's results (and history) would otherwise be
+    /// copied whole at every checkpoint.
+    pub(super) results: Chunked<CommandResult>,
+    pub(super) previous: Previous,
     /// The messages each node sent and received while the previous command
     /// (the one `previous` describes) ran, for `msgs-out`/`msgs-in`.
-    previous_msgs: Option<cond::Counts>,
+    pub(super) previous_msgs: Option<cond::Counts>,
     /// Every node's message counts when the command now running began.
     msgs_at_start: cond::Counts,
     /// The value the last `get` read, for `{value}` (`None`: it found no
@@ -48,7 +51,7 @@ pub struct Session {
     /// result (the same).
     pub(super) watch_results: VecMap<(u64, u64), u64>,
     /// The script of everything done so far.
-    pub(super) history: Vec<String>,
+    pub(super) history: Chunked<String>,
     /// Simulated time the history accounts for.
     history_ms: u64,
     pub(super) narration: Vec<Line>,
@@ -98,6 +101,7 @@ pub fn configs(spec: &ClusterSpec) -> (WorldConfig, ServerConfig) {
         latency_ms: (spec.latency_min_ms, spec.latency_max_ms),
         bandwidth: spec.bandwidth,
         transport: spec.transport,
+        conn_read_timeout_ms: spec.etcd.silent_cut_noticed_after_ms(),
         ..WorldConfig::default()
     };
     let server = ServerConfig {
@@ -121,14 +125,14 @@ impl Session {
         let mut session = Session {
             spec: spec.clone(),
             fleet: Fleet::new(Cluster::new(world, server, &spec.voters)),
-            results: Vec::new(),
+            results: Chunked::default(),
             previous: Previous::None,
             previous_msgs: None,
             msgs_at_start: cond::Counts::default(),
             last_value: None,
             nowait: VecMap::new(),
             watch_results: VecMap::new(),
-            history: vec![spec.to_string()],
+            history: std::iter::once(spec.to_string()).collect(),
             history_ms: 0,
             narration: Vec::new(),
             lines: 1,
@@ -183,7 +187,7 @@ impl Session {
         &mut self.fleet
     }
 
-    pub fn results(&self) -> &[CommandResult] {
+    pub fn results(&self) -> &Chunked<CommandResult> {
         &self.results
     }
 
@@ -249,7 +253,7 @@ impl Session {
     /// Everything done so far as a script: the `cluster` line, then each
     /// command, with `wait`s for the time that passed between them.
     pub fn history(&self) -> Vec<String> {
-        let mut h = self.history.clone();
+        let mut h = self.history.to_vec();
         let idle = self.now().saturating_sub(self.history_ms);
         if idle > 0 {
             h.push(Command::Wait(idle).to_string());
@@ -264,7 +268,7 @@ impl Session {
     pub fn report(&self) -> Report {
         let mut report = Report::new(
             self.status(),
-            self.results.clone(),
+            self.results.to_vec(),
             self.fleet.main().linearizability(),
         );
         report.stopped = self.stopped.clone();
@@ -402,8 +406,10 @@ impl Session {
         let started_at = self.now();
         self.msgs_at_start = cond::Counts::now_in(&self.fleet);
         if started_at > self.history_ms {
-            self.history
-                .push(Command::Wait(started_at - self.history_ms).to_string());
+            self.history.push_weighed(
+                Command::Wait(started_at - self.history_ms).to_string(),
+                weigh_line,
+            );
         }
         let mut result = CommandResult::new(q.line, q.text.clone());
         match self.start(&q.cmd, &mut result) {
@@ -439,7 +445,7 @@ impl Session {
         if matches!(cmd, Command::Get { .. }) {
             self.last_value = result.value.clone().flatten();
         }
-        self.history.push(cmd.to_string());
+        self.history.push_weighed(cmd.to_string(), weigh_line);
         self.after_time();
         self.history_ms = self.now();
         match cmd {
@@ -456,7 +462,7 @@ impl Session {
                 .narration
                 .push(Line::result(self.now(), result.clone())),
         }
-        self.results.push(result);
+        self.results.push_weighed(result, weigh_result);
         self.driver.finished(q);
     }
 
@@ -472,18 +478,7 @@ impl Session {
         until: u64,
     ) -> Drive {
         match op {
-            Op::Wait { until: deadline } => {
-                let t = (*deadline).min(until);
-                while self.fleet.step(t) {
-                    if let Some(d) = self.after_step(stop_at) {
-                        return d;
-                    }
-                }
-                self.fleet.settle(t);
-                if t < *deadline {
-                    return Drive::Paused;
-                }
-            }
+            Op::Wait { until: deadline } => self.drive_wait(*deadline, stop_at, until),
             Op::WaitUntil {
                 cond,
                 deadline,
@@ -491,82 +486,122 @@ impl Session {
                 check,
             } => {
                 let limit = (*deadline).min(until);
-                // The condition is looked at when the command starts and
-                // after every step, never at a slice's end (where nothing
-                // happened): slices see what the whole command sees.
-                loop {
-                    if *check {
-                        if cond::check_in(
-                            cond,
-                            &self.fleet,
-                            &self.previous,
-                            self.previous_msgs.as_ref(),
-                        )
-                        .is_ok()
-                        {
-                            return Drive::Done;
-                        }
-                        *check = false;
-                    }
-                    if !self.fleet.step(limit) {
-                        break;
-                    }
-                    *check = true;
-                    if let Some(d) = self.after_step(stop_at) {
-                        return d;
-                    }
+                if let Some(d) = self.step_until_holds(cond, check, limit, stop_at) {
+                    return d;
                 }
                 // Nothing more is due by `limit`: the clock moves there.
                 self.fleet.run_until(limit);
                 if limit < *deadline {
                     return Drive::Paused;
                 }
-                if let Err(why) = cond::check_in(
-                    cond,
-                    &self.fleet,
-                    &self.previous,
-                    self.previous_msgs.as_ref(),
-                ) {
+                if let Err(why) = self.check_condition(cond) {
                     result.fail(Failure::WaitUntil {
                         cond: cond.clone(),
                         within_ms: *within_ms,
                         unmet: why,
                     });
                 }
+                Drive::Done
             }
             Op::Request {
                 cluster,
                 request,
                 answer,
-            } => {
-                let (k, request) = (*cluster, *request);
-                while self.fleet.cluster(k).is_pending(request) {
-                    if !self.fleet.step(u64::MAX) {
-                        break;
-                    }
-                    if let Some(d) = self.after_step(stop_at) {
-                        return d;
-                    }
-                }
-                let outcome = self.fleet.cluster_mut(k).take_outcome(request);
-                let answered = match answer {
-                    Answer::Put => outcome.into_put().map(|i| result.index = Some(i)),
-                    Answer::Read => outcome.into_read().map(|read| read_into(result, read)),
-                    Answer::Deleted => outcome.into_deleted().map(|(deleted, revision)| {
-                        result.deleted = Some(deleted);
-                        result.revision = Some(revision);
-                    }),
-                    Answer::Members => outcome.into_members().map(|list| {
-                        result.members = Some(list.into_iter().map(MemberJson::from).collect());
-                    }),
-                    Answer::Done => outcome.into_done(),
-                };
-                if let Err(e) = answered {
-                    result.fail(e);
-                }
+            } => self.drive_request(*cluster, *request, *answer, result, stop_at),
+        }
+    }
+
+    /// `wait`: steps until `deadline`, or `until` if that comes first.
+    fn drive_wait(&mut self, deadline: u64, stop_at: u64, until: u64) -> Drive {
+        let t = deadline.min(until);
+        while self.fleet.step(t) {
+            if let Some(d) = self.after_step(stop_at) {
+                return d;
             }
         }
+        self.fleet.settle(t);
+        if t < deadline {
+            return Drive::Paused;
+        }
         Drive::Done
+    }
+
+    /// `wait-until`: steps until `cond` holds (`Done`), the step or the
+    /// work stops it (what `after_step` says), or nothing more is due by
+    /// `limit` (`None`).
+    fn step_until_holds(
+        &mut self,
+        cond: &Condition,
+        check: &mut bool,
+        limit: u64,
+        stop_at: u64,
+    ) -> Option<Drive> {
+        // The condition is looked at when the command starts and
+        // after every step, never at a slice's end (where nothing
+        // happened): slices see what the whole command sees.
+        loop {
+            if *check {
+                if self.check_condition(cond).is_ok() {
+                    return Some(Drive::Done);
+                }
+                *check = false;
+            }
+            if !self.fleet.step(limit) {
+                return None;
+            }
+            *check = true;
+            if let Some(d) = self.after_step(stop_at) {
+                return Some(d);
+            }
+        }
+    }
+
+    /// A request waited for: steps until it is answered, then fills in
+    /// `result` with its answer.
+    fn drive_request(
+        &mut self,
+        k: usize,
+        request: RequestId,
+        answer: Answer,
+        result: &mut CommandResult,
+        stop_at: u64,
+    ) -> Drive {
+        while self.fleet.cluster(k).is_pending(request) {
+            if !self.fleet.step(u64::MAX) {
+                break;
+            }
+            if let Some(d) = self.after_step(stop_at) {
+                return d;
+            }
+        }
+        let outcome = self.fleet.cluster_mut(k).take_outcome(request);
+        let answered = match answer {
+            Answer::Put => outcome.into_put().map(|i| result.index = Some(i)),
+            Answer::Read => outcome.into_read().map(|read| read_into(result, read)),
+            Answer::Deleted => outcome.into_deleted().map(|(deleted, revision)| {
+                result.deleted = Some(deleted);
+                result.revision = Some(revision);
+            }),
+            Answer::Members => outcome.into_members().map(|list| {
+                result.members = Some(list.into_iter().map(MemberJson::from).collect());
+            }),
+            Answer::Done => outcome.into_done(),
+        };
+        if let Err(e) = answered {
+            result.fail(e);
+        }
+        Drive::Done
+    }
+
+    /// Whether `cond` holds now, as `expect` and `wait-until` see it: in
+    /// the fleet, after the previous command.
+    pub(super) fn check_condition(&self, cond: &Condition) -> Result<(), cond::Unmet> {
+        cond::check_in(
+            cond,
+            &self.fleet,
+            &self.previous,
+            self.previous_msgs.as_ref(),
+        )
     }
 
     /// After one engine step of a command: counts the work, narrates now and
@@ -582,484 +617,8 @@ impl Session {
         (self.work >= stop_at).then_some(Drive::Paused)
     }
 
-    /// Starts one parsed command: does what takes no time, and returns what
-    /// is left to wait for, if anything.
-    fn start(&mut self, cmd: &Command, result: &mut CommandResult) -> Result<Option<Op>, Failure> {
-        let now = self.now();
-        match cmd {
-            Command::Wait(ms) => {
-                return Ok(Some(Op::Wait {
-                    until: now.saturating_add(*ms),
-                }));
-            }
-            Command::WaitUntil { cond, within_ms } => {
-                return Ok(Some(Op::WaitUntil {
-                    cond: cond.clone(),
-                    deadline: now.saturating_add(*within_ms),
-                    within_ms: *within_ms,
-                    check: true,
-                }));
-            }
-            Command::Put {
-                key,
-                value,
-                via,
-                size,
-                nowait,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let rl = *require_leader;
-                let k = self.via_cluster(*via);
-                let c = self.fleet.cluster_mut(k);
-                let request = c.start_put(key, value, *via, *size, timeout, rl)?;
-                if *nowait {
-                    result.pending = true;
-                    self.nowait
-                        .insert((k as u64, request), self.results.len() as u64);
-                    return Ok(None);
-                }
-                return Ok(Some(Op::Request {
-                    cluster: k,
-                    request,
-                    answer: Answer::Put,
-                }));
-            }
-            Command::Get {
-                key,
-                rev,
-                via,
-                serializable,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let rev = rev.unwrap_or(0);
-                let k = self.via_cluster(*via);
-                let c = self.fleet.cluster_mut(k);
-                let call = c.begin_get(key, rev, *via, *serializable, timeout, *require_leader)?;
-                return Ok(match call {
-                    Call::Done(read) => {
-                        read_into(result, read);
-                        None
-                    }
-                    Call::Waiting(request) => Some(Op::Request {
-                        cluster: k,
-                        request,
-                        answer: Answer::Read,
-                    }),
-                });
-            }
-            Command::Delete {
-                key,
-                via,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let k = self.via_cluster(*via);
-                let c = self.fleet.cluster_mut(k);
-                let call = c.begin_delete(key, *via, timeout, *require_leader)?;
-                return Ok(match call {
-                    Call::Done((deleted, revision)) => {
-                        result.deleted = Some(deleted);
-                        result.revision = Some(revision);
-                        None
-                    }
-                    Call::Waiting(request) => Some(Op::Request {
-                        cluster: k,
-                        request,
-                        answer: Answer::Deleted,
-                    }),
-                });
-            }
-            Command::Watch {
-                key,
-                prefix,
-                from_rev,
-                via,
-            } => {
-                let k = self.via_cluster(*via);
-                let c = self.fleet.cluster_mut(k);
-                let id = c.watch(key, *prefix, from_rev.unwrap_or(0), *via)?;
-                result.watch = Some(id);
-                result.events = Some(Vec::new());
-                self.watch_results
-                    .insert((k as u64, id), self.results.len() as u64);
-                sync_watch(self.fleet.cluster(k), id, result);
-                return Ok(None);
-            }
-            Command::Compaction {
-                rev,
-                via,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let k = self.via_cluster(*via);
-                let c = self.fleet.cluster_mut(k);
-                let call = c.begin_compaction(*rev, *via, timeout, *require_leader)?;
-                return Ok(done_or_wait(k, call));
-            }
-            Command::MemberList {
-                serializable,
-                via,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let k = self.via_cluster(*via);
-                let c = self.fleet.cluster_mut(k);
-                let call = c.begin_member_list(*serializable, timeout, *require_leader)?;
-                return Ok(match call {
-                    Call::Done(list) => {
-                        result.members = Some(list.into_iter().map(MemberJson::from).collect());
-                        None
-                    }
-                    Call::Waiting(request) => Some(Op::Request {
-                        cluster: k,
-                        request,
-                        answer: Answer::Members,
-                    }),
-                });
-            }
-            Command::MemberAdd {
-                id,
-                learner,
-                voter,
-                standby,
-                read_only,
-                peer_url,
-                via,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let k = self.via_cluster(*via);
-                // Clusters and mirror processes keep their ids apart.
-                if self.fleet.cluster_of(*id).is_some_and(|o| o != k) || self.fleet.is_mirror(*id) {
-                    self.fleet.check_free(*id)?;
-                }
-                let c = self.fleet.cluster_mut(k);
-                // The learner-by-default mode decides what a bare add adds.
-                let by_default = c.config().modes.new_members == NewMembers::Learner;
-                let learner = *learner || (by_default && !*voter);
-                let kind = MemberKind {
-                    standby: *standby,
-                    read_only: *read_only,
-                };
-                let call = c.begin_member_add_as(
-                    *id,
-                    learner,
-                    kind,
-                    peer_url.as_deref(),
-                    timeout,
-                    *require_leader,
-                )?;
-                return Ok(done_or_wait(k, call));
-            }
-            Command::MemberPromote {
-                id,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let k = self.node_cluster(*id);
-                let c = self.fleet.cluster_mut(k);
-                return Ok(done_or_wait(
-                    k,
-                    c.begin_member_promote(*id, timeout, *require_leader)?,
-                ));
-            }
-            Command::MemberRemove {
-                id,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let k = self.node_cluster(*id);
-                let c = self.fleet.cluster_mut(k);
-                return Ok(done_or_wait(
-                    k,
-                    c.begin_member_remove(*id, timeout, *require_leader)?,
-                ));
-            }
-            Command::MemberChange {
-                change,
-                via,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let k = self.via_cluster(*via);
-                for id in change.add.iter().chain(&change.add_learner) {
-                    if self.fleet.cluster_of(*id).is_some_and(|o| o != k)
-                        || self.fleet.is_mirror(*id)
-                    {
-                        self.fleet.check_free(*id)?;
-                    }
-                }
-                let c = self.fleet.cluster_mut(k);
-                return Ok(done_or_wait(
-                    k,
-                    c.begin_member_change(change, timeout, *require_leader)?,
-                ));
-            }
-            Command::MemberLeaveJoint {
-                via,
-                timeout_ms,
-                require_leader,
-            } => {
-                let timeout = timeout_ms.unwrap_or(DEFAULT_CLIENT_TIMEOUT_MS);
-                let k = self.via_cluster(*via);
-                let c = self.fleet.cluster_mut(k);
-                return Ok(done_or_wait(
-                    k,
-                    c.begin_member_leave_joint(timeout, *require_leader)?,
-                ));
-            }
-            Command::TransferLeader(id) => {
-                let k = self.node_cluster(*id);
-                let c = self.fleet.cluster_mut(k);
-                return Ok(done_or_wait(k, c.begin_move_leader(*id)?));
-            }
-            _ => {}
-        }
-        self.apply(cmd, result)?;
-        Ok(None)
-    }
-
-    /// The cluster a request with `via` goes to: `via`'s, else the first.
-    fn via_cluster(&self, via: Option<NodeId>) -> usize {
-        via.and_then(|id| self.fleet.cluster_of(id)).unwrap_or(0)
-    }
-
-    /// The cluster of node `id` (the first if no cluster knows it: its own
-    /// checks then refuse the command as before).
-    fn node_cluster(&self, id: NodeId) -> usize {
-        self.fleet.cluster_of(id).unwrap_or(0)
-    }
-
-    /// Cuts (or heals) the link `a`–`b` in direction a to b, and back unless
-    /// `one_way`: within one cluster, or between a mirror and one of its two
-    /// members. Two nodes of different clusters have no link.
-    fn set_link(&mut self, a: NodeId, b: NodeId, one_way: bool, cut: bool) -> Result<(), Failure> {
-        let ends = [(a, b), (b, a)];
-        let ends = if one_way { &ends[..1] } else { &ends[..] };
-        if self.fleet.is_mirror_link(a, b) {
-            for &(x, y) in ends {
-                self.fleet.set_mirror_link(x, y, cut);
-            }
-            return Ok(());
-        }
-        for id in [a, b] {
-            if self.fleet.cluster_of(id).is_none() && !self.fleet.is_mirror(id) {
-                return Err(no_such_node(id).into());
-            }
-        }
-        let (ka, kb) = (self.fleet.cluster_of(a), self.fleet.cluster_of(b));
-        match (ka, kb) {
-            (Some(x), Some(y)) if x == y => {
-                let w = self.fleet.cluster_mut(x).world_mut();
-                for &(p, q) in ends {
-                    if cut {
-                        w.cut(p, q);
-                    } else {
-                        w.heal(p, q);
-                    }
-                }
-                Ok(())
-            }
-            _ => Err(ServerError::new(
-                ErrorCode::MemberNotFound,
-                ErrorDetail::NoLinkAcross { a, b },
-            )
-            .into()),
-        }
-    }
-
-    /// Does a command that takes no time.
-    fn apply(&mut self, cmd: &Command, result: &mut CommandResult) -> Result<(), Failure> {
-        match cmd {
-            Command::Expect(cond) => {
-                let (fleet, previous) = (&self.fleet, &self.previous);
-                if let Err(why) = cond::check_in(cond, fleet, previous, self.previous_msgs.as_ref())
-                {
-                    return Err(Failure::Expect {
-                        cond: cond.clone(),
-                        unmet: why,
-                    });
-                }
-            }
-            Command::Status { via: None } => result.status = Some(std::rc::Rc::new(self.status())),
-            Command::Status { via: Some(id) } => {
-                let k = self.node_cluster(*id);
-                result.member_status =
-                    Some(std::rc::Rc::new(self.fleet.cluster(k).member_status(*id)?));
-            }
-            Command::Say { text, .. } => result.detail = Some(say::fill(text, &self.say_facts())),
-            Command::Pause => {}
-            Command::LoadStart {
-                rate_per_s,
-                size,
-                via,
-            } => {
-                let k = self.via_cluster(*via);
-                let c = self.fleet.cluster_mut(k);
-                if let Some(v) = via {
-                    c.target(Some(*v))?;
-                }
-                c.start_load(*rate_per_s, size.unwrap_or(DEFAULT_PUT_SIZE), *via);
-            }
-            Command::LoadStop => {
-                // Every cluster's load stops; the first's counts are told.
-                let mut told = None;
-                for k in 0..self.fleet.len() {
-                    if let Some(load) = self.fleet.cluster_mut(k).stop_load() {
-                        told.get_or_insert(load);
-                    }
-                }
-                if let Some(load) = told {
-                    result.detail = Some(format!(
-                        "{} writes sent, {} refused at once",
-                        load.sent, load.refused
-                    ));
-                }
-            }
-            Command::Start(id) => {
-                let k = self.node_cluster(*id);
-                self.fleet.cluster_mut(k).start_process(*id)?;
-            }
-            Command::Crash(id) => {
-                let c = self.fleet.cluster_mut(self.node_cluster(*id));
-                c.check_running(*id)?;
-                c.world_mut().crash(*id);
-            }
-            Command::Campaign(id) => {
-                let c = self.fleet.cluster_mut(self.node_cluster(*id));
-                c.check_running(*id)?;
-                c.world_mut().campaign(*id);
-            }
-            Command::Compact(id) => {
-                let c = self.fleet.cluster_mut(self.node_cluster(*id));
-                c.check_running(*id)?;
-                c.world_mut().compact(*id);
-            }
-            Command::Cut { a, b, one_way } => self.set_link(*a, *b, *one_way, true)?,
-            Command::Heal { link } => match link {
-                None => {
-                    for k in 0..self.fleet.len() {
-                        self.fleet.cluster_mut(k).world_mut().heal_all();
-                    }
-                    self.fleet.heal_mirror_links();
-                }
-                Some((a, b, one_way)) => self.set_link(*a, *b, *one_way, false)?,
-            },
-            Command::Partition(groups) => {
-                let all: Vec<NodeId> = groups.iter().flatten().copied().collect();
-                for id in &all {
-                    if self.fleet.cluster_of(*id).is_none() && !self.fleet.is_mirror(*id) {
-                        return Err(no_such_node(*id).into());
-                    }
-                }
-                // Every link between two groups is cut; two nodes of
-                // different clusters have none.
-                for (i, g) in groups.iter().enumerate() {
-                    for h in &groups[i + 1..] {
-                        for &a in g {
-                            for &b in h {
-                                let linked = self.fleet.is_mirror_link(a, b)
-                                    || self.fleet.cluster_of(a) == self.fleet.cluster_of(b);
-                                if linked {
-                                    self.set_link(a, b, false, true)?;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            Command::Net {
-                loss_ppm,
-                latency,
-                bandwidth,
-            } => {
-                let c = self.fleet.main_mut();
-                let cfg = c.world().config();
-                let latency = latency.unwrap_or(cfg.latency_ms);
-                let bandwidth = bandwidth.unwrap_or(cfg.bandwidth);
-                let loss = loss_ppm.unwrap_or(cfg.loss_ppm);
-                c.world_mut().set_network(latency, bandwidth, loss);
-            }
-            Command::Isolate(id) => {
-                // Every link of the node: in its cluster, and a mirror's.
-                let mirror_peers: Vec<(NodeId, NodeId)> = self
-                    .fleet
-                    .mirrors()
-                    .iter()
-                    .flat_map(|m| [(m.id, m.from), (m.id, m.to)])
-                    .filter(|(m, p)| m == id || p == id)
-                    .collect();
-                if self.fleet.is_mirror(*id) {
-                    for (m, p) in mirror_peers {
-                        self.set_link(m, p, false, true)?;
-                    }
-                    return Ok(());
-                }
-                let k = self
-                    .fleet
-                    .cluster_of(*id)
-                    .ok_or_else(|| no_such_node(*id))?;
-                let c = self.fleet.cluster_mut(k);
-                let others: Vec<NodeId> = c.known_ids().into_iter().filter(|o| o != id).collect();
-                for o in others {
-                    c.world_mut().cut(*id, o);
-                    c.world_mut().cut(o, *id);
-                }
-                for (m, p) in mirror_peers {
-                    self.set_link(m, p, false, true)?;
-                }
-            }
-            Command::AddCluster(spec) => {
-                let index = self.fleet.len() as u64;
-                let (mut world, server) = configs(spec);
-                world.seed = cluster_seed(self.spec.seed, spec.seed, index);
-                world.start_ms = self.now();
-                let name = spec.name.clone().unwrap_or_default();
-                for id in &spec.voters {
-                    self.fleet.check_free(*id)?;
-                }
-                let cluster = Cluster::new(world, server, &spec.voters);
-                self.fleet.add_cluster(&name, cluster)?;
-            }
-            Command::MirrorStart {
-                id,
-                from,
-                to,
-                prefix,
-            } => self.fleet.mirror_start(*id, *from, *to, prefix.clone())?,
-            Command::MirrorStop(id) => self.fleet.mirror_stop(*id)?,
-            // Started by `start`, which waits for them.
-            Command::Wait(_)
-            | Command::WaitUntil { .. }
-            | Command::Put { .. }
-            | Command::Get { .. }
-            | Command::Delete { .. }
-            | Command::Compaction { .. }
-            | Command::Watch { .. }
-            | Command::MemberAdd { .. }
-            | Command::MemberPromote { .. }
-            | Command::MemberRemove { .. }
-            | Command::MemberList { .. }
-            | Command::MemberChange { .. }
-            | Command::MemberLeaveJoint { .. }
-            | Command::TransferLeader(_) => {}
-        }
-        Ok(())
-    }
-
     /// What `say` placeholders stand for now.
-    fn say_facts(&self) -> say::Facts {
+    pub(super) fn say_facts(&self) -> say::Facts {
         let c = self.fleet.main();
         let conf = c.configuration();
         say::Facts {
@@ -1149,7 +708,7 @@ impl Running {
 /// Brings a `watch` command's result up to date with its watch: the
 /// events received since, and a cancellation (the watch then failed with
 /// `compacted`, as etcdctl `watch` ends with etcd's error).
-fn sync_watch(c: &Cluster, id: u64, result: &mut CommandResult) {
+pub(super) fn sync_watch(c: &Cluster, id: u64, result: &mut CommandResult) {
     let Some(w) = c.world().watch_of(id) else {
         return;
     };
@@ -1176,7 +735,7 @@ fn sync_watch(c: &Cluster, id: u64, result: &mut CommandResult) {
 }
 
 /// A read's answer into the command's result.
-fn read_into(result: &mut CommandResult, read: crate::sim::kv::KeyRead) {
+pub(super) fn read_into(result: &mut CommandResult, read: crate::sim::kv::KeyRead) {
     result.value = Some(read.value);
     result.revision = Some(read.revision);
     result.mod_revision = Some(read.mod_revision);
@@ -1197,26 +756,11 @@ pub(super) fn passes_time(cmd: &Command) -> bool {
         | Command::MemberList { .. }
         | Command::MemberChange { .. }
         | Command::MemberLeaveJoint { .. }
-        | Command::TransferLeader(_) => true,
+        | Command::TransferLeader(_)
+        | Command::Status { via: Some(_) } => true,
         Command::Put { nowait, .. } => !nowait,
         _ => false,
     }
-}
-
-fn done_or_wait(cluster: usize, call: Call<()>) -> Option<Op> {
-    match call {
-        Call::Done(()) => None,
-        Call::Waiting(request) => Some(Op::Request {
-            cluster,
-            request,
-            answer: Answer::Done,
-        }),
-    }
-}
-
-/// A command naming a node no cluster knows.
-fn no_such_node(id: NodeId) -> ServerError {
-    ServerError::new(ErrorCode::MemberNotFound, ErrorDetail::NoSuchNode { id })
 }
 
 /// The seed of the world of the cluster at `index` (1 for the second): from
@@ -1229,6 +773,16 @@ pub fn cluster_seed(first: u64, own: u64, index: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// What a result owns, for its chunk's weight (`Chunked::push_weighed`).
+pub(super) fn weigh_result(r: &CommandResult, m: &mut Meter) {
+    r.heap_size(m);
+}
+
+/// What a line of the history owns.
+pub(super) fn weigh_line(s: &String, m: &mut Meter) {
+    m.string(s);
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! travel and share links. It knows the language (`crate::lang`); the words
 //! of a language are `crate::words`.
 
+mod commands;
 pub mod cond;
 pub mod detail;
 pub mod driver;

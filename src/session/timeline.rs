@@ -46,7 +46,6 @@
 //! Layer 4: no browser types; the wasm front end wraps this type.
 
 use crate::collections::vecmap::{VecMap, VecSet};
-use crate::text::joined::Joined;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -56,7 +55,6 @@ use crate::collections::heap::{Meter, Seen};
 use crate::raft::NodeId;
 use crate::server::Cluster;
 
-use crate::collections::fifo::Fifo;
 use crate::lang::ast::{ClusterSpec, Command, Script};
 use crate::lang::parse::{parse_command, parse_script, ParseError};
 use crate::session::driver::{Queued, Stepped};
@@ -65,6 +63,7 @@ use crate::session::narrate::{Line, Said};
 use crate::session::refusal::Refusal;
 use crate::session::report::CommandResult;
 use crate::session::stop::{Progress, Stop, StopReason, STOPPED};
+use std::collections::VecDeque;
 
 /// A moment a new leader was first seen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -329,7 +328,7 @@ struct Rollback {
 /// The run in slices: not part of the timeline's state.
 #[derive(Debug, Default)]
 struct Runner {
-    queue: Fifo<Next>,
+    queue: VecDeque<Next>,
     /// The queue's `wait`s, added up (for the progress).
     queued_wait_ms: u64,
     current: Option<Box<InProgress>>,
@@ -966,7 +965,7 @@ impl Timeline {
 
     /// [`Timeline::history`] as one text, one line each, ending in a newline.
     pub fn script(&self) -> String {
-        let mut s = self.history().joined("\n");
+        let mut s = self.history().join("\n");
         s.push('\n');
         s
     }

@@ -18,7 +18,6 @@ pub mod safety;
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 use crate::app::trig::clamp;
-use crate::text::joined::Joined;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, Element};
@@ -611,7 +610,7 @@ impl App {
 
     /// The script of everything done so far: replaying it gives this state.
     pub fn history(&self) -> String {
-        let mut s = self.engine.history().joined("\n");
+        let mut s = self.engine.history().join("\n");
         s.push('\n');
         s
     }

@@ -7,11 +7,11 @@ use crate::lang::ast::Command;
 use crate::lang::etcdctl::{client_url, cluster_id, member_id, member_name, Print, Translation};
 use crate::raft::NodeId;
 use crate::server::request::DEADLINE_EXCEEDED;
-use crate::server::{ErrorCode, ErrorDetail, Release, UrlProblem, Waited};
+use crate::server::{ErrorCode, ErrorDetail, MemberStatus, Release, Waited};
+use crate::session::detail::url_problem;
 use crate::session::exec::Session;
 use crate::session::failure::Failure;
 use crate::session::report::CommandResult;
-use crate::text::joined::Joined;
 
 /// go-humanize's `Bytes`: SI units, one decimal below 10. In integers (the
 /// float logarithm and power it was written with cost the page 2 KB);
@@ -66,86 +66,18 @@ pub fn output(
         let eps: Vec<String> = cluster.known_ids().into_iter().map(client_url).collect();
         return vec![format!(
             "Error: no leader endpoint given at [{}]",
-            eps.joined(" ")
+            eps.join(" ")
         )];
     }
     if let Some(code) = r.error {
-        // A request whose client deadline (etcdctl's --command-timeout)
-        // ended first sees the gRPC deadline, not the server's timeout.
-        let server_error = match r.failure.as_deref() {
-            Some(Failure::Server(e)) => Some(&e.why),
-            _ => None,
-        };
-        let client_deadline = matches!(
-            server_error,
-            Some(ErrorDetail::Deadline { waited, .. }) if *waited != Waited::ServerTimeout
-        );
-        // etcd's client checks peer URLs itself (types.NewURLs in its
-        // memberAdd) and returns that error as it is, before any request.
-        let bad_url = match server_error {
-            Some(ErrorDetail::BadPeerUrl { problem, .. }) => Some(match problem {
-                UrlProblem::Parse { input, go_error } => format!("parse {input:?}: {go_error}"),
-                UrlProblem::Rule { input, rule } => format!("{rule}: {input}"),
-            }),
-            _ => None,
-        };
-        let text = if client_deadline {
-            DEADLINE_EXCEEDED.to_string()
-        } else if let Some(url) = bad_url {
-            url
-        } else {
-            match code.parse::<ErrorCode>() {
-                // etcd's gRPC layer (togRPCError) turns the server's
-                // ErrIDRemoved into ErrGRPCMemberNotFound before any client
-                // sees it.
-                Ok(ErrorCode::IdRemoved) => ErrorCode::MemberNotFound.etcd_text().to_string(),
-                Ok(c) => c.etcd_text().to_string(),
-                Err(_) => code.to_string(),
-            }
-        };
-        return vec![format!("Error: {text}")];
+        return vec![format!("Error: {}", error_text(code, r))];
     }
     match &t.print {
         Print::MemberAdd {
             name,
             peer_urls,
             learner,
-        } => {
-            let Command::MemberAdd { id, .. } = *t.command else {
-                return Vec::new();
-            };
-            // etcdctl says "as learner" since v3.6 (its simple printer's
-            // MemberAdd); before, a learner is "added" as a voter is.
-            let as_learner = *learner && session.spec().etcd == Release::V3_6;
-            let mut out = vec![format!(
-                "Member {:16x} added{}to cluster {cid:16x}",
-                member_id(id),
-                if as_learner { " as learner " } else { " " }
-            )];
-            let via = cluster
-                .leader()
-                .or_else(|| cluster.known_ids().into_iter().next());
-            let members = via.map_or_else(Vec::new, |v| cluster.members_of(v));
-            let conf: Vec<String> = members
-                .iter()
-                .map(|m| {
-                    let n = if m.id == id {
-                        name.clone()
-                    } else if m.started {
-                        member_name(m.id)
-                    } else {
-                        String::new()
-                    };
-                    format!("{n}={}", m.peer_url)
-                })
-                .collect();
-            out.push(String::new());
-            out.push(format!("ETCD_NAME={name:?}"));
-            out.push(format!("ETCD_INITIAL_CLUSTER={:?}", conf.joined(",")));
-            out.push(format!("ETCD_INITIAL_ADVERTISE_PEER_URLS={peer_urls:?}"));
-            out.push("ETCD_INITIAL_CLUSTER_STATE=\"existing\"".to_string());
-            out
-        }
+        } => member_added(t, name, peer_urls, *learner, session),
         Print::MemberPromote { member_id } => {
             vec![format!(
                 "Member {member_id:16x} promoted in cluster {cid:16x}"
@@ -156,30 +88,7 @@ pub fn output(
                 "Member {member_id:16x} removed from cluster {cid:16x}"
             )]
         }
-        Print::MemberList => r
-            .members
-            .iter()
-            .flatten()
-            .map(|m| {
-                [
-                    format!("{:x}", member_id(m.id)),
-                    if m.started { "started" } else { "unstarted" }.to_string(),
-                    if m.started {
-                        member_name(m.id)
-                    } else {
-                        String::new()
-                    },
-                    m.peer_url.clone(),
-                    if m.published {
-                        client_url(m.id)
-                    } else {
-                        String::new()
-                    },
-                    m.learner.to_string(),
-                ]
-                .joined(", ")
-            })
-            .collect(),
+        Print::MemberList => member_list(r),
         Print::Put => vec!["OK".to_string()],
         Print::Get { key } => match &r.value {
             Some(Some(v)) => vec![key.clone(), v.clone()],
@@ -189,56 +98,173 @@ pub fn output(
             "Leadership transferred from {:x} to {target:x}",
             leader_before.map_or(0, member_id)
         )],
-        Print::EndpointStatus => {
-            let v36 = session.spec().etcd == Release::V3_6;
-            // epStatusCommandFunc says which endpoints failed as it asks
-            // them, and prints the table of the others after.
-            let (mut failed, mut rows) = (Vec::new(), Vec::new());
-            for id in cluster.known_ids() {
-                match cluster.member_status(id) {
-                    Ok(s) => {
-                        let db = humanize_bytes(s.db_size);
-                        let version = format!("{}.0", s.version);
-                        let leads = s.leader == Some(id);
-                        let mut row = vec![
-                            client_url(id),
-                            format!("{:x}", member_id(id)),
-                            version.clone(),
-                        ];
-                        if v36 {
-                            row.extend([
-                                version,
-                                db.clone(),
-                                db,
-                                "0%".to_string(),
-                                humanize_bytes(QUOTA_BYTES),
-                            ]);
-                        } else {
-                            row.push(db);
-                        }
-                        row.extend([
-                            leads.to_string(),
-                            s.is_learner.to_string(),
-                            s.raft_term.to_string(),
-                            s.raft_index.to_string(),
-                            s.raft_applied_index.to_string(),
-                            s.errors.joined(", "),
-                        ]);
-                        if v36 {
-                            row.extend([String::new(), "false".to_string()]);
-                        }
-                        rows.push(row.joined(", "));
-                    }
-                    Err(_) => failed.push(format!(
-                        "Failed to get the status of endpoint {} (context deadline exceeded)",
-                        client_url(id)
-                    )),
-                }
-            }
-            failed.extend(rows);
-            failed
+        Print::EndpointStatus => endpoint_status(session),
+    }
+}
+
+/// What etcdctl prints after `Error: ` for a command that failed with
+/// `code`.
+fn error_text(code: &str, r: &CommandResult) -> String {
+    // A request whose client deadline (etcdctl's --command-timeout)
+    // ended first sees the gRPC deadline, not the server's timeout.
+    let server_error = match r.failure.as_deref() {
+        Some(Failure::Server(e)) => Some(&e.why),
+        _ => None,
+    };
+    let client_deadline = matches!(
+        server_error,
+        Some(ErrorDetail::Deadline { waited, .. }) if *waited != Waited::ServerTimeout
+    );
+    // etcd's client checks peer URLs itself (types.NewURLs in its
+    // memberAdd) and returns that error as it is, before any request.
+    let bad_url = match server_error {
+        Some(ErrorDetail::BadPeerUrl { problem, .. }) => Some(url_problem(problem)),
+        _ => None,
+    };
+    if client_deadline {
+        DEADLINE_EXCEEDED.to_string()
+    } else if let Some(url) = bad_url {
+        url
+    } else {
+        match code.parse::<ErrorCode>() {
+            // etcd's gRPC layer (togRPCError) turns the server's
+            // ErrIDRemoved into ErrGRPCMemberNotFound before any client
+            // sees it.
+            Ok(ErrorCode::IdRemoved) => ErrorCode::MemberNotFound.etcd_text().to_string(),
+            Ok(c) => c.etcd_text().to_string(),
+            Err(_) => code.to_string(),
         }
     }
+}
+
+/// `member add`'s lines: the member added, and the environment its
+/// process is to start with (etcdctl's simple printer's MemberAdd).
+fn member_added(
+    t: &Translation,
+    name: &str,
+    peer_urls: &str,
+    learner: bool,
+    session: &Session,
+) -> Vec<String> {
+    let cluster = session.cluster();
+    let cid = cluster_id(&session.spec().voters);
+    let Command::MemberAdd { id, .. } = *t.command else {
+        return Vec::new();
+    };
+    // etcdctl says "as learner" since v3.6 (its simple printer's
+    // MemberAdd); before, a learner is "added" as a voter is.
+    let as_learner = learner && session.spec().etcd == Release::V3_6;
+    let mut out = vec![format!(
+        "Member {:16x} added{}to cluster {cid:16x}",
+        member_id(id),
+        if as_learner { " as learner " } else { " " }
+    )];
+    let via = cluster
+        .leader()
+        .or_else(|| cluster.known_ids().into_iter().next());
+    let members = via.map_or_else(Vec::new, |v| cluster.members_of(v));
+    let conf: Vec<String> = members
+        .iter()
+        .map(|m| {
+            let n = if m.id == id {
+                name.to_string()
+            } else if m.started {
+                member_name(m.id)
+            } else {
+                String::new()
+            };
+            format!("{n}={}", m.peer_url)
+        })
+        .collect();
+    out.push(String::new());
+    out.push(format!("ETCD_NAME={name:?}"));
+    out.push(format!("ETCD_INITIAL_CLUSTER={:?}", conf.join(",")));
+    out.push(format!("ETCD_INITIAL_ADVERTISE_PEER_URLS={peer_urls:?}"));
+    out.push("ETCD_INITIAL_CLUSTER_STATE=\"existing\"".to_string());
+    out
+}
+
+/// `member list`'s lines, one a member.
+fn member_list(r: &CommandResult) -> Vec<String> {
+    r.members
+        .iter()
+        .flatten()
+        .map(|m| {
+            [
+                format!("{:x}", member_id(m.id)),
+                if m.started { "started" } else { "unstarted" }.to_string(),
+                if m.started {
+                    member_name(m.id)
+                } else {
+                    String::new()
+                },
+                m.peer_url.clone(),
+                if m.published {
+                    client_url(m.id)
+                } else {
+                    String::new()
+                },
+                m.learner.to_string(),
+            ]
+            .join(", ")
+        })
+        .collect()
+}
+
+/// `endpoint status`'s lines: the endpoints that did not answer, then a
+/// row for each of the others.
+fn endpoint_status(session: &Session) -> Vec<String> {
+    let cluster = session.cluster();
+    let v36 = session.spec().etcd == Release::V3_6;
+    // epStatusCommandFunc says which endpoints failed as it asks
+    // them, and prints the table of the others after.
+    let (mut failed, mut rows) = (Vec::new(), Vec::new());
+    for id in cluster.known_ids() {
+        match cluster.member_status(id) {
+            Ok(s) => rows.push(status_row(id, &s, v36)),
+            Err(_) => failed.push(format!(
+                "Failed to get the status of endpoint {} (context deadline exceeded)",
+                client_url(id)
+            )),
+        }
+    }
+    failed.extend(rows);
+    failed
+}
+
+/// One endpoint's row of `endpoint status` (v3.6 has more columns).
+fn status_row(id: NodeId, s: &MemberStatus, v36: bool) -> String {
+    let db = humanize_bytes(s.db_size);
+    let version = format!("{}.0", s.version);
+    let leads = s.leader == Some(id);
+    let mut row = vec![
+        client_url(id),
+        format!("{:x}", member_id(id)),
+        version.clone(),
+    ];
+    if v36 {
+        row.extend([
+            version,
+            db.clone(),
+            db,
+            "0%".to_string(),
+            humanize_bytes(QUOTA_BYTES),
+        ]);
+    } else {
+        row.push(db);
+    }
+    row.extend([
+        leads.to_string(),
+        s.is_learner.to_string(),
+        s.raft_term.to_string(),
+        s.raft_index.to_string(),
+        s.raft_applied_index.to_string(),
+        s.errors.join(", "),
+    ]);
+    if v36 {
+        row.extend([String::new(), "false".to_string()]);
+    }
+    row.join(", ")
 }
 
 #[cfg(test)]

@@ -8,7 +8,6 @@
 //! names ("MsgApp") are quoted as etcd writes them, in every language.
 
 use crate::text::fixed::Fixed;
-use crate::text::joined::Joined;
 use std::fmt::Write;
 
 use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
@@ -39,7 +38,7 @@ fn list(ids: &[NodeId]) -> String {
     ids.iter()
         .map(|id| id.to_string())
         .collect::<Vec<_>>()
-        .joined(", ")
+        .join(", ")
 }
 
 /// "1, 2 and 3".
@@ -65,6 +64,16 @@ fn refusal_words(code: &str) -> &str {
 }
 
 /// "2.31 s": a moment in running text.
+/// A lesson's header note: "checked against etcd 3.4.23 and 3.5.1".
+pub fn lesson_checked(releases: &[String]) -> String {
+    let list = match releases {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    format!("checked against etcd {list}")
+}
+
 pub fn seconds(ms: u64) -> String {
     format!("{} s", Fixed(ms as f64 / 1000.0, 2))
 }
@@ -241,8 +250,8 @@ fn joint_text(c: &ConfChangeV2) -> String {
         .map(|s| single_text(s.change_type, s.node_id))
         .collect();
     match c.enter_joint() {
-        Some(_) => format!("enter a joint configuration: {}", changes.joined(", ")),
-        None => changes.joined(", "),
+        Some(_) => format!("enter a joint configuration: {}", changes.join(", ")),
+        None => changes.join(", "),
     }
 }
 
@@ -514,9 +523,9 @@ impl Renderer for English {
                     )
                 })
                 .collect();
-            bits.push(text.joined("; "));
+            bits.push(text.join("; "));
         }
-        (!bits.is_empty()).then(|| format!("  {}", bits.joined(", ")))
+        (!bits.is_empty()).then(|| format!("  {}", bits.join(", ")))
     }
 
     fn echo(&self, command: &str) -> String {
@@ -584,7 +593,7 @@ impl Renderer for English {
                 .iter()
                 .map(|(why, by)| format!("{} (by {})", refusal_words(why), and_list(by)))
                 .collect();
-            let _ = write!(s, "; refused: {}", refusals.joined(", "));
+            let _ = write!(s, "; refused: {}", refusals.join(", "));
         }
         s
     }
@@ -641,7 +650,7 @@ impl Renderer for English {
                 choices,
             } => format!(
                 "error: unknown {option} {found:?}; expected {}",
-                choices.joined(" or ")
+                choices.join(" or ")
             ),
             Refusal::Modes(e) => format!("error: {e}"),
         }
@@ -670,7 +679,7 @@ impl Renderer for English {
                 }
             })
             .collect();
-        format!("Not as the lesson says: {}", each.joined("; "))
+        format!("Not as the lesson says: {}", each.join("; "))
     }
 
     fn etcdctl_refusal(&self, e: &EtcdctlError) -> String {
@@ -683,7 +692,7 @@ impl Renderer for English {
             EtcdctlError::Unmodelled { command } => format!(
                 "raftlab does not model \"{}\": the console understands etcdctl {}; or type raftlab's own commands",
                 etcdctl::full_name(command),
-                etcdctl::MODELLED.joined(", ")
+                etcdctl::MODELLED.join(", ")
             ),
             EtcdctlError::UnmodelledFlag { command, flag } => {
                 format!(

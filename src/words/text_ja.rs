@@ -45,7 +45,6 @@ use crate::server::request::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
 use crate::sim::{DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecision, NotYet};
 use crate::text::fixed::Fixed;
-use crate::text::joined::Joined;
 
 use crate::lang::ast::COMMAND_NAMES;
 use crate::lang::ast::{format_duration, format_quoted, MAX_NODE_ID, MIN_NODE_ID};
@@ -63,7 +62,7 @@ use crate::session::view::{
     FailoverView, HistoryVerdict, LearnerKind, LogMark, NodeState, ProgressView, QuorumView,
     ViolationView,
 };
-use crate::sim::linearizability::{ClientId, OpName};
+use crate::sim::linearizability::{Anomaly, ClientId, OpName};
 use crate::words::renderer::Renderer;
 use crate::words::text_en::json_string;
 
@@ -146,15 +145,12 @@ pub fn server_detail(e: &ServerError) -> String {
             quorum,
             etcd
         ),
-        BadPeerUrl { url, problem } => {
-            let why = match problem {
-                UrlProblem::Parse { input, go_error } => {
-                    ja!(UrlGoParse, input = format!("{:?}", input), go_error)
-                }
-                UrlProblem::Rule { input, rule } => ja!(UrlEtcdRule, rule, input),
-            };
-            ja!(ServerBadPeerUrl, url = format!("{:?}", url), why, etcd)
-        }
+        BadPeerUrl { url, problem } => ja!(
+            ServerBadPeerUrl,
+            url = format!("{:?}", url),
+            why = url_problem(problem),
+            etcd
+        ),
         PeerListener {
             id,
             peer_url,
@@ -165,27 +161,7 @@ pub fn server_detail(e: &ServerError) -> String {
         Deadline {
             waited,
             raft_refused,
-        } => {
-            let what = match waited {
-                Waited::Transfer { to } => ja!(DeadlineTransfer, to),
-                Waited::NoLeaderAt { via } => ja!(
-                    DeadlineNoLeaderAt,
-                    deadline_exceeded = DEADLINE_EXCEEDED,
-                    via
-                ),
-                Waited::NoMember => ja!(DeadlineNoMember, deadline_exceeded = DEADLINE_EXCEEDED),
-                Waited::ClientDeadline => {
-                    ja!(DeadlineClient, deadline_exceeded = DEADLINE_EXCEEDED)
-                }
-                Waited::ServerTimeout => {
-                    ja!(DeadlineServerTimeout, etcd = ErrorCode::Timeout.etcd_text())
-                }
-            };
-            match raft_refused {
-                Some(r) => ja!(DeadlineRaftRefused, what, reason = reason(r)),
-                None => what,
-            }
-        }
+        } => deadline(waited, *raft_refused),
         WatchCanceled {
             watch,
             compact_revision,
@@ -196,6 +172,46 @@ pub fn server_detail(e: &ServerError) -> String {
         MirrorSameCluster { from, to, cluster } => ja!(ServerMirrorSameCluster, from, to, cluster),
         NoSuchMirror { id } => ja!(ServerNoSuchMirror, id),
         NoLinkAcross { a, b } => ja!(ServerNoLinkAcross, a, b),
+    }
+}
+
+/// What etcd's client says of a peer URL it refuses, in Japanese around
+/// Go's or etcd's words.
+fn url_problem(problem: &UrlProblem) -> String {
+    match problem {
+        UrlProblem::Parse { input, go_error } => {
+            ja!(UrlGoParse, input = format!("{:?}", input), go_error)
+        }
+        UrlProblem::Rule { input, rule } => ja!(UrlEtcdRule, rule, input),
+    }
+}
+
+/// A request whose wait ended: what it waited for, and raft's refusal of
+/// the change, if raft refused it.
+fn deadline(waited: &Waited, raft_refused: Option<&str>) -> String {
+    let what = match waited {
+        Waited::Transfer { to } => ja!(DeadlineTransfer, to),
+        Waited::NoLeaderAt { via } => ja!(
+            DeadlineNoLeaderAt,
+            deadline_exceeded = DEADLINE_EXCEEDED,
+            via
+        ),
+        Waited::NoMember => ja!(DeadlineNoMember, deadline_exceeded = DEADLINE_EXCEEDED),
+        Waited::NotRunning { via } => ja!(
+            DeadlineNotRunning,
+            deadline_exceeded = DEADLINE_EXCEEDED,
+            via
+        ),
+        Waited::ClientDeadline => {
+            ja!(DeadlineClient, deadline_exceeded = DEADLINE_EXCEEDED)
+        }
+        Waited::ServerTimeout => {
+            ja!(DeadlineServerTimeout, etcd = ErrorCode::Timeout.etcd_text())
+        }
+    };
+    match raft_refused {
+        Some(r) => ja!(DeadlineRaftRefused, what, reason = reason(r)),
+        None => what,
     }
 }
 
@@ -223,7 +239,7 @@ pub fn unmet(u: &Unmet) -> String {
                 .iter()
                 .map(|(id, applied)| ja!(UnmetAppliedUpTo, id, applied))
                 .collect();
-            ja!(UnmetNotApplied, commit, each = each.joined("、"))
+            ja!(UnmetNotApplied, commit, each = each.join("、"))
         }
         Unmet::Quorum(q) => ja!(UnmetQuorum, quorum = q),
         Unmet::Set { set, actual } => {
@@ -233,7 +249,7 @@ pub fn unmet(u: &Unmet) -> String {
                 SetName::OutgoingVoters => ja!(SetOutgoingVoters),
             };
             let ids: Vec<String> = actual.iter().map(|id| id.to_string()).collect();
-            ja!(UnmetSet, what, ids = ids.joined(","))
+            ja!(UnmetSet, what, ids = ids.join(","))
         }
         Unmet::Term(t) => ja!(UnmetTerm, term = t),
         Unmet::Commit(c) => ja!(UnmetCommit, commit = c),
@@ -246,34 +262,7 @@ pub fn unmet(u: &Unmet) -> String {
         Unmet::PreviousRead(Some(v)) => ja!(UnmetPreviousRead, value = format_quoted(v)),
         Unmet::PreviousRead(None) => ja!(UnmetPreviousReadAbsent),
         Unmet::Anomaly(None) => ja!(UnmetNotLinearizable),
-        Unmet::Anomaly(Some(a)) => {
-            let ops: Vec<String> = a
-                .operations
-                .iter()
-                .map(|op| {
-                    let what = match (op.kind, &op.value) {
-                        (OpName::Write, Some(v)) => ja!(AnomalyWrite, value = format_quoted(v)),
-                        (OpName::Read, Some(v)) => ja!(AnomalyRead, value = format_quoted(v)),
-                        (OpName::Read, None) => ja!(AnomalyReadAbsent),
-                        (OpName::Write, None) | (OpName::Delete, _) => ja!(AnomalyDelete),
-                    };
-                    let end = op.response_ms.map_or(ja!(AnomalyNoResponse), |r| {
-                        ja!(AnomalySeconds, seconds = Fixed(r as f64 / 1000.0, 2))
-                    });
-                    ja!(
-                        AnomalyOperation,
-                        what,
-                        invoke = Fixed(op.invoke_ms as f64 / 1000.0, 2),
-                        end
-                    )
-                })
-                .collect();
-            ja!(
-                UnmetAnomalyKey,
-                key = format_quoted(&a.key),
-                ops = ops.joined("、")
-            )
-        }
+        Unmet::Anomaly(Some(a)) => anomaly(a),
         Unmet::Linearizable { operations, keys } => ja!(UnmetLinearizable, keys, operations),
         Unmet::NoWatch(w) => ja!(UnmetNoWatch, watch = w),
         Unmet::Mirror { id, actual: None } => ja!(UnmetNoMirror, id),
@@ -309,6 +298,37 @@ pub fn unmet(u: &Unmet) -> String {
             ja!(UnmetMessages, id, verb, count)
         }
     }
+}
+
+/// The operations on one key that no order explains, each with its
+/// moments, in Japanese.
+fn anomaly(a: &Anomaly) -> String {
+    let ops: Vec<String> = a
+        .operations
+        .iter()
+        .map(|op| {
+            let what = match (op.kind, &op.value) {
+                (OpName::Write, Some(v)) => ja!(AnomalyWrite, value = format_quoted(v)),
+                (OpName::Read, Some(v)) => ja!(AnomalyRead, value = format_quoted(v)),
+                (OpName::Read, None) => ja!(AnomalyReadAbsent),
+                (OpName::Write, None) | (OpName::Delete, _) => ja!(AnomalyDelete),
+            };
+            let end = op.response_ms.map_or(ja!(AnomalyNoResponse), |r| {
+                ja!(AnomalySeconds, seconds = Fixed(r as f64 / 1000.0, 2))
+            });
+            ja!(
+                AnomalyOperation,
+                what,
+                invoke = Fixed(op.invoke_ms as f64 / 1000.0, 2),
+                end
+            )
+        })
+        .collect();
+    ja!(
+        UnmetAnomalyKey,
+        key = format_quoted(&a.key),
+        ops = ops.join("、")
+    )
 }
 
 /// Why a command failed, in Japanese.
@@ -391,10 +411,15 @@ fn list(ids: &[NodeId]) -> String {
     ids.iter()
         .map(|id| id.to_string())
         .collect::<Vec<_>>()
-        .joined("、")
+        .join("、")
 }
 
 /// "2.31 秒": a moment in running text.
+/// A lesson's header note: "etcd 3.4.23 と 3.5.1 で検証済み".
+pub fn lesson_checked(releases: &[String]) -> String {
+    ja!(LessonChecked, releases = releases.join(" と "))
+}
+
 pub fn seconds(ms: u64) -> String {
     ja!(Seconds, ms = Fixed(ms as f64 / 1000.0, 2))
 }
@@ -577,8 +602,8 @@ fn joint_text(c: &ConfChangeV2) -> String {
         .map(|s| single_text(s.change_type, s.node_id))
         .collect();
     match c.enter_joint() {
-        Some(_) => ja!(JointEnter, changes = changes.joined("、")),
-        None => changes.joined("、"),
+        Some(_) => ja!(JointEnter, changes = changes.join("、")),
+        None => changes.join("、"),
     }
 }
 
@@ -687,14 +712,14 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
         SecondSayJa => ja!(ParseSecondSayJa),
         SayJaAlone => ja!(ParseSayJaAlone),
         EmptyScript => ja!(ParseEmptyScript),
-        NoCommand => ja!(ParseNoCommand, command_names = COMMAND_NAMES.joined(", ")),
+        NoCommand => ja!(ParseNoCommand, command_names = COMMAND_NAMES.join(", ")),
         ClusterNotCommand => ja!(ParseClusterNotCommand),
         BadClusterName { found } => ja!(ParseBadClusterName, found),
         QuotedCommand { found } => ja!(ParseQuotedCommand, found),
         UnknownCommand { found } => ja!(
             ParseUnknownCommand,
             found,
-            command_names = COMMAND_NAMES.joined(", ")
+            command_names = COMMAND_NAMES.join(", ")
         ),
         Missing { what, after } => ja!(ParseMissing, after, what = missing_ja(what)),
         TextIsOption { what, after, found } => {
@@ -1138,9 +1163,9 @@ impl Renderer for Japanese {
                     )
                 })
                 .collect();
-            bits.push(text.joined("; "));
+            bits.push(text.join("; "));
         }
-        (!bits.is_empty()).then(|| format!("  {}", bits.joined("、")))
+        (!bits.is_empty()).then(|| format!("  {}", bits.join("、")))
     }
 
     fn echo(&self, command: &str) -> String {
@@ -1215,10 +1240,7 @@ impl Renderer for Japanese {
                 .iter()
                 .map(|(why, by)| ja!(CampaignFoldedRefusal, why = reason(why), by = list(by)))
                 .collect();
-            s.push_str(&ja!(
-                CampaignFoldedRefused,
-                refusals = refusals.joined("、")
-            ));
+            s.push_str(&ja!(CampaignFoldedRefused, refusals = refusals.join("、")));
         }
         s
     }
@@ -1259,7 +1281,7 @@ impl Renderer for Japanese {
                 RefusalModeChoice,
                 option,
                 found = format!("{:?}", found),
-                choices = choices.joined(&ja!(ChoiceOr))
+                choices = choices.join(&ja!(ChoiceOr))
             ),
             Refusal::Modes(e) => ja!(
                 RefusalModes,
@@ -1295,7 +1317,7 @@ impl Renderer for Japanese {
                 }
             })
             .collect();
-        ja!(Surprises, each = each.joined("; "))
+        ja!(Surprises, each = each.join("; "))
     }
 
     fn etcdctl_refusal(&self, e: &EtcdctlError) -> String {
@@ -1309,7 +1331,7 @@ impl Renderer for Japanese {
             EtcdctlError::Unmodelled { command } => ja!(
                 EtcdctlRefusalUnmodelled,
                 command = etcdctl::full_name(command),
-                modelled = etcdctl::MODELLED.joined("、")
+                modelled = etcdctl::MODELLED.join("、")
             ),
             EtcdctlError::UnmodelledFlag { command, flag } => ja!(
                 EtcdctlRefusalUnmodelledFlag,
@@ -1673,7 +1695,7 @@ mod tests {
             if word {
                 run.push(bare);
                 if run.len() >= 3 {
-                    return Some(run.joined(" "));
+                    return Some(run.join(" "));
                 }
                 if bare.len() < w.len() {
                     run.clear();
@@ -2122,7 +2144,7 @@ mod tests {
             assert_ne!(ja, kind.english());
             // Only what is quoted from the input or the language (commands,
             // options, forms, lists of names) stays as typed.
-            let kept = [CONDITION_FORMS, &COMMAND_NAMES.joined(", ")];
+            let kept = [CONDITION_FORMS, &COMMAND_NAMES.join(", ")];
             assert_eq!(english_phrase(&ja, &kept), None, "{kind:?}: {ja}");
         }
         for what in MissingWhat::ALL {

@@ -1,7 +1,6 @@
 //! One majority of voters (etcd's `quorum/majority.go`).
 
 use crate::collections::vecmap::{VecMap, VecSet};
-use crate::text::joined::Joined;
 use std::fmt;
 
 use super::{majority, VoteResult, INFINITY};
@@ -131,7 +130,7 @@ impl fmt::Display for MajorityConfig {
     /// "(1 2 3)", ids in hex, as etcd prints them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ids: Vec<String> = self.0.iter().map(|id| format!("{id:x}")).collect();
-        write!(f, "({})", ids.joined(" "))
+        write!(f, "({})", ids.join(" "))
     }
 }
 
