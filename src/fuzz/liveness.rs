@@ -17,11 +17,14 @@
 //!    the language makes too: no script breaks it.
 //! 2. **A quorum** ([`quorum_can_run`]): in every running member's view of
 //!    the configuration, a majority of the voters runs and is reachable.
+//!    This decides the removed leader's dead end: a leader applies its own
+//!    removal from two voters and crashes before the other learns that the
+//!    removal committed; started again, it applies the removal again and
+//!    stops for good (etcd's `stopWithDelay`), while the other's
+//!    configuration still needs its vote. etcd is stuck there too.
 //! 3. **Someone can win** ([`someone_can_win`]): a running voter's log is
 //!    up to date enough for a majority of each half of its configuration
-//!    to vote for it. Not so after a leader applies its own removal from
-//!    two voters and crashes before the other learns the removal committed:
-//!    etcd is stuck there too.
+//!    to vote for it.
 //!
 //! Runs outside the rule are still judged for safety, durability,
 //! linearizability and the mirror; only liveness is not asked.
@@ -156,10 +159,9 @@ pub fn quorum_can_run(session: &Session) -> bool {
 /// up to date as the logs of a majority of each half of that configuration,
 /// counting only members running (etcd-raft's `isUpToDate`: a vote is
 /// granted only to such a log). With no leader no log changes, so when
-/// nobody can win nobody ever will: a member that applied its own removal
-/// and restarted with the longest log neither campaigns (it is no voter in
-/// its view) nor votes for the others, who have not learnt that the removal
-/// committed. etcd is stuck there too.
+/// nobody can win nobody ever will: were the longest log held only by a
+/// running member that is no voter in its own view, it would never
+/// campaign, and the others would never win its vote.
 pub fn someone_can_win(session: &Session) -> bool {
     let world = session.cluster().world();
     let log_of = |id: NodeId| world.raft(id).map(|r| (r.last_term(), r.last_index()));
