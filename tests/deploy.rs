@@ -57,16 +57,32 @@ fn the_image_is_built_from_what_the_build_reads() {
     assert!(!Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("build.rs")
         .exists());
-    for bench in manifest.split("[[bench]]").skip(1) {
-        let name = bench
-            .lines()
-            .find_map(|l| l.strip_prefix("name = "))
-            .unwrap()
-            .trim_matches('"');
-        let file = format!("benches/{name}.rs");
+    // Cargo refuses a manifest whose named targets have no file, whichever
+    // target it builds: each named bench and test is in the image.
+    let named = |kind: &str, dir: &str| -> Vec<String> {
+        manifest
+            .split(&format!("[[{kind}]]"))
+            .skip(1)
+            .map(|t| {
+                let name = t
+                    .lines()
+                    .find_map(|l| l.strip_prefix("name = "))
+                    .unwrap()
+                    .trim_matches('"');
+                format!("{dir}/{name}.rs")
+            })
+            .collect()
+    };
+    for bench in named("bench", "benches") {
         assert!(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join(&file).exists(),
-            "{file}"
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(&bench).exists(),
+            "{bench}"
+        );
+    }
+    for test in named("test", "tests") {
+        assert!(
+            copied.contains(&test.as_str()) || copied.contains(&"tests"),
+            "{test} is named in Cargo.toml but not copied: {copied:?}"
         );
     }
     assert!(docker.contains("cargo build --release --locked --bin raftlab"));
