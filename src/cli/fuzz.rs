@@ -1,8 +1,14 @@
-//! `raftlab fuzz [--seeds N] [--start S] [--duration DURATION] [--jobs N]`:
-//! randomised fault runs, each a scenario script, checked for safety,
-//! linearizable reads, liveness and durability. Prints one summary line; for
-//! a failing seed it also prints the seed, what broke, and the script that
-//! reproduces it, shrunk, and exits 1.
+//! `raftlab fuzz [--seeds N] [--start S] [--duration DURATION] [--jobs N]
+//! [--shard K/N] [--json]`: randomised fault runs, each a scenario script,
+//! checked for safety, linearizable reads, liveness where etcd promises it,
+//! and durability. Prints a line for each failing seed, the lowest failing
+//! seed's script shrunk, and the summary with its coverage (or all of it as
+//! JSON with `--json`); exits 1 when a seed failed.
+//!
+//! `--shard K/N` runs the K-th of N disjoint parts of the seeds (a line for
+//! each of its failing seeds, the same as the whole campaign prints);
+//! `raftlab fuzz merge FILES...` merges the parts' `--json` reports into the
+//! whole campaign's, byte for byte what one run of it prints.
 //!
 //! The seeds run on `--jobs` threads, but the output is printed in seed order
 //! and the reproducer is the lowest failing seed's, so standard output is the
@@ -17,94 +23,128 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use crate::fuzz::{self, FuzzRun, Summary};
+use crate::fuzz::{self, Campaign, FuzzRun, Report, Reproducer, Shard, Summary};
 use crate::lang::parse::parse_duration;
 
-pub fn run(
-    seeds: u64,
-    start: u64,
-    duration: &str,
-    jobs: NonZeroUsize,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> i32 {
-    let duration_ms = match parse_duration(duration) {
+/// What `raftlab fuzz` was asked.
+#[derive(Debug, Clone)]
+pub struct FuzzArgs {
+    pub seeds: u64,
+    pub start: u64,
+    pub duration: String,
+    pub jobs: NonZeroUsize,
+    pub shard: Option<Shard>,
+    pub json: bool,
+}
+
+pub fn run(args: &FuzzArgs, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let duration_ms = match parse_duration(&args.duration) {
         Ok(ms) if ms > 0 => ms,
         Ok(_) => {
-            let _ = writeln!(out, "raftlab fuzz: --duration must be more than 0ms");
+            let _ = writeln!(err, "raftlab fuzz: --duration must be more than 0ms");
             return 2;
         }
         Err(e) => {
-            let _ = writeln!(out, "raftlab fuzz: --duration: {e}");
+            let _ = writeln!(err, "raftlab fuzz: --duration: {e}");
             return 2;
         }
     };
     let began = Instant::now();
-    let seeds = start..start.saturating_add(seeds);
+    let whole = Campaign {
+        start: args.start,
+        seeds: args.seeds,
+        duration_ms,
+    };
+    let seeds = whole.seeds_of(args.shard);
     let count = seeds.end - seeds.start;
-    let summary = campaign(seeds, jobs, |seed| fuzz::run_seed(seed, duration_ms), out);
+    let text: Option<&mut dyn Write> = if args.json { None } else { Some(&mut *out) };
+    let (summary, reproducer) = campaign(
+        seeds,
+        args.jobs,
+        |seed| fuzz::run_seed(seed, duration_ms),
+        text,
+    );
+    let failed = !summary.failed.is_empty();
+    if args.json {
+        let report = Report {
+            campaign: whole,
+            shard: args.shard,
+            summary,
+            reproducer,
+        };
+        let _ = write!(out, "{}", report.to_json());
+    }
+    let part = args.shard.map_or(String::new(), |s| format!("shard {s}, "));
     let _ = writeln!(
         err,
-        "raftlab fuzz: {count} seeds on {jobs} thread{}, {:.1}s wall",
-        if jobs.get() == 1 { "" } else { "s" },
+        "raftlab fuzz: {part}{count} seeds on {} thread{}, {:.1}s wall",
+        args.jobs,
+        if args.jobs.get() == 1 { "" } else { "s" },
         began.elapsed().as_secs_f64()
     );
-    if summary.failed_seeds.is_empty() {
-        0
-    } else {
-        1
+    i32::from(failed)
+}
+
+/// `raftlab fuzz merge FILES...`: the shards' reports merged, as JSON on
+/// standard output; the summary in words on standard error. Exits 1 when a
+/// seed failed, 2 when a file cannot be read or the parts do not make one
+/// campaign.
+pub fn merge_files(files: &[std::path::PathBuf], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let mut parts = Vec::new();
+    for f in files {
+        let read = std::fs::read_to_string(f).map_err(|e| e.to_string());
+        match read.and_then(|text| Report::from_json(&text)) {
+            Ok(r) => parts.push(r),
+            Err(e) => {
+                let _ = writeln!(err, "raftlab fuzz merge: {}: {e}", f.display());
+                return 2;
+            }
+        }
+    }
+    match fuzz::merge(&parts) {
+        Ok(whole) => {
+            let _ = write!(out, "{}", whole.to_json());
+            let _ = writeln!(err, "{}", whole.summary);
+            i32::from(!whole.summary.failed.is_empty())
+        }
+        Err(e) => {
+            let _ = writeln!(err, "raftlab fuzz merge: {e}");
+            2
+        }
     }
 }
 
-/// Runs `run_seed` on every seed on `jobs` threads and prints, in seed
-/// order, a line for each failing seed, then the lowest failing seed's script
-/// shrunk, then the summary, which it returns.
+/// Runs `run_seed` on every seed on `jobs` threads. With `text`, prints to
+/// it, in seed order, a line for each failing seed, then the lowest failing
+/// seed's script shrunk, then the summary. Returns the summary and that
+/// script.
 fn campaign(
     seeds: Range<u64>,
     jobs: NonZeroUsize,
     run_seed: impl Fn(u64) -> FuzzRun + Sync,
-    out: &mut dyn Write,
-) -> Summary {
+    mut text: Option<&mut dyn Write>,
+) -> (Summary, Option<Reproducer>) {
     let mut summary = Summary::default();
     let mut first_failure = None;
     in_seed_order(seeds, jobs, run_seed, |seed, run| {
         summary.add(&run);
         if let Some(f) = run.outcome.failures.first() {
-            let _ = writeln!(out, "seed {seed}: {f}");
+            if let Some(out) = text.as_mut() {
+                let _ = writeln!(out, "seed {seed}: {f}");
+            }
             if first_failure.is_none() {
                 first_failure = Some(run);
             }
         }
     });
-    if let Some(run) = &first_failure {
-        let kind = run.outcome.first_kind().cloned();
-        let shrunk = match &kind {
-            Some(k) => fuzz::shrink_failure(&run.script, k),
-            None => run.script.clone(),
-        };
-        let _ = writeln!(
-            out,
-            "\nseed {} fails; the script that reproduces it, shrunk from {} to {} lines \
-             (run it with `raftlab run FILE`):\n",
-            run.seed,
-            run.script.lines().count(),
-            shrunk.lines().count()
-        );
-        match fuzz::check(&shrunk) {
-            Ok(outcome) => {
-                for f in &outcome.failures {
-                    let _ = writeln!(out, "# {f}");
-                }
-                let _ = write!(out, "{}", fuzz::reproducer(&shrunk, &outcome));
-            }
-            Err(_) => {
-                let _ = write!(out, "{shrunk}");
-            }
+    let reproducer = first_failure.as_ref().map(Reproducer::of);
+    if let Some(out) = text {
+        if let Some(r) = &reproducer {
+            let _ = writeln!(out, "\n{r}");
         }
-        let _ = writeln!(out);
+        let _ = writeln!(out, "{summary}");
     }
-    let _ = writeln!(out, "{summary}");
-    summary
+    (summary, reproducer)
 }
 
 /// Runs `work` on every seed of `seeds` on `jobs` threads, each taking the
@@ -244,9 +284,13 @@ mod tests {
         let mut outputs = Vec::new();
         for n in [1, 3, 5] {
             let mut out = Vec::new();
-            let summary = campaign(4..16, jobs(n), run_seed, &mut out);
+            let (summary, reproducer) = campaign(4..16, jobs(n), run_seed, Some(&mut out));
             assert_eq!(summary.seeds, 12);
-            assert_eq!(summary.failed_seeds, [7, 11, 15]);
+            assert_eq!(summary.failed_seeds(), [7, 11, 15]);
+            assert_eq!(reproducer.map(|r| r.seed), Some(7));
+            // Without text, nothing is printed, and the result is the same.
+            let (quiet, _) = campaign(4..16, jobs(n), run_seed, None);
+            assert_eq!(quiet, summary);
             outputs.push(String::from_utf8(out).unwrap());
         }
         let text = &outputs[0];
@@ -265,7 +309,11 @@ mod tests {
             text.contains(&fuzz::run_seed(7, 2_000).reproducer()),
             "{text}"
         );
-        assert!(text.ends_with(", 3 violations in 3 seeds\n"), "{text}");
+        assert!(text.contains(", 3 violations in 3 seeds\n"), "{text}");
+        assert!(
+            text.ends_with("never reached: ") || text.contains("\nnever reached: "),
+            "{text}"
+        );
         assert_eq!(outputs[1], outputs[0]);
         assert_eq!(outputs[2], outputs[0]);
     }

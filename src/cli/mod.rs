@@ -55,10 +55,15 @@ enum Command {
         rate: u64,
     },
     /// Randomised fault runs, each a scenario script, checked for safety,
-    /// linearizable reads, liveness and durability; a failure prints its
-    /// shrunk script and exits 1. The output is the same whatever --jobs;
-    /// the wall time goes to standard error.
+    /// linearizable reads, liveness (where etcd promises it) and
+    /// durability; a failure prints its shrunk script and exits 1. The
+    /// output is the same whatever --jobs; the wall time goes to standard
+    /// error. `raftlab fuzz merge FILES...` merges the --json reports of a
+    /// campaign's shards.
+    #[command(args_conflicts_with_subcommands = true)]
     Fuzz {
+        #[command(subcommand)]
+        merge: Option<FuzzMerge>,
         /// How many seeds to run.
         #[arg(long, default_value_t = 100)]
         seeds: u64,
@@ -71,6 +76,13 @@ enum Command {
         /// Seeds run at once, on as many threads (default: the cores available).
         #[arg(long, value_name = "N", default_value_t = fuzz::default_jobs(), value_parser = fuzz::parse_jobs)]
         jobs: std::num::NonZeroUsize,
+        /// Run only the K-th of N disjoint parts of the seeds, like 2/8
+        /// (each seed's output is what the whole campaign prints for it).
+        #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+        shard: Option<crate::fuzz::Shard>,
+        /// Print the campaign's report as JSON (for `raftlab fuzz merge`).
+        #[arg(long)]
+        json: bool,
     },
     /// Run a scenario script in the simulator and on real local etcd
     /// clusters (one per --etcd), command by command, and print one table:
@@ -128,6 +140,24 @@ enum Command {
     },
 }
 
+/// `raftlab fuzz merge`.
+#[derive(Subcommand, Debug)]
+enum FuzzMerge {
+    /// Merge the --json reports of a campaign's shards (every shard once)
+    /// into the whole campaign's report, printed as JSON: the same as one
+    /// run of the whole campaign prints. Exit status 1 when a seed failed,
+    /// 2 when the files do not make one campaign.
+    Merge {
+        /// The shards' reports.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+    },
+}
+
+fn parse_shard(s: &str) -> Result<crate::fuzz::Shard, String> {
+    s.parse()
+}
+
 /// A memory budget in bytes, or none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct MemoryLimit(Option<u64>);
@@ -168,13 +198,29 @@ pub fn main() -> i32 {
         }
         Command::Bench { seconds, rate } => bench::run(seconds, rate),
         Command::Fuzz {
+            merge,
             seeds,
             start,
             duration,
             jobs,
+            shard,
+            json,
         } => {
             let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
-            fuzz::run(seeds, start, &duration, jobs, &mut out, &mut err)
+            match merge {
+                Some(FuzzMerge::Merge { files }) => fuzz::merge_files(&files, &mut out, &mut err),
+                None => {
+                    let args = fuzz::FuzzArgs {
+                        seeds,
+                        start,
+                        duration,
+                        jobs,
+                        shard,
+                        json,
+                    };
+                    fuzz::run(&args, &mut out, &mut err)
+                }
+            }
         }
         Command::Diff {
             file,

@@ -1,0 +1,114 @@
+//! The fixed end of every run: stop the load, heal every link, restore the
+//! cluster's own network, start every member that can start, then wait for
+//! a leader and write once more.
+
+use std::sync::Arc;
+
+use crate::lang::ast::{Command, Condition, MAX_WAIT_MS};
+use crate::raft::NodeId;
+use crate::session::exec::Session;
+use crate::sim::membership::resolve_host;
+
+use super::by_hand::anything_held;
+use super::observed::Observed;
+
+/// Makes the cluster whole; returns the simulated time of the heal.
+pub fn make_whole(o: &mut Observed) -> u64 {
+    let spec = o.session.spec().clone();
+    o.run(Command::LoadStop);
+    o.run(Command::Heal { link: None });
+    // Held messages are delivered, as cut links heal (only in a run that
+    // held some: the others' final phase is as it was).
+    if anything_held(&o.session) {
+        o.run(Command::Release {
+            link: None,
+            count: None,
+        });
+    }
+    let healed_at = o.session.now();
+    o.run(Command::Net {
+        loss_ppm: Some(0),
+        latency: Some((spec.latency_min_ms, spec.latency_max_ms)),
+        // Unlimited, not the cluster's: each node sends through one FIFO
+        // queue, so with a low bandwidth a 1MB catch-up append can hold
+        // the heartbeats behind it longer than an election timeout, again
+        // and again (the bandwidth lesson). That livelock is the model's
+        // point, not a bug, so liveness is asked of a network without it.
+        bandwidth: Some(None),
+    });
+    // Start every member whose process is down and can run.
+    for id in startable(&o.session) {
+        o.run(Command::Start(id));
+    }
+    healed_at
+}
+
+/// Waits for a leader and writes `fuzz/final`, trying again until the
+/// bounds have passed; whether the write committed.
+pub fn final_write(o: &mut Observed) -> bool {
+    // Messages already queued behind a node's bandwidth keep their times:
+    // the network is whole only once the longest queue has drained.
+    let world = o.session.cluster().world();
+    let backlog = world
+        .network()
+        .backlog_ms(world.now(), world.config().bandwidth);
+    let et = o.session.spec().election_timeout_ms;
+    let leader_bound = ((20 * et).clamp(10_000, 60_000) + backlog).min(MAX_WAIT_MS);
+    let write_bound = ((5 * et).clamp(5_000, 30_000) + backlog).min(MAX_WAIT_MS);
+    // A write ends at etcd's server request timeout (5s plus two election
+    // timeouts) however long the client waits, so a backlog longer than that
+    // needs several tries: keep trying until the write bound has passed.
+    let give_up = o.session.now() + leader_bound + write_bound;
+    for attempt in 0..64 {
+        if attempt >= 3 && o.session.now() >= give_up {
+            break;
+        }
+        if !o.run(Command::WaitUntil {
+            cond: Arc::new(Condition::Leader),
+            within_ms: leader_bound,
+        }) {
+            break;
+        }
+        let sent_at = o.session.now();
+        if o.run(Command::Put {
+            key: "fuzz/final".to_string(),
+            value: "done".to_string(),
+            via: None,
+            size: None,
+            nowait: false,
+            timeout_ms: Some(write_bound),
+            require_leader: false,
+        }) {
+            return true;
+        }
+        // Refused at once (a leader that has applied its own removal drops
+        // proposals until its process stops, etcd-raft's
+        // ErrProposalDropped): a client backs off before it tries again, so
+        // time passes and the cluster moves on.
+        if o.session.now() == sent_at {
+            o.run(Command::Wait(et));
+        }
+    }
+    false
+}
+
+/// Members whose process is down, not removed, and whose peer URL (in the
+/// cluster's view) names their own host.
+fn startable(session: &Session) -> Vec<NodeId> {
+    let cluster = session.cluster();
+    let world = cluster.world();
+    let authority = cluster.authority().and_then(|a| world.node(a));
+    cluster
+        .known_ids()
+        .into_iter()
+        .filter(|&id| world.raft(id).is_none())
+        .filter(|&id| !world.node(id).is_some_and(|n| n.removed))
+        .filter(|&id| !authority.is_some_and(|a| a.state.removed.contains(&id)))
+        .filter(|&id| {
+            world.has_node(id)
+                || authority
+                    .and_then(|a| a.state.members.get(&id))
+                    .is_some_and(|m| resolve_host(&m.peer_url) == Some(id))
+        })
+        .collect()
+}
