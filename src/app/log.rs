@@ -175,7 +175,7 @@ impl Log {
                 }
             }
             // The script's own words, in any renderer.
-            Said::Say(text) => self.plain(LogKind::Say, Tone::Say, r.say(text).to_string()),
+            Said::Say(text) => self.plain(LogKind::Say, Tone::Say, r.say(text).into_owned()),
             Said::Stopped(stop) => self.plain(
                 LogKind::Error,
                 Tone::Bad,
@@ -330,7 +330,9 @@ impl Log {
         lines
             .iter()
             .map(|l| match l {
-                StepLine::Say(text) => self.plain(LogKind::Say, Tone::Say, r.say(text).to_string()),
+                StepLine::Say(text) => {
+                    self.plain(LogKind::Say, Tone::Say, r.say(text).into_owned())
+                }
                 StepLine::Trace(line) => self.narrated(r, line, true, &surprise),
             })
             .collect()

@@ -541,6 +541,10 @@ sentences! {
     SafetyTipOk = 0,
     SafetyTipBroken = 0,
     WhenWho = 2,
+    SayNone = 0,
+    SayNode = 1,
+    SayCount = 1,
+    SaySeconds = 1,
 }
 
 impl Sentence {

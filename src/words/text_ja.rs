@@ -51,6 +51,7 @@ use crate::lang::ast::{format_duration, format_quoted, MAX_NODE_ID, MIN_NODE_ID}
 use crate::lang::etcdctl::{self, EtcdctlError};
 use crate::lang::parse::{ParseError, ParseErrorKind};
 use crate::lang::parse_error::{Form, Least, Named, SayProblem, CONDITION_FORMS};
+use crate::lang::say::{Facts, Placeholder};
 use crate::session::cond::{SetName, Unmet};
 use crate::session::failure::Failure;
 use crate::session::narrate::CampaignFold;
@@ -394,6 +395,35 @@ pub fn share_problem(p: &ShareProblem) -> String {
         ),
         TruncatedChars { chars } => ja!(ShareTruncatedChars, chars),
         NotCanonical => ja!(ShareNotCanonical),
+    }
+}
+
+/// A `say-ja` line filled with the run's facts in Japanese words.
+pub fn say_ja(template: &str, facts: &Facts) -> String {
+    crate::lang::say::fill_with(template, facts, &say_word)
+}
+
+/// What a `say` placeholder stands for, in Japanese: a node always as
+/// 「ノード2」 (a list 「ノード1、2、3」), a count with its counter
+/// (「2つ」), a moment in seconds (「4.21秒」), 「なし」 for none; a term, an
+/// index, a value and an error code as they are.
+pub fn say_word(slot: Placeholder, facts: &Facts) -> String {
+    let none = || ja!(SayNone);
+    match slot {
+        Placeholder::Leader => facts.leader.map_or_else(none, |id| ja!(SayNode, id)),
+        Placeholder::Voters if facts.voters.is_empty() => none(),
+        Placeholder::Voters => ja!(SayNode, id = list(&facts.voters)),
+        Placeholder::Learners if facts.learners.is_empty() => none(),
+        Placeholder::Learners => ja!(SayNode, id = list(&facts.learners)),
+        Placeholder::Quorum => ja!(SayCount, count = facts.quorum),
+        Placeholder::Term => facts.term.to_string(),
+        Placeholder::Commit => facts.commit.to_string(),
+        Placeholder::Value => facts.value.clone().unwrap_or_else(none),
+        Placeholder::Error => facts.error.map_or_else(none, str::to_string),
+        Placeholder::Time => ja!(
+            SaySeconds,
+            seconds = Fixed(facts.time_ms as f64 / 1000.0, 2)
+        ),
     }
 }
 
@@ -952,8 +982,11 @@ impl Renderer for Japanese {
             time_ms = secs(stop.time_ms)
         )
     }
-    fn say<'a>(&self, text: &'a crate::lang::say::Spoken) -> &'a str {
-        text.ja.as_deref().unwrap_or(&text.en)
+    fn say<'a>(&self, text: &'a crate::lang::say::Spoken) -> std::borrow::Cow<'a, str> {
+        match &text.ja {
+            Some(ja) => std::borrow::Cow::Owned(say_ja(ja, &text.facts)),
+            None => std::borrow::Cow::Borrowed(&text.en),
+        }
     }
 
     fn time(&self, ms: u64) -> String {
