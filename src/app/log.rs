@@ -486,7 +486,7 @@ pub(crate) mod tests {
             .map(|l| ja.narrated(&crate::words::text_ja::Japanese, l, false, &|_| true))
             .collect();
         let summary = &jl[2].fold.as_ref().unwrap().summary;
-        assert!(summary.contains("事前投票を 2 回求めた"), "{summary}");
+        assert!(summary.contains("事前投票を2回求めました"), "{summary}");
         assert!(summary.contains("リース"), "{summary}");
     }
 

@@ -47,7 +47,7 @@ use crate::sim::{DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecisio
 use crate::text::fixed::Fixed;
 
 use crate::lang::ast::COMMAND_NAMES;
-use crate::lang::ast::{format_duration, format_quoted, MAX_NODE_ID, MIN_NODE_ID};
+use crate::lang::ast::{format_quoted, MAX_NODE_ID, MIN_NODE_ID};
 use crate::lang::etcdctl::{self, EtcdctlError};
 use crate::lang::parse::{ParseError, ParseErrorKind};
 use crate::lang::parse_error::{Form, Least, Named, SayProblem, CONDITION_FORMS};
@@ -339,7 +339,7 @@ pub fn failure_detail(f: &Failure) -> String {
         } => ja!(
             FailureWaitUntil,
             cond,
-            within_ms = format_duration(*within_ms),
+            within_ms = duration(*within_ms),
             unmet = unmet(u)
         ),
         Failure::Stopped(stop) => Japanese.stopped(stop),
@@ -439,12 +439,29 @@ fn list(ids: &[NodeId]) -> String {
         .join("、")
 }
 
-/// "2.31 秒": a moment in running text.
+/// "2.31秒": a moment in running text.
 pub fn seconds(ms: u64) -> String {
     ja!(Seconds, ms = Fixed(ms as f64 / 1000.0, 2))
 }
 
-/// "2.0 秒": a duration in a mode's sentence.
+/// "2.0秒": a duration in a mode's sentence.
+/// "2秒", "1.5秒", "250ミリ秒": a stretch of time in running text (the
+/// scenario language's `2s`, `1500ms`, `250ms`).
+fn duration(ms: u64) -> String {
+    if ms >= 1000 && ms % 100 == 0 {
+        let tenths = ms / 100;
+        if tenths % 10 == 0 {
+            ja!(DurationSeconds, seconds = tenths / 10)
+        } else {
+            ja!(DurationSeconds, seconds = Fixed(ms as f64 / 1000.0, 1))
+        }
+    } else if ms >= 1000 {
+        ja!(DurationSeconds, seconds = Fixed(ms as f64 / 1000.0, 3))
+    } else {
+        ja!(DurationMillis, ms)
+    }
+}
+
 fn span(ms: u64) -> String {
     ja!(Span, ms = Fixed(ms as f64 / 1000.0, 1))
 }
@@ -962,7 +979,7 @@ impl Renderer for Japanese {
             stop.budget_bytes,
             stop.counted_bytes,
         ) {
-            ("max-wall", Some(limit), _, _) => ja!(StoppedMaxWall, limit = format_duration(limit)),
+            ("max-wall", Some(limit), _, _) => ja!(StoppedMaxWall, limit = duration(limit)),
             ("memory", _, Some(budget), Some(counted)) => {
                 ja!(StoppedMemory, budget = mib(budget), counted = mib(counted))
             }
@@ -990,14 +1007,14 @@ impl Renderer for Japanese {
     }
 
     fn time(&self, ms: u64) -> String {
-        format!("t={}s", Fixed(ms as f64 / 1000.0, 2))
+        ja!(StoppedTime, seconds = Fixed(ms as f64 / 1000.0, 2))
     }
 
     fn time_span(&self, from_ms: u64, to_ms: u64) -> String {
-        format!(
-            "t={}–{}s",
-            Fixed(from_ms as f64 / 1000.0, 2),
-            Fixed(to_ms as f64 / 1000.0, 2)
+        ja!(
+            TimeSpan,
+            from = Fixed(from_ms as f64 / 1000.0, 2),
+            to = Fixed(to_ms as f64 / 1000.0, 2)
         )
     }
 
@@ -1171,7 +1188,7 @@ impl Renderer for Japanese {
                 .map(|m| {
                     format!(
                         "{}{} {}{}",
-                        m.id,
+                        ja!(LogRow, id = m.id),
                         if m.learner {
                             ja!(DetailsLearner)
                         } else {
@@ -1186,7 +1203,7 @@ impl Renderer for Japanese {
                     )
                 })
                 .collect();
-            bits.push(text.join("; "));
+            bits.push(text.join("、"));
         }
         (!bits.is_empty()).then(|| format!("  {}", bits.join("、")))
     }
@@ -1292,8 +1309,8 @@ impl Renderer for Japanese {
             Refusal::AutoPromoteRange => ja!(RefusalAutoPromoteRange),
             Refusal::FailoverAfterRange { min_ms, max_ms } => ja!(
                 RefusalFailoverAfterRange,
-                min_ms = crate::lang::ast::format_duration(*min_ms),
-                max_ms = crate::lang::ast::format_duration(*max_ms)
+                min_ms = duration(*min_ms),
+                max_ms = duration(*max_ms)
             ),
             Refusal::MaxLearnersRange { max } => ja!(RefusalMaxLearnersRange, max),
             Refusal::ModeChoice {
@@ -1669,9 +1686,9 @@ impl Renderer for Japanese {
     }
 }
 
-/// "t=12.34s、ノード 1、2" (no nodes: just the time).
+/// "t=12.34秒、ノード1、2" (no nodes: just the time).
 fn when_who(v: &ViolationView) -> String {
-    let t = format!("t={}s", Fixed(v.time_ms as f64 / 1000.0, 2));
+    let t = ja!(StoppedTime, seconds = Fixed(v.time_ms as f64 / 1000.0, 2));
     match v.nodes.as_slice() {
         [] => t,
         many => ja!(WhenWho, time = t, nodes = list(many)),
@@ -1701,7 +1718,8 @@ mod tests {
     /// The first run of three or more English words left in `text` once
     /// the texts kept as written (etcd's, Go's, commands) are taken out.
     fn english_phrase(text: &str, kept: &[&str]) -> Option<String> {
-        let mut rest = text.to_string();
+        // A list joined with 「、」 is a list, as with commas.
+        let mut rest = text.replace('、', ", ");
         for k in kept.iter().filter(|k| !k.is_empty()) {
             rest = rest.replace(k, " ");
         }
@@ -2085,7 +2103,7 @@ mod tests {
         };
         let ja = Japanese.stopped(&stop);
         assert!(japanese(&ja), "{ja}");
-        assert!(ja.contains("3 行目") && ja.contains("メモリ予算"), "{ja}");
+        assert!(ja.contains("3行目") && ja.contains("メモリ予算"), "{ja}");
     }
 
     #[test]
@@ -2494,7 +2512,7 @@ mod tests {
         let not_ready = crate::server::reconfig::check_learner_ready(4, 3, 12).unwrap_err();
         assert_eq!(
             server_detail(&not_ready),
-            "学習者メンバー 4 の match 3 はリーダーの match 12 の 90% に届かない"
+            "学習者のノード4のmatch（3）が、リーダーのmatch（12）の90%に届いていません"
         );
     }
 
@@ -2538,7 +2556,10 @@ mod tests {
             crate::session::detail::failure_detail(&f),
             "expected leader=2, but the leader is 3"
         );
-        assert_eq!(failure_detail(&f), "leader=2 を期待したが、リーダーは 3");
+        assert_eq!(
+            failure_detail(&f),
+            "leader=2を期待しましたが、リーダーはノード3です"
+        );
     }
 
     /// Refused commands in a real run: the page's Japanese line says each
@@ -2558,8 +2579,8 @@ mod tests {
         let ja = Japanese.result_summary(early);
         assert!(
             ja.starts_with(
-                "エラー learner-not-ready（学習者メンバーがまだリーダーに追いついていない）: \
-                 学習者メンバー 2 の match 0 はリーダーの match"
+                "エラー：learner-not-ready（学習者メンバーがまだリーダーに追いついていない）。\
+                 学習者のノード2のmatch（0）が、リーダーのmatch"
             ),
             "{ja}"
         );
@@ -2570,7 +2591,7 @@ mod tests {
         assert_eq!(en, MemberError::MemberNotLearner.etcd_text());
         let ja = Japanese.result_summary(late);
         assert!(
-            ja.starts_with("エラー member-not-learner（学習者メンバーではない）"),
+            ja.starts_with("エラー：member-not-learner（学習者メンバーではない）"),
             "{ja}"
         );
         assert_eq!(english_phrase(&ja, &[&en]), None, "{ja}");
@@ -2598,18 +2619,15 @@ mod tests {
         let bad = crate::session::share::decode_link("#v1.ab$").unwrap_err();
         assert_eq!(
             Japanese.share_refusal(&bad),
-            "リンクのペイロードが base64url ではない: 3 文字目に '$'（「#v1.」の後に使えるのは英字、数字、「-」、「_」だけ）"
+            "リンクのペイロードがbase64urlではありません：3文字目に'$'があります（「#v1.」の後に使えるのは英字、数字、「-」、「_」だけです）"
         );
         let bad = crate::session::share::import_scenario("cluster voters=1\nput \"a").unwrap_err();
         let ja = Japanese.share_refusal(&bad);
-        assert!(
-            ja.starts_with("ファイルのスクリプトを解釈できない: 2 行目"),
-            "{ja}"
-        );
+        assert!(ja.starts_with("ファイルのスクリプトの2行目"), "{ja}");
         assert!(bad
             .message
             .starts_with("the file holds a script that does not parse"));
-        assert_eq!(Japanese.no_lesson("x"), "レッスン \"x\" はない");
+        assert_eq!(Japanese.no_lesson("x"), "レッスン\"x\"はありません");
         assert_eq!(English.no_lesson("x"), "there is no lesson \"x\"");
     }
 }
