@@ -194,27 +194,25 @@ wait 4551ms\n\
 get k5\n\
 crash 3\n";
 
-/// Seed 504891: leader 1 applies its own removal from a two-voter cluster
-/// and crashes in the same millisecond, before 2 learns that the removal
-/// committed. Started again, 1 has the longer log and no vote in its own
-/// configuration ({2}), so it never campaigns and refuses 2's requests;
-/// 2 ({1,2}) needs 1's vote. etcd is stuck there too: no liveness is owed.
+/// Leader 1 applies its own removal from a two-voter cluster and crashes
+/// before 2 learns that the removal committed. The fuzzer found it (seed
+/// 504891, a crash in the same millisecond); the engine's timing has
+/// changed under that seed since, so it is written by hand: a load of large
+/// writes keeps 1's send queue busy at 256KB/s, so the message telling 2 the
+/// new commit index still waits in it when 1 crashes, right after `member
+/// remove` returns (applied on 1). Started again, 1 applies its removal
+/// again and stops for good (etcd's `stopWithDelay`); 2's configuration
+/// ({1,2}) still needs 1's vote, so 2 campaigns for ever. etcd is stuck
+/// there too: no liveness is owed.
 const REMOVED_LEADER_HOLDS_THE_LOG: &str = "\
-cluster voters=1,2 seed=257201 etcd=3.4 heartbeat=50ms election-timeout=650ms prevote=off check-quorum=off strict-reconfig=off snapshot-count=61 catchup-entries=0 latency=4ms..18ms bandwidth=2003KB/s transport=streams new-members=learner auto-promote=51% failover-after=3250ms\n\
-put k0 v1 via=2 timeout=2959ms\n\
-wait 139ms\n\
-crash 2\n\
-wait 280ms\n\
-start 2\n\
-isolate 2\n\
-wait 1206ms\n\
-transfer-leader 2\n\
-load rate=14/s\n\
-put k0 v7 timeout=2901ms\n\
-member remove 1 timeout=341ms\n\
-heal\n\
-put k5 v8 timeout=2823ms\n\
-crash 1\n";
+cluster voters=1,2 seed=257201 etcd=3.4 check-quorum=off strict-reconfig=off bandwidth=256KB/s\n\
+campaign 1\n\
+wait-until leader=1 within=2s\n\
+load rate=5/s size=128KB\n\
+wait 2s\n\
+member remove 1\n\
+crash 1\n\
+load stop\n";
 
 #[test]
 fn the_bugs_the_fuzzer_found_stay_fixed() {
@@ -238,15 +236,14 @@ fn no_liveness_is_asked_when_nobody_can_win_an_election() {
     let outcome = fuzz::check(REMOVED_LEADER_HOLDS_THE_LOG).unwrap();
     assert!(!outcome.liveness_expected, "{:?}", outcome.failures);
     assert!(outcome.passed(), "{:?}", outcome.failures);
-    // The stuck state is the one described: started again, 1 holds the
-    // longer log outside its own configuration, 2 waits for its vote.
+    // The stuck state is the one described: 1 is gone, removed in its own
+    // view; 2 never learnt it, and no leader comes.
     let src = format!("{REMOVED_LEADER_HOLDS_THE_LOG}heal\nstart 1\nwait 20s\n");
     let session = raftlab::session::exec::Session::from_script(&src).unwrap();
     let w = session.cluster().world();
-    let (one, two) = (w.raft(1).unwrap(), w.raft(2).unwrap());
-    assert!(!one.conf_state().voters.contains(&1));
-    assert!(two.conf_state().voters.contains(&1));
-    assert!((one.last_term(), one.last_index()) > (two.last_term(), two.last_index()));
+    assert!(w.raft(1).is_none());
+    assert!(w.node(1).is_some_and(|n| n.removed));
+    assert!(w.raft(2).unwrap().conf_state().voters.contains(&1));
     assert_eq!(session.cluster().leader(), None);
 }
 

@@ -24,7 +24,7 @@ fn all() -> Vec<Lesson> {
 /// Failed expectations, commands that failed without `expect error=` right
 /// after them, and safety violations.
 fn problems(name: &str, session: &Session) -> Vec<String> {
-    let mut out: Vec<String> = lessons::surprises(session.results())
+    let mut out: Vec<String> = lessons::surprises(&session.results().to_vec())
         .into_iter()
         .map(|r| {
             format!(

@@ -829,6 +829,8 @@ fn a_bare_cluster_line_is_the_world_and_server_defaults() {
     let (world, server) = raftlab::session::exec::configs(&s.cluster);
     let defaults = raftlab::sim::WorldConfig {
         seed: 7,
+        // The world knows no etcd release; the server's default one decides.
+        conn_read_timeout_ms: raftlab::server::Release::default().silent_cut_noticed_after_ms(),
         ..Default::default()
     };
     assert_eq!(format!("{world:?}"), format!("{defaults:?}"));

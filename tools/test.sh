@@ -5,6 +5,8 @@
 # test runners' own counts are added up.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+# The real-etcd suite runs in its own step only (ensure_etcd, below).
+unset RAFTLAB_REAL_ETCD
 
 LOG=$(mktemp -d)
 CHECKS_PASSED=0
@@ -61,12 +63,24 @@ ensure_wasm_target
 ensure_wasm_bindgen
 ensure_chromium
 ensure_node
+ensure_etcd
 
 check "cargo fmt --check" cargo fmt --all -- --check
 check "cargo clippy (native)" cargo clippy --all-targets -- -D warnings
 check "cargo clippy (wasm32)" cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
 
 runner "cargo test (native)" cargo-native.txt cargo test --no-fail-fast
+
+# The real-etcd suite: every scenario of tests/real_etcd/ and every lesson,
+# compared line by line with real etcd clusters of each release ensure_etcd
+# installed (raftlab diff). Only this step gives it the releases: in the
+# step above it ran nothing.
+if [ -n "$REAL_ETCD" ]; then
+    RAFTLAB_REAL_ETCD="$REAL_ETCD" runner "real-etcd suite (raftlab diff against real etcd)" \
+        cargo-real-etcd.txt cargo test --test real_etcd
+else
+    echo "raftlab: no etcd release could be installed: the real-etcd suite does not run"
+fi
 
 # From here on cargo builds in a target directory moved away from the
 # native build's (unless CARGO_TARGET_DIR is set already), as it does for a

@@ -89,7 +89,8 @@ function show() {
   draw();
   if (mode === "lesson") {
     const l = app.lesson();
-    $("embed-kicker").textContent = t("lesson.kicker", { number: l.number, figures: lessonSource(l) });
+    $("embed-kicker").textContent = t("lesson.kicker", { number: l.number, figures: lessonSource(l) }) +
+      (l.checked ? ` · ${l.checked}` : "");
     $("embed-title").textContent = l.title;
     $("embed-says").innerHTML = narrationHtml(l);
     $("embed-count").textContent = `${l.position} / ${l.steps}`;

@@ -72,7 +72,9 @@ export function show(l, lastStep, goto, clusters) {
   const key = `${l.id}:${l.position}:${l.playing}:${l.says.length}:${lastStep?.position ?? -1}:${language()}`;
   if (key !== shownKey) {
     shownKey = key;
-    $("lesson-figure").textContent = t("lesson.kicker", { number: l.number, figures: lessonSource(l) });
+    // The real-etcd suite's word, when every check held on real etcd.
+    $("lesson-figure").textContent = t("lesson.kicker", { number: l.number, figures: lessonSource(l) }) +
+      (l.checked ? ` · ${l.checked}` : "");
     $("lesson-title").textContent = l.title;
     $("lesson-says").innerHTML = narrationHtml(l);
     $("lesson-count").textContent = `${l.position} / ${l.steps}`;

@@ -1,6 +1,7 @@
 //! Layer 5, native: the `raftlab` command line.
 
 pub mod bench;
+pub mod diff;
 pub mod fuzz;
 pub mod run;
 pub mod serve;
@@ -71,6 +72,43 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = fuzz::default_jobs(), value_parser = fuzz::parse_jobs)]
         jobs: std::num::NonZeroUsize,
     },
+    /// Run a scenario script in the simulator and on real local etcd
+    /// clusters (one per --etcd), command by command, and print one table:
+    /// each line, raftlab's answer, each release's answer, and whether they
+    /// are the same. Exit status 0 when every line is the same or a known
+    /// difference, 1 when a line differs or an expect failed, 2 when the
+    /// script uses something that cannot be driven on a real etcd.
+    Diff {
+        /// The script file.
+        file: std::path::PathBuf,
+        /// An etcd binary to compare with; give it once per release (default:
+        /// etcd on PATH).
+        #[arg(long = "etcd", value_name = "PATH")]
+        etcd: Vec<std::path::PathBuf>,
+        /// The etcdctl of the same release, once per --etcd, in the same
+        /// order (default: the etcdctl beside each etcd).
+        #[arg(long = "etcdctl", value_name = "PATH")]
+        etcdctl: Vec<std::path::PathBuf>,
+        /// The known differences, each with its reason (default:
+        /// tests/real_etcd/known-differences.txt when it exists).
+        #[arg(long, value_name = "FILE")]
+        known: Option<std::path::PathBuf>,
+        /// Show a condition etcd does not let the driver observe (commit
+        /// indexes, message counts...) as skipped instead of refusing the
+        /// script.
+        #[arg(long)]
+        skip_undrivable: bool,
+        /// The first port of the clusters' blocks (40 ports per release; also
+        /// numbers the network namespaces' subnet).
+        #[arg(long, value_name = "PORT", default_value_t = 21000)]
+        ports: u16,
+        /// Also write the comparison as JSON to this file.
+        #[arg(long, value_name = "FILE")]
+        json: Option<std::path::PathBuf>,
+        /// Keep each cluster's data directories and logs in this folder.
+        #[arg(long, value_name = "DIR")]
+        keep: Option<std::path::PathBuf>,
+    },
     /// Serve the browser app (www/ and the wasm build in pkg/) on a local address.
     Serve {
         /// Address to listen on.
@@ -138,6 +176,37 @@ pub fn main() -> i32 {
             let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
             fuzz::run(seeds, start, &duration, jobs, &mut out, &mut err)
         }
+        Command::Diff {
+            file,
+            etcd,
+            etcdctl,
+            known,
+            skip_undrivable,
+            ports,
+            json,
+            keep,
+        } => {
+            let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
+            let releases = match diff_releases(&etcd, &etcdctl) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("raftlab diff: {e}");
+                    return 2;
+                }
+            };
+            let default_known = std::path::PathBuf::from("tests/real_etcd/known-differences.txt");
+            let known = known.or_else(|| default_known.exists().then_some(default_known));
+            let opts = diff::DiffOptions {
+                file,
+                releases,
+                known,
+                skip_undrivable,
+                port_base: ports,
+                json,
+                keep,
+            };
+            diff::run(&opts, &mut out, &mut err)
+        }
         Command::Serve {
             addr,
             root,
@@ -150,6 +219,41 @@ pub fn main() -> i32 {
             }
         },
     }
+}
+
+/// Pairs each --etcd with its --etcdctl (the one beside it when none is
+/// given) and asks them their release.
+fn diff_releases(
+    etcd: &[std::path::PathBuf],
+    etcdctl: &[std::path::PathBuf],
+) -> Result<Vec<diff::Binaries>, String> {
+    use std::path::PathBuf;
+    let etcd: Vec<PathBuf> = if etcd.is_empty() {
+        vec![PathBuf::from("etcd")]
+    } else {
+        etcd.to_vec()
+    };
+    if !etcdctl.is_empty() && etcdctl.len() != etcd.len() {
+        return Err(format!(
+            "{} --etcd but {} --etcdctl: give one etcdctl per etcd, or none",
+            etcd.len(),
+            etcdctl.len()
+        ));
+    }
+    etcd.iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let ctl = etcdctl.get(i).cloned().unwrap_or_else(|| {
+                let beside = e.with_file_name("etcdctl");
+                if e.parent().is_some_and(|p| !p.as_os_str().is_empty()) {
+                    beside
+                } else {
+                    PathBuf::from("etcdctl")
+                }
+            });
+            diff::Binaries::probe(e, &ctl)
+        })
+        .collect()
 }
 
 #[cfg(test)]

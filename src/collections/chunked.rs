@@ -214,6 +214,32 @@ impl<T: Clone> Chunked<T> {
     }
 }
 
+impl<T: Clone> FromIterator<T> for Chunked<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
+        let mut c = Chunked::default();
+        c.extend(items);
+        c
+    }
+}
+
+impl<T: Clone> std::ops::Index<usize> for Chunked<T> {
+    type Output = T;
+    fn index(&self, pos: usize) -> &T {
+        match self.get(pos) {
+            Some(t) => t,
+            None => panic!("index {pos} out of a sequence of {}", self.len),
+        }
+    }
+}
+
+impl<'a, T: Clone> IntoIterator for &'a Chunked<T> {
+    type Item = &'a T;
+    type IntoIter = Box<dyn Iterator<Item = &'a T> + 'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
 impl<T: Clone + PartialEq> PartialEq for Chunked<T> {
     fn eq(&self, other: &Self) -> bool {
         self.len == other.len && self.iter().eq(other.iter())

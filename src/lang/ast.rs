@@ -1164,7 +1164,7 @@ impl fmt::Display for ClusterSpec {
             let t = format_duration(self.election_timeout_ms);
             write!(f, " election-timeout={t}")?;
         }
-        if self.prevote != d.prevote {
+        if self.prevote != self.etcd.default_prevote() {
             write!(f, " prevote={}", on_off(self.prevote))?;
         }
         if self.check_quorum != d.check_quorum {

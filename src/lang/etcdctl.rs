@@ -555,7 +555,7 @@ const NAME_MAX: usize = 11;
 /// with v3.6.
 fn in_release(command: &str, release: Release) -> bool {
     match command {
-        "migrate" => release == Release::V3_4,
+        "migrate" => release.minor() == Release::V3_4,
         "completion" | "downgrade" => release == Release::V3_6,
         _ => true,
     }

@@ -1789,7 +1789,7 @@ const CLUSTER_OPTIONS: [(&str, Kind); 19] = [
     ("latency", Kind::Value("latency=10ms..30ms")),
     ("bandwidth", Kind::Value("bandwidth=SIZE/s|unlimited")),
     ("transport", Kind::Value("transport=shared|streams")),
-    ("etcd", Kind::Value("etcd=3.4|3.5|3.6")),
+    ("etcd", Kind::Value("etcd=3.4|3.5|3.6|3.4.23|3.5.1")),
     ("new-members", Kind::Value("new-members=learner|voter")),
     ("auto-promote", Kind::Value("auto-promote=off|PERCENT")),
     ("failover-after", Kind::Value("failover-after=DURATION")),
@@ -1826,6 +1826,7 @@ fn parse_cluster(p: &mut Words<'_>) -> Result<ClusterSpec, ParseError> {
                 })
         })?;
         spec.snapshot_count = spec.etcd.default_snapshot_count();
+        spec.prevote = spec.etcd.default_prevote();
     }
     for f in &found {
         set_cluster_option(p, &mut spec, f)?;

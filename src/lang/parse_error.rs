@@ -835,7 +835,7 @@ impl ParseErrorKind {
                 format!("unknown {what} {found}; expected one of: {expected}")
             }
             UnknownRelease { found } => {
-                format!("unknown etcd release {found}; expected 3.4, 3.5 or 3.6")
+                format!("unknown etcd release {found}; expected 3.4, 3.5, 3.6, 3.4.23 or 3.5.1")
             }
             TwiceInChange { id } => format!("node {id} appears in two changes of member change"),
             ChangeMissing => "missing changes after \"member change\"; expected add=, \

@@ -61,6 +61,30 @@ pub static LESSONS: &[LessonSource] = &[
 #[cfg(all(target_arch = "wasm32", not(feature = "embedded-lessons")))]
 pub static LESSONS: &[LessonSource] = &[];
 
+/// The file the real-etcd suite writes (`tests/real_etcd.rs`): each lesson
+/// whose every check ran and held on real etcd, with the releases, one
+/// lesson a line (`09-adding-a-learner 3.4.23 3.5.1`). Embedded as the
+/// lessons are; in the page's bundle under this name.
+pub const CHECKED_FILE: &str = "checked-against-etcd.txt";
+
+#[cfg(any(not(target_arch = "wasm32"), feature = "embedded-lessons"))]
+static CHECKED: &str = include_str!("../../lessons/checked-against-etcd.txt");
+#[cfg(all(target_arch = "wasm32", not(feature = "embedded-lessons")))]
+static CHECKED: &str = "";
+
+/// The etcd releases lesson `id`'s checks all held on, by the suite's file
+/// (`text`): empty when it was not checked.
+pub fn checked_in(text: &str, id: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with('#'))
+        .find_map(|l| {
+            let mut words = l.split_whitespace();
+            (words.next() == Some(id)).then(|| words.map(str::to_string).collect())
+        })
+        .unwrap_or_default()
+}
+
 /// The first line of each lesson in a bundle of them (`pkg/lessons.txt`,
 /// written by `tools/build-pkg.sh`): this, the file name, a newline, then the
 /// file as it is.
@@ -91,6 +115,9 @@ thread_local! {
     /// The lessons [`load`] was given (the page's module only).
     static LOADED: std::cell::OnceCell<&'static [LessonSource]> =
         const { std::cell::OnceCell::new() };
+    /// The real-etcd suite's file [`load`] was given with them.
+    static LOADED_CHECKED: std::cell::OnceCell<&'static str> =
+        const { std::cell::OnceCell::new() };
 }
 
 /// Gives a module built without the lessons their bundle (the page does
@@ -103,7 +130,13 @@ pub fn load(bundle: &str) -> Result<usize, String> {
     if let Some(n) = LOADED.with(|l| l.get().map(|l| l.len())) {
         return Ok(n);
     }
-    let files = parse_bundle(bundle)?;
+    let mut files = parse_bundle(bundle)?;
+    if let Some(i) = files.iter().position(|(file, _)| file == CHECKED_FILE) {
+        let (_, text) = files.remove(i);
+        LOADED_CHECKED.with(|c| {
+            c.get_or_init(|| String::leak(text));
+        });
+    }
     let sources: Vec<LessonSource> = files
         .into_iter()
         .map(|(file, text)| LessonSource {
@@ -116,6 +149,15 @@ pub fn load(bundle: &str) -> Result<usize, String> {
         l.get_or_init(|| Vec::leak(sources));
     });
     Ok(n)
+}
+
+/// The real-etcd suite's file: embedded, or as loaded.
+fn checked_text() -> &'static str {
+    if CHECKED.is_empty() {
+        LOADED_CHECKED.with(|c| c.get().copied().unwrap_or(""))
+    } else {
+        CHECKED
+    }
 }
 
 /// The lessons: embedded, or as loaded.
@@ -318,6 +360,11 @@ pub struct LessonInfo {
     pub summary: String,
     /// How many times `next` runs before the lesson is finished.
     pub steps: usize,
+    /// "checked against etcd 3.4.23 and 3.5.1", in the reader's language,
+    /// when every check of the lesson ran and held on those real etcd
+    /// releases (the real-etcd suite's file, [`CHECKED_FILE`]); `None`
+    /// otherwise.
+    pub checked: Option<String>,
 }
 
 impl Lesson {
@@ -363,7 +410,21 @@ impl Lesson {
             comparison: self.header.comparison.clone(),
             summary: self.header.summary_in(lang).to_string(),
             steps: self.steps(),
+            checked: self.checked_against(lang),
         }
+    }
+
+    /// "checked against etcd …" in `lang`, when the real-etcd suite found
+    /// every check of it holding on real etcd.
+    pub fn checked_against(&self, lang: Language) -> Option<String> {
+        let releases = checked_in(checked_text(), &self.id);
+        if releases.is_empty() {
+            return None;
+        }
+        Some(match lang {
+            Language::English => crate::words::text_en::lesson_checked(&releases),
+            Language::Japanese => crate::words::text_ja::lesson_checked(&releases),
+        })
     }
 
     /// Its number in the list: the id's prefix without leading zeros
@@ -517,5 +578,36 @@ mod tests {
             Ok(LESSONS.len())
         );
         assert_eq!(sources(), LESSONS);
+    }
+
+    #[test]
+    fn the_lessons_checked_against_etcd_are_said_in_their_headers() {
+        let text = "# comment\n09-adding-a-learner 3.4.23 3.5.1\n06-x 3.4.23\n";
+        assert_eq!(checked_in(text, "09-adding-a-learner"), ["3.4.23", "3.5.1"]);
+        assert_eq!(checked_in(text, "06-x"), ["3.4.23"]);
+        assert!(checked_in(text, "06").is_empty());
+        let two = ["3.4.23".to_string(), "3.5.1".to_string()];
+        assert_eq!(
+            crate::words::text_en::lesson_checked(&two),
+            "checked against etcd 3.4.23 and 3.5.1"
+        );
+        assert_eq!(
+            crate::words::text_ja::lesson_checked(&two),
+            "etcd 3.4.23 と 3.5.1 で検証済み"
+        );
+        // The suite's file names lessons that exist, each with releases,
+        // and their headers say so.
+        let all = lessons().unwrap();
+        for line in CHECKED
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let id = line.split_whitespace().next().unwrap_or("");
+            let lesson = all.iter().find(|l| l.id == id);
+            assert!(lesson.is_some(), "{CHECKED_FILE} names {id}, no lesson");
+            let info = lesson.map(|l| l.info_in(Language::English)).unwrap();
+            let said = info.checked.unwrap_or_default();
+            assert!(said.starts_with("checked against etcd 3."), "{said}");
+        }
     }
 }

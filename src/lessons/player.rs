@@ -315,13 +315,14 @@ impl LessonPlayer {
         self.position += 1;
         let mut step = self.blank_step();
         step.lines = p.lines;
-        let results = &self.session.results()[p.first..];
+        let all = self.session.results();
+        let results: Vec<CommandResult> = all.range(p.first, all.len()).cloned().collect();
         step.results = results
             .iter()
             .filter(|r| !is_narration(&r.command))
             .cloned()
             .collect();
-        step.surprises = surprises(results);
+        step.surprises = surprises(&results);
         step
     }
 

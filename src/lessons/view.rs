@@ -37,6 +37,10 @@ pub struct LessonView {
     pub playing: bool,
     /// The lesson's own `expect` lines that failed in this run so far.
     pub failed_checks: usize,
+    /// "checked against etcd 3.4.23 and 3.5.1" in the panel's language, when
+    /// every check of the lesson held on those real etcd releases (the
+    /// real-etcd suite's file, `lessons/checked-against-etcd.txt`).
+    pub checked: Option<String>,
 }
 
 impl LessonView {
@@ -55,6 +59,7 @@ impl LessonView {
             proposal: l.header.proposal.clone(),
             comparison: l.header.comparison.clone(),
             summary: l.header.summary_in(lang).to_string(),
+            checked: l.checked_against(lang),
             position: p.position(),
             steps: p.steps(),
             finished: p.finished(),

@@ -29,9 +29,11 @@ fn refuse_empty_key(key: &str) -> Result<(), ServerError> {
 
 impl Cluster {
     /// A learner serves only serializable reads and Status (v3rpc
-    /// `isRPCSupportedForLearner`).
+    /// `isRPCSupportedForLearner`). A learner whose process is not running
+    /// refuses nothing yet: the client cannot connect to it (the request
+    /// meets the check if it gets there, `Cluster::go_on`).
     fn refuse_learner(&self, via: NodeId) -> Result<(), ServerError> {
-        if self.world.node(via).is_some_and(|n| n.is_learner()) {
+        if self.runs(via) && self.world.node(via).is_some_and(|n| n.is_learner()) {
             return Err(ServerError::new(
                 ErrorCode::NotSupportedForLearner,
                 ErrorDetail::LearnerRpc { via },
@@ -157,13 +159,31 @@ impl Cluster {
         // once it has applied that far, as any linearizable read.
         let read_only = via.and_then(|v| self.member_kind(v).read_only);
         let local = serializable || read_only == Some(ReadMode::Weak);
-        if let Some(v) = via.filter(|_| !local && read_only.is_none()) {
-            self.refuse_learner(v)?;
+        // A learner refuses a linearizable read with an `Unavailable` error
+        // (`ErrGRPCNotSupportedForLearner`), which clientv3 retries for a
+        // Range: the client fails after its retries, or at its deadline.
+        let refused = via
+            .filter(|_| !local && read_only.is_none())
+            .and_then(|v| self.refuse_learner(v).err());
+        if let Some(e) = refused {
+            let request = self.new_request();
+            self.send(request, via, Deferred::Retried(e), timeout_ms);
+            return Ok(Call::Waiting(request));
         }
         if require_leader {
             self.require_leader(via)?;
         }
         refuse_empty_key(key)?;
+        if let Some(v) = via.filter(|&v| local && !self.runs(v)) {
+            // The client waits for a connection to it (`route`).
+            let request = self.new_request();
+            let then = Deferred::LocalRead {
+                key: key.to_string(),
+                rev,
+            };
+            self.send(request, Some(v), then, timeout_ms);
+            return Ok(Call::Waiting(request));
+        }
         if let Some(v) = via.filter(|_| local) {
             let read = match self.world.node(v) {
                 Some(n) => n.state.read(key, rev)?,

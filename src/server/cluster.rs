@@ -23,7 +23,8 @@ use super::mode_settings::ModesConfig;
 use super::mode_state::ModeState;
 use super::release::Release;
 use super::request::{
-    Deferred, Finished, Forwarded, Outcome, Pending, RequestId, Waiting, CLIENT_TIMEOUT_MS,
+    Deferred, Finished, Forwarded, Outcome, Pending, RequestId, Waiting, CLIENT_RETRIES_MS,
+    CLIENT_TIMEOUT_MS,
 };
 use crate::collections::vecmap::VecMap;
 
@@ -141,7 +142,7 @@ impl Cluster {
                         m.shared_str(&put.value);
                     }
                     Deferred::Delete(d) => m.string(&d.key),
-                    Deferred::Read { key, .. } => m.string(key),
+                    Deferred::Read { key, .. } | Deferred::LocalRead { key, .. } => m.string(key),
                     Deferred::Change(cc) => cc.context.heap_size(m),
                     Deferred::ChangeV2 { cc, promote } => {
                         m.shared(cc, |m, cc| {
@@ -150,6 +151,7 @@ impl Cluster {
                         });
                         m.vec(promote);
                     }
+                    Deferred::Retried(e) => e.heap_size(m),
                     Deferred::Compaction(_) | Deferred::Promote { .. } => {}
                 }
             }
@@ -230,6 +232,12 @@ impl Cluster {
         let client_deadline = now.saturating_add(timeout_ms);
         let deadline = if waiting.server_timeout_ends_it() {
             client_deadline.min(now.saturating_add(self.request_timeout_ms()))
+        } else if let Waiting::Parked {
+            then: Deferred::Retried(_),
+            ..
+        } = waiting
+        {
+            client_deadline.min(now.saturating_add(CLIENT_RETRIES_MS))
         } else {
             client_deadline
         };
@@ -304,13 +312,24 @@ impl Cluster {
         }
     }
 
-    /// Where a request goes, as `target` says, but with no member running
-    /// it still goes nowhere and waits (`None`): the client cannot connect.
+    /// Where a client request goes: `via` if named, else the leader, else
+    /// the lowest running voter; with no member running it goes nowhere and
+    /// waits (`None`). A member named whose process is not running (crashed,
+    /// never started, removed) still gets it: clientv3 dials the member it
+    /// is given and waits for a connection (`WaitForReady`, gRPC's re-dials)
+    /// until the client's deadline, and sends it once the member runs
+    /// (`send` holds it until then). Checked against etcd 3.4.23 and 3.5.1:
+    /// etcdctl fails with "context deadline exceeded" after its 5 s.
     pub(crate) fn route(&self, via: Option<NodeId>) -> Result<Option<NodeId>, ServerError> {
         match via {
-            Some(_) => self.target(via).map(Some),
+            Some(id) => Ok(Some(id)),
             None => Ok(self.leader().or_else(|| self.running_voters().next())),
         }
+    }
+
+    /// Whether member `id`'s process runs.
+    pub(crate) fn runs(&self, id: NodeId) -> bool {
+        self.world.raft(id).is_some()
     }
 
     /// Whether `via` knows a leader (etcd's `s.Leader() != None`).
@@ -356,6 +375,10 @@ impl Cluster {
         };
         let lead = self.world.raft(*via).map_or(NONE, |r| r.leader_id());
         match then {
+            // Answered from the member's own state: it needs only to run.
+            Deferred::LocalRead { .. } => self.runs(*via),
+            // Refused each time it is tried.
+            Deferred::Retried(_) => false,
             // Forwarded to the leader itself, which must take it as leader.
             Deferred::Promote { .. } => self
                 .world
@@ -374,7 +397,50 @@ impl Cluster {
         else {
             return;
         };
+        // A write or a linearizable read that waited for its member's
+        // process meets the learner check when it gets there.
+        let writes = matches!(
+            then,
+            Deferred::Put(_) | Deferred::Delete(_) | Deferred::Compaction(_)
+        );
+        if (writes || matches!(then, Deferred::Read { members: false, .. }))
+            && self.world.node(via).is_some_and(|n| n.is_learner())
+            && (writes || self.member_kind(via).read_only.is_none())
+        {
+            let e = ServerError::new(
+                ErrorCode::NotSupportedForLearner,
+                ErrorDetail::LearnerRpc { via },
+            );
+            self.unpark(via, request);
+            self.complete(request, Outcome::Failed(e));
+            return;
+        }
         let sent = match then.clone() {
+            Deferred::Retried(_) => return,
+            Deferred::LocalRead { key, rev } => {
+                self.unpark(via, request);
+                let outcome = match self.world.node(via).map(|n| n.state.read(&key, rev)) {
+                    Some(Ok(read)) => {
+                        // As any serializable read: sent and answered now,
+                        // from the member's state (the checker judges reads
+                        // of the latest state only).
+                        if rev == 0 {
+                            let now = self.now();
+                            self.history.read_at_once(
+                                super::history::SCRIPT_CLIENT,
+                                &key,
+                                read.value.as_deref(),
+                                now,
+                            );
+                        }
+                        Outcome::Read(read)
+                    }
+                    Some(Err(e)) => Outcome::Failed(e.into()),
+                    None => return,
+                };
+                self.complete(request, outcome);
+                return;
+            }
             Deferred::Put(put) => self
                 .world
                 .propose(via, Request::Put(put).entry())
@@ -516,7 +582,7 @@ impl Cluster {
                 .parked
                 .range((via, 0)..=(via, RequestId::MAX))
                 .map(|&(_, r)| r);
-            if self.knows_leader(via) {
+            if self.runs(via) {
                 ready.extend(held.filter(|&r| self.can_go_on(r)));
             }
             next = (via < NodeId::MAX)
@@ -715,6 +781,18 @@ impl Cluster {
             })
             .collect();
         for (request, note, waiting, client) in expired {
+            // clientv3's retries ran out first: the member's refusal.
+            if let (
+                false,
+                Waiting::Parked {
+                    then: Deferred::Retried(e),
+                    ..
+                },
+            ) = (client, &waiting)
+            {
+                self.complete(request, Outcome::Failed(e.clone()));
+                continue;
+            }
             // A promotion a follower forwards waits for a leader in
             // `waitLeader`, which gives up with ErrNoLeader when the
             // forwarding's own timeout (ReqTimeout) ends before the client's
@@ -736,6 +814,13 @@ impl Cluster {
             // unless it waits longer than the server's own request timeout.
             let waited = match waiting {
                 Waiting::Leader { to } => Waited::Transfer { to },
+                Waiting::Parked {
+                    then: Deferred::Retried(_),
+                    ..
+                } => Waited::ClientDeadline,
+                Waiting::Parked { via: Some(v), .. } if !self.runs(v) => {
+                    Waited::NotRunning { via: v }
+                }
                 Waiting::Parked { via: Some(v), .. } => Waited::NoLeaderAt { via: v },
                 Waiting::Parked { via: None, .. } => Waited::NoMember,
                 _ if client => Waited::ClientDeadline,
@@ -1058,6 +1143,7 @@ impl Cluster {
 mod tests {
     use super::*;
     use crate::server::request::Call;
+    use crate::server::Release;
 
     /// Five voters with a leader, and learner 6 caught up.
     fn five_and_a_learner(seed: u64) -> Cluster {
@@ -1065,6 +1151,7 @@ mod tests {
         // (tests/scenarios.rs checks that the two agree).
         let world = WorldConfig {
             seed,
+            conn_read_timeout_ms: Release::default().silent_cut_noticed_after_ms(),
             ..WorldConfig::default()
         };
         let mut c = Cluster::new(world, ServerConfig::default(), &[1, 2, 3, 4, 5]);

@@ -237,6 +237,9 @@ pub enum Waited {
     NoLeaderAt { via: NodeId },
     /// No member was running to take the request (the client's deadline).
     NoMember,
+    /// Member `via`'s process was not running: the client could not
+    /// connect to it before its deadline.
+    NotRunning { via: NodeId },
     /// The client's own deadline passed first.
     ClientDeadline,
     /// The server's request timeout passed first (etcd's text).

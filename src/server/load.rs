@@ -16,8 +16,9 @@ pub struct Load {
     pub via: Option<NodeId>,
     /// Writes sent so far.
     pub sent: u64,
-    /// Writes refused at once (sent through a learner or a member that is
-    /// down); without a leader they wait instead, as every write does.
+    /// Writes refused at once (sent through a learner); through a member
+    /// that is down, or without a leader, they wait instead, as every write
+    /// does.
     pub refused: u64,
 }
 

@@ -10,6 +10,7 @@ use crate::sim::membership::{resolve_host, url_authority, url_host};
 
 use super::cluster::Cluster;
 use super::error::{ErrorCode, ErrorDetail, ServerError};
+use crate::sim::kv::MemberRecord;
 use crate::sim::world::StartError;
 
 /// What etcd prints when member `id`'s process, on host `nID`, starts with
@@ -61,7 +62,7 @@ impl Cluster {
                 ErrorDetail::RemovedCannotReturn { id },
             ));
         }
-        match (self.member(id), self.world().has_node(id)) {
+        match (self.member_for_start(id), self.world().has_node(id)) {
             (None, false) => {
                 return Err(ServerError::new(
                     ErrorCode::MemberNotFound,
@@ -80,6 +81,24 @@ impl Cluster {
             };
             ServerError::new(ErrorCode::NotStarted, why)
         })
+    }
+
+    /// The record a new member's process finds for itself when it starts:
+    /// etcd's `GetClusterFromRemotePeers` asks the peers it was given and
+    /// takes the first answer, so any running member it can reach that
+    /// knows it will do, the authority's view first (checked against etcd
+    /// 3.4.23 and 3.5.1: a member added before its cluster split starts
+    /// on the side that knows it, while a cut-off member with a higher term
+    /// holds the older membership).
+    fn member_for_start(&self, id: NodeId) -> Option<MemberRecord> {
+        if let Some(m) = self.member(id) {
+            return Some(m.clone());
+        }
+        let net = self.world().network();
+        self.world()
+            .nodes()
+            .filter(|n| n.is_running() && !net.is_cut(id, n.id) && !net.is_cut(n.id, id))
+            .find_map(|n| n.state.members.get(&id).cloned())
     }
 
     /// Whether member `id`'s process runs; if not, why (removed for good,

@@ -13,6 +13,12 @@ use super::member_info::MemberInfo;
 
 pub const CLIENT_TIMEOUT_MS: u64 = 5_000;
 
+/// How long clientv3 retries a request refused with an error it retries
+/// (`retry_interceptor.go`: `defaultUnaryMaxRetries` 100 tries,
+/// `defaultBackoffWaitBetween` 25 ms between them, its 10% jitter left
+/// out): 99 waits. etcdctl 3.4.23 and 3.5.1 gave up after 2.6 to 2.9 s.
+pub const CLIENT_RETRIES_MS: u64 = 99 * 25;
+
 pub type RequestId = u64;
 
 /// What a client sees when its context ends before the answer (gRPC's
@@ -139,8 +145,10 @@ pub(crate) enum Waiting {
     Member { via: NodeId },
     /// Leadership reaching `to`.
     Leader { to: NodeId },
-    /// Not sent on yet: `via` knows no leader. It goes on once `via` knows
-    /// one; with `via` `None` no member ran to take it, and it only ends.
+    /// Not sent on yet: `via` knows no leader, or its process is not
+    /// running (the client cannot connect). It goes on once `via` runs and
+    /// knows one (a local read: once it runs); with `via` `None` no member
+    /// ran to take it, and it only ends.
     Parked { via: Option<NodeId>, then: Deferred },
 }
 
@@ -151,7 +159,8 @@ impl Waiting {
     /// waits under `context.WithTimeout(ctx, ReqTimeout())`, and clientv3
     /// does not retry a Put. So does a promotion a follower forwards
     /// (`PromoteMember`: `waitLeader` and `promoteMemberHTTP` under the same
-    /// timeout), and a leader move. A linearizable read (of a key, or
+    /// timeout). A leader move does not: `MoveLeader` waits on the client's
+    /// context alone. A linearizable read (of a key, or
     /// v3.6's member list) does not: `requestCurrentIndex` fails it with
     /// `ErrTimeout`, a gRPC `Unavailable` that clientv3's retry interceptor
     /// retries for a Range or a MemberList (`isSafeRetryImmutableRPC`), so
@@ -159,12 +168,16 @@ impl Waiting {
     /// change: `configure` waits on the client's context alone.
     pub(crate) fn server_timeout_ends_it(&self) -> bool {
         match self {
-            Waiting::Read { .. } | Waiting::Member { .. } => false,
-            Waiting::Put { .. } | Waiting::Leader { .. } => true,
+            Waiting::Read { .. } | Waiting::Member { .. } | Waiting::Leader { .. } => false,
+            Waiting::Put { .. } => true,
             Waiting::Parked { then, .. } => match then {
                 Deferred::Put(_) | Deferred::Delete(_) | Deferred::Compaction(_) => true,
                 Deferred::Promote { .. } => true,
-                Deferred::Read { .. } | Deferred::Change(_) | Deferred::ChangeV2 { .. } => false,
+                Deferred::Read { .. }
+                | Deferred::Retried(_)
+                | Deferred::LocalRead { .. }
+                | Deferred::Change(_)
+                | Deferred::ChangeV2 { .. } => false,
             },
         }
     }
@@ -179,6 +192,19 @@ pub(crate) enum Deferred {
     Read {
         key: String,
         members: bool,
+        /// The store revision to read at (0: the latest).
+        rev: u64,
+    },
+    /// A request the member refused with an error clientv3 retries
+    /// (`Unavailable` for an immutable RPC, `isSafeRetryImmutableRPC`: a
+    /// learner refusing a linearizable read): it never goes on, and the
+    /// client gives up after its retries ([`CLIENT_RETRIES_MS`]) with that
+    /// error, or at its deadline if that comes first.
+    Retried(ServerError),
+    /// A serializable read sent to a member whose process is not running:
+    /// answered from its state once it runs.
+    LocalRead {
+        key: String,
         /// The store revision to read at (0: the latest).
         rev: u64,
     },

@@ -150,6 +150,9 @@ fn deadline(waited: &Waited, raft_refused: Option<&str>) -> String {
         Waited::NoMember => {
             format!("{DEADLINE_EXCEEDED}: no member was running to take the request")
         }
+        Waited::NotRunning { via } => format!(
+            "{DEADLINE_EXCEEDED}: member {via}'s process was not running, and the client could not connect to it"
+        ),
         Waited::ClientDeadline => DEADLINE_EXCEEDED.to_string(),
         Waited::ServerTimeout => ErrorCode::Timeout.etcd_text().to_string(),
     };

@@ -2,6 +2,8 @@
 //! runner feeds it a whole script, the browser one console command at a
 //! time. Every command either takes effect whole or is refused whole.
 
+use crate::collections::chunked::Chunked;
+use crate::collections::heap::Meter;
 use crate::collections::vecmap::VecMap;
 use std::sync::Arc;
 
@@ -29,7 +31,10 @@ pub struct Session {
     /// The clusters (the first one's `cluster` line is `spec`) and the
     /// mirror processes.
     pub(super) fleet: Fleet,
-    pub(super) results: Vec<CommandResult>,
+    /// In shared chunks, as the log is: a time-travel checkpoint clones a
+    /// session, and a long run's results (and history) would otherwise be
+    /// copied whole at every checkpoint.
+    pub(super) results: Chunked<CommandResult>,
     pub(super) previous: Previous,
     /// The messages each node sent and received while the previous command
     /// (the one `previous` describes) ran, for `msgs-out`/`msgs-in`.
@@ -46,7 +51,7 @@ pub struct Session {
     /// result (the same).
     pub(super) watch_results: VecMap<(u64, u64), u64>,
     /// The script of everything done so far.
-    pub(super) history: Vec<String>,
+    pub(super) history: Chunked<String>,
     /// Simulated time the history accounts for.
     history_ms: u64,
     pub(super) narration: Vec<Line>,
@@ -96,6 +101,7 @@ pub fn configs(spec: &ClusterSpec) -> (WorldConfig, ServerConfig) {
         latency_ms: (spec.latency_min_ms, spec.latency_max_ms),
         bandwidth: spec.bandwidth,
         transport: spec.transport,
+        conn_read_timeout_ms: spec.etcd.silent_cut_noticed_after_ms(),
         ..WorldConfig::default()
     };
     let server = ServerConfig {
@@ -119,14 +125,14 @@ impl Session {
         let mut session = Session {
             spec: spec.clone(),
             fleet: Fleet::new(Cluster::new(world, server, &spec.voters)),
-            results: Vec::new(),
+            results: Chunked::default(),
             previous: Previous::None,
             previous_msgs: None,
             msgs_at_start: cond::Counts::default(),
             last_value: None,
             nowait: VecMap::new(),
             watch_results: VecMap::new(),
-            history: vec![spec.to_string()],
+            history: std::iter::once(spec.to_string()).collect(),
             history_ms: 0,
             narration: Vec::new(),
             lines: 1,
@@ -181,7 +187,7 @@ impl Session {
         &mut self.fleet
     }
 
-    pub fn results(&self) -> &[CommandResult] {
+    pub fn results(&self) -> &Chunked<CommandResult> {
         &self.results
     }
 
@@ -247,7 +253,7 @@ impl Session {
     /// Everything done so far as a script: the `cluster` line, then each
     /// command, with `wait`s for the time that passed between them.
     pub fn history(&self) -> Vec<String> {
-        let mut h = self.history.clone();
+        let mut h = self.history.to_vec();
         let idle = self.now().saturating_sub(self.history_ms);
         if idle > 0 {
             h.push(Command::Wait(idle).to_string());
@@ -262,7 +268,7 @@ impl Session {
     pub fn report(&self) -> Report {
         let mut report = Report::new(
             self.status(),
-            self.results.clone(),
+            self.results.to_vec(),
             self.fleet.main().linearizability(),
         );
         report.stopped = self.stopped.clone();
@@ -400,8 +406,10 @@ impl Session {
         let started_at = self.now();
         self.msgs_at_start = cond::Counts::now_in(&self.fleet);
         if started_at > self.history_ms {
-            self.history
-                .push(Command::Wait(started_at - self.history_ms).to_string());
+            self.history.push_weighed(
+                Command::Wait(started_at - self.history_ms).to_string(),
+                weigh_line,
+            );
         }
         let mut result = CommandResult::new(q.line, q.text.clone());
         match self.start(&q.cmd, &mut result) {
@@ -437,7 +445,7 @@ impl Session {
         if matches!(cmd, Command::Get { .. }) {
             self.last_value = result.value.clone().flatten();
         }
-        self.history.push(cmd.to_string());
+        self.history.push_weighed(cmd.to_string(), weigh_line);
         self.after_time();
         self.history_ms = self.now();
         match cmd {
@@ -460,7 +468,7 @@ impl Session {
                 .narration
                 .push(Line::result(self.now(), result.clone())),
         }
-        self.results.push(result);
+        self.results.push_weighed(result, weigh_result);
         self.driver.finished(q);
     }
 
@@ -754,7 +762,8 @@ pub(super) fn passes_time(cmd: &Command) -> bool {
         | Command::MemberList { .. }
         | Command::MemberChange { .. }
         | Command::MemberLeaveJoint { .. }
-        | Command::TransferLeader(_) => true,
+        | Command::TransferLeader(_)
+        | Command::Status { via: Some(_) } => true,
         Command::Put { nowait, .. } => !nowait,
         _ => false,
     }
@@ -770,6 +779,16 @@ pub fn cluster_seed(first: u64, own: u64, index: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// What a result owns, for its chunk's weight (`Chunked::push_weighed`).
+pub(super) fn weigh_result(r: &CommandResult, m: &mut Meter) {
+    r.heap_size(m);
+}
+
+/// What a line of the history owns.
+pub(super) fn weigh_line(s: &String, m: &mut Meter) {
+    m.string(s);
 }
 
 #[cfg(test)]

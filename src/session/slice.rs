@@ -36,7 +36,7 @@ use crate::collections::heap::{HeapSize, Meter};
 use crate::lang::ast::{Command, Script};
 use crate::lang::parse::{parse_command, ParseError};
 use crate::session::driver::{Current, Drive, Op, Queued, Stepped};
-use crate::session::exec::Session;
+use crate::session::exec::{weigh_line, weigh_result, Session};
 use crate::session::narrate::{Line, Said};
 use crate::session::stop::{Progress, Stop, StopReason};
 
@@ -331,11 +331,8 @@ impl Session {
     /// Counts what the session owns beyond itself.
     pub fn heap_size(&self, m: &mut Meter) {
         self.fleet().heap_size(m);
-        m.vec(&self.results);
-        for r in &self.results {
-            r.heap_size(m);
-        }
-        m.strings(&self.history);
+        self.results.heap_size(m, Some(weigh_result));
+        self.history.heap_size(m, Some(weigh_line));
         narration_heap_size(&self.narration, m);
         m.vec(&self.events);
         self.nowait.heap_size(m);

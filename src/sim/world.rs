@@ -366,7 +366,6 @@ impl World {
     fn tick(&mut self, id: NodeId, epoch: u64) {
         let heartbeat = self.cfg.heartbeat_ms.max(1);
         let now = self.now;
-        let election = self.cfg.election_timeout_ms;
         let Some(node) = self.nodes.get_mut(&id) else {
             return;
         };
@@ -377,22 +376,6 @@ impl World {
         r.tick();
         self.schedule(now + heartbeat, Action::Tick { node: id, epoch });
         self.process(id);
-        // A started member announces itself until its announcement is applied
-        // (etcd's publish), retrying every election timeout. It needs a
-        // leader, which the tick may just have elected.
-        let Some(node) = self.nodes.get_mut(&id) else {
-            return;
-        };
-        let Some(r) = node.raft.as_mut() else { return };
-        let unpublished = node.state.members.get(&id).is_some_and(|m| !m.published);
-        if unpublished
-            && r.leader_id() != raft::NONE
-            && node.last_publish_ms.is_none_or(|t| now >= t + election)
-        {
-            node.last_publish_ms = Some(now);
-            let _ = r.propose(Request::Publish(id).entry());
-            self.process(id);
-        }
     }
 
     fn deliver(&mut self, msg_id: u64) {
@@ -455,6 +438,12 @@ impl World {
     /// then lets the node count its own acknowledgements (etcd's Advance),
     /// which may produce more: until nothing is left.
     fn process(&mut self, id: NodeId) {
+        self.drain(id);
+        self.maybe_publish(id);
+    }
+
+    /// Node `id`'s Ready/Advance cycle until it has nothing more.
+    fn drain(&mut self, id: NodeId) {
         loop {
             self.handle_ready(id);
             let Some(r) = self.nodes.get_mut(&id).and_then(|n| n.raft.as_mut()) else {
@@ -464,6 +453,32 @@ impl World {
                 return;
             }
         }
+    }
+
+    /// A started member announces itself (etcd's `publishV3`, which the
+    /// server starts with it: raft takes the proposal as soon as a leader
+    /// is known) until its announcement is applied, again every election
+    /// timeout; even before it has applied its own addition. Checked against etcd 3.4.23 and 3.5.1: a member started
+    /// lists as started within a heartbeat or two; raftlab's waited for its
+    /// next tick.
+    fn maybe_publish(&mut self, id: NodeId) {
+        let (now, election) = (self.now, self.cfg.election_timeout_ms);
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        let Some(r) = node.raft.as_mut() else { return };
+        if r.leader_id() == raft::NONE
+            || node.last_publish_ms.is_some_and(|t| now < t + election)
+            // Not published in its own view: it may not have applied its
+            // own addition yet (etcd's joining member knows itself from
+            // the member list its peers gave it at start).
+            || node.state.members.get(&id).is_some_and(|m| m.published)
+        {
+            return;
+        }
+        node.last_publish_ms = Some(now);
+        let _ = r.propose(Request::Publish(id).entry());
+        self.drain(id);
     }
 
     /// Collects everything node `id` produced: installs a restored snapshot,

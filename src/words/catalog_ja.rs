@@ -85,6 +85,8 @@ sentences! {
     DeadlineTransfer = 1,
     DeadlineNoLeaderAt = 2,
     DeadlineNoMember = 1,
+    DeadlineNotRunning = 2,
+    LessonChecked = 1,
     DeadlineClient = 1,
     DeadlineServerTimeout = 1,
     DeadlineRaftRefused = 2,

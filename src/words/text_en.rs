@@ -64,6 +64,16 @@ fn refusal_words(code: &str) -> &str {
 }
 
 /// "2.31 s": a moment in running text.
+/// A lesson's header note: "checked against etcd 3.4.23 and 3.5.1".
+pub fn lesson_checked(releases: &[String]) -> String {
+    let list = match releases {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    format!("checked against etcd {list}")
+}
+
 pub fn seconds(ms: u64) -> String {
     format!("{} s", Fixed(ms as f64 / 1000.0, 2))
 }

@@ -198,6 +198,11 @@ fn deadline(waited: &Waited, raft_refused: Option<&str>) -> String {
             via
         ),
         Waited::NoMember => ja!(DeadlineNoMember, deadline_exceeded = DEADLINE_EXCEEDED),
+        Waited::NotRunning { via } => ja!(
+            DeadlineNotRunning,
+            deadline_exceeded = DEADLINE_EXCEEDED,
+            via
+        ),
         Waited::ClientDeadline => {
             ja!(DeadlineClient, deadline_exceeded = DEADLINE_EXCEEDED)
         }
@@ -437,6 +442,16 @@ fn list(ids: &[NodeId]) -> String {
         .map(|id| id.to_string())
         .collect::<Vec<_>>()
         .join("、")
+}
+
+/// A lesson's header note: "etcd 3.4.23と3.5.1で検証済み" (a list in 「、」, the last after と).
+pub fn lesson_checked(releases: &[String]) -> String {
+    let list = match releases {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{}と{last}", rest.join("、")),
+    };
+    ja!(LessonChecked, releases = list)
 }
 
 /// "2.31秒": a moment in running text.

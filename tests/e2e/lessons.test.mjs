@@ -43,6 +43,22 @@ test("a lesson about a proposal names it, in the list and in its heading", async
   await page.close();
 });
 
+test("a lesson whose checks all held on real etcd says so in its heading, from the real-etcd suite's file", async () => {
+  const checked = await readFile(new URL("../../lessons/checked-against-etcd.txt", import.meta.url), "utf8");
+  const line = checked.split("\n").find((l) => l.startsWith("09-adding-a-learner "));
+  const { page, problems } = await openApp(browser, { width: 1280, height: 800 });
+  await pickLesson(page, "09-adding-a-learner");
+  const heading = await page.textContent("#lesson-figure");
+  if (line) {
+    const releases = line.split(" ").slice(1);
+    assert.ok(heading.endsWith(` · checked against etcd ${releases.join(" and ")}`), heading);
+  } else {
+    assert.doesNotMatch(heading, /checked against/);
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 for (const [width, height] of [[1280, 800], [1024, 600]]) {
   test(`lesson 10 at ${width}x${height}: Next to the end promotes the learner; the clock waits between steps`, async () => {
     const { page, problems } = await openApp(browser, { width, height });

@@ -1,8 +1,9 @@
 //! The script's own flow: time passing (`wait`, `wait-until`), checks
 //! (`expect`, `status`) and narration (`say`, `pause`).
 
-use crate::lang::ast::Command;
+use crate::lang::ast::{Command, DEFAULT_CLIENT_TIMEOUT_MS};
 use crate::lang::say;
+use crate::server::{ErrorCode, ErrorDetail, ServerError, Waited};
 use crate::session::driver::Op;
 use crate::session::exec::Session;
 use crate::session::failure::Failure;
@@ -42,6 +43,21 @@ impl Session {
             Command::Status { via: None } => result.status = Some(std::rc::Rc::new(self.status())),
             Command::Status { via: Some(id) } => {
                 let k = self.node_cluster(*id);
+                // A member the cluster knows whose process is not running:
+                // etcdctl endpoint status dials it until its command timeout
+                // (clientv3 waits for a connection), then says "context
+                // deadline exceeded" (checked against etcd 3.4.23 and 3.5.1).
+                let world = self.fleet.cluster(k).world();
+                if world.node(*id).is_some() && world.raft(*id).is_none() {
+                    let why = ErrorDetail::Deadline {
+                        waited: Waited::NotRunning { via: *id },
+                        raft_refused: None,
+                    };
+                    result.fail(ServerError::new(ErrorCode::Timeout, why));
+                    return Ok(Some(Op::Wait {
+                        until: now.saturating_add(DEFAULT_CLIENT_TIMEOUT_MS),
+                    }));
+                }
                 result.member_status =
                     Some(std::rc::Rc::new(self.fleet.cluster(k).member_status(*id)?));
             }
