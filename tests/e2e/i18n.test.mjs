@@ -75,7 +75,7 @@ test("?lang=ja shows the page in Japanese, and switching languages keeps the run
   await page.evaluate(() => window.raftlab.setSpeed(8));
   await page.waitForFunction(() => window.raftlab.status().leader != null, null, { timeout: 20000 });
   await page.evaluate(() => window.raftlab.command("etcdctl member list"));
-  await page.waitForFunction(() => document.querySelector("#log").textContent.includes("リーダーになった"));
+  await page.waitForFunction(() => document.querySelector("#log").textContent.includes("リーダーになりました"));
   assert.match(await page.textContent("#quorum .verdict"), /クォーラム/);
   assert.match(await page.textContent("#safety"), /安全性/);
   const left = english(await chrome(page));
@@ -84,9 +84,9 @@ test("?lang=ja shows the page in Japanese, and switching languages keeps the run
   // in Japanese, from the parser's structured error.
   await page.evaluate(() => window.raftlab.command("pt a b"));
   await page.waitForFunction(() => document.querySelector("#log").textContent.includes("未知のコマンド"));
-  assert.match(await page.textContent("#log"), /「pt a b」を解釈できない: 1 行目 1 文字目: 未知のコマンド "pt"/);
+  assert.match(await page.textContent("#log"), /エラー：「pt a b」の1行目1文字目を解釈できません：未知のコマンド"pt"です/);
   await page.evaluate(() => window.raftlab.command("crash 16"));
-  assert.match(await page.textContent("#log"), /ノードID 16 は範囲 1\.\.=15 の外/);
+  assert.match(await page.textContent("#log"), /ノードID 16は範囲1\.\.=15の外です/);
   await page.evaluate(() => window.raftlab.pause());
   await page.click("#help-button");
   await page.screenshot({ path: path.join(SHOTS, "ja-help.png") });
@@ -104,7 +104,7 @@ test("?lang=ja shows the page in Japanese, and switching languages keeps the run
   assert.match(await page.textContent("#log"), /node 1 crashed/);
   await page.selectOption("#lang", "ja");
   await page.evaluate(() => window.raftlab.command("start 1"));
-  assert.match(await page.textContent("#log"), /ノード 1 が起動した/);
+  assert.match(await page.textContent("#log"), /ノード1が起動しました/);
   assert.equal(await page.evaluate(() => window.raftlab.history()), before.h + "crash 1\nstart 1\n");
   assert.deepEqual(problems, []);
   await page.close();
@@ -117,7 +117,7 @@ test("?lang=ja: a refused member command says why in Japanese, quoting only etcd
   // Node 2 is a voter: promoting it is refused (not caught up yet, or
   // not a learner), by the server's structured refusal.
   await page.evaluate(() => window.raftlab.command("member promote 2"));
-  const refused = /エラー (learner-not-ready|member-not-learner)（/;
+  const refused = /エラー：(learner-not-ready|member-not-learner)（/;
   await page.waitForFunction((re) => [...document.querySelectorAll("#log li")]
     .some((li) => new RegExp(re).test(li.textContent)), refused.source, { timeout: 20000 });
   const line = await page.evaluate((re) => [...document.querySelectorAll("#log li")]
@@ -150,7 +150,7 @@ test("?lang=ja without its sentences: the page opens in English and says why; Ja
   // Asked again, it comes: Japanese from then on.
   assert.equal(await page.evaluate(() => window.raftlab.setLanguage("ja")), "ja");
   await page.evaluate(() => window.raftlab.command("start 1"));
-  assert.match(await page.textContent("#log"), /ノード 1 が起動した/);
+  assert.match(await page.textContent("#log"), /ノード1が起動しました/);
   assert.equal(refused, 2);
   assert.deepEqual(problems, []);
   await page.close();
@@ -158,9 +158,9 @@ test("?lang=ja without its sentences: the page opens in English and says why; Ja
 
 test("?lang=ja: a damaged link in the address is refused in Japanese", async () => {
   const { page, problems } = await openApp(browser, { hash: "?lang=ja#v1.ab$" });
-  await page.waitForFunction(() => document.querySelector("#log").textContent.includes("拒否された"));
+  await page.waitForFunction(() => document.querySelector("#log").textContent.includes("拒否されました"));
   const log = await page.textContent("#log");
-  assert.match(log, /リンクのペイロードが base64url ではない: 3 文字目に '\$'/);
+  assert.match(log, /リンクのペイロードがbase64urlではありません：3文字目に'\$'があります/);
   assert.doesNotMatch(log, /not base64url/);
   assert.deepEqual(problems, []);
   await page.close();
@@ -216,8 +216,8 @@ test("lesson 01 with ?lang=ja: list, title and narration in Japanese, then Engli
   await page.click("#lesson-next");
   await page.waitForFunction(() => !window.raftlab.lesson().playing && window.raftlab.lesson().position === 1, null, { timeout: 20000 });
   const ja = await page.textContent("#lesson-says");
-  assert.match(ja, /^図1。投票メンバーは3つ。ノード 1 が任期 2 のリーダーです。/, "the narration, its placeholders filled in");
-  assert.match(await page.textContent("#log"), /図1。投票メンバーは3つ/);
+  assert.match(ja, /^図1。投票メンバーは3つです。ノード1が任期2のリーダーです。書き込みは、そのうち2つが受け取るとコミットされます。/, "the narration, its placeholders filled in");
+  assert.match(await page.textContent("#log"), /図1。投票メンバーは3つです/);
   await page.screenshot({ path: path.join(SHOTS, "ja-lesson-01.png") });
   const before = await page.evaluate(() => ({ t: window.raftlab.status().time_ms, h: window.raftlab.history() }));
   // To English mid-lesson: the same step, its words re-rendered.
