@@ -475,7 +475,7 @@ function updateQuorum(modesOn, shown = true) {
     <div class="row"><span class="k">${t("row.acked", { commit: q.commit })}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
     ${modesOn ? `<div class="row"><span class="k">${t("row.modes")}</span><span class="modes-on">${escapeHtml(modesOn)}</span></div>` : ""}
     <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>${fleet.rows}`;
-  sayState(fleet.status || t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader != null ? t("leader.id", { id: q.leader }) : t("none") }));
+  sayState(fleet.status || t(q.learners.length ? "status" : "status.noLearners", { voters: q.voters.length, learners: q.learners.length, leader: q.leader != null ? t("leader.id", { id: q.leader }) : t("none") }));
 }
 
 // ---- the status line: the canvas's text alternative ----------------------------------

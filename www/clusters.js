@@ -67,7 +67,7 @@ export function fleet(f, chips) {
     ${m.error ? `<span class="bad">${escapeHtml(m.error)}</span>` : ""}</div>`).join("");
   // The status line: each cluster's, by name.
   const status = f.clusters.length > 1 ? f.clusters.map(({ name, quorum: q }) => t("ofCluster", {
-    name, text: t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader != null ? t("leader.id", { id: q.leader }) : t("none") }),
+    name, text: t(q.learners.length ? "status" : "status.noLearners", { voters: q.voters.length, learners: q.learners.length, leader: q.leader != null ? t("leader.id", { id: q.leader }) : t("none") }),
   })).join(t("clusters.sep")) : "";
   return { head: f.clusters.length > 1 ? named(f.clusters[0]) : "", rows: `<div class="fleet">${others}${mirrors}</div>`, status };
 }

@@ -74,7 +74,7 @@ export default {
   "none": "なし", "row.leader": "リーダー", "row.voters": "投票メンバー", "row.learners": "学習者",
   "row.learnersOf": "（最大{max}つのうち{n}つ）", "row.quorum": "クォーラム", "row.quorumOf": "投票メンバー{n}つのうち{q}つ",
   "row.reachable": "到達可能", "row.noLeader": "リーダーなし", "row.acked": "コミット{commit}の確認",
-  "status": "投票メンバー{voters}つ、学習者メンバー{learners}つ、リーダー：{leader}", "leader.id": "ノード{id}",
+  "status": "投票メンバー{voters}つ、学習者メンバー{learners}つ、リーダー：{leader}", "status.noLearners": "投票メンバー{voters}つ、学習者メンバーなし、リーダー：{leader}", "leader.id": "ノード{id}",
   "ofCluster": "{name}：{text}", "clusters.sep": "。",
   "past.tip": "シミュレーションの過去を表示中（タイムラインの［ライブ］で最新へ）",
   "keys.node": "ノード{id}", "keys.applied": "適用済み{n}", "keys.none": "キーなし", "keys.down": "停止中",

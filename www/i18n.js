@@ -98,7 +98,7 @@ export const STRINGS = {
     "none": "none", "row.leader": "leader", "row.voters": "voters", "row.learners": "learners",
     "row.learnersOf": "({n} of max {max})", "row.quorum": "quorum", "row.quorumOf": "{q} of {n} voters",
     "row.reachable": "reachable", "row.noLeader": "no leader", "row.acked": "acked commit {commit}",
-    "status": "{voters} voters, {learners} learners, leader {leader}",
+    "status": "{voters} voters, {learners} learners, leader {leader}", "status.noLearners": "{voters} voters, 0 learners, leader {leader}",
     // With several clusters: each one's words after its name, one after the other.
     "ofCluster": "{name}: {text}",
     "past.tip": "in the past of the run: the timeline's live button returns to its end",
