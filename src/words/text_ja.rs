@@ -1235,8 +1235,9 @@ impl Renderer for Japanese {
         expected: bool,
     ) -> String {
         let summary = self.result_summary(r);
+        // The command quoted, as running text quotes one: 「put k v」：成功.
         let what = if named {
-            format!("{}: ", r.command)
+            format!("「{}」：", r.command)
         } else {
             String::new()
         };
