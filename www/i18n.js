@@ -295,7 +295,13 @@ export async function loadLanguage(lang, moduleReady) {
 export function t(key, params = {}) {
   const s = STRINGS[current][key] ?? STRINGS.en[key];
   if (s === undefined) throw new Error(`no string ${key}`);
-  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  // A count before つ takes つ from one to nine, 個 otherwise (0個, 10個),
+  // as Japanese counts (narration-ja.txt's sentences count the same way).
+  return s.replace(/\{(\w+)\}(つ)?/g, (m, k, tsu = "") => {
+    if (!(k in params)) return m;
+    const v = String(params[k]);
+    return v + (tsu && /^\d+$/.test(v) && !/^[1-9]$/.test(v) ? "個" : tsu);
+  });
 }
 
 /** Puts the page's static words into `lang` (loaded: see loadLanguage). */
