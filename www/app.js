@@ -467,7 +467,7 @@ function updateQuorum(modesOn, shown = true) {
   const f = app.clusters();
   const fleet = fleetHtml(f);
   if (shown) $("quorum").innerHTML = `${fleet.head}
-    <div class="row"><span class="k">${t("row.leader")}</span>${q.leader ?? `<span class='chip no'>${t("none")}</span>`}</div>
+    <div class="row"><span class="k">${t("row.leader")}</span>${q.leader != null ? t("leader.id", { id: q.leader }) : `<span class='chip no'>${t("none")}</span>`}</div>
     <div class="row"><span class="k">${t("row.voters")}</span>${chips(q.voters, (id) => (q.leader === id ? "yes" : ""))}</div>
     <div class="row"><span class="k">${t("row.learners")}</span>${chips(q.learners, () => "learner")} <span class="none">${t("row.learnersOf", { n: q.learners.length, max: q.max_learners })}</span></div>
     <div class="row"><span class="k">${t("row.quorum")}</span>${t("row.quorumOf", { q: q.quorum, n: q.voters.length })}</div>
