@@ -767,7 +767,9 @@ pub fn render(id: Sentence, args: &[&dyn Display]) -> String {
 /// to nine (1つ … 9つ); nought and ten and more take 個 (0個, 10個, 12個).
 /// Anything but a number (a placeholder left unfilled) keeps its つ.
 pub fn counts_in_tsu(n: &str) -> bool {
-    !n.bytes().all(|b| b.is_ascii_digit()) || n.is_empty() || matches!(n, "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9")
+    !n.bytes().all(|b| b.is_ascii_digit())
+        || n.is_empty()
+        || matches!(n, "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9")
 }
 
 /// Whether `names` are the placeholders of `id`'s template, in the order
@@ -838,7 +840,9 @@ mod tests {
         );
         // An unfilled placeholder keeps its つ.
         assert_eq!(render(Sentence::SayCount, &[]), "{count}つ");
-        assert!(counts_in_tsu("3") && counts_in_tsu("x") && !counts_in_tsu("0") && !counts_in_tsu("15"));
+        assert!(
+            counts_in_tsu("3") && counts_in_tsu("x") && !counts_in_tsu("0") && !counts_in_tsu("15")
+        );
     }
 
     /// The arguments of a macro call starting at `text` (just after its
