@@ -350,6 +350,16 @@ test("?lang=ja through a lesson, a refused member command, a parse error and a s
   await page.locator("#lessons").waitFor({ state: "visible" });
   await page.click('#lesson-list button[data-id="12-learner-mistakes-are-reversible"]');
   await page.locator("#lesson").waitFor({ state: "visible" });
+  // Its heading as shown (innerText, after CSS): レッスン12, lower case
+  // kept, and the real-etcd suite's note in Japanese when it has one.
+  const kicker = await page.evaluate(() => document.getElementById("lesson-figure").innerText);
+  const checked = readFileSync(new URL("../../lessons/checked-against-etcd.txt", import.meta.url), "utf8")
+    .split("\n").find((l) => l.startsWith("12-learner-mistakes-are-reversible "));
+  assert.match(kicker, /^レッスン12 · 図8、図9/);
+  if (checked) assert.ok(kicker.endsWith(` · etcd ${checked.split(" ").slice(1).join("、").replace(/、([^、]*)$/, "と$1")}で検証済み`), kicker);
+  await page.evaluate(() => window.raftlab.openLesson("10b-the-ninety-percent-line"));
+  assert.match(await page.evaluate(() => document.getElementById("lesson-figure").innerText), /^レッスン10b · 図12/);
+  await page.evaluate(() => window.raftlab.openLesson("12-learner-mistakes-are-reversible"));
   const steps = (await page.evaluate(() => window.raftlab.lesson())).steps;
   const seen = [];
   for (let k = 1; k <= steps; k++) {
