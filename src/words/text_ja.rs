@@ -749,37 +749,48 @@ pub fn missing_ja(what: &str) -> String {
     }
 }
 
+/// A word of the input as a Japanese sentence quotes it: 「pt」 for the
+/// parser's `"pt"` (its escapes undone); anything else as it is.
+fn word_ja(found: &str) -> String {
+    match found.strip_prefix('"').and_then(|f| f.strip_suffix('"')) {
+        Some(inner) if found.len() >= 2 => {
+            format!("「{}」", inner.replace("\\\"", "\"").replace("\\\\", "\\"))
+        }
+        _ => found.to_string(),
+    }
+}
+
 /// Why a line does not parse, in Japanese, from the parser's
 /// [`ParseErrorKind`]. Words quoted from the input, commands, options and
 /// the lists of forms are shown as they are typed.
 pub fn parse_error(kind: &ParseErrorKind) -> String {
     use ParseErrorKind::*;
     match kind {
-        QuoteInsideWord { word } => ja!(ParseQuoteInsideWord, word),
+        QuoteInsideWord { word } => ja!(ParseQuoteInsideWord, word = word_ja(word)),
         UnknownEscape { escape } => ja!(ParseUnknownEscape, escape),
         Unterminated => ja!(ParseUnterminated),
-        SpaceAfterQuote { found } => ja!(ParseSpaceAfterQuote, found),
-        ClusterFirst { found } => ja!(ParseClusterFirst, found),
+        SpaceAfterQuote { found } => ja!(ParseSpaceAfterQuote, found = word_ja(found)),
+        ClusterFirst { found } => ja!(ParseClusterFirst, found = word_ja(found)),
         SecondCluster => ja!(ParseSecondCluster),
         SecondSayJa => ja!(ParseSecondSayJa),
         SayJaAlone => ja!(ParseSayJaAlone),
         EmptyScript => ja!(ParseEmptyScript),
         NoCommand => ja!(ParseNoCommand, command_names = COMMAND_NAMES.join(", ")),
         ClusterNotCommand => ja!(ParseClusterNotCommand),
-        BadClusterName { found } => ja!(ParseBadClusterName, found),
+        BadClusterName { found } => ja!(ParseBadClusterName, found = word_ja(found)),
         QuotedCommand { found } => ja!(ParseQuotedCommand, found),
         UnknownCommand { found } => ja!(
             ParseUnknownCommand,
-            found,
+            found = word_ja(found),
             command_names = COMMAND_NAMES.join(", ")
         ),
         Missing { what, after } => ja!(ParseMissing, after, what = missing_ja(what)),
         TextIsOption { what, after, found } => {
             let what = missing_ja(what);
-            ja!(ParseTextIsOption, after, what, found)
+            ja!(ParseTextIsOption, after, what, found = word_ja(found))
         }
-        ExtraWord { word, after } => ja!(ParseExtraWord, after, word),
-        ExtraSayWord { word, after } => ja!(ParseExtraSayWord, after, word),
+        ExtraWord { word, after } => ja!(ParseExtraWord, after, word = word_ja(word)),
+        ExtraSayWord { word, after } => ja!(ParseExtraSayWord, after, word = word_ja(word)),
         QuotedOption {
             found,
             cmd,
@@ -796,40 +807,40 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
         UnknownCondition { found } => {
             ja!(
                 ParseUnknownCondition,
-                found,
+                found = word_ja(found),
                 condition_forms = CONDITION_FORMS
             )
         }
-        BadDuration { found } => ja!(ParseBadDuration, found),
-        NegativeDuration { found } => ja!(ParseNegativeDuration, found),
-        DurationUnit { found } => ja!(ParseDurationUnit, found),
-        DurationTooLong { found } => ja!(ParseDurationTooLong, found),
-        DurationFraction { found } => ja!(ParseDurationFraction, found),
-        WaitTooLong { found, limit } => ja!(ParseWaitTooLong, found, limit),
-        BadPercent { found } => ja!(ParseBadPercent, found),
-        LossAbove100 { found } => ja!(ParseLossAbove100, found),
-        LossDecimals { found } => ja!(ParseLossDecimals, found),
-        BadSize { found } => ja!(ParseBadSize, found),
-        NegativeSize { found } => ja!(ParseNegativeSize, found),
-        SizeUnit { found } => ja!(ParseSizeUnit, found),
-        SizeTooLarge { found, limit } => ja!(ParseSizeTooLarge, found, limit),
-        SizeFraction { found } => ja!(ParseSizeFraction, found),
+        BadDuration { found } => ja!(ParseBadDuration, found = word_ja(found)),
+        NegativeDuration { found } => ja!(ParseNegativeDuration, found = word_ja(found)),
+        DurationUnit { found } => ja!(ParseDurationUnit, found = word_ja(found)),
+        DurationTooLong { found } => ja!(ParseDurationTooLong, found = word_ja(found)),
+        DurationFraction { found } => ja!(ParseDurationFraction, found = word_ja(found)),
+        WaitTooLong { found, limit } => ja!(ParseWaitTooLong, found = word_ja(found), limit),
+        BadPercent { found } => ja!(ParseBadPercent, found = word_ja(found)),
+        LossAbove100 { found } => ja!(ParseLossAbove100, found = word_ja(found)),
+        LossDecimals { found } => ja!(ParseLossDecimals, found = word_ja(found)),
+        BadSize { found } => ja!(ParseBadSize, found = word_ja(found)),
+        NegativeSize { found } => ja!(ParseNegativeSize, found = word_ja(found)),
+        SizeUnit { found } => ja!(ParseSizeUnit, found = word_ja(found)),
+        SizeTooLarge { found, limit } => ja!(ParseSizeTooLarge, found = word_ja(found), limit),
+        SizeFraction { found } => ja!(ParseSizeFraction, found = word_ja(found)),
         BadNodeId { found } => ja!(
             ParseBadNodeId,
             min_node_id = MIN_NODE_ID,
             max_node_id = MAX_NODE_ID,
-            found
+            found = word_ja(found)
         ),
         NodeIdRange { found } => {
             ja!(
                 ParseNodeIdRange,
-                found,
+                found = word_ja(found),
                 min_node_id = MIN_NODE_ID,
                 max_node_id = MAX_NODE_ID
             )
         }
-        BadNumber { found } => ja!(ParseBadNumber, found),
-        NumberTooLarge { found } => ja!(ParseNumberTooLarge, found),
+        BadNumber { found } => ja!(ParseBadNumber, found = word_ja(found)),
+        NumberTooLarge { found } => ja!(ParseNumberTooLarge, found = word_ja(found)),
         Say(SayProblem::Unclosed) => ja!(ParseUnclosed),
         Say(SayProblem::UnknownPlaceholder { name, known }) => {
             ja!(ParseUnknownPlaceholder, name, known)
@@ -856,9 +867,9 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
                 Named::ProgressState => ja!(NamedProgressState),
                 Named::ErrorCode => ja!(NamedErrorCode),
             };
-            ja!(ParseUnknownName, what, found, expected)
+            ja!(ParseUnknownName, what, found = word_ja(found), expected)
         }
-        UnknownRelease { found } => ja!(ParseUnknownRelease, found),
+        UnknownRelease { found } => ja!(ParseUnknownRelease, found = word_ja(found)),
         TwiceInChange { id } => ja!(ParseTwiceInChange, id),
         ChangeMissing => ja!(ParseChangeMissing),
         MissingLinkEnd { from } => ja!(ParseMissingLinkEnd, from),
@@ -892,7 +903,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
                 Form::Bandwidth => ja!(FormBandwidth),
                 Form::Choice(a, b) => ja!(FormChoice, a, b),
             };
-            ja!(ParseFormExpected, form, found)
+            ja!(ParseFormExpected, form, found = word_ja(found))
         }
         MissingEventCount => ja!(ParseMissingEventCount),
         MissingRole { id } => ja!(ParseMissingRole, id),
@@ -906,7 +917,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
             Least::WatchNumber => ja!(LeastWatchNumber),
         },
         RateTooHigh { rate, limit } => ja!(ParseRateTooHigh, rate, limit),
-        AutoPromoteRange { found } => ja!(ParseAutoPromoteRange, found),
+        AutoPromoteRange { found } => ja!(ParseAutoPromoteRange, found = word_ja(found)),
         LatencyOrder { min, max } => ja!(ParseLatencyOrder, min, max),
         ElectionTooShort {
             election,
@@ -2188,6 +2199,26 @@ mod tests {
             }
             assert!(japanese(&reason(&r)), "no Japanese for the reason {r:?}");
         }
+    }
+
+    #[test]
+    fn a_word_of_the_input_is_quoted_in_kagikakko_text_that_was_quoted_keeps_its_quotes() {
+        let said =
+            |line: &str| parse_error(&crate::lang::parse::parse_command(line).unwrap_err().kind);
+        assert!(
+            said("pt a b").starts_with("未知のコマンド「pt」です。"),
+            "{}",
+            said("pt a b")
+        );
+        assert_eq!(word_ja("\"a\\\"b\""), "「a\"b」");
+        assert_eq!(word_ja("16"), "16");
+        assert_eq!(word_ja("\""), "\"");
+        // Text the script put in quotes is named as quoted text, in its quotes.
+        assert!(
+            said("\"put\" a b").contains("引用符で囲んだテキスト\"put\""),
+            "{}",
+            said("\"put\" a b")
+        );
     }
 
     #[test]

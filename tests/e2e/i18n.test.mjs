@@ -84,7 +84,7 @@ test("?lang=ja shows the page in Japanese, and switching languages keeps the run
   // in Japanese, from the parser's structured error.
   await page.evaluate(() => window.raftlab.command("pt a b"));
   await page.waitForFunction(() => document.querySelector("#log").textContent.includes("未知のコマンド"));
-  assert.match(await page.textContent("#log"), /エラー：「pt a b」の1行目1文字目を解釈できません：未知のコマンド"pt"です/);
+  assert.match(await page.textContent("#log"), /エラー：「pt a b」の1行目1文字目を解釈できません：未知のコマンド「pt」です/);
   await page.evaluate(() => window.raftlab.command("crash 16"));
   assert.match(await page.textContent("#log"), /ノードID 16は範囲1\.\.=15の外です/);
   await page.evaluate(() => window.raftlab.pause());
@@ -388,7 +388,7 @@ test("?lang=ja through a lesson, a refused member command, a parse error and a s
   await page.waitForFunction(() => document.querySelector("#log").textContent.includes("分岐2"), null, { timeout: 20000 });
   seen.push(...await runTexts(page));
   const log = await page.textContent("#log");
-  for (const said of [/未知のコマンド"pt"です/, /ノードID 16は範囲1\.\.=15の外です/, /エラー：(member-not-learner（学習者メンバーではない）|learner-not-ready（学習者メンバーがまだリーダーに追いついていない）)/,
+  for (const said of [/未知のコマンド「pt」です/, /ノードID 16は範囲1\.\.=15の外です/, /エラー：(member-not-learner（学習者メンバーではない）|learner-not-ready（学習者メンバーがまだリーダーに追いついていない）)/,
     /Error: etcdserver: member not found（ID 99のメンバーはいません/, /ノード1がクラッシュしました/, /ここから分岐2が始まります/]) {
     assert.match(log, said);
   }
@@ -404,7 +404,7 @@ test("the walk's filter finds an English sentence, and leaves commands and etcd'
   assert.ok(ENGLISH_RUN.test(latinLeft("エラー：unexpected outcome from the server")));
   assert.ok(ENGLISH_RUN.test(latinLeft("t=11.15秒 ✓ put still-available yes: 成功")), "a command not quoted reads as words");
   for (const ok of ["› member promote 2", "エラー：「member add 4 --learner」で追加", "✗ エラー：member-not-found（メンバーが見つからない）。適用時のメンバーシップの検査が変更を拒否しました：membership: member not found",
-    "Error: etcdserver: member not found（ID 99のメンバーはいません）", "未知のコマンド\"pt\"です。使えるコマンドは：wait, wait-until, expect, status", "ノード1がMsgAppをノード2に送りました",
+    "Error: etcdserver: member not found（ID 99のメンバーはいません）", "未知のコマンド「pt」です。使えるコマンドは：wait, wait-until, expect, status", "ノード1がMsgAppをノード2に送りました",
     "etcdは起動時に「creating peer listener failed」で終了します：listen tcp 10.0.0.9:2380: bind: cannot assign requested address（レッスンの想定どおり）"]) {
     assert.ok(!ENGLISH_RUN.test(latinLeft(ok)), ok);
   }
