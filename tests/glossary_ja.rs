@@ -305,11 +305,10 @@ fn a_rejected_variant_put_back_is_found_with_its_file_and_line() {
         );
     }
     // Inside the row's own word it is not the variant.
-    let mut sources = Vec::new();
-    sources.push(Source {
+    let mut sources = vec![Source {
         name: "www/i18n-ja.js".into(),
         lines: vec!["  \"x\": \"クラスターの下\",".into()],
-    });
+    }];
     assert!(rejections(&rows, &sources).is_empty());
     // In the glossary, a variant quoted in backticks is not written.
     sources[0] = Source {
