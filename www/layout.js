@@ -10,8 +10,9 @@
 /** Phones (any way up), tablets and narrow windows held upright, and
  * tablets on their side (a coarse pointer): the compact layout. */
 export const COMPACT = "(max-width: 760px), (orientation: portrait) and (max-width: 1100px), (orientation: landscape) and (pointer: coarse) and (max-width: 1366px)";
-/** Of those, the ones with the panel under the canvas rather than beside it. */
-export const STACKED = "(max-width: 760px), (orientation: portrait) and (max-width: 1100px)";
+/** Of those, the ones with the panel under the canvas rather than beside it:
+ * phones, and tablets (up to 1100 px wide) either way up. */
+export const STACKED = "(max-width: 760px), (orientation: portrait) and (max-width: 1100px), (orientation: landscape) and (pointer: coarse) and (min-height: 600px) and (max-width: 1100px)";
 
 const compactQuery = matchMedia(COMPACT);
 /** True while the compact layout shows. */

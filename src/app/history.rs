@@ -66,6 +66,100 @@ pub struct HistoryScene {
     pub anomaly_key: Option<String>,
 }
 
+/// When an operation ends: its response, or now while it is pending.
+fn end_of(op: &Operation, now_ms: u64) -> u64 {
+    op.response.map_or(now_ms, |r| r.ms).max(op.invoke.ms)
+}
+
+/// The span of time drawn: around the anomaly's operations (half their span
+/// again on each side), else the recent past.
+fn window(ops: &[Operation], flagged: &[usize], now_ms: u64) -> (u64, u64) {
+    let span =
+        flagged
+            .iter()
+            .filter_map(|&i| ops.get(i))
+            .fold(None, |span: Option<(u64, u64)>, op| {
+                let (lo, hi) = (op.invoke.ms, end_of(op, now_ms));
+                Some(span.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))))
+            });
+    let (from_ms, to_ms) = match span {
+        Some((lo, hi)) => {
+            let margin = ((hi - lo) / 2).max(100);
+            (lo.saturating_sub(margin), (hi + margin).min(now_ms.max(hi)))
+        }
+        None => (now_ms.saturating_sub(RECENT_MS), now_ms),
+    };
+    (from_ms, to_ms.max(from_ms + 1))
+}
+
+/// A lane per key and client, with the operations that overlap the window.
+fn lanes_in(
+    ops: &[Operation],
+    flagged: &[usize],
+    anomaly_key: Option<&str>,
+    (from_ms, to_ms): (u64, u64),
+    now_ms: u64,
+) -> Vec<Lane> {
+    let mut lanes: VecMap<(&str, ClientId), Vec<OpBar>> = VecMap::new();
+    for (index, op) in ops.iter().enumerate() {
+        if op.invoke.ms > to_ms || end_of(op, now_ms) < from_ms {
+            continue;
+        }
+        let (kind, value) = match &op.kind {
+            OpKind::Write(v) => (OpName::Write, Some(v.clone())),
+            OpKind::Read(v) => (OpName::Read, v.clone()),
+            OpKind::Delete => (OpName::Delete, None),
+        };
+        lanes
+            .entry((op.key.as_str(), op.client))
+            .or_default()
+            .push(OpBar {
+                index,
+                kind,
+                value,
+                invoke_ms: op.invoke.ms,
+                response_ms: op.response.map(|r| r.ms),
+                flagged: flagged.contains(&index),
+                invoke: op.invoke,
+                response: op.response,
+            });
+    }
+    lanes
+        .into_iter()
+        .map(|((key, client), bars)| Lane {
+            flagged: anomaly_key == Some(key),
+            key: key.to_string(),
+            client,
+            bars,
+        })
+        .collect()
+}
+
+/// Lanes come in key and client order. Too many: keep the anomaly's, then
+/// the most recently active (picked one by one rather than sorted: each sort
+/// of a new type adds kilobytes to the page). Returns how many were hidden.
+fn keep_busiest(lanes: &mut Vec<Lane>) -> usize {
+    let hidden_lanes = lanes.len().saturating_sub(MAX_LANES);
+    if hidden_lanes == 0 {
+        return 0;
+    }
+    let last = |l: &Lane| l.bars.iter().map(|b| b.invoke_ms).max().unwrap_or(0);
+    let mut keep: Vec<bool> = lanes.iter().map(|l| l.flagged).collect();
+    while keep.iter().filter(|&&k| k).count() < MAX_LANES {
+        let next = (0..lanes.len())
+            .filter(|&i| !keep[i])
+            .max_by_key(|&i| (last(&lanes[i]), std::cmp::Reverse(i)));
+        match next {
+            Some(i) => keep[i] = true,
+            None => break,
+        }
+    }
+    let mut k = keep.into_iter();
+    lanes.retain(|_| k.next().unwrap_or(false));
+    lanes.truncate(MAX_LANES);
+    hidden_lanes
+}
+
 impl HistoryScene {
     /// The view of `ops` (the history the checker was given, in the order it
     /// was given) with its `verdict`, at moment `now_ms` of the run.
@@ -76,74 +170,15 @@ impl HistoryScene {
             .flat_map(|a| a.operations.iter().map(|o| o.index))
             .collect();
         let anomaly_key = verdict.anomaly.as_ref().map(|a| a.key.clone());
-        let end = |op: &Operation| op.response.map_or(now_ms, |r| r.ms).max(op.invoke.ms);
-        let (from_ms, to_ms) = match flagged.iter().filter_map(|&i| ops.get(i)).fold(
-            None,
-            |span: Option<(u64, u64)>, op| {
-                let (lo, hi) = (op.invoke.ms, end(op));
-                Some(span.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))))
-            },
-        ) {
-            Some((lo, hi)) => {
-                let margin = ((hi - lo) / 2).max(100);
-                (lo.saturating_sub(margin), (hi + margin).min(now_ms.max(hi)))
-            }
-            None => (now_ms.saturating_sub(RECENT_MS), now_ms),
-        };
-        let to_ms = to_ms.max(from_ms + 1);
-        let mut lanes: VecMap<(&str, ClientId), Vec<OpBar>> = VecMap::new();
-        for (index, op) in ops.iter().enumerate() {
-            if op.invoke.ms > to_ms || end(op) < from_ms {
-                continue;
-            }
-            let (kind, value) = match &op.kind {
-                OpKind::Write(v) => (OpName::Write, Some(v.clone())),
-                OpKind::Read(v) => (OpName::Read, v.clone()),
-                OpKind::Delete => (OpName::Delete, None),
-            };
-            lanes
-                .entry((op.key.as_str(), op.client))
-                .or_default()
-                .push(OpBar {
-                    index,
-                    kind,
-                    value,
-                    invoke_ms: op.invoke.ms,
-                    response_ms: op.response.map(|r| r.ms),
-                    flagged: flagged.contains(&index),
-                    invoke: op.invoke,
-                    response: op.response,
-                });
-        }
-        let mut lanes: Vec<Lane> = lanes
-            .into_iter()
-            .map(|((key, client), bars)| Lane {
-                flagged: anomaly_key.as_deref() == Some(key),
-                key: key.to_string(),
-                client,
-                bars,
-            })
-            .collect();
-        // Lanes come in key and client order. Too many: keep the anomaly's,
-        // then the most recently active (picked one by one rather than
-        // sorted: each sort of a new type adds kilobytes to the page).
-        let hidden_lanes = lanes.len().saturating_sub(MAX_LANES);
-        if hidden_lanes > 0 {
-            let last = |l: &Lane| l.bars.iter().map(|b| b.invoke_ms).max().unwrap_or(0);
-            let mut keep: Vec<bool> = lanes.iter().map(|l| l.flagged).collect();
-            while keep.iter().filter(|&&k| k).count() < MAX_LANES {
-                let next = (0..lanes.len())
-                    .filter(|&i| !keep[i])
-                    .max_by_key(|&i| (last(&lanes[i]), std::cmp::Reverse(i)));
-                match next {
-                    Some(i) => keep[i] = true,
-                    None => break,
-                }
-            }
-            let mut k = keep.into_iter();
-            lanes.retain(|_| k.next().unwrap_or(false));
-            lanes.truncate(MAX_LANES);
-        }
+        let (from_ms, to_ms) = window(ops, &flagged, now_ms);
+        let mut lanes = lanes_in(
+            ops,
+            &flagged,
+            anomaly_key.as_deref(),
+            (from_ms, to_ms),
+            now_ms,
+        );
+        let hidden_lanes = keep_busiest(&mut lanes);
         // The anomaly's key on top.
         let (mut lanes, rest): (Vec<Lane>, Vec<Lane>) = lanes.into_iter().partition(|l| l.flagged);
         lanes.extend(rest);

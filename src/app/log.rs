@@ -26,6 +26,7 @@ use serde::Serialize;
 
 use crate::lang::ast::escape_controls;
 use crate::lessons::{Step, StepLine};
+use crate::raft::NodeId;
 use crate::raft::RaftEvent;
 use crate::session::narrate::{CampaignFold, EventSummary, FoldKey, Line, Said, Tone};
 use crate::session::refusal::Refusal;
@@ -217,43 +218,16 @@ impl Log {
         let t = line.time_ms;
         // A vote answers its candidate's campaign: it joins that line.
         if let FoldKey::Vote {
-            node: voter,
+            node,
             candidate,
             pre_vote,
             granted,
             reason,
         } = key
         {
-            let open = self.window.iter_mut().find(|o| {
-                o.campaign
-                    .as_ref()
-                    .is_some_and(|c| c.node == candidate && c.pre_vote == pre_vote)
-            });
-            if let Some(open) = open {
-                if let Some(c) = open.campaign.as_mut() {
-                    let by = if granted {
-                        &mut c.granted
-                    } else {
-                        match c.refused.iter().position(|(why, _)| *why == reason) {
-                            Some(i) => &mut c.refused[i].1,
-                            None => {
-                                c.refused.push((reason, Vec::new()));
-                                let last = c.refused.len() - 1;
-                                &mut c.refused[last].1
-                            }
-                        }
-                    };
-                    if let Err(i) = by.binary_search(&voter) {
-                        by.insert(i, voter);
-                    }
-                    c.last_ms = c.last_ms.max(t);
-                    open.count += 1;
-                    return Some(Fold {
-                        into: open.id,
-                        count: open.count,
-                        summary: r.campaign_folded(c),
-                    });
-                }
+            let vote = (node, granted, reason);
+            if let Some(fold) = self.fold_vote(r, candidate, pre_vote, vote, t) {
+                return Some(fold);
             }
         }
         if let Some(open) = self.window.iter_mut().find(|o| o.key == key) {
@@ -273,6 +247,54 @@ impl Log {
                 summary,
             });
         }
+        self.open(key, line);
+        None
+    }
+
+    /// A vote (`voter`, granted or refused for `reason`) joins the line of
+    /// the campaign it answers, if that line is open.
+    fn fold_vote(
+        &mut self,
+        r: &dyn Renderer,
+        candidate: NodeId,
+        pre_vote: bool,
+        (voter, granted, reason): (NodeId, bool, &'static str),
+        t: u64,
+    ) -> Option<Fold> {
+        let open = self.window.iter_mut().find(|o| {
+            o.campaign
+                .as_ref()
+                .is_some_and(|c| c.node == candidate && c.pre_vote == pre_vote)
+        })?;
+        let c = open.campaign.as_mut()?;
+        let by = if granted {
+            &mut c.granted
+        } else {
+            match c.refused.iter().position(|(why, _)| *why == reason) {
+                Some(i) => &mut c.refused[i].1,
+                None => {
+                    c.refused.push((reason, Vec::new()));
+                    let last = c.refused.len() - 1;
+                    &mut c.refused[last].1
+                }
+            }
+        };
+        if let Err(i) = by.binary_search(&voter) {
+            by.insert(i, voter);
+        }
+        c.last_ms = c.last_ms.max(t);
+        open.count += 1;
+        Some(Fold {
+            into: open.id,
+            count: open.count,
+            summary: r.campaign_folded(c),
+        })
+    }
+
+    /// Remembers `line` as the first of its kind that later ones may fold
+    /// into (the oldest forgotten when the window is full).
+    fn open(&mut self, key: FoldKey, line: &Line) {
+        let t = line.time_ms;
         if self.window.len() == WINDOW {
             self.window.remove(0);
         }
@@ -296,7 +318,6 @@ impl Log {
             count: 1,
             campaign,
         });
-        None
     }
 
     /// What a command that worked returned, if anything, as a line.

@@ -279,92 +279,113 @@ impl Mirror {
         let from_up = self.reachable(source, self.from);
         let to_up = self.reachable(dest, self.to);
         // A broken watch stream (its link cut, its member down) closes.
-        if !from_up {
-            if let Some((w, _)) = self.watch.take() {
-                source.world_mut().close_watch(w);
-                self.paused = true;
-                self.events.push(MirrorEvent::Paused {
-                    mirror: self.id,
-                    peer: self.from,
-                    revision: self.last_received,
-                });
-                return true;
-            }
+        if !from_up && self.close_broken_watch(source) {
+            return true;
         }
-        // An answer read, once its link is whole: it waits there meanwhile
-        // (taken out only when read, or it would be lost and read later as
-        // a timeout). A member that is down answers all the same: its
-        // process's death broke the connection, which the client learns at
-        // once (`Cluster::member_crashed`).
         if let Some((c, _, relay)) = self.in_flight.clone() {
-            let peer = if c == self.source { self.from } else { self.to };
-            if self.link_cut(peer) {
-                return false;
-            }
-            let Some(answer) = self.answer.take() else {
-                return false;
-            };
-            self.in_flight = None;
-            return self.answered(source, answer, relay);
+            return self.read_answer(source, c, relay);
         }
         match self.phase {
             Phase::Over => false,
-            Phase::Revision => {
-                if !from_up {
-                    return false;
-                }
-                // etcd's syncer reads one key to learn the revision: the
-                // prefix, or "foo" for the whole key space.
-                let key = self.prefix.clone().unwrap_or_else(|| "foo".to_string());
-                match source.begin_get(&key, 0, Some(self.from), false, NO_DEADLINE_MS, false) {
-                    Ok(Call::Done(read)) => self.base(source, read.revision),
-                    Ok(Call::Waiting(r)) => self.in_flight = Some((self.source, r, None)),
-                    Err(e) => self.fail(source, e),
-                }
-                true
-            }
-            Phase::Base | Phase::Watch => {
-                if self.phase == Phase::Watch && self.watch.is_none() && from_up {
-                    return self.open_watch(source);
-                }
-                if self.phase == Phase::Watch && from_up && self.take_watched(source) {
-                    return true;
-                }
-                if !self.queue.is_empty() {
-                    if !to_up {
-                        return false;
-                    }
-                    if let Some(relay) = self.queue.pop_front() {
-                        self.send(source, dest, relay);
-                    }
-                    return true;
-                }
-                if self.phase == Phase::Base {
-                    // The base is copied: watch from the revision after it.
-                    let base = self.base_revision.unwrap_or(0);
-                    self.last_relayed = base;
-                    self.last_received = base;
-                    self.phase = Phase::Watch;
-                    self.state = MirrorState::Watching;
-                    self.events.push(MirrorEvent::Synced {
-                        mirror: self.id,
-                        revision: base,
-                        keys: self.base_keys,
-                    });
-                    return true;
-                }
-                if self.unreported > 0 {
-                    self.events.push(MirrorEvent::Relayed {
-                        mirror: self.id,
-                        count: self.unreported,
-                        revision: self.last_relayed,
-                    });
-                    self.unreported = 0;
-                    return true;
-                }
-                false
-            }
+            Phase::Revision => from_up && self.ask_revision(source),
+            Phase::Base | Phase::Watch => self.relay_step(source, dest, from_up, to_up),
         }
+    }
+
+    /// Closes the watch stream of a source member that cannot be reached;
+    /// false when there was none.
+    fn close_broken_watch(&mut self, source: &mut Cluster) -> bool {
+        let Some((w, _)) = self.watch.take() else {
+            return false;
+        };
+        source.world_mut().close_watch(w);
+        self.paused = true;
+        self.events.push(MirrorEvent::Paused {
+            mirror: self.id,
+            peer: self.from,
+            revision: self.last_received,
+        });
+        true
+    }
+
+    /// An answer read, once its link is whole: it waits there meanwhile
+    /// (taken out only when read, or it would be lost and read later as a
+    /// timeout). A member that is down answers all the same: its process's
+    /// death broke the connection, which the client learns at once
+    /// (`Cluster::member_crashed`).
+    fn read_answer(&mut self, source: &mut Cluster, c: usize, relay: Option<Relay>) -> bool {
+        let peer = if c == self.source { self.from } else { self.to };
+        if self.link_cut(peer) {
+            return false;
+        }
+        let Some(answer) = self.answer.take() else {
+            return false;
+        };
+        self.in_flight = None;
+        self.answered(source, answer, relay)
+    }
+
+    /// etcd's syncer reads one key to learn the revision: the prefix, or
+    /// "foo" for the whole key space.
+    fn ask_revision(&mut self, source: &mut Cluster) -> bool {
+        let key = self.prefix.clone().unwrap_or_else(|| "foo".to_string());
+        match source.begin_get(&key, 0, Some(self.from), false, NO_DEADLINE_MS, false) {
+            Ok(Call::Done(read)) => self.base(source, read.revision),
+            Ok(Call::Waiting(r)) => self.in_flight = Some((self.source, r, None)),
+            Err(e) => self.fail(source, e),
+        }
+        true
+    }
+
+    /// Copying the base and watching: open the watch, take what it saw,
+    /// send what is queued; then, once the queue is empty, the base is
+    /// synced or the relayed writes are reported.
+    fn relay_step(
+        &mut self,
+        source: &mut Cluster,
+        dest: &mut Cluster,
+        from_up: bool,
+        to_up: bool,
+    ) -> bool {
+        if self.phase == Phase::Watch && self.watch.is_none() && from_up {
+            return self.open_watch(source);
+        }
+        if self.phase == Phase::Watch && from_up && self.take_watched(source) {
+            return true;
+        }
+        if !self.queue.is_empty() {
+            if !to_up {
+                return false;
+            }
+            if let Some(relay) = self.queue.pop_front() {
+                self.send(source, dest, relay);
+            }
+            return true;
+        }
+        if self.phase == Phase::Base {
+            // The base is copied: watch from the revision after it.
+            let base = self.base_revision.unwrap_or(0);
+            self.last_relayed = base;
+            self.last_received = base;
+            self.phase = Phase::Watch;
+            self.state = MirrorState::Watching;
+            self.events.push(MirrorEvent::Synced {
+                mirror: self.id,
+                revision: base,
+                keys: self.base_keys,
+            });
+            return true;
+        }
+        if self.unreported > 0 {
+            self.events.push(MirrorEvent::Relayed {
+                mirror: self.id,
+                count: self.unreported,
+                revision: self.last_relayed,
+            });
+            self.unreported = 0;
+            return true;
+        }
+        false
     }
 
     /// The keys at the base revision `rev`, read on the source member (the

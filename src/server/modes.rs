@@ -362,43 +362,8 @@ impl Cluster {
 
     /// Standby failover. Returns whether it proposed a change.
     fn failover_step(&mut self, leader: NodeId) -> bool {
-        // Replace, second step: the voter is gone; promote the standby.
-        if let Some((voter, standby)) = self.modes.owed {
-            let voters = self
-                .world
-                .raft(leader)
-                .map(|r| r.conf_state().voters)
-                .unwrap_or_default();
-            let learners = self.learners_of(leader);
-            if voters.contains(&voter) || !learners.contains(&standby) {
-                // The removal did not happen (or the standby left): start over.
-                self.modes.owed = None;
-            } else {
-                return match self.readiness(leader, standby, STANDBY_READY_PERCENT) {
-                    Ok(_) => {
-                        self.modes.owed = None;
-                        self.say(
-                            leader,
-                            ModeDecision::FailoverPromote {
-                                standby,
-                                voter,
-                                grow: false,
-                            },
-                        );
-                        self.propose_promotion(leader, standby);
-                        true
-                    }
-                    Err(reason) => {
-                        let key = said_key(&reason);
-                        let d = ModeDecision::NotYet {
-                            learner: standby,
-                            reason,
-                        };
-                        self.say_not_yet(leader, standby, d, key);
-                        false
-                    }
-                };
-            }
+        if let Some(proposed) = self.finish_replacement(leader) {
+            return proposed;
         }
         let standbys: Vec<NodeId> = self
             .learners_of(leader)
@@ -408,112 +373,182 @@ impl Cluster {
         if standbys.is_empty() {
             return false;
         }
-        let Some(r) = self.world.raft(leader) else {
+        let Some(voters) = self.voters_if_quorum_heard(leader) else {
             return false;
         };
-        let voters: Vec<NodeId> = r.conf_state().voters.into_iter().collect();
-        let now = self.now();
-        let timeout = self.world.config().election_timeout_ms;
-        let after = self.cfg.modes.failover_after_ms;
-        // The leader still holds its quorum: it heard from a majority of the
-        // voters (itself included) within an election timeout.
-        let heard = voters
-            .iter()
-            .filter(|&&v| v == leader || now.saturating_sub(self.heard_since(leader, v)) <= timeout)
-            .count();
-        if heard < reconfig::quorum(voters.len()) {
-            return false;
-        }
         for voter in voters {
             if voter == leader || self.modes.grown_for.contains(&voter) {
                 continue;
             }
-            let silent = now.saturating_sub(self.heard_since(leader, voter));
-            if silent <= timeout {
-                if self.modes.counting.remove(&voter) {
-                    self.modes.said.remove(&voter);
-                    self.say(leader, ModeDecision::FailoverCancelled { voter });
-                }
+            let Some(silent) = self.silent_past_failover(leader, voter) else {
                 continue;
-            }
-            if silent < after {
-                // Look again when its time is up, not a period later.
-                let due = now + (after - silent);
-                self.modes.next_check = self.modes.next_check.min(due);
-                if self.modes.counting.insert(voter) {
-                    let d = ModeDecision::FailoverCountdown {
-                        voter,
-                        silent_ms: silent,
-                        left_ms: after - silent,
-                    };
-                    self.say(leader, d);
-                }
-                continue;
-            }
-            // Unreachable for failover-after: find a ready standby.
-            let mut why = NotYet::NoStandby;
-            let mut chosen = None;
-            for &s in &standbys {
-                match self.readiness(leader, s, STANDBY_READY_PERCENT) {
-                    Ok(_) => {
-                        chosen = Some(s);
-                        break;
-                    }
-                    Err(reason) => why = reason,
-                }
-            }
-            let Some(standby) = chosen else {
-                let key = said_key(&why);
-                let d = ModeDecision::FailoverBlocked {
-                    voter,
-                    standby: standbys.first().copied(),
-                    reason: why,
-                };
-                self.say_not_yet(leader, voter, d, key);
+            };
+            let Some(standby) = self.ready_standby(leader, voter, &standbys) else {
                 continue;
             };
             self.modes.counting.remove(&voter);
             self.modes.said.remove(&voter);
-            match self.cfg.modes.failover {
-                Failover::Replace => {
-                    if self.cfg.strict_reconfig {
-                        let views = self.voter_views(leader);
-                        if let Err(e) = reconfig::check_remove_voter(&views, voter, leader) {
-                            let d = ModeDecision::FailoverBlocked {
-                                voter,
-                                standby: Some(standby),
-                                reason: NotYet::Strict(Opaque::new(e, 0)),
-                            };
-                            self.say_not_yet(leader, voter, d, SaidKey::Strict);
-                            continue;
-                        }
-                    }
-                    self.say(
-                        leader,
-                        ModeDecision::FailoverRemove {
-                            voter,
-                            standby,
-                            silent_ms: silent,
-                        },
-                    );
-                    self.modes.owed = Some((voter, standby));
-                    self.propose_removal(leader, voter);
-                }
-                Failover::Grow => {
-                    self.say(
-                        leader,
-                        ModeDecision::FailoverPromote {
-                            standby,
-                            voter,
-                            grow: true,
-                        },
-                    );
-                    self.modes.grown_for.insert(voter);
-                    self.propose_promotion(leader, standby);
-                }
+            if self.fail_over(leader, voter, standby, silent) {
+                return true;
             }
-            return true;
         }
         false
+    }
+
+    /// Replace, second step: the voter is gone; promote the standby. None
+    /// when no replacement is owed (or it cannot finish: it is forgotten).
+    fn finish_replacement(&mut self, leader: NodeId) -> Option<bool> {
+        let (voter, standby) = self.modes.owed?;
+        let voters = self
+            .world
+            .raft(leader)
+            .map(|r| r.conf_state().voters)
+            .unwrap_or_default();
+        if voters.contains(&voter) || !self.learners_of(leader).contains(&standby) {
+            // The removal did not happen (or the standby left): start over.
+            self.modes.owed = None;
+            return None;
+        }
+        Some(
+            match self.readiness(leader, standby, STANDBY_READY_PERCENT) {
+                Ok(_) => {
+                    self.modes.owed = None;
+                    let d = ModeDecision::FailoverPromote {
+                        standby,
+                        voter,
+                        grow: false,
+                    };
+                    self.say(leader, d);
+                    self.propose_promotion(leader, standby);
+                    true
+                }
+                Err(reason) => {
+                    let key = said_key(&reason);
+                    let d = ModeDecision::NotYet {
+                        learner: standby,
+                        reason,
+                    };
+                    self.say_not_yet(leader, standby, d, key);
+                    false
+                }
+            },
+        )
+    }
+
+    /// The leader's voters, when it still holds its quorum: it heard from a
+    /// majority of them (itself included) within an election timeout.
+    fn voters_if_quorum_heard(&self, leader: NodeId) -> Option<Vec<NodeId>> {
+        let voters: Vec<NodeId> = self
+            .world
+            .raft(leader)?
+            .conf_state()
+            .voters
+            .into_iter()
+            .collect();
+        let now = self.now();
+        let timeout = self.world.config().election_timeout_ms;
+        let heard = voters
+            .iter()
+            .filter(|&&v| v == leader || now.saturating_sub(self.heard_since(leader, v)) <= timeout)
+            .count();
+        (heard >= reconfig::quorum(voters.len())).then_some(voters)
+    }
+
+    /// How long the leader has not heard from `voter`, once that is
+    /// failover-after or more. Before, a countdown is said (and cancelled
+    /// when the voter is heard again) and the next look is set to its end.
+    fn silent_past_failover(&mut self, leader: NodeId, voter: NodeId) -> Option<u64> {
+        let now = self.now();
+        let timeout = self.world.config().election_timeout_ms;
+        let after = self.cfg.modes.failover_after_ms;
+        let silent = now.saturating_sub(self.heard_since(leader, voter));
+        if silent <= timeout {
+            if self.modes.counting.remove(&voter) {
+                self.modes.said.remove(&voter);
+                self.say(leader, ModeDecision::FailoverCancelled { voter });
+            }
+            return None;
+        }
+        if silent < after {
+            // Look again when its time is up, not a period later.
+            let due = now + (after - silent);
+            self.modes.next_check = self.modes.next_check.min(due);
+            if self.modes.counting.insert(voter) {
+                let d = ModeDecision::FailoverCountdown {
+                    voter,
+                    silent_ms: silent,
+                    left_ms: after - silent,
+                };
+                self.say(leader, d);
+            }
+            return None;
+        }
+        Some(silent)
+    }
+
+    /// The first standby ready to replace the unreachable `voter`; when
+    /// none is, the failover is said to be blocked, with the last reason.
+    fn ready_standby(
+        &mut self,
+        leader: NodeId,
+        voter: NodeId,
+        standbys: &[NodeId],
+    ) -> Option<NodeId> {
+        let mut why = NotYet::NoStandby;
+        for &s in standbys {
+            match self.readiness(leader, s, STANDBY_READY_PERCENT) {
+                Ok(_) => return Some(s),
+                Err(reason) => why = reason,
+            }
+        }
+        let key = said_key(&why);
+        let d = ModeDecision::FailoverBlocked {
+            voter,
+            standby: standbys.first().copied(),
+            reason: why,
+        };
+        self.say_not_yet(leader, voter, d, key);
+        None
+    }
+
+    /// Fails `voter` over to `standby` as the failover setting says: replace
+    /// (remove the voter first; the promotion is owed) or grow (promote at
+    /// once). False when the strict check refuses the removal.
+    fn fail_over(&mut self, leader: NodeId, voter: NodeId, standby: NodeId, silent: u64) -> bool {
+        match self.cfg.modes.failover {
+            Failover::Replace => {
+                if self.cfg.strict_reconfig {
+                    let views = self.voter_views(leader);
+                    if let Err(e) = reconfig::check_remove_voter(&views, voter, leader) {
+                        let d = ModeDecision::FailoverBlocked {
+                            voter,
+                            standby: Some(standby),
+                            reason: NotYet::Strict(Opaque::new(e, 0)),
+                        };
+                        self.say_not_yet(leader, voter, d, SaidKey::Strict);
+                        return false;
+                    }
+                }
+                let d = ModeDecision::FailoverRemove {
+                    voter,
+                    standby,
+                    silent_ms: silent,
+                };
+                self.say(leader, d);
+                self.modes.owed = Some((voter, standby));
+                self.propose_removal(leader, voter);
+            }
+            Failover::Grow => {
+                let d = ModeDecision::FailoverPromote {
+                    standby,
+                    voter,
+                    grow: true,
+                };
+                self.say(leader, d);
+                self.modes.grown_for.insert(voter);
+                self.propose_promotion(leader, standby);
+            }
+        }
+        true
     }
 }

@@ -113,6 +113,9 @@ async function runsResponsively(page, label) {
   const b = await progress(page);
   assert.ok(b.done_ms > a.done_ms || b.commands_done > a.commands_done, `${label}: no progress ${JSON.stringify([a, b])}`);
   assert.ok(b.total_ms >= b.done_ms);
+  // A run that ended meanwhile hides its bar rightly: the script must be
+  // long enough to outlast the frames watched on a fast machine.
+  assert.ok(b.running, `${label}: the run ended while it was watched ${JSON.stringify(b)}`);
   assert.ok((await answerMs(page)) < 300 * k, `${label}: the page answers slowly`);
   assert.equal(await page.isVisible("#run-box"), true, `${label}: the progress bar shows`);
   return b;
@@ -175,7 +178,10 @@ test("the heavy link: asks, runs in slices, the page draws and answers, Cancel l
 
 test("a 100,000-line script link runs in slices and cancels", async () => {
   const lines = ["cluster voters=1,2,3"];
-  for (let i = 0; i < 50_000; i++) lines.push(`put k${i % 10} v`, "wait 1s");
+  // Ten simulated seconds a wait: the whole script takes minutes of the
+  // page's time (a second a wait ran it in about 5 s after the results
+  // went into shared chunks), so it is still running when it is watched.
+  for (let i = 0; i < 50_000; i++) lines.push(`put k${i % 10} v`, "wait 10s");
   const { page, problems, readyMs } = await open(scriptLink(lines.join("\n")));
   assert.ok(readyMs < 5000 * (await slowness(page)), `window.raftlab after ${readyMs} ms`);
   const asking = await progress(page);

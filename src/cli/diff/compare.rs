@@ -180,48 +180,20 @@ pub fn compare(
                 all_checks_passed = false;
             }
         }
-        let is_expect = *kind == Kind::Expect;
+        let at = At {
+            file,
+            line: c.line,
+            kind,
+            known,
+        };
         for (i, bins) in releases.iter().enumerate() {
             if simulated[i].is_none() {
                 // Not run beside this release (pinned to another).
                 continue;
             }
-            let (Some(sim), Some(real)) = (&raftlab[i], &etcd[i]) else {
-                if is_expect {
-                    all_checks_passed = false;
-                }
-                continue;
-            };
-            if is_expect && (!sim.ok || !real.ok) {
-                all_checks_passed = false;
-                let mut where_ = Vec::new();
-                if !sim.ok {
-                    where_.push(format!("in raftlab (etcd={}): {}", bins.release, sim.text));
-                }
-                if !real.ok {
-                    where_.push(format!("on etcd {}: {}", bins.version, real.text));
-                }
-                let why = where_.join("; ");
-                let v = if !real.ok && !sim.ok {
-                    Verdict::FailsAlike(why)
-                } else {
-                    // One side holds, the other does not: a difference,
-                    // perhaps known.
-                    match known.reason(file, c.line, &bins.version) {
-                        Some(r) => Verdict::Known(r.to_string()),
-                        None => Verdict::ExpectFailed(why),
-                    }
-                };
-                verdict = worse(verdict, v);
-                continue;
-            }
-            if let Some(what) = differs(kind, sim, real) {
-                let v = match known.reason(file, c.line, &bins.version) {
-                    Some(r) => Verdict::Known(r.to_string()),
-                    None => Verdict::Differs(format!("etcd {}: {what}", bins.version)),
-                };
-                verdict = worse(verdict, v);
-            }
+            let (v, checks_held) = at.judge(bins, raftlab[i].as_ref(), etcd[i].as_ref());
+            verdict = worse(verdict, v);
+            all_checks_passed &= checks_held;
         }
         rows.push(Row {
             line: c.line,
@@ -247,6 +219,60 @@ pub fn compare(
         rows,
         all_checks_passed,
         exit,
+    }
+}
+
+/// A line of the script, where it is judged.
+struct At<'a> {
+    file: &'a str,
+    line: usize,
+    kind: &'a Kind,
+    known: &'a Known,
+}
+
+impl At<'_> {
+    /// One release's answers to the line judged: the verdict, and whether
+    /// the line is no expect that failed or went unanswered.
+    fn judge(
+        &self,
+        bins: &Binaries,
+        sim: Option<&Answer>,
+        real: Option<&Answer>,
+    ) -> (Verdict, bool) {
+        let is_expect = *self.kind == Kind::Expect;
+        let (Some(sim), Some(real)) = (sim, real) else {
+            return (Verdict::Same, !is_expect);
+        };
+        let known = || {
+            let reason = self.known.reason(self.file, self.line, &bins.version);
+            reason.map(|r| Verdict::Known(r.to_string()))
+        };
+        if is_expect && (!sim.ok || !real.ok) {
+            let mut where_ = Vec::new();
+            if !sim.ok {
+                where_.push(format!("in raftlab (etcd={}): {}", bins.release, sim.text));
+            }
+            if !real.ok {
+                where_.push(format!("on etcd {}: {}", bins.version, real.text));
+            }
+            let why = where_.join("; ");
+            let v = if !real.ok && !sim.ok {
+                Verdict::FailsAlike(why)
+            } else {
+                // One side holds, the other does not: a difference, perhaps
+                // known.
+                known().unwrap_or(Verdict::ExpectFailed(why))
+            };
+            return (v, false);
+        }
+        match differs(self.kind, sim, real) {
+            Some(what) => {
+                let v = known()
+                    .unwrap_or_else(|| Verdict::Differs(format!("etcd {}: {what}", bins.version)));
+                (v, true)
+            }
+            None => (Verdict::Same, true),
+        }
     }
 }
 

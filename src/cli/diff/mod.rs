@@ -30,6 +30,7 @@ use std::path::{Path, PathBuf};
 
 use crate::lang::ast::Script;
 use crate::lang::parse::parse_script;
+use crate::server::Release;
 
 pub use row::{Answer, Binaries, Outcome, Row, Verdict};
 
@@ -88,58 +89,12 @@ pub fn compare_script(
     err: &mut dyn Write,
 ) -> Result<(Outcome, known::Known), i32> {
     let name = opts.file.display().to_string();
-    let source = match std::fs::read_to_string(&opts.file) {
-        Ok(s) => s,
-        Err(e) => {
-            let _ = writeln!(err, "raftlab diff: cannot read {name}: {e}");
-            return Err(2);
-        }
+    let said = |err: &mut dyn Write, why: String| {
+        let _ = writeln!(err, "{why}");
+        2
     };
-    let script = match parse_script(&source) {
-        Ok(s) => s,
-        Err(e) => {
-            let _ = writeln!(err, "{name}: {e}");
-            return Err(2);
-        }
-    };
-    if opts.releases.is_empty() {
-        let _ = writeln!(
-            err,
-            "raftlab diff: no etcd release to compare with (--etcd PATH)"
-        );
-        return Err(2);
-    }
-    let known = match &opts.known {
-        Some(path) => match known::Known::load(path) {
-            Ok(k) => k,
-            Err(e) => {
-                let _ = writeln!(err, "raftlab diff: {e}");
-                return Err(2);
-            }
-        },
-        None => known::Known::default(),
-    };
-    let plan = plan::Plan::of(&script, opts.skip_undrivable);
-    if !plan.refused.is_empty() {
-        for r in &plan.refused {
-            let _ = writeln!(
-                err,
-                "{name}: line {}: {}: cannot drive this on a real etcd: {}",
-                r.line, r.text, r.why
-            );
-        }
-        return Err(2);
-    }
-    if plan.needs_network {
-        if let Err(why) = netns::available() {
-            let _ = writeln!(
-                err,
-                "{name}: line {}: {}: needs network namespaces, {why}",
-                plan.network_line, plan.network_text
-            );
-            return Err(2);
-        }
-    }
+    let (source, script, known) = read_inputs(opts, &name).map_err(|why| said(err, why))?;
+    check_plan(&script, opts, &name).map_err(|why| said(err, why))?;
     // Which releases run the script: one pinned to another minor does not.
     let mut runs = Vec::new();
     for (i, bins) in opts.releases.iter().enumerate() {
@@ -151,36 +106,94 @@ pub fn compare_script(
         }
     }
     if runs.is_empty() {
-        let _ = writeln!(err, "{name}: no release given can run this script");
-        return Err(2);
+        return Err(said(
+            err,
+            format!("{name}: no release given can run this script"),
+        ));
     }
-    // The simulator, once per profile; the script as each profile reads it
-    // (its defaults are the release's) for the real cluster beside it.
-    let mut simulated: Vec<Option<Vec<Answer>>> = vec![None; opts.releases.len()];
-    let mut profiled: Vec<Option<Script>> = vec![None; opts.releases.len()];
-    for &(i, profile) in &runs {
-        match sim::script_for(&source, profile).and_then(|s| Ok((sim::run(&source, profile)?, s))) {
-            Ok((answers, s)) => {
-                simulated[i] = Some(answers);
-                profiled[i] = Some(s);
-            }
-            Err(e) => {
-                let _ = writeln!(
-                    err,
-                    "{name}: with etcd={profile} the script does not parse: {e}"
-                );
-                return Err(2);
-            }
-        }
+    let (simulated, profiled) =
+        simulate(&source, &runs, opts.releases.len(), &name).map_err(|why| said(err, why))?;
+    let driven = drive(opts, &runs, &profiled, &name).map_err(|why| said(err, why))?;
+    let outcome = compare::compare(&name, &script, &opts.releases, &simulated, &driven, &known);
+    Ok((outcome, known))
+}
+
+/// The script's text and syntax, and the known differences: what the
+/// command line names, read and checked before anything runs.
+fn read_inputs(opts: &DiffOptions, name: &str) -> Result<(String, Script, known::Known), String> {
+    let source = std::fs::read_to_string(&opts.file)
+        .map_err(|e| format!("raftlab diff: cannot read {name}: {e}"))?;
+    let script = parse_script(&source).map_err(|e| format!("{name}: {e}"))?;
+    if opts.releases.is_empty() {
+        return Err("raftlab diff: no etcd release to compare with (--etcd PATH)".to_string());
     }
-    // The real clusters, all at once.
-    let scratch = match Scratch::new(opts.keep.as_deref(), opts.port_base) {
-        Ok(s) => s,
-        Err(e) => {
-            let _ = writeln!(err, "raftlab diff: {e}");
-            return Err(2);
-        }
+    let known = match &opts.known {
+        Some(path) => known::Known::load(path).map_err(|e| format!("raftlab diff: {e}"))?,
+        None => known::Known::default(),
     };
+    Ok((source, script, known))
+}
+
+/// Every command can be driven on a real etcd, and the network faults it
+/// needs can be made here.
+fn check_plan(script: &Script, opts: &DiffOptions, name: &str) -> Result<(), String> {
+    let plan = plan::Plan::of(script, opts.skip_undrivable);
+    if !plan.refused.is_empty() {
+        let lines: Vec<String> = plan
+            .refused
+            .iter()
+            .map(|r| {
+                format!(
+                    "{name}: line {}: {}: cannot drive this on a real etcd: {}",
+                    r.line, r.text, r.why
+                )
+            })
+            .collect();
+        return Err(lines.join("\n"));
+    }
+    if plan.needs_network {
+        if let Err(why) = netns::available() {
+            return Err(format!(
+                "{name}: line {}: {}: needs network namespaces, {why}",
+                plan.network_line, plan.network_text
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A script's answers from one release's run.
+type Answers = Vec<Option<Vec<Answer>>>;
+
+/// The simulator, once per profile; the script as each profile reads it
+/// (its defaults are the release's) for the real cluster beside it.
+fn simulate(
+    source: &str,
+    runs: &[(usize, Release)],
+    releases: usize,
+    name: &str,
+) -> Result<(Answers, Vec<Option<Script>>), String> {
+    let mut simulated: Answers = vec![None; releases];
+    let mut profiled: Vec<Option<Script>> = vec![None; releases];
+    for &(i, profile) in runs {
+        let (answers, s) = sim::script_for(source, profile)
+            .and_then(|s| Ok((sim::run(source, profile)?, s)))
+            .map_err(|e| format!("{name}: with etcd={profile} the script does not parse: {e}"))?;
+        simulated[i] = Some(answers);
+        profiled[i] = Some(s);
+    }
+    Ok((simulated, profiled))
+}
+
+/// The real clusters, all at once, one thread each.
+fn drive(
+    opts: &DiffOptions,
+    runs: &[(usize, Release)],
+    profiled: &[Option<Script>],
+    name: &str,
+) -> Result<Answers, String> {
+    let scratch = Scratch::new(opts.keep.as_deref(), opts.port_base)
+        .map_err(|e| format!("raftlab diff: {e}"))?;
     let results: Vec<(usize, Result<Vec<Answer>, String>)> = std::thread::scope(|s| {
         let handles: Vec<_> = runs
             .iter()
@@ -206,7 +219,7 @@ pub fn compare_script(
             })
             .collect()
     });
-    let mut driven: Vec<Option<Vec<Answer>>> = vec![None; opts.releases.len()];
+    let mut driven: Answers = vec![None; opts.releases.len()];
     for (i, r) in results {
         match r {
             Ok(answers) => {
@@ -216,13 +229,11 @@ pub fn compare_script(
             }
             Err(e) => {
                 let version = opts.releases.get(i).map_or("?", |b| b.version.as_str());
-                let _ = writeln!(err, "{name}: etcd {version}: {e}");
-                return Err(2);
+                return Err(format!("{name}: etcd {version}: {e}"));
             }
         }
     }
-    let outcome = compare::compare(&name, &script, &opts.releases, &simulated, &driven, &known);
-    Ok((outcome, known))
+    Ok(driven)
 }
 
 /// The folder the clusters' data directories and logs go in: the one given

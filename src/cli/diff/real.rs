@@ -523,10 +523,33 @@ impl Real<'_> {
     }
 
     /// Whether `cond` holds now; on false, what is true instead.
+    /// Checks a condition on what the real cluster shows now.
     fn check(&mut self, cond: &Condition) -> Result<(), String> {
-        let unmet = |u: Unmet| Err(crate::session::detail::unmet(&u));
         let seen = self.look();
-        let leader = Self::leader_in(&seen);
+        match cond {
+            Condition::Leader
+            | Condition::LeaderIs(_)
+            | Condition::NoLeader
+            | Condition::Term(_)
+            | Condition::TermAtLeast(_) => Self::check_leader(cond, &seen),
+            Condition::CaughtUp(_)
+            | Condition::MatchShare { .. }
+            | Condition::AllApplied
+            | Condition::Role { .. }
+            | Condition::Progress { .. } => self.check_replication(cond, &seen),
+            Condition::Quorum(_) | Condition::Voters(_) | Condition::Learners(_) => {
+                self.check_membership(cond, &seen)
+            }
+            Condition::Ok | Condition::Error(_) | Condition::Value(_) | Condition::Absent => {
+                self.check_previous(cond)
+            }
+            other => Err(format!("{other:?} cannot be observed on etcd")),
+        }
+    }
+
+    /// The leader and the term, as the members answer them.
+    fn check_leader(cond: &Condition, seen: &BTreeMap<NodeId, RaftStatus>) -> Result<(), String> {
+        let leader = Self::leader_in(seen);
         let leader_text = |l: Option<NodeId>| l.map_or(Unmet::NoLeader, Unmet::LeaderIs);
         let term = seen.values().map(|s| s.term).max().unwrap_or(0);
         match cond {
@@ -545,10 +568,37 @@ impl Real<'_> {
                 None => Ok(()),
                 l => unmet(leader_text(l)),
             },
-            Condition::CaughtUp(n) => self.leader_match(&seen, leader, *n, &|m, last| m == last),
+            Condition::Term(t) => {
+                if term == *t {
+                    Ok(())
+                } else {
+                    unmet(Unmet::Term(term))
+                }
+            }
+            Condition::TermAtLeast(t) => {
+                if term >= *t {
+                    Ok(())
+                } else {
+                    unmet(Unmet::Term(term))
+                }
+            }
+            other => Err(format!("{other:?} cannot be observed on etcd")),
+        }
+    }
+
+    /// The leader's view of each member's log: matched, applied, its role
+    /// and its progress state.
+    fn check_replication(
+        &mut self,
+        cond: &Condition,
+        seen: &BTreeMap<NodeId, RaftStatus>,
+    ) -> Result<(), String> {
+        let leader = Self::leader_in(seen);
+        match cond {
+            Condition::CaughtUp(n) => self.leader_match(seen, leader, *n, &|m, last| m == last),
             Condition::MatchShare { id, bound, percent } => {
                 let (bound, percent) = (*bound, *percent);
-                self.leader_match(&seen, leader, *id, &move |m, last| {
+                self.leader_match(seen, leader, *id, &move |m, last| {
                     bound.holds(m.saturating_mul(100), percent.saturating_mul(last))
                 })
             }
@@ -567,51 +617,6 @@ impl Real<'_> {
                     Ok(())
                 } else {
                     unmet(Unmet::NotApplied { commit, behind })
-                }
-            }
-            Condition::Quorum(q) => {
-                let members = self.members_seen(Self::authority_in(&seen))?;
-                let voters = members.iter().filter(|m| !m.1).count();
-                let quorum = voters / 2 + 1;
-                if quorum as u64 == *q {
-                    Ok(())
-                } else {
-                    unmet(Unmet::Quorum(quorum))
-                }
-            }
-            Condition::Voters(list) | Condition::Learners(list) => {
-                let learners = matches!(cond, Condition::Learners(_));
-                let members = self.members_seen(Self::authority_in(&seen))?;
-                let actual: Vec<NodeId> = members
-                    .iter()
-                    .filter(|m| m.1 == learners)
-                    .map(|m| m.0)
-                    .collect();
-                let a: BTreeSet<NodeId> = list.iter().copied().collect();
-                let b: BTreeSet<NodeId> = actual.iter().copied().collect();
-                if a == b {
-                    Ok(())
-                } else {
-                    let set = if learners {
-                        SetName::Learners
-                    } else {
-                        SetName::Voters
-                    };
-                    unmet(Unmet::Set { set, actual })
-                }
-            }
-            Condition::Term(t) => {
-                if term == *t {
-                    Ok(())
-                } else {
-                    unmet(Unmet::Term(term))
-                }
-            }
-            Condition::TermAtLeast(t) => {
-                if term >= *t {
-                    Ok(())
-                } else {
-                    unmet(Unmet::Term(term))
                 }
             }
             Condition::Role { id, role } => {
@@ -637,6 +642,55 @@ impl Real<'_> {
                     None => unmet(Unmet::NotTracked(*id)),
                 }
             }
+            other => Err(format!("{other:?} cannot be observed on etcd")),
+        }
+    }
+
+    /// The membership as the cluster lists it.
+    fn check_membership(
+        &mut self,
+        cond: &Condition,
+        seen: &BTreeMap<NodeId, RaftStatus>,
+    ) -> Result<(), String> {
+        match cond {
+            Condition::Quorum(q) => {
+                let members = self.members_seen(Self::authority_in(seen))?;
+                let voters = members.iter().filter(|m| !m.1).count();
+                let quorum = voters / 2 + 1;
+                if quorum as u64 == *q {
+                    Ok(())
+                } else {
+                    unmet(Unmet::Quorum(quorum))
+                }
+            }
+            Condition::Voters(list) | Condition::Learners(list) => {
+                let learners = matches!(cond, Condition::Learners(_));
+                let members = self.members_seen(Self::authority_in(seen))?;
+                let actual: Vec<NodeId> = members
+                    .iter()
+                    .filter(|m| m.1 == learners)
+                    .map(|m| m.0)
+                    .collect();
+                let a: BTreeSet<NodeId> = list.iter().copied().collect();
+                let b: BTreeSet<NodeId> = actual.iter().copied().collect();
+                if a == b {
+                    Ok(())
+                } else {
+                    let set = if learners {
+                        SetName::Learners
+                    } else {
+                        SetName::Voters
+                    };
+                    unmet(Unmet::Set { set, actual })
+                }
+            }
+            other => Err(format!("{other:?} cannot be observed on etcd")),
+        }
+    }
+
+    /// What the previous request answered.
+    fn check_previous(&self, cond: &Condition) -> Result<(), String> {
+        match cond {
             Condition::Ok => match &self.previous {
                 Previous::Ok | Previous::Read(_) => Ok(()),
                 Previous::Error(code) => unmet(Unmet::PreviousFailed(code)),
@@ -753,6 +807,7 @@ impl Real<'_> {
         let _ = self.members_seen(Self::authority_in(&seen));
     }
 
+    /// A request as etcdctl makes it, and its answer.
     fn request(&mut self, cmd: &Command) -> Answer {
         match cmd {
             Command::Put {
@@ -761,15 +816,7 @@ impl Real<'_> {
                 via,
                 timeout_ms,
                 ..
-            } => {
-                let to = self.target(*via);
-                let r = self.ctl(
-                    &[to],
-                    Self::timeout(*timeout_ms),
-                    &["put".into(), "--".into(), key.clone(), value.clone()],
-                );
-                Self::reply_answer(&r, "ok")
-            }
+            } => self.simple(*via, *timeout_ms, &["put", "--", key, value]),
             Command::Get {
                 key,
                 rev,
@@ -777,194 +824,202 @@ impl Real<'_> {
                 serializable,
                 timeout_ms,
                 ..
-            } => {
-                let to = self.target(*via);
-                let mut args = vec!["get".to_string(), "-w".into(), "json".into()];
-                if let Some(r) = rev {
-                    args.push(format!("--rev={r}"));
-                }
-                if *serializable {
-                    args.push("--consistency=s".into());
-                }
-                args.push("--".into());
-                args.push(key.clone());
-                let r = self.ctl(&[to], Self::timeout(*timeout_ms), &args);
-                let mut a = Self::reply_answer(&r, "ok");
-                if r.ok {
-                    let value = read_value(&r.stdout);
-                    a.text = match &value {
-                        Some(v) => format!("ok: {v}"),
-                        None => "ok: no such key".to_string(),
-                    };
-                    a.value = Some(value);
-                }
-                a
-            }
+            } => self.get(key, *rev, *via, *serializable, *timeout_ms),
             Command::Delete {
                 key,
                 via,
                 timeout_ms,
                 ..
-            } => {
-                let to = self.target(*via);
-                let r = self.ctl(
-                    &[to],
-                    Self::timeout(*timeout_ms),
-                    &["del".into(), "--".into(), key.clone()],
-                );
-                Self::reply_answer(&r, "ok")
-            }
+            } => self.simple(*via, *timeout_ms, &["del", "--", key]),
             Command::Compaction {
                 rev,
                 via,
                 timeout_ms,
                 ..
-            } => {
-                let to = self.target(*via);
-                let r = self.ctl(
-                    &[to],
-                    Self::timeout(*timeout_ms),
-                    &["compaction".into(), rev.to_string()],
-                );
-                Self::reply_answer(&r, "ok")
-            }
+            } => self.simple(*via, *timeout_ms, &["compaction", &rev.to_string()]),
             Command::MemberAdd {
                 id,
                 learner,
                 peer_url,
                 timeout_ms,
                 ..
-            } => {
-                let written = peer_url
-                    .clone()
-                    .unwrap_or_else(|| format!("http://n{id}:2380"));
-                let url = self.translate_url(&written);
-                let to = self.target(None);
-                let mut args = vec![
-                    "member".to_string(),
-                    "add".into(),
-                    format!("n{id}"),
-                    format!("--peer-urls={url}"),
-                    "-w".into(),
-                    "json".into(),
-                ];
-                if *learner {
-                    args.push("--learner".into());
-                }
-                let r = self.ctl(&[to], Self::timeout(*timeout_ms), &args);
-                if r.ok {
-                    let hex = serde_json::from_str::<serde_json::Value>(&r.stdout)
-                        .ok()
-                        .and_then(|v| v["member"]["ID"].as_u64());
-                    // A removed id comes back: etcd gives the member a new id.
-                    let child = self.members.get_mut(id).and_then(|m| m.child.take());
-                    self.members.insert(
-                        *id,
-                        Member {
-                            peer_url: url,
-                            learner: *learner,
-                            member: true,
-                            removed: false,
-                            child,
-                            hex,
-                        },
-                    );
-                }
-                Self::reply_answer(&r, "ok")
-            }
-            Command::MemberPromote { id, timeout_ms, .. } => {
-                let to = self.target(None);
-                let hex = self.hex_or_unknown(*id);
-                let r = self.ctl(
-                    &[to],
-                    Self::timeout(*timeout_ms),
-                    &["member".into(), "promote".into(), hex],
-                );
-                if r.ok {
-                    if let Some(m) = self.members.get_mut(id) {
-                        m.learner = false;
-                    }
-                }
-                Self::reply_answer(&r, "ok")
-            }
-            Command::MemberRemove { id, timeout_ms, .. } => {
-                let to = self.target(None);
-                let hex = self.hex_or_unknown(*id);
-                let r = self.ctl(
-                    &[to],
-                    Self::timeout(*timeout_ms),
-                    &["member".into(), "remove".into(), hex],
-                );
-                if r.ok {
-                    if let Some(m) = self.members.get_mut(id) {
-                        m.member = false;
-                        m.removed = true;
-                        m.learner = false;
-                    }
-                }
-                Self::reply_answer(&r, "ok")
-            }
-            Command::MemberList { timeout_ms, .. } => {
-                let to = self.target(None);
-                let r = self.ctl(
-                    &[to],
-                    Self::timeout(*timeout_ms),
-                    &["member".into(), "list".into(), "-w".into(), "json".into()],
-                );
-                let mut a = Self::reply_answer(&r, "ok");
-                if r.ok {
-                    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_default();
-                    let list = observe::parse_members(&v);
-                    let named = self.name_members(&list);
-                    a.text = format!(
-                        "ok: {}",
-                        super::compare::members_text(named.iter().copied())
-                    );
-                    a.members = Some(named);
-                }
-                a
-            }
-            Command::Status { via: Some(n) } => {
-                let r = self.ctl(
-                    &[*n],
-                    crate::lang::ast::DEFAULT_CLIENT_TIMEOUT_MS,
-                    &[
-                        "endpoint".into(),
-                        "status".into(),
-                        "-w".into(),
-                        "json".into(),
-                    ],
-                );
-                let mut a = Self::reply_answer(&r, "ok");
-                if r.ok {
-                    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_default();
-                    let s = &v[0]["Status"];
-                    let lead = s["leader"].as_u64().unwrap_or(0);
-                    let leader = if lead == 0 {
-                        None
-                    } else {
-                        self.id_of_hex(lead)
-                    };
-                    let learner = s["isLearner"].as_bool().unwrap_or(false);
-                    a.text = super::compare::status_text(leader, learner);
-                    a.status = Some((leader, learner));
-                }
-                a
-            }
-            Command::TransferLeader(id) => {
-                self.learn_ids();
-                let hex = self.hex_or_unknown(*id);
-                // etcdctl move-leader finds the leader among its endpoints.
-                let to = self.running_ids();
-                let r = self.ctl(
-                    &to,
-                    crate::lang::ast::DEFAULT_CLIENT_TIMEOUT_MS,
-                    &["move-leader".into(), hex],
-                );
-                Self::reply_answer(&r, "ok")
-            }
+            } => self.member_add(*id, *learner, peer_url.as_deref(), *timeout_ms),
+            Command::MemberPromote { id, timeout_ms, .. } => self.member_promote(*id, *timeout_ms),
+            Command::MemberRemove { id, timeout_ms, .. } => self.member_remove(*id, *timeout_ms),
+            Command::MemberList { timeout_ms, .. } => self.member_list(*timeout_ms),
+            Command::Status { via: Some(n) } => self.status(*n),
+            Command::TransferLeader(id) => self.move_leader(*id),
             other => Answer::failed("driver", format!("{other} is not a request"), 0),
         }
+    }
+
+    /// A request whose answer is only whether it succeeded.
+    fn simple(&mut self, via: Option<NodeId>, timeout_ms: Option<u64>, args: &[&str]) -> Answer {
+        let to = self.target(via);
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let r = self.ctl(&[to], Self::timeout(timeout_ms), &args);
+        Self::reply_answer(&r, "ok")
+    }
+
+    fn get(
+        &mut self,
+        key: &str,
+        rev: Option<u64>,
+        via: Option<NodeId>,
+        serializable: bool,
+        timeout_ms: Option<u64>,
+    ) -> Answer {
+        let to = self.target(via);
+        let mut args = vec!["get".to_string(), "-w".into(), "json".into()];
+        if let Some(r) = rev {
+            args.push(format!("--rev={r}"));
+        }
+        if serializable {
+            args.push("--consistency=s".into());
+        }
+        args.push("--".into());
+        args.push(key.to_string());
+        let r = self.ctl(&[to], Self::timeout(timeout_ms), &args);
+        let mut a = Self::reply_answer(&r, "ok");
+        if r.ok {
+            let value = read_value(&r.stdout);
+            a.text = match &value {
+                Some(v) => format!("ok: {v}"),
+                None => "ok: no such key".to_string(),
+            };
+            a.value = Some(value);
+        }
+        a
+    }
+
+    fn member_add(
+        &mut self,
+        id: NodeId,
+        learner: bool,
+        peer_url: Option<&str>,
+        timeout_ms: Option<u64>,
+    ) -> Answer {
+        let written = peer_url.map_or_else(|| format!("http://n{id}:2380"), str::to_string);
+        let url = self.translate_url(&written);
+        let to = self.target(None);
+        let mut args = vec![
+            "member".to_string(),
+            "add".into(),
+            format!("n{id}"),
+            format!("--peer-urls={url}"),
+            "-w".into(),
+            "json".into(),
+        ];
+        if learner {
+            args.push("--learner".into());
+        }
+        let r = self.ctl(&[to], Self::timeout(timeout_ms), &args);
+        if r.ok {
+            let hex = serde_json::from_str::<serde_json::Value>(&r.stdout)
+                .ok()
+                .and_then(|v| v["member"]["ID"].as_u64());
+            // A removed id comes back: etcd gives the member a new id.
+            let child = self.members.get_mut(&id).and_then(|m| m.child.take());
+            let m = Member {
+                peer_url: url,
+                learner,
+                member: true,
+                removed: false,
+                child,
+                hex,
+            };
+            self.members.insert(id, m);
+        }
+        Self::reply_answer(&r, "ok")
+    }
+
+    fn member_promote(&mut self, id: NodeId, timeout_ms: Option<u64>) -> Answer {
+        let to = self.target(None);
+        let hex = self.hex_or_unknown(id);
+        let r = self.ctl(
+            &[to],
+            Self::timeout(timeout_ms),
+            &["member".into(), "promote".into(), hex],
+        );
+        if r.ok {
+            if let Some(m) = self.members.get_mut(&id) {
+                m.learner = false;
+            }
+        }
+        Self::reply_answer(&r, "ok")
+    }
+
+    fn member_remove(&mut self, id: NodeId, timeout_ms: Option<u64>) -> Answer {
+        let to = self.target(None);
+        let hex = self.hex_or_unknown(id);
+        let r = self.ctl(
+            &[to],
+            Self::timeout(timeout_ms),
+            &["member".into(), "remove".into(), hex],
+        );
+        if r.ok {
+            if let Some(m) = self.members.get_mut(&id) {
+                m.member = false;
+                m.removed = true;
+                m.learner = false;
+            }
+        }
+        Self::reply_answer(&r, "ok")
+    }
+
+    fn member_list(&mut self, timeout_ms: Option<u64>) -> Answer {
+        let to = self.target(None);
+        let args = ["member".into(), "list".into(), "-w".into(), "json".into()];
+        let r = self.ctl(&[to], Self::timeout(timeout_ms), &args);
+        let mut a = Self::reply_answer(&r, "ok");
+        if r.ok {
+            let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_default();
+            let list = observe::parse_members(&v);
+            let named = self.name_members(&list);
+            a.text = format!(
+                "ok: {}",
+                super::compare::members_text(named.iter().copied())
+            );
+            a.members = Some(named);
+        }
+        a
+    }
+
+    /// `endpoint status` of one member: the leader it knows, and whether it
+    /// is a learner.
+    fn status(&mut self, n: NodeId) -> Answer {
+        let args = [
+            "endpoint".into(),
+            "status".into(),
+            "-w".into(),
+            "json".into(),
+        ];
+        let r = self.ctl(&[n], crate::lang::ast::DEFAULT_CLIENT_TIMEOUT_MS, &args);
+        let mut a = Self::reply_answer(&r, "ok");
+        if r.ok {
+            let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_default();
+            let s = &v[0]["Status"];
+            let lead = s["leader"].as_u64().unwrap_or(0);
+            let leader = if lead == 0 {
+                None
+            } else {
+                self.id_of_hex(lead)
+            };
+            let learner = s["isLearner"].as_bool().unwrap_or(false);
+            a.text = super::compare::status_text(leader, learner);
+            a.status = Some((leader, learner));
+        }
+        a
+    }
+
+    fn move_leader(&mut self, id: NodeId) -> Answer {
+        self.learn_ids();
+        let hex = self.hex_or_unknown(id);
+        // etcdctl move-leader finds the leader among its endpoints.
+        let to = self.running_ids();
+        let args = ["move-leader".into(), hex];
+        let r = self.ctl(&to, crate::lang::ast::DEFAULT_CLIENT_TIMEOUT_MS, &args);
+        Self::reply_answer(&r, "ok")
     }
 
     // ---- the network ----------------------------------------------------------
@@ -1073,6 +1128,11 @@ fn static_code(code: &str) -> &'static str {
         .into_iter()
         .find(|c| c.as_str() == code)
         .map_or("other", ErrorCode::as_str)
+}
+
+/// A condition not met, in the session's words.
+fn unmet(u: Unmet) -> Result<(), String> {
+    Err(crate::session::detail::unmet(&u))
 }
 
 fn no_read(previous: &Previous) -> Unmet {

@@ -57,7 +57,42 @@ fn raftlab_cell(answers: &[Option<Answer>]) -> String {
     }
 }
 
+/// The table of every line's answers, then each difference said, then the
+/// count.
 pub fn print(out: &mut dyn Write, outcome: &Outcome, releases: &[Binaries]) {
+    let rows = cells(outcome, releases);
+    write_aligned(out, &rows);
+    let _ = writeln!(out);
+    let (mut same, mut known, mut failed) = (0, 0, 0);
+    for r in &outcome.rows {
+        let said = match &r.verdict {
+            Verdict::Same => {
+                same += 1;
+                continue;
+            }
+            Verdict::Skipped => continue,
+            Verdict::Known(why) => {
+                known += 1;
+                format!("known difference: {why}")
+            }
+            Verdict::Differs(why) => format!("differs: {why}"),
+            Verdict::ExpectFailed(why) => format!("the expectation failed {why}"),
+            Verdict::FailsAlike(why) => format!("the expectation fails alike {why}"),
+        };
+        if r.verdict.fails() {
+            failed += 1;
+        }
+        let _ = writeln!(out, "line {}: {}: {said}", r.line, r.command);
+    }
+    let _ = writeln!(
+        out,
+        "{}: {same} lines the same, {known} known differences, {failed} failing",
+        outcome.file
+    );
+}
+
+/// The header and a row of cells for every line with something to show.
+fn cells(outcome: &Outcome, releases: &[Binaries]) -> Vec<Vec<String>> {
     let mut header = vec![
         "line".to_string(),
         "command".to_string(),
@@ -83,6 +118,11 @@ pub fn print(out: &mut dyn Write, outcome: &Outcome, releases: &[Binaries]) {
         row.push(r.verdict.word().to_string());
         rows.push(row);
     }
+    rows
+}
+
+/// The rows in columns: the line number aligned right, the rest left.
+fn write_aligned(out: &mut dyn Write, rows: &[Vec<String>]) {
     let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..columns)
         .map(|i| {
@@ -93,7 +133,7 @@ pub fn print(out: &mut dyn Write, outcome: &Outcome, releases: &[Binaries]) {
                 .unwrap_or(0)
         })
         .collect();
-    for row in &rows {
+    for row in rows {
         let mut line = String::new();
         for (i, c) in row.iter().enumerate() {
             let pad = widths[i].saturating_sub(c.chars().count());
@@ -110,47 +150,6 @@ pub fn print(out: &mut dyn Write, outcome: &Outcome, releases: &[Binaries]) {
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
-    let _ = writeln!(out);
-    let (mut same, mut known, mut failed) = (0, 0, 0);
-    for r in &outcome.rows {
-        match &r.verdict {
-            Verdict::Same => same += 1,
-            Verdict::Skipped => {}
-            Verdict::Known(why) => {
-                known += 1;
-                let _ = writeln!(
-                    out,
-                    "line {}: {}: known difference: {why}",
-                    r.line, r.command
-                );
-            }
-            Verdict::Differs(why) => {
-                failed += 1;
-                let _ = writeln!(out, "line {}: {}: differs: {why}", r.line, r.command);
-            }
-            Verdict::ExpectFailed(why) => {
-                failed += 1;
-                let _ = writeln!(
-                    out,
-                    "line {}: {}: the expectation failed {why}",
-                    r.line, r.command
-                );
-            }
-            Verdict::FailsAlike(why) => {
-                failed += 1;
-                let _ = writeln!(
-                    out,
-                    "line {}: {}: the expectation fails alike {why}",
-                    r.line, r.command
-                );
-            }
-        }
-    }
-    let _ = writeln!(
-        out,
-        "{}: {same} lines the same, {known} known differences, {failed} failing",
-        outcome.file
-    );
 }
 
 #[cfg(test)]
