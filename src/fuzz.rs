@@ -36,6 +36,12 @@
 //! the copy never holds a value for a key that the source never had for
 //! that key.
 //!
+//! In a share of the runs (a generator of their own) a hand acts on single
+//! messages now and then: a direction held, released (a few messages, or
+//! everything), messages dropped, the next one delivered alone
+//! (`hand_fault`). The final phase releases whatever is held, as it heals
+//! every link; the checks are the same.
+//!
 //! [`shrink`] cuts a failing script down by delta debugging. No clap, no
 //! I/O: the browser can use it as well as `raftlab fuzz`.
 
@@ -357,6 +363,60 @@ const MIRROR_SHARE: f64 = 0.2;
 /// The mirror process and the second cluster's voters in those runs.
 const MIRROR_ID: NodeId = 12;
 const COPY_VOTERS: [NodeId; 3] = [13, 14, 15];
+
+/// The share of runs where a hand acts on single messages, from a generator
+/// of their own (so the other runs are the scripts they were before).
+const HAND_STREAM: u64 = 0x6861_6e64_5f6f_6e21;
+const HAND_SHARE: f64 = 0.25;
+
+/// Now and then, in those runs, a hand on single messages between two
+/// nodes the first cluster knows: hold a direction (or both), release one
+/// (its first few messages) or every held one, drop a direction's messages
+/// (of a kind, the first few), or deliver the next message alone.
+fn hand_fault(rng: &mut Pcg64, session: &Session) -> Option<Command> {
+    if !rng.random_bool(0.06) {
+        return None;
+    }
+    let ids: Vec<NodeId> = session.cluster().known_ids().into_iter().collect();
+    let a = pick(rng, &ids)?;
+    let others: Vec<NodeId> = ids.into_iter().filter(|&b| b != a).collect();
+    let b = pick(rng, &others)?;
+    use crate::raft::MessageType::{App, AppResp, Heartbeat, Vote, VoteResp};
+    Some(match rng.random_range(0..8u32) {
+        0..=2 => Command::Hold {
+            a,
+            b,
+            one_way: rng.random_bool(0.7),
+        },
+        3 => Command::Release {
+            link: Some((a, b, true)),
+            count: Some(rng.random_range(1..=3u64)),
+        },
+        4 => Command::Release {
+            link: None,
+            count: None,
+        },
+        5 | 6 => Command::Drop {
+            from: a,
+            to: b,
+            kind: pick(
+                rng,
+                &[
+                    None,
+                    Some(App),
+                    Some(AppResp),
+                    Some(Heartbeat),
+                    Some(Vote),
+                    Some(VoteResp),
+                ],
+            )
+            .flatten(),
+            id: None,
+            count: rng.random_bool(0.6).then(|| rng.random_range(1..=2u64)),
+        },
+        _ => Command::DeliverNext { link: None },
+    })
+}
 
 /// The commands that add the second cluster and start the mirror.
 fn mirror_setup(source: NodeId) -> [Command; 2] {
@@ -693,6 +753,8 @@ pub fn generate(seed: u64, duration_ms: u64) -> (String, Session) {
     let mut line = 1;
     let mut mirror_rng = Pcg64::seed_from_u64(seed ^ MIRROR_STREAM);
     let mirrored = mirror_rng.random_bool(MIRROR_SHARE);
+    let mut hand_rng = Pcg64::seed_from_u64(seed ^ HAND_STREAM);
+    let by_hand = hand_rng.random_bool(HAND_SHARE);
     let source = spec.voters[0];
     if mirrored {
         for cmd in mirror_setup(source) {
@@ -708,6 +770,11 @@ pub fn generate(seed: u64, duration_ms: u64) -> (String, Session) {
         }
         if mirrored {
             if let Some(fault) = mirror_fault(&mut mirror_rng, source) {
+                cmd = fault;
+            }
+        }
+        if by_hand {
+            if let Some(fault) = hand_fault(&mut hand_rng, &session) {
                 cmd = fault;
             }
         }
@@ -753,6 +820,24 @@ fn finish(mut session: Session, mut tracker: Tracker, mut line: usize) -> Verdic
     let spec = session.spec().clone();
     run(&mut session, &mut tracker, Command::LoadStop);
     run(&mut session, &mut tracker, Command::Heal { link: None });
+    // Held messages are delivered, as cut links heal (only in a run that
+    // held some: the others' final phase is as it was).
+    let held = |s: &Session| {
+        s.fleet()
+            .clusters()
+            .iter()
+            .any(|c| c.world().network().held_links().next().is_some())
+    };
+    if held(&session) {
+        run(
+            &mut session,
+            &mut tracker,
+            Command::Release {
+                link: None,
+                count: None,
+            },
+        );
+    }
     let healed_at = session.now();
     run(
         &mut session,

@@ -167,8 +167,11 @@ fn every_lesson_has_a_header_narration_a_pause_and_a_check() {
         assert!(h.title.len() > 5, "{id}: title {:?}", h.title);
         assert!(h.summary.len() > 20, "{id}: summary {:?}", h.summary);
         assert!(
-            !h.figures.is_empty() || h.proposal.is_some() || h.comparison.is_some(),
-            "{id}: no figure, no proposal and no comparison"
+            !h.figures.is_empty()
+                || h.proposal.is_some()
+                || h.comparison.is_some()
+                || h.raft.is_some(),
+            "{id}: no figure, no proposal, no comparison and no Raft topic"
         );
         assert!(lesson.says().count() >= 1, "{id}: no say");
         assert!(lesson.pauses() >= 1, "{id}: no pause");
@@ -191,6 +194,16 @@ fn every_lesson_has_a_header_narration_a_pause_and_a_check() {
             "{id}: the narration does not name figure {:?}",
             h.figures
         );
+        // A lesson of Raft's own story names the Raft paper, or etcd-raft.
+        if let Some(topic) = &h.raft {
+            assert!(
+                says.contains("Raft paper") || says.contains("etcd-raft"),
+                "{id}: the narration names neither the Raft paper nor etcd-raft"
+            );
+            if topic == "figure-8" {
+                assert!(says.contains("Figure 8"), "{id}: figure 8 unnamed");
+            }
+        }
         // A comparison's lesson says it is the document's comparison.
         if h.comparison.is_some() {
             assert!(

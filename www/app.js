@@ -560,6 +560,7 @@ function updatePanels(force = false) {
   updateTimeline(tl);
   updateLesson(lesson);
   $("load").setAttribute("aria-pressed", String(app.status().load != null));
+  $("step-message").disabled = !app.canDeliverNext();
   const modesOn = modesSummary(app.modes());
   $("modes-button").setAttribute("aria-pressed", String(modesOn !== ""));
   $("modes-button").title = t("modes.tip", { on: modesOn || t("modes.allOff") });
@@ -580,6 +581,7 @@ function updatePanels(force = false) {
     if ($("script").textContent !== script) $("script").textContent = script;
   }
   popupPart.m?.fill(page);
+  handPart.m?.fill(page);
   // The history view runs the checker: only while it is open, and at most
   // once a second while the clock runs.
   if (!$("history-box").hidden && (!playing || performance.now() - historyDrawn > 1000)) drawHistory();
@@ -685,6 +687,8 @@ $("speed").addEventListener("input", (e) => { speed = sliderToSpeed(Number(e.tar
 
 $("play").onclick = () => setPlaying(!playing);
 $("step").onclick = step;
+// The next message alone (deliver-next), recorded as the command.
+$("step-message").onclick = () => { setPlaying(false); run("deliver-next"); };
 const seedValue = () => Math.max(0, Math.floor(Number($("seed").value) || 0));
 // Reset keeps the run's modes: a fresh cluster on the seed, with the same cluster options.
 $("reset").onclick = () => {
@@ -735,16 +739,27 @@ canvas.addEventListener("pointermove", (e) => {
 let fingerTap = false; // the click comes from a finger (a touch screen's tap)
 canvas.addEventListener("click", (e) => {
   if (dragged) { dragged = false; return; }
-  const hit = hitNear(onCanvas(e), fingerTap);
-  act(hit, e.shiftKey);
+  const at = onCanvas(e);
+  const hit = hitNear(at, fingerTap);
+  act(hit, e.shiftKey, at);
 });
 
-/** A click or a tap (or Enter, from the keyboard) on `hit`: a node's
- * actions, a link cut or healed (`oneWay`: the direction from its nearer
- * end only), a mirror's row in the quorum panel. */
-function act(hit, oneWay = false) {
+/** A click or a tap (or Enter, from the keyboard) on `hit`, at canvas
+ * point `at`: a node's actions; a message's popup (what it carries, Drop,
+ * Hold this link); a link's popup (cut or heal, hold, release), or with
+ * `oneWay` the direction from its nearer end cut or healed at once; a
+ * mirror's link cut or healed; a mirror's row in the quorum panel. */
+function act(hit, oneWay = false, at = null) {
   if (!hit) { closePopup(); return; }
-  if (hit.kind === "node") { later(popupPart, (m) => m.open(page, hit.id)); return; }
+  if (hit.kind === "node") { handPart.m?.close(); later(popupPart, (m) => m.open(page, hit.id)); return; }
+  if (hit.kind === "message") {
+    later(handPart, (m) => m.openMessage(page, hit, at ?? toCanvas(targetPoint(hit))));
+    return;
+  }
+  if (hit.kind === "link" && !oneWay && app.linkHand(hit.a, hit.b)) {
+    later(handPart, (m) => m.openLink(page, hit, at ?? toCanvas(targetPoint(hit))));
+    return;
+  }
   // A mirror: its row in the quorum panel (its links are what a click changes).
   if (hit.kind === "mirror") {
     closePopup();
@@ -850,7 +865,8 @@ canvas.addEventListener("wheel", (e) => {
 // - zoom, 0 shows the whole cluster.
 let picked = -1; // index in targets() of what the arrows picked
 /** What the arrows go through: every node, then every link between two
- * linked nodes, of every cluster (as app.hitTest finds them). */
+ * linked nodes, of every cluster (as app.hitTest finds them), then every
+ * message dot drawn. */
 function targets() {
   const ids = app.nodes().filter((n) => !n.removed).map((n) => n.id);
   const list = ids.map((id) => ({ kind: "node", id }));
@@ -863,15 +879,25 @@ function targets() {
       if (hit?.kind === "link" && ((hit.a === ids[i] && hit.b === ids[j]) || (hit.a === ids[j] && hit.b === ids[i]))) list.push({ kind: "link", a: hit.a, b: hit.b, near: hit.a });
     }
   }
+  for (const d of app.messageDots()) list.push({ kind: "message", id: d.id, from: d.from, to: d.to, x: d.x, y: d.y });
   return list;
 }
-/** Where target `g` is (the layout's point: a node's centre, a link's middle). */
+/** Where target `g` is (the layout's point: a node's centre, a link's
+ * middle, a message's dot). */
 function targetPoint(g) {
   if (g.kind === "node") return app.nodePosition(g.id);
+  if (g.kind === "message") {
+    const d = app.messageDots().find((m) => m.id === g.id && m.from === g.from);
+    return d ? [d.x, d.y] : [g.x ?? 0, g.y ?? 0];
+  }
   const [a, b] = [app.nodePosition(g.a), app.nodePosition(g.b)];
   return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
 }
 function describe(g) {
+  if (g.kind === "message") {
+    const h = app.messageHand(g.from, g.id);
+    return t("canvas.message", { kind: h?.etcd_kind ?? "", from: g.from, to: g.to });
+  }
   if (g.kind === "link") {
     const cut = app.isCut(g.a, g.b) || app.isCut(g.b, g.a);
     return t(cut ? "canvas.linkCut" : "canvas.link", { a: g.a, b: g.b });
@@ -913,8 +939,9 @@ canvas.addEventListener("keydown", (e) => {
   else if (e.key === "0") { e.preventDefault(); zoomBy(0); }
 });
 canvas.addEventListener("blur", (e) => {
-  // Into the picked node's actions: the pick stays for the way back.
-  if ($("popup").contains(e.relatedTarget)) return;
+  // Into the picked node's (or link's, or message's) actions: the pick
+  // stays for the way back.
+  if ($("popup").contains(e.relatedTarget) || $("hand").contains(e.relatedTarget)) return;
   picked = -1;
   if (app.hover(-1e6, -1e6)) draw();
 });
@@ -922,7 +949,9 @@ canvas.addEventListener("blur", (e) => {
 // The node popup (popup.js), a part (below): a click on a node opens it
 // once it is here (it is fetched when the page is idle).
 const popupPart = part(() => import("./popup.js"));
-const closePopup = () => popupPart.m?.close();
+// The popups of a message dot and of a link (hand.js), a part the same way.
+const handPart = part(() => import("./hand.js"));
+const closePopup = () => { popupPart.m?.close(); handPart.m?.close(); };
 
 // ---- the console ------------------------------------------------------------------
 
@@ -1040,9 +1069,9 @@ document.addEventListener("keydown", (e) => {
   const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
   if (e.key === "Escape") {
     // Escape closes what is open; with nothing open, it leaves presenter mode.
-    const inPopup = !$("popup").hidden && $("popup").contains(document.activeElement);
+    const inPopup = [$("popup"), $("hand")].some((p) => !p.hidden && p.contains(document.activeElement));
     if (closeMenu(true)) return;
-    const open = dialogOpen() || !$("popup").hidden || typing;
+    const open = dialogOpen() || !$("popup").hidden || !$("hand").hidden || typing;
     closeAll();
     if (typing) e.target.blur();
     // From a node's actions, the focus goes back to the canvas it came from.
@@ -1589,6 +1618,8 @@ window.raftlab = {
   history: () => app.history(),
   // Where a node is on the canvas, in its CSS pixels, zoomed: [x, y, radius].
   nodePosition: (id) => { const p = app.nodePosition(id); return p && toCanvas(p); },
+  // Every message dot drawn, where it is on the canvas (zoomed): [{id, from, to, x, y, held}].
+  messageDots: () => app.messageDots().map((d) => { const [x, y] = toCanvas([d.x, d.y]); return { ...d, x, y }; }),
   // The reader's zoom: {scale, x, y}; zoomBy(k) zooms about the canvas's centre.
   view: () => ({ ...view }),
   zoomBy: (k) => { zoomBy(k); return { ...view }; },
@@ -1652,6 +1683,6 @@ if (new URLSearchParams(location.search).has("present")) present(true);
 // The module's deferred part comes the same way (its functions would
 // otherwise fetch it when first called: docs/page-module.md).
 (window.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => {
-  for (const load of [lessonPanel, clustersPart, modesPart, filesPart, helpPart, popupPart, historyPart, travelPart]) load().catch(() => {});
+  for (const load of [lessonPanel, clustersPart, modesPart, filesPart, helpPart, popupPart, handPart, historyPart, travelPart]) load().catch(() => {});
   loadDeferred().catch(() => {});
 }, { timeout: 2000 });

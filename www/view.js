@@ -33,9 +33,11 @@ export function escapeHtml(s) {
 export const figureList = (f) => f.map((n) => t("figure.n", { n })).join(t("figure.sep"));
 const figuresText = (f) => t(f.length > 1 ? "figures.list" : "figure.list", { list: figureList(f) });
 /** What a lesson follows: its figures, the design document's proposal it
- * makes tryable, or the comparison it sets side by side. */
+ * makes tryable, Raft's own story it tells, or the comparison it sets side
+ * by side. */
 export const lessonSource = (l) => l.figures.length ? figuresText(l.figures)
   : l.proposal ? t("source.of", { what: t("proposal"), name: t(`proposal.${l.proposal}`) })
+  : l.raft ? t("source.of", { what: t("raft"), name: t(`raft.${l.raft}`) })
   : t("source.of", { what: t("comparison"), name: t(`comparison.${l.comparison}`) });
 
 /** The lesson after `id` in the list, if there is one. */

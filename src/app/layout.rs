@@ -33,6 +33,12 @@ pub enum Hit {
     },
     /// A mirror process's shape.
     Mirror(NodeId),
+    /// Message `id`'s dot, on its way from `from` to `to` (`app::dots`).
+    Message {
+        id: u64,
+        from: NodeId,
+        to: NodeId,
+    },
 }
 
 #[derive(Debug, Clone, Default)]

@@ -12,9 +12,14 @@
 //! - `safety`: what the safety indicator says;
 //! - `scene`: how each node and log strip looks, and where labels go;
 //! - `layout`: where nodes, links and log strips sit, and hit-testing;
+//! - `hand`: what a message dot's and a link's popup buttons stand for;
+//! - `dots`: where each message dot stands, held ones queued at their
+//!   receiver's side;
 //! - `palette`: the canvas's colours.
 
+pub mod dots;
 pub mod engine;
+pub mod hand;
 pub mod history;
 pub mod layout;
 pub mod log;

@@ -11,6 +11,8 @@ pub const TEXT_DIM: &str = "#94a3b8";
 pub const TEXT_FAINT: &str = "#64748b";
 pub const LINK: &str = "#334155";
 pub const LINK_CUT: &str = "#ef4444";
+/// A held direction's bar and its messages' rings (`hold`).
+pub const HELD: &str = "#fbbf24";
 pub const HOVER: &str = "#f8fafc";
 pub const NODE_TEXT_DARK: &str = "#0b1120";
 

@@ -10,11 +10,12 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 pub use crate::raft::types::NodeId;
+use crate::raft::MessageType;
 pub use crate::server::{Failover, MirrorState, NewMembers, ReadMode, Release};
 pub use crate::sim::Transport;
 
 /// The command words, in the order error messages list them.
-pub const COMMAND_NAMES: [&str; 24] = [
+pub const COMMAND_NAMES: [&str; 28] = [
     "wait",
     "wait-until",
     "expect",
@@ -38,6 +39,10 @@ pub const COMMAND_NAMES: [&str; 24] = [
     "partition",
     "isolate",
     "net",
+    "hold",
+    "release",
+    "drop",
+    "deliver-next",
     "mirror",
 ];
 
@@ -353,6 +358,31 @@ pub enum Command {
     },
     /// `mirror stop M`
     MirrorStop(NodeId),
+    /// `hold A->B` (`one_way`) or `hold A B` (both directions): every
+    /// message on the direction not yet delivered, and every one sent later,
+    /// waits at the receiver's side until released.
+    Hold { a: NodeId, b: NodeId, one_way: bool },
+    /// `release [A->B | A B] [count=N]`: delivers now, in send order, the
+    /// held messages of a direction, of both, or of every held direction
+    /// (`link: None`), all or the first N; a direction with none left is
+    /// held no more.
+    Release {
+        link: Option<(NodeId, NodeId, bool)>,
+        count: Option<u64>,
+    },
+    /// `drop A->B [kind=KIND] [id=N] [count=N]`: drops the direction's
+    /// messages in flight or held (all, those of one kind, the one of that
+    /// id; the first N of them), each told to its sender as a lost one is.
+    Drop {
+        from: NodeId,
+        to: NodeId,
+        kind: Option<MessageType>,
+        id: Option<u64>,
+        count: Option<u64>,
+    },
+    /// `deliver-next [A->B]`: delivers the earliest message to arrive, of
+    /// any direction or of that one, at its arrival, and nothing else.
+    DeliverNext { link: Option<(NodeId, NodeId)> },
 }
 
 impl fmt::Display for JointChange {
@@ -373,6 +403,21 @@ impl fmt::Display for JointChange {
 /// A condition of `expect` and `wait-until`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Condition {
+    /// `held A->B=N` (or `>=`, `<=`): messages held on the direction.
+    Held {
+        from: NodeId,
+        to: NodeId,
+        bound: Bound,
+        count: u64,
+    },
+    /// `in-flight A->B=N` (or `>=`, `<=`): messages on their way on the
+    /// direction and not held (in the sender's queue or on the wire).
+    InFlight {
+        from: NodeId,
+        to: NodeId,
+        bound: Bound,
+        count: u64,
+    },
     /// `leader`
     Leader,
     /// `leader=N`
@@ -809,6 +854,18 @@ impl fmt::Display for Condition {
             Condition::WatchCanceled(w) => write!(f, "watch-canceled {w}"),
             Condition::Mirror { id, state } => write!(f, "mirror {id}={}", state.as_str()),
             Condition::MirrorError { id, code } => write!(f, "mirror-error {id}={code}"),
+            Condition::Held {
+                from,
+                to,
+                bound,
+                count,
+            } => write!(f, "held {from}->{to}{}{count}", bound.as_str()),
+            Condition::InFlight {
+                from,
+                to,
+                bound,
+                count,
+            } => write!(f, "in-flight {from}->{to}{}{count}", bound.as_str()),
         }
     }
 }
@@ -848,6 +905,10 @@ impl fmt::Display for Command {
             Command::AddCluster(_) | Command::MirrorStart { .. } | Command::MirrorStop(_) => {
                 self.fmt_fleet(f)
             }
+            Command::Hold { .. }
+            | Command::Release { .. }
+            | Command::Drop { .. }
+            | Command::DeliverNext { .. } => self.fmt_by_hand(f),
         }
     }
 }
@@ -1139,6 +1200,50 @@ impl Command {
                 Ok(())
             }
             Command::MirrorStop(id) => write!(f, "mirror stop {id}"),
+            // `fmt` sends only the commands above here.
+            _ => Ok(()),
+        }
+    }
+
+    /// A hand on single messages.
+    fn fmt_by_hand(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Hold { a, b, one_way } => {
+                f.write_str("hold ")?;
+                format_link(f, *a, *b, *one_way)
+            }
+            Command::Release { link, count } => {
+                f.write_str("release")?;
+                if let Some((a, b, one_way)) = link {
+                    f.write_str(" ")?;
+                    format_link(f, *a, *b, *one_way)?;
+                }
+                if let Some(n) = count {
+                    write!(f, " count={n}")?;
+                }
+                Ok(())
+            }
+            Command::Drop {
+                from,
+                to,
+                kind,
+                id,
+                count,
+            } => {
+                write!(f, "drop {from}->{to}")?;
+                if let Some(k) = kind {
+                    write!(f, " kind={}", crate::lang::messages::kind_name(*k))?;
+                }
+                if let Some(i) = id {
+                    write!(f, " id={i}")?;
+                }
+                if let Some(n) = count {
+                    write!(f, " count={n}")?;
+                }
+                Ok(())
+            }
+            Command::DeliverNext { link: None } => f.write_str("deliver-next"),
+            Command::DeliverNext { link: Some((a, b)) } => write!(f, "deliver-next {a}->{b}"),
             // `fmt` sends only the commands above here.
             _ => Ok(()),
         }

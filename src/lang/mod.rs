@@ -9,6 +9,7 @@ pub mod ast;
 pub mod braces;
 pub mod etcdctl;
 pub mod lexer;
+pub mod messages;
 pub mod parse;
 pub mod parse_error;
 pub mod say;

@@ -11,6 +11,8 @@ use crate::lang::lexer::{lex, OptPart, Token};
 use crate::lang::parse_error::{Form, Least, Named};
 pub use crate::lang::parse_error::{ParseError, ParseErrorFacts, ParseErrorKind};
 
+mod by_hand;
+
 /// The options every client request takes: the client's timeout and
 /// etcd's `WithRequireLeader`.
 const CLIENT_OPTIONS: [(&str, Kind); 2] = [
@@ -665,6 +667,7 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
         "partition" => parse_partition(p),
         "net" => parse_net(p),
         "mirror" => parse_mirror(p),
+        "hold" | "release" | "drop" | "deliver-next" => by_hand::parse(p, &first.text),
         other => Err(p.err(
             first.col,
             ParseErrorKind::UnknownCommand {
@@ -1350,6 +1353,7 @@ fn bare_condition(p: &mut Words<'_>, t: &Token) -> Result<Condition, ParseError>
         "msgs-out" => parse_msgs(p, MsgDir::Out),
         "msgs-in" => parse_msgs(p, MsgDir::In),
         "watch-events" => parse_watch_events(p),
+        "held" | "in-flight" => by_hand::parse_condition(p, &t.text),
         "watch-canceled" => {
             let t = p.word("a watch number", "watch-canceled")?;
             let w = parse_watch_id(&t.text).map_err(|m| p.err(t.col, m))?;

@@ -286,6 +286,13 @@ pub enum ParseErrorKind {
         a: NodeId,
         b: NodeId,
     },
+    /// `drop A B` or `deliver-next A B`: the command acts on one
+    /// direction, `A->B`.
+    OneDirection {
+        cmd: String,
+        a: NodeId,
+        b: NodeId,
+    },
     /// Quoted text where a partition's groups go.
     QuotedGroups {
         found: String,
@@ -390,6 +397,8 @@ pub enum Named {
     Role,
     ProgressState,
     ErrorCode,
+    /// A message's kind (`drop 1->2 kind=KIND`).
+    MessageKind,
 }
 
 /// The forms a word can fail to have; each says its own example.
@@ -408,6 +417,8 @@ pub enum Form {
     AutoPromote,
     Latency,
     Bandwidth,
+    /// `held A->B=N` and `in-flight A->B=N` (the condition's name).
+    LinkCount(String),
     /// One of two words (`leave=auto` or `leave=explicit`, `on` or `off`...).
     Choice(&'static str, &'static str),
 }
@@ -420,6 +431,8 @@ pub enum Least {
     Rate,
     Bandwidth,
     WatchNumber,
+    /// `count=` of `release` and `drop`.
+    Count,
 }
 
 impl Form {
@@ -438,6 +451,9 @@ impl Form {
             Form::AutoPromote => "off or a whole percentage from 1% to 100% (like 90%)".to_string(),
             Form::Latency => "a latency range like 10ms..30ms".to_string(),
             Form::Bandwidth => "a bandwidth like 1MB/s or unlimited".to_string(),
+            Form::LinkCount(name) => {
+                format!("A->B=N, A->B>=N or A->B<=N like 1->2=0 after {name}")
+            }
             Form::Choice(a, b) => format!("{a} or {b}"),
         }
     }
@@ -470,7 +486,8 @@ pub const CONDITION_FORMS: &str =
      voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, term>=T, commit>=I, role N=ROLE, \
      progress N=STATE, match N>=P% (or <=), ok, error=CODE, value=TEXT, absent, linearizable, not-linearizable, \
      queued>=SIZE, queued N>=SIZE (or <=), msgs-out N=K, msgs-in N=K (or >=, <=), \
-     watch-events W=N (or >=, <=), watch-canceled W, mirror M=STATE, mirror-error M=CODE";
+     watch-events W=N (or >=, <=), watch-canceled W, mirror M=STATE, mirror-error M=CODE, \
+     held A->B=N, in-flight A->B=N (or >=, <=)";
 
 impl ParseErrorKind {
     /// A sample of every kind, for the tests that every renderer says each.
@@ -596,6 +613,11 @@ impl ParseErrorKind {
             ChangeMissing,
             MissingLinkEnd { from: s("1") },
             SameNodeLink { a: 1, b: 1 },
+            OneDirection {
+                cmd: s("drop"),
+                a: 1,
+                b: 2,
+            },
             QuotedGroups { found: s("\"1\"") },
             PartitionMissing,
             GroupSeparator { id: 2 },
@@ -643,6 +665,7 @@ impl ParseErrorKind {
             Named::Role,
             Named::ProgressState,
             Named::ErrorCode,
+            Named::MessageKind,
         ] {
             all.push(UnknownName {
                 what,
@@ -656,6 +679,7 @@ impl ParseErrorKind {
             Least::Rate,
             Least::Bandwidth,
             Least::WatchNumber,
+            Least::Count,
         ] {
             all.push(TooSmall(least));
         }
@@ -671,6 +695,7 @@ impl ParseErrorKind {
             Form::AutoPromote,
             Form::Latency,
             Form::Bandwidth,
+            Form::LinkCount(s("held")),
             Form::Choice("on", "off"),
         ] {
             all.push(FormExpected {
@@ -831,6 +856,7 @@ impl ParseErrorKind {
                     Named::Role => "role",
                     Named::ProgressState => "progress state",
                     Named::ErrorCode => "error code",
+                    Named::MessageKind => "message kind",
                 };
                 format!("unknown {what} {found}; expected one of: {expected}")
             }
@@ -844,6 +870,9 @@ impl ParseErrorKind {
             MissingLinkEnd { from } => format!("missing node id after \"{from}->\""),
             SameNodeLink { a, b } => {
                 format!("a link joins two different nodes, found {a} and {b}")
+            }
+            OneDirection { cmd, a, b } => {
+                format!("{cmd} acts on one direction: write {a}->{b} (or {b}->{a})")
             }
             QuotedGroups { found } => {
                 format!("expected node ids in groups like 1,2 | 3, found quoted text {found}")
@@ -884,6 +913,7 @@ impl ParseErrorKind {
                 Least::Rate => "the rate must be at least 1/s",
                 Least::Bandwidth => "the bandwidth must be at least 1B/s",
                 Least::WatchNumber => "watches are numbered from 1",
+                Least::Count => "count must be at least 1",
             }
             .to_string(),
             RateTooHigh { rate, limit } => {

@@ -43,6 +43,7 @@ fn error_codes_round_trip() {
         "compacted",
         "future-rev",
         "empty-key",
+        "no-message",
     ];
     assert_eq!(ErrorCode::ALL.map(|c| c.as_str()), names);
     for code in ErrorCode::ALL {
@@ -266,6 +267,27 @@ mod props {
             (id(), proptest::sample::select(MirrorState::ALL.to_vec()))
                 .prop_map(|(id, state)| Condition::Mirror { id, state }),
             (id(), code()).prop_map(|(id, code)| Condition::MirrorError { id, code }),
+            (
+                link(),
+                any::<bool>(),
+                proptest::sample::select(vec![Bound::AtLeast, Bound::AtMost, Bound::Exactly]),
+                any::<u64>()
+            )
+                .prop_map(|((from, to, _), held, bound, count)| if held {
+                    Condition::Held {
+                        from,
+                        to,
+                        bound,
+                        count,
+                    }
+                } else {
+                    Condition::InFlight {
+                        from,
+                        to,
+                        bound,
+                        count,
+                    }
+                }),
         ]
     }
 
@@ -503,6 +525,33 @@ mod props {
             partition().prop_map(Command::Partition),
             id().prop_map(Command::Isolate),
             net(),
+            link().prop_map(|(a, b, one_way)| Command::Hold { a, b, one_way }),
+            (
+                proptest::option::of(link()),
+                proptest::option::of(1..=u64::MAX)
+            )
+                .prop_map(|(link, count)| Command::Release { link, count }),
+            (
+                link(),
+                proptest::option::of(proptest::sample::select(
+                    crate::lang::messages::MESSAGE_KINDS
+                        .iter()
+                        .map(|(_, k)| *k)
+                        .collect::<Vec<_>>()
+                )),
+                proptest::option::of(any::<u64>()),
+                proptest::option::of(1..=u64::MAX)
+            )
+                .prop_map(|((from, to, _), kind, id, count)| Command::Drop {
+                    from,
+                    to,
+                    kind,
+                    id,
+                    count,
+                }),
+            proptest::option::of(link()).prop_map(|l| Command::DeliverNext {
+                link: l.map(|(a, b, _)| (a, b))
+            }),
         ]
     }
 

@@ -57,6 +57,10 @@ pub static LESSONS: &[LessonSource] = &[
     lesson!("15-standby-failover.scenario"),
     lesson!("16-read-only-learners.scenario"),
     lesson!("17-learner-or-mirror-maker.scenario"),
+    lesson!("18-figure-8-an-old-entry-overwritten.scenario"),
+    lesson!("18b-figure-8-the-leaders-own-entry-commits-it.scenario"),
+    lesson!("19-the-election-restriction.scenario"),
+    lesson!("20-a-learner-votes.scenario"),
 ];
 #[cfg(all(target_arch = "wasm32", not(feature = "embedded-lessons")))]
 pub static LESSONS: &[LessonSource] = &[];
@@ -192,6 +196,24 @@ pub const PROPOSALS: [(&str, &str); 4] = [
     ("read-only", "Make the learner read-only"),
 ];
 
+/// Raft's own story, which the design document takes for granted and a
+/// hand on single messages shows: the name a `# raft:` header uses, and
+/// what it stands for in English.
+pub const RAFT_TOPICS: [(&str, &str); 3] = [
+    (
+        "figure-8",
+        "Figure 8 of the Raft paper: an entry of an earlier term is committed only through one of the leader's own",
+    ),
+    (
+        "election-restriction",
+        "The election restriction of the Raft paper (section 5.4.1): a stale log wins no election",
+    ),
+    (
+        "learner-votes",
+        "etcd-raft's learners vote: a learner may be a voter without knowing it yet",
+    ),
+];
+
 /// Why a lesson file is not a lesson.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LessonError {
@@ -220,6 +242,8 @@ pub struct LessonHeader {
     /// The design document's comparison the lesson stands for, by its name
     /// in [`COMPARISONS`].
     pub comparison: Option<String>,
+    /// Raft's own story the lesson tells, by its name in [`RAFT_TOPICS`].
+    pub raft: Option<String>,
     pub summary: String,
     /// `# title-ja:`, the title in Japanese.
     pub title_ja: Option<String>,
@@ -246,12 +270,13 @@ impl LessonHeader {
 }
 
 /// Reads the `# title:`, `# title-ja:`, `# figure:`, `# proposal:`,
-/// `# summary:` and `# summary-ja:` comments that come before the `cluster` line. Other comments are allowed.
+/// `# comparison:`, `# raft:`, `# summary:` and `# summary-ja:` comments
+/// that come before the `cluster` line. Other comments are allowed.
 /// Title and summary must appear once, and a figure list or a proposal (or
 /// both), each at most once, all with non-empty values.
 pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
     let (mut title, mut figures, mut summary, mut proposal) = (None, None, None, None);
-    let mut comparison = None;
+    let (mut comparison, mut raft) = (None, None);
     let (mut title_ja, mut summary_ja) = (None, None);
     for (n, raw) in src.lines().enumerate() {
         let line = raw.trim();
@@ -273,6 +298,7 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
             "summary-ja" => &mut summary_ja,
             "proposal" => &mut proposal,
             "comparison" => &mut comparison,
+            "raft" => &mut raft,
             _ => continue,
         };
         if value.is_empty() {
@@ -284,8 +310,17 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
     }
     let title = title.ok_or("no '# title:' header")?;
     let summary = summary.ok_or("no '# summary:' header")?;
-    if figures.is_none() && proposal.is_none() && comparison.is_none() {
-        return Err("no '# figure:', '# proposal:' or '# comparison:' header".into());
+    if figures.is_none() && proposal.is_none() && comparison.is_none() && raft.is_none() {
+        return Err("no '# figure:', '# proposal:', '# comparison:' or '# raft:' header".into());
+    }
+    if let Some(r) = &raft {
+        if !RAFT_TOPICS.iter().any(|(name, _)| name == r) {
+            let names: Vec<&str> = RAFT_TOPICS.iter().map(|(n, _)| *n).collect();
+            return Err(format!(
+                "raft {r:?} is not one of raftlab's Raft topics: {}",
+                names.join(", ")
+            ));
+        }
     }
     if let Some(c) = &comparison {
         if !COMPARISONS.iter().any(|(name, _)| name == c) {
@@ -321,6 +356,7 @@ pub fn parse_header(src: &str) -> Result<LessonHeader, String> {
         figures,
         proposal,
         comparison,
+        raft,
         summary,
         title_ja,
         summary_ja,
@@ -357,6 +393,8 @@ pub struct LessonInfo {
     /// The design document's comparison it stands for (a name in
     /// [`COMPARISONS`]), or `None`.
     pub comparison: Option<String>,
+    /// Raft's own story it tells (a name in [`RAFT_TOPICS`]), or `None`.
+    pub raft: Option<String>,
     pub summary: String,
     /// How many times `next` runs before the lesson is finished.
     pub steps: usize,
@@ -408,6 +446,7 @@ impl Lesson {
             figures: self.header.figures.clone(),
             proposal: self.header.proposal.clone(),
             comparison: self.header.comparison.clone(),
+            raft: self.header.raft.clone(),
             summary: self.header.summary_in(lang).to_string(),
             steps: self.steps(),
             checked: self.checked_against(lang),

@@ -19,6 +19,10 @@
 //! instead of, or besides, figures: `# proposal: learner-by-default` (see
 //! [`PROPOSALS`](lesson::PROPOSALS)). A lesson about one of the document's comparisons names it
 //! the same way: `# comparison: mirror-maker` (see [`COMPARISONS`](lesson::COMPARISONS)).
+//! A lesson about Raft's own story, which the design document takes for
+//! granted (figure 8 of the Raft paper, the election restriction, what a
+//! learner does with a vote request), names it: `# raft: figure-8` (see
+//! [`RAFT_TOPICS`](lesson::RAFT_TOPICS)).
 //!
 //! and its body tells the story with `say` (narration, each followed by a
 //! `say-ja` line with the same words in Japanese), `pause` (the reader's
@@ -49,5 +53,6 @@ pub mod view;
 pub use lesson::{
     find, infos, infos_in, lessons, load, parse_bundle, parse_header, Lesson, LessonError,
     LessonHeader, LessonInfo, LessonSource, BUNDLE_MARK, COMPARISONS, LESSONS, PROPOSALS,
+    RAFT_TOPICS,
 };
 pub use player::{surprises, LessonPlayer, Played, Step, StepLine};

@@ -20,6 +20,8 @@ pub struct LessonView {
     pub proposal: Option<String>,
     /// The design document's comparison it sets side by side, or `None`.
     pub comparison: Option<String>,
+    /// Raft's own story it tells (`lesson::RAFT_TOPICS`), or `None`.
+    pub raft: Option<String>,
     pub summary: String,
     /// Steps done (0 at the start) of `steps`.
     pub position: usize,
@@ -58,6 +60,7 @@ impl LessonView {
             figures: l.header.figures.clone(),
             proposal: l.header.proposal.clone(),
             comparison: l.header.comparison.clone(),
+            raft: l.header.raft.clone(),
             summary: l.header.summary_in(lang).to_string(),
             checked: l.checked_against(lang),
             position: p.position(),

@@ -42,10 +42,12 @@ pub enum ErrorCode {
     /// A put, get or delete of the empty key (v3rpc `checkPutRequest`,
     /// `checkRangeRequest`, `checkDeleteRequest`: `ErrGRPCEmptyKey`).
     EmptyKey,
+    /// raftlab's own: `deliver-next` or `drop` found no message to act on.
+    NoMessage,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 22] = [
+    pub const ALL: [ErrorCode; 23] = [
         ErrorCode::BadUrl,
         ErrorCode::IdExists,
         ErrorCode::IdRemoved,
@@ -68,6 +70,7 @@ impl ErrorCode {
         ErrorCode::Compacted,
         ErrorCode::FutureRev,
         ErrorCode::EmptyKey,
+        ErrorCode::NoMessage,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -94,6 +97,7 @@ impl ErrorCode {
             ErrorCode::Compacted => MvccError::Compacted.as_str(),
             ErrorCode::FutureRev => MvccError::FutureRev.as_str(),
             ErrorCode::EmptyKey => "empty-key",
+            ErrorCode::NoMessage => "no-message",
         }
     }
 
@@ -127,6 +131,8 @@ impl ErrorCode {
             ErrorCode::Compacted => MvccError::Compacted.etcd_text(),
             ErrorCode::FutureRev => MvccError::FutureRev.etcd_text(),
             ErrorCode::EmptyKey => "etcdserver: key is not provided",
+            // No etcd text: a hand on single messages is raftlab's.
+            ErrorCode::NoMessage => "no such message is on its way",
         }
     }
 }
@@ -374,6 +380,20 @@ pub enum ErrorDetail {
     /// `cut`/`heal` of two nodes no link joins: of different clusters, or a
     /// mirror process and a node it does not talk to.
     NoLinkAcross { a: NodeId, b: NodeId },
+    /// `deliver-next` found nothing on its way (on the direction `link`
+    /// only, if given) that is not held; `held` messages are held there.
+    NothingToDeliver {
+        link: Option<(NodeId, NodeId)>,
+        held: u64,
+    },
+    /// `drop` found no message from `from` to `to`, in flight or held, of
+    /// `kind` (any with `None`) numbered `id` (any with `None`).
+    NothingToDrop {
+        from: NodeId,
+        to: NodeId,
+        kind: Option<crate::raft::MessageType>,
+        id: Option<u64>,
+    },
 }
 
 impl ServerError {
@@ -611,6 +631,38 @@ impl ServerError {
             ),
             e(ErrorCode::MemberNotFound, NoSuchMirror { id: 9 }),
             e(ErrorCode::MemberNotFound, NoLinkAcross { a: 1, b: 11 }),
+            e(
+                ErrorCode::NoMessage,
+                NothingToDeliver {
+                    link: None,
+                    held: 0,
+                },
+            ),
+            e(
+                ErrorCode::NoMessage,
+                NothingToDeliver {
+                    link: Some((1, 2)),
+                    held: 3,
+                },
+            ),
+            e(
+                ErrorCode::NoMessage,
+                NothingToDrop {
+                    from: 1,
+                    to: 2,
+                    kind: Some(crate::raft::MessageType::App),
+                    id: None,
+                },
+            ),
+            e(
+                ErrorCode::NoMessage,
+                NothingToDrop {
+                    from: 1,
+                    to: 2,
+                    kind: None,
+                    id: Some(7),
+                },
+            ),
         ]
     }
 }

@@ -180,6 +180,14 @@ pub enum Unmet {
         out: bool,
         count: u64,
     },
+    /// `count` messages are held (`held`), or in flight and not held, on
+    /// the direction `from` to `to`.
+    OnLink {
+        from: NodeId,
+        to: NodeId,
+        held: bool,
+        count: u64,
+    },
 }
 
 /// The sets of members a condition names.
@@ -300,6 +308,18 @@ impl Unmet {
                 out: false,
                 count: 4,
             },
+            Unmet::OnLink {
+                from: 1,
+                to: 2,
+                held: true,
+                count: 3,
+            },
+            Unmet::OnLink {
+                from: 1,
+                to: 2,
+                held: false,
+                count: 1,
+            },
         ]
     }
 }
@@ -325,6 +345,7 @@ pub fn node_named(cond: &Condition) -> Option<NodeId> {
         | Condition::Progress { id, .. }
         | Condition::MatchShare { id, .. }
         | Condition::Messages { id, .. } => Some(*id),
+        Condition::Held { from, .. } | Condition::InFlight { from, .. } => Some(*from),
         Condition::Queued { id, .. } => *id,
         Condition::Voters(ids) | Condition::Learners(ids) | Condition::VotersOutgoing(ids) => {
             ids.first().copied()
@@ -446,7 +467,54 @@ pub fn check(
             bound,
             count,
         } => messages(spent, *id, *dir, *bound, *count),
+        Condition::Held {
+            from,
+            to,
+            bound,
+            count,
+        }
+        | Condition::InFlight {
+            from,
+            to,
+            bound,
+            count,
+        } => on_link(
+            cluster,
+            *from,
+            *to,
+            matches!(cond, Condition::Held { .. }),
+            *bound,
+            *count,
+        ),
     }
+}
+
+/// `held A->B` (`held`) or `in-flight A->B`: how many messages are held,
+/// or on their way and not held, on the direction, within `bound` of
+/// `count`. On a held direction every message is held; on another, none.
+fn on_link(
+    cluster: &Cluster,
+    from: NodeId,
+    to: NodeId,
+    held: bool,
+    bound: crate::lang::ast::Bound,
+    count: u64,
+) -> Result<(), Unmet> {
+    let net = cluster.world().network();
+    let n = if net.is_held(from, to) == held {
+        net.on_link(from, to).count() as u64
+    } else {
+        0
+    };
+    holds(
+        bound.holds(n, count),
+        Unmet::OnLink {
+            from,
+            to,
+            held,
+            count: n,
+        },
+    )
 }
 
 /// `Ok(())` if `ok`, else what was true instead.

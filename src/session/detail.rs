@@ -127,6 +127,21 @@ pub fn server_detail(e: &ServerError) -> String {
             "no link joins {a} and {b}: they are in different clusters, or one is a mirror \
              process, linked only to the two members it reads from and writes to"
         ),
+        NothingToDeliver { link, held } => {
+            let on = link.map_or(String::new(), |(a, b)| format!(" from {a} to {b}"));
+            match held {
+                0 => format!("no message is on its way{on}"),
+                n => format!(
+                    "no message is on its way{on} that is not held ({n} held: release delivers \
+                     them)"
+                ),
+            }
+        }
+        NothingToDrop { from, to, kind, id } => {
+            let kind = kind.map_or("message".to_string(), |k| k.name().to_string());
+            let id = id.map_or(String::new(), |i| format!(" numbered {i}"));
+            format!("no {kind}{id} from {from} to {to} is in flight or held")
+        }
     }
 }
 
@@ -236,6 +251,15 @@ pub fn unmet(u: &Unmet) -> String {
             let verb = if *out { "sent" } else { "received" };
             format!("node {id} {verb} {count} messages during the previous command")
         }
+        Unmet::OnLink {
+            from,
+            to,
+            held: true,
+            count,
+        } => format!("{count} messages are held from {from} to {to}"),
+        Unmet::OnLink {
+            from, to, count, ..
+        } => format!("{count} messages are on their way from {from} to {to}, not held"),
     }
 }
 

@@ -11,6 +11,7 @@ use crate::server::fleet::MAIN;
 use crate::server::member_info::MemberInfo;
 use crate::server::{Cluster, Fleet, MemberStatus, Mirror};
 use crate::sim::linearizability::Linearizability;
+use crate::sim::Envelope;
 
 use crate::session::detail::failure_detail;
 use crate::session::failure::Failure;
@@ -98,9 +99,143 @@ pub struct Status {
     /// The mirror processes (`mirror start`); omitted when there is none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mirrors: Vec<MirrorJson>,
+    /// Every Raft message in flight or held, of every cluster, each
+    /// cluster's in send order.
+    pub messages: Vec<MessageJson>,
 }
 
-/// One cluster in the report's `clusters`.
+/// One Raft message in the report's `messages` (and in the result of a
+/// command that held, released, dropped or delivered messages).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MessageJson {
+    /// Its number in its cluster's network, in send order (`drop A->B id=N`).
+    pub id: u64,
+    pub from: NodeId,
+    pub to: NodeId,
+    /// etcd-raft's message type as the language names it (`app`,
+    /// `vote-resp`...).
+    pub kind: &'static str,
+    pub term: u64,
+    pub index: u64,
+    pub log_term: u64,
+    /// How many entries it carries.
+    pub entries: u64,
+    pub commit: u64,
+    pub reject: bool,
+    pub bytes: u64,
+    pub sent_ms: u64,
+    /// When it arrives; absent while held, or while it waits in a stream
+    /// queue whose bandwidth has not sent it yet.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arrives_ms: Option<u64>,
+    pub held: bool,
+}
+
+impl From<&Envelope> for MessageJson {
+    fn from(e: &Envelope) -> MessageJson {
+        MessageJson {
+            id: e.id,
+            from: e.from,
+            to: e.to,
+            kind: crate::lang::messages::kind_name(e.kind),
+            term: e.term,
+            index: e.index,
+            log_term: e.log_term,
+            entries: e.entries,
+            commit: e.commit,
+            reject: e.reject,
+            bytes: e.bytes,
+            sent_ms: e.sent_ms,
+            arrives_ms: e.arrives_ms,
+            held: e.held,
+        }
+    }
+}
+
+/// Every message of `cluster` in flight or held, in send order.
+pub fn messages_of(cluster: &Cluster) -> impl Iterator<Item = MessageJson> + '_ {
+    let net = cluster.world().network();
+    net.in_flight()
+        .map(move |f| MessageJson::from(&net.envelope(f)))
+}
+
+/// What a command of a hand on single messages did: the facts each
+/// language says it with (the report's `detail` is the English).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandDone {
+    /// `hold`: `from` to `to` (and back, `both`) is held, with `count`
+    /// messages waiting on it.
+    Held {
+        from: NodeId,
+        to: NodeId,
+        both: bool,
+        count: u64,
+    },
+    /// `release`: `count` messages delivered; `left` still held on the
+    /// directions released.
+    Released { count: u64, left: u64 },
+    /// `drop`: `count` messages from `from` to `to` dropped.
+    Dropped {
+        from: NodeId,
+        to: NodeId,
+        count: u64,
+    },
+    /// `deliver-next`: one message of `kind` and `term`, delivered at `at_ms`.
+    Delivered {
+        from: NodeId,
+        to: NodeId,
+        kind: crate::raft::MessageType,
+        term: u64,
+        at_ms: u64,
+    },
+}
+
+impl HandDone {
+    /// The English words, the report's `detail`.
+    pub fn english(&self) -> String {
+        let plural = |n: u64| if n == 1 { "" } else { "s" };
+        match *self {
+            HandDone::Held {
+                from,
+                to,
+                both,
+                count,
+            } => {
+                let dirs = if both {
+                    format!("{from}->{to} and {to}->{from} are held")
+                } else {
+                    format!("{from}->{to} is held")
+                };
+                let verb = if count == 1 { "waits" } else { "wait" };
+                format!("{dirs}: {count} message{} {verb} there", plural(count))
+            }
+            HandDone::Released { count: 0, left: 0 } => "nothing was held".to_string(),
+            HandDone::Released { count, left } => {
+                let still = if left > 0 {
+                    format!("; {left} still held")
+                } else {
+                    String::new()
+                };
+                format!("delivered {count} held message{}{still}", plural(count))
+            }
+            HandDone::Dropped { from, to, count } => format!(
+                "dropped {count} message{} from {from} to {to}, each told to its sender",
+                plural(count)
+            ),
+            HandDone::Delivered {
+                from,
+                to,
+                kind,
+                term,
+                at_ms,
+            } => format!(
+                "delivered {} from {from} to {to} (term {term}) at {}",
+                kind.name(),
+                crate::lang::ast::format_duration(at_ms)
+            ),
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ClusterJson {
     pub name: String,
@@ -245,6 +380,14 @@ pub struct CommandResult {
     /// result, and large beside the others).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub member_status: Option<Rc<MemberStatus>>,
+    /// `hold`, `release`, `drop`, `deliver-next`: the messages it held,
+    /// delivered or dropped, as the report's `messages` lists them (`held`
+    /// as they were before).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub messages: Option<Vec<MessageJson>>,
+    /// What that command did, for each language's words.
+    #[serde(skip)]
+    pub hand: Option<HandDone>,
     /// Why it failed, as facts (its `error` and `detail` are made from it);
     /// the page renders it in the reader's language. Shared, not boxed: it
     /// never changes once set, and a result is copied (into the narration,
@@ -274,6 +417,8 @@ impl CommandResult {
             status: None,
             members: None,
             member_status: None,
+            messages: None,
+            hand: None,
             failure: None,
         }
     }
@@ -308,6 +453,10 @@ impl CommandResult {
             m.vec(&s.learners);
             m.vec(&s.reachable);
             m.vec(&s.violations);
+            m.vec(&s.messages);
+        }
+        if let Some(list) = &self.messages {
+            m.vec(list);
         }
         if let Some(events) = &self.events {
             m.vec(events);
@@ -466,6 +615,8 @@ pub struct Report {
     /// Whether the history of client operations (every `put`, `get` and
     /// load write) is linearizable per key, and if not, a smallest anomaly.
     pub linearizability: Linearizability,
+    /// Every Raft message in flight or held at the end of the run.
+    pub messages: Vec<MessageJson>,
 }
 
 impl Report {
@@ -493,6 +644,7 @@ impl Report {
             mirrors: status.mirrors,
             stopped: None,
             linearizability,
+            messages: status.messages,
         }
     }
 }
@@ -548,6 +700,7 @@ pub fn status(cluster: &Cluster) -> Status {
         watches: world.watches().iter().map(WatchJson::from).collect(),
         clusters: vec![ClusterJson::of(MAIN, cluster)],
         mirrors: Vec::new(),
+        messages: messages_of(cluster).collect(),
     }
 }
 
@@ -563,6 +716,9 @@ pub fn fleet_status(fleet: &Fleet) -> Status {
         .map(|(i, c)| ClusterJson::of(fleet.name(i), c))
         .collect();
     s.mirrors = fleet.mirrors().iter().map(MirrorJson::from).collect();
+    if fleet.len() > 1 {
+        s.messages = fleet.clusters().iter().flat_map(messages_of).collect();
+    }
     s
 }
 

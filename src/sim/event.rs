@@ -19,6 +19,8 @@ pub enum DropReason {
     SenderRemoved,
     /// Lost at random (a fault injected by the scenario).
     Lost,
+    /// Dropped by hand (the scenario's `drop`, a click on its dot).
+    ByHand,
 }
 
 #[derive(Debug, Clone, PartialEq)]

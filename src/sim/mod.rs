@@ -21,7 +21,7 @@ pub use config::WorldConfig;
 pub use event::{DropReason, Event, EventKind, MirrorEvent, ModeDecision, NotYet};
 pub use invariants::Violation;
 pub use kv::{Compaction, Delete, KeyRead, KvStore, MemberRecord, PeerUrls, Put, Request};
-pub use network::{InFlight, MessageCounts, Transport};
+pub use network::{Envelope, InFlight, MessageCounts, Transport};
 pub use node::{PendingRead, SimNode};
 pub use streams::Stream;
 pub use world::{NodeWatch, World};

@@ -19,6 +19,9 @@ use crate::raft::{Message, NodeId};
 use super::streams::{FairLink, Stream};
 use super::vecmap::{IdMap, VecMap, VecSet};
 
+mod by_hand;
+pub use by_hand::Envelope;
+
 /// How nodes send to each other (the cluster's `transport=` option).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Transport {
@@ -111,6 +114,9 @@ pub struct Network {
     wakes: Vec<Wake>,
     /// Messages each node sent and received.
     counts: VecMap<NodeId, MessageCounts>,
+    /// Directed links held by hand (`hold A->B`): their messages wait at
+    /// the receiver's side until released (`by_hand.rs`).
+    held: VecSet<(NodeId, NodeId)>,
 }
 
 fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
@@ -135,6 +141,7 @@ impl Network {
         }
         self.last_arrival.heap_size(m);
         m.vec(&self.wakes);
+        self.held.heap_size(m);
     }
 
     pub fn new(transport: Transport) -> Network {
@@ -480,6 +487,11 @@ impl Network {
             f.arrives_ms = arrives;
         }
         self.wakes.push(Wake::Deliver { id, at: arrives });
+    }
+
+    /// Message `id`, if it is on its way.
+    pub fn in_flight_message(&self, id: u64) -> Option<&InFlight> {
+        self.in_flight.get(&id)
     }
 
     /// Takes a message out of the network when it arrives.

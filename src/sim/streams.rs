@@ -186,6 +186,22 @@ impl FairLink {
         ids
     }
 
+    /// Takes message `id` out of its queue (dropped by hand, or delivered
+    /// at once by a `release`): the rest of its stream moves up. Whether it
+    /// was waiting here.
+    pub fn remove(&mut self, id: u64) -> bool {
+        let mut found = false;
+        for q in self.queues.values_mut() {
+            if let Some(i) = q.iter().position(|m| m.id == id) {
+                q.remove(i);
+                found = true;
+                break;
+            }
+        }
+        self.queues.retain(|_, q| !q.is_empty());
+        found
+    }
+
     /// Drops everything waiting (the process stopped); returns the ids.
     pub fn clear(&mut self) -> Vec<u64> {
         let ids = self.queues.values().flatten().map(|m| m.id).collect();
@@ -265,6 +281,18 @@ mod tests {
         assert_eq!(l.drop_to(2), vec![1]);
         // 3's append sent 500 bytes in the first second; 500 remain, alone.
         assert_eq!(l.next_done(1000), Some(1500));
+    }
+
+    #[test]
+    fn a_message_taken_out_frees_its_place_in_the_stream() {
+        let mut l = FairLink::default();
+        l.push(2, Stream::Append, 1, 500, 0, 1000);
+        l.push(2, Stream::Append, 2, 10, 0, 1000);
+        assert!(l.remove(1));
+        assert!(!l.remove(1));
+        // The second goes out alone, from the start.
+        assert_eq!(l.advance(10_000, 1000), vec![(2, 10)]);
+        assert!(l.remove(2) || l.is_empty());
     }
 
     #[test]

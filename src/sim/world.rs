@@ -22,6 +22,8 @@ use crate::sim::mvcc::{self, KeyRange, MvccStore, WatchResponse, Watcher};
 use crate::sim::network::{Network, Wake};
 use crate::sim::node::{PendingRead, SimNode};
 
+mod by_hand;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Action {
     /// A node's Raft ticker fires (only if the node is still in `epoch`).
@@ -313,7 +315,7 @@ impl World {
         };
         self.now = self.now.max(time);
         match action {
-            Action::Tick { node, epoch } => self.tick(node, epoch),
+            Action::Tick { node, epoch } => self.tick(node, epoch, time),
             Action::Deliver { id } => self.deliver(id),
             Action::Transmit { node, gen } => {
                 self.net.transmit(node, gen, self.now, self.cfg.bandwidth);
@@ -363,9 +365,15 @@ impl World {
         }
     }
 
-    fn tick(&mut self, id: NodeId, epoch: u64) {
+    /// Node `id`'s ticker fires; it was due at `due`. It fires once however
+    /// late it is (after a `deliver-next` moved the clock past it), and the
+    /// next tick keeps its phase: Go's `time.Ticker`, which etcd's raft
+    /// loop reads (`raftNode.start`), holds one tick and drops the ones a
+    /// slow reader missed.
+    fn tick(&mut self, id: NodeId, epoch: u64, due: u64) {
         let heartbeat = self.cfg.heartbeat_ms.max(1);
         let now = self.now;
+        let next = due + heartbeat * (now.saturating_sub(due) / heartbeat + 1);
         let Some(node) = self.nodes.get_mut(&id) else {
             return;
         };
@@ -374,14 +382,27 @@ impl World {
         }
         let Some(r) = node.raft.as_mut() else { return };
         r.tick();
-        self.schedule(now + heartbeat, Action::Tick { node: id, epoch });
+        self.schedule(next, Action::Tick { node: id, epoch });
         self.process(id);
     }
 
     fn deliver(&mut self, msg_id: u64) {
+        if self
+            .net
+            .in_flight_message(msg_id)
+            .is_some_and(|f| self.net.is_held_message(f))
+        {
+            // Held by hand: it waits at the receiver's side (`by_hand.rs`).
+            return;
+        }
         let Some(flight) = self.net.take(msg_id) else {
             return;
         };
+        self.deliver_flight(flight);
+    }
+
+    /// Message `flight`, out of the network, reaches its receiver now.
+    fn deliver_flight(&mut self, flight: crate::sim::network::InFlight) {
         // What became of it is told to the sender's process that sent it
         // alone, if it still runs.
         let epoch = flight.sender_epoch;
@@ -888,6 +909,12 @@ impl World {
         node.pending_reads.clear();
         node.epoch += 1;
         self.net.drop_queued_from(id, now, self.cfg.bandwidth);
+        // What was held for it waited at its side, in connections that
+        // died with the process: lost, and told to its senders.
+        for f in self.net.take_held_to(id, now, self.cfg.bandwidth) {
+            self.dropped(f.msg.from, id, f.msg.msg_type, DropReason::NodeDown);
+            self.report_lost(&f);
+        }
         self.schedule_wakes();
         true
     }

@@ -10,6 +10,7 @@ use std::ops::Deref;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
+use crate::app::dots;
 use crate::app::layout::{lane, Board, Hit, Layout, Segment, Spot, MIRROR_R};
 use crate::app::palette as pal;
 use crate::app::scene::{self, Badge, Bar, Body, Key, Label, Mark, NodeLook, Slots, Strip};
@@ -436,38 +437,41 @@ fn blocked_arrow(ctx: &Ctx, from: (f64, f64), to: (f64, f64), mx: f64, my: f64) 
 
 fn messages(f: &Frame) {
     let ctx = f.ctx;
-    let l = f.layout;
-    let r = l.node_r + 2.0;
-    // Messages still queued at their sender all sit at the same spot: one
-    // dot per direction is enough (the sender's label gives the bytes).
-    let mut queued_drawn = [[false; 16]; 16];
-    for m in f.cluster.in_flight() {
-        if (m.departs_ms as f64) > f.t {
-            let (from, to) = (m.msg.from as usize, m.msg.to as usize);
-            if from < 16 && to < 16 {
-                if queued_drawn[from][to] {
-                    continue;
-                }
-                queued_drawn[from][to] = true;
-            }
-        }
-        let (Some(a), Some(b)) = (l.spot(m.msg.from), l.spot(m.msg.to)) else {
-            continue;
-        };
-        let Some(Segment { x0, y0, x1, y1 }) = lane(a, b, r) else {
-            continue;
-        };
-        let p = scene::message_progress(m.departs_ms, m.arrives_ms, f.t, f.still);
-        let (x, y) = (x0 + (x1 - x0) * p, y0 + (y1 - y0) * p);
-        let kind = m.msg.msg_type;
-        ctx.set_fill_style_str(pal::message(kind));
-        circle(ctx, x, y, scene::message_radius(m.size));
+    // A held direction: a bar across its lane at the receiver's side, the
+    // held messages queued behind it (`app::dots`).
+    for g in dots::gates(f.layout, f.cluster) {
+        let (nx, ny) = (-g.uy, g.ux);
+        ctx.set_stroke_style_str(pal::HELD);
+        ctx.set_line_width(3.0);
+        ctx.begin_path();
+        ctx.move_to(g.x + nx * 6.0, g.y + ny * 6.0);
+        ctx.line_to(g.x - nx * 6.0, g.y - ny * 6.0);
+        ctx.stroke();
+    }
+    let hovered = match f.hover {
+        Some(Hit::Message { id, from, .. }) => f.layout.spot(from).map(|_| id),
+        _ => None,
+    };
+    for d in dots::dots(f.layout, f.cluster, f.t, f.still) {
+        ctx.set_fill_style_str(pal::message(d.kind));
+        circle(ctx, d.x, d.y, d.r);
         ctx.fill();
-        if m.msg.reject && kind.is_response() {
+        if d.reject && d.kind.is_response() {
             // A rejection: a dark ring inside the dot.
             ctx.set_stroke_style_str(pal::BACKGROUND);
             ctx.set_line_width(1.2);
-            circle(ctx, x, y, scene::message_radius(m.size) * 0.5);
+            circle(ctx, d.x, d.y, d.r * 0.5);
+            ctx.stroke();
+        }
+        if d.held || hovered == Some(d.id) {
+            // Held: an amber ring; under the pointer: a white one.
+            ctx.set_stroke_style_str(if hovered == Some(d.id) {
+                pal::HOVER
+            } else {
+                pal::HELD
+            });
+            ctx.set_line_width(1.5);
+            circle(ctx, d.x, d.y, d.r + 1.5);
             ctx.stroke();
         }
     }

@@ -22,7 +22,9 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, Element};
 
+use crate::app::dots;
 use crate::app::engine::{Engine, LessonMove};
+use crate::app::hand;
 use crate::app::layout::{Board, Hit};
 use crate::app::presets::{self, Preset};
 use crate::app::safety::SafetyStatus;
@@ -165,6 +167,7 @@ enum HitView {
     Node { id: u64 },
     Link { a: u64, b: u64, near: u64 },
     Mirror { id: u64 },
+    Message { id: u64, from: u64, to: u64 },
 }
 
 /// The script of the cluster a page opens with, on `seed` (the Reset
@@ -807,18 +810,83 @@ impl App {
     /// is the mirror).
     #[wasm_bindgen(js_name = hitTest)]
     pub fn hit_test(&self, x: f64, y: f64) -> JsValue {
-        let v = self.board.hit(x, y).map(|hit| match hit {
+        let v = self.hit_at(x, y).map(|hit| match hit {
             Hit::Node(id) => HitView::Node { id },
             Hit::Mirror(id) => HitView::Mirror { id },
             Hit::Link { a, b, near } => HitView::Link { a, b, near },
+            Hit::Message { id, from, to } => HitView::Message { id, from, to },
         });
         to_js(&v)
+    }
+
+    /// A message dot's popup (`app::hand::DotHand`: `{message, etcd_kind,
+    /// drop, hold}`), for message `id` of node `from`'s cluster; null once
+    /// it is no longer on its way.
+    #[wasm_bindgen(js_name = messageHand)]
+    pub fn message_hand(&self, from: u32, id: f64) -> JsValue {
+        if !(id.is_finite() && id >= 0.0) {
+            return JsValue::NULL;
+        }
+        to_js(&hand::dot_hand(
+            self.engine.fleet(),
+            u64::from(from),
+            id as u64,
+        ))
+    }
+
+    /// A link's popup (`app::hand::LinkHand`: `{a, b, directions: [{from,
+    /// to, held, waiting, flying}], hold, release_one, release_all}`); null
+    /// when no link of one cluster joins them.
+    #[wasm_bindgen(js_name = linkHand)]
+    pub fn link_hand(&self, a: u32, b: u32) -> JsValue {
+        to_js(&hand::link_hand(
+            self.engine.fleet(),
+            u64::from(a),
+            u64::from(b),
+        ))
+    }
+
+    /// Every message dot as last drawn (CSS pixels of the layout): `[{id,
+    /// from, to, x, y, held}]`, for the arrow keys that pick one.
+    #[wasm_bindgen(js_name = messageDots)]
+    pub fn message_dots(&self) -> JsValue {
+        #[derive(Serialize)]
+        struct DotView {
+            id: u64,
+            from: u64,
+            to: u64,
+            x: f64,
+            y: f64,
+            held: bool,
+        }
+        let fleet = self.engine.fleet();
+        let all: Vec<DotView> = fleet
+            .clusters()
+            .iter()
+            .zip(&self.board.parts)
+            .flat_map(|(c, l)| dots::dots(l, c, c.now() as f64 + self.carry, self.still))
+            .map(|d| DotView {
+                id: d.id,
+                from: d.from,
+                to: d.to,
+                x: d.x,
+                y: d.y,
+                held: d.held,
+            })
+            .collect();
+        to_js(&all)
+    }
+
+    /// Whether a message is on its way, not held, for `deliver-next`.
+    #[wasm_bindgen(js_name = canDeliverNext)]
+    pub fn can_deliver_next(&self) -> bool {
+        hand::can_deliver_next(self.engine.fleet())
     }
 
     /// Highlights what is under the pointer; returns whether that changed
     /// (the page redraws only then while paused).
     pub fn hover(&mut self, x: f64, y: f64) -> bool {
-        let hit = self.board.hit(x, y);
+        let hit = self.hit_at(x, y);
         let changed = hit != self.hover;
         self.hover = hit;
         changed
@@ -877,6 +945,27 @@ impl App {
 }
 
 impl App {
+    /// What lies under a point, as last drawn: a node or a mirror first,
+    /// then a message dot, then a link.
+    fn hit_at(&self, x: f64, y: f64) -> Option<Hit> {
+        let hit = self.board.hit(x, y);
+        if matches!(hit, Some(Hit::Node(_) | Hit::Mirror(_))) {
+            return hit;
+        }
+        let fleet = self.engine.fleet();
+        for (c, l) in fleet.clusters().iter().zip(&self.board.parts) {
+            let all = dots::dots(l, c, c.now() as f64 + self.carry, self.still);
+            if let Some(d) = dots::dot_at(&all, x, y) {
+                return Some(Hit::Message {
+                    id: d.id,
+                    from: d.from,
+                    to: d.to,
+                });
+            }
+        }
+        hit
+    }
+
     fn with(engine: Engine) -> App {
         App {
             engine,

@@ -262,6 +262,7 @@ fn drop_reason(r: DropReason) -> &'static str {
         DropReason::NoRoute => "its peer URL names no host",
         DropReason::SenderRemoved => "the sender was removed from the cluster",
         DropReason::Lost => "it was lost on the network",
+        DropReason::ByHand => "the `drop` command took it off the network",
     }
 }
 

@@ -56,7 +56,7 @@ use crate::session::cond::{SetName, Unmet};
 use crate::session::failure::Failure;
 use crate::session::narrate::CampaignFold;
 use crate::session::refusal::Refusal;
-use crate::session::report::CommandResult;
+use crate::session::report::{CommandResult, HandDone};
 use crate::session::share::{ShareError, ShareProblem, Source, LINK_VERSION};
 use crate::session::stop::{mib, Stop};
 use crate::session::view::{
@@ -173,6 +173,18 @@ pub fn server_detail(e: &ServerError) -> String {
         MirrorSameCluster { from, to, cluster } => ja!(ServerMirrorSameCluster, from, to, cluster),
         NoSuchMirror { id } => ja!(ServerNoSuchMirror, id),
         NoLinkAcross { a, b } => ja!(ServerNoLinkAcross, a, b),
+        NothingToDeliver { link, held } => {
+            let on = link.map_or(String::new(), |(a, b)| ja!(ServerFromTo, a, b));
+            match held {
+                0 => ja!(ServerNothingToDeliver, on),
+                held => ja!(ServerNothingToDeliverHeld, on, held),
+            }
+        }
+        NothingToDrop { from, to, kind, id } => {
+            let kind = kind.map_or(ja!(ServerAnyMessage), |k| k.name().to_string());
+            let id = id.map_or(String::new(), |id| ja!(ServerMessageNumbered, id));
+            ja!(ServerNothingToDrop, from, to, id, kind)
+        }
     }
 }
 
@@ -298,6 +310,15 @@ pub fn unmet(u: &Unmet) -> String {
             };
             ja!(UnmetMessages, id, verb, count)
         }
+        Unmet::OnLink {
+            from,
+            to,
+            held: true,
+            count,
+        } => ja!(UnmetHeld, from, to, count),
+        Unmet::OnLink {
+            from, to, count, ..
+        } => ja!(UnmetInFlight, from, to, count),
     }
 }
 
@@ -659,6 +680,39 @@ fn joint_text(c: &ConfChangeV2) -> String {
     }
 }
 
+/// What a command of a hand on single messages did, in Japanese.
+pub fn hand_done(h: &HandDone) -> String {
+    match *h {
+        HandDone::Held {
+            from,
+            to,
+            both: false,
+            count,
+        } => ja!(HandHeld, from, to, count),
+        HandDone::Held {
+            from, to, count, ..
+        } => ja!(HandHeldBoth, from, to, count),
+        HandDone::Released { count: 0, left: 0 } => ja!(HandNothingHeld),
+        HandDone::Released { count, left: 0 } => ja!(HandReleased, count),
+        HandDone::Released { count, left } => ja!(HandReleasedSome, count, left),
+        HandDone::Dropped { from, to, count } => ja!(HandDropped, from, to, count),
+        HandDone::Delivered {
+            from,
+            to,
+            kind,
+            term,
+            at_ms,
+        } => ja!(
+            HandDelivered,
+            from,
+            to,
+            kind = kind.name(),
+            term,
+            at = seconds(at_ms)
+        ),
+    }
+}
+
 fn drop_reason(r: DropReason) -> String {
     match r {
         DropReason::LinkCut => ja!(DroppedLinkCut),
@@ -666,6 +720,7 @@ fn drop_reason(r: DropReason) -> String {
         DropReason::NoRoute => ja!(DroppedNoRoute),
         DropReason::SenderRemoved => ja!(DroppedSenderRemoved),
         DropReason::Lost => ja!(DroppedLost),
+        DropReason::ByHand => ja!(DroppedByHand),
     }
 }
 
@@ -866,6 +921,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
                 Named::Role => ja!(NamedRole),
                 Named::ProgressState => ja!(NamedProgressState),
                 Named::ErrorCode => ja!(NamedErrorCode),
+                Named::MessageKind => ja!(NamedMessageKind),
             };
             ja!(ParseUnknownName, what, found = word_ja(found), expected)
         }
@@ -874,6 +930,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
         ChangeMissing => ja!(ParseChangeMissing),
         MissingLinkEnd { from } => ja!(ParseMissingLinkEnd, from),
         SameNodeLink { a, b } => ja!(ParseSameNodeLink, a, b),
+        OneDirection { cmd, a, b } => ja!(ParseOneDirection, cmd, a, b),
         QuotedGroups { found } => ja!(ParseQuotedGroups, found),
         PartitionMissing => ja!(ParsePartitionMissing),
         GroupSeparator { id } => ja!(ParseGroupSeparator, id),
@@ -901,6 +958,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
                 Form::AutoPromote => ja!(FormAutoPromote),
                 Form::Latency => ja!(FormLatency),
                 Form::Bandwidth => ja!(FormBandwidth),
+                Form::LinkCount(name) => ja!(FormLinkCount, name),
                 Form::Choice(a, b) => ja!(FormChoice, a, b),
             };
             ja!(ParseFormExpected, form, found = word_ja(found))
@@ -915,6 +973,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
             Least::Rate => ja!(LeastRate),
             Least::Bandwidth => ja!(LeastBandwidth),
             Least::WatchNumber => ja!(LeastWatchNumber),
+            Least::Count => ja!(LeastCount),
         },
         RateTooHigh { rate, limit } => ja!(ParseRateTooHigh, rate, limit),
         AutoPromoteRange { found } => ja!(ParseAutoPromoteRange, found = word_ja(found)),
@@ -954,6 +1013,7 @@ pub fn error_meaning(code: ErrorCode) -> String {
         ErrorCode::Compacted => ja!(CodeCompacted),
         ErrorCode::FutureRev => ja!(CodeFutureRev),
         ErrorCode::EmptyKey => ja!(CodeEmptyKey),
+        ErrorCode::NoMessage => ja!(CodeNoMessage),
     }
 }
 
@@ -1185,6 +1245,12 @@ impl Renderer for Japanese {
                 Some(v) => ja!(ResultValue, value = json_string(v)),
                 None => ja!(ResultValueAbsent),
             },
+            (None, _) if r.hand.is_some() => {
+                ja!(
+                    ResultOkDetail,
+                    detail = r.hand.as_ref().map(hand_done).unwrap_or_default()
+                )
+            }
             (None, Some(d)) => ja!(ResultOkDetail, detail = d),
             (None, None) => ja!(ResultOk),
         }
@@ -2027,6 +2093,7 @@ mod tests {
             DropReason::NoRoute,
             DropReason::SenderRemoved,
             DropReason::Lost,
+            DropReason::ByHand,
         ] {
             all.push(EventKind::MessageDropped {
                 from: 1,

@@ -7,6 +7,8 @@
 //! - `status`: the run's status in one line per node.
 //! - `linearizability`: the checker's verdict on the run's client
 //!   operations so far, and its anomaly one operation a line.
+//! - `messages`: every message in flight or held, one a line, as the
+//!   report's `messages` lists them.
 
 use raftlab::lang::parse::parse_command;
 use raftlab::lang::parse::parse_script;
@@ -105,6 +107,40 @@ pub fn run(session: &mut Option<Session>, c: &Case) -> String {
                 }
             }
             out
+        }
+        "messages" => {
+            let Some(s) = session else {
+                return "no run yet\n".into();
+            };
+            let list = s.status().messages;
+            if list.is_empty() {
+                return "none\n".into();
+            }
+            list.iter()
+                .map(|m| {
+                    let when = match m.arrives_ms {
+                        Some(t) => format!("arrives {t}ms"),
+                        None if m.held => "held".to_string(),
+                        None => "queued".to_string(),
+                    };
+                    format!(
+                        "#{} {}->{} {} term={} index={} log_term={} entries={} commit={}{} \
+                         {}B sent {}ms {when}\n",
+                        m.id,
+                        m.from,
+                        m.to,
+                        m.kind,
+                        m.term,
+                        m.index,
+                        m.log_term,
+                        m.entries,
+                        m.commit,
+                        if m.reject { " reject" } else { "" },
+                        m.bytes,
+                        m.sent_ms
+                    )
+                })
+                .collect()
         }
         other => panic!("{}: unknown directive {other}", c.line),
     }

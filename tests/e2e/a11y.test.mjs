@@ -77,16 +77,27 @@ test("the keyboard alone: Tab to the canvas, the arrows pick a node or a link, E
   await page.keyboard.press("Escape");
   assert.equal(await page.locator("#popup").isVisible(), false);
   assert.equal(await page.evaluate(() => document.activeElement.id), "cluster");
-  // Past the nodes, the links: Enter cuts the one picked, and heals it.
+  // Past the nodes, the links: Enter shows the actions of the one picked,
+  // the focus on the first (cut, before hold); Enter cuts, and the next
+  // heals.
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("ArrowRight");
-  assert.match(await page.textContent("#status-change"), /^the link between 1 and 2: Enter cuts it/);
+  assert.match(await page.textContent("#status-change"), /^the link between 1 and 2: Enter shows its actions/);
+  await page.keyboard.press("Enter");
+  await page.locator("#hand").waitFor({ state: "visible" });
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.act), "cut");
   await page.keyboard.press("Enter");
   assert.deepEqual(await page.evaluate(() => [window.raftlab.app.isCut(1, 2), window.raftlab.app.isCut(2, 1)]), [true, true]);
   assert.match(await page.textContent("#status-change"), /cut 1 2/);
+  // The cut button gave way to heal, which has the focus now.
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.act), "heal");
   await page.keyboard.press("Enter");
   assert.deepEqual(await page.evaluate(() => [window.raftlab.app.isCut(1, 2), window.raftlab.app.isCut(2, 1)]), [false, false]);
-  // Shift and Enter: one direction only.
+  // Escape: back to the canvas, the link still picked.
+  await page.keyboard.press("Escape");
+  assert.equal(await page.locator("#hand").isVisible(), false);
+  assert.equal(await page.evaluate(() => document.activeElement.id), "cluster");
+  // Shift and Enter: one direction only, at once.
   await page.keyboard.press("Shift+Enter");
   assert.deepEqual(await page.evaluate(() => [window.raftlab.app.isCut(1, 2), window.raftlab.app.isCut(2, 1)]), [true, false]);
   // + and - zoom, 0 shows the whole cluster.

@@ -83,15 +83,19 @@ test("add a learner, start it, let it catch up, promote it: it becomes a voter",
   await page.close();
 });
 
-test("clicking a link cuts and heals it; shift-click cuts one direction", async () => {
+test("a click on a link opens its actions, which cut and heal it; shift-click cuts one direction", async () => {
   const { page, problems } = await openApp(browser);
   await page.evaluate(() => window.raftlab.pause());
   const cutBoth = () => page.evaluate(() => [window.raftlab.app.isCut(1, 2), window.raftlab.app.isCut(2, 1)]);
   await page.mouse.click(...(await linkPoint(page, 1, 2, 0.5)));
+  await page.locator("#hand").waitFor({ state: "visible" });
+  assert.match(await page.textContent("#hand-title"), /link 1 – 2/);
+  await page.locator('#hand button[data-act="cut"]').click();
   assert.deepEqual(await cutBoth(), [true, true]);
   await page.screenshot({ path: path.join(SHOTS, "link-cut.png") });
-  await page.mouse.click(...(await linkPoint(page, 1, 2, 0.5)));
+  await page.locator('#hand button[data-act="heal"]').click();
   assert.deepEqual(await cutBoth(), [false, false]);
+  await page.locator("#hand-close").click();
   // Shift-click near node 2: only 2 -> 1 is cut.
   await page.keyboard.down("Shift");
   await page.mouse.click(...(await linkPoint(page, 1, 2, 0.75)));

@@ -43,6 +43,37 @@ test("a lesson about a proposal names it, in the list and in its heading", async
   await page.close();
 });
 
+test("the lessons of Raft's own story (figure 8, the election restriction, a learner's vote) walked to the end in the page: every check holds", async () => {
+  const { page, problems } = await openApp(browser, { width: 1280, height: 800 });
+  await page.click("#lessons-button");
+  await page.locator("#lessons").waitFor({ state: "visible" });
+  const entry = page.locator('#lesson-list button[data-id="19-the-election-restriction"] .fig');
+  assert.match(await entry.textContent(), /^19 · Raft: the election restriction$/);
+  await page.keyboard.press("Escape");
+  const ids = ["18-figure-8-an-old-entry-overwritten", "18b-figure-8-the-leaders-own-entry-commits-it",
+    "19-the-election-restriction", "20-a-learner-votes"];
+  for (const id of ids) {
+    const opened = await page.evaluate((l) => window.raftlab.openLesson(l), id);
+    assert.equal(opened.id, id);
+    let steps = 0;
+    while (!(await lesson(page)).finished) {
+      const step = await page.evaluate(() => window.raftlab.next());
+      steps += 1;
+      assert.ok(steps <= 12, `${id} ends`);
+      assert.deepEqual(step.surprises, [], `${id} step ${steps}`);
+      const l = await lesson(page);
+      assert.equal(l.on_path, true, `${id} step ${steps}`);
+      assert.equal(l.failed_checks, 0, `${id} step ${steps}`);
+      assert.ok(l.says.length > 0, `${id} step ${steps} narrates`);
+    }
+    assert.equal((await status(page)).violations.length, 0, id);
+    await page.screenshot({ path: path.join(SHOTS, `lesson-${id.slice(0, 3)}-end.png`) });
+  }
+  assert.match(await page.textContent("#lesson-figure"), /Lesson 20 · Raft: a learner's vote/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("a lesson whose checks all held on real etcd says so in its heading, from the real-etcd suite's file", async () => {
   const checked = await readFile(new URL("../../lessons/checked-against-etcd.txt", import.meta.url), "utf8");
   const line = checked.split("\n").find((l) => l.startsWith("09-adding-a-learner "));

@@ -109,9 +109,19 @@ for (const [phone, device] of Object.entries(PHONES)) {
     await page.locator("#popup-close").tap();
     assert.equal(await page.locator("#popup").isVisible(), false);
 
-    // A tap on the link 1-3 (a thin line: a finger's width near it is enough) cuts it.
-    const [a, b] = await page.evaluate(() => [window.raftlab.nodePosition(1), window.raftlab.nodePosition(3)]);
-    await tapCanvas(page, [a[0] + (b[0] - a[0]) * 0.5 + 6, a[1] + (b[1] - a[1]) * 0.5 + 6]);
+    // A tap on the link 1-3 (a thin line: a finger's width near it is
+    // enough) shows its actions, each a finger's size; cut cuts it.
+    // (A message's dot there would take the tap: the point is one clear
+    // of every dot.)
+    const [a, b, dots] = await page.evaluate(() => [window.raftlab.nodePosition(1), window.raftlab.nodePosition(3), window.raftlab.messageDots()]);
+    const clear = [0.5, 0.4, 0.6, 0.35, 0.65].map((f) => [a[0] + (b[0] - a[0]) * f + 6, a[1] + (b[1] - a[1]) * f + 6])
+      .find(([x, y]) => dots.every((d) => Math.hypot(d.x - x, d.y - y) > 24));
+    await tapCanvas(page, clear);
+    await page.locator("#hand").waitFor({ state: "visible" });
+    const cutButton = await page.locator('#hand button[data-act="cut"]').boundingBox();
+    assert.ok(cutButton.height >= 44 && cutButton.width >= 44, JSON.stringify(cutButton));
+    assert.deepEqual(await axeViolations(page, { touch: true }), [], "a link's actions open");
+    await page.locator('#hand button[data-act="cut"]').tap();
     assert.deepEqual(await page.evaluate(() => [window.raftlab.app.isCut(1, 3), window.raftlab.app.isCut(3, 1)]), [true, true]);
     assert.match(await page.evaluate(() => window.raftlab.history()), /crash 2\n(wait \S+\n)?cut 1 3\n/);
     // The status line (the canvas's text alternative) says what the tap did.

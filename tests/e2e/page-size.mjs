@@ -15,12 +15,12 @@ export const BUDGET_BYTES = 250_000;
 // PARTS: the code of the parts used now and then (www/app.js's "parts
 // loaded on first use": the lessons' drawing, the panels for several
 // clusters, the modes dialog, Share, Export and Import, the help's words,
-// the node popup, the history view, the branch list and the timeline's tip),
+// the node popup, a message's and a link's popups, the history view, the branch list and the timeline's tip),
 // and DEFERRED_MODULE, the functions of the wasm module a first visit does
 // not run (docs/page-module.md): PREFETCHED, fetched once the page is idle
 // so that a first click does not wait.
 export const ASKED = new Set(["/pkg/lessons.txt", "/i18n-ja.js", "/pkg/narration-ja.txt"]);
-export const PARTS = new Set(["/lesson-panel.js", "/clusters.js", "/modes.js", "/files.js", "/help.js", "/popup.js", "/history.js", "/travel.js"]);
+export const PARTS = new Set(["/lesson-panel.js", "/clusters.js", "/modes.js", "/files.js", "/help.js", "/popup.js", "/hand.js", "/history.js", "/travel.js"]);
 export const DEFERRED_MODULE = "/pkg/raftlab_deferred.wasm";
 export const PREFETCHED = new Set([...PARTS, DEFERRED_MODULE]);
 export const LAZY = new Set([...ASKED, ...PREFETCHED]);

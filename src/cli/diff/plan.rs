@@ -172,6 +172,9 @@ fn condition_drivable(cond: &Condition) -> Result<(), String> {
         }
         Condition::Queued { .. } => Err("etcd does not show its send queues".to_string()),
         Condition::Messages { .. } => Err("etcd does not count raft messages per member".to_string()),
+        Condition::Held { .. } | Condition::InFlight { .. } => {
+            Err("etcd does not show the raft messages on a link".to_string())
+        }
         Condition::VotersOutgoing(_) => {
             Err("etcd's server never makes a joint configuration".to_string())
         }
@@ -280,6 +283,12 @@ fn kind_of(cmd: &Command, learners: &BTreeSet<NodeId>, acted: bool) -> Result<Ki
         Command::AddCluster(_) | Command::MirrorStart { .. } | Command::MirrorStop(_) => {
             action("one cluster per release is driven: a second cluster and the mirror maker are not")
         }
+        Command::Hold { .. }
+        | Command::Release { .. }
+        | Command::Drop { .. }
+        | Command::DeliverNext { .. } => action(
+            "a hand on single raft messages is not driven: etcd's peer connections carry them as TCP streams no tool outside can hold or pick",
+        ),
     }
 }
 
@@ -351,5 +360,22 @@ mod tests {
         let s = parse_script("cluster voters=1 bandwidth=1MB/s").unwrap();
         let p = Plan::of(&s, true);
         assert!(p.refused.is_empty() && p.needs_network);
+    }
+
+    #[test]
+    fn a_hand_on_single_messages_is_refused_and_its_conditions_may_be_skipped() {
+        let src = "cluster voters=1,2,3\nhold 1->2\nrelease count=1\ndrop 1->2 kind=app\ndeliver-next\nexpect held 1->2=0\nexpect in-flight 2->1>=1\n";
+        let script = parse_script(src).unwrap();
+        let lines: Vec<usize> = Plan::of(&script, false)
+            .refused
+            .iter()
+            .map(|r| r.line)
+            .collect();
+        assert_eq!(lines, [2, 3, 4, 5, 6, 7]);
+        let plan = Plan::of(&script, true);
+        let lines: Vec<usize> = plan.refused.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [2, 3, 4, 5]);
+        assert!(matches!(plan.kinds[4], Kind::Skipped(_)));
+        assert!(matches!(plan.kinds[5], Kind::Skipped(_)));
     }
 }

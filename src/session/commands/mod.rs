@@ -1,9 +1,11 @@
 //! What each scenario command does to the run, by what it acts on: the
 //! script's own flow (time, checks, narration), the client's requests,
 //! membership, faults and the network, and the other clusters and mirror
-//! processes. [`Session::start`] sends each command to its group; running
-//! it on (a command that lets time pass) is `exec.rs`'s.
+//! processes, and a hand on single messages. [`Session::start`] sends each
+//! command to its group; running it on (a command that lets time pass) is
+//! `exec.rs`'s.
 
+mod by_hand;
 mod faults;
 mod fleet;
 mod flow;
@@ -59,6 +61,10 @@ impl Session {
             Command::AddCluster(_) | Command::MirrorStart { .. } | Command::MirrorStop(_) => {
                 self.fleet_command(cmd).map(|()| None)
             }
+            Command::Hold { .. }
+            | Command::Release { .. }
+            | Command::Drop { .. }
+            | Command::DeliverNext { .. } => self.by_hand(cmd, result).map(|()| None),
         }
     }
 
