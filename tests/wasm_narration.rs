@@ -61,8 +61,11 @@ fn japanese_is_refused_until_its_catalog_is_loaded_and_a_bad_catalog_changes_not
     assert!(app.set_language("ja"));
     app.command("crash 2");
     let ja = json(app.narration());
-    assert!(ja.to_string().contains("ノード 2"), "{ja}");
-    assert_eq!(Japanese.nothing_happens(), "1分以内にはもう何も起きない");
+    assert!(ja.to_string().contains("ノード2"), "{ja}");
+    assert_eq!(
+        Japanese.nothing_happens(),
+        "1分以内には、もう何も起きません"
+    );
     assert!(app.set_language("en"));
     app.command("start 2");
     let en = json(app.narration());
@@ -70,5 +73,8 @@ fn japanese_is_refused_until_its_catalog_is_loaded_and_a_bad_catalog_changes_not
     // A bad catalog after a good one changes nothing either.
     assert!(load_narration("ja", &short).is_err());
     assert!(app.set_language("ja"));
-    assert_eq!(Japanese.nothing_happens(), "1分以内にはもう何も起きない");
+    assert_eq!(
+        Japanese.nothing_happens(),
+        "1分以内には、もう何も起きません"
+    );
 }

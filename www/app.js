@@ -467,7 +467,7 @@ function updateQuorum(modesOn, shown = true) {
   const f = app.clusters();
   const fleet = fleetHtml(f);
   if (shown) $("quorum").innerHTML = `${fleet.head}
-    <div class="row"><span class="k">${t("row.leader")}</span>${q.leader ?? `<span class='chip no'>${t("none")}</span>`}</div>
+    <div class="row"><span class="k">${t("row.leader")}</span>${q.leader != null ? t("leader.id", { id: q.leader }) : `<span class='chip no'>${t("none")}</span>`}</div>
     <div class="row"><span class="k">${t("row.voters")}</span>${chips(q.voters, (id) => (q.leader === id ? "yes" : ""))}</div>
     <div class="row"><span class="k">${t("row.learners")}</span>${chips(q.learners, () => "learner")} <span class="none">${t("row.learnersOf", { n: q.learners.length, max: q.max_learners })}</span></div>
     <div class="row"><span class="k">${t("row.quorum")}</span>${t("row.quorumOf", { q: q.quorum, n: q.voters.length })}</div>
@@ -475,7 +475,7 @@ function updateQuorum(modesOn, shown = true) {
     <div class="row"><span class="k">${t("row.acked", { commit: q.commit })}</span>${q.leader == null ? `<span class='none'>${t("row.noLeader")}</span>` : chips(q.voters, (id) => (acked.has(id) ? "yes" : "no"))}</div>
     ${modesOn ? `<div class="row"><span class="k">${t("row.modes")}</span><span class="modes-on">${escapeHtml(modesOn)}</span></div>` : ""}
     <div class="verdict ${q.can_reach_quorum ? "ok" : "bad"}">${q.can_reach_quorum ? "✓" : "✗"} ${escapeHtml(q.summary)}</div>${fleet.rows}`;
-  sayState(fleet.status || t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") }));
+  sayState(fleet.status || t(q.learners.length ? "status" : "status.noLearners", { voters: q.voters.length, learners: q.learners.length, leader: q.leader != null ? t("leader.id", { id: q.leader }) : t("none") }));
 }
 
 // ---- the status line: the canvas's text alternative ----------------------------------

@@ -54,7 +54,7 @@ export function fleet(f, chips) {
   const others = f.clusters.slice(1).map((c) => {
     const q = c.quorum;
     return `<div class="fleet-cluster">${named(c)}
-      <div class="row"><span class="k">${t("row.leader")}</span>${q.leader ?? `<span class='chip no'>${t("none")}</span>`}</div>
+      <div class="row"><span class="k">${t("row.leader")}</span>${q.leader != null ? t("leader.id", { id: q.leader }) : `<span class='chip no'>${t("none")}</span>`}</div>
       <div class="row"><span class="k">${t("row.voters")}</span>${chips(q.voters, (id) => (q.leader === id ? "yes" : ""))}</div>
       <div class="row"><span class="k">${t("row.learners")}</span>${chips(q.learners, () => "learner")}</div>
       <div class="row"><span class="k">${t("row.quorum")}</span>${t("row.quorumOf", { q: q.quorum, n: q.voters.length })} <span class="chip ${q.can_reach_quorum ? "yes" : "no"}">${q.can_reach_quorum ? "✓" : "✗"}</span></div></div>`;
@@ -67,7 +67,7 @@ export function fleet(f, chips) {
     ${m.error ? `<span class="bad">${escapeHtml(m.error)}</span>` : ""}</div>`).join("");
   // The status line: each cluster's, by name.
   const status = f.clusters.length > 1 ? f.clusters.map(({ name, quorum: q }) => t("ofCluster", {
-    name, text: t("status", { voters: q.voters.length, learners: q.learners.length, leader: q.leader ?? t("none") }),
+    name, text: t(q.learners.length ? "status" : "status.noLearners", { voters: q.voters.length, learners: q.learners.length, leader: q.leader != null ? t("leader.id", { id: q.leader }) : t("none") }),
   })).join(t("clusters.sep")) : "";
   return { head: f.clusters.length > 1 ? named(f.clusters[0]) : "", rows: `<div class="fleet">${others}${mirrors}</div>`, status };
 }

@@ -100,7 +100,7 @@ export const STRINGS = {
     "none": "none", "row.leader": "leader", "row.voters": "voters", "row.learners": "learners",
     "row.learnersOf": "({n} of max {max})", "row.quorum": "quorum", "row.quorumOf": "{q} of {n} voters",
     "row.reachable": "reachable", "row.noLeader": "no leader", "row.acked": "acked commit {commit}",
-    "status": "{voters} voters, {learners} learners, leader {leader}",
+    "status": "{voters} voters, {learners} learners, leader {leader}", "status.noLearners": "{voters} voters, 0 learners, leader {leader}",
     // With several clusters: each one's words after its name, one after the other.
     "ofCluster": "{name}: {text}",
     "past.tip": "in the past of the run: the timeline's live button returns to its end",
@@ -111,7 +111,8 @@ export const STRINGS = {
     "clockRuns": "The clock runs: this leaves the lesson's path (the lesson's next step may not go as it says). “Return to the lesson” puts it back.",
     "scrub.value": "t = {now} of {end}", "scrub.live": ", the live edge", "scrub.past": ", in the past",
     "scrub.timeLive": "{now} · live", "scrub.timeOf": "{now} of {end}",
-    "figure": "figure", "figures": "figures", "proposal": "proposal",
+    "figure.list": "figure {list}", "figures.list": "figures {list}", "figure.n": "{n}", "figure.sep": ", ",
+    "source.of": "{what}: {name}", "leader.id": "{id}", "proposal": "proposal",
     "proposal.learner-by-default": "learner by default", "proposal.auto-promotion": "automatic promotion",
     "proposal.failover": "standby for failover", "proposal.read-only": "read-only learner",
     "comparison": "comparison", "comparison.mirror-maker": "a learner or the mirror maker",
@@ -301,7 +302,13 @@ export async function loadLanguage(lang, moduleReady) {
 export function t(key, params = {}) {
   const s = STRINGS[current][key] ?? STRINGS.en[key];
   if (s === undefined) throw new Error(`no string ${key}`);
-  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  // A count before つ takes つ from one to nine, 個 otherwise (0個, 10個),
+  // as Japanese counts (narration-ja.txt's sentences count the same way).
+  return s.replace(/\{(\w+)\}(つ)?/g, (m, k, tsu = "") => {
+    if (!(k in params)) return m;
+    const v = String(params[k]);
+    return v + (tsu && /^\d+$/.test(v) && !/^[1-9]$/.test(v) ? "個" : tsu);
+  });
 }
 
 /** Puts the page's static words into `lang` (loaded: see loadLanguage). */

@@ -4,7 +4,7 @@
 // of it before it is usable. Thin: every sentence is made in Rust or comes
 // from i18n.js; app.js keeps the moves (Next, Back, leaving).
 import { t, language, addWords } from "./i18n.js";
-import { escapeHtml, lessonSource, followingLesson, narrationHtml, nextButton, addStyle } from "./view.js";
+import { escapeHtml, lessonSource, figureList, followingLesson, narrationHtml, nextButton, addStyle } from "./view.js";
 
 // The lesson list's style rules (style.css holds the page's own).
 addStyle(`
@@ -27,7 +27,7 @@ addWords({
   "dot.after": "after step {k}",
   "dot.gotoStart": "go to the lesson's start",
   "dot.goto": "go to step {k} of {n}",
-  "fig": "fig.",
+  "fig.list": "fig. {list}",
   "steps": "({n} steps)",
   "lesson.finished": "finished",
   "lesson.stepOf": "step {k} of {n}",
@@ -46,7 +46,7 @@ export function fillList(infos, open) {
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.id = l.id;
-    b.innerHTML = `<span class="fig">${escapeHtml(l.number)} · ${escapeHtml(l.figures.length ? `${t("fig")} ${l.figures.join(", ")}` : lessonSource(l))}</span>
+    b.innerHTML = `<span class="fig">${escapeHtml(l.number)} · ${escapeHtml(l.figures.length ? t("fig.list", { list: figureList(l.figures) }) : lessonSource(l))}</span>
       <span class="t">${escapeHtml(l.title)}</span><span class="s">${escapeHtml(l.summary)} <i>${t("steps", { n: l.steps })}</i></span>`;
     b.onclick = () => open(l.id);
     const li = document.createElement("li");

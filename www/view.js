@@ -29,14 +29,16 @@ export function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 
-const figuresText = (f) => `${t(f.length > 1 ? "figures" : "figure")} ${f.join(", ")}`;
+/** A lesson's figures as the language numbers them: "1, 10", "図1、図10". */
+export const figureList = (f) => f.map((n) => t("figure.n", { n })).join(t("figure.sep"));
+const figuresText = (f) => t(f.length > 1 ? "figures.list" : "figure.list", { list: figureList(f) });
 /** What a lesson follows: its figures, the design document's proposal it
  * makes tryable, Raft's own story it tells, or the comparison it sets side
  * by side. */
 export const lessonSource = (l) => l.figures.length ? figuresText(l.figures)
-  : l.proposal ? `${t("proposal")}: ${t(`proposal.${l.proposal}`)}`
-  : l.raft ? `${t("raft")}: ${t(`raft.${l.raft}`)}`
-  : `${t("comparison")}: ${t(`comparison.${l.comparison}`)}`;
+  : l.proposal ? t("source.of", { what: t("proposal"), name: t(`proposal.${l.proposal}`) })
+  : l.raft ? t("source.of", { what: t("raft"), name: t(`raft.${l.raft}`) })
+  : t("source.of", { what: t("comparison"), name: t(`comparison.${l.comparison}`) });
 
 /** The lesson after `id` in the list, if there is one. */
 export function followingLesson(id) {

@@ -866,7 +866,7 @@ impl Engine {
             says: step
                 .says
                 .iter()
-                .map(|s| self.renderer.say(s).to_string())
+                .map(|s| self.renderer.say(s).into_owned())
                 .collect(),
             results: step.results,
             surprises: step.surprises,

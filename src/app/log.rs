@@ -176,7 +176,7 @@ impl Log {
                 }
             }
             // The script's own words, in any renderer.
-            Said::Say(text) => self.plain(LogKind::Say, Tone::Say, r.say(text).to_string()),
+            Said::Say(text) => self.plain(LogKind::Say, Tone::Say, r.say(text).into_owned()),
             Said::Stopped(stop) => self.plain(
                 LogKind::Error,
                 Tone::Bad,
@@ -351,7 +351,9 @@ impl Log {
         lines
             .iter()
             .map(|l| match l {
-                StepLine::Say(text) => self.plain(LogKind::Say, Tone::Say, r.say(text).to_string()),
+                StepLine::Say(text) => {
+                    self.plain(LogKind::Say, Tone::Say, r.say(text).into_owned())
+                }
                 StepLine::Trace(line) => self.narrated(r, line, true, &surprise),
             })
             .collect()
@@ -505,7 +507,7 @@ pub(crate) mod tests {
             .map(|l| ja.narrated(&crate::words::text_ja::Japanese, l, false, &|_| true))
             .collect();
         let summary = &jl[2].fold.as_ref().unwrap().summary;
-        assert!(summary.contains("事前投票を 2 回求めた"), "{summary}");
+        assert!(summary.contains("事前投票を2回求めました"), "{summary}");
         assert!(summary.contains("リース"), "{summary}");
     }
 

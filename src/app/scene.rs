@@ -1209,8 +1209,8 @@ mod tests {
         assert_eq!(
             Japanese.mirror_caption(m),
             [
-                "ミラー 9 · ウォッチ中".to_string(),
-                format!("リビジョン {last} まで中継")
+                "ミラー9 · ウォッチ中".to_string(),
+                format!("リビジョン{last}まで中継")
             ]
         );
         assert_eq!(
@@ -1220,7 +1220,7 @@ mod tests {
         assert_eq!(English.ring_caption(None, 7), "no leader · rev 7");
         assert_eq!(
             Japanese.ring_caption(Some((11, 2)), 3),
-            "リーダー 11 · 任期 2 · リビジョン 3"
+            "リーダー：ノード11 · 任期2 · リビジョン3"
         );
         // Failed: the second line is etcd's error.
         let mut s = s;
@@ -1239,6 +1239,6 @@ mod tests {
         let [head, tail] = English.mirror_caption(m);
         assert_eq!(head, "mirror 9 · failed");
         assert_eq!(Some(tail.as_str()), m.report.error);
-        assert_eq!(Japanese.mirror_caption(m)[0], "ミラー 9 · 失敗");
+        assert_eq!(Japanese.mirror_caption(m)[0], "ミラー9 · 失敗");
     }
 }

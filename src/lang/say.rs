@@ -4,7 +4,10 @@
 //! `{value}`, `{error}` and `{time}`; `{{` and `}}` are literal braces.
 //!
 //! The script keeps the text as written (its canonical form); the parser
-//! checks it with [`pieces`], and the session fills it with [`fill`].
+//! checks it with [`pieces`], and the session fills it with [`fill`]. A
+//! `say-ja` line is kept as written beside the run's [`Facts`] ([`Spoken`]):
+//! the Japanese renderer fills it with its own words for a number, a list
+//! and "none" ([`fill_with`]) when it speaks.
 
 use crate::lang::braces::{braces, Brace, BraceError};
 use crate::text::fixed::Fixed;
@@ -50,13 +53,19 @@ pub const PLACEHOLDERS: [(&str, Placeholder); 9] = [
     ("time", Placeholder::Time),
 ];
 
-/// A `say` line's words filled in, in English and, when the script gives
-/// a `say-ja` line, in Japanese.
+/// A `say` line's words: the English filled in (the report's), and, when
+/// the script gives a `say-ja` line, that line as written with the facts
+/// the English was filled from, for the Japanese renderer to fill in its
+/// own words (the session knows no Japanese).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Spoken {
     pub en: String,
+    /// The `say-ja` line as written, its placeholders not filled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ja: Option<String>,
+    /// The run at the moment the `say` ran: what both languages fill from.
+    #[serde(skip)]
+    pub facts: Facts,
 }
 
 impl Spoken {
@@ -64,7 +73,7 @@ impl Spoken {
     pub fn en(text: impl Into<String>) -> Spoken {
         Spoken {
             en: text.into(),
-            ja: None,
+            ..Spoken::default()
         }
     }
 }
@@ -155,10 +164,42 @@ fn ids(list: &[NodeId]) -> String {
         .join(", ")
 }
 
-/// `text` with its placeholders filled in from `facts`. Text that does not
-/// read (the parser refuses it, so only a script built by hand has it)
-/// comes back as written.
+/// What a placeholder stands for in English (the report's words): `2`,
+/// `1, 2, 3`, `none`, `4.21`.
+pub fn english(slot: Placeholder, facts: &Facts) -> String {
+    let mut out = String::new();
+    let _ = match slot {
+        Placeholder::Leader => match facts.leader {
+            Some(l) => write!(out, "{l}"),
+            None => write!(out, "none"),
+        },
+        Placeholder::Term => write!(out, "{}", facts.term),
+        Placeholder::Quorum => write!(out, "{}", facts.quorum),
+        Placeholder::Voters => write!(out, "{}", ids(&facts.voters)),
+        Placeholder::Learners => write!(out, "{}", ids(&facts.learners)),
+        Placeholder::Commit => write!(out, "{}", facts.commit),
+        Placeholder::Value => write!(out, "{}", facts.value.as_deref().unwrap_or("none")),
+        Placeholder::Error => write!(out, "{}", facts.error.unwrap_or("none")),
+        Placeholder::Time => write!(out, "{}", Fixed(facts.time_ms as f64 / 1000.0, 2)),
+    };
+    out
+}
+
+/// `text` with its placeholders filled in from `facts`, in English. Text
+/// that does not read (the parser refuses it, so only a script built by
+/// hand has it) comes back as written.
 pub fn fill(text: &str, facts: &Facts) -> String {
+    fill_with(text, facts, &english)
+}
+
+/// `text` with each placeholder filled by `word`: a language's words for
+/// what the placeholder stands for (the Japanese renderer's: `ノード2`,
+/// `2つ`, `なし`). Text that does not read comes back as written.
+pub fn fill_with(
+    text: &str,
+    facts: &Facts,
+    word: &dyn Fn(Placeholder, &Facts) -> String,
+) -> String {
     let Ok(pieces) = pieces(text) else {
         return text.to_string();
     };
@@ -166,24 +207,7 @@ pub fn fill(text: &str, facts: &Facts) -> String {
     for p in pieces {
         match p {
             Piece::Text(t) => out.push_str(&t),
-            Piece::Slot(slot) => {
-                let _ = match slot {
-                    Placeholder::Leader => match facts.leader {
-                        Some(l) => write!(out, "{l}"),
-                        None => write!(out, "none"),
-                    },
-                    Placeholder::Term => write!(out, "{}", facts.term),
-                    Placeholder::Quorum => write!(out, "{}", facts.quorum),
-                    Placeholder::Voters => write!(out, "{}", ids(&facts.voters)),
-                    Placeholder::Learners => write!(out, "{}", ids(&facts.learners)),
-                    Placeholder::Commit => write!(out, "{}", facts.commit),
-                    Placeholder::Value => {
-                        write!(out, "{}", facts.value.as_deref().unwrap_or("none"))
-                    }
-                    Placeholder::Error => write!(out, "{}", facts.error.unwrap_or("none")),
-                    Placeholder::Time => write!(out, "{}", Fixed(facts.time_ms as f64 / 1000.0, 2)),
-                };
-            }
+            Piece::Slot(slot) => out.push_str(&word(slot, facts)),
         }
     }
     out

@@ -632,7 +632,7 @@ mod tests {
         );
         assert_eq!(
             crate::words::text_ja::lesson_checked(&two),
-            "etcd 3.4.23 と 3.5.1 で検証済み"
+            "etcd 3.4.23と3.5.1で検証済み"
         );
         // The suite's file names lessons that exist, each with releases,
         // and their headers say so.

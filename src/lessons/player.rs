@@ -163,7 +163,7 @@ impl LessonPlayer {
 
     /// The current step's narration as one text, in `lang`.
     pub fn say_in(&self, lang: Language) -> String {
-        let says: Vec<&str> = self.says.iter().map(|s| lang.said(s)).collect();
+        let says: Vec<_> = self.says.iter().map(|s| lang.said(s)).collect();
         says.join("\n\n")
     }
 

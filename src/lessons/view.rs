@@ -67,7 +67,7 @@ impl LessonView {
             steps: p.steps(),
             finished: p.finished(),
             on_path: p.on_path(),
-            says: p.says().iter().map(|s| lang.said(s).to_string()).collect(),
+            says: p.says().iter().map(|s| lang.said(s).into_owned()).collect(),
             next_says: l
                 .step_says(p.position() + 1, lang)
                 .iter()

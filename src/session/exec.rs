@@ -451,12 +451,18 @@ impl Session {
         match cmd {
             Command::Pause => {}
             Command::Say { ja, .. } => {
-                // The report keeps the English words; the Japanese ones
-                // are filled with the same facts, for the page only.
+                // The report keeps the English words; the Japanese line is
+                // kept as written with the same facts, and the Japanese
+                // renderer fills it in its words, for the page only (a
+                // line with no Japanese keeps no facts).
                 let en = result.detail.clone().unwrap_or_default();
-                let ja = ja.as_ref().map(|t| say::fill(t, &self.say_facts()));
+                let facts = match ja {
+                    Some(_) => self.say_facts(),
+                    None => say::Facts::default(),
+                };
+                let ja = ja.clone();
                 self.narration
-                    .push(Line::say(self.now(), Spoken { en, ja }));
+                    .push(Line::say(self.now(), Spoken { en, ja, facts }));
             }
             _ => self
                 .narration

@@ -352,6 +352,12 @@ pub(crate) fn narration_heap_size(lines: &Vec<Line>, m: &mut Meter) {
                 if let Some(ja) = &spoken.ja {
                     m.string(ja);
                 }
+                let facts = &spoken.facts;
+                m.vec(&facts.voters);
+                m.vec(&facts.learners);
+                if let Some(v) = &facts.value {
+                    m.string(v);
+                }
             }
             Said::Stopped(stop) => m.string(&stop.message),
         }

@@ -564,6 +564,13 @@ sentences! {
     SafetyTipOk = 0,
     SafetyTipBroken = 0,
     WhenWho = 2,
+    SayNone = 0,
+    SayNode = 1,
+    SayCount = 1,
+    SaySeconds = 1,
+    DurationSeconds = 1,
+    DurationMillis = 1,
+    TimeSpan = 2,
 }
 
 impl Sentence {
@@ -738,9 +745,17 @@ pub fn render(id: Sentence, args: &[&dyn Display]) -> String {
     };
     let mut out = String::with_capacity(template.len() + 16);
     let mut seen: Vec<&str> = Vec::new();
+    // Where the last placeholder's words start: a count followed by つ.
+    let mut filled = out.len();
     for piece in braces(template) {
         match piece {
-            Ok(Brace::Text(words)) => out.push_str(words),
+            Ok(Brace::Text(words)) => match words.strip_prefix('つ') {
+                Some(rest) if !counts_in_tsu(&out[filled..]) => {
+                    out.push('個');
+                    out.push_str(rest);
+                }
+                _ => out.push_str(words),
+            },
             Ok(Brace::Name { name, .. }) => {
                 let k = match seen.iter().position(|n| *n == name) {
                     Some(k) => k,
@@ -749,6 +764,7 @@ pub fn render(id: Sentence, args: &[&dyn Display]) -> String {
                         seen.len() - 1
                     }
                 };
+                filled = out.len();
                 match args.get(k) {
                     Some(a) => {
                         let _ = write!(out, "{a}");
@@ -766,6 +782,15 @@ pub fn render(id: Sentence, args: &[&dyn Display]) -> String {
         }
     }
     out
+}
+
+/// Whether a count written as `n` takes つ: the native counter counts one
+/// to nine (1つ … 9つ); nought and ten and more take 個 (0個, 10個, 12個).
+/// Anything but a number (a placeholder left unfilled) keeps its つ.
+pub fn counts_in_tsu(n: &str) -> bool {
+    !n.bytes().all(|b| b.is_ascii_digit())
+        || n.is_empty()
+        || matches!(n, "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9")
 }
 
 /// Whether `names` are the placeholders of `id`'s template, in the order
@@ -816,6 +841,30 @@ pub fn key_of(name: &str) -> String {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_takes_tsu_from_one_to_nine_and_ko_otherwise() {
+        let say = |n: usize| render(Sentence::SayCount, &[&n]);
+        assert_eq!(say(1), "1つ");
+        assert_eq!(say(9), "9つ");
+        assert_eq!(say(0), "0個");
+        assert_eq!(say(10), "10個");
+        assert_eq!(say(12), "12個");
+        // Inside a sentence, each count by itself.
+        assert_eq!(
+            render(Sentence::QuorumSentenceShort, &[&3]),
+            "クォーラムに3つ足りません。"
+        );
+        assert_eq!(
+            render(Sentence::UnmetQuorum, &[&11]),
+            "クォーラムは11個です"
+        );
+        // An unfilled placeholder keeps its つ.
+        assert_eq!(render(Sentence::SayCount, &[]), "{count}つ");
+        assert!(
+            counts_in_tsu("3") && counts_in_tsu("x") && !counts_in_tsu("0") && !counts_in_tsu("15")
+        );
+    }
 
     /// The arguments of a macro call starting at `text` (just after its
     /// opening parenthesis), split at their top-level commas.
@@ -919,25 +968,25 @@ mod tests {
         let id = by_name("ServerNoLeaderKnown").unwrap();
         assert_eq!(
             render(id, &[&3, &"etcdserver: no leader"]),
-            "メンバー 3 はリーダーを知らない: etcdserver: no leader"
+            "ノード3はリーダーを知りません：etcdserver: no leader"
         );
         // A name used twice is one fact.
         let id = by_name("ServerNotAMember").unwrap();
         assert_eq!(
             render(id, &[&4]),
-            "ノード 4 はメンバーではない: 先に `member add 4` で追加する"
+            "ノード4はメンバーではありません：先に「member add 4」で追加してください"
         );
-        // Braces, and a space kept at a template's end.
+        // Braces.
         let id = by_name("ParseUnknownPlaceholder").unwrap();
         assert_eq!(
             render(id, &[&"x", &"{a}"]),
-            "未知のプレースホルダー {x}。使えるのは: {a}（波かっこそのものは {{ と }}）"
+            "未知のプレースホルダー{x}です。使えるのは：{a}（波かっこそのものは{{と}}）"
         );
         let id = by_name("ChoiceOr").unwrap();
-        assert_eq!(render(id, &[]), " か ");
+        assert_eq!(render(id, &[]), "、");
         // A fact not given leaves its placeholder showing (never a panic).
         let id = by_name("ServerNoLeaderKnown").unwrap();
-        assert_eq!(render(id, &[&3]), "メンバー 3 はリーダーを知らない: {etcd}");
+        assert_eq!(render(id, &[&3]), "ノード3はリーダーを知りません：{etcd}");
     }
 
     #[test]
@@ -995,6 +1044,7 @@ mod tests {
         assert_eq!(parse(&commented), parse(TEXT));
         // Escapes: a line break, a backslash, a space at an end.
         assert_eq!(unescape("a\\nb\\\\c\\s").unwrap(), "a\nb\\c ");
-        assert!(parse(TEXT).unwrap().iter().any(|t| t.ends_with(' ')));
+        let spaced = parse(&with(first, "server-no-leader-known: \\s{via}{etcd}\\s")).unwrap();
+        assert!(spaced.iter().any(|t| t == " {via}{etcd} "), "{spaced:?}");
     }
 }

@@ -1,5 +1,7 @@
 //! The languages raftlab speaks, and the [`Renderer`] of each.
 
+use std::borrow::Cow;
+
 use crate::lang::say::Spoken;
 use crate::words::renderer::Renderer;
 use crate::words::text_en::English;
@@ -49,9 +51,10 @@ impl Language {
     }
 
     /// A `say` line's filled words in this language (English when no
-    /// Japanese was written).
-    pub fn said(self, s: &Spoken) -> &str {
-        self.pick(&s.en, s.ja.as_deref())
+    /// Japanese was written): the renderer fills a `say-ja` line from the
+    /// facts it was said with.
+    pub fn said(self, s: &Spoken) -> Cow<'_, str> {
+        self.renderer().say(s)
     }
 
     pub fn renderer(self) -> &'static dyn Renderer {

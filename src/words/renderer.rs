@@ -3,6 +3,8 @@
 //! facts (the narration's lines, results, the view model) and the
 //! language's errors.
 
+use std::borrow::Cow;
+
 use crate::lang::etcdctl::EtcdctlError;
 use crate::lang::parse::ParseError;
 use crate::lang::say::Spoken;
@@ -58,10 +60,10 @@ pub trait Renderer {
     }
 
     /// A lesson's own words in this language: its `say-ja` line's in
-    /// Japanese, the `say` line's in English (and wherever no translation
-    /// was written).
-    fn say<'a>(&self, text: &'a Spoken) -> &'a str {
-        &text.en
+    /// Japanese, filled here with the run's facts in Japanese words; the
+    /// `say` line's in English (and wherever no translation was written).
+    fn say<'a>(&self, text: &'a Spoken) -> Cow<'a, str> {
+        Cow::Borrowed(&text.en)
     }
 
     // ---- the page's log ----

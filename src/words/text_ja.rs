@@ -47,10 +47,11 @@ use crate::sim::{DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecisio
 use crate::text::fixed::Fixed;
 
 use crate::lang::ast::COMMAND_NAMES;
-use crate::lang::ast::{format_duration, format_quoted, MAX_NODE_ID, MIN_NODE_ID};
+use crate::lang::ast::{format_quoted, MAX_NODE_ID, MIN_NODE_ID};
 use crate::lang::etcdctl::{self, EtcdctlError};
 use crate::lang::parse::{ParseError, ParseErrorKind};
 use crate::lang::parse_error::{Form, Least, Named, SayProblem, CONDITION_FORMS};
+use crate::lang::say::{Facts, Placeholder};
 use crate::session::cond::{SetName, Unmet};
 use crate::session::failure::Failure;
 use crate::session::narrate::CampaignFold;
@@ -364,7 +365,7 @@ pub fn failure_detail(f: &Failure) -> String {
         } => ja!(
             FailureWaitUntil,
             cond,
-            within_ms = format_duration(*within_ms),
+            within_ms = duration(*within_ms),
             unmet = unmet(u)
         ),
         Failure::Stopped(stop) => Japanese.stopped(stop),
@@ -423,6 +424,35 @@ pub fn share_problem(p: &ShareProblem) -> String {
     }
 }
 
+/// A `say-ja` line filled with the run's facts in Japanese words.
+pub fn say_ja(template: &str, facts: &Facts) -> String {
+    crate::lang::say::fill_with(template, facts, &say_word)
+}
+
+/// What a `say` placeholder stands for, in Japanese: a node always as
+/// 「ノード2」 (a list 「ノード1、2、3」), a count with its counter
+/// (「2つ」), a moment in seconds (「4.21秒」), 「なし」 for none; a term, an
+/// index, a value and an error code as they are.
+pub fn say_word(slot: Placeholder, facts: &Facts) -> String {
+    let none = || ja!(SayNone);
+    match slot {
+        Placeholder::Leader => facts.leader.map_or_else(none, |id| ja!(SayNode, id)),
+        Placeholder::Voters if facts.voters.is_empty() => none(),
+        Placeholder::Voters => ja!(SayNode, id = list(&facts.voters)),
+        Placeholder::Learners if facts.learners.is_empty() => none(),
+        Placeholder::Learners => ja!(SayNode, id = list(&facts.learners)),
+        Placeholder::Quorum => ja!(SayCount, count = facts.quorum),
+        Placeholder::Term => facts.term.to_string(),
+        Placeholder::Commit => facts.commit.to_string(),
+        Placeholder::Value => facts.value.clone().unwrap_or_else(none),
+        Placeholder::Error => facts.error.map_or_else(none, str::to_string),
+        Placeholder::Time => ja!(
+            SaySeconds,
+            seconds = Fixed(facts.time_ms as f64 / 1000.0, 2)
+        ),
+    }
+}
+
 /// raftlab in 日本語.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Japanese;
@@ -435,17 +465,39 @@ fn list(ids: &[NodeId]) -> String {
         .join("、")
 }
 
-/// "2.31 秒": a moment in running text.
-/// A lesson's header note: "etcd 3.4.23 と 3.5.1 で検証済み".
+/// A lesson's header note: "etcd 3.4.23と3.5.1で検証済み" (a list in 「、」, the last after と).
 pub fn lesson_checked(releases: &[String]) -> String {
-    ja!(LessonChecked, releases = releases.join(" と "))
+    let list = match releases {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{}と{last}", rest.join("、")),
+    };
+    ja!(LessonChecked, releases = list)
 }
 
+/// "2.31秒": a moment in running text.
 pub fn seconds(ms: u64) -> String {
     ja!(Seconds, ms = Fixed(ms as f64 / 1000.0, 2))
 }
 
-/// "2.0 秒": a duration in a mode's sentence.
+/// "2.0秒": a duration in a mode's sentence.
+/// "2秒", "1.5秒", "250ミリ秒": a stretch of time in running text (the
+/// scenario language's `2s`, `1500ms`, `250ms`).
+fn duration(ms: u64) -> String {
+    if ms >= 1000 && ms % 100 == 0 {
+        let tenths = ms / 100;
+        if tenths % 10 == 0 {
+            ja!(DurationSeconds, seconds = tenths / 10)
+        } else {
+            ja!(DurationSeconds, seconds = Fixed(ms as f64 / 1000.0, 1))
+        }
+    } else if ms >= 1000 {
+        ja!(DurationSeconds, seconds = Fixed(ms as f64 / 1000.0, 3))
+    } else {
+        ja!(DurationMillis, ms)
+    }
+}
+
 fn span(ms: u64) -> String {
     ja!(Span, ms = Fixed(ms as f64 / 1000.0, 1))
 }
@@ -656,7 +708,7 @@ pub fn hand_done(h: &HandDone) -> String {
             to,
             kind = kind.name(),
             term,
-            at = format_duration(at_ms)
+            at = seconds(at_ms)
         ),
     }
 }
@@ -752,37 +804,48 @@ pub fn missing_ja(what: &str) -> String {
     }
 }
 
+/// A word of the input as a Japanese sentence quotes it: 「pt」 for the
+/// parser's `"pt"` (its escapes undone); anything else as it is.
+fn word_ja(found: &str) -> String {
+    match found.strip_prefix('"').and_then(|f| f.strip_suffix('"')) {
+        Some(inner) if found.len() >= 2 => {
+            format!("「{}」", inner.replace("\\\"", "\"").replace("\\\\", "\\"))
+        }
+        _ => found.to_string(),
+    }
+}
+
 /// Why a line does not parse, in Japanese, from the parser's
 /// [`ParseErrorKind`]. Words quoted from the input, commands, options and
 /// the lists of forms are shown as they are typed.
 pub fn parse_error(kind: &ParseErrorKind) -> String {
     use ParseErrorKind::*;
     match kind {
-        QuoteInsideWord { word } => ja!(ParseQuoteInsideWord, word),
+        QuoteInsideWord { word } => ja!(ParseQuoteInsideWord, word = word_ja(word)),
         UnknownEscape { escape } => ja!(ParseUnknownEscape, escape),
         Unterminated => ja!(ParseUnterminated),
-        SpaceAfterQuote { found } => ja!(ParseSpaceAfterQuote, found),
-        ClusterFirst { found } => ja!(ParseClusterFirst, found),
+        SpaceAfterQuote { found } => ja!(ParseSpaceAfterQuote, found = word_ja(found)),
+        ClusterFirst { found } => ja!(ParseClusterFirst, found = word_ja(found)),
         SecondCluster => ja!(ParseSecondCluster),
         SecondSayJa => ja!(ParseSecondSayJa),
         SayJaAlone => ja!(ParseSayJaAlone),
         EmptyScript => ja!(ParseEmptyScript),
         NoCommand => ja!(ParseNoCommand, command_names = COMMAND_NAMES.join(", ")),
         ClusterNotCommand => ja!(ParseClusterNotCommand),
-        BadClusterName { found } => ja!(ParseBadClusterName, found),
+        BadClusterName { found } => ja!(ParseBadClusterName, found = word_ja(found)),
         QuotedCommand { found } => ja!(ParseQuotedCommand, found),
         UnknownCommand { found } => ja!(
             ParseUnknownCommand,
-            found,
+            found = word_ja(found),
             command_names = COMMAND_NAMES.join(", ")
         ),
         Missing { what, after } => ja!(ParseMissing, after, what = missing_ja(what)),
         TextIsOption { what, after, found } => {
             let what = missing_ja(what);
-            ja!(ParseTextIsOption, after, what, found)
+            ja!(ParseTextIsOption, after, what, found = word_ja(found))
         }
-        ExtraWord { word, after } => ja!(ParseExtraWord, after, word),
-        ExtraSayWord { word, after } => ja!(ParseExtraSayWord, after, word),
+        ExtraWord { word, after } => ja!(ParseExtraWord, after, word = word_ja(word)),
+        ExtraSayWord { word, after } => ja!(ParseExtraSayWord, after, word = word_ja(word)),
         QuotedOption {
             found,
             cmd,
@@ -799,40 +862,40 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
         UnknownCondition { found } => {
             ja!(
                 ParseUnknownCondition,
-                found,
+                found = word_ja(found),
                 condition_forms = CONDITION_FORMS
             )
         }
-        BadDuration { found } => ja!(ParseBadDuration, found),
-        NegativeDuration { found } => ja!(ParseNegativeDuration, found),
-        DurationUnit { found } => ja!(ParseDurationUnit, found),
-        DurationTooLong { found } => ja!(ParseDurationTooLong, found),
-        DurationFraction { found } => ja!(ParseDurationFraction, found),
-        WaitTooLong { found, limit } => ja!(ParseWaitTooLong, found, limit),
-        BadPercent { found } => ja!(ParseBadPercent, found),
-        LossAbove100 { found } => ja!(ParseLossAbove100, found),
-        LossDecimals { found } => ja!(ParseLossDecimals, found),
-        BadSize { found } => ja!(ParseBadSize, found),
-        NegativeSize { found } => ja!(ParseNegativeSize, found),
-        SizeUnit { found } => ja!(ParseSizeUnit, found),
-        SizeTooLarge { found, limit } => ja!(ParseSizeTooLarge, found, limit),
-        SizeFraction { found } => ja!(ParseSizeFraction, found),
+        BadDuration { found } => ja!(ParseBadDuration, found = word_ja(found)),
+        NegativeDuration { found } => ja!(ParseNegativeDuration, found = word_ja(found)),
+        DurationUnit { found } => ja!(ParseDurationUnit, found = word_ja(found)),
+        DurationTooLong { found } => ja!(ParseDurationTooLong, found = word_ja(found)),
+        DurationFraction { found } => ja!(ParseDurationFraction, found = word_ja(found)),
+        WaitTooLong { found, limit } => ja!(ParseWaitTooLong, found = word_ja(found), limit),
+        BadPercent { found } => ja!(ParseBadPercent, found = word_ja(found)),
+        LossAbove100 { found } => ja!(ParseLossAbove100, found = word_ja(found)),
+        LossDecimals { found } => ja!(ParseLossDecimals, found = word_ja(found)),
+        BadSize { found } => ja!(ParseBadSize, found = word_ja(found)),
+        NegativeSize { found } => ja!(ParseNegativeSize, found = word_ja(found)),
+        SizeUnit { found } => ja!(ParseSizeUnit, found = word_ja(found)),
+        SizeTooLarge { found, limit } => ja!(ParseSizeTooLarge, found = word_ja(found), limit),
+        SizeFraction { found } => ja!(ParseSizeFraction, found = word_ja(found)),
         BadNodeId { found } => ja!(
             ParseBadNodeId,
             min_node_id = MIN_NODE_ID,
             max_node_id = MAX_NODE_ID,
-            found
+            found = word_ja(found)
         ),
         NodeIdRange { found } => {
             ja!(
                 ParseNodeIdRange,
-                found,
+                found = word_ja(found),
                 min_node_id = MIN_NODE_ID,
                 max_node_id = MAX_NODE_ID
             )
         }
-        BadNumber { found } => ja!(ParseBadNumber, found),
-        NumberTooLarge { found } => ja!(ParseNumberTooLarge, found),
+        BadNumber { found } => ja!(ParseBadNumber, found = word_ja(found)),
+        NumberTooLarge { found } => ja!(ParseNumberTooLarge, found = word_ja(found)),
         Say(SayProblem::Unclosed) => ja!(ParseUnclosed),
         Say(SayProblem::UnknownPlaceholder { name, known }) => {
             ja!(ParseUnknownPlaceholder, name, known)
@@ -860,9 +923,9 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
                 Named::ErrorCode => ja!(NamedErrorCode),
                 Named::MessageKind => ja!(NamedMessageKind),
             };
-            ja!(ParseUnknownName, what, found, expected)
+            ja!(ParseUnknownName, what, found = word_ja(found), expected)
         }
-        UnknownRelease { found } => ja!(ParseUnknownRelease, found),
+        UnknownRelease { found } => ja!(ParseUnknownRelease, found = word_ja(found)),
         TwiceInChange { id } => ja!(ParseTwiceInChange, id),
         ChangeMissing => ja!(ParseChangeMissing),
         MissingLinkEnd { from } => ja!(ParseMissingLinkEnd, from),
@@ -898,7 +961,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
                 Form::LinkCount(name) => ja!(FormLinkCount, name),
                 Form::Choice(a, b) => ja!(FormChoice, a, b),
             };
-            ja!(ParseFormExpected, form, found)
+            ja!(ParseFormExpected, form, found = word_ja(found))
         }
         MissingEventCount => ja!(ParseMissingEventCount),
         MissingRole { id } => ja!(ParseMissingRole, id),
@@ -913,7 +976,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
             Least::Count => ja!(LeastCount),
         },
         RateTooHigh { rate, limit } => ja!(ParseRateTooHigh, rate, limit),
-        AutoPromoteRange { found } => ja!(ParseAutoPromoteRange, found),
+        AutoPromoteRange { found } => ja!(ParseAutoPromoteRange, found = word_ja(found)),
         LatencyOrder { min, max } => ja!(ParseLatencyOrder, min, max),
         ElectionTooShort {
             election,
@@ -1002,7 +1065,7 @@ impl Renderer for Japanese {
             stop.budget_bytes,
             stop.counted_bytes,
         ) {
-            ("max-wall", Some(limit), _, _) => ja!(StoppedMaxWall, limit = format_duration(limit)),
+            ("max-wall", Some(limit), _, _) => ja!(StoppedMaxWall, limit = duration(limit)),
             ("memory", _, Some(budget), Some(counted)) => {
                 ja!(StoppedMemory, budget = mib(budget), counted = mib(counted))
             }
@@ -1022,19 +1085,22 @@ impl Renderer for Japanese {
             time_ms = secs(stop.time_ms)
         )
     }
-    fn say<'a>(&self, text: &'a crate::lang::say::Spoken) -> &'a str {
-        text.ja.as_deref().unwrap_or(&text.en)
+    fn say<'a>(&self, text: &'a crate::lang::say::Spoken) -> std::borrow::Cow<'a, str> {
+        match &text.ja {
+            Some(ja) => std::borrow::Cow::Owned(say_ja(ja, &text.facts)),
+            None => std::borrow::Cow::Borrowed(&text.en),
+        }
     }
 
     fn time(&self, ms: u64) -> String {
-        format!("t={}s", Fixed(ms as f64 / 1000.0, 2))
+        ja!(StoppedTime, seconds = Fixed(ms as f64 / 1000.0, 2))
     }
 
     fn time_span(&self, from_ms: u64, to_ms: u64) -> String {
-        format!(
-            "t={}–{}s",
-            Fixed(from_ms as f64 / 1000.0, 2),
-            Fixed(to_ms as f64 / 1000.0, 2)
+        ja!(
+            TimeSpan,
+            from = Fixed(from_ms as f64 / 1000.0, 2),
+            to = Fixed(to_ms as f64 / 1000.0, 2)
         )
     }
 
@@ -1214,7 +1280,7 @@ impl Renderer for Japanese {
                 .map(|m| {
                     format!(
                         "{}{} {}{}",
-                        m.id,
+                        ja!(LogRow, id = m.id),
                         if m.learner {
                             ja!(DetailsLearner)
                         } else {
@@ -1229,7 +1295,7 @@ impl Renderer for Japanese {
                     )
                 })
                 .collect();
-            bits.push(text.join("; "));
+            bits.push(text.join("、"));
         }
         (!bits.is_empty()).then(|| format!("  {}", bits.join("、")))
     }
@@ -1246,8 +1312,9 @@ impl Renderer for Japanese {
         expected: bool,
     ) -> String {
         let summary = self.result_summary(r);
+        // The command quoted, as running text quotes one: 「put k v」：成功.
         let what = if named {
-            format!("{}: ", r.command)
+            format!("「{}」：", r.command)
         } else {
             String::new()
         };
@@ -1335,8 +1402,8 @@ impl Renderer for Japanese {
             Refusal::AutoPromoteRange => ja!(RefusalAutoPromoteRange),
             Refusal::FailoverAfterRange { min_ms, max_ms } => ja!(
                 RefusalFailoverAfterRange,
-                min_ms = crate::lang::ast::format_duration(*min_ms),
-                max_ms = crate::lang::ast::format_duration(*max_ms)
+                min_ms = duration(*min_ms),
+                max_ms = duration(*max_ms)
             ),
             Refusal::MaxLearnersRange { max } => ja!(RefusalMaxLearnersRange, max),
             Refusal::ModeChoice {
@@ -1712,9 +1779,9 @@ impl Renderer for Japanese {
     }
 }
 
-/// "t=12.34s、ノード 1、2" (no nodes: just the time).
+/// "t=12.34秒、ノード1、2" (no nodes: just the time).
 fn when_who(v: &ViolationView) -> String {
-    let t = format!("t={}s", Fixed(v.time_ms as f64 / 1000.0, 2));
+    let t = ja!(StoppedTime, seconds = Fixed(v.time_ms as f64 / 1000.0, 2));
     match v.nodes.as_slice() {
         [] => t,
         many => ja!(WhenWho, time = t, nodes = list(many)),
@@ -1744,7 +1811,8 @@ mod tests {
     /// The first run of three or more English words left in `text` once
     /// the texts kept as written (etcd's, Go's, commands) are taken out.
     fn english_phrase(text: &str, kept: &[&str]) -> Option<String> {
-        let mut rest = text.to_string();
+        // A list joined with 「、」 is a list, as with commas.
+        let mut rest = text.replace('、', ", ");
         for k in kept.iter().filter(|k| !k.is_empty()) {
             rest = rest.replace(k, " ");
         }
@@ -2129,7 +2197,7 @@ mod tests {
         };
         let ja = Japanese.stopped(&stop);
         assert!(japanese(&ja), "{ja}");
-        assert!(ja.contains("3 行目") && ja.contains("メモリ予算"), "{ja}");
+        assert!(ja.contains("3行目") && ja.contains("メモリ予算"), "{ja}");
     }
 
     #[test]
@@ -2198,6 +2266,26 @@ mod tests {
             }
             assert!(japanese(&reason(&r)), "no Japanese for the reason {r:?}");
         }
+    }
+
+    #[test]
+    fn a_word_of_the_input_is_quoted_in_kagikakko_text_that_was_quoted_keeps_its_quotes() {
+        let said =
+            |line: &str| parse_error(&crate::lang::parse::parse_command(line).unwrap_err().kind);
+        assert!(
+            said("pt a b").starts_with("未知のコマンド「pt」です。"),
+            "{}",
+            said("pt a b")
+        );
+        assert_eq!(word_ja("\"a\\\"b\""), "「a\"b」");
+        assert_eq!(word_ja("16"), "16");
+        assert_eq!(word_ja("\""), "\"");
+        // Text the script put in quotes is named as quoted text, in its quotes.
+        assert!(
+            said("\"put\" a b").contains("引用符で囲んだテキスト\"put\""),
+            "{}",
+            said("\"put\" a b")
+        );
     }
 
     #[test]
@@ -2538,7 +2626,7 @@ mod tests {
         let not_ready = crate::server::reconfig::check_learner_ready(4, 3, 12).unwrap_err();
         assert_eq!(
             server_detail(&not_ready),
-            "学習者メンバー 4 の match 3 はリーダーの match 12 の 90% に届かない"
+            "学習者のノード4のmatch（3）が、リーダーのmatch（12）の90%に届いていません"
         );
     }
 
@@ -2582,7 +2670,10 @@ mod tests {
             crate::session::detail::failure_detail(&f),
             "expected leader=2, but the leader is 3"
         );
-        assert_eq!(failure_detail(&f), "leader=2 を期待したが、リーダーは 3");
+        assert_eq!(
+            failure_detail(&f),
+            "leader=2を期待しましたが、リーダーはノード3です"
+        );
     }
 
     /// Refused commands in a real run: the page's Japanese line says each
@@ -2602,8 +2693,8 @@ mod tests {
         let ja = Japanese.result_summary(early);
         assert!(
             ja.starts_with(
-                "エラー learner-not-ready（学習者メンバーがまだリーダーに追いついていない）: \
-                 学習者メンバー 2 の match 0 はリーダーの match"
+                "エラー：learner-not-ready（学習者メンバーがまだリーダーに追いついていない）。\
+                 学習者のノード2のmatch（0）が、リーダーのmatch"
             ),
             "{ja}"
         );
@@ -2614,7 +2705,7 @@ mod tests {
         assert_eq!(en, MemberError::MemberNotLearner.etcd_text());
         let ja = Japanese.result_summary(late);
         assert!(
-            ja.starts_with("エラー member-not-learner（学習者メンバーではない）"),
+            ja.starts_with("エラー：member-not-learner（学習者メンバーではない）"),
             "{ja}"
         );
         assert_eq!(english_phrase(&ja, &[&en]), None, "{ja}");
@@ -2642,18 +2733,15 @@ mod tests {
         let bad = crate::session::share::decode_link("#v1.ab$").unwrap_err();
         assert_eq!(
             Japanese.share_refusal(&bad),
-            "リンクのペイロードが base64url ではない: 3 文字目に '$'（「#v1.」の後に使えるのは英字、数字、「-」、「_」だけ）"
+            "リンクのペイロードがbase64urlではありません：3文字目に'$'があります（「#v1.」の後に使えるのは英字、数字、「-」、「_」だけです）"
         );
         let bad = crate::session::share::import_scenario("cluster voters=1\nput \"a").unwrap_err();
         let ja = Japanese.share_refusal(&bad);
-        assert!(
-            ja.starts_with("ファイルのスクリプトを解釈できない: 2 行目"),
-            "{ja}"
-        );
+        assert!(ja.starts_with("ファイルのスクリプトの2行目"), "{ja}");
         assert!(bad
             .message
             .starts_with("the file holds a script that does not parse"));
-        assert_eq!(Japanese.no_lesson("x"), "レッスン \"x\" はない");
+        assert_eq!(Japanese.no_lesson("x"), "レッスン\"x\"はありません");
         assert_eq!(English.no_lesson("x"), "there is no lesson \"x\"");
     }
 }

@@ -62,7 +62,7 @@ test("dist/raftlab.html works from file:// with no network", async () => {
   // Japanese, its sentences inlined too: the run's narration speaks it.
   assert.equal(await page.evaluate(() => window.raftlab.setLanguage("ja")), "ja");
   await page.evaluate(() => window.raftlab.command("crash 2"));
-  await page.waitForFunction(() => document.getElementById("log").textContent.includes("ノード 2 がクラッシュした"));
+  await page.waitForFunction(() => document.getElementById("log").textContent.includes("ノード2がクラッシュしました"));
   assert.deepEqual(requests, []);
   assert.deepEqual(problems, []);
   await context.close();

@@ -129,7 +129,7 @@ test("with two clusters the status line and the lesson panel's quorum box name e
   await page.evaluate(() => window.raftlab.setLanguage("ja"));
   await page.evaluate(() => window.raftlab.next());
   await page.waitForFunction(() => document.getElementById("status-state").textContent.startsWith("main："));
-  assert.equal(await page.textContent("#status-state"), "main：投票メンバー 3、学習者メンバー 1、リーダー 1。copy：投票メンバー 3、学習者メンバー 0、リーダー 11");
+  assert.equal(await page.textContent("#status-state"), "main：投票メンバー3つ、学習者メンバー1つ、リーダー：ノード1。copy：投票メンバー3つ、学習者メンバーなし、リーダー：ノード11");
   assert.match((await arith())[1], /^copy\s*投票メンバー/);
   assert.deepEqual(problems, []);
   await page.close();
@@ -227,9 +227,9 @@ test("in Japanese the key-history view and the mirror speak Japanese", async () 
   await page.fill("#key-history-form input", "k");
   await page.click("#key-history-form button");
   const text = await page.textContent("#key-history");
-  assert.match(text, /main · ノード \d+ · リビジョン \d+/);
+  assert.match(text, /main · ノード\d+ · リビジョン\d+/);
   assert.match(text, /リビジョン版値/);
-  assert.match(await page.textContent("#quorum"), /ミラー 9[\s\S]*ウォッチ中/);
+  assert.match(await page.textContent("#quorum"), /ミラー9[\s\S]*ウォッチ中/);
   assert.deepEqual(problems, []);
   await page.close();
 });

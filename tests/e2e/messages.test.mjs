@@ -125,7 +125,7 @@ test("the keyboard picks a message dot after the nodes and links; Enter shows it
     await page.focus("#cluster");
     // 3 nodes and 3 links, then the dots.
     for (let k = 0; k < 7; k++) await page.keyboard.press("ArrowRight");
-    assert.match(await page.textContent("#status-change"), lang === "en" ? /^Msg\w+ from \d+ to \d+: Enter shows/ : /\d+ から \d+ への Msg\w+/);
+    assert.match(await page.textContent("#status-change"), lang === "en" ? /^Msg\w+ from \d+ to \d+: Enter shows/ : /ノード\d+からノード\d+へのMsg\w+/);
     await page.keyboard.press("Enter");
     await page.locator("#hand").waitFor({ state: "visible" });
     assert.equal(await page.evaluate(() => document.activeElement.dataset.act), "drop");
