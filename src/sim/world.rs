@@ -102,6 +102,166 @@ impl NodeWatch {
     }
 }
 
+/// A member applying its committed entries to its store (etcd's
+/// `applyEntries`: `applyEntryNormal` for requests, `applyConfChange` for
+/// membership), each application an event.
+struct Applying<'a> {
+    id: NodeId,
+    max_learners: usize,
+    watches: &'a mut Vec<NodeWatch>,
+    events: &'a mut Vec<EventKind>,
+}
+
+impl Applying<'_> {
+    /// Applies entry `e`; true when it removed the member itself.
+    fn entry(self, state: &mut KvStore, r: &mut Raft, e: &Entry) -> bool {
+        let (id, index) = (self.id, e.index);
+        match &e.data {
+            EntryData::Empty => {}
+            EntryData::Normal(data) => match data.get::<Request>() {
+                Some(Request::Put(p)) => {
+                    state.apply_put(p);
+                    self.events.push(EventKind::PutApplied {
+                        node: id,
+                        index,
+                        request: p.request,
+                    });
+                }
+                Some(Request::Delete(d)) => {
+                    let done = state.mvcc.delete(&d.key);
+                    self.events.push(EventKind::DeleteApplied {
+                        node: id,
+                        index,
+                        request: d.request,
+                        deleted: done.deleted,
+                        revision: done.rev,
+                    });
+                }
+                Some(Request::Compaction(c)) => {
+                    // A synced watcher has every write before the
+                    // compaction already (etcd's `notify` at each write's
+                    // end): it is never cancelled by it.
+                    poll_watches(self.watches, id, &state.mvcc, self.events);
+                    let refused = state.mvcc.compact(c.rev).err();
+                    self.events.push(EventKind::CompactionApplied {
+                        node: id,
+                        index,
+                        request: c.request,
+                        rev: c.rev,
+                        refused,
+                    });
+                }
+                Some(Request::Publish(member)) => {
+                    if let Some(m) = state.members.get_mut(member) {
+                        m.started = true;
+                        m.published = true;
+                    }
+                    self.events.push(EventKind::PublishApplied {
+                        node: id,
+                        member: *member,
+                    });
+                }
+                // Only the server's requests are proposed here.
+                None => {}
+            },
+            EntryData::ConfChange(cc) => {
+                let refused = membership::validate(state, cc, self.max_learners).err();
+                let mut removed_self = false;
+                if refused.is_none() {
+                    r.apply_conf_change(cc);
+                    membership::apply(state, cc);
+                    removed_self = cc.change_type == ConfChangeType::RemoveNode && cc.node_id == id;
+                }
+                self.events.push(EventKind::ConfChangeApplied {
+                    node: id,
+                    index,
+                    change: (**cc).clone(),
+                    refused,
+                });
+                return removed_self;
+            }
+            EntryData::ConfChangeV2(cc) => {
+                let refused = membership::validate_v2(state, cc, self.max_learners).err();
+                let mut removed_self = false;
+                if refused.is_none() {
+                    // Raft may refuse it too (ConfChangeRefused): then the
+                    // member list stays as it is.
+                    if let Ok(conf) = r.apply_conf_change_v2(cc) {
+                        membership::apply_v2(state, cc, &conf);
+                        removed_self = state.removed.contains(&id);
+                    }
+                }
+                self.events.push(EventKind::JointChangeApplied {
+                    node: id,
+                    index,
+                    change: (**cc).clone(),
+                    refused,
+                });
+                return removed_self;
+            }
+        }
+        false
+    }
+}
+
+/// The reads whose index node `id` has applied, served from its store and
+/// taken out of `pending` (index 0: not yet confirmed by the leader).
+fn serve_reads(
+    pending: &mut Vec<PendingRead>,
+    state: &KvStore,
+    id: NodeId,
+    applied: u64,
+) -> Vec<EventKind> {
+    let mut served = Vec::new();
+    pending.retain(|p| {
+        let ready = p.index > 0 && p.index <= applied;
+        if ready {
+            served.push(EventKind::ReadServed {
+                node: id,
+                request: p.request,
+                read: state.read(&p.key, p.rev),
+            });
+        }
+        !ready
+    });
+    served
+}
+
+/// etcd's createMergedSnapshotMessage: the snapshot a leader sends is its
+/// applied state at the applied index, not its last compaction (which the
+/// raft library handed it); the events that say it was sent say so too.
+fn attach_snapshots(
+    r: &Raft,
+    state: &KvStore,
+    messages: &mut [Message],
+    events: &mut [raft::RaftEvent],
+) {
+    for m in messages
+        .iter_mut()
+        .filter(|m| m.msg_type == MessageType::Snap)
+    {
+        let index = r.applied();
+        let Some(term) = r.term_at(index) else {
+            continue;
+        };
+        m.snapshot = Some(Box::new(raft::Snapshot {
+            metadata: raft::SnapshotMetadata {
+                index,
+                term,
+                conf_state: r.conf_state(),
+            },
+            data: state.snapshot_data(),
+        }));
+        for e in events.iter_mut() {
+            if let raft::RaftEvent::SnapshotSent { to, index: sent } = e {
+                if *to == m.to {
+                    *sent = index;
+                }
+            }
+        }
+    }
+}
+
 /// Delivers to every open watch on `id` what its store holds for it
 /// (etcd's `notify` for synced watchers, `syncWatchers` for the others),
 /// with one event for each response.
@@ -539,88 +699,13 @@ impl World {
             };
             for e in &scratch.entries {
                 self.checker.observe_applied(now, id, e);
-                match &e.data {
-                    EntryData::Empty => {}
-                    EntryData::Normal(data) => match data.get::<Request>() {
-                        Some(Request::Put(p)) => {
-                            node.state.apply_put(p);
-                            applied_events.push(EventKind::PutApplied {
-                                node: id,
-                                index: e.index,
-                                request: p.request,
-                            });
-                        }
-                        Some(Request::Delete(d)) => {
-                            let done = node.state.mvcc.delete(&d.key);
-                            applied_events.push(EventKind::DeleteApplied {
-                                node: id,
-                                index: e.index,
-                                request: d.request,
-                                deleted: done.deleted,
-                                revision: done.rev,
-                            });
-                        }
-                        Some(Request::Compaction(c)) => {
-                            // A synced watcher has every write before the
-                            // compaction already (etcd's `notify` at each
-                            // write's end): it is never cancelled by it.
-                            poll_watches(&mut self.watches, id, &node.state.mvcc, applied_events);
-                            let refused = node.state.mvcc.compact(c.rev).err();
-                            applied_events.push(EventKind::CompactionApplied {
-                                node: id,
-                                index: e.index,
-                                request: c.request,
-                                rev: c.rev,
-                                refused,
-                            });
-                        }
-                        Some(Request::Publish(member)) => {
-                            if let Some(m) = node.state.members.get_mut(member) {
-                                m.started = true;
-                                m.published = true;
-                            }
-                            applied_events.push(EventKind::PublishApplied {
-                                node: id,
-                                member: *member,
-                            });
-                        }
-                        // Only the server's requests are proposed here.
-                        None => {}
-                    },
-                    EntryData::ConfChange(cc) => {
-                        let refused = membership::validate(&node.state, cc, max_learners).err();
-                        if refused.is_none() {
-                            r.apply_conf_change(cc);
-                            membership::apply(&mut node.state, cc);
-                            if cc.change_type == ConfChangeType::RemoveNode && cc.node_id == id {
-                                removed_self = true;
-                            }
-                        }
-                        applied_events.push(EventKind::ConfChangeApplied {
-                            node: id,
-                            index: e.index,
-                            change: (**cc).clone(),
-                            refused,
-                        });
-                    }
-                    EntryData::ConfChangeV2(cc) => {
-                        let refused = membership::validate_v2(&node.state, cc, max_learners).err();
-                        if refused.is_none() {
-                            // Raft may refuse it too (ConfChangeRefused): then
-                            // the member list stays as it is.
-                            if let Ok(conf) = r.apply_conf_change_v2(cc) {
-                                membership::apply_v2(&mut node.state, cc, &conf);
-                                removed_self |= node.state.removed.contains(&id);
-                            }
-                        }
-                        applied_events.push(EventKind::JointChangeApplied {
-                            node: id,
-                            index: e.index,
-                            change: (**cc).clone(),
-                            refused,
-                        });
-                    }
-                }
+                let applying = Applying {
+                    id,
+                    max_learners,
+                    watches: &mut self.watches,
+                    events: applied_events,
+                };
+                removed_self |= applying.entry(&mut node.state, r, e);
             }
             r.applied_to(last);
         }
@@ -636,50 +721,16 @@ impl World {
         }
         poll_watches(&mut self.watches, id, &node.state.mvcc, applied_events);
         let applied = r.applied();
-        let mut served = Vec::new();
-        node.pending_reads.retain(|p| {
-            // Index 0 means "not yet confirmed by the leader".
-            let ready = p.index > 0 && p.index <= applied;
-            if ready {
-                served.push(EventKind::ReadServed {
-                    node: id,
-                    request: p.request,
-                    read: node.state.read(&p.key, p.rev),
-                });
-            }
-            !ready
-        });
+        let served = serve_reads(&mut node.pending_reads, &node.state, id, applied);
 
         r.take_messages_into(&mut scratch.messages);
         r.take_events_into(&mut scratch.raft_events);
-        for m in scratch
-            .messages
-            .iter_mut()
-            .filter(|m| m.msg_type == MessageType::Snap)
-        {
-            // etcd's createMergedSnapshotMessage: the snapshot a leader sends
-            // is its applied state at the applied index, not its last
-            // compaction (which the raft library handed it).
-            let index = r.applied();
-            let Some(term) = r.term_at(index) else {
-                continue;
-            };
-            m.snapshot = Some(Box::new(raft::Snapshot {
-                metadata: raft::SnapshotMetadata {
-                    index,
-                    term,
-                    conf_state: r.conf_state(),
-                },
-                data: node.state.snapshot_data(),
-            }));
-            for e in &mut scratch.raft_events {
-                if let raft::RaftEvent::SnapshotSent { to, index: sent } = e {
-                    if *to == m.to {
-                        *sent = index;
-                    }
-                }
-            }
-        }
+        attach_snapshots(
+            r,
+            &node.state,
+            &mut scratch.messages,
+            &mut scratch.raft_events,
+        );
         self.checker.observe(now, id, r);
         self.checker
             .observe_store(now, id, r.applied(), &node.state.mvcc);
@@ -687,7 +738,6 @@ impl World {
         // above: a chunk of either that filled is shared below.
         let filled = r.log().unshared_chunks().next().is_some()
             || node.state.mvcc.backend().unshared_chunks().next().is_some();
-        let mut compacted = false;
 
         // etcd's triggerSnapshot: once more than snapshot-count entries were
         // applied since the last snapshot; v3.6 also every 100 entries in
@@ -697,7 +747,8 @@ impl World {
             .cfg
             .memory_snapshot_count
             .map_or(self.cfg.snapshot_count, |m| m.min(self.cfg.snapshot_count));
-        if applied > r.snapshot_index() + every.max(1) {
+        let compacted = applied > r.snapshot_index() + every.max(1);
+        if compacted {
             r.compact(
                 applied,
                 node.state.snapshot_data(),
@@ -707,18 +758,8 @@ impl World {
                 node: id,
                 index: applied,
             });
-            compacted = true;
         }
-
-        for event in scratch.raft_events.drain(..) {
-            self.push(EventKind::Raft { node: id, event });
-        }
-        for kind in scratch.applied.drain(..).chain(served) {
-            self.push(kind);
-        }
-        for m in scratch.messages.drain(..) {
-            self.send(m);
-        }
+        self.publish_ready(id, scratch, served);
         if removed_self {
             // etcd keeps the process running a moment after it applied its
             // own removal (`stopWithDelay`), then stops it.
@@ -732,6 +773,20 @@ impl World {
         }
         if filled {
             self.share_chunks(id);
+        }
+    }
+
+    /// What a ready of node `id` produced, in its order: Raft's events, the
+    /// entries applied and the reads served, then the messages sent.
+    fn publish_ready(&mut self, id: NodeId, scratch: &mut Scratch, served: Vec<EventKind>) {
+        for event in scratch.raft_events.drain(..) {
+            self.push(EventKind::Raft { node: id, event });
+        }
+        for kind in scratch.applied.drain(..).chain(served) {
+            self.push(kind);
+        }
+        for m in scratch.messages.drain(..) {
+            self.send(m);
         }
     }
 
