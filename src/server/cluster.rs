@@ -407,16 +407,7 @@ impl Cluster {
         else {
             return;
         };
-        // A write or a linearizable read that waited for its member's
-        // process meets the learner check when it gets there.
-        let writes = matches!(
-            then,
-            Deferred::Put(_) | Deferred::Delete(_) | Deferred::Compaction(_)
-        );
-        if (writes || matches!(then, Deferred::Read { members: false, .. }))
-            && self.world.node(via).is_some_and(|n| n.is_learner())
-            && (writes || self.member_kind(via).read_only.is_none())
-        {
+        if self.learner_refuses(via, &then) {
             let e = ServerError::new(
                 ErrorCode::NotSupportedForLearner,
                 ErrorDetail::LearnerRpc { via },
@@ -425,99 +416,8 @@ impl Cluster {
             self.complete(request, Outcome::Failed(e));
             return;
         }
-        let sent = match then.clone() {
-            Deferred::Retried(_) => return,
-            Deferred::LocalRead { key, rev } => {
-                self.unpark(via, request);
-                let outcome = match self.world.node(via).map(|n| n.state.read(&key, rev)) {
-                    Some(Ok(read)) => {
-                        // As any serializable read: sent and answered now,
-                        // from the member's state (the checker judges reads
-                        // of the latest state only).
-                        if rev == 0 {
-                            let now = self.now();
-                            self.history.read_at_once(
-                                super::history::SCRIPT_CLIENT,
-                                &key,
-                                read.value.as_deref(),
-                                now,
-                            );
-                        }
-                        Outcome::Read(read)
-                    }
-                    Some(Err(e)) => Outcome::Failed(e.into()),
-                    None => return,
-                };
-                self.complete(request, outcome);
-                return;
-            }
-            Deferred::Put(put) => self
-                .world
-                .propose(via, Request::Put(put).entry())
-                .map(|()| Waiting::Put { via }),
-            Deferred::Delete(d) => self
-                .world
-                .propose(via, Request::Delete(d).entry())
-                .map(|()| Waiting::Put { via }),
-            Deferred::Compaction(c) => self
-                .world
-                .propose(via, Request::Compaction(c).entry())
-                .map(|()| Waiting::Put { via }),
-            Deferred::Read { key, members, rev } => {
-                let sent = self.world.read_index(via, request, &key, rev);
-                if sent.is_ok() {
-                    let leader = self.world.raft(via).map_or(NONE, |r| r.leader_id());
-                    let at = self.now();
-                    let read = ReadIndexSent {
-                        via,
-                        key,
-                        rev,
-                        leader,
-                        at,
-                    };
-                    self.reads.insert(request, read);
-                }
-                sent.map(|()| Waiting::Read { via, members })
-            }
-            Deferred::Change(cc) => self
-                .world
-                .propose(via, EntryData::ConfChange(Rc::new(cc)))
-                .map(|()| Waiting::Member { via }),
-            Deferred::ChangeV2 { cc, promote } => {
-                let leader = self.world.raft(via).map_or(NONE, |r| r.leader_id());
-                if let Err(e) = self.check_promotions(leader, &promote) {
-                    self.complete(request, Outcome::Failed(e));
-                    return;
-                }
-                self.world
-                    .propose(via, EntryData::ConfChangeV2(cc))
-                    .map(|()| Waiting::Member { via })
-            }
-            Deferred::Promote { id } => {
-                let leader = self.world.raft(via).map_or(NONE, |r| r.leader_id());
-                match self.promote_checks(leader, id, request) {
-                    Ok(cc) => {
-                        let sent = self
-                            .world
-                            .propose(leader, EntryData::ConfChange(Rc::new(cc)));
-                        if sent.is_ok() {
-                            let from = self.world.raft(leader).map_or(0, |r| r.last_index());
-                            if let Some(p) = self.pending.get_mut(&request) {
-                                p.forwarded = Some(Forwarded {
-                                    taken: via,
-                                    id,
-                                    from,
-                                });
-                            }
-                        }
-                        sent.map(|()| Waiting::Member { via: leader })
-                    }
-                    Err(e) => {
-                        self.complete(request, Outcome::Failed(e));
-                        return;
-                    }
-                }
-            }
+        let Some(sent) = self.send_deferred(via, request, then) else {
+            return;
         };
         match sent {
             Ok(waiting) => {
@@ -531,6 +431,149 @@ impl Cluster {
             Err(e) => self.complete(request, Outcome::Failed(ServerError::dropped(via, e))),
         }
         self.absorb();
+    }
+
+    /// A write or a linearizable read that waited for its member's process
+    /// meets the learner check when it gets there (a read-only learner
+    /// serves reads).
+    fn learner_refuses(&self, via: NodeId, then: &Deferred) -> bool {
+        let writes = matches!(
+            then,
+            Deferred::Put(_) | Deferred::Delete(_) | Deferred::Compaction(_)
+        );
+        (writes || matches!(then, Deferred::Read { members: false, .. }))
+            && self.world.node(via).is_some_and(|n| n.is_learner())
+            && (writes || self.member_kind(via).read_only.is_none())
+    }
+
+    /// Sends what a parked request waited to send, now that its member can:
+    /// what it waits for next, or the proposal's refusal. None when it is
+    /// over already (answered, refused by a check, or retried elsewhere).
+    fn send_deferred(
+        &mut self,
+        via: NodeId,
+        request: RequestId,
+        then: Deferred,
+    ) -> Option<Result<Waiting, ProposeError>> {
+        Some(match then {
+            Deferred::Retried(_) => return None,
+            Deferred::LocalRead { key, rev } => {
+                self.read_locally(via, request, &key, rev);
+                return None;
+            }
+            Deferred::Put(put) => self
+                .world
+                .propose(via, Request::Put(put).entry())
+                .map(|()| Waiting::Put { via }),
+            Deferred::Delete(d) => self
+                .world
+                .propose(via, Request::Delete(d).entry())
+                .map(|()| Waiting::Put { via }),
+            Deferred::Compaction(c) => self
+                .world
+                .propose(via, Request::Compaction(c).entry())
+                .map(|()| Waiting::Put { via }),
+            Deferred::Read { key, members, rev } => self
+                .send_read_index(via, request, key, rev)
+                .map(|()| Waiting::Read { via, members }),
+            Deferred::Change(cc) => self
+                .world
+                .propose(via, EntryData::ConfChange(Rc::new(cc)))
+                .map(|()| Waiting::Member { via }),
+            Deferred::ChangeV2 { cc, promote } => {
+                let leader = self.world.raft(via).map_or(NONE, |r| r.leader_id());
+                if let Err(e) = self.check_promotions(leader, &promote) {
+                    self.complete(request, Outcome::Failed(e));
+                    return None;
+                }
+                self.world
+                    .propose(via, EntryData::ConfChangeV2(cc))
+                    .map(|()| Waiting::Member { via })
+            }
+            Deferred::Promote { id } => return self.forward_promote(via, request, id),
+        })
+    }
+
+    /// A serializable read on a member that waited for its process:
+    /// answered now from the member's state (the checker judges reads of
+    /// the latest state only).
+    fn read_locally(&mut self, via: NodeId, request: RequestId, key: &str, rev: u64) {
+        self.unpark(via, request);
+        let outcome = match self.world.node(via).map(|n| n.state.read(key, rev)) {
+            Some(Ok(read)) => {
+                if rev == 0 {
+                    let now = self.now();
+                    self.history.read_at_once(
+                        super::history::SCRIPT_CLIENT,
+                        key,
+                        read.value.as_deref(),
+                        now,
+                    );
+                }
+                Outcome::Read(read)
+            }
+            Some(Err(e)) => Outcome::Failed(e.into()),
+            None => return,
+        };
+        self.complete(request, outcome);
+    }
+
+    /// A linearizable read's ReadIndex, sent through `via`, remembered with
+    /// the leader it went to so that it can be sent again.
+    fn send_read_index(
+        &mut self,
+        via: NodeId,
+        request: RequestId,
+        key: String,
+        rev: u64,
+    ) -> Result<(), ProposeError> {
+        let sent = self.world.read_index(via, request, &key, rev);
+        if sent.is_ok() {
+            let leader = self.world.raft(via).map_or(NONE, |r| r.leader_id());
+            let at = self.now();
+            let read = ReadIndexSent {
+                via,
+                key,
+                rev,
+                leader,
+                at,
+            };
+            self.reads.insert(request, read);
+        }
+        sent
+    }
+
+    /// A promotion taken by `via` goes to the leader, which checks it
+    /// (etcd's `MemberPromote` forwarded to the leader's `mayPromoteMember`)
+    /// and proposes it. None when a check refused it (it is answered).
+    fn forward_promote(
+        &mut self,
+        via: NodeId,
+        request: RequestId,
+        id: NodeId,
+    ) -> Option<Result<Waiting, ProposeError>> {
+        let leader = self.world.raft(via).map_or(NONE, |r| r.leader_id());
+        let cc = match self.promote_checks(leader, id, request) {
+            Ok(cc) => cc,
+            Err(e) => {
+                self.complete(request, Outcome::Failed(e));
+                return None;
+            }
+        };
+        let sent = self
+            .world
+            .propose(leader, EntryData::ConfChange(Rc::new(cc)));
+        if sent.is_ok() {
+            let from = self.world.raft(leader).map_or(0, |r| r.last_index());
+            if let Some(p) = self.pending.get_mut(&request) {
+                p.forwarded = Some(Forwarded {
+                    taken: via,
+                    id,
+                    from,
+                });
+            }
+        }
+        Some(sent.map(|()| Waiting::Member { via: leader }))
     }
 
     fn unpark(&mut self, via: NodeId, request: RequestId) {
@@ -999,7 +1042,55 @@ impl Cluster {
 
     /// Finishes the request an event answers, if one waits for it.
     fn observe(&mut self, e: &Event) {
-        let (request, expected, outcome) = match &e.kind {
+        if self.member_event(&e.kind) {
+            return;
+        }
+        let Some((request, expected, outcome)) = self.answer_in(&e.kind) else {
+            return;
+        };
+        if self.waits(request, &expected) {
+            self.complete(request, outcome);
+        }
+    }
+
+    /// A leader elected, a member crashed or stopped, a change Raft
+    /// refused: what the server does about it. False for other events.
+    fn member_event(&mut self, kind: &EventKind) -> bool {
+        match kind {
+            EventKind::Raft {
+                node,
+                event: RaftEvent::BecameLeader { .. },
+            } => {
+                self.leader_arrived(*node);
+                true
+            }
+            EventKind::Crashed { node } => {
+                self.member_crashed(*node);
+                true
+            }
+            EventKind::StoppedRemoved { node, .. } => {
+                self.member_stopped(*node);
+                true
+            }
+            EventKind::Raft {
+                event: RaftEvent::ConfChangeRefused { request, reason },
+                ..
+            } => {
+                // Raft turned the change into an empty entry: etcd's client
+                // waits until its deadline. Say why when it times out.
+                if let Some(p) = self.pending.get_mut(request) {
+                    p.note = Some(*reason);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The answer an applied entry or a served read gives: the request, what
+    /// it must be waiting for, and its outcome.
+    fn answer_in(&mut self, kind: &EventKind) -> Option<(RequestId, Waiting, Outcome)> {
+        Some(match kind {
             EventKind::PutApplied {
                 node,
                 index,
@@ -1079,7 +1170,7 @@ impl Cluster {
                     .and_then(|p| p.forwarded)
                     .is_some_and(|f| *index < f.from);
                 if earlier {
-                    return;
+                    return None;
                 }
                 let outcome = match refused {
                     None => Outcome::Done,
@@ -1099,37 +1190,8 @@ impl Cluster {
                 };
                 (change.request, Waiting::Member { via: *node }, outcome)
             }
-            EventKind::Raft {
-                node,
-                event: RaftEvent::BecameLeader { .. },
-            } => {
-                self.leader_arrived(*node);
-                return;
-            }
-            EventKind::Crashed { node } => {
-                self.member_crashed(*node);
-                return;
-            }
-            EventKind::StoppedRemoved { node, .. } => {
-                self.member_stopped(*node);
-                return;
-            }
-            EventKind::Raft {
-                event: RaftEvent::ConfChangeRefused { request, reason },
-                ..
-            } => {
-                // Raft turned the change into an empty entry: etcd's client
-                // waits until its deadline. Say why when it times out.
-                if let Some(p) = self.pending.get_mut(request) {
-                    p.note = Some(*reason);
-                }
-                return;
-            }
-            _ => return,
-        };
-        if self.waits(request, &expected) {
-            self.complete(request, outcome);
-        }
+            _ => return None,
+        })
     }
 
     // ---- membership views ----------------------------------------------------
