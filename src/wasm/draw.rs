@@ -844,10 +844,45 @@ fn log_panel(f: &Frame) {
     let hi = logs.iter().flatten().map(|g| g.last).max().unwrap_or(0);
     let cells = l.cells as u64;
     let commit = logs.iter().flatten().map(|g| g.commit).max().unwrap_or(0);
-    let lo = scene::log_window(hi, commit, cells);
-    let x0 = l.log_x + l.label_w;
-    let cw = l.cell_w;
+    let w = LogWindow {
+        lo: scene::log_window(hi, commit, cells),
+        cells,
+        x0: l.log_x + l.label_w,
+        cw: l.cell_w,
+    };
+    log_header(f, &w);
+    if l.key_x > 0.0 {
+        log_key(ctx, l, f.words);
+    }
+    ctx.set_font("10px system-ui, sans-serif");
+    for (row, (d, g)) in f.nodes.iter().zip(&logs).enumerate() {
+        log_row(f, &w, l.row_y(row), &d.view, g.as_ref());
+    }
+}
 
+/// The indexes the log panel shows: `cells` of them from `lo`, the first
+/// cell at `x0`, each `cw` wide.
+struct LogWindow {
+    lo: u64,
+    cells: u64,
+    x0: f64,
+    cw: f64,
+}
+
+impl LogWindow {
+    /// The left edge of index `i`'s cell.
+    fn x(&self, i: u64) -> f64 {
+        self.x0 + (i - self.lo) as f64 * self.cw
+    }
+
+    fn indexes(&self) -> std::ops::Range<u64> {
+        self.lo..self.lo + self.cells
+    }
+}
+
+/// The panel's title and its index ticks.
+fn log_header(f: &Frame, w: &LogWindow) {
+    let (ctx, l) = (f.ctx, f.layout);
     ctx.set_font("11px system-ui, sans-serif");
     ctx.set_text_baseline("middle");
     ctx.set_text_align("left");
@@ -855,128 +890,126 @@ fn log_panel(f: &Frame) {
     text(ctx, &f.words.log_title(), l.log_x + 10.0, l.log_y + 12.0);
     ctx.set_text_align("center");
     let mut buf = String::new();
-    for i in lo..lo + cells {
-        if scene::index_tick(i, lo) {
+    for i in w.indexes() {
+        if scene::index_tick(i, w.lo) {
             buf.clear();
             let _ = write!(buf, "{i}");
             ctx.set_fill_style_str(pal::TEXT_FAINT);
-            text(
-                ctx,
-                &buf,
-                x0 + (i - lo) as f64 * cw + cw / 2.0,
-                l.log_y + 12.0,
-            );
+            text(ctx, &buf, w.x(i) + w.cw / 2.0, l.log_y + 12.0);
         }
     }
+}
 
-    if l.key_x > 0.0 {
-        log_key(ctx, l, f.words);
-    }
+/// One node's row: its label in its role's colour, its cells, and the
+/// snapshot, commit and applied markers.
+fn log_row(f: &Frame, w: &LogWindow, y: f64, v: &view::NodeView, g: Option<&Strip>) {
+    let (ctx, l) = (f.ctx, f.layout);
     let rh = l.row_h;
-    let ch = rh - 4.0;
+    let colour = if v.never_started {
+        pal::TEXT_FAINT
+    } else {
+        scene::label_colour(pal::role(v.raft_role))
+    };
+    ctx.set_fill_style_str(colour);
+    ctx.set_text_align("left");
+    ctx.set_font("12px system-ui, sans-serif");
+    text(
+        ctx,
+        &f.words.log_row(v.id, v.learner),
+        l.log_x + 10.0,
+        y + rh / 2.0,
+    );
     ctx.set_font("10px system-ui, sans-serif");
-    for (row, (d, g)) in f.nodes.iter().zip(&logs).enumerate() {
-        let v = &d.view;
-        let y = l.row_y(row);
-        // The row's label: the node in its role's colour.
-        let colour = if v.never_started {
-            pal::TEXT_FAINT
-        } else {
-            scene::label_colour(pal::role(v.raft_role))
-        };
-        ctx.set_fill_style_str(colour);
-        ctx.set_text_align("left");
-        ctx.set_font("12px system-ui, sans-serif");
-        text(
-            ctx,
-            &f.words.log_row(v.id, v.learner),
-            l.log_x + 10.0,
-            y + rh / 2.0,
-        );
-        ctx.set_font("10px system-ui, sans-serif");
-        let Some(g) = g else {
-            ctx.set_fill_style_str(pal::TEXT_FAINT);
-            text(ctx, &f.words.no_log(), x0 + 2.0, y + rh / 2.0);
-            continue;
-        };
-        for i in lo..lo + cells {
-            let x = x0 + (i - lo) as f64 * cw;
-            let (term, committed, mark) = match g.cell(i) {
-                scene::Cell::Empty => {
-                    ctx.set_global_alpha(1.0);
-                    ctx.set_stroke_style_str(pal::GRID);
-                    ctx.set_line_width(1.0);
-                    ctx.stroke_rect(x + 1.5, y + 2.5, cw - 3.0, ch - 1.0);
-                    continue;
-                }
-                scene::Cell::Compacted => {
-                    ctx.set_global_alpha(1.0);
-                    ctx.set_fill_style_str(pal::GRID);
-                    ctx.fill_rect(x + 1.0, y + 2.0, cw - 2.0, ch);
-                    continue;
-                }
-                scene::Cell::Missing => continue,
-                scene::Cell::Entry {
-                    term,
-                    committed,
-                    mark,
-                } => (term, committed, mark),
-            };
-            // Faint until committed. The alpha stays set while cells
-            // alike follow (each change crosses into JavaScript).
-            ctx.set_global_alpha(if committed { 1.0 } else { 0.45 });
-            ctx.set_fill_style_str(pal::term(term));
+    let Some(g) = g else {
+        ctx.set_fill_style_str(pal::TEXT_FAINT);
+        text(ctx, &f.words.no_log(), w.x0 + 2.0, y + rh / 2.0);
+        return;
+    };
+    for i in w.indexes() {
+        log_cell(ctx, w.x(i), y, w.cw, rh - 4.0, g.cell(i));
+    }
+    ctx.set_global_alpha(1.0);
+    log_markers(ctx, w, g, y, rh);
+}
+
+/// One cell of a row at (`x`, `y`), `cw` wide and `ch` high.
+fn log_cell(ctx: &Ctx, x: f64, y: f64, cw: f64, ch: f64, cell: scene::Cell) {
+    let (term, committed, mark) = match cell {
+        scene::Cell::Empty => {
+            ctx.set_global_alpha(1.0);
+            ctx.set_stroke_style_str(pal::GRID);
+            ctx.set_line_width(1.0);
+            ctx.stroke_rect(x + 1.5, y + 2.5, cw - 3.0, ch - 1.0);
+            return;
+        }
+        scene::Cell::Compacted => {
+            ctx.set_global_alpha(1.0);
+            ctx.set_fill_style_str(pal::GRID);
             ctx.fill_rect(x + 1.0, y + 2.0, cw - 2.0, ch);
-            if mark != Mark::None {
-                ctx.set_global_alpha(1.0);
-            }
-            match mark {
-                Mark::Diamond => {
-                    // A membership change: a white diamond.
-                    let (mx, my) = (x + cw / 2.0, y + 2.0 + ch / 2.0);
-                    let d = (ch / 2.0 - 1.5).max(2.0);
-                    ctx.set_fill_style_str(pal::TEXT);
-                    ctx.begin_path();
-                    ctx.move_to(mx, my - d);
-                    ctx.line_to(mx + d, my);
-                    ctx.line_to(mx, my + d);
-                    ctx.line_to(mx - d, my);
-                    ctx.close_path();
-                    ctx.fill();
-                }
-                Mark::Dot => {
-                    ctx.set_fill_style_str(pal::BACKGROUND);
-                    circle(ctx, x + cw / 2.0, y + 2.0 + ch / 2.0, 1.6);
-                    ctx.fill();
-                }
-                Mark::None => {}
-            }
+            return;
         }
+        scene::Cell::Missing => return,
+        scene::Cell::Entry {
+            term,
+            committed,
+            mark,
+        } => (term, committed, mark),
+    };
+    // Faint until committed. The alpha stays set while cells alike follow
+    // (each change crosses into JavaScript).
+    ctx.set_global_alpha(if committed { 1.0 } else { 0.45 });
+    ctx.set_fill_style_str(pal::term(term));
+    ctx.fill_rect(x + 1.0, y + 2.0, cw - 2.0, ch);
+    if mark != Mark::None {
         ctx.set_global_alpha(1.0);
-        // Markers: snapshot boundary (orange), commit (white), applied (green).
-        let marker = |index: u64, colour: &str, width: f64| {
-            if index + 1 < lo || index >= lo + cells {
-                return;
-            }
-            let x = x0 + (index + 1 - lo) as f64 * cw;
-            ctx.set_fill_style_str(colour);
-            ctx.fill_rect(x - width / 2.0, y, width, rh);
-        };
-        if g.snapshot > 0 {
-            marker(g.snapshot, pal::SNAPSHOT, 2.0);
+    }
+    match mark {
+        Mark::Diamond => {
+            // A membership change: a white diamond.
+            let (mx, my) = (x + cw / 2.0, y + 2.0 + ch / 2.0);
+            let d = (ch / 2.0 - 1.5).max(2.0);
+            ctx.set_fill_style_str(pal::TEXT);
+            ctx.begin_path();
+            ctx.move_to(mx, my - d);
+            ctx.line_to(mx + d, my);
+            ctx.line_to(mx, my + d);
+            ctx.line_to(mx - d, my);
+            ctx.close_path();
+            ctx.fill();
         }
-        marker(g.commit, pal::COMMIT, 2.0);
-        if let Some(a) = g.applied {
-            if a + 1 >= lo && a < lo + cells {
-                let x = x0 + (a + 1 - lo) as f64 * cw;
-                ctx.set_fill_style_str(pal::APPLIED);
-                ctx.begin_path();
-                ctx.move_to(x - 3.5, y + rh);
-                ctx.line_to(x + 3.5, y + rh);
-                ctx.line_to(x, y + rh - 5.0);
-                ctx.close_path();
-                ctx.fill();
-            }
+        Mark::Dot => {
+            ctx.set_fill_style_str(pal::BACKGROUND);
+            circle(ctx, x + cw / 2.0, y + 2.0 + ch / 2.0, 1.6);
+            ctx.fill();
         }
+        Mark::None => {}
+    }
+}
+
+/// A row's markers: snapshot boundary (orange), commit (white), applied
+/// (a green triangle).
+fn log_markers(ctx: &Ctx, w: &LogWindow, g: &Strip, y: f64, rh: f64) {
+    let shown = |index: u64| index + 1 >= w.lo && index < w.lo + w.cells;
+    let marker = |index: u64, colour: &str, width: f64| {
+        if !shown(index) {
+            return;
+        }
+        let x = w.x(index + 1);
+        ctx.set_fill_style_str(colour);
+        ctx.fill_rect(x - width / 2.0, y, width, rh);
+    };
+    if g.snapshot > 0 {
+        marker(g.snapshot, pal::SNAPSHOT, 2.0);
+    }
+    marker(g.commit, pal::COMMIT, 2.0);
+    if let Some(a) = g.applied.filter(|&a| shown(a)) {
+        let x = w.x(a + 1);
+        ctx.set_fill_style_str(pal::APPLIED);
+        ctx.begin_path();
+        ctx.move_to(x - 3.5, y + rh);
+        ctx.line_to(x + 3.5, y + rh);
+        ctx.line_to(x, y + rh - 5.0);
+        ctx.close_path();
+        ctx.fill();
     }
 }
