@@ -27,6 +27,15 @@ async function dots(page) {
 const held = (page, from, to) => page.evaluate(([f, t]) => window.raftlab.status().messages
   .filter((m) => m.from === f && m.to === t && m.held).length, [from, to]);
 
+/** The held count of a link once it is `n` (a click's command runs in the
+ * page's next frame, which a loaded machine may be slow to give). */
+async function heldBecomes(page, from, to, n) {
+  await page.waitForFunction(([f, t, k]) => window.raftlab.status().messages
+    .filter((m) => m.from === f && m.to === t && m.held).length === k, [from, to, n], { timeout: 10000 })
+    .catch(() => {});
+  return held(page, from, to);
+}
+
 test("a click on a message dot shows what it carries; Drop drops it, and the share link's script has the drop", async () => {
   const { page, problems } = await openApp(browser);
   await runCommands(page, HELD);
@@ -47,7 +56,7 @@ test("a click on a message dot shows what it carries; Drop drops it, and the sha
   assert.equal(await page.locator('#hand button[data-act="hold"]').isVisible(), false);
   await page.screenshot({ path: path.join(SHOTS, "message-popup.png") });
   await page.locator('#hand button[data-act="drop"]').click();
-  assert.equal(await held(page, 1, 2), before - 1, "one message dropped");
+  assert.equal(await heldBecomes(page, 1, 2, before - 1), before - 1, "one message dropped");
   assert.match(await page.textContent("#hand-info"), /no longer on its way/);
   const script = await page.evaluate(() => window.raftlab.history());
   const drop = script.split("\n").find((l) => l.startsWith("drop 1->2"));
@@ -89,9 +98,9 @@ test("a link's popup holds it, its messages queued at the receiver's side; relea
   for (const d of near) assert.ok(Math.hypot(d.x - b[0], d.y - b[1]) < Math.hypot(d.x - a[0], d.y - a[1]), JSON.stringify(d));
   await page.screenshot({ path: path.join(SHOTS, "link-held.png") });
   await page.locator('#hand button[data-act="release_one"]').click();
-  assert.equal(await held(page, 1, 3), waiting - 1);
+  assert.equal(await heldBecomes(page, 1, 3, waiting - 1), waiting - 1);
   await page.locator('#hand button[data-act="release_all"]').click();
-  assert.equal(await held(page, 1, 3), 0);
+  assert.equal(await heldBecomes(page, 1, 3, 0), 0);
   assert.equal(await page.evaluate(() => window.raftlab.app.linkHand(1, 3).directions.some((d) => d.held)), false);
   const script = await page.evaluate(() => window.raftlab.history());
   assert.match(script, /hold 1 3\n(wait \S+\n)?release (1->3|3->1) count=1\n(wait \S+\n)?release 1 3\n/);
