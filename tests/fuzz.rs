@@ -623,3 +623,41 @@ fn merge_says_which_file_it_cannot_read() {
     assert_eq!(status, Some(2));
     assert!(err.contains("at line 1 column"), "{err}");
 }
+
+/// Seed 20018992 of a 20,000-seed campaign, shrunk: removed node 1 comes
+/// back with its old log and campaigns up to term 16 before it learns of
+/// its removal and stops; node 11, starting empty, grants it that vote. Node
+/// 2, the voter that can win, restarted at term 2: 11 ignores its vote
+/// requests until 2 has climbed past term 16, one election at a time
+/// (etcd-raft ignores a vote request of a lower term). A leader comes, later
+/// than a plain election does: the liveness bound counts the climb.
+const TERMS_TO_CLIMB: &str = "cluster voters=1,2 seed=579700 prevote=off check-quorum=off strict-reconfig=off max-learners=0 snapshot-count=16 catchup-entries=9 latency=12ms..61ms\n\
+member add 11\n\
+member add 10 --learner --peer-url=http://10.0.0.9:2380 timeout=1163ms\n\
+member remove 1 timeout=1126ms\n\
+crash 1\n\
+crash 2\n\
+start 1\n\
+wait 4210ms\n\
+wait 2285ms\n\
+put k5 v14 timeout=499ms\n\
+member remove 1\n\
+get k5\n\
+wait-until leader within=1235ms\n";
+
+#[test]
+fn a_voter_that_must_climb_terms_is_given_the_time_to() {
+    let outcome = fuzz::check(TERMS_TO_CLIMB).unwrap();
+    assert!(outcome.passed(), "{:?}", outcome.failures);
+    // The climb is real: a plain 20 s wait after the heal finds no leader.
+    let src = format!("{TERMS_TO_CLIMB}heal\nstart 2\nstart 11\nwait 20s\n");
+    let session = raftlab::session::exec::Session::from_script(&src).unwrap();
+    assert_eq!(session.cluster().leader(), None);
+    let term = |id| session.cluster().world().raft(id).unwrap().term();
+    assert!(
+        term(11) >= 16 && term(2) < term(11),
+        "{} {}",
+        term(2),
+        term(11)
+    );
+}

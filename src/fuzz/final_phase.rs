@@ -53,7 +53,8 @@ pub fn final_write(o: &mut Observed) -> bool {
         .network()
         .backlog_ms(world.now(), world.config().bandwidth);
     let et = o.session.spec().election_timeout_ms;
-    let leader_bound = ((20 * et).clamp(10_000, 60_000) + backlog).min(MAX_WAIT_MS);
+    let climb = terms_behind(&o.session) * 2 * et;
+    let leader_bound = ((20 * et).clamp(10_000, 60_000) + backlog + climb).min(MAX_WAIT_MS);
     let write_bound = ((5 * et).clamp(5_000, 30_000) + backlog).min(MAX_WAIT_MS);
     // A write ends at etcd's server request timeout (5s plus two election
     // timeouts) however long the client waits, so a backlog longer than that
@@ -90,6 +91,26 @@ pub fn final_write(o: &mut Observed) -> bool {
         }
     }
     false
+}
+
+/// How many terms the running voter furthest behind must climb to reach the
+/// highest term a running member holds. A vote request of a lower term is
+/// ignored (etcd-raft's `Step`: "ignored a MsgVote message with lower
+/// term"), and without pre-vote and check-quorum nothing tells the voter of
+/// the higher term: it climbs one term an election, each within two election
+/// timeouts (the randomized timeout is below twice the setting). A member
+/// that voted in a term a removed node campaigned in makes such a gap.
+fn terms_behind(session: &Session) -> u64 {
+    let world = session.cluster().world();
+    let running: Vec<_> = world.nodes().filter_map(|n| world.raft(n.id)).collect();
+    let highest = running.iter().map(|r| r.term()).max().unwrap_or(0);
+    let voter_low = running
+        .iter()
+        .filter(|r| r.conf_state().voters.contains(&r.id()))
+        .map(|r| r.term())
+        .min()
+        .unwrap_or(highest);
+    highest - voter_low
 }
 
 /// Members whose process is down, not removed, and whose peer URL (in the
