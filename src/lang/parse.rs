@@ -1150,8 +1150,17 @@ fn parse_joint_change(
 
 /// `A B` or `A->B`, then the end of the line.
 fn parse_link(p: &mut Words<'_>, cmd: &str) -> Result<(NodeId, NodeId, bool), ParseError> {
+    let (a, b, one_way, col) = link_ends(p, cmd)?;
+    let arrow = if one_way { "->" } else { " " };
+    p.finish(&format!("{cmd} {a}{arrow}{b}"))?;
+    same_node_refused(p, (a, b, one_way), col)
+}
+
+/// A link's two ends, `A->B` (one way) or `A B`, and the column it starts
+/// at; nothing more is read.
+fn link_ends(p: &mut Words<'_>, cmd: &str) -> Result<(NodeId, NodeId, bool, usize), ParseError> {
     let t = p.word("node id", cmd)?;
-    let (a, b, one_way) = if let Some((a_txt, b_txt)) = t.text.split_once("->") {
+    if let Some((a_txt, b_txt)) = t.text.split_once("->") {
         let a = node_id_of(a_txt).map_err(|m| p.err(t.col, m))?;
         let b_col = t.col + a_txt.chars().count() + 2;
         if b_txt.is_empty() {
@@ -1163,18 +1172,25 @@ fn parse_link(p: &mut Words<'_>, cmd: &str) -> Result<(NodeId, NodeId, bool), Pa
             ));
         }
         let b = node_id_of(b_txt).map_err(|m| p.err(b_col, m))?;
-        p.finish(&format!("{cmd} {a}->{b}"))?;
-        (a, b, true)
+        Ok((a, b, true, t.col))
     } else {
         let a = node_id_of(&t.text).map_err(|m| p.err(t.col, m))?;
         let b = p.node_id(&format!("{cmd} {a}"))?;
-        p.finish(&format!("{cmd} {a} {b}"))?;
-        (a, b, false)
-    };
-    if a == b {
-        return Err(p.err(t.col, ParseErrorKind::SameNodeLink { a, b }));
+        Ok((a, b, false, t.col))
     }
-    Ok((a, b, one_way))
+}
+
+/// A link from a node to itself is refused, at the link's column.
+fn same_node_refused(
+    p: &Words<'_>,
+    link: (NodeId, NodeId, bool),
+    col: usize,
+) -> Result<(NodeId, NodeId, bool), ParseError> {
+    let (a, b, _) = link;
+    if a == b {
+        return Err(p.err(col, ParseErrorKind::SameNodeLink { a, b }));
+    }
+    Ok(link)
 }
 
 fn parse_partition(p: &mut Words<'_>) -> Result<Command, ParseError> {

@@ -124,6 +124,19 @@ fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
 }
 
 impl Network {
+    /// When `from`'s send queue is free: once the last of its messages
+    /// still in flight has gone out (those keep the times they were given),
+    /// or now.
+    pub(crate) fn queue_busy_until(&self, from: NodeId, now: u64) -> u64 {
+        self.in_flight
+            .values()
+            .filter(|m| m.msg.from == from)
+            .map(|m| m.sent_out_ms)
+            .max()
+            .unwrap_or(now)
+            .max(now)
+    }
+
     /// Counts the messages in flight (each with its entries) and the
     /// bookkeeping of links and queues.
     pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
@@ -247,15 +260,7 @@ impl Network {
             // The lost messages no longer hold the sender's queue: it is busy
             // only until the last message still queued has gone out. (Those
             // keep the times they were given.)
-            let busy = self
-                .in_flight
-                .values()
-                .filter(|m| m.msg.from == from)
-                .map(|m| m.sent_out_ms)
-                .max()
-                .unwrap_or(now)
-                .max(now);
-            self.free_at.insert(from, busy);
+            self.free_at.insert(from, self.queue_busy_until(from, now));
         }
         lost
     }

@@ -92,29 +92,8 @@ fn link_text(cmd: &str, a: NodeId, b: NodeId, one_way: bool) -> String {
 
 /// `A->B` (one way) or `A B`: the link's words, and no more.
 fn read_link(p: &mut Words<'_>, cmd: &str) -> Result<(NodeId, NodeId, bool), ParseError> {
-    let t = p.word("node id", cmd)?;
-    let (a, b, one_way) = if let Some((a_txt, b_txt)) = t.text.split_once("->") {
-        let a = node_id_of(a_txt).map_err(|m| p.err(t.col, m))?;
-        let b_col = t.col + a_txt.chars().count() + 2;
-        if b_txt.is_empty() {
-            return Err(p.err(
-                b_col,
-                ParseErrorKind::MissingLinkEnd {
-                    from: a_txt.to_string(),
-                },
-            ));
-        }
-        let b = node_id_of(b_txt).map_err(|m| p.err(b_col, m))?;
-        (a, b, true)
-    } else {
-        let a = node_id_of(&t.text).map_err(|m| p.err(t.col, m))?;
-        let b = p.node_id(&format!("{cmd} {a}"))?;
-        (a, b, false)
-    };
-    if a == b {
-        return Err(p.err(t.col, ParseErrorKind::SameNodeLink { a, b }));
-    }
-    Ok((a, b, one_way))
+    let (a, b, one_way, col) = link_ends(p, cmd)?;
+    same_node_refused(p, (a, b, one_way), col)
 }
 
 /// One direction, `A->B`: `A B` is refused.

@@ -133,14 +133,7 @@ impl Network {
                     // Its sender's queue is busy only until the last message
                     // still in it has gone out (those keep their times, as
                     // after a cut).
-                    let busy = self
-                        .in_flight
-                        .values()
-                        .filter(|m| m.msg.from == from)
-                        .map(|m| m.sent_out_ms)
-                        .max()
-                        .unwrap_or(now)
-                        .max(now);
+                    let busy = self.queue_busy_until(from, now);
                     self.free_at.insert(from, busy);
                 }
             }
