@@ -318,13 +318,14 @@ test("the English words index.html shows while the module loads are i18n.js's, s
 
 /** What a Japanese reader may read in Latin letters in a line: a command
  * or word quoted in 「」, etcd's own error texts (etcdserver: ..., and the
- * membership and raft texts it applies, Go's network errors it prints), the console's list of commands,
+ * membership and raft texts it applies, Go's network and context errors it prints), the console's list of commands,
  * Raft message names, codes. Left: raftlab's own words. */
 const latinLeft = (text) => text
   .replace(/^› .*$/, "") // the command as typed
   .replace(/「[^」]*」/g, "「」")
   .replace(/(Error: )?(etcdserver|membership|raft|rpc error): [^（）。]*/g, "")
   .replace(/\b(listen|dial) (tcp|udp) [^（）。]*/g, "") // Go's own text, as etcd prints it
+  .replace(/\bcontext (deadline exceeded|canceled)/g, "") // Go's, as etcd's client returns it
   .replace(/使えるコマンドは：.*$/, "")
   .replace(/\bMsg\w+/g, "");
 
@@ -404,7 +405,7 @@ test("the walk's filter finds an English sentence, and leaves commands and etcd'
   assert.ok(ENGLISH_RUN.test(latinLeft("エラー：unexpected outcome from the server")));
   assert.ok(ENGLISH_RUN.test(latinLeft("t=11.15秒 ✓ put still-available yes: 成功")), "a command not quoted reads as words");
   for (const ok of ["› member promote 2", "エラー：「member add 4 --learner」で追加", "✗ エラー：member-not-found（メンバーが見つからない）。適用時のメンバーシップの検査が変更を拒否しました：membership: member not found",
-    "Error: etcdserver: member not found（ID 99のメンバーはいません）", "未知のコマンド「pt」です。使えるコマンドは：wait, wait-until, expect, status", "ノード1がMsgAppをノード2に送りました",
+    "Error: etcdserver: member not found（ID 99のメンバーはいません）", "t=6.46秒 ✗ エラー：timeout（時間切れ）。クライアントの期限切れです：context deadline exceeded", "未知のコマンド「pt」です。使えるコマンドは：wait, wait-until, expect, status", "ノード1がMsgAppをノード2に送りました",
     "etcdは起動時に「creating peer listener failed」で終了します：listen tcp 10.0.0.9:2380: bind: cannot assign requested address（レッスンの想定どおり）"]) {
     assert.ok(!ENGLISH_RUN.test(latinLeft(ok)), ok);
   }
