@@ -612,16 +612,29 @@ impl<T: Ord, const N: usize> From<[T; N]> for VecSet<T> {
 /// message, a new request) and leave in any order: an insert at the end is
 /// a push, a removal leaves a hole that is dropped once it reaches either
 /// end, or when holes outnumber the entries. Lookups are binary searches.
-#[derive(Clone, PartialEq, Eq)]
+///
+/// The values stay where they were put, in a slab (`values`, its free
+/// places in `free`); the ordered slots hold an id and a place. A message
+/// in flight is a couple of hundred bytes: the slots move when holes are
+/// dropped, and moving 16 bytes a slot instead of the whole message took
+/// about a twentieth of the engine's time (docs/performance.md).
+#[derive(Clone)]
 pub struct IdMap<V> {
-    slots: VecDeque<(u64, Option<V>)>,
+    /// `(id, place in values)` in id order; `HOLE`: removed.
+    slots: VecDeque<(u64, u32)>,
+    values: Vec<Option<V>>,
+    free: Vec<u32>,
     live: usize,
 }
 
+const HOLE: u32 = u32::MAX;
+
 impl<V> IdMap<V> {
-    /// Counts the slots (not what the values own).
+    /// Counts the slots and the slab (not what the values own).
     pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         m.deque(&self.slots);
+        m.vec(&self.values);
+        m.vec(&self.free);
     }
 }
 
@@ -629,10 +642,22 @@ impl<V> Default for IdMap<V> {
     fn default() -> Self {
         IdMap {
             slots: VecDeque::new(),
+            values: Vec::new(),
+            free: Vec::new(),
             live: 0,
         }
     }
 }
+
+/// Equal when they hold the same ids with equal values, wherever in the
+/// slab each value sits.
+impl<V: PartialEq> PartialEq for IdMap<V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.live == other.live && self.iter().eq(other.iter())
+    }
+}
+
+impl<V: Eq> Eq for IdMap<V> {}
 
 impl<V: fmt::Debug> fmt::Debug for IdMap<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -645,6 +670,7 @@ impl<V> IdMap<V> {
         IdMap::default()
     }
 
+    /// The slot of `id` (`Ok`, possibly a hole), or where it would go.
     fn find(&self, id: u64) -> Result<usize, usize> {
         // Ids mostly come one after another, so `id` is usually in the slot
         // `id - first` (until holes are compacted away): one look instead of
@@ -658,6 +684,13 @@ impl<V> IdMap<V> {
         self.slots.binary_search_by(|(k, _)| k.cmp(&id))
     }
 
+    /// The slab place of `id`'s value, if it holds one.
+    fn place(&self, id: u64) -> Option<usize> {
+        let i = self.find(id).ok()?;
+        let place = self.slots[i].1;
+        (place != HOLE).then_some(place as usize)
+    }
+
     pub fn len(&self) -> usize {
         self.live
     }
@@ -667,37 +700,56 @@ impl<V> IdMap<V> {
     }
 
     pub fn get(&self, id: &u64) -> Option<&V> {
-        self.find(*id).ok().and_then(|i| self.slots[i].1.as_ref())
+        self.values[self.place(*id)?].as_ref()
     }
 
     pub fn get_mut(&mut self, id: &u64) -> Option<&mut V> {
-        match self.find(*id) {
-            Ok(i) => self.slots[i].1.as_mut(),
-            Err(_) => None,
-        }
+        let place = self.place(*id)?;
+        self.values[place].as_mut()
     }
 
     pub fn contains_key(&self, id: &u64) -> bool {
-        self.get(id).is_some()
+        self.place(*id).is_some()
+    }
+
+    /// A place in the slab for `value`.
+    fn store(&mut self, value: V) -> u32 {
+        match self.free.pop() {
+            Some(place) => {
+                self.values[place as usize] = Some(value);
+                place
+            }
+            None => {
+                let place = u32::try_from(self.values.len())
+                    .ok()
+                    .filter(|&p| p != HOLE)
+                    .expect("fewer than 2^32 - 1 values at once");
+                self.values.push(Some(value));
+                place
+            }
+        }
     }
 
     /// Sets `id`'s value; returns the value it replaced.
     pub fn insert(&mut self, id: u64, value: V) -> Option<V> {
         if self.slots.back().is_none_or(|(last, _)| *last < id) {
-            self.slots.push_back((id, Some(value)));
+            let place = self.store(value);
+            self.slots.push_back((id, place));
             self.live += 1;
             return None;
         }
         match self.find(id) {
-            Ok(i) => {
-                let old = self.slots[i].1.replace(value);
-                if old.is_none() {
+            Ok(i) => match self.slots[i].1 {
+                HOLE => {
+                    self.slots[i].1 = self.store(value);
                     self.live += 1;
+                    None
                 }
-                old
-            }
+                place => self.values[place as usize].replace(value),
+            },
             Err(i) => {
-                self.slots.insert(i, (id, Some(value)));
+                let place = self.store(value);
+                self.slots.insert(i, (id, place));
                 self.live += 1;
                 None
             }
@@ -706,29 +758,41 @@ impl<V> IdMap<V> {
 
     pub fn remove(&mut self, id: &u64) -> Option<V> {
         let i = self.find(*id).ok()?;
-        let old = self.slots[i].1.take()?;
+        let place = std::mem::replace(&mut self.slots[i].1, HOLE);
+        if place == HOLE {
+            return None;
+        }
+        let old = self.values[place as usize].take();
+        self.free.push(place);
         self.live -= 1;
-        while self.slots.front().is_some_and(|(_, v)| v.is_none()) {
+        while self.slots.front().is_some_and(|(_, p)| *p == HOLE) {
             self.slots.pop_front();
         }
-        while self.slots.back().is_some_and(|(_, v)| v.is_none()) {
+        while self.slots.back().is_some_and(|(_, p)| *p == HOLE) {
             self.slots.pop_back();
         }
         if self.slots.len() > 2 * self.live + 64 {
-            self.slots.retain(|(_, v)| v.is_some());
+            self.slots.retain(|(_, p)| *p != HOLE);
         }
-        Some(old)
+        if self.live == 0 {
+            // Empty: the slab starts over (its memory stays for the next).
+            self.values.clear();
+            self.free.clear();
+        }
+        old
     }
 
     /// The entries in id order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&u64, &V)> + Clone {
-        self.slots
-            .iter()
-            .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
+        let values = &self.values;
+        self.slots.iter().filter_map(move |(k, p)| {
+            let v = values.get(*p as usize)?.as_ref()?;
+            Some((k, v))
+        })
     }
 
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + Clone {
-        self.slots.iter().filter_map(|(_, v)| v.as_ref())
+        self.iter().map(|(_, v)| v)
     }
 }
 
@@ -998,6 +1062,7 @@ mod tests {
                 assert!(v.iter().eq(b.iter()));
                 assert!(v.values().rev().eq(b.values().rev()));
                 assert!(v.slots.len() <= 2 * v.live + 64);
+                assert_eq!(v.values.len() - v.free.len(), v.live);
             }
         }
         assert_eq!(format!("{v:?}"), format!("{b:?}"));

@@ -164,7 +164,7 @@ impl<T: Clone> ByIndex<T> {
     }
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Copy, Default)]
 struct NodeWatch {
     term: u64,
     commit: u64,
@@ -229,7 +229,8 @@ impl Checker {
 
     /// Checks one node after it handled an event.
     pub fn observe(&mut self, now: u64, id: NodeId, raft: &Raft) {
-        let watch = self.nodes.entry(id).or_default().clone();
+        // NodeWatch is Copy: read once here, written back once at the end.
+        let watch = self.nodes.get(&id).copied().unwrap_or_default();
         let term = raft.term();
         let commit = raft.commit();
         let role = raft.role();
@@ -257,7 +258,8 @@ impl Checker {
         // without StepDownOnRemoval, etcd's default): it did not campaign.
         let demoted_leader =
             role == StateRole::Leader && watch.leading.is_some_and(|(t, _)| t == term);
-        if raft.is_learner() && role != StateRole::Follower && !demoted_leader {
+        // The learner test last: it looks the node up in its tracker.
+        if role != StateRole::Follower && !demoted_leader && raft.is_learner() {
             self.violate(
                 now,
                 "learners never campaign",
@@ -422,6 +424,10 @@ impl Checker {
             None => self.stores.set(applied, print),
         }
         let checked = self.store_checked.get(&id).copied().unwrap_or(0);
+        if checked == store.rev() {
+            // Nothing written since the last look (most readies write nothing).
+            return;
+        }
         let from = checked.min(store.rev()) + 1;
         let mut differ = None;
         for (rev, r) in store.records_from(from) {

@@ -49,7 +49,9 @@ pub struct World {
     cfg: WorldConfig,
     now: u64,
     rng: Pcg64,
-    nodes: VecMap<NodeId, SimNode>,
+    /// Boxed: a node is over a kilobyte, and the map is searched on every
+    /// message; boxes keep its ids a few bytes apart.
+    nodes: VecMap<NodeId, Box<SimNode>>,
     net: Network,
     queue: BinaryHeap<Reverse<(u64, u64, Action)>>,
     seq: u64,
@@ -328,7 +330,9 @@ impl World {
             .collect();
         let storage = raft::bootstrap_peers(&peers);
         for &id in voters {
-            world.nodes.insert(id, SimNode::new(id, storage.clone()));
+            world
+                .nodes
+                .insert(id, Box::new(SimNode::new(id, storage.clone())));
             // Infallible: the node is new and not removed.
             let _ = world.start(id);
         }
@@ -346,11 +350,11 @@ impl World {
     }
 
     pub fn nodes(&self) -> impl Iterator<Item = &SimNode> {
-        self.nodes.values()
+        self.nodes.values().map(|n| &**n)
     }
 
     pub fn node(&self, id: NodeId) -> Option<&SimNode> {
-        self.nodes.get(&id)
+        self.nodes.get(&id).map(|n| &**n)
     }
 
     pub fn raft(&self, id: NodeId) -> Option<&Raft> {
@@ -575,7 +579,7 @@ impl World {
         let msg = flight.msg;
         let (from, to) = (msg.from, msg.to);
         let receiver = self.nodes.get(&to);
-        if !receiver.is_some_and(SimNode::is_running) {
+        if !receiver.is_some_and(|n| n.is_running()) {
             // etcd's transport notices the broken stream and tells Raft.
             self.dropped(from, to, msg.msg_type, DropReason::NodeDown);
             if self.sender_runs(from, epoch) {
@@ -946,7 +950,7 @@ impl World {
         let node = self
             .nodes
             .entry(id)
-            .or_insert_with(|| SimNode::new(id, Storage::default()));
+            .or_insert_with(|| Box::new(SimNode::new(id, Storage::default())));
         if node.removed {
             return Err(StartError::Removed);
         }
