@@ -460,7 +460,7 @@ fn three_shards_merged_are_the_whole_campaign() {
         (vec![names[0], names[1]], "shard 1/3 is missing"),
         (
             vec![names[0], names[1], names[2], names[1]],
-            "shard 2/3 is twice",
+            "shard 2/3 was given twice",
         ),
         (
             vec![names[0], names[1], dir.join("whole.json").to_str().unwrap()],

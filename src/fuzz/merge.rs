@@ -38,17 +38,13 @@ pub fn merge(parts: &[Report]) -> Result<Report, String> {
             return Err(format!("shard {s} is not one of {of} parts"));
         }
         if s.index != i as u64 + 1 {
-            let what = if s.index <= i as u64 {
-                "twice"
+            // Sorted: a shard below its place came in twice; one above it
+            // means the shard of this place is missing.
+            return Err(if s.index <= i as u64 {
+                format!("shard {s} was given twice")
             } else {
-                "missing"
-            };
-            let k = if what == "twice" {
-                s.index
-            } else {
-                i as u64 + 1
-            };
-            return Err(format!("shard {k}/{of} is {what}"));
+                format!("shard {}/{of} is missing", i + 1)
+            });
         }
     }
     if shards.len() as u64 != of {
