@@ -114,4 +114,6 @@ node tools/dist.mjs
 # optimised build, and a release build (with LTO) would add minutes.
 CARGO_TARGET_DIR=$NATIVE_TARGET cargo build --quiet --bin raftlab
 serve_in_background "$NATIVE_TARGET/debug/raftlab" . "$LOG/serve.txt"
-runner "browser end-to-end tests" e2e.txt node --test --test-reporter=tap tests/e2e/
+# The test files by name: Node.js 22 reads `node --test`'s arguments as
+# files or patterns, not folders (20 looked inside a folder).
+runner "browser end-to-end tests" e2e.txt node --test --test-reporter=tap tests/e2e/*.test.mjs
