@@ -19,6 +19,29 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::ops::{Bound, RangeBounds};
 
+/// Up to this many entries a map is searched from its start (natively).
+const SCAN: usize = 16;
+
+/// Where `cmp` finds its item in sorted `items` (`binary_search_by`'s
+/// answer). Most maps hold one entry per node or link: natively a scan of
+/// a few entries beats a binary search's unpredictable steps (8% more
+/// deliveries a second in `raftlab bench`, docs/performance.md). The page's
+/// module keeps the binary search alone: there the scan, inlined in every
+/// map's code, made the first load 6.8 KB larger and the engine no faster.
+fn search<T>(items: &[T], cmp: impl Fn(&T) -> Ordering) -> Result<usize, usize> {
+    if cfg!(target_arch = "wasm32") || items.len() > SCAN {
+        return items.binary_search_by(cmp);
+    }
+    for (i, t) in items.iter().enumerate() {
+        match cmp(t) {
+            Ordering::Less => {}
+            Ordering::Equal => return Ok(i),
+            Ordering::Greater => return Err(i),
+        }
+    }
+    Err(items.len())
+}
+
 /// An ordered map over a sorted vector of `(key, value)` pairs.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct VecMap<K, V> {
@@ -160,7 +183,7 @@ impl<K: Ord, V> VecMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
+        search(&self.entries, |(k, _)| k.borrow().cmp(key))
     }
 
     pub fn get<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
@@ -215,22 +238,22 @@ impl<K: Ord, V> VecMap<K, V> {
         Entry { map: self, key, at }
     }
 
-    /// `key`'s entry, added with the key `make(key)` and the default value
-    /// if it is not there: one search, where [`VecMap::entry`] wants the
-    /// key made first.
-    pub fn get_or_insert_by<Q: Ord + ?Sized>(
+    /// The entry of the key that `cmp` seeks, added with the key `make()`
+    /// and the default value if it is not there: one search. `cmp(k)` orders
+    /// key `k` against the key sought, as `K`'s order would (a key type may
+    /// compare a cheaper part first).
+    pub fn get_or_insert_ordered(
         &mut self,
-        key: &Q,
-        make: impl FnOnce(&Q) -> K,
+        cmp: impl Fn(&K) -> Ordering,
+        make: impl FnOnce() -> K,
     ) -> (&K, &mut V)
     where
-        K: Borrow<Q>,
         V: Default,
     {
-        let i = match self.find(key) {
+        let i = match search(&self.entries, |(k, _)| cmp(k)) {
             Ok(i) => i,
             Err(i) => {
-                self.entries.insert(i, (make(key), V::default()));
+                self.entries.insert(i, (make(), V::default()));
                 i
             }
         };
@@ -462,7 +485,7 @@ impl<T: Ord> VecSet<T> {
     where
         T: Borrow<Q>,
     {
-        self.items.binary_search_by(|t| t.borrow().cmp(item))
+        search(&self.items, |t| t.borrow().cmp(item))
     }
 
     pub fn contains<Q: Ord + ?Sized>(&self, item: &Q) -> bool
@@ -1026,6 +1049,28 @@ mod tests {
         let v: VecMap<_, _> = pairs.into_iter().collect();
         let b: BTreeMap<_, _> = pairs.into_iter().collect();
         assert!(v.iter().eq(b.iter()));
+    }
+
+    #[test]
+    fn finds_alike_below_and_above_the_scanned_size() {
+        // Up to SCAN entries a map is scanned, above it searched in halves.
+        for n in 0..=2 * SCAN as u64 + 2 {
+            let even: Vec<(u64, u64)> = (0..n).map(|i| (2 * i, i)).collect();
+            let v: VecMap<u64, u64> = even.iter().copied().collect();
+            let b: BTreeMap<u64, u64> = even.iter().copied().collect();
+            for k in 0..2 * n + 2 {
+                assert_eq!(v.get(&k), b.get(&k), "{n} entries, key {k}");
+                assert_eq!(v.contains_key(&k), b.contains_key(&k));
+                let (mut v2, mut b2) = (v.clone(), b.clone());
+                assert_eq!(v2.insert(k, 99), b2.insert(k, 99));
+                assert!(v2.iter().eq(b2.iter()), "{n} entries, key {k} inserted");
+                let mut set: VecSet<u64> = v.keys().copied().collect();
+                let mut bset: BTreeSet<u64> = b.keys().copied().collect();
+                assert_eq!(set.contains(&k), bset.contains(&k));
+                assert_eq!(set.insert(k), bset.insert(k));
+                assert!(set.iter().eq(bset.iter()), "{n} items, {k} added");
+            }
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! writes give the same store bit for bit.
 
 pub mod backend;
+pub mod index_key;
 pub mod key_index;
 pub mod store;
 pub mod watch;

@@ -16,6 +16,7 @@ use std::rc::Rc;
 use crate::collections::vecmap::VecMap;
 
 use super::backend::{Backend, Record};
+use super::index_key::{head_of, IndexKey};
 use super::key_index::{Found, KeyIndex};
 
 /// A key as a read sees it (etcd's `mvccpb.KeyValue` in a range response).
@@ -114,7 +115,7 @@ pub struct Deleted {
 #[derive(Debug, Clone, PartialEq)]
 pub struct MvccStore {
     /// key -> its revisions (etcd's `treeIndex`).
-    index: VecMap<Rc<str>, KeyIndex>,
+    index: VecMap<IndexKey, KeyIndex>,
     /// revision -> what was written then (etcd's backend "key" bucket).
     backend: Backend,
     /// The revision of the last write (etcd's `currentRev`; 1 when empty).
@@ -231,7 +232,7 @@ impl MvccStore {
     fn shared_key(&self, key: &str) -> Rc<str> {
         self.index
             .get_key_value(key)
-            .map_or_else(|| Rc::from(key), |(k, _)| Rc::clone(k))
+            .map_or_else(|| Rc::from(key), |(k, _)| Rc::clone(k.text()))
     }
 
     fn write(&mut self, rev: u64, record: Record) {
@@ -257,13 +258,16 @@ impl MvccStore {
         // One search of the index: a key it did not hold gets an empty
         // entry first, which finds nothing, as a missing key would.
         let backend = &self.backend;
-        let (key, ki) = self.index.get_or_insert_by(key, |k: &str| Rc::from(k));
+        let head = head_of(key);
+        let (key, ki) = self
+            .index
+            .get_or_insert_ordered(|k| k.cmp_text(head, key), || IndexKey::new(Rc::from(key)));
         let found = ki.get(rev, &|r| backend.prev(r));
         let (created, version) = found.map_or((rev, 1), |f| (f.create_revision, f.version + 1));
         let live = found
             .and_then(|f| backend.get(f.mod_revision))
             .map_or(0, Record::weight);
-        let key = Rc::clone(key);
+        let key = Rc::clone(key.text());
         let prev = ki.put(rev);
         self.live_bytes -= live;
         let record = Record {
@@ -479,7 +483,7 @@ impl MvccStore {
                     } else {
                         KeyIndex::restored(rec.create_revision, rev, rec.version)
                     };
-                    s.index.insert(Rc::clone(&key), ki);
+                    s.index.insert(IndexKey::new(Rc::clone(&key)), ki);
                 }
             }
             rec.key = key;
@@ -519,7 +523,7 @@ impl MvccStore {
     pub fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
         self.index.heap_size(m);
         for (k, ki) in &self.index {
-            m.shared_str(k);
+            m.shared_str(k.text());
             m.vec(&ki.generations);
         }
         self.backend.heap_size(m);
