@@ -6,7 +6,7 @@
 //! of key and value types, about 8 KB of wasm each, and raftlab had twenty
 //! such pairs: a fifth of the page's module. Most of raftlab's maps hold one
 //! entry per node, per link or per open request: a few dozen at most. For
-//! those a sorted vector is as fast (one binary search, a short move on
+//! those a sorted vector is as fast (a scan or one binary search, a short move on
 //! insert and remove) and its code is a few hundred bytes per type. Maps
 //! that can hold thousands of entries (the messages in flight, the key-value
 //! store) are [`VecMap`]s too where new keys are rare; the messages in
