@@ -35,6 +35,27 @@ addWords({
 
 const $ = (id) => document.getElementById(id);
 
+// On a narrow screen the step dots scroll sideways (style.css): the current
+// step's dot is kept in view, and a fade marks each side where more hide.
+function markHiddenDots(ol) {
+  const more = ol.scrollWidth - ol.clientWidth;
+  ol.classList.toggle("more-after", more > 1 && ol.scrollLeft < more - 1);
+  ol.classList.toggle("more-before", more > 1 && ol.scrollLeft > 1);
+}
+$("lesson-dots").addEventListener("scroll", (e) => markHiddenDots(e.currentTarget), { passive: true });
+
+function currentDotInView() {
+  const ol = $("lesson-dots");
+  const dot = ol.querySelector('[aria-current="step"]')?.parentElement;
+  if (dot && ol.scrollWidth > ol.clientWidth) {
+    const d = dot.getBoundingClientRect(), o = ol.getBoundingClientRect();
+    // A little past the dot, so that the next one shows it is there.
+    if (d.right > o.right) ol.scrollLeft += d.right - o.right + 24;
+    else if (d.left < o.left) ol.scrollLeft -= o.left - d.left + 24;
+  }
+  markHiddenDots(ol);
+}
+
 /** Fills the lessons dialog's list with `infos` (the lessons in the
  * page's language) unless it holds them already; `open(id)` starts one. */
 export function fillList(infos, open) {
@@ -102,6 +123,7 @@ export function show(l, lastStep, goto, clusters) {
       dots.push(li);
     }
     $("lesson-dots").replaceChildren(...dots);
+    currentDotInView();
     $("lesson-surprises").hidden = !lastStep?.surprise;
     $("lesson-surprises").textContent = lastStep?.surprise ?? "";
   }

@@ -222,6 +222,41 @@ for (const [phone, device] of Object.entries(PHONES)) {
   }
 }
 
+test("a phone: a long lesson's step dots scroll sideways, the current one in view, a fade where more hide", async () => {
+  // Lesson 14 has 7 steps: with the start's dot and Japanese's longer
+  // "leave lesson", the dots are wider than an iPhone's strip.
+  const { page, problems } = await openApp(browser, { device: PHONES.iphone, hash: "?lang=ja#lesson=14-automatic-promotion" });
+  const dots = () => page.evaluate(() => {
+    const ol = document.getElementById("lesson-dots");
+    const o = ol.getBoundingClientRect();
+    const d = ol.querySelector('[aria-current="step"]').getBoundingClientRect();
+    return { overflow: ol.scrollWidth > ol.clientWidth, inView: d.left >= o.left - 0.5 && d.right <= o.right + 0.5,
+      classes: [...ol.classList].filter((c) => c.startsWith("more-")).sort() };
+  });
+  const start = await dots();
+  assert.equal(start.overflow, true, "the dots are wider than the strip (else this test shows nothing)");
+  assert.deepEqual(start, { overflow: true, inView: true, classes: ["more-after"] });
+  // Walked with Next (which does not touch the row) to the last step: the
+  // row scrolled along.
+  const steps = (await lesson(page)).steps;
+  for (let k = 1; k <= steps; k++) {
+    await next(page);
+    const d = await dots();
+    assert.ok(d.inView, `step ${k}: the current dot in view ${JSON.stringify(d)}`);
+  }
+  assert.deepEqual(await dots(), { overflow: true, inView: true, classes: ["more-before"] });
+  // And back with Back to the start.
+  for (let k = steps - 1; k >= 0; k--) {
+    await page.locator("#lesson-back").tap();
+    await page.waitForFunction((n) => window.raftlab.lesson().position === n, k);
+    assert.ok((await dots()).inView, `back at step ${k}`);
+  }
+  assert.deepEqual(await dots(), { overflow: true, inView: true, classes: ["more-after"] });
+  await page.screenshot({ path: path.join(SHOTS, "phone-lesson-dots-ja.png") });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("a tablet (768x1024, and on its side 1024x768): the canvas the width, one panel under it, Next on screen; a 1366 px tablet on its side: beside the panel", async () => {
   for (const [w, h] of [[768, 1024], [1024, 768], [1366, 1024]]) {
     const device = { viewport: { width: w, height: h }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
