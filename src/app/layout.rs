@@ -144,8 +144,9 @@ impl Layout {
             // Short labels, which give way downwards when they would cover
             // their node (place_labels): the ring takes the width, wider
             // than tall when the height is short. Under the bottom node,
-            // its gap and three lines of labels clear the log panel.
-            self.ring_y = (top_h / 2.0 - 78.0).max(40.0);
+            // its gap and three lines of labels clear the log panel (a
+            // 28-pixel disc, 13 of gap, three lines of 14).
+            self.ring_y = (top_h / 2.0 - 84.0).max(40.0);
             self.ring = ((width / 2.0) - 58.0)
                 .min(self.ring_y * 2.0)
                 .max(self.ring_y);
@@ -412,10 +413,10 @@ mod tests {
 
     #[test]
     fn a_phones_canvas_is_small_its_ring_takes_the_width() {
-        // 390 CSS pixels wide, as a phone held upright shows the canvas.
+        // 390x408 CSS pixels, as an iPhone held upright shows the canvas.
         let mut l = Layout::default();
         let nodes: Vec<_> = (1..=4).map(|id| (id, true)).collect();
-        l.compute(390.0, 360.0, &nodes);
+        l.compute(390.0, 408.0, &nodes);
         assert!(l.small);
         // Wider than tall, and wider than the wide layout's room for long
         // labels would leave it (its 160 pixels a side: the 40 minimum).

@@ -821,6 +821,43 @@ mod tests {
     }
 
     #[test]
+    fn on_a_phone_three_lines_under_the_bottom_node_clear_the_log_panel() {
+        // A phone's canvas, held upright (an iPhone's 390x844 screen shows
+        // it 390x408, an Android's 412x915 412x449; a small phone's and a
+        // large one's): a node at the bottom of the ring has its role, its
+        // progress and its message counts under it.
+        let three = [
+            Label::Text("learner · follower".into(), pal::TEXT),
+            Label::Text("m 10 · n 12 · replicate".into(), pal::TEXT),
+            Label::Text("in 91 · out 92".into(), pal::TEXT),
+        ];
+        let width = |t: &str| t.chars().count() as f64 * 7.0;
+        for (w, h) in [
+            (360.0, 380.0),
+            (390.0, 408.0),
+            (412.0, 449.0),
+            (430.0, 480.0),
+        ] {
+            for n in 3..=8 {
+                let nodes: Vec<_> = (1..=n).map(|id| (id, true)).collect();
+                let mut l = Layout::default();
+                l.compute(w, h, &nodes);
+                assert!(l.small, "{w}x{h}");
+                for s in l.spots.iter().filter(|s| s.dy > 0.5) {
+                    let p = place_labels(&l, s, &three, width);
+                    let bottom = p.top + three.len() as f64 * LABEL_LINE;
+                    assert!(
+                        bottom <= l.log_y,
+                        "{w}x{h}, {n} nodes, node {}: labels end at {bottom}, the log panel starts at {}",
+                        s.id,
+                        l.log_y
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn labels_too_wide_to_stand_beside_their_node_go_under_it() {
         // A narrow canvas (an embedded lesson's): three voters, node 2
         // lower right.
