@@ -135,13 +135,41 @@ const QUEUE_LABEL_BYTES: u64 = 4096;
 /// More nodes than this share the ring: progress labels get short.
 const CROWDED: usize = 5;
 
-/// How node `v` looks. `hovered`: the pointer is on it; `nodes`: how many
-/// share the ring; `queued`: bytes in its send queue now.
+/// How much room a node's labels have on the canvas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Room {
+    /// Every label in full.
+    Full,
+    /// A crowded ring, a narrow column or a phone's canvas: short words.
+    Short,
+    /// A crowded ring on a phone's canvas: what the node is, and a
+    /// learner's catch-up bar, without the progress and message counts
+    /// (their lines ran over the next node's; a tap on the node shows them).
+    Tight,
+}
+
+impl Room {
+    /// The room of `nodes` on one ring, in a narrow column (`narrow`) or on a
+    /// phone's canvas (`small`).
+    pub fn of(nodes: usize, narrow: bool, small: bool) -> Room {
+        let crowded = nodes > CROWDED;
+        if crowded && small {
+            Room::Tight
+        } else if crowded || narrow || small {
+            Room::Short
+        } else {
+            Room::Full
+        }
+    }
+}
+
+/// How node `v` looks. `hovered`: the pointer is on it; `room`: its labels'
+/// room; `queued`: bytes in its send queue now.
 pub fn node_look(
     v: &NodeView,
     words: &dyn Renderer,
     hovered: bool,
-    nodes: usize,
+    room: Room,
     queued: u64,
 ) -> NodeLook {
     let colour = if v.never_started {
@@ -189,7 +217,7 @@ pub fn node_look(
         countdown: v
             .failover
             .map(|f| clamp(f.left_ms as f64 / f.after_ms.max(1) as f64, 0.0, 1.0)),
-        labels: labels(v, words, colour, nodes, queued),
+        labels: labels(v, words, colour, room, queued),
     }
 }
 
@@ -199,9 +227,10 @@ fn labels(
     v: &NodeView,
     words: &dyn Renderer,
     colour: &'static str,
-    nodes: usize,
+    room: Room,
     queued: u64,
 ) -> Vec<Label> {
+    let short = room != Room::Full;
     let mut labels = Vec::with_capacity(4);
     let head_colour = if v.role == NodeState::Removed {
         pal::TEXT_FAINT
@@ -224,10 +253,9 @@ fn labels(
             crate::raft::ProgressState::Replicate => pal::GOOD,
             crate::raft::ProgressState::Snapshot => pal::SNAPSHOT,
         };
-        labels.push(Label::Text(
-            words.progress(p, nodes > CROWDED),
-            state_colour,
-        ));
+        if room != Room::Tight {
+            labels.push(Label::Text(words.progress(p, short), state_colour));
+        }
         if let Some(c) = v.catch_up {
             labels.push(Label::Bar(Bar::of(&c)));
             if let Some(at) = c.promote_at.filter(|_| c.auto) {
@@ -238,9 +266,9 @@ fn labels(
     }
     // What each node's Raft handled: a weak read leaves the leader's
     // counts as they were; a strong one adds a read index round.
-    if v.running || v.msgs_in + v.msgs_out > 0 {
+    if room != Room::Tight && (v.running || v.msgs_in + v.msgs_out > 0) {
         labels.push(Label::Text(
-            words.message_counts(v.msgs_in, v.msgs_out, nodes > CROWDED),
+            words.message_counts(v.msgs_in, v.msgs_out, short),
             pal::TEXT_FAINT,
         ));
     }
@@ -719,12 +747,56 @@ mod tests {
     }
 
     #[test]
+    fn a_crowded_ring_on_a_phone_keeps_what_each_node_is_and_a_learners_bar() {
+        assert_eq!(Room::of(5, false, false), Room::Full);
+        assert_eq!(Room::of(6, false, false), Room::Short);
+        assert_eq!(Room::of(3, true, false), Room::Short);
+        assert_eq!(Room::of(5, false, true), Room::Short);
+        assert_eq!(Room::of(6, false, true), Room::Tight);
+        assert_eq!(Room::of(6, true, true), Room::Tight);
+        let (s, v) = views(
+            "cluster voters=1,2,3,4,5,6 seed=1\nwait-until leader\nwait 6s\nmember add 7 --learner\nstart 7\nwait 1s\n",
+        );
+        let leader = s.cluster().leader().unwrap();
+        let follower = v
+            .iter()
+            .find(|n| n.running && n.id != leader && !n.learner)
+            .unwrap();
+        let learner = v.iter().find(|n| n.learner).unwrap();
+        for n in [follower, learner] {
+            let short = node_look(n, &English, false, Room::Short, 0);
+            let tight = node_look(n, &English, false, Room::Tight, 0);
+            // Short: what it is, its progress (m · n · state), its counts.
+            assert_eq!(texts(&short).len(), 3, "{:?}", texts(&short));
+            assert!(texts(&short)[1].starts_with("m "), "{:?}", texts(&short));
+            // Tight: what it is, alone, and a learner's catch-up bar.
+            assert_eq!(texts(&tight), texts(&short)[..1]);
+            let bars = |l: &NodeLook| {
+                l.labels
+                    .iter()
+                    .filter(|l| matches!(l, Label::Bar(_)))
+                    .count()
+            };
+            assert_eq!(bars(&tight), bars(&short));
+            assert_eq!(bars(&tight), usize::from(n.learner));
+        }
+    }
+
+    #[test]
     fn each_kind_of_node_has_its_body_colour_and_labels() {
         let (s, v) = views(
             "cluster voters=1,2,3 seed=1\nwait-until leader\nwait 6s\nmember add 4 --learner\nmember add 5 --peer-url=http://10.0.0.9:2380\ncrash 2\n",
         );
         let leader = s.cluster().leader().unwrap();
-        let look = |id: u64| node_look(&v[id as usize - 1], &English, false, v.len(), 0);
+        let look = |id: u64| {
+            node_look(
+                &v[id as usize - 1],
+                &English,
+                false,
+                Room::of(v.len(), false, false),
+                0,
+            )
+        };
         let l = look(leader);
         assert_eq!(
             (l.body, l.colour, l.halo, l.timer),
@@ -756,13 +828,19 @@ mod tests {
             ["not started", "unreachable URL http://10.0.0.9:2380"]
         );
         assert_eq!(
-            node_look(&v[4], &English, true, 5, 0).outline,
+            node_look(&v[4], &English, true, Room::of(5, false, false), 0).outline,
             Some(pal::HOVER)
         );
 
         // A follower's timer runs; many nodes shorten the progress label.
         let follower = v.iter().find(|n| n.running && !n.leader).unwrap();
-        let f = node_look(follower, &English, false, 9, 64 * 1024);
+        let f = node_look(
+            follower,
+            &English,
+            false,
+            Room::of(9, false, false),
+            64 * 1024,
+        );
         assert!(f.timer.is_some_and(|(frac, _)| (0.0..=1.0).contains(&frac)));
         assert!(texts(&f)[1].starts_with("m "), "{:?}", texts(&f));
         assert_eq!(*texts(&f).last().unwrap(), "send queue 64 KB");
@@ -774,8 +852,8 @@ mod tests {
             "cluster voters=1,2,3 seed=1\nwait-until leader\nwait 6s\nmember add 4 --learner\n",
         );
         for n in &v {
-            let a = node_look(n, &English, false, v.len(), 8000);
-            let b = node_look(n, &Reworded, false, v.len(), 8000);
+            let a = node_look(n, &English, false, Room::of(v.len(), false, false), 8000);
+            let b = node_look(n, &Reworded, false, Room::of(v.len(), false, false), 8000);
             assert_eq!(a.labels.len(), b.labels.len());
             assert_eq!(
                 (a.body, a.colour, a.timer, a.term),
@@ -1000,15 +1078,15 @@ mod tests {
         let (_, v) = views("cluster voters=1,2,3 seed=1\nwait-until leader\nwait 1s\n");
         let follower = v.iter().find(|n| n.running && !n.leader).unwrap();
         let leader = v.iter().find(|n| n.leader).unwrap();
-        let look = node_look(follower, &English, false, 3, 0);
+        let look = node_look(follower, &English, false, Room::of(3, false, false), 0);
         assert!(look.timer.is_some());
         let mut moved = look.clone();
         moved.timer = moved.timer.map(|(f, _)| (1.0 - f, pal::CANDIDATE));
         moved.countdown = Some(0.5);
         moved.labels.clear();
         assert_eq!(moved.still(), look.still());
-        let hovered = node_look(follower, &English, true, 3, 0);
-        let other = node_look(leader, &English, false, 3, 0);
+        let hovered = node_look(follower, &English, true, Room::of(3, false, false), 0);
+        let other = node_look(leader, &English, false, Room::of(3, false, false), 0);
         let mut term = look.clone();
         term.term = term.term.map(|t| t + 1);
         let mut down = look.clone();
@@ -1057,7 +1135,15 @@ mod tests {
         let (_, v) = views(
             "cluster voters=1,2,3 seed=1 max-learners=5 auto-promote=80%\nwait-until leader\nwait 6s\nmember add 4 --learner --standby\nmember add 5 --learner --read-only=weak\nmember add 6 --learner --read-only=strong\nmember add 7 --learner\n",
         );
-        let look = |id: u64| node_look(&v[id as usize - 1], &English, false, v.len(), 0);
+        let look = |id: u64| {
+            node_look(
+                &v[id as usize - 1],
+                &English,
+                false,
+                Room::of(v.len(), false, false),
+                0,
+            )
+        };
         let bar = |l: &NodeLook| {
             l.labels
                 .iter()
@@ -1113,7 +1199,7 @@ mod tests {
         let (_, v) = views(
             "cluster voters=1,2,3 seed=1\nwait-until leader\nwait 6s\nmember add 4 --learner\n",
         );
-        let l = node_look(&v[3], &English, false, 4, 0);
+        let l = node_look(&v[3], &English, false, Room::of(4, false, false), 0);
         assert_eq!(bar(&l).line, Some((0.9, pal::TEXT)));
         assert!(!texts(&l).iter().any(|t| t.starts_with("auto")));
     }
@@ -1128,7 +1214,7 @@ mod tests {
         let victim = (1..=3).find(|&id| id != leader).unwrap();
         let look = |s: &Session, id: u64| {
             let v = view::NodeView::of(s.cluster(), id);
-            node_look(&v, &English, false, 4, 0)
+            node_look(&v, &English, false, Room::of(4, false, false), 0)
         };
         assert_eq!(look(&s, victim).countdown, None, "heard from: no countdown");
         s.command(&format!("crash {victim}")).unwrap();
@@ -1214,7 +1300,7 @@ mod tests {
         );
         assert_eq!(counts(&s, 4), four);
         let v = view::NodeView::of(s.cluster(), leader);
-        let look = node_look(&v, &English, false, 5, 0);
+        let look = node_look(&v, &English, false, Room::of(5, false, false), 0);
         assert!(texts(&look).contains(&format!("msgs in {} · out {}", before.0, before.1).as_str()));
         // A strong read goes through the leader: a read index round.
         let r = s.command("get k via=5").unwrap();

@@ -482,14 +482,8 @@ fn node(f: &Frame, pictures: &mut Pictures, v: &view::NodeView, s: &Spot) {
     let r = f.layout.node_r;
     let hovered = f.hover == Some(Hit::Node(v.id));
     let queued = f.cluster.queued_bytes(v.id, f.t.max(0.0) as u64);
-    // In a narrow column or on a small canvas, short labels (as on a
-    // crowded ring).
-    let n = if f.layout.narrow || f.layout.small {
-        usize::MAX
-    } else {
-        f.nodes.len()
-    };
-    let look = scene::node_look(v, f.words, hovered, n, queued);
+    let room = scene::Room::of(f.nodes.len(), f.layout.narrow, f.layout.small);
+    let look = scene::node_look(v, f.words, hovered, room, queued);
     // The still parts come from the node's picture, painted again only
     // when they change; what moves is drawn over it. The picture has room
     // for the halo, the track and a learner's badge.
