@@ -808,10 +808,10 @@ impl ParseErrorKind {
             }
             SizeFraction { found } => format!("the size {found} is not a whole number of bytes"),
             BadNodeId { found } => {
-                format!("expected a node id ({MIN_NODE_ID}..={MAX_NODE_ID}), found {found}")
+                format!("expected a node id ({MIN_NODE_ID} to {MAX_NODE_ID}), found {found}")
             }
             NodeIdRange { found } => {
-                format!("node id {found} is out of range {MIN_NODE_ID}..={MAX_NODE_ID}")
+                format!("node id {found} is out of range: node ids go from {MIN_NODE_ID} to {MAX_NODE_ID}")
             }
             BadNumber { found } => format!("expected a whole number, found {found}"),
             NumberTooLarge { found } => format!("the number {found} is too large"),

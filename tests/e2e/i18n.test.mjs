@@ -86,7 +86,7 @@ test("?lang=ja shows the page in Japanese, and switching languages keeps the run
   await page.waitForFunction(() => document.querySelector("#log").textContent.includes("未知のコマンド"));
   assert.match(await page.textContent("#log"), /エラー：「pt a b」の1行目1文字目を解釈できません：未知のコマンド「pt」です/);
   await page.evaluate(() => window.raftlab.command("crash 16"));
-  assert.match(await page.textContent("#log"), /ノードID 16は範囲1\.\.=15の外です/);
+  assert.match(await page.textContent("#log"), /ノードID 16は範囲外です（ノードIDは1〜15）/);
   await page.evaluate(() => window.raftlab.pause());
   await page.click("#help-button");
   await page.screenshot({ path: path.join(SHOTS, "ja-help.png") });
@@ -389,7 +389,7 @@ test("?lang=ja through a lesson, a refused member command, a parse error and a s
   await page.waitForFunction(() => document.querySelector("#log").textContent.includes("分岐2"), null, { timeout: 20000 });
   seen.push(...await runTexts(page));
   const log = await page.textContent("#log");
-  for (const said of [/未知のコマンド「pt」です/, /ノードID 16は範囲1\.\.=15の外です/, /エラー：(member-not-learner（学習者メンバーではない）|learner-not-ready（学習者メンバーがまだリーダーに追いついていない）)/,
+  for (const said of [/未知のコマンド「pt」です/, /ノードID 16は範囲外です（ノードIDは1〜15）/, /エラー：(member-not-learner（学習者メンバーではない）|learner-not-ready（学習者メンバーがまだリーダーに追いついていない）)/,
     /Error: etcdserver: member not found（ID 99のメンバーはいません/, /ノード1がクラッシュしました/, /ここから分岐2が始まります/]) {
     assert.match(log, said);
   }
