@@ -80,8 +80,10 @@ pub fn server_detail(e: &ServerError) -> String {
             quorum,
             members,
         } => format!(
-            "connected for 5s to {connected} voters, fewer than the quorum {quorum} of {members} \
-             members after the add: {etcd}"
+            "connected for 5s to {connected} voter{} (itself counted), fewer than the quorum \
+             {quorum} of the {members} members after the add; a peer counts once connected for \
+             5s: {etcd}",
+            if *connected == 1 { "" } else { "s" }
         ),
         UnhealthyRemove {
             connected,
@@ -304,5 +306,34 @@ pub fn failure_detail(f: &Failure) -> String {
             unmet(u)
         ),
         Failure::Stopped(stop) => stop.message.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_strict_add_check_counts_one_voter_or_several() {
+        let add = |connected| {
+            server_detail(&ServerError::new(
+                ErrorCode::Unhealthy,
+                ErrorDetail::UnhealthyAdd {
+                    connected,
+                    quorum: 3,
+                    members: 4,
+                },
+            ))
+        };
+        assert_eq!(
+            add(1),
+            "connected for 5s to 1 voter (itself counted), fewer than the quorum 3 of the 4 \
+             members after the add; a peer counts once connected for 5s: etcdserver: unhealthy cluster"
+        );
+        assert!(
+            add(2).starts_with("connected for 5s to 2 voters (itself counted)"),
+            "{}",
+            add(2)
+        );
     }
 }
