@@ -63,9 +63,10 @@ pub fn server_detail(e: &ServerError) -> String {
             voters,
             others,
         } => format!(
-            "{started} {}started voters would be fewer than the quorum {quorum} of {voters} \
+            "{started} {}started voter{} would be fewer than the quorum {quorum} of {voters} \
              voters: {etcd}",
-            if *others { "other " } else { "" }
+            if *others { "other " } else { "" },
+            if *started == 1 { "" } else { "s" }
         ),
         UnhealthyNotAll {
             connected,
@@ -314,7 +315,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_strict_add_check_counts_one_voter_or_several() {
+    fn the_strict_checks_count_one_voter_or_several() {
         let add = |connected| {
             server_detail(&ServerError::new(
                 ErrorCode::Unhealthy,
@@ -334,6 +335,27 @@ mod tests {
             add(2).starts_with("connected for 5s to 2 voters (itself counted)"),
             "{}",
             add(2)
+        );
+        let started = |started| {
+            server_detail(&ServerError::new(
+                ErrorCode::NotEnoughStartedMembers,
+                ErrorDetail::NotEnoughStarted {
+                    started,
+                    quorum: 3,
+                    voters: 4,
+                    others: false,
+                },
+            ))
+        };
+        assert!(
+            started(1).starts_with("1 started voter would be fewer than the quorum 3 of 4 voters"),
+            "{}",
+            started(1)
+        );
+        assert!(
+            started(2).starts_with("2 started voters would be"),
+            "{}",
+            started(2)
         );
     }
 }
