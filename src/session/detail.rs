@@ -233,10 +233,16 @@ pub fn unmet(u: &Unmet) -> String {
             actual: Some(state),
         } => format!("mirror {id} is {state}"),
         Unmet::WatchEvents { watch, events } => {
-            format!("watch {watch} has received {events} events")
+            format!(
+                "watch {watch} has received {}",
+                count(*events, "event", "events")
+            )
         }
         Unmet::WatchOpen { watch, events } => {
-            format!("watch {watch} is still open ({events} events received)")
+            format!(
+                "watch {watch} is still open ({} received)",
+                count(*events as u64, "event", "events")
+            )
         }
         Unmet::Queued {
             node,
@@ -250,19 +256,31 @@ pub fn unmet(u: &Unmet) -> String {
             };
             format!("{whose} send queue holds {queued} bytes")
         }
-        Unmet::Messages { id, out, count } => {
+        Unmet::Messages { id, out, count: n } => {
             let verb = if *out { "sent" } else { "received" };
-            format!("node {id} {verb} {count} messages during the previous command")
+            format!(
+                "node {id} {verb} {} during the previous command",
+                count(*n, "message", "messages")
+            )
         }
         Unmet::OnLink {
             from,
             to,
             held: true,
-            count,
-        } => format!("{count} messages are held from {from} to {to}"),
+            count: 1,
+        } => format!("1 message is held from {from} to {to}"),
         Unmet::OnLink {
-            from, to, count, ..
-        } => format!("{count} messages are on their way from {from} to {to}, not held"),
+            from,
+            to,
+            held: true,
+            count: n,
+        } => format!("{n} messages are held from {from} to {to}"),
+        Unmet::OnLink {
+            from, to, count: 1, ..
+        } => format!("1 message is on its way from {from} to {to}, not held"),
+        Unmet::OnLink {
+            from, to, count: n, ..
+        } => format!("{n} messages are on their way from {from} to {to}, not held"),
     }
 }
 
@@ -292,6 +310,11 @@ fn anomaly(a: &Anomaly) -> String {
     )
 }
 
+/// `n` and its noun, `one` for 1, `many` otherwise.
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Why a command failed, in English: the report's `detail`.
 pub fn failure_detail(f: &Failure) -> String {
     match f {
@@ -313,6 +336,40 @@ pub fn failure_detail(f: &Failure) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_of_one_is_singular() {
+        let on = |held, count| {
+            unmet(&Unmet::OnLink {
+                from: 1,
+                to: 2,
+                held,
+                count,
+            })
+        };
+        assert_eq!(on(true, 1), "1 message is held from 1 to 2");
+        assert_eq!(on(true, 3), "3 messages are held from 1 to 2");
+        assert_eq!(
+            on(false, 1),
+            "1 message is on its way from 1 to 2, not held"
+        );
+        assert_eq!(
+            on(false, 0),
+            "0 messages are on their way from 1 to 2, not held"
+        );
+        let sent = |count| {
+            unmet(&Unmet::Messages {
+                id: 1,
+                out: true,
+                count,
+            })
+        };
+        assert_eq!(sent(1), "node 1 sent 1 message during the previous command");
+        assert_eq!(
+            sent(2),
+            "node 1 sent 2 messages during the previous command"
+        );
+    }
 
     #[test]
     fn the_strict_checks_count_one_voter_or_several() {
