@@ -519,6 +519,25 @@ fn a_shard_prints_for_its_seeds_what_the_whole_campaign_prints() {
 }
 
 #[test]
+fn seeds_past_the_last_are_refused() {
+    let (status, out, err) = fuzz_cli(&["--start", "18446744073709551615", "--seeds", "2"]);
+    assert_eq!(status, Some(2), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("run past the last seed"), "{err}");
+    // The last seed alone is a campaign of one.
+    let (status, _, err) = fuzz_cli(&[
+        "--start",
+        "18446744073709551614",
+        "--seeds",
+        "1",
+        "--duration",
+        "1s",
+    ]);
+    assert_eq!(status, Some(0), "{err}");
+    assert!(err.contains("raftlab fuzz: 1 seed on "), "{err}");
+}
+
+#[test]
 fn jobs_must_be_a_positive_number() {
     for (bad, says) in [("0", "at least 1 thread"), ("two", "whole number")] {
         let (status, out, err) = fuzz_cli(&["--seeds", "1", "--jobs", bad]);

@@ -350,3 +350,34 @@ fn a_fast_load_over_a_long_wait_ends() {
     assert!(r.ok);
     assert!(s.now() >= 2_000);
 }
+
+/// The command line's own numbers: `raftlab bench` refuses a rate or a
+/// length its workload cannot run, with clap's one line and status 2, where
+/// a rate of 0 or over the language's limit once panicked.
+#[test]
+fn bench_refuses_a_rate_or_a_length_it_cannot_run() {
+    for (args, says) in [
+        (["--rate", "0"], "from 1 to 10000 writes a second"),
+        (["--rate", "100000000"], "from 1 to 10000 writes a second"),
+        (["--rate", "many"], "whole number of writes a second"),
+        (["--seconds", "0"], "from 1 to 86400 simulated seconds"),
+        (
+            ["--seconds", "99999999999"],
+            "from 1 to 86400 simulated seconds",
+        ),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_raftlab"))
+            .arg("bench")
+            .args(args)
+            .output()
+            .expect("raftlab runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(
+            err.contains(&format!("invalid value '{}'", args[1])) && err.contains(says),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}

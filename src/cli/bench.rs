@@ -37,6 +37,31 @@ pub struct Figures {
     pub writes: usize,
 }
 
+/// The longest run `--seconds` asks for: a simulated day (its script holds
+/// one `wait` line an hour).
+pub const MAX_SECONDS: u64 = 86_400;
+
+/// `--seconds`: 1 to [`MAX_SECONDS`].
+pub fn parse_seconds(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if (1..=MAX_SECONDS).contains(&n) => Ok(n),
+        Ok(_) => Err(format!("from 1 to {MAX_SECONDS} simulated seconds (a day)")),
+        Err(_) => Err("expected a whole number of simulated seconds, like 600".to_string()),
+    }
+}
+
+/// `--rate`: a load rate the scenario language takes (`load rate=N/s`).
+pub fn parse_rate(s: &str) -> Result<u64, String> {
+    use crate::lang::ast::MAX_LOAD_RATE_PER_S as MAX;
+    match s.parse::<u64>() {
+        Ok(n) if (1..=MAX).contains(&n) => Ok(n),
+        Ok(_) => Err(format!(
+            "from 1 to {MAX} writes a second, as `load rate=` takes"
+        )),
+        Err(_) => Err("expected a whole number of writes a second, like 100".to_string()),
+    }
+}
+
 pub fn measure(simulated_s: u64, rate_per_s: u64) -> Figures {
     let script = workload(simulated_s, rate_per_s);
     let start = Instant::now();

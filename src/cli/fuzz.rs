@@ -49,6 +49,16 @@ pub fn run(args: &FuzzArgs, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             return 2;
         }
     };
+    if args.start.checked_add(args.seeds).is_none() {
+        let _ = writeln!(
+            err,
+            "raftlab fuzz: --start {} and --seeds {} run past the last seed, {}",
+            args.start,
+            args.seeds,
+            u64::MAX
+        );
+        return 2;
+    }
     let began = Instant::now();
     let whole = Campaign {
         start: args.start,
@@ -77,7 +87,8 @@ pub fn run(args: &FuzzArgs, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let part = args.shard.map_or(String::new(), |s| format!("shard {s}, "));
     let _ = writeln!(
         err,
-        "raftlab fuzz: {part}{count} seeds on {} thread{}, {:.1}s wall",
+        "raftlab fuzz: {part}{count} seed{} on {} thread{}, {:.1}s wall",
+        if count == 1 { "" } else { "s" },
         args.jobs,
         if args.jobs.get() == 1 { "" } else { "s" },
         began.elapsed().as_secs_f64()

@@ -47,11 +47,11 @@ enum Command {
     },
     /// Measure the engine: 5 voters and a learner under a steady write load.
     Bench {
-        /// Simulated seconds to run.
-        #[arg(long, default_value_t = 600)]
+        /// Simulated seconds to run (1 to a day's 86400).
+        #[arg(long, default_value_t = 600, value_parser = bench::parse_seconds)]
         seconds: u64,
-        /// Client writes per second.
-        #[arg(long, default_value_t = 100)]
+        /// Client writes per second (1 to 10000).
+        #[arg(long, default_value_t = 100, value_parser = bench::parse_rate)]
         rate: u64,
     },
     /// Randomised fault runs, each a scenario script, checked for safety,
