@@ -47,7 +47,8 @@ enum Command {
     },
     /// Measure the engine: 5 voters and a learner under a steady write load.
     Bench {
-        /// Simulated seconds to run (1 to a day's 86400).
+        /// Simulated seconds of load (1 to a day's 86400), after the
+        /// cluster's set-up (an election, then a learner added: about 7 s).
         #[arg(long, default_value_t = 600, value_parser = bench::parse_seconds)]
         seconds: u64,
         /// Client writes per second (1 to 10000).
