@@ -15,7 +15,7 @@ export default {
   "aria.shareLink": "このシミュレーションへのリンク", "aria.key": "キー", "aria.value": "値",
   "play": "再生", "pause": "一時停止", "play.tip": "再生／一時停止（スペース）",
   "play.tipLesson": "再生／一時停止（スペース）。レッスン中に時計を進めると、レッスンの筋書きから外れます",
-  "step": "ステップ ▸", "step.tip": "次のイベントまで実行（→）", "speed": "速度",
+  "step": "ステップ", "step.tip": "次のイベントまで実行（→）", "speed": "速度",
   "stepMessage": "✉▸", "stepMessage.tip": "次のメッセージだけを配送し、ほかには何もしない操作（deliver-next）",
   "stepMessage.aria": "次のメッセージ",
   "lessons": "レッスン", "lessons.tip": "ガイド付きレッスン：学習者メンバーの設計を図ごとに",

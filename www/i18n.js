@@ -55,7 +55,7 @@ export const STRINGS = {
     "aria.scrub": "Moment of the run: drag, or use the arrow keys, Page Up and Down, Home and End",
     "play": "Play", "pause": "Pause", "play.tip": "Play or pause (space)",
     "play.tipLesson": "Play or pause (space). In a lesson, letting the clock run leaves the lesson's path",
-    "step": "Step ▸", "step.tip": "Run to the next event (right arrow)", "speed": "speed",
+    "step": "Step", "step.tip": "Run to the next event (right arrow)", "speed": "speed",
     "stepMessage": "✉▸", "stepMessage.tip": "Deliver the next message alone, and nothing else (deliver-next)",
     "stepMessage.aria": "next message",
     "lessons": "Lessons", "lessons.tip": "Guided lessons: the learner design, figure by figure",

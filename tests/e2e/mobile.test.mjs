@@ -222,6 +222,24 @@ for (const [phone, device] of Object.entries(PHONES)) {
   }
 }
 
+test("a phone's top bar shows each button's words whole, in English and in Japanese, playing and paused", async () => {
+  const small = { viewport: { width: 360, height: 780 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
+  for (const [name, device] of [...Object.entries(PHONES), ["360 px", small]]) {
+    for (const query of ["", "?lang=ja"]) {
+      const { page, problems } = await openApp(browser, { device, hash: query });
+      for (const state of ["playing", "paused"]) {
+        if (state === "paused") await page.evaluate(() => window.raftlab.pause());
+        const cut = await page.evaluate(() => [...document.querySelectorAll("header.bar button")]
+          .filter((b) => b.offsetParent && b.scrollWidth > b.clientWidth + 0.5)
+          .map((b) => `${b.id} "${b.textContent}" needs ${b.scrollWidth} px of ${b.clientWidth}`));
+        assert.deepEqual(cut, [], `${name} ${query || "(English)"}, ${state}`);
+      }
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
+  }
+});
+
 test("a phone: a long lesson's step dots scroll sideways, the current one in view, a fade where more hide", async () => {
   // Lesson 14 has 7 steps: with the start's dot and Japanese's longer
   // "leave lesson", the dots are wider than an iPhone's strip.
