@@ -736,6 +736,18 @@ mod tests {
         (s, v)
     }
 
+    /// How node `id` of `v` (one ring, ids from 1) looks, not hovered, its
+    /// send queue empty.
+    fn look_of(v: &[NodeView], id: u64) -> NodeLook {
+        node_look(
+            &v[id as usize - 1],
+            &English,
+            false,
+            Room::of(v.len(), false, false),
+            0,
+        )
+    }
+
     fn texts(look: &NodeLook) -> Vec<&str> {
         look.labels
             .iter()
@@ -788,15 +800,7 @@ mod tests {
             "cluster voters=1,2,3 seed=1\nwait-until leader\nwait 6s\nmember add 4 --learner\nmember add 5 --peer-url=http://10.0.0.9:2380\ncrash 2\n",
         );
         let leader = s.cluster().leader().unwrap();
-        let look = |id: u64| {
-            node_look(
-                &v[id as usize - 1],
-                &English,
-                false,
-                Room::of(v.len(), false, false),
-                0,
-            )
-        };
+        let look = |id: u64| look_of(&v, id);
         let l = look(leader);
         assert_eq!(
             (l.body, l.colour, l.halo, l.timer),
@@ -828,19 +832,13 @@ mod tests {
             ["not started", "unreachable URL http://10.0.0.9:2380"]
         );
         assert_eq!(
-            node_look(&v[4], &English, true, Room::of(5, false, false), 0).outline,
+            node_look(&v[4], &English, true, Room::Full, 0).outline,
             Some(pal::HOVER)
         );
 
         // A follower's timer runs; many nodes shorten the progress label.
         let follower = v.iter().find(|n| n.running && !n.leader).unwrap();
-        let f = node_look(
-            follower,
-            &English,
-            false,
-            Room::of(9, false, false),
-            64 * 1024,
-        );
+        let f = node_look(follower, &English, false, Room::Short, 64 * 1024);
         assert!(f.timer.is_some_and(|(frac, _)| (0.0..=1.0).contains(&frac)));
         assert!(texts(&f)[1].starts_with("m "), "{:?}", texts(&f));
         assert_eq!(*texts(&f).last().unwrap(), "send queue 64 KB");
@@ -1078,15 +1076,15 @@ mod tests {
         let (_, v) = views("cluster voters=1,2,3 seed=1\nwait-until leader\nwait 1s\n");
         let follower = v.iter().find(|n| n.running && !n.leader).unwrap();
         let leader = v.iter().find(|n| n.leader).unwrap();
-        let look = node_look(follower, &English, false, Room::of(3, false, false), 0);
+        let look = node_look(follower, &English, false, Room::Full, 0);
         assert!(look.timer.is_some());
         let mut moved = look.clone();
         moved.timer = moved.timer.map(|(f, _)| (1.0 - f, pal::CANDIDATE));
         moved.countdown = Some(0.5);
         moved.labels.clear();
         assert_eq!(moved.still(), look.still());
-        let hovered = node_look(follower, &English, true, Room::of(3, false, false), 0);
-        let other = node_look(leader, &English, false, Room::of(3, false, false), 0);
+        let hovered = node_look(follower, &English, true, Room::Full, 0);
+        let other = node_look(leader, &English, false, Room::Full, 0);
         let mut term = look.clone();
         term.term = term.term.map(|t| t + 1);
         let mut down = look.clone();
@@ -1135,15 +1133,7 @@ mod tests {
         let (_, v) = views(
             "cluster voters=1,2,3 seed=1 max-learners=5 auto-promote=80%\nwait-until leader\nwait 6s\nmember add 4 --learner --standby\nmember add 5 --learner --read-only=weak\nmember add 6 --learner --read-only=strong\nmember add 7 --learner\n",
         );
-        let look = |id: u64| {
-            node_look(
-                &v[id as usize - 1],
-                &English,
-                false,
-                Room::of(v.len(), false, false),
-                0,
-            )
-        };
+        let look = |id: u64| look_of(&v, id);
         let bar = |l: &NodeLook| {
             l.labels
                 .iter()
@@ -1199,7 +1189,7 @@ mod tests {
         let (_, v) = views(
             "cluster voters=1,2,3 seed=1\nwait-until leader\nwait 6s\nmember add 4 --learner\n",
         );
-        let l = node_look(&v[3], &English, false, Room::of(4, false, false), 0);
+        let l = node_look(&v[3], &English, false, Room::Full, 0);
         assert_eq!(bar(&l).line, Some((0.9, pal::TEXT)));
         assert!(!texts(&l).iter().any(|t| t.starts_with("auto")));
     }
@@ -1214,7 +1204,7 @@ mod tests {
         let victim = (1..=3).find(|&id| id != leader).unwrap();
         let look = |s: &Session, id: u64| {
             let v = view::NodeView::of(s.cluster(), id);
-            node_look(&v, &English, false, Room::of(4, false, false), 0)
+            node_look(&v, &English, false, Room::Full, 0)
         };
         assert_eq!(look(&s, victim).countdown, None, "heard from: no countdown");
         s.command(&format!("crash {victim}")).unwrap();
@@ -1300,7 +1290,7 @@ mod tests {
         );
         assert_eq!(counts(&s, 4), four);
         let v = view::NodeView::of(s.cluster(), leader);
-        let look = node_look(&v, &English, false, Room::of(5, false, false), 0);
+        let look = node_look(&v, &English, false, Room::Full, 0);
         assert!(texts(&look).contains(&format!("msgs in {} · out {}", before.0, before.1).as_str()));
         // A strong read goes through the leader: a read index round.
         let r = s.command("get k via=5").unwrap();

@@ -81,10 +81,9 @@ pub fn server_detail(e: &ServerError) -> String {
             quorum,
             members,
         } => format!(
-            "connected for 5s to {connected} voter{} (itself counted), fewer than the quorum \
-             {quorum} of the {members} members after the add; a peer counts once connected for \
-             5s: {etcd}",
-            if *connected == 1 { "" } else { "s" }
+            "connected for 5s to {} (itself counted), fewer than the quorum {quorum} of the \
+             {members} members after the add; a peer counts once connected for 5s: {etcd}",
+            count(*connected as u64, "voter", "voters")
         ),
         UnhealthyRemove {
             connected,
