@@ -37,7 +37,7 @@ fn main() {}
 mod suite {
     use std::path::{Path, PathBuf};
     use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Mutex;
+    use std::sync::{Condvar, Mutex};
     use std::time::Instant;
 
     use raftlab::cli::diff::{self, Binaries, DiffOptions, Outcome};
@@ -96,12 +96,61 @@ mod suite {
         all
     }
 
+    /// The temporary folder's free space, shared by the jobs: a scenario
+    /// starts when what its clusters need (`diff::disk::needed`: etcd
+    /// allocates each member's log 64 MB at a time) is free, so a small disk
+    /// runs fewer at once instead of failing them all with a full disk. A
+    /// scenario that needs more than is free runs alone, and `raftlab diff`
+    /// refuses it with what it needs.
+    struct DiskBudget {
+        free: Mutex<(u64, usize)>,
+        changed: Condvar,
+    }
+
+    struct Reserved<'a> {
+        budget: &'a DiskBudget,
+        bytes: u64,
+    }
+
+    impl DiskBudget {
+        fn new(free: u64) -> DiskBudget {
+            DiskBudget {
+                free: Mutex::new((free, 0)),
+                changed: Condvar::new(),
+            }
+        }
+
+        fn take(&self, bytes: u64) -> Reserved<'_> {
+            let mut state = self.free.lock().unwrap_or_else(|e| e.into_inner());
+            // (free bytes, scenarios running)
+            while state.0 < bytes && state.1 > 0 {
+                state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+            }
+            state.0 = state.0.saturating_sub(bytes);
+            state.1 += 1;
+            Reserved {
+                budget: self,
+                bytes,
+            }
+        }
+    }
+
+    impl Drop for Reserved<'_> {
+        fn drop(&mut self) {
+            let mut state = self.budget.free.lock().unwrap_or_else(|e| e.into_inner());
+            state.0 += self.bytes;
+            state.1 -= 1;
+            self.budget.changed.notify_all();
+        }
+    }
+
     fn run_one(
         root: &Path,
         path: &Path,
         releases: &[Binaries],
         port_base: u16,
         root_user: bool,
+        disk: &DiskBudget,
     ) -> Result_ {
         let lesson = path.starts_with(root.join("lessons"));
         let rel = path.strip_prefix(root).unwrap_or(path).to_path_buf();
@@ -126,6 +175,7 @@ mod suite {
                 plan.network_line, plan.network_text
             ));
         }
+        let _reserved = disk.take(diff::disk::needed(&script, releases.len()));
         let opts = DiffOptions {
             file: rel.clone(),
             releases: releases.to_vec(),
@@ -204,19 +254,30 @@ mod suite {
             .unwrap_or(DEFAULT_JOBS)
             .clamp(1, 12);
         let all = scripts(&root);
+        // What is free less a margin for the logs and the report.
+        let tmp = std::env::temp_dir();
+        let free = diff::disk::free(&tmp).unwrap_or(u64::MAX);
+        let disk = DiskBudget::new(free.saturating_sub(256 << 20));
+        if free < u64::MAX {
+            println!(
+                "{} MB free in {} for the clusters' data directories",
+                diff::disk::mb(free),
+                tmp.display()
+            );
+        }
         let next = AtomicUsize::new(0);
         let results: Mutex<Vec<(PathBuf, Result_, f64)>> = Mutex::new(Vec::new());
         let per_job = diff::PORTS_PER_CLUSTER * releases.len() as u16;
         std::thread::scope(|s| {
             for job in 0..jobs {
-                let (all, next, results, releases, root) =
-                    (&all, &next, &results, &releases, &root);
+                let (all, next, results, releases, root, disk) =
+                    (&all, &next, &results, &releases, &root, &disk);
                 s.spawn(move || loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(path) = all.get(i) else { break };
                     let t = Instant::now();
                     let base = FIRST_PORT + per_job * job as u16;
-                    let r = run_one(root, path, releases, base, root_user);
+                    let r = run_one(root, path, releases, base, root_user, disk);
                     let secs = t.elapsed().as_secs_f64();
                     let name = path
                         .strip_prefix(root)

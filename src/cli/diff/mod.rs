@@ -14,6 +14,7 @@
 //! and what differs.
 
 pub mod compare;
+pub mod disk;
 pub mod errors;
 pub mod etcdctl;
 pub mod known;
@@ -194,6 +195,9 @@ fn drive(
 ) -> Result<Answers, String> {
     let scratch = Scratch::new(opts.keep.as_deref(), opts.port_base)
         .map_err(|e| format!("raftlab diff: {e}"))?;
+    if let Some(script) = profiled.iter().flatten().next() {
+        disk::check(&scratch.path, script, runs.len()).map_err(|e| format!("{name}: {e}"))?;
+    }
     let results: Vec<(usize, Result<Vec<Answer>, String>)> = std::thread::scope(|s| {
         let handles: Vec<_> = runs
             .iter()
