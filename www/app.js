@@ -336,6 +336,8 @@ function logLine(text, cls = "", t = null, id = null) {
   const li = document.createElement("li");
   li.textContent = text;
   if (cls && cls !== "plain") li.className = cls;
+  // A table wider than the panel scrolls sideways: from the keyboard too.
+  if (cls === "table") li.tabIndex = 0;
   if (t != null) li.dataset.t = String(t);
   if (id != null) li.dataset.id = String(id);
   logEl.append(li);

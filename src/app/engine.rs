@@ -475,9 +475,23 @@ impl Engine {
                     self.out.push(line);
                     let printed =
                         crate::words::etcdctl::output(&t, &result, leader_before, self.session());
-                    for p in &printed {
+                    // A table is one block (its border starts it); the lines
+                    // etcdctl writes before it (endpoints that did not
+                    // answer) stand alone.
+                    let at = match t.table {
+                        true => printed.iter().position(|l| l.starts_with('+')),
+                        false => None,
+                    };
+                    let (lines, table) = printed.split_at(at.unwrap_or(printed.len()));
+                    for p in lines {
                         let line = self.log.plain(LogKind::Details, Tone::Plain, p.clone());
                         self.out.push(line);
+                    }
+                    if !table.is_empty() {
+                        let block = self
+                            .log
+                            .plain(LogKind::Details, Tone::Table, table.join("\n"));
+                        self.out.push(block);
                     }
                     Reply::Etcdctl(Box::new(EtcdctlReply {
                         result,
@@ -1495,6 +1509,40 @@ mod tests {
             .starts_with("raftlab does not model \"etcdctl watch\""));
         assert_eq!(e.history(), before);
         assert_eq!(texts(&e.take_narration(), LogKind::Error), [u.detail]);
+    }
+
+    #[test]
+    fn an_etcdctl_table_is_one_block_in_the_log_after_the_endpoints_that_did_not_answer() {
+        let mut e =
+            Engine::from_script("cluster voters=1,2,3 seed=2\nwait-until leader\ncrash 3\n")
+                .unwrap();
+        e.take_narration();
+        let Reply::Etcdctl(r) = e.command("etcdctl endpoint status -w table") else {
+            panic!("an etcdctl line that runs")
+        };
+        assert!(r.etcdctl[0].starts_with("Failed to get the status of endpoint http://n3:2379"));
+        // The failure, then the border, the header, the border, two rows and
+        // the border.
+        assert_eq!(r.etcdctl.len(), 1 + 6, "{:?}", r.etcdctl);
+        let lines = e.take_narration();
+        let details: Vec<&LogLine> = lines
+            .iter()
+            .filter(|l| l.kind == LogKind::Details)
+            .collect();
+        assert_eq!(details.len(), 2);
+        assert_eq!(
+            (details[0].tone, &details[0].text),
+            (Tone::Plain, &r.etcdctl[0])
+        );
+        assert_eq!(details[1].tone, Tone::Table);
+        assert_eq!(details[1].text, r.etcdctl[1..].join("\n"));
+        // Without -w table the rows are lines of their own, as before.
+        let Reply::Etcdctl(r) = e.command("etcdctl endpoint status") else {
+            panic!("an etcdctl line that runs")
+        };
+        let lines = e.take_narration();
+        assert!(lines.iter().all(|l| l.tone != Tone::Table));
+        assert_eq!(texts(&lines, LogKind::Details), r.etcdctl);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! etcdctl v3 in the console: a line starting with `etcdctl` is read as
 //! etcdctl would read it, translated to the one scenario command it stands
 //! for (which the history records, so a run stays a scenario script), and
-//! its result printed as etcdctl's simple printer prints it.
+//! its result printed as etcdctl's simple printer (or, with `-w table`, its
+//! table printer) prints it.
 //!
 //! Each translation follows etcdctl's command function of the same name in
 //! `etcdctl/ctlv3/command` (argument checks and their messages included);
@@ -134,6 +135,8 @@ pub struct Translation {
     /// The scenario command it stands for: the history records it.
     pub command: Arc<Command>,
     pub print: Print,
+    /// `-w table` (`--write-out=table`): etcdctl's table printer.
+    pub table: bool,
 }
 
 /// Whether a console line is an etcdctl command.
@@ -309,14 +312,18 @@ impl Args {
         })
     }
 
-    /// Refuses any flag but `modelled` and the simple printer (a global
-    /// flag is named as typed, as raftlab's flag of plain `etcdctl`).
+    /// Refuses any flag but `modelled` and `--write-out` (a global flag is
+    /// named as typed, as raftlab's flag of plain `etcdctl`). Of the
+    /// printers, raftlab has etcdctl's simple and table ones; its json,
+    /// protobuf and fields printers are refused here, a name etcdctl has
+    /// no printer for is etcdctl's own error ([`Args::table`]).
     fn only(&self, modelled: &[&str]) -> Result<(), EtcdctlError> {
-        let simple = |f: &Flag| f.name == "write-out" && f.value.as_deref() == Some("simple");
+        let printer = !matches!(self.write_out(), "json" | "protobuf" | "fields");
+        let allowed = |f: &Flag| f.name == "write-out" && printer;
         match self
             .flags
             .iter()
-            .find(|f| !simple(f) && (f.global || !modelled.contains(&f.name.as_str())))
+            .find(|f| !allowed(f) && (f.global || !modelled.contains(&f.name.as_str())))
         {
             Some(f) if f.global => Err(EtcdctlError::UnmodelledFlag {
                 command: String::new(),
@@ -327,6 +334,25 @@ impl Args {
                 flag: format!("--{}", f.name),
             }),
             None => Ok(()),
+        }
+    }
+
+    /// The printer's name: the last `--write-out` (pflag keeps the last
+    /// value), `simple` by default.
+    fn write_out(&self) -> &str {
+        self.value("write-out").unwrap_or("simple")
+    }
+
+    /// Whether etcdctl prints with its table printer; a name it has no
+    /// printer for is its `unsupported output format` (`NewPrinter`
+    /// returns nil), before any request.
+    fn table(&self) -> Result<bool, EtcdctlError> {
+        match self.write_out() {
+            "simple" => Ok(false),
+            "table" => Ok(true),
+            _ => Err(EtcdctlError::Etcdctl(
+                "unsupported output format".to_string(),
+            )),
         }
     }
 
@@ -719,15 +745,17 @@ fn find(
 /// Reads an etcdctl line (`etcdctl` included) as the etcdctl of `release`
 /// reads it.
 pub fn translate(line: &str, release: Release) -> Result<Translation, EtcdctlError> {
-    let (command, print) = understand(line, release)?;
+    let (command, print, table) = understand(line, release)?;
     Ok(Translation {
         command: Arc::new(command),
         print,
+        table,
     })
 }
 
-/// The scenario command an etcdctl line stands for, and what etcdctl prints.
-fn understand(line: &str, release: Release) -> Result<(Command, Print), EtcdctlError> {
+/// The scenario command an etcdctl line stands for, what etcdctl prints,
+/// and whether it prints it as a table.
+fn understand(line: &str, release: Release) -> Result<(Command, Print, bool), EtcdctlError> {
     let v36 = release == Release::V3_6;
     let mut args = words(line)?;
     if args.first().is_none_or(|w| w != "etcdctl") {
@@ -750,40 +778,52 @@ fn understand(line: &str, release: Release) -> Result<(Command, Print), EtcdctlE
                 _ => &[],
             };
             Args::split(&name, &rest, own, v36)?;
-            Err(unmodelled())
+            return Err(unmodelled());
         }
-        ["member", "add"] => member_add(Args::split(
-            &name,
-            &rest,
-            &[("peer-urls", true), ("learner", false)],
-            v36,
-        )?),
-        // The same one argument, a member id, for both.
-        ["member", sub @ ("promote" | "remove")] => member_by_id(sub, &name, &rest, v36),
-        ["member", "list"] => member_list(&name, &rest, v36),
-        ["put"] => put(&rest, v36),
-        ["get"] => get(&rest, v36),
-        ["move-leader"] => move_leader(&rest, v36),
-        ["endpoint", "status"] => {
-            let a = Args::split(&name, &rest, &[("cluster", false)], v36)?;
-            a.only(&["cluster"])?;
-            Ok((Command::Status { via: None }, Print::EndpointStatus))
-        }
-        _ => Err(unmodelled()),
+        ["member", "add" | "promote" | "remove" | "list"]
+        | ["put"]
+        | ["get"]
+        | ["move-leader"]
+        | ["endpoint", "status"] => {}
+        _ => return Err(unmodelled()),
     }
+    // Each command's own flags, as etcdctl defines them.
+    let own: &[(&str, bool)] = match path.as_slice() {
+        ["member", "add"] => &[("peer-urls", true), ("learner", false)],
+        // member list has --consistency since v3.6 (before, it answered
+        // from the member's state).
+        ["member", "list"] if v36 => &[("consistency", true)],
+        ["put"] => PUT_FLAGS,
+        ["get"] => of_release(GET_FLAGS, GET_NEW_IN_3_6, v36),
+        ["endpoint", "status"] => &[("cluster", false)],
+        _ => &[],
+    };
+    let a = Args::split(&name, &rest, own, v36)?;
+    let (command, print) = match path.as_slice() {
+        ["member", "add"] => member_add(&a)?,
+        // The same one argument, a member id, for both.
+        ["member", sub @ ("promote" | "remove")] => member_by_id(sub, &a)?,
+        ["member", "list"] => member_list(&a)?,
+        ["put"] => put(&a)?,
+        ["get"] => get(&a)?,
+        ["move-leader"] => move_leader(&a)?,
+        ["endpoint", "status"] => {
+            a.only(&["cluster"])?;
+            (Command::Status { via: None }, Print::EndpointStatus)
+        }
+        _ => return Err(unmodelled()),
+    };
+    // etcdctl picks its printer as it makes its client
+    // (`initDisplayFromCmd`), after the command's own argument checks.
+    let table = a.table()?;
+    Ok((command, print, table))
 }
 
 /// `member promote ID` and `member remove ID` (`sub`).
-fn member_by_id(
-    sub: &str,
-    name: &str,
-    rest: &[String],
-    v36: bool,
-) -> Result<(Command, Print), EtcdctlError> {
-    let a = Args::split(name, rest, &[], v36)?;
+fn member_by_id(sub: &str, a: &Args) -> Result<(Command, Print), EtcdctlError> {
     a.only(&[])?;
     let (member_id, id) = member_arg(
-        &a,
+        a,
         "member ID is not provided",
         ErrorCode::MemberNotFound,
         true,
@@ -811,15 +851,7 @@ fn member_by_id(
 }
 
 /// `member list [--consistency=l|s]`.
-fn member_list(name: &str, rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlError> {
-    let a = Args::split(
-        name,
-        rest,
-        // member list has --consistency since v3.6
-        // (before, it answered from the member's state).
-        if v36 { &[("consistency", true)] } else { &[] },
-        v36,
-    )?;
+fn member_list(a: &Args) -> Result<(Command, Print), EtcdctlError> {
     a.only(&["consistency"])?;
     Ok((
         Command::MemberList {
@@ -833,8 +865,7 @@ fn member_list(name: &str, rest: &[String], v36: bool) -> Result<(Command, Print
 }
 
 /// `put KEY VALUE` (etcdctl `putCommandFunc`).
-fn put(rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlError> {
-    let a = Args::split("put", rest, PUT_FLAGS, v36)?;
+fn put(a: &Args) -> Result<(Command, Print), EtcdctlError> {
     a.only(&[])?;
     // getPutOp reads the value from the second argument and
     // ignores any after it.
@@ -858,8 +889,7 @@ fn put(rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlError> {
 }
 
 /// `get KEY [--consistency=l|s]` (etcdctl `getCommandFunc`).
-fn get(rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlError> {
-    let a = Args::split("get", rest, of_release(GET_FLAGS, GET_NEW_IN_3_6, v36), v36)?;
+fn get(a: &Args) -> Result<(Command, Print), EtcdctlError> {
     a.only(&["consistency"])?;
     // getGetOp's order: no key, then the consistency, then a
     // range_end (the second argument; any after it is ignored).
@@ -890,8 +920,7 @@ fn get(rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlError> {
 }
 
 /// `move-leader ID` (etcdctl `transferLeadershipCommandFunc`).
-fn move_leader(rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlError> {
-    let a = Args::split("move-leader", rest, &[], v36)?;
+fn move_leader(a: &Args) -> Result<(Command, Print), EtcdctlError> {
     a.only(&[])?;
     if a.positional.len() != 1 {
         return Err(EtcdctlError::Etcdctl(
@@ -901,7 +930,7 @@ fn move_leader(rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlEr
     // etcd's MoveLeader: a transferee that is not a member is
     // ErrBadLeaderTransferee.
     let (target, id) = member_arg(
-        &a,
+        a,
         "move-leader command needs 1 argument",
         ErrorCode::BadLeaderTransferee,
         false,
@@ -911,7 +940,7 @@ fn move_leader(rest: &[String], v36: bool) -> Result<(Command, Print), EtcdctlEr
 
 /// `member add NAME --peer-urls=URL [--learner]` (etcdctl
 /// `memberAddCommandFunc`).
-fn member_add(a: Args) -> Result<(Command, Print), EtcdctlError> {
+fn member_add(a: &Args) -> Result<(Command, Print), EtcdctlError> {
     a.only(&["peer-urls", "learner"])?;
     let learner = a.bool("learner")?;
     let name = match a.positional.as_slice() {

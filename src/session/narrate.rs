@@ -68,6 +68,10 @@ pub enum Tone {
     /// Time travel: a branch started or resumed.
     #[serde(rename = "branch")]
     Branch,
+    /// A table a program drew in text (etcdctl's `-w table`): its lines
+    /// one block, in a fixed-width font, its spaces kept.
+    #[serde(rename = "table")]
+    Table,
 }
 
 impl Line {

@@ -72,6 +72,25 @@ pub fn output(
     if let Some(code) = r.error {
         return vec![format!("Error: {}", error_text(code, r))];
     }
+    if t.table {
+        return match &t.print {
+            Print::MemberList => table(MEMBER_LIST_HEADER, &member_list(r)),
+            Print::EndpointStatus => {
+                let v36 = session.spec().etcd == Release::V3_6;
+                let (mut failed, rows) = endpoint_status(session);
+                let header = if v36 {
+                    STATUS_HEADER_3_6
+                } else {
+                    STATUS_HEADER
+                };
+                failed.extend(table(header, &rows));
+                failed
+            }
+            // etcdctl's table printer has these two alone; for the others
+            // it stops after the request (`printerUnsupported`).
+            _ => vec!["Error: table not supported as output format".to_string()],
+        };
+    }
     match &t.print {
         Print::MemberAdd {
             name,
@@ -88,7 +107,7 @@ pub fn output(
                 "Member {member_id:16x} removed from cluster {cid:16x}"
             )]
         }
-        Print::MemberList => member_list(r),
+        Print::MemberList => member_list(r).iter().map(|row| row.join(", ")).collect(),
         Print::Put => vec!["OK".to_string()],
         Print::Get { key } => match &r.value {
             Some(Some(v)) => vec![key.clone(), v.clone()],
@@ -98,8 +117,107 @@ pub fn output(
             "Leadership transferred from {:x} to {target:x}",
             leader_before.map_or(0, member_id)
         )],
-        Print::EndpointStatus => endpoint_status(session),
+        Print::EndpointStatus => {
+            let (mut failed, rows) = endpoint_status(session);
+            failed.extend(rows.iter().map(|row| row.join(", ")));
+            failed
+        }
     }
+}
+
+/// The tables' headers (`makeMemberListTable`, `makeEndpointStatusTable`).
+const MEMBER_LIST_HEADER: &[&str] = &[
+    "ID",
+    "Status",
+    "Name",
+    "Peer Addrs",
+    "Client Addrs",
+    "Is Learner",
+];
+const STATUS_HEADER: &[&str] = &[
+    "endpoint",
+    "ID",
+    "version",
+    "db size",
+    "is leader",
+    "is learner",
+    "raft term",
+    "raft index",
+    "raft applied index",
+    "errors",
+];
+const STATUS_HEADER_3_6: &[&str] = &[
+    "endpoint",
+    "ID",
+    "version",
+    "storage version",
+    "db size",
+    "in use",
+    "percentage not in use",
+    "quota",
+    "is leader",
+    "is learner",
+    "raft term",
+    "raft index",
+    "raft applied index",
+    "errors",
+    "downgrade target version",
+    "downgrade enabled",
+];
+
+/// A table as etcdctl's table printer draws it with tablewriter v0.0.5
+/// (the release etcdctl v3.4 to v3.6 pin): a border of `+`, `-` and `|`,
+/// the header upper-cased and centred (one space more on the right when
+/// the gap is odd), every cell right-aligned (`SetAlignment(ALIGN_RIGHT)`).
+/// tablewriter wraps a cell wider than 30 columns at its spaces; no cell
+/// raftlab prints has both, so that is not done here.
+pub fn table(header: &[&str], rows: &[Vec<String>]) -> Vec<String> {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = widths.iter().fold("+".to_string(), |mut l, w| {
+        l.push_str(&"-".repeat(w + 2));
+        l.push('+');
+        l
+    });
+    let row_of = |cells: Vec<String>| {
+        cells.iter().fold("|".to_string(), |mut l, c| {
+            l.push(' ');
+            l.push_str(c);
+            l.push_str(" |");
+            l
+        })
+    };
+    let heading = row_of(
+        header
+            .iter()
+            .zip(&widths)
+            .map(|(h, &w)| {
+                let gap = w - h.chars().count();
+                format!(
+                    "{}{}{}",
+                    " ".repeat(gap / 2),
+                    h.to_uppercase(),
+                    " ".repeat(gap - gap / 2)
+                )
+            })
+            .collect(),
+    );
+    let mut out = vec![line.clone(), heading, line.clone()];
+    for row in rows {
+        out.push(row_of(
+            widths
+                .iter()
+                .enumerate()
+                .map(|(i, &w)| format!("{:>w$}", row.get(i).map_or("", String::as_str)))
+                .collect(),
+        ));
+    }
+    out.push(line);
+    out
 }
 
 /// What etcdctl prints after `Error: ` for a command that failed with
@@ -184,13 +302,13 @@ fn member_added(
     out
 }
 
-/// `member list`'s lines, one a member.
-fn member_list(r: &CommandResult) -> Vec<String> {
+/// `member list`'s rows, one a member.
+fn member_list(r: &CommandResult) -> Vec<Vec<String>> {
     r.members
         .iter()
         .flatten()
         .map(|m| {
-            [
+            vec![
                 format!("{:x}", member_id(m.id)),
                 if m.started { "started" } else { "unstarted" }.to_string(),
                 if m.started {
@@ -206,14 +324,13 @@ fn member_list(r: &CommandResult) -> Vec<String> {
                 },
                 m.learner.to_string(),
             ]
-            .join(", ")
         })
         .collect()
 }
 
-/// `endpoint status`'s lines: the endpoints that did not answer, then a
+/// `endpoint status`: a line for each endpoint that did not answer, and a
 /// row for each of the others.
-fn endpoint_status(session: &Session) -> Vec<String> {
+fn endpoint_status(session: &Session) -> (Vec<String>, Vec<Vec<String>>) {
     let cluster = session.cluster();
     let v36 = session.spec().etcd == Release::V3_6;
     // epStatusCommandFunc says which endpoints failed as it asks
@@ -228,12 +345,11 @@ fn endpoint_status(session: &Session) -> Vec<String> {
             )),
         }
     }
-    failed.extend(rows);
-    failed
+    (failed, rows)
 }
 
 /// One endpoint's row of `endpoint status` (v3.6 has more columns).
-fn status_row(id: NodeId, s: &MemberStatus, v36: bool) -> String {
+fn status_row(id: NodeId, s: &MemberStatus, v36: bool) -> Vec<String> {
     let db = humanize_bytes(s.db_size);
     let version = format!("{}.0", s.version);
     let leads = s.leader == Some(id);
@@ -264,7 +380,7 @@ fn status_row(id: NodeId, s: &MemberStatus, v36: bool) -> String {
     if v36 {
         row.extend([String::new(), "false".to_string()]);
     }
-    row.join(", ")
+    row
 }
 
 #[cfg(test)]

@@ -35,3 +35,48 @@ test("etcdctl member add --learner adds a learner, shown as etcdctl prints it", 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("etcdctl member list -w table draws etcdctl's table, its columns lined up", async () => {
+  const { page, problems } = await openApp(browser, { width: 1280, height: 800 });
+  await page.evaluate(() => window.raftlab.pause());
+  await page.evaluate(() => window.raftlab.commandDone("wait 6s"));
+  await page.evaluate(() => window.raftlab.commandDone("etcdctl member add n4 --peer-urls=http://n4:2380 --learner"));
+  // Typed into the console, as a user types it.
+  await page.fill("#console", "etcdctl member list -w table");
+  await page.press("#console", "Enter");
+  await page.waitForFunction(() => document.querySelector("#log li.table") !== null);
+  const table = await page.$eval("#log li.table", (li) => ({
+    text: li.textContent,
+    whiteSpace: getComputedStyle(li).whiteSpace,
+    font: getComputedStyle(li).fontFamily,
+    tabIndex: li.tabIndex,
+    scrolls: li.scrollWidth > li.clientWidth,
+  }));
+  const lines = table.text.split("\n");
+  // The border, the header, the border, four members, the border: every
+  // line as wide as the others, the columns' bars in the same places.
+  assert.equal(lines.length, 8, table.text);
+  assert.ok(lines.every((l) => l.length === lines[0].length), table.text);
+  assert.match(lines[1], /^\| +ID +\| +STATUS +\| NAME \| +PEER ADDRS +\| +CLIENT ADDRS +\| IS LEARNER \|$/);
+  assert.match(lines[6], /^\| [0-9a-f]+ \| unstarted \| +\| http:\/\/n4:2380 \| +\| +true \|$/);
+  const bars = (l) => [...l].flatMap((c, i) => (c === "|" || c === "+" ? [i] : []));
+  for (const l of lines.slice(1)) assert.deepEqual(bars(l), bars(lines[0]), l);
+  assert.equal(table.whiteSpace, "pre");
+  assert.match(table.font, /mono/i);
+  // Wider than the panel: it scrolls sideways, and takes the focus to.
+  assert.equal(table.scrolls, true);
+  assert.equal(table.tabIndex, 0);
+  // A command etcdctl's table printer has no table for runs, then says so.
+  const put = await page.evaluate(() => window.raftlab.commandDone("etcdctl put k v -w table"));
+  assert.deepEqual(put.etcdctl, ["Error: table not supported as output format"]);
+  const get = await page.evaluate(() => window.raftlab.commandDone("etcdctl get k"));
+  assert.deepEqual(get.etcdctl, ["k", "v"]);
+  // A printer etcdctl does not have changes nothing.
+  const before = await page.evaluate(() => window.raftlab.history());
+  const bad = await page.evaluate(() => window.raftlab.commandDone("etcdctl put k w -w tabel"));
+  assert.equal(bad.ok, false);
+  assert.match(bad.detail, /unsupported output format/);
+  assert.equal(await page.evaluate(() => window.raftlab.history()), before);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
