@@ -169,6 +169,8 @@ const STATUS_HEADER_3_6: &[&str] = &[
 /// (the release etcdctl v3.4 to v3.6 pin): a border of `+`, `-` and `|`,
 /// the header upper-cased and centred (one space more on the right when
 /// the gap is odd), every cell right-aligned (`SetAlignment(ALIGN_RIGHT)`).
+/// The headers are etcdctl's own, all ASCII: upper-cased as ASCII, which
+/// keeps the Unicode case tables out of the page's first load.
 /// tablewriter wraps a cell wider than 30 columns at its spaces; no cell
 /// raftlab prints has both, so that is not done here.
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> Vec<String> {
@@ -200,7 +202,7 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> Vec<String> {
                 format!(
                     "{}{}{}",
                     " ".repeat(gap / 2),
-                    h.to_uppercase(),
+                    h.to_ascii_uppercase(),
                     " ".repeat(gap - gap / 2)
                 )
             })

@@ -51,12 +51,17 @@ test("the page's first load stays within its budget, and the lessons and the def
   for (const part of PREFETCHED) await until(() => loaded.includes(part), `${part} among ${loaded.join(" ")}`, 300);
   assert.ok(!loaded.some((p) => ASKED.has(p)), `the prefetch fetched no more than its parts: ${loaded.join(" ")}`);
   // The server sends the page gzipped, so what is counted is what the
-  // browser receives (the server's compressor and Node's differ by a few
-  // hundred bytes).
+  // browser receives, or a little more: the server's compressor (miniz's
+  // best) and Node's (zlib's level 9) differ by a percent or two, the
+  // server's mostly the smaller. The count must not fall short of what is
+  // sent, and a count far above it would be counting something else.
   await until(() => moduleSent !== null, "the module's answer");
   assert.equal(moduleSent.encoding, "gzip");
   const counted = first.files.find((f) => f.path === "/pkg/raftlab_bg.wasm").gzipped;
-  assert.ok(Math.abs(moduleSent.bytes - counted) < counted / 100, `sent ${moduleSent.bytes} bytes, counted ${counted}`);
+  assert.ok(
+    moduleSent.bytes <= counted * 1.01 && moduleSent.bytes >= counted * 0.95,
+    `sent ${moduleSent.bytes} bytes, counted ${counted}`,
+  );
   assert.ok(
     first.gzipped <= BUDGET_BYTES,
     `the page's first load is ${first.gzipped} bytes gzipped, over its budget of ${BUDGET_BYTES}: ${first.files.map((f) => `${f.path} ${f.gzipped}`).join(", ")}`,
