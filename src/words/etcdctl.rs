@@ -1,6 +1,7 @@
 //! What etcdctl prints for an etcdctl line the console ran: its standard
 //! output as etcdctl's simple printer writes it (`printer_simple.go` and the
-//! tables of `printer.go`), or `Error: ...` as it prints a failure. The
+//! tables of `printer.go`) or, with `-w table`, as its table printer draws
+//! it (`printer_table.go`), or `Error: ...` as it prints a failure. The
 //! line's translation into a scenario command is `crate::lang::etcdctl`.
 
 use crate::lang::ast::Command;
