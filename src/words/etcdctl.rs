@@ -73,26 +73,20 @@ pub fn output(
     if let Some(code) = r.error {
         return vec![format!("Error: {}", error_text(code, r))];
     }
-    if t.table {
-        return match &t.print {
-            Print::MemberList => table(MEMBER_LIST_HEADER, &member_list(r)),
-            Print::EndpointStatus => {
-                let v36 = session.spec().etcd == Release::V3_6;
-                let (mut failed, rows) = endpoint_status(session);
-                let header = if v36 {
-                    STATUS_HEADER_3_6
-                } else {
-                    STATUS_HEADER
-                };
-                failed.extend(table(header, &rows));
-                failed
-            }
-            // etcdctl's table printer has these two alone; for the others
-            // it stops after the request (`printerUnsupported`).
-            _ => vec!["Error: table not supported as output format".to_string()],
-        };
-    }
     match &t.print {
+        Print::MemberList => rows(t.table, MEMBER_LIST_HEADER, &member_list(r)),
+        Print::EndpointStatus => {
+            let header = match session.spec().etcd {
+                Release::V3_6 => STATUS_HEADER_3_6,
+                _ => STATUS_HEADER,
+            };
+            let (mut failed, status) = endpoint_status(session);
+            failed.extend(rows(t.table, header, &status));
+            failed
+        }
+        // etcdctl's table printer has the two above alone; for the others
+        // it stops after the request (`printerUnsupported`).
+        _ if t.table => vec!["Error: table not supported as output format".to_string()],
         Print::MemberAdd {
             name,
             peer_urls,
@@ -108,7 +102,6 @@ pub fn output(
                 "Member {member_id:16x} removed from cluster {cid:16x}"
             )]
         }
-        Print::MemberList => member_list(r).iter().map(|row| row.join(", ")).collect(),
         Print::Put => vec!["OK".to_string()],
         Print::Get { key } => match &r.value {
             Some(Some(v)) => vec![key.clone(), v.clone()],
@@ -118,11 +111,15 @@ pub fn output(
             "Leadership transferred from {:x} to {target:x}",
             leader_before.map_or(0, member_id)
         )],
-        Print::EndpointStatus => {
-            let (mut failed, rows) = endpoint_status(session);
-            failed.extend(rows.iter().map(|row| row.join(", ")));
-            failed
-        }
+    }
+}
+
+/// Rows as the printer `-w` chose prints them: the simple printer a line
+/// each, its cells joined by `, `; the table printer its table.
+fn rows(table: bool, header: &[&str], rows: &[Vec<String>]) -> Vec<String> {
+    match table {
+        true => self::table(header, rows),
+        false => rows.iter().map(|row| row.join(", ")).collect(),
     }
 }
 
