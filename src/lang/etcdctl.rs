@@ -769,36 +769,26 @@ fn understand(line: &str, release: Release) -> Result<(Command, Print, bool), Et
     let unmodelled = || EtcdctlError::Unmodelled {
         command: name.clone(),
     };
-    match path.as_slice() {
-        // A command with subcommands and none named: etcdctl prints its
-        // help (after parsing its flags), which raftlab does not model.
-        [] | ["member"] | ["endpoint"] => {
-            let own: &[(&str, bool)] = match path.as_slice() {
-                ["endpoint"] => &[("cluster", false)],
-                _ => &[],
-            };
-            Args::split(&name, &rest, own, v36)?;
-            return Err(unmodelled());
-        }
-        ["member", "add" | "promote" | "remove" | "list"]
-        | ["put"]
-        | ["get"]
-        | ["move-leader"]
-        | ["endpoint", "status"] => {}
-        _ => return Err(unmodelled()),
-    }
-    // Each command's own flags, as etcdctl defines them.
-    let own: &[(&str, bool)] = match path.as_slice() {
-        ["member", "add"] => &[("peer-urls", true), ("learner", false)],
+    // Each command's own flags, as etcdctl defines them; `help`: a command
+    // with subcommands and none named, for which etcdctl prints its help
+    // (after parsing its flags), which raftlab does not model.
+    let (own, help): (&[(&str, bool)], bool) = match path.as_slice() {
+        [] | ["member"] => (&[], true),
+        ["endpoint"] => (&[("cluster", false)], true),
+        ["member", "add"] => (&[("peer-urls", true), ("learner", false)], false),
         // member list has --consistency since v3.6 (before, it answered
         // from the member's state).
-        ["member", "list"] if v36 => &[("consistency", true)],
-        ["put"] => PUT_FLAGS,
-        ["get"] => of_release(GET_FLAGS, GET_NEW_IN_3_6, v36),
-        ["endpoint", "status"] => &[("cluster", false)],
-        _ => &[],
+        ["member", "list"] if v36 => (&[("consistency", true)], false),
+        ["member", "promote" | "remove" | "list"] | ["move-leader"] => (&[], false),
+        ["put"] => (PUT_FLAGS, false),
+        ["get"] => (of_release(GET_FLAGS, GET_NEW_IN_3_6, v36), false),
+        ["endpoint", "status"] => (&[("cluster", false)], false),
+        _ => return Err(unmodelled()),
     };
     let a = Args::split(&name, &rest, own, v36)?;
+    if help {
+        return Err(unmodelled());
+    }
     let (command, print) = match path.as_slice() {
         ["member", "add"] => member_add(&a)?,
         // The same one argument, a member id, for both.
