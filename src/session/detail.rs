@@ -265,21 +265,20 @@ pub fn unmet(u: &Unmet) -> String {
         Unmet::OnLink {
             from,
             to,
-            held: true,
-            count: 1,
-        } => format!("1 message is held from {from} to {to}"),
-        Unmet::OnLink {
-            from,
-            to,
-            held: true,
+            held,
             count: n,
-        } => format!("{n} messages are held from {from} to {to}"),
-        Unmet::OnLink {
-            from, to, count: 1, ..
-        } => format!("1 message is on its way from {from} to {to}, not held"),
-        Unmet::OnLink {
-            from, to, count: n, ..
-        } => format!("{n} messages are on their way from {from} to {to}, not held"),
+        } => {
+            let what = count(*n, "message", "messages");
+            let (is, its) = if *n == 1 {
+                ("is", "its")
+            } else {
+                ("are", "their")
+            };
+            match held {
+                true => format!("{what} {is} held from {from} to {to}"),
+                false => format!("{what} {is} on {its} way from {from} to {to}, not held"),
+            }
+        }
     }
 }
 
