@@ -103,8 +103,13 @@ mod suite {
     /// scenario that needs more than is free runs alone, and `raftlab diff`
     /// refuses it with what it needs.
     struct DiskBudget {
-        free: Mutex<(u64, usize)>,
+        state: Mutex<Budget>,
         changed: Condvar,
+    }
+
+    struct Budget {
+        free: u64,
+        running: usize,
     }
 
     struct Reserved<'a> {
@@ -115,19 +120,18 @@ mod suite {
     impl DiskBudget {
         fn new(free: u64) -> DiskBudget {
             DiskBudget {
-                free: Mutex::new((free, 0)),
+                state: Mutex::new(Budget { free, running: 0 }),
                 changed: Condvar::new(),
             }
         }
 
         fn take(&self, bytes: u64) -> Reserved<'_> {
-            let mut state = self.free.lock().unwrap_or_else(|e| e.into_inner());
-            // (free bytes, scenarios running)
-            while state.0 < bytes && state.1 > 0 {
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            while state.free < bytes && state.running > 0 {
                 state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
             }
-            state.0 = state.0.saturating_sub(bytes);
-            state.1 += 1;
+            state.free = state.free.saturating_sub(bytes);
+            state.running += 1;
             Reserved {
                 budget: self,
                 bytes,
@@ -137,9 +141,9 @@ mod suite {
 
     impl Drop for Reserved<'_> {
         fn drop(&mut self) {
-            let mut state = self.budget.free.lock().unwrap_or_else(|e| e.into_inner());
-            state.0 += self.bytes;
-            state.1 -= 1;
+            let mut state = self.budget.state.lock().unwrap_or_else(|e| e.into_inner());
+            state.free += self.bytes;
+            state.running -= 1;
             self.budget.changed.notify_all();
         }
     }
