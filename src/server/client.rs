@@ -5,6 +5,7 @@
 use std::rc::Rc;
 
 use crate::sim::kv::{Compaction, Delete, KeyRead, Put};
+use crate::sim::node::ReadOf;
 
 use super::cluster::Cluster;
 use super::error::{ErrorCode, ErrorDetail, ServerError};
@@ -208,11 +209,10 @@ impl Cluster {
             let now = self.now();
             self.history.read_sent(request, SCRIPT_CLIENT, key, now);
         }
-        let then = Deferred::Read {
+        let then = Deferred::Read(ReadOf::Key {
             key: key.to_string(),
-            members: false,
             rev,
-        };
+        });
         self.send(request, via, then, timeout_ms);
         Ok(Call::Waiting(request))
     }

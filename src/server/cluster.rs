@@ -14,7 +14,7 @@ use crate::collections::heap::Meter;
 use crate::collections::vecmap::{DequeSet, IdMap, VecSet};
 use crate::raft::{EntryData, NodeId, ProposeError, RaftEvent, StateRole, NONE};
 use crate::sim::kv::{KeyRead, Request};
-use crate::sim::{Event, EventKind, World, WorldConfig};
+use crate::sim::{Event, EventKind, ReadOf, Served, World, WorldConfig};
 
 use super::error::{ErrorCode, ErrorDetail, ServerError, Waited};
 use super::history::{History, LOAD_CLIENT};
@@ -63,8 +63,7 @@ const RELEASE_BATCH: usize = 512;
 #[derive(Debug, Clone)]
 struct ReadIndexSent {
     via: NodeId,
-    key: String,
-    rev: u64,
+    of: ReadOf,
     /// The leader `via` knew when it was sent.
     leader: NodeId,
     at: u64,
@@ -142,7 +141,10 @@ impl Cluster {
                         m.shared_str(&put.value);
                     }
                     Deferred::Delete(d) => m.string(&d.key),
-                    Deferred::Read { key, .. } | Deferred::LocalRead { key, .. } => m.string(key),
+                    Deferred::Read(ReadOf::Key { key, .. }) | Deferred::LocalRead { key, .. } => {
+                        m.string(key)
+                    }
+                    Deferred::Read(ReadOf::Members) => {}
                     Deferred::Change(cc) => cc.context.heap_size(m),
                     Deferred::ChangeV2 { cc, promote } => {
                         m.shared(cc, |m, cc| {
@@ -178,7 +180,9 @@ impl Cluster {
         self.parked.heap_size(m);
         self.reads.heap_size(m);
         for (_, r) in self.reads.iter() {
-            m.string(&r.key);
+            if let ReadOf::Key { key, .. } = &r.of {
+                m.string(key);
+            }
         }
         self.history.heap_size(m);
     }
@@ -441,7 +445,7 @@ impl Cluster {
             then,
             Deferred::Put(_) | Deferred::Delete(_) | Deferred::Compaction(_)
         );
-        (writes || matches!(then, Deferred::Read { members: false, .. }))
+        (writes || matches!(then, Deferred::Read(ReadOf::Key { .. })))
             && self.world.node(via).is_some_and(|n| n.is_learner())
             && (writes || self.member_kind(via).read_only.is_none())
     }
@@ -473,9 +477,11 @@ impl Cluster {
                 .world
                 .propose(via, Request::Compaction(c).entry())
                 .map(|()| Waiting::Put { via }),
-            Deferred::Read { key, members, rev } => self
-                .send_read_index(via, request, key, rev)
-                .map(|()| Waiting::Read { via, members }),
+            Deferred::Read(of) => {
+                let members = of == ReadOf::Members;
+                self.send_read_index(via, request, of)
+                    .map(|()| Waiting::Read { via, members })
+            }
             Deferred::Change(cc) => self
                 .world
                 .propose(via, EntryData::ConfChange(Rc::new(cc)))
@@ -524,17 +530,15 @@ impl Cluster {
         &mut self,
         via: NodeId,
         request: RequestId,
-        key: String,
-        rev: u64,
+        of: ReadOf,
     ) -> Result<(), ProposeError> {
-        let sent = self.world.read_index(via, request, &key, rev);
+        let sent = self.world.read_index(via, request, &of);
         if sent.is_ok() {
             let leader = self.world.raft(via).map_or(NONE, |r| r.leader_id());
             let at = self.now();
             let read = ReadIndexSent {
                 via,
-                key,
-                rev,
+                of,
                 leader,
                 at,
             };
@@ -607,9 +611,7 @@ impl Cluster {
             let Some(read) = self.reads.get(&request).cloned() else {
                 continue;
             };
-            let _ = self
-                .world
-                .read_index(read.via, request, &read.key, read.rev);
+            let _ = self.world.read_index(read.via, request, &read.of);
             let leader = self.world.raft(read.via).map_or(NONE, |r| r.leader_id());
             if let Some(r) = self.reads.get_mut(&request) {
                 r.leader = leader;
@@ -1012,7 +1014,7 @@ impl Cluster {
                 Waiting::Parked {
                     via: Some(via),
                     then,
-                } => (*via == node && !matches!(then, Deferred::Read { .. }))
+                } => (*via == node && !matches!(then, Deferred::Read(_)))
                     .then_some((*r, !matches!(then, Deferred::Promote { .. }))),
                 Waiting::Read { .. }
                 | Waiting::Leader { .. }
@@ -1132,17 +1134,11 @@ impl Cluster {
                 request,
                 read,
             } => {
-                let members = matches!(
-                    self.pending.get(request).map(|p| &p.waiting),
-                    Some(Waiting::Read { members: true, .. })
-                );
-                let outcome = if members {
-                    Outcome::Members(self.members_of(*node))
-                } else {
-                    match read {
-                        Ok(read) => Outcome::Read(read.clone()),
-                        Err(e) => Outcome::Failed(ServerError::from(*e)),
-                    }
+                let members = *read == Served::Members;
+                let outcome = match read {
+                    Served::Members => Outcome::Members(self.members_of(*node)),
+                    Served::Key(Ok(read)) => Outcome::Read(read.clone()),
+                    Served::Key(Err(e)) => Outcome::Failed(ServerError::from(*e)),
                 };
                 (
                     *request,

@@ -8,6 +8,7 @@
 use crate::raft::{ConfChange, ConfChangeType, NodeId, StateRole, NONE};
 use crate::sim::kv::PeerUrls;
 use crate::sim::membership::default_peer_url;
+use crate::sim::node::ReadOf;
 
 use super::cluster::Cluster;
 use super::error::{ErrorCode, ErrorDetail, ServerError};
@@ -324,11 +325,7 @@ impl Cluster {
             return Ok(Call::Done(self.members_of(v)));
         }
         let request = self.new_request();
-        let then = Deferred::Read {
-            key: String::new(),
-            members: true,
-            rev: 0,
-        };
+        let then = Deferred::Read(ReadOf::Members);
         self.send(request, via, then, timeout_ms);
         Ok(Call::Waiting(request))
     }

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use crate::raft::{ConfChange, ConfChangeV2, NodeId};
 use crate::sim::kv::{Compaction, Delete, KeyRead, Put};
+use crate::sim::node::ReadOf;
 
 use super::error::{ErrorCode, ErrorDetail, ServerError};
 use super::member_info::MemberInfo;
@@ -173,7 +174,7 @@ impl Waiting {
             Waiting::Parked { then, .. } => match then {
                 Deferred::Put(_) | Deferred::Delete(_) | Deferred::Compaction(_) => true,
                 Deferred::Promote { .. } => true,
-                Deferred::Read { .. }
+                Deferred::Read(_)
                 | Deferred::Retried(_)
                 | Deferred::LocalRead { .. }
                 | Deferred::Change(_)
@@ -189,12 +190,8 @@ pub(crate) enum Deferred {
     Put(Put),
     Delete(Delete),
     Compaction(Compaction),
-    Read {
-        key: String,
-        members: bool,
-        /// The store revision to read at (0: the latest).
-        rev: u64,
-    },
+    /// A linearizable read: a key, or the member list.
+    Read(ReadOf),
     /// A request the member refused with an error clientv3 retries
     /// (`Unavailable` for an immutable RPC, `isSafeRetryImmutableRPC`: a
     /// learner refusing a linearizable read): it never goes on, and the

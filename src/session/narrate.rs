@@ -494,7 +494,7 @@ mod tests {
     use super::*;
     use crate::raft::{ConfChange, ConfChangeSingle, ConfChangeType, ConfChangeV2};
     use crate::sim::membership::MemberError;
-    use crate::sim::KeyRead;
+    use crate::sim::{KeyRead, Served};
 
     fn joint(request: u64) -> ConfChangeV2 {
         ConfChangeV2 {
@@ -661,11 +661,11 @@ mod tests {
                 EventKind::ReadServed {
                     node: 1,
                     request: 2,
-                    read: Ok(KeyRead {
+                    read: Served::Key(Ok(KeyRead {
                         value: Some("failed".into()),
                         mod_revision: Some(2),
                         revision: 2,
-                    }),
+                    })),
                 },
                 plain,
                 false,

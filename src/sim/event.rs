@@ -7,6 +7,16 @@ use crate::sim::kv::KeyRead;
 use crate::sim::membership::MemberError;
 use crate::sim::mvcc::MvccError;
 
+/// What a served linearizable read answered (`node::ReadOf` says what it
+/// asked).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Served {
+    /// A key: its value at the revision asked, or the store's refusal.
+    Key(Result<KeyRead, MvccError>),
+    /// The member list: the member answers from its applied membership.
+    Members,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DropReason {
     /// The link from sender to receiver is cut.
@@ -83,7 +93,7 @@ pub enum EventKind {
     ReadServed {
         node: NodeId,
         request: u64,
-        read: Result<KeyRead, MvccError>,
+        read: Served,
     },
     /// `node` took a snapshot of its state at `index` and compacted its log.
     Compacted {
@@ -283,7 +293,7 @@ impl Event {
                 change.context.heap_size(m);
             }
             EventKind::ReadServed {
-                read: Ok(KeyRead { value: Some(v), .. }),
+                read: Served::Key(Ok(KeyRead { value: Some(v), .. })),
                 ..
             } => m.string(v),
             _ => {}

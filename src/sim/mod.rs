@@ -18,10 +18,10 @@ pub use crate::collections::vecmap;
 pub mod world;
 
 pub use config::WorldConfig;
-pub use event::{DropReason, Event, EventKind, MirrorEvent, ModeDecision, NotYet};
+pub use event::{DropReason, Event, EventKind, MirrorEvent, ModeDecision, NotYet, Served};
 pub use invariants::Violation;
 pub use kv::{Compaction, Delete, KeyRead, KvStore, MemberRecord, PeerUrls, Put, Request};
 pub use network::{Envelope, InFlight, MessageCounts, Transport};
-pub use node::{PendingRead, SimNode};
+pub use node::{PendingRead, ReadOf, SimNode};
 pub use streams::Stream;
 pub use world::{NodeWatch, World};

@@ -4,15 +4,23 @@
 use crate::raft::{NodeId, Raft, Storage};
 use crate::sim::kv::KvStore;
 
+/// What a linearizable read reads once its member applied the read index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadOf {
+    /// A key at store revision `rev` (0: the latest): etcd's Range.
+    Key { key: String, rev: u64 },
+    /// The member list: etcd's MemberList, linearizable since v3.6
+    /// (`linearizableReadNotify`, then the member's applied membership).
+    Members,
+}
+
 /// A linearizable read waiting for its member to apply the read index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PendingRead {
     pub request: u64,
     /// The leader's confirmed commit index; 0 until it is confirmed.
     pub index: u64,
-    pub key: String,
-    /// The store revision to read at (0: the latest).
-    pub rev: u64,
+    pub of: ReadOf,
 }
 
 #[derive(Debug, Clone)]
@@ -63,7 +71,9 @@ impl SimNode {
         self.state.heap_size(m);
         m.vec(&self.pending_reads);
         for r in &self.pending_reads {
-            m.string(&r.key);
+            if let ReadOf::Key { key, .. } = &r.of {
+                m.string(key);
+            }
         }
     }
 

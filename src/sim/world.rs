@@ -15,13 +15,13 @@ use crate::raft::{
     Storage,
 };
 use crate::sim::config::WorldConfig;
-use crate::sim::event::{DropReason, Event, EventKind};
+use crate::sim::event::{DropReason, Event, EventKind, Served};
 use crate::sim::invariants::{Checker, Violation};
 use crate::sim::kv::{KvStore, PeerUrls, Request};
 use crate::sim::membership;
 use crate::sim::mvcc::{self, KeyRange, MvccStore, WatchResponse, Watcher};
 use crate::sim::network::{Network, Wake};
-use crate::sim::node::{PendingRead, SimNode};
+use crate::sim::node::{PendingRead, ReadOf, SimNode};
 
 mod by_hand;
 
@@ -218,10 +218,14 @@ fn serve_reads(
     pending.retain(|p| {
         let ready = p.index > 0 && p.index <= applied;
         if ready {
+            let read = match &p.of {
+                ReadOf::Key { key, rev } => Served::Key(state.read(key, *rev)),
+                ReadOf::Members => Served::Members,
+            };
             served.push(EventKind::ReadServed {
                 node: id,
                 request: p.request,
-                read: state.read(&p.key, p.rev),
+                read,
             });
         }
         !ready
@@ -1067,15 +1071,13 @@ impl World {
         result
     }
 
-    /// Starts a linearizable read of `key` at store revision `rev` (0: the
-    /// latest) through node `via`; a `ReadServed` event with `request`
-    /// carries the answer.
+    /// Starts a linearizable read of `of` through node `via`; a
+    /// `ReadServed` event with `request` carries the answer.
     pub fn read_index(
         &mut self,
         via: NodeId,
         request: u64,
-        key: &str,
-        rev: u64,
+        of: &ReadOf,
     ) -> Result<(), ProposeError> {
         let Some(node) = self.nodes.get_mut(&via) else {
             return Err(ProposeError::NotLeaderNoLeader);
@@ -1089,8 +1091,7 @@ impl World {
             node.pending_reads.push(PendingRead {
                 request,
                 index: 0,
-                key: key.to_string(),
-                rev,
+                of: of.clone(),
             });
         }
         self.process(via);

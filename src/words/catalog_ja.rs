@@ -441,6 +441,7 @@ sentences! {
     EventReadServed = 2,
     EventReadServedAbsent = 1,
     EventReadRefused = 2,
+    EventMembersServed = 1,
     EventCompacted = 2,
     EventMessageDropped = 4,
     EventCrashed = 1,

@@ -12,7 +12,9 @@ use std::fmt::Write;
 
 use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::sim::linearizability::{ClientId, OpName};
-use crate::sim::{DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecision, NotYet};
+use crate::sim::{
+    DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecision, NotYet, Served,
+};
 
 use crate::server::ServerError;
 
@@ -412,13 +414,16 @@ impl Renderer for English {
                 ),
             },
             ReadServed { node, read, .. } => match read {
-                Ok(KeyRead { value: Some(v), .. }) => {
+                Served::Key(Ok(KeyRead { value: Some(v), .. })) => {
                     format!("node {node} served a linearizable read: {v:?}")
                 }
-                Ok(KeyRead { value: None, .. }) => {
+                Served::Key(Ok(KeyRead { value: None, .. })) => {
                     format!("node {node} served a linearizable read: no such key")
                 }
-                Err(e) => format!("node {node} refused a linearizable read: {}", e.etcd_text()),
+                Served::Key(Err(e)) => {
+                    format!("node {node} refused a linearizable read: {}", e.etcd_text())
+                }
+                Served::Members => format!("node {node} served a linearizable member list"),
             },
             Compacted { node, index } => {
                 format!("node {node} took a snapshot at index {index} and compacted its log")

@@ -43,7 +43,9 @@ macro_rules! ja {
 use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::server::request::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
-use crate::sim::{DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecision, NotYet};
+use crate::sim::{
+    DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecision, NotYet, Served,
+};
 use crate::text::fixed::Fixed;
 
 use crate::lang::ast::COMMAND_NAMES;
@@ -1177,11 +1179,12 @@ impl Renderer for Japanese {
                 ),
             },
             ReadServed { node, read, .. } => match read {
-                Ok(KeyRead { value: Some(v), .. }) => {
+                Served::Key(Ok(KeyRead { value: Some(v), .. })) => {
                     ja!(EventReadServed, node, value = format!("{:?}", v))
                 }
-                Ok(KeyRead { value: None, .. }) => ja!(EventReadServedAbsent, node),
-                Err(e) => ja!(EventReadRefused, node, etcd = e.etcd_text()),
+                Served::Key(Ok(KeyRead { value: None, .. })) => ja!(EventReadServedAbsent, node),
+                Served::Key(Err(e)) => ja!(EventReadRefused, node, etcd = e.etcd_text()),
+                Served::Members => ja!(EventMembersServed, node),
             },
             Compacted { node, index } => ja!(EventCompacted, node, index),
             MessageDropped {
@@ -1932,25 +1935,30 @@ mod tests {
             EventKind::ReadServed {
                 node: 1,
                 request: 2,
-                read: Ok(KeyRead {
+                read: Served::Key(Ok(KeyRead {
                     value: Some("v".into()),
                     mod_revision: Some(2),
                     revision: 3,
-                }),
+                })),
             },
             EventKind::ReadServed {
                 node: 1,
                 request: 2,
-                read: Ok(KeyRead {
+                read: Served::Key(Ok(KeyRead {
                     value: None,
                     mod_revision: None,
                     revision: 3,
-                }),
+                })),
             },
             EventKind::ReadServed {
                 node: 1,
                 request: 2,
-                read: Err(MvccError::Compacted),
+                read: Served::Key(Err(MvccError::Compacted)),
+            },
+            EventKind::ReadServed {
+                node: 1,
+                request: 2,
+                read: Served::Members,
             },
             EventKind::DeleteApplied {
                 node: 1,
