@@ -11,22 +11,12 @@ use super::cluster::Cluster;
 use super::error::{ErrorCode, ErrorDetail, ServerError};
 use super::history::{History, SCRIPT_CLIENT};
 use super::mode_settings::ReadMode;
-use super::request::{Call, Deferred, RequestId};
+use super::request::{refuse_empty_key, Call, Deferred, RequestId};
 use crate::raft::NodeId;
 use crate::sim::linearizability::{ClientId, Linearizability};
 
 /// Bytes a write weighs when the script does not say.
 pub const DEFAULT_PUT_SIZE: u64 = 64;
-
-/// etcd refuses a request for the empty key once it has passed the
-/// interceptors (the learner and leader checks): v3rpc's `checkPutRequest`,
-/// `checkRangeRequest` and `checkDeleteRequest` (`ErrGRPCEmptyKey`).
-fn refuse_empty_key(key: &str) -> Result<(), ServerError> {
-    if key.is_empty() {
-        return Err(ServerError::new(ErrorCode::EmptyKey, ErrorDetail::EtcdText));
-    }
-    Ok(())
-}
 
 impl Cluster {
     /// A learner serves only serializable reads and Status (v3rpc
@@ -162,13 +152,18 @@ impl Cluster {
         let local = serializable || read_only == Some(ReadMode::Weak);
         // A learner refuses a linearizable read with an `Unavailable` error
         // (`ErrGRPCNotSupportedForLearner`), which clientv3 retries for a
-        // Range: the client fails after its retries, or at its deadline.
+        // Range: the read goes on once a try finds the member promoted;
+        // otherwise the client fails after its retries, or at its deadline.
         let refused = via
             .filter(|_| !local && read_only.is_none())
             .and_then(|v| self.refuse_learner(v).err());
-        if let Some(e) = refused {
+        if let Some(error) = refused {
             let request = self.new_request();
-            self.send(request, via, Deferred::Retried(e), timeout_ms);
+            let then = Box::new(Deferred::Read(ReadOf::Key {
+                key: key.to_string(),
+                rev,
+            }));
+            self.send(request, via, Deferred::Retried { error, then }, timeout_ms);
             return Ok(Call::Waiting(request));
         }
         if require_leader {

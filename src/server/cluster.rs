@@ -17,14 +17,14 @@ use crate::sim::kv::{KeyRead, Request};
 use crate::sim::{Event, EventKind, ReadOf, Served, World, WorldConfig};
 
 use super::error::{ErrorCode, ErrorDetail, ServerError, Waited};
-use super::history::{History, LOAD_CLIENT};
+use super::history::{History, LOAD_CLIENT, SCRIPT_CLIENT};
 use super::load::Load;
 use super::mode_settings::ModesConfig;
 use super::mode_state::ModeState;
 use super::release::Release;
 use super::request::{
-    Deferred, Finished, Forwarded, Outcome, Pending, RequestId, Waiting, CLIENT_RETRIES_MS,
-    CLIENT_TIMEOUT_MS,
+    refuse_empty_key, Deferred, Finished, Forwarded, Outcome, Pending, RequestId, Waiting,
+    CLIENT_RETRIES_MS, CLIENT_RETRY_MS, CLIENT_TIMEOUT_MS,
 };
 use crate::collections::vecmap::VecMap;
 
@@ -81,6 +81,9 @@ pub struct Cluster {
     pub(crate) pending: IdMap<Pending>,
     /// The pending requests by deadline, soonest first.
     deadlines: DequeSet<(u64, RequestId)>,
+    /// The refused requests the client tries again, by the time of its
+    /// next try, soonest first (`retry_refused`).
+    retries: DequeSet<(u64, RequestId)>,
     finished: Vec<Finished>,
     pub(crate) load: Option<Load>,
     /// World events since the last `take_events_into`, for narration.
@@ -109,6 +112,7 @@ impl Cluster {
             next_request: 1,
             pending: IdMap::new(),
             deadlines: DequeSet::new(),
+            retries: DequeSet::new(),
             finished: Vec::new(),
             load: None,
             events: Vec::new(),
@@ -153,12 +157,18 @@ impl Cluster {
                         });
                         m.vec(promote);
                     }
-                    Deferred::Retried(e) => e.heap_size(m),
+                    Deferred::Retried { error, then } => {
+                        error.heap_size(m);
+                        if let Deferred::Read(ReadOf::Key { key, .. }) = &**then {
+                            m.string(key);
+                        }
+                    }
                     Deferred::Compaction(_) | Deferred::Promote { .. } => {}
                 }
             }
         }
         self.deadlines.heap_size(m);
+        self.retries.heap_size(m);
         m.vec(&self.finished);
         for f in &self.finished {
             match &f.outcome {
@@ -247,10 +257,12 @@ impl Cluster {
         let deadline = if waiting.server_timeout_ends_it() {
             client_deadline.min(now.saturating_add(self.request_timeout_ms()))
         } else if let Waiting::Parked {
-            then: Deferred::Retried(_),
+            then: Deferred::Retried { .. },
             ..
         } = waiting
         {
+            self.retries
+                .insert((now.saturating_add(CLIENT_RETRY_MS), request));
             client_deadline.min(now.saturating_add(CLIENT_RETRIES_MS))
         } else {
             client_deadline
@@ -391,8 +403,8 @@ impl Cluster {
         match then {
             // Answered from the member's own state: it needs only to run.
             Deferred::LocalRead { .. } => self.runs(*via),
-            // Refused each time it is tried.
-            Deferred::Retried(_) => false,
+            // Tried again on the client's own schedule (`retry_refused`).
+            Deferred::Retried { .. } => false,
             // Forwarded to the leader itself, which must take it as leader.
             Deferred::Promote { .. } => self
                 .world
@@ -460,7 +472,7 @@ impl Cluster {
         then: Deferred,
     ) -> Option<Result<Waiting, ProposeError>> {
         Some(match then {
-            Deferred::Retried(_) => return None,
+            Deferred::Retried { .. } => return None,
             Deferred::LocalRead { key, rev } => {
                 self.read_locally(via, request, &key, rev);
                 return None;
@@ -584,6 +596,58 @@ impl Cluster {
         self.parked.remove(&(via, request));
     }
 
+    /// The client's tries again of the requests its member refused, due by
+    /// now (clientv3's retry interceptor, [`CLIENT_RETRY_MS`] apart): one
+    /// its member still refuses (a learner, or a process not running)
+    /// waits for the next try, or for its deadline; one it takes goes on,
+    /// from now, as the request it is (a read: recorded for the history
+    /// now, and waiting for a leader like any other).
+    fn retry_refused(&mut self) {
+        let now = self.now();
+        while let Some(&(at, request)) = self.retries.first().filter(|(at, _)| *at <= now) {
+            self.retries.remove(&(at, request));
+            let Some(Waiting::Parked {
+                via: Some(via),
+                then: Deferred::Retried { then, .. },
+            }) = self.pending.get(&request).map(|p| p.waiting.clone())
+            else {
+                continue;
+            };
+            let refused = !self.runs(via) || self.learner_refuses(via, &then);
+            if refused {
+                if self
+                    .pending
+                    .get(&request)
+                    .is_some_and(|p| at + CLIENT_RETRY_MS < p.deadline)
+                {
+                    self.retries.insert((at + CLIENT_RETRY_MS, request));
+                }
+                continue;
+            }
+            if let Deferred::Read(ReadOf::Key { key, rev }) = &*then {
+                if let Err(e) = refuse_empty_key(key) {
+                    self.unpark(via, request);
+                    self.complete(request, Outcome::Failed(e));
+                    continue;
+                }
+                if *rev == 0 {
+                    self.history.read_sent(request, SCRIPT_CLIENT, key, now);
+                }
+            }
+            // The retries no longer bound it: the client's deadline does.
+            if let Some(p) = self.pending.get_mut(&request) {
+                self.deadlines.remove(&(p.deadline, request));
+                p.deadline = p.client_deadline;
+                self.deadlines.insert((p.deadline, request));
+                p.waiting = Waiting::Parked {
+                    via: Some(via),
+                    then: *then,
+                };
+            }
+            self.go_on(request);
+        }
+    }
+
     /// Sends again the ReadIndex of every read no leader confirmed within
     /// 500ms, or whose member's leader changed since.
     fn retry_reads(&mut self) {
@@ -625,6 +689,7 @@ impl Cluster {
     /// the reads that must be asked again.
     fn release_parked(&mut self) {
         self.retry_reads();
+        self.retry_refused();
         if self.parked.is_empty() {
             return;
         }
@@ -668,13 +733,14 @@ impl Cluster {
     // ---- time --------------------------------------------------------------
 
     /// The time of the next thing that will happen: a world action, a load
-    /// write, or a request deadline.
+    /// write, a request deadline, or a client's next try.
     pub fn next_time(&self) -> Option<u64> {
         let deadline = self.deadlines.first().map(|(t, _)| *t);
+        let retry = self.retries.first().map(|(t, _)| *t);
         let load = self.load.as_ref().map(Load::next_ms);
         let modes = self.next_mode_check();
         let parked = self.release_more.then(|| self.now());
-        [self.world.next_time(), deadline, load, modes, parked]
+        [self.world.next_time(), deadline, retry, load, modes, parked]
             .into_iter()
             .flatten()
             .min()
@@ -848,12 +914,12 @@ impl Cluster {
             if let (
                 false,
                 Waiting::Parked {
-                    then: Deferred::Retried(e),
+                    then: Deferred::Retried { error, .. },
                     ..
                 },
             ) = (client, &waiting)
             {
-                self.complete(request, Outcome::Failed(e.clone()));
+                self.complete(request, Outcome::Failed(error.clone()));
                 continue;
             }
             // A promotion a follower forwards waits for a leader in
@@ -878,7 +944,7 @@ impl Cluster {
             let waited = match waiting {
                 Waiting::Leader { to } => Waited::Transfer { to },
                 Waiting::Parked {
-                    then: Deferred::Retried(_),
+                    then: Deferred::Retried { .. },
                     ..
                 } => Waited::ClientDeadline,
                 Waiting::Parked { via: Some(v), .. } if !self.runs(v) => {

@@ -14,11 +14,24 @@ use super::member_info::MemberInfo;
 
 pub const CLIENT_TIMEOUT_MS: u64 = 5_000;
 
-/// How long clientv3 retries a request refused with an error it retries
-/// (`retry_interceptor.go`: `defaultUnaryMaxRetries` 100 tries,
-/// `defaultBackoffWaitBetween` 25 ms between them, its 10% jitter left
-/// out): 99 waits. etcdctl 3.4.23 and 3.5.1 gave up after 2.6 to 2.9 s.
-pub const CLIENT_RETRIES_MS: u64 = 99 * 25;
+/// etcd refuses a request for the empty key once it has passed the
+/// interceptors (the learner and leader checks): v3rpc's `checkPutRequest`,
+/// `checkRangeRequest` and `checkDeleteRequest` (`ErrGRPCEmptyKey`).
+pub(crate) fn refuse_empty_key(key: &str) -> Result<(), ServerError> {
+    if key.is_empty() {
+        return Err(ServerError::new(ErrorCode::EmptyKey, ErrorDetail::EtcdText));
+    }
+    Ok(())
+}
+
+/// How long clientv3 waits between two tries of a request refused with an
+/// error it retries (`retry_interceptor.go` `defaultBackoffWaitBetween`,
+/// its 10% jitter left out).
+pub const CLIENT_RETRY_MS: u64 = 25;
+
+/// How long clientv3 retries such a request (`defaultUnaryMaxRetries` 100
+/// tries): 99 waits. etcdctl 3.4.23 and 3.5.1 gave up after 2.6 to 2.9 s.
+pub const CLIENT_RETRIES_MS: u64 = 99 * CLIENT_RETRY_MS;
 
 pub type RequestId = u64;
 
@@ -175,7 +188,7 @@ impl Waiting {
                 Deferred::Put(_) | Deferred::Delete(_) | Deferred::Compaction(_) => true,
                 Deferred::Promote { .. } => true,
                 Deferred::Read(_)
-                | Deferred::Retried(_)
+                | Deferred::Retried { .. }
                 | Deferred::LocalRead { .. }
                 | Deferred::Change(_)
                 | Deferred::ChangeV2 { .. } => false,
@@ -194,10 +207,15 @@ pub(crate) enum Deferred {
     Read(ReadOf),
     /// A request the member refused with an error clientv3 retries
     /// (`Unavailable` for an immutable RPC, `isSafeRetryImmutableRPC`: a
-    /// learner refusing a linearizable read): it never goes on, and the
-    /// client gives up after its retries ([`CLIENT_RETRIES_MS`]) with that
-    /// error, or at its deadline if that comes first.
-    Retried(ServerError),
+    /// learner refusing a linearizable read). The client tries again every
+    /// [`CLIENT_RETRY_MS`]: at the first try its member no longer refuses
+    /// (the learner was promoted) it goes on as `then`; otherwise the client
+    /// gives up after its retries ([`CLIENT_RETRIES_MS`]) with `error`, or at
+    /// its deadline if that comes first.
+    Retried {
+        error: ServerError,
+        then: Box<Deferred>,
+    },
     /// A serializable read sent to a member whose process is not running:
     /// answered from its state once it runs.
     LocalRead {
