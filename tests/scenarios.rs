@@ -694,6 +694,40 @@ fn a_confirmed_read_on_a_member_that_restarts_is_asked_again() {
 }
 
 #[test]
+fn a_read_waiting_for_a_learner_that_comes_back_is_tried_again_until_it_is_promoted() {
+    // The read is sent while the learner's process is down: the client
+    // waits for a connection. The process comes back still a learner and
+    // refuses the Range with Unavailable ("rpc not supported for
+    // learner"), which clientv3 tries again every 25 ms
+    // (`isSafeRetryImmutableRPC`): once the learner is promoted a try goes
+    // through and the read is answered, not failed at the refusal.
+    let script = raftlab::lang::parse::parse_script("cluster voters=1,2,3 seed=3\n").unwrap();
+    let (world, server) = raftlab::session::exec::configs(&script.cluster);
+    let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
+    c.run_until(9_000);
+    c.put("k", "v", None, None, 5_000, false).unwrap();
+    c.member_add(4, true, None, 5_000, false).unwrap();
+    c.start_process(4).unwrap();
+    c.run_until(c.now() + 1_000);
+    assert!(c.world_mut().crash(4));
+    let raftlab::server::Call::Waiting(read) =
+        c.begin_get("k", 0, Some(4), false, 5_000, false).unwrap()
+    else {
+        panic!("a read through a member that is down waits");
+    };
+    c.run_until(c.now() + 100);
+    c.start_process(4).unwrap();
+    c.run_until(c.now() + 300);
+    assert!(
+        c.is_pending(read),
+        "refused by the learner, and tried again"
+    );
+    c.member_promote(4, 5_000, false).unwrap();
+    let answer = c.finish(read).into_read();
+    assert_eq!(answer.map(|r| r.value), Ok(Some("v".to_string())));
+}
+
+#[test]
 fn a_write_on_a_member_that_crashes_fails_and_its_next_process_does_not_answer_it() {
     // The client's connection dies with the process: the Put fails with
     // Unavailable (clientv3 retries no write once sent,

@@ -424,12 +424,20 @@ impl Cluster {
             return;
         };
         if self.learner_refuses(via, &then) {
-            let e = ServerError::new(
+            let error = ServerError::new(
                 ErrorCode::NotSupportedForLearner,
                 ErrorDetail::LearnerRpc { via },
             );
-            self.unpark(via, request);
-            self.complete(request, Outcome::Failed(e));
+            if matches!(then, Deferred::Read(_)) {
+                // A read (the member's process came back, still a
+                // learner): clientv3 tries it again, as when it was
+                // refused at once.
+                self.retry_from_now(request, via, error, then);
+            } else {
+                // A write: clientv3 does not try it again.
+                self.unpark(via, request);
+                self.complete(request, Outcome::Failed(error));
+            }
             return;
         }
         let Some(sent) = self.send_deferred(via, request, then) else {
@@ -646,6 +654,34 @@ impl Cluster {
             }
             self.go_on(request);
         }
+    }
+
+    /// Parked `request` was refused by its member with an error clientv3
+    /// tries again ([`Deferred::Retried`]): its tries start now, and its
+    /// retries bound it from now on as well as the client's deadline.
+    fn retry_from_now(
+        &mut self,
+        request: RequestId,
+        via: NodeId,
+        error: ServerError,
+        then: Deferred,
+    ) {
+        let now = self.now();
+        let Some(p) = self.pending.get_mut(&request) else {
+            return;
+        };
+        self.deadlines.remove(&(p.deadline, request));
+        p.deadline = p.client_deadline.min(now.saturating_add(CLIENT_RETRIES_MS));
+        self.deadlines.insert((p.deadline, request));
+        p.waiting = Waiting::Parked {
+            via: Some(via),
+            then: Deferred::Retried {
+                error,
+                then: Box::new(then),
+            },
+        };
+        self.retries
+            .insert((now.saturating_add(CLIENT_RETRY_MS), request));
     }
 
     /// Sends again the ReadIndex of every read no leader confirmed within
