@@ -728,6 +728,47 @@ fn a_read_waiting_for_a_learner_that_comes_back_is_tried_again_until_it_is_promo
 }
 
 #[test]
+fn a_read_index_no_leader_answered_is_sent_again_500ms_after_it_was_sent() {
+    // etcd's `linearizableReadLoop` sends a ReadIndex again every 500ms
+    // (`readIndexRetryTime`) until a leader answers it: at that moment, not
+    // at whatever happens next after it. Sent at moments between heartbeats.
+    use raftlab::raft::MessageType;
+    let script = raftlab::lang::parse::parse_script("cluster voters=1,2,3 seed=3\n").unwrap();
+    for start in (3_001..3_100).step_by(7) {
+        let (world, server) = raftlab::session::exec::configs(&script.cluster);
+        let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
+        c.run_until(start);
+        let leader = c.leader().expect("a leader");
+        let f = (1..=3).find(|&id| id != leader).unwrap();
+        let raftlab::server::Call::Waiting(read) =
+            c.begin_get("k", 0, Some(f), false, 5_000, false).unwrap()
+        else {
+            panic!("a linearizable read waits for its read index");
+        };
+        let sent = c.now();
+        let lost = c
+            .world_mut()
+            .drop_messages(f, leader, Some(MessageType::ReadIndex), None, None);
+        assert_eq!(lost.len(), 1, "the ReadIndex on its way");
+        let read_indexes = |c: &raftlab::server::Cluster| -> Vec<u64> {
+            c.world()
+                .network()
+                .in_flight()
+                .filter(|m| m.msg.from == f && m.msg.msg_type == MessageType::ReadIndex)
+                .map(|m| m.sent_ms)
+                .collect()
+        };
+        c.run_until(sent + 499);
+        assert_eq!(read_indexes(&c), Vec::<u64>::new());
+        // A step of the cluster's own sends it, not the end of run_until.
+        c.run_until(sent + 501);
+        assert_eq!(read_indexes(&c), vec![sent + 500], "sent at {sent}");
+        let answer = c.finish(read).into_read();
+        assert_eq!(answer.map(|r| r.value), Ok(None));
+    }
+}
+
+#[test]
 fn a_write_on_a_member_that_crashes_fails_and_its_next_process_does_not_answer_it() {
     // The client's connection dies with the process: the Put fails with
     // Unavailable (clientv3 retries no write once sent,

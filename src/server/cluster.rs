@@ -773,13 +773,30 @@ impl Cluster {
     pub fn next_time(&self) -> Option<u64> {
         let deadline = self.deadlines.first().map(|(t, _)| *t);
         let retry = self.retries.first().map(|(t, _)| *t);
+        // A ReadIndex not confirmed is sent again 500ms after it was sent
+        // (`retry_reads`): that moment is one of the clock's.
+        let now = self.now();
+        let resend = self
+            .reads
+            .values()
+            .map(|r| r.at + READ_INDEX_RETRY_MS)
+            .filter(|&t| t > now)
+            .min();
         let load = self.load.as_ref().map(Load::next_ms);
         let modes = self.next_mode_check();
         let parked = self.release_more.then(|| self.now());
-        [self.world.next_time(), deadline, retry, load, modes, parked]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.world.next_time(),
+            deadline,
+            retry,
+            resend,
+            load,
+            modes,
+            parked,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Does the next thing if it happens no later than `limit`. Returns
