@@ -261,9 +261,7 @@ impl Cluster {
             ..
         } = waiting
         {
-            self.retries
-                .insert((now.saturating_add(CLIENT_RETRY_MS), request));
-            client_deadline.min(now.saturating_add(CLIENT_RETRIES_MS))
+            self.first_retry(request, client_deadline)
         } else {
             client_deadline
         };
@@ -643,15 +641,15 @@ impl Cluster {
                 }
             }
             // The retries no longer bound it: the client's deadline does.
-            if let Some(p) = self.pending.get_mut(&request) {
-                self.deadlines.remove(&(p.deadline, request));
-                p.deadline = p.client_deadline;
-                self.deadlines.insert((p.deadline, request));
-                p.waiting = Waiting::Parked {
-                    via: Some(via),
-                    then: *then,
-                };
-            }
+            let Some(p) = self.pending.get_mut(&request) else {
+                continue;
+            };
+            p.waiting = Waiting::Parked {
+                via: Some(via),
+                then: *then,
+            };
+            let client_deadline = p.client_deadline;
+            self.move_deadline(request, client_deadline);
             self.go_on(request);
         }
     }
@@ -666,13 +664,9 @@ impl Cluster {
         error: ServerError,
         then: Deferred,
     ) {
-        let now = self.now();
         let Some(p) = self.pending.get_mut(&request) else {
             return;
         };
-        self.deadlines.remove(&(p.deadline, request));
-        p.deadline = p.client_deadline.min(now.saturating_add(CLIENT_RETRIES_MS));
-        self.deadlines.insert((p.deadline, request));
         p.waiting = Waiting::Parked {
             via: Some(via),
             then: Deferred::Retried {
@@ -680,8 +674,28 @@ impl Cluster {
                 then: Box::new(then),
             },
         };
+        let client_deadline = p.client_deadline;
+        let deadline = self.first_retry(request, client_deadline);
+        self.move_deadline(request, deadline);
+    }
+
+    /// A refused `request`'s first try again, [`CLIENT_RETRY_MS`] from
+    /// now; returns its deadline: the client's, or the end of its retries
+    /// if that comes first.
+    fn first_retry(&mut self, request: RequestId, client_deadline: u64) -> u64 {
+        let now = self.now();
         self.retries
             .insert((now.saturating_add(CLIENT_RETRY_MS), request));
+        client_deadline.min(now.saturating_add(CLIENT_RETRIES_MS))
+    }
+
+    /// Pending `request` ends at `deadline` now.
+    fn move_deadline(&mut self, request: RequestId, deadline: u64) {
+        if let Some(p) = self.pending.get_mut(&request) {
+            self.deadlines.remove(&(p.deadline, request));
+            p.deadline = deadline;
+            self.deadlines.insert((deadline, request));
+        }
     }
 
     /// Sends again the ReadIndex of every read no leader confirmed within
@@ -784,7 +798,7 @@ impl Cluster {
             .min();
         let load = self.load.as_ref().map(Load::next_ms);
         let modes = self.next_mode_check();
-        let parked = self.release_more.then(|| self.now());
+        let parked = self.release_more.then_some(now);
         [
             self.world.next_time(),
             deadline,
