@@ -641,16 +641,22 @@ fn v3_6_snapshots_every_100_entries_in_memory_earlier_releases_do_not() {
     }
 }
 
+/// A cluster of three voters made as `cluster voters=1,2,3 seed=SEED`
+/// makes it, at its start.
+fn three_voters(seed: u64) -> raftlab::server::Cluster {
+    let script =
+        raftlab::lang::parse::parse_script(&format!("cluster voters=1,2,3 seed={seed}\n")).unwrap();
+    let (world, server) = raftlab::session::exec::configs(&script.cluster);
+    raftlab::server::Cluster::new(world, server, &[1, 2, 3])
+}
+
 /// A cluster of three with a leader, a follower that is behind it, and a
 /// linearizable read through that follower which the leader confirmed and
 /// the follower has not applied yet; `None` if `seed` never gets there.
 fn a_read_confirmed_and_not_applied(
     seed: u64,
 ) -> Option<(raftlab::server::Cluster, u64, u64, u64)> {
-    let script =
-        raftlab::lang::parse::parse_script(&format!("cluster voters=1,2,3 seed={seed}\n")).unwrap();
-    let (world, server) = raftlab::session::exec::configs(&script.cluster);
-    let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
+    let mut c = three_voters(seed);
     c.run_until(3_000);
     let leader = c.leader()?;
     let f = (1..=3).find(|&id| id != leader).unwrap();
@@ -701,9 +707,7 @@ fn a_read_waiting_for_a_learner_that_comes_back_is_tried_again_until_it_is_promo
     // learner"), which clientv3 tries again every 25 ms
     // (`isSafeRetryImmutableRPC`): once the learner is promoted a try goes
     // through and the read is answered, not failed at the refusal.
-    let script = raftlab::lang::parse::parse_script("cluster voters=1,2,3 seed=3\n").unwrap();
-    let (world, server) = raftlab::session::exec::configs(&script.cluster);
-    let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
+    let mut c = three_voters(3);
     c.run_until(9_000);
     c.put("k", "v", None, None, 5_000, false).unwrap();
     c.member_add(4, true, None, 5_000, false).unwrap();
@@ -733,10 +737,8 @@ fn a_read_index_no_leader_answered_is_sent_again_500ms_after_it_was_sent() {
     // (`readIndexRetryTime`) until a leader answers it: at that moment, not
     // at whatever happens next after it. Sent at moments between heartbeats.
     use raftlab::raft::MessageType;
-    let script = raftlab::lang::parse::parse_script("cluster voters=1,2,3 seed=3\n").unwrap();
     for start in (3_001..3_100).step_by(7) {
-        let (world, server) = raftlab::session::exec::configs(&script.cluster);
-        let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
+        let mut c = three_voters(3);
         c.run_until(start);
         let leader = c.leader().expect("a leader");
         let f = (1..=3).find(|&id| id != leader).unwrap();
@@ -774,9 +776,7 @@ fn a_write_on_a_member_that_crashes_fails_and_its_next_process_does_not_answer_i
     // Unavailable (clientv3 retries no write once sent,
     // `isSafeRetryMutableRPC`). The write may still commit; the restarted
     // process applies it but never answers a request it did not take.
-    let script = raftlab::lang::parse::parse_script("cluster voters=1,2,3 seed=3\n").unwrap();
-    let (world, server) = raftlab::session::exec::configs(&script.cluster);
-    let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
+    let mut c = three_voters(3);
     c.run_until(3_000);
     let leader = c.leader().expect("a leader");
     let f = (1..=3).find(|&id| id != leader).unwrap();
@@ -802,10 +802,7 @@ fn a_write_on_a_member_that_crashes_fails_and_its_next_process_does_not_answer_i
 /// A cluster of three with a leader, and a follower whose links to the
 /// others are cut (`both`: both ways, else only what it sends), and its id.
 fn a_cut_follower(seed: u64, both: bool) -> (raftlab::server::Cluster, u64) {
-    let script =
-        raftlab::lang::parse::parse_script(&format!("cluster voters=1,2,3 seed={seed}\n")).unwrap();
-    let (world, server) = raftlab::session::exec::configs(&script.cluster);
-    let mut c = raftlab::server::Cluster::new(world, server, &[1, 2, 3]);
+    let mut c = three_voters(seed);
     // etcd counts a peer connected after 5s: the strict removal check.
     c.run_until(9_000);
     let leader = c.leader().expect("a leader");
