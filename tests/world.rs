@@ -98,7 +98,7 @@ fn bandwidth_queues_heartbeats_behind_a_large_message() {
     // 50 KB of writes: five seconds of the leader's link to each follower.
     for i in 0..10 {
         let put = raftlab::sim::Put {
-            key: format!("k{i}"),
+            key: format!("k{i}").into(),
             value: "v".into(),
             size: 5_000,
             request: 1_000 + i,
@@ -198,7 +198,7 @@ fn members_hold_the_same_store_at_every_revision() {
     let put = |w: &mut World, n: u64| {
         let leader = run_to_leader(w);
         let req = Request::Put(Put {
-            key: format!("k{}", n % 4),
+            key: format!("k{}", n % 4).into(),
             value: format!("v{n}").into(),
             size: 8,
             request: 1000 + n,
@@ -398,7 +398,7 @@ fn members_keep_one_copy_of_the_entries_and_records_they_hold_alike() {
     let leader = run_to_leader(&mut w);
     for n in 0..600u64 {
         let req = Request::Put(Put {
-            key: format!("k{}", n % 4),
+            key: format!("k{}", n % 4).into(),
             value: format!("v{n}").into(),
             size: 8,
             request: 1000 + n,

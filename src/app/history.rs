@@ -106,23 +106,20 @@ fn lanes_in(
             continue;
         }
         let (kind, value) = match &op.kind {
-            OpKind::Write(v) => (OpName::Write, Some(v.clone())),
-            OpKind::Read(v) => (OpName::Read, v.clone()),
+            OpKind::Write(v) => (OpName::Write, Some(v.to_string())),
+            OpKind::Read(v) => (OpName::Read, v.as_deref().map(str::to_string)),
             OpKind::Delete => (OpName::Delete, None),
         };
-        lanes
-            .entry((op.key.as_str(), op.client))
-            .or_default()
-            .push(OpBar {
-                index,
-                kind,
-                value,
-                invoke_ms: op.invoke.ms,
-                response_ms: op.response.map(|r| r.ms),
-                flagged: flagged.contains(&index),
-                invoke: op.invoke,
-                response: op.response,
-            });
+        lanes.entry((&*op.key, op.client)).or_default().push(OpBar {
+            index,
+            kind,
+            value,
+            invoke_ms: op.invoke.ms,
+            response_ms: op.response.map(|r| r.ms),
+            flagged: flagged.contains(&index),
+            invoke: op.invoke,
+            response: op.response,
+        });
     }
     lanes
         .into_iter()

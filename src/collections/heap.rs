@@ -224,6 +224,14 @@ impl Meter {
         self.weight = saved;
     }
 
+    /// A shared string counted whole: its holder keeps it longest (a
+    /// history's key and value, which the request and the stores that
+    /// share them drop first), and a full chunk of holders is weighed once,
+    /// when the others still hold it.
+    pub fn kept_str(&mut self, rc: &Rc<str>) {
+        self.add(RC_HEADER + rc.len());
+    }
+
     /// A `Box`'s allocation, and what its value owns.
     pub fn boxed<T>(&mut self, b: &T, inner: impl FnOnce(&mut Meter, &T)) {
         self.add(size_of::<T>());

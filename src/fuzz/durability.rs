@@ -43,7 +43,7 @@ pub fn durability(session: &Session, tracker: &Tracker) -> Vec<Failure> {
         if a.index >= first {
             let entry = entries.get((a.index - first) as usize);
             let same = entry.is_some_and(
-                |e| matches!(Request::of(&e.data), Some(Request::Put(p)) if p.key == a.key && *p.value == *a.value),
+                |e| matches!(Request::of(&e.data), Some(Request::Put(p)) if *p.key == *a.key && *p.value == *a.value),
             );
             if !same {
                 fail(format!(

@@ -80,13 +80,14 @@ impl Cluster {
         refuse_empty_key(key)?;
         let request = self.new_request();
         let put = Put {
-            key: key.to_string(),
+            key: Rc::from(key),
             value: Rc::from(value),
             size: size.unwrap_or(DEFAULT_PUT_SIZE.max(key.len() as u64 + value.len() as u64)),
             request,
         };
         // Past etcd's checks: from here on it may take effect.
         let now = self.now();
+        let (key, value) = (Rc::clone(&put.key), Rc::clone(&put.value));
         self.history.write_sent(request, client, key, value, now);
         self.send(request, via, Deferred::Put(put), timeout_ms);
         Ok(request)

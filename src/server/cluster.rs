@@ -141,7 +141,7 @@ impl Cluster {
             if let Waiting::Parked { then, .. } = &p.waiting {
                 match then {
                     Deferred::Put(put) => {
-                        m.string(&put.key);
+                        m.shared_str(&put.key);
                         m.shared_str(&put.value);
                     }
                     Deferred::Delete(d) => m.string(&d.key),

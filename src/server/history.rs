@@ -25,6 +25,7 @@
 //! `linearizable` conditions), and kept until the history changes.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use crate::collections::chunked::Chunked;
 use crate::collections::vecmap::DequeSet;
@@ -93,19 +94,20 @@ impl History {
         self.ops.len() - 1
     }
 
-    /// A write of `value` to `key` sent now as `request`.
+    /// A write of `value` to `key` sent now as `request` (the request's
+    /// own key and value, shared).
     pub fn write_sent(
         &mut self,
         request: RequestId,
         client: ClientId,
-        key: &str,
-        value: &str,
+        key: impl Into<Rc<str>>,
+        value: impl Into<Rc<str>>,
         now_ms: u64,
     ) {
         let op = Operation {
             client,
-            key: key.to_string(),
-            kind: OpKind::Write(value.to_string()),
+            key: key.into(),
+            kind: OpKind::Write(value.into()),
             invoke: self.stamp(now_ms),
             response: None,
         };
@@ -118,7 +120,7 @@ impl History {
     pub fn delete_sent(&mut self, request: RequestId, client: ClientId, key: &str, now_ms: u64) {
         let op = Operation {
             client,
-            key: key.to_string(),
+            key: Rc::from(key),
             kind: OpKind::Delete,
             invoke: self.stamp(now_ms),
             response: None,
@@ -131,7 +133,7 @@ impl History {
     pub fn read_sent(&mut self, request: RequestId, client: ClientId, key: &str, now_ms: u64) {
         let op = Operation {
             client,
-            key: key.to_string(),
+            key: Rc::from(key),
             kind: OpKind::Read(None),
             invoke: self.stamp(now_ms),
             response: None,
@@ -147,8 +149,8 @@ impl History {
         let response = Some(self.stamp(now_ms));
         let op = Operation {
             client,
-            key: key.to_string(),
-            kind: OpKind::Read(value.map(str::to_string)),
+            key: Rc::from(key),
+            kind: OpKind::Read(value.map(Rc::from)),
             invoke,
             response,
         };
@@ -186,7 +188,7 @@ impl History {
         if let Some(r) = r {
             r.op.response = Some(response);
             if let Some(value) = read {
-                r.op.kind = OpKind::Read(value);
+                r.op.kind = OpKind::Read(value.map(Rc::from));
                 r.kept = true;
             }
         }
@@ -211,7 +213,9 @@ impl History {
     /// Every (key, value) a client sent a write of, sent or not kept.
     pub fn written(&self) -> impl Iterator<Item = (String, String)> + '_ {
         self.ops.iter().filter_map(|r| match &r.op.kind {
-            crate::sim::linearizability::OpKind::Write(v) => Some((r.op.key.clone(), v.clone())),
+            crate::sim::linearizability::OpKind::Write(v) => {
+                Some((r.op.key.to_string(), v.to_string()))
+            }
             _ => None,
         })
     }
@@ -263,9 +267,9 @@ impl Recorded {
     /// fills (`Chunked::push_weighed`), not at every count; answering an
     /// operation changes its time, and a read's value only then.
     fn heap_size(&self, m: &mut crate::collections::heap::Meter) {
-        m.string(&self.op.key);
+        m.kept_str(&self.op.key);
         match &self.op.kind {
-            OpKind::Write(v) | OpKind::Read(Some(v)) => m.string(v),
+            OpKind::Write(v) | OpKind::Read(Some(v)) => m.kept_str(v),
             _ => {}
         }
     }

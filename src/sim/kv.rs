@@ -19,7 +19,8 @@ use crate::sim::mvcc::{MvccError, MvccImage, MvccStore};
 /// A client write replicated through the log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Put {
-    pub key: String,
+    /// Shared with the client's history of what it sent.
+    pub key: Rc<str>,
     /// Shared by every member's store that applies it.
     pub value: Rc<str>,
     /// Bytes this write weighs on the wire and in the state machine.
@@ -273,7 +274,7 @@ impl HeapSize for Request {
     fn heap_size(&self, m: &mut Meter) {
         match self {
             Request::Put(p) => {
-                m.string(&p.key);
+                m.shared_str(&p.key);
                 m.shared_str(&p.value);
             }
             Request::Delete(d) => m.string(&d.key),

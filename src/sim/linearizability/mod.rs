@@ -120,6 +120,8 @@ pub mod synthetic;
 #[cfg(test)]
 mod tests;
 
+use std::rc::Rc;
+
 use serde::Serialize;
 
 use search::{hash_bytes, Index, SearchOp, ABSENT};
@@ -155,10 +157,11 @@ impl Stamp {
 /// What an operation did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OpKind {
-    /// A `put` of this value.
-    Write(String),
+    /// A `put` of this value (shared with the request that carries it: a
+    /// steady load records thousands).
+    Write(Rc<str>),
     /// A `get` that returned this value (`None`: the key was absent).
-    Read(Option<String>),
+    Read(Option<Rc<str>>),
     /// A `delete`: afterwards the key is absent.
     Delete,
 }
@@ -167,7 +170,7 @@ pub enum OpKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Operation {
     pub client: ClientId,
-    pub key: String,
+    pub key: Rc<str>,
     pub kind: OpKind,
     /// When the client sent it.
     pub invoke: Stamp,
@@ -187,7 +190,7 @@ impl Operation {
         Operation::new(
             client,
             key,
-            OpKind::Write(value.to_string()),
+            OpKind::Write(Rc::from(value)),
             invoke_ms,
             response_ms,
         )
@@ -201,7 +204,7 @@ impl Operation {
         invoke_ms: u64,
         response_ms: Option<u64>,
     ) -> Operation {
-        let kind = OpKind::Read(value.map(str::to_string));
+        let kind = OpKind::Read(value.map(Rc::from));
         Operation::new(client, key, kind, invoke_ms, response_ms)
     }
 
@@ -223,7 +226,7 @@ impl Operation {
     ) -> Operation {
         Operation {
             client,
-            key: key.to_string(),
+            key: Rc::from(key),
             kind,
             invoke: Stamp::at(invoke_ms),
             response: response_ms.map(Stamp::at),
@@ -280,8 +283,8 @@ pub enum OpName {
 impl OperationView {
     pub fn of(index: usize, op: &Operation) -> OperationView {
         let (kind, value) = match &op.kind {
-            OpKind::Write(v) => (OpName::Write, Some(v.clone())),
-            OpKind::Read(v) => (OpName::Read, v.clone()),
+            OpKind::Write(v) => (OpName::Write, Some(v.to_string())),
+            OpKind::Read(v) => (OpName::Read, v.as_deref().map(str::to_string)),
             OpKind::Delete => (OpName::Delete, None),
         };
         OperationView {
@@ -344,7 +347,7 @@ fn by_key(history: &[Operation]) -> Vec<(&str, Vec<usize>)> {
     let mut place = Index::default();
     let mut keys: Vec<(&str, Vec<usize>)> = Vec::new();
     for (i, op) in history.iter().enumerate() {
-        let key = op.key.as_str();
+        let key = &*op.key;
         let found = {
             let keys = &keys;
             place.find_or_add(

@@ -3,6 +3,8 @@
 //! tests and its benchmark (a run's size and shape without running a
 //! cluster).
 
+use std::rc::Rc;
+
 use super::{OpKind, Operation, Stamp};
 
 /// The shape of a synthetic history. `Default` is the size the checker must
@@ -93,7 +95,7 @@ impl Synthetic {
                 effects[key as usize].push((at, value.clone()));
             }
             let kind = match value {
-                Some(v) => OpKind::Write(v),
+                Some(v) => OpKind::Write(Rc::from(v)),
                 None => OpKind::Delete,
             };
             let response = (!unknown).then(|| at + rng.upto(lat_us));
@@ -121,7 +123,13 @@ impl Synthetic {
                 let seen = timeline.partition_point(|&(t, _)| t < at);
                 let value = seen.checked_sub(1).and_then(|i| timeline[i].1.clone());
                 let response = at + rng.upto(lat_us * slow);
-                ops.push(op(client, key, OpKind::Read(value), now, Some(response)));
+                ops.push(op(
+                    client,
+                    key,
+                    OpKind::Read(value.map(Rc::from)),
+                    now,
+                    Some(response),
+                ));
                 now = response + rng.upto(think);
             }
         }
@@ -136,7 +144,7 @@ impl Synthetic {
 fn op(client: u64, key: u64, kind: OpKind, invoke_us: u64, response_us: Option<u64>) -> Operation {
     Operation {
         client,
-        key: format!("k{key}"),
+        key: Rc::from(format!("k{key}")),
         kind,
         invoke: Stamp::at(invoke_us / 1000),
         response: response_us.map(|r| Stamp::at(r.div_ceil(1000))),

@@ -28,7 +28,7 @@ fn named(result: &Linearizability) -> Vec<usize> {
 /// contradict each other whatever the key's other writes did.
 fn contradicts(history: &[Operation], key: &str, chosen: &[usize]) -> bool {
     let positions = (0..history.len())
-        .filter(|&p| history[p].key == key)
+        .filter(|&p| *history[p].key == *key)
         .collect();
     let k = KeyHistory::new(history, positions);
     let keep: Vec<bool> = k.positions.iter().map(|p| chosen.contains(p)).collect();
@@ -438,7 +438,7 @@ fn a_ten_minute_history_is_decided() {
     let stale = make_stale_read(&mut h).unwrap();
     let result = check(&h);
     assert!(!result.ok);
-    assert_eq!(result.anomaly.as_ref().unwrap().key, h[stale].key);
+    assert_eq!(result.anomaly.as_ref().unwrap().key, *h[stale].key);
     assert!(named(&result).contains(&stale));
     assert_minimal(&h, &result);
 }
@@ -463,7 +463,7 @@ fn synthetic_histories_are_linearizable_on_every_seed_and_shape() {
 
 impl Operation {
     fn with_key(mut self, key: &str) -> Operation {
-        self.key = key.to_string();
+        self.key = Rc::from(key);
         self
     }
 }
@@ -648,11 +648,11 @@ mod properties {
             let reads: Vec<usize> = (0..h.len()).filter(|&i| matches!(h[i].kind, OpKind::Read(_))).collect();
             prop_assume!(!reads.is_empty());
             let bad = reads[pick.index(reads.len())];
-            h[bad].kind = OpKind::Read(Some("never written".to_string()));
+            h[bad].kind = OpKind::Read(Some(Rc::from("never written")));
             let result = check(&h);
             prop_assert!(!result.ok);
             prop_assert_eq!(named(&result), vec![bad]);
-            prop_assert_eq!(&result.anomaly.unwrap().key, &h[bad].key);
+            prop_assert_eq!(&*result.anomaly.unwrap().key, &*h[bad].key);
         }
     }
 }
