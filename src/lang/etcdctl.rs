@@ -27,7 +27,9 @@ pub const MODELLED: &[&str] = &[
     "member remove ID",
     "member list [--consistency=l|s]",
     "put KEY VALUE",
-    "get KEY [--consistency=l|s]",
+    "get KEY [--consistency=l|s] [--rev=REV]",
+    "del KEY",
+    "compaction REV",
     "move-leader ID",
     "endpoint status",
 ];
@@ -102,6 +104,11 @@ pub enum EtcdctlError {
     BadName { name: String },
     /// Several peer URLs (raftlab's members have one).
     SeveralUrls,
+    /// `--endpoints` other than one member's client URL.
+    BadEndpoints { endpoints: String },
+    /// A negative revision to compact, which etcd refuses as compacted
+    /// after a round through Raft; raftlab's revisions are whole numbers.
+    NegativeRevision { rev: String },
 }
 
 /// How the result of a translated command is printed.
@@ -123,10 +130,18 @@ pub enum Print {
     Get {
         key: String,
     },
+    /// The number of keys deleted.
+    Del,
+    Compaction {
+        rev: u64,
+    },
     MoveLeader {
         target: u64,
     },
-    EndpointStatus,
+    /// Every member's status, or only the one `--endpoints` names.
+    EndpointStatus {
+        only: Option<NodeId>,
+    },
 }
 
 /// An etcdctl line, understood.
@@ -319,7 +334,10 @@ impl Args {
     /// no printer for is etcdctl's own error ([`Args::table`]).
     fn only(&self, modelled: &[&str]) -> Result<(), EtcdctlError> {
         let printer = !matches!(self.write_out(), "json" | "protobuf" | "fields");
-        let allowed = |f: &Flag| f.name == "write-out" && printer;
+        let allowed = |f: &Flag| {
+            (f.name == "write-out" && printer)
+                || (f.name == "endpoints" && modelled.contains(&"endpoints"))
+        };
         match self
             .flags
             .iter()
@@ -362,6 +380,23 @@ impl Args {
             .rev()
             .find(|f| f.name == name)
             .and_then(|f| f.value.as_deref())
+    }
+
+    /// The member `--endpoints` names (the last one given, as pflag keeps
+    /// it): one client URL, `http://nN:2379` or `nN:2379`. Without it the
+    /// console's etcdctl has every member as its endpoints. A host `nN`
+    /// that is no member's is taken as one whose process is down (etcdctl
+    /// dials it until its deadline).
+    fn endpoint(&self) -> Result<Option<NodeId>, EtcdctlError> {
+        let Some(eps) = self.value("endpoints") else {
+            return Ok(None);
+        };
+        let bad = || EtcdctlError::BadEndpoints {
+            endpoints: eps.to_string(),
+        };
+        let host = eps.strip_prefix("http://").unwrap_or(eps);
+        let name = host.strip_suffix(":2379").ok_or_else(bad)?;
+        node_of_name(name).map(Some).ok_or_else(bad)
     }
 
     /// A boolean flag: `--name`, `--name=true` or `--name=false`.
@@ -522,6 +557,16 @@ const PUT_FLAGS: &[(&str, bool)] = &[
     ("ignore-value", false),
     ("ignore-lease", false),
 ];
+
+/// etcdctl del's flags (NewDelCommand's); the last [`DEL_NEW_IN_3_6`]
+/// came with v3.6.
+const DEL_FLAGS: &[(&str, bool)] = &[
+    ("prefix", false),
+    ("prev-kv", false),
+    ("from-key", false),
+    ("range", false),
+];
+const DEL_NEW_IN_3_6: usize = 1;
 
 /// etcdctl get's flags (NewGetCommand's), with whether each takes a
 /// value. The last [`GET_NEW_IN_3_6`] came with v3.6.
@@ -782,6 +827,8 @@ fn understand(line: &str, release: Release) -> Result<(Command, Print, bool), Et
         ["member", "promote" | "remove" | "list"] | ["move-leader"] => (&[], false),
         ["put"] => (PUT_FLAGS, false),
         ["get"] => (of_release(GET_FLAGS, GET_NEW_IN_3_6, v36), false),
+        ["del"] => (of_release(DEL_FLAGS, DEL_NEW_IN_3_6, v36), false),
+        ["compaction"] => (&[("physical", false)], false),
         ["endpoint", "status"] => (&[("cluster", false)], false),
         _ => return Err(unmodelled()),
     };
@@ -796,11 +843,10 @@ fn understand(line: &str, release: Release) -> Result<(Command, Print, bool), Et
         ["member", "list"] => member_list(&a)?,
         ["put"] => put(&a)?,
         ["get"] => get(&a)?,
+        ["del"] => del(&a)?,
+        ["compaction"] => compaction(&a)?,
         ["move-leader"] => move_leader(&a)?,
-        ["endpoint", "status"] => {
-            a.only(&["cluster"])?;
-            (Command::Status { via: None }, Print::EndpointStatus)
-        }
+        ["endpoint", "status"] => endpoint_status(&a)?,
         _ => return Err(unmodelled()),
     };
     // etcdctl picks its printer as it makes its client
@@ -856,7 +902,7 @@ fn member_list(a: &Args) -> Result<(Command, Print), EtcdctlError> {
 
 /// `put KEY VALUE` (etcdctl `putCommandFunc`).
 fn put(a: &Args) -> Result<(Command, Print), EtcdctlError> {
-    a.only(&[])?;
+    a.only(&["endpoints"])?;
     // getPutOp reads the value from the second argument and
     // ignores any after it.
     let [key, value, ..] = a.positional.as_slice() else {
@@ -868,7 +914,7 @@ fn put(a: &Args) -> Result<(Command, Print), EtcdctlError> {
         Command::Put {
             key: key.clone(),
             value: value.clone(),
-            via: None,
+            via: a.endpoint()?,
             size: None,
             nowait: false,
             timeout_ms: None,
@@ -878,9 +924,18 @@ fn put(a: &Args) -> Result<(Command, Print), EtcdctlError> {
     ))
 }
 
-/// `get KEY [--consistency=l|s]` (etcdctl `getCommandFunc`).
+/// `get KEY [--consistency=l|s] [--rev=REV]` (etcdctl `getCommandFunc`).
 fn get(a: &Args) -> Result<(Command, Print), EtcdctlError> {
-    a.only(&["consistency"])?;
+    // pflag reads --rev as it parses the flags, before the command runs.
+    let rev = match a.value("rev") {
+        Some(v) => go_parse_int(v, true).map_err(|why| {
+            EtcdctlError::Etcdctl(format!(
+                "invalid argument \"{v}\" for \"--rev\" flag: strconv.ParseInt: parsing \"{v}\": {why}"
+            ))
+        })?,
+        None => 0,
+    };
+    a.only(&["consistency", "rev", "endpoints"])?;
     // getGetOp's order: no key, then the consistency, then a
     // range_end (the second argument; any after it is ignored).
     let Some(key) = a.positional.first().cloned() else {
@@ -899,14 +954,156 @@ fn get(a: &Args) -> Result<(Command, Print), EtcdctlError> {
     Ok((
         Command::Get {
             key: key.clone(),
-            rev: None,
-            via: None,
+            // etcd reads the latest revision for any revision not above
+            // zero (mvcc `rangeKeys`).
+            rev: u64::try_from(rev).ok().filter(|&r| r > 0),
+            via: a.endpoint()?,
             serializable,
             timeout_ms: None,
             require_leader: false,
         },
         Print::Get { key },
     ))
+}
+
+/// `del KEY` (etcdctl `delCommandFunc`).
+fn del(a: &Args) -> Result<(Command, Print), EtcdctlError> {
+    a.only(&["endpoints"])?;
+    // getDelOp: one key and an optional range_end.
+    let (Some(key), 1..=2) = (a.positional.first(), a.positional.len()) else {
+        return Err(EtcdctlError::Etcdctl(
+            "del command needs one argument as key and an optional argument as range_end"
+                .to_string(),
+        ));
+    };
+    if a.positional.len() > 1 {
+        return Err(EtcdctlError::UnmodelledFlag {
+            command: "del".to_string(),
+            flag: "range_end".to_string(),
+        });
+    }
+    Ok((
+        Command::Delete {
+            key: key.clone(),
+            via: a.endpoint()?,
+            timeout_ms: None,
+            require_leader: false,
+        },
+        Print::Del,
+    ))
+}
+
+/// `compaction REV` (etcdctl `compactionCommandFunc`).
+fn compaction(a: &Args) -> Result<(Command, Print), EtcdctlError> {
+    a.only(&["endpoints"])?;
+    let [arg] = a.positional.as_slice() else {
+        return Err(EtcdctlError::Etcdctl(
+            "compaction command needs 1 argument".to_string(),
+        ));
+    };
+    let rev = go_parse_int(arg, false).map_err(|why| {
+        EtcdctlError::Etcdctl(format!("strconv.ParseInt: parsing \"{arg}\": {why}"))
+    })?;
+    let rev =
+        u64::try_from(rev).map_err(|_| EtcdctlError::NegativeRevision { rev: arg.clone() })?;
+    Ok((
+        Command::Compaction {
+            rev,
+            via: a.endpoint()?,
+            timeout_ms: None,
+            require_leader: false,
+        },
+        Print::Compaction { rev },
+    ))
+}
+
+/// `endpoint status [--cluster]` (etcdctl `epStatusCommandFunc`): every
+/// member's, or the one member `--endpoints` names. With `--cluster`
+/// etcdctl asks that endpoint for the members first, which raftlab does
+/// not model.
+fn endpoint_status(a: &Args) -> Result<(Command, Print), EtcdctlError> {
+    a.only(&["cluster", "endpoints"])?;
+    let only = a.endpoint()?;
+    if only.is_some() && a.bool("cluster")? {
+        return Err(EtcdctlError::UnmodelledFlag {
+            command: "endpoint status".to_string(),
+            flag: "--endpoints (with --cluster)".to_string(),
+        });
+    }
+    Ok((
+        Command::Status { via: only },
+        Print::EndpointStatus { only },
+    ))
+}
+
+/// Go's `strconv.ParseInt(s, base, 64)` with base 0 (`base0`: a `0x`,
+/// `0o`, `0b` or `0` prefix picks the base, and `_` may separate digits,
+/// as pflag reads an int64 flag) or 10 (as etcdctl reads an argument).
+/// The error is Go's reason: "invalid syntax" or "value out of range".
+fn go_parse_int(s: &str, base0: bool) -> Result<i64, &'static str> {
+    const SYNTAX: &str = "invalid syntax";
+    let (neg, body) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let lower = body.to_ascii_lowercase();
+    let (base, digits) = match lower.as_bytes() {
+        [b'0', b'x', _, ..] if base0 => (16, &lower[2..]),
+        [b'0', b'o', _, ..] if base0 => (8, &lower[2..]),
+        [b'0', b'b', _, ..] if base0 => (2, &lower[2..]),
+        [b'0', ..] if base0 => (8, &lower[1..]),
+        [] => return Err(SYNTAX),
+        _ => (10, &lower[..]),
+    };
+    let mut n: u64 = 0;
+    let mut underscores = false;
+    for c in digits.chars() {
+        if c == '_' && base0 {
+            underscores = true;
+            continue;
+        }
+        let d = c.to_digit(base).ok_or(SYNTAX)?;
+        n = n
+            .checked_mul(u64::from(base))
+            .and_then(|n| n.checked_add(u64::from(d)))
+            .ok_or("value out of range")?;
+    }
+    if underscores && !underscore_ok(s) {
+        return Err(SYNTAX);
+    }
+    match neg {
+        false => i64::try_from(n).map_err(|_| "value out of range"),
+        true if n <= 1 << 63 => Ok((n as i64).wrapping_neg()),
+        true => Err("value out of range"),
+    }
+}
+
+/// Go's `underscoreOK`: each `_` between digits (a base prefix counts as
+/// a digit).
+fn underscore_ok(s: &str) -> bool {
+    let s = s.strip_prefix(['-', '+']).unwrap_or(s).to_ascii_lowercase();
+    let b = s.as_bytes();
+    // The last seen: '^' the start, '0' a digit or prefix, '_', '!' other.
+    let (mut saw, mut i, mut hex) = (b'^', 0, false);
+    if b.len() >= 2 && b[0] == b'0' && matches!(b[1], b'b' | b'o' | b'x') {
+        (saw, i, hex) = (b'0', 2, b[1] == b'x');
+    }
+    for &c in &b[i..] {
+        if c.is_ascii_digit() || (hex && (b'a'..=b'f').contains(&c)) {
+            saw = b'0';
+        } else if c == b'_' {
+            if saw != b'0' {
+                return false;
+            }
+            saw = b'_';
+        } else if saw == b'_' {
+            return false;
+        } else {
+            saw = b'!';
+        }
+    }
+    saw != b'_'
 }
 
 /// `move-leader ID` (etcdctl `transferLeadershipCommandFunc`).
@@ -1031,6 +1228,46 @@ mod tests {
         assert_eq!(v35, (vec!["get"], strings(&["-w", "--debug", "get", "k"])));
         let v36 = find(args, Release::V3_6).unwrap();
         assert_eq!(v36, (vec!["get"], strings(&["-w", "get", "--debug", "k"])));
+    }
+
+    /// Go's strconv.ParseInt as pflag (base 0) and etcdctl's compaction
+    /// (base 10) call it; the base-0 cases as etcdctl v3.4.23 read them.
+    #[test]
+    fn integers_are_read_as_go_reads_them() {
+        let syntax = Err("invalid syntax");
+        let range = Err("value out of range");
+        for (s, want) in [
+            ("0x5", Ok(5)),
+            ("1_0", Ok(10)),
+            ("0b101", Ok(5)),
+            ("010", Ok(8)),
+            ("0x_5", Ok(5)),
+            ("+5", Ok(5)),
+            ("-1", Ok(-1)),
+            ("0", Ok(0)),
+            ("1__0", syntax),
+            ("_1", syntax),
+            ("1_", syntax),
+            ("08", syntax),
+            ("0x", syntax),
+            ("", syntax),
+            ("-", syntax),
+            ("abc", syntax),
+            ("9223372036854775807", Ok(i64::MAX)),
+            ("-9223372036854775808", Ok(i64::MIN)),
+            ("9223372036854775808", range),
+            ("99999999999999999999", range),
+        ] {
+            assert_eq!(go_parse_int(s, true), want, "base 0: {s:?}");
+        }
+        for (s, want) in [
+            ("3", Ok(3)),
+            ("0x3", syntax),
+            ("1_0", syntax),
+            ("010", Ok(10)),
+        ] {
+            assert_eq!(go_parse_int(s, false), want, "base 10: {s:?}");
+        }
     }
 
     #[test]

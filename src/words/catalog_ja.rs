@@ -500,6 +500,8 @@ sentences! {
     EtcdctlRefusalUnmodelledFlag = 2,
     EtcdctlRefusalBadName = 1,
     EtcdctlRefusalSeveralUrls = 0,
+    EtcdctlRefusalBadEndpoints = 1,
+    EtcdctlRefusalNegativeRevision = 1,
     EtcdctlRecorded = 1,
     NoLesson = 1,
     QuorumVerdictNoLeader = 0,

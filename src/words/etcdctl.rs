@@ -70,20 +70,24 @@ pub fn output(
             eps.join(" ")
         )];
     }
-    if let Some(code) = r.error {
+    // endpoint status says which endpoint did not answer on a line of
+    // its own (below), not as an error.
+    if let (Some(code), false) = (r.error, matches!(t.print, Print::EndpointStatus { .. })) {
         return vec![format!("Error: {}", error_text(code, r))];
     }
     match &t.print {
         Print::MemberList => rows(t.table, MEMBER_LIST_HEADER, &member_list(r)),
-        Print::EndpointStatus => {
+        Print::EndpointStatus { only } => {
             let header = match session.spec().etcd {
                 Release::V3_6 => STATUS_HEADER_3_6,
                 _ => STATUS_HEADER,
             };
-            let (mut failed, status) = endpoint_status(session);
+            let (mut failed, status) = endpoint_status(session, *only);
             failed.extend(rows(t.table, header, &status));
             failed
         }
+        // compactionCommandFunc prints with fmt.Println, not the printer.
+        Print::Compaction { rev } => vec![format!("compacted revision {rev}")],
         // etcdctl's table printer has the two above alone; for the others
         // it stops after the request (`printerUnsupported`).
         _ if t.table => vec!["Error: table not supported as output format".to_string()],
@@ -103,6 +107,7 @@ pub fn output(
             )]
         }
         Print::Put => vec!["OK".to_string()],
+        Print::Del => vec![r.deleted.unwrap_or(0).to_string()],
         Print::Get { key } => match &r.value {
             Some(Some(v)) => vec![key.clone(), v.clone()],
             _ => Vec::new(),
@@ -329,14 +334,18 @@ fn member_list(r: &CommandResult) -> Vec<Vec<String>> {
 }
 
 /// `endpoint status`: a line for each endpoint that did not answer, and a
-/// row for each of the others.
-fn endpoint_status(session: &Session) -> (Vec<String>, Vec<Vec<String>>) {
+/// row for each of the others. The endpoints are every member, or `only`.
+fn endpoint_status(session: &Session, only: Option<NodeId>) -> (Vec<String>, Vec<Vec<String>>) {
     let cluster = session.cluster();
     let v36 = session.spec().etcd == Release::V3_6;
     // epStatusCommandFunc says which endpoints failed as it asks
     // them, and prints the table of the others after.
     let (mut failed, mut rows) = (Vec::new(), Vec::new());
-    for id in cluster.known_ids() {
+    let endpoints: Vec<NodeId> = match only {
+        Some(id) => vec![id],
+        None => cluster.known_ids().into_iter().collect(),
+    };
+    for id in endpoints {
         match cluster.member_status(id) {
             Ok(s) => rows.push(status_row(id, &s, v36)),
             Err(_) => failed.push(format!(

@@ -713,6 +713,15 @@ impl Renderer for English {
             EtcdctlError::SeveralUrls => {
                 "raftlab's members have one peer URL each: give --peer-urls a single URL".to_string()
             }
+            EtcdctlError::BadEndpoints { endpoints } => format!(
+                "raftlab's etcdctl takes one endpoint in --endpoints, a member's client URL, as in \
+                 --endpoints=http://n2:2379 (member N listens on host nN, port 2379), not {endpoints:?}; \
+                 without --endpoints it reaches every member"
+            ),
+            EtcdctlError::NegativeRevision { rev } => format!(
+                "raftlab's revisions are whole numbers, and it does not run a compaction to {rev}: \
+                 etcd refuses a negative revision as \"etcdserver: mvcc: required revision has been compacted\""
+            ),
         }
     }
 

@@ -1478,6 +1478,11 @@ impl Renderer for Japanese {
                 ja!(EtcdctlRefusalBadName, name = format!("{:?}", name))
             }
             EtcdctlError::SeveralUrls => ja!(EtcdctlRefusalSeveralUrls),
+            EtcdctlError::BadEndpoints { endpoints } => ja!(
+                EtcdctlRefusalBadEndpoints,
+                endpoints = format!("{:?}", endpoints)
+            ),
+            EtcdctlError::NegativeRevision { rev } => ja!(EtcdctlRefusalNegativeRevision, rev),
         }
     }
 
@@ -2493,7 +2498,7 @@ mod tests {
                 member_id: 1,
             },
             EtcdctlError::Unmodelled {
-                command: "del".into(),
+                command: "txn".into(),
             },
             EtcdctlError::UnmodelledFlag {
                 command: "get".into(),
@@ -2501,6 +2506,10 @@ mod tests {
             },
             EtcdctlError::BadName { name: "a".into() },
             EtcdctlError::SeveralUrls,
+            EtcdctlError::BadEndpoints {
+                endpoints: "localhost:2379".into(),
+            },
+            EtcdctlError::NegativeRevision { rev: "-1".into() },
         ] {
             let ja = Japanese.etcdctl_refusal(&e);
             // etcdctl's own refusal is quoted as etcdctl prints it.
