@@ -1270,8 +1270,8 @@ impl Cluster {
                 let members = *read == Served::Members;
                 let outcome = match read {
                     Served::Members => Outcome::Members(self.members_of(*node)),
-                    Served::Key(Ok(read)) => Outcome::Read(read.clone()),
-                    Served::Key(Err(e)) => Outcome::Failed(ServerError::from(*e)),
+                    Served::Key { read: Ok(read), .. } => Outcome::Read(read.clone()),
+                    Served::Key { read: Err(e), .. } => Outcome::Failed(ServerError::from(*e)),
                 };
                 (
                     *request,

@@ -661,11 +661,15 @@ mod tests {
                 EventKind::ReadServed {
                     node: 1,
                     request: 2,
-                    read: Served::Key(Ok(KeyRead {
-                        value: Some("failed".into()),
-                        mod_revision: Some(2),
-                        revision: 2,
-                    })),
+                    read: Served::Key {
+                        key: "k".into(),
+                        rev: 0,
+                        read: Ok(KeyRead {
+                            value: Some("failed".into()),
+                            mod_revision: Some(2),
+                            revision: 2,
+                        }),
+                    },
                 },
                 plain,
                 false,

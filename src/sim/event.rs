@@ -11,8 +11,13 @@ use crate::sim::mvcc::MvccError;
 /// asked).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Served {
-    /// A key: its value at the revision asked, or the store's refusal.
-    Key(Result<KeyRead, MvccError>),
+    /// A key read at revision `rev` (0: the latest): its value then, or
+    /// the store's refusal.
+    Key {
+        key: String,
+        rev: u64,
+        read: Result<KeyRead, MvccError>,
+    },
     /// The member list: the member answers from its applied membership.
     Members,
 }
@@ -293,9 +298,14 @@ impl Event {
                 change.context.heap_size(m);
             }
             EventKind::ReadServed {
-                read: Served::Key(Ok(KeyRead { value: Some(v), .. })),
+                read: Served::Key { key, read, .. },
                 ..
-            } => m.string(v),
+            } => {
+                m.string(key);
+                if let Ok(KeyRead { value: Some(v), .. }) = read {
+                    m.string(v);
+                }
+            }
             _ => {}
         }
     }

@@ -219,7 +219,11 @@ fn serve_reads(
         let ready = p.index > 0 && p.index <= applied;
         if ready {
             let read = match &p.of {
-                ReadOf::Key { key, rev } => Served::Key(state.read(key, *rev)),
+                ReadOf::Key { key, rev } => Served::Key {
+                    key: key.clone(),
+                    rev: *rev,
+                    read: state.read(key, *rev),
+                },
                 ReadOf::Members => Served::Members,
             };
             served.push(EventKind::ReadServed {

@@ -414,14 +414,20 @@ impl Renderer for English {
                 ),
             },
             ReadServed { node, read, .. } => match read {
-                Served::Key(Ok(KeyRead { value: Some(v), .. })) => {
-                    format!("node {node} served a linearizable read: {v:?}")
-                }
-                Served::Key(Ok(KeyRead { value: None, .. })) => {
-                    format!("node {node} served a linearizable read: no such key")
-                }
-                Served::Key(Err(e)) => {
-                    format!("node {node} refused a linearizable read: {}", e.etcd_text())
+                Served::Key { key, rev, read } => {
+                    let what = match rev {
+                        0 => format!("a linearizable read of {key:?}"),
+                        r => format!("a linearizable read of {key:?} at revision {r}"),
+                    };
+                    match read {
+                        Ok(KeyRead { value: Some(v), .. }) => {
+                            format!("node {node} served {what}: {v:?}")
+                        }
+                        Ok(KeyRead { value: None, .. }) => {
+                            format!("node {node} served {what}: no such key")
+                        }
+                        Err(e) => format!("node {node} refused {what}: {}", e.etcd_text()),
+                    }
                 }
                 Served::Members => format!("node {node} served a linearizable member list"),
             },

@@ -1179,11 +1179,22 @@ impl Renderer for Japanese {
                 ),
             },
             ReadServed { node, read, .. } => match read {
-                Served::Key(Ok(KeyRead { value: Some(v), .. })) => {
-                    ja!(EventReadServed, node, value = format!("{:?}", v))
+                Served::Key { key, rev, read } => {
+                    let key = format!("{key:?}");
+                    let what = match rev {
+                        0 => ja!(EventReadOfKey, key),
+                        r => ja!(EventReadOfKeyAt, rev = r, key),
+                    };
+                    match read {
+                        Ok(KeyRead { value: Some(v), .. }) => {
+                            ja!(EventReadServed, node, what, value = format!("{:?}", v))
+                        }
+                        Ok(KeyRead { value: None, .. }) => {
+                            ja!(EventReadServedAbsent, node, what)
+                        }
+                        Err(e) => ja!(EventReadRefused, node, what, etcd = e.etcd_text()),
+                    }
                 }
-                Served::Key(Ok(KeyRead { value: None, .. })) => ja!(EventReadServedAbsent, node),
-                Served::Key(Err(e)) => ja!(EventReadRefused, node, etcd = e.etcd_text()),
                 Served::Members => ja!(EventMembersServed, node),
             },
             Compacted { node, index } => ja!(EventCompacted, node, index),
@@ -1940,25 +1951,37 @@ mod tests {
             EventKind::ReadServed {
                 node: 1,
                 request: 2,
-                read: Served::Key(Ok(KeyRead {
-                    value: Some("v".into()),
-                    mod_revision: Some(2),
-                    revision: 3,
-                })),
+                read: Served::Key {
+                    key: "k".into(),
+                    rev: 0,
+                    read: Ok(KeyRead {
+                        value: Some("v".into()),
+                        mod_revision: Some(2),
+                        revision: 3,
+                    }),
+                },
             },
             EventKind::ReadServed {
                 node: 1,
                 request: 2,
-                read: Served::Key(Ok(KeyRead {
-                    value: None,
-                    mod_revision: None,
-                    revision: 3,
-                })),
+                read: Served::Key {
+                    key: "k".into(),
+                    rev: 2,
+                    read: Ok(KeyRead {
+                        value: None,
+                        mod_revision: None,
+                        revision: 3,
+                    }),
+                },
             },
             EventKind::ReadServed {
                 node: 1,
                 request: 2,
-                read: Served::Key(Err(MvccError::Compacted)),
+                read: Served::Key {
+                    key: "k".into(),
+                    rev: 1,
+                    read: Err(MvccError::Compacted),
+                },
             },
             EventKind::ReadServed {
                 node: 1,
