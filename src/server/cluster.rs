@@ -18,6 +18,7 @@ use crate::sim::{Event, EventKind, ReadOf, Served, World, WorldConfig};
 
 use super::error::{ErrorCode, ErrorDetail, ServerError, Waited};
 use super::history::{History, LOAD_CLIENT, SCRIPT_CLIENT};
+use super::join_state::Join;
 use super::load::Load;
 use super::mode_settings::ModesConfig;
 use super::mode_state::ModeState;
@@ -102,6 +103,9 @@ pub struct Cluster {
     pub(crate) modes: ModeState,
     /// Every client read and write, for the linearizability checker.
     pub(crate) history: History,
+    /// New members' processes talking to their peers before they start
+    /// raft (`server::join`).
+    pub(crate) joins: Vec<Join>,
 }
 
 impl Cluster {
@@ -122,6 +126,7 @@ impl Cluster {
             reads: VecMap::default(),
             modes: ModeState::default(),
             history: History::default(),
+            joins: Vec::new(),
         };
         cluster.absorb();
         cluster
@@ -136,6 +141,10 @@ impl Cluster {
     /// answers and events not yet taken.
     pub fn heap_size(&self, m: &mut Meter) {
         self.world.heap_size(m);
+        m.vec(&self.joins);
+        for j in &self.joins {
+            m.vec(&j.peers);
+        }
         self.pending.heap_size(m);
         for p in self.pending.values() {
             if let Waiting::Parked { then, .. } = &p.waiting {
@@ -148,7 +157,7 @@ impl Cluster {
                     Deferred::Read(ReadOf::Key { key, .. }) | Deferred::LocalRead { key, .. } => {
                         m.string(key)
                     }
-                    Deferred::Read(ReadOf::Members) => {}
+                    Deferred::Read(ReadOf::Members | ReadOf::Downgrade { .. }) => {}
                     Deferred::Change(cc) => cc.context.heap_size(m),
                     Deferred::ChangeV2 { cc, promote } => {
                         m.shared(cc, |m, cc| {
@@ -496,7 +505,7 @@ impl Cluster {
                 .propose(via, Request::Compaction(c).entry())
                 .map(|()| Waiting::Put { via }),
             Deferred::Read(of) => {
-                let members = of == ReadOf::Members;
+                let members = matches!(of, ReadOf::Members | ReadOf::Downgrade { .. });
                 self.send_read_index(via, request, of)
                     .map(|()| Waiting::Read { via, members })
             }
@@ -706,6 +715,7 @@ impl Cluster {
         }
         let now = self.now();
         let mut again = Vec::new();
+        let mut failed = Vec::new();
         for (&request, read) in self.reads.iter() {
             // A confirmed read waits for its member to apply; it stays here
             // until answered, for its member may crash first: the process
@@ -716,10 +726,17 @@ impl Cluster {
                 continue;
             }
             let leader = self.world.raft(read.via).map_or(NONE, |r| r.leader_id());
+            if leader != read.leader && self.is_join_read(request) {
+                failed.push(request);
+                continue;
+            }
             let due = leader != read.leader || now >= read.at + READ_INDEX_RETRY_MS;
             if due && leader != NONE {
                 again.push(request);
             }
+        }
+        for request in failed {
+            self.fail_join_read(request);
         }
         for request in again {
             let Some(read) = self.reads.get(&request).cloned() else {
@@ -765,7 +782,13 @@ impl Cluster {
         // page's frame many times over. The simulated time is the same.
         self.release_more = ready.len() > RELEASE_BATCH;
         for request in ready.into_iter().take(RELEASE_BATCH) {
-            self.go_on(request);
+            // A peer's read for a joining process that waited for a leader
+            // fails when one appears (the peer's leader changed).
+            if self.is_join_read(request) {
+                self.fail_join_read(request);
+            } else {
+                self.go_on(request);
+            }
         }
     }
 
@@ -807,6 +830,7 @@ impl Cluster {
             load,
             modes,
             parked,
+            self.next_join_time(),
         ]
         .into_iter()
         .flatten()
@@ -832,6 +856,7 @@ impl Cluster {
         self.expire();
         self.release_parked();
         self.check_modes();
+        self.drive_joins();
         true
     }
 
@@ -857,6 +882,7 @@ impl Cluster {
         self.expire();
         self.release_parked();
         self.check_modes();
+        self.drive_joins();
     }
 
     /// Runs until `request` finishes (it always does: it has a deadline).
@@ -883,7 +909,7 @@ impl Cluster {
         }
     }
 
-    fn complete(&mut self, request: RequestId, outcome: Outcome) {
+    pub(crate) fn complete(&mut self, request: RequestId, outcome: Outcome) {
         if let Some(p) = self.pending.remove(&request) {
             let now = self.now();
             match &outcome {
@@ -906,7 +932,8 @@ impl Cluster {
             }
             self.reads.remove(&request);
             self.deadlines.remove(&(p.deadline, request));
-            if !p.quiet {
+            let joining = self.join_answered(request, &outcome);
+            if !p.quiet && !joining {
                 self.finished.push(Finished { request, outcome });
             }
         }
@@ -1267,9 +1294,10 @@ impl Cluster {
                 request,
                 read,
             } => {
-                let members = *read == Served::Members;
+                let members = matches!(read, Served::Members | Served::Downgrade { .. });
                 let outcome = match read {
                     Served::Members => Outcome::Members(self.members_of(*node)),
+                    Served::Downgrade { .. } => Outcome::Done,
                     Served::Key { read: Ok(read), .. } => Outcome::Read(read.clone()),
                     Served::Key { read: Err(e), .. } => Outcome::Failed(ServerError::from(*e)),
                 };

@@ -13,6 +13,8 @@ pub mod error;
 pub mod facts;
 pub mod fleet;
 pub mod history;
+pub mod join;
+pub mod join_state;
 pub mod joint;
 pub mod load;
 pub mod member_info;

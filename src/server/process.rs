@@ -48,9 +48,11 @@ impl Cluster {
     /// - a process needs a member record to join (etcdserver `NewServer`,
     ///   `ValidateClusterAndAssignIDs`: it must be in the cluster);
     /// - a new member whose peer URL names another host fails to listen
-    ///   ([`peer_listener_failure`]).
+    ///   ([`peer_listener_failure`]);
+    /// - a new member talks to its peers before it starts raft
+    ///   (`server::join`).
     pub fn start_process(&mut self, id: NodeId) -> Result<(), ServerError> {
-        if self.world().raft(id).is_some() {
+        if self.world().raft(id).is_some() || self.joining(id) {
             return Err(ServerError::new(
                 ErrorCode::IdExists,
                 ErrorDetail::AlreadyRunning { id },
@@ -71,6 +73,13 @@ impl Cluster {
             }
             (Some(m), false) if m.host != Some(id) => {
                 return Err(peer_listener_failure(id, &m.peer_url));
+            }
+            (Some(_), false) => {
+                let peers = self.join_peers(id);
+                if !peers.is_empty() {
+                    self.join(id, peers);
+                    return Ok(());
+                }
             }
             _ => {}
         }
@@ -99,6 +108,40 @@ impl Cluster {
             .nodes()
             .filter(|n| n.is_running() && !net.is_cut(id, n.id) && !net.is_cut(n.id, id))
             .find_map(|n| n.state.members.get(&id).cloned())
+    }
+
+    /// The members a new member's process talks to before it starts raft:
+    /// every other member of the cluster it joins (the membership the
+    /// cluster's authority holds), lowest first.
+    fn join_peers(&self, id: NodeId) -> Vec<NodeId> {
+        self.authority()
+            .and_then(|a| self.world().node(a))
+            .map(|n| {
+                n.state
+                    .members
+                    .keys()
+                    .copied()
+                    .filter(|&p| p != id)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Stops member `id`'s process (a crash): one running raft, or one
+    /// still talking to its peers before it starts raft, which leaves
+    /// nothing behind.
+    pub fn crash_process(&mut self, id: NodeId) -> Result<(), ServerError> {
+        if self.stop_join(id) {
+            let time_ms = self.now();
+            self.push_event(crate::sim::Event {
+                time_ms,
+                kind: crate::sim::EventKind::Crashed { node: id },
+            });
+            return Ok(());
+        }
+        self.check_running(id)?;
+        self.world_mut().crash(id);
+        Ok(())
     }
 
     /// Whether member `id`'s process runs; if not, why (removed for good,

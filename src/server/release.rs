@@ -115,6 +115,13 @@ impl Release {
         matches!(self.minor(), Release::V3_4) || self == Release::V3_5_1
     }
 
+    /// Whether a new member's process asks its peers whether a downgrade is
+    /// enabled before it starts raft (etcdserver
+    /// `getDowngradeEnabledFromRemotePeers`, v3.5 on).
+    pub fn join_asks_downgrade(self) -> bool {
+        self.minor() != Release::V3_4
+    }
+
     /// Whether etcdctl's `member list` is linearizable by default (v3.6:
     /// `--consistency=l`; before, the member answers from its own state).
     pub fn member_list_linearizable(self) -> bool {

@@ -12,7 +12,7 @@ use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
 use crate::raft::{MessageType, NodeId, RaftEvent};
-use crate::sim::{DropReason, Event, EventKind, MirrorEvent, ModeDecision};
+use crate::sim::{DropReason, Event, EventKind, JoinStep, MirrorEvent, ModeDecision};
 
 use crate::lang::say::Spoken;
 use crate::session::report::CommandResult;
@@ -351,6 +351,12 @@ pub fn event_code(kind: &EventKind) -> &'static str {
         EventKind::JointChangeApplied { .. } => "joint-change-applied",
         EventKind::PublishApplied { .. } => "publish-applied",
         EventKind::ReadServed { .. } => "read-served",
+        EventKind::Join { step, .. } => match step {
+            JoinStep::Unreachable { .. } => "join-unreachable",
+            JoinStep::Asks => "join-asks",
+            JoinStep::NoAnswer { .. } => "join-no-answer",
+            JoinStep::LeaderChanged => "join-leader-changed",
+        },
         EventKind::Compacted { .. } => "compacted",
         EventKind::MessageDropped { .. } => "message-dropped",
         EventKind::Crashed { .. } => "crashed",
@@ -412,6 +418,7 @@ pub fn event_nodes(kind: &EventKind) -> Vec<NodeId> {
             .chain(change.changes.iter().map(|c| c.node_id))
             .collect(),
         EventKind::PublishApplied { node, member } => vec![*node, *member],
+        EventKind::Join { node, peer, .. } => vec![*node, *peer],
         EventKind::MessageDropped { from, to, .. }
         | EventKind::LinkCut { from, to }
         | EventKind::LinkHealed { from, to } => vec![*from, *to],

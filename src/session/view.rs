@@ -94,6 +94,9 @@ pub enum NodeState {
     Down,
     /// Added, its process never ran.
     NotStarted,
+    /// Added, its first process up and talking to its peers; raft not
+    /// started yet (`server::join`).
+    Joining,
     Removed,
 }
 
@@ -116,6 +119,7 @@ impl NodeState {
             NodeState::PreCandidate => "pre-candidate",
             NodeState::Down => "down",
             NodeState::NotStarted => "not started",
+            NodeState::Joining => "joining",
             NodeState::Removed => "removed",
         }
     }
@@ -285,6 +289,8 @@ impl NodeView {
         let never_started = c.never_started(id);
         let role = if removed {
             NodeState::Removed
+        } else if c.joining(id) {
+            NodeState::Joining
         } else if never_started {
             NodeState::NotStarted
         } else {

@@ -20,6 +20,30 @@ pub enum Served {
     },
     /// The member list: the member answers from its applied membership.
     Members,
+    /// Whether a downgrade is enabled, for new member `asker`'s process
+    /// (raftlab models none: the answer is no).
+    Downgrade { asker: NodeId },
+}
+
+/// What a new member's process does before it starts raft, with one peer
+/// (etcdserver `NewServer` for a member joining a cluster: the peers'
+/// versions, `isCompatibleWithCluster`, and from etcd 3.5 on whether a
+/// downgrade is enabled, `getDowngradeEnabledFromRemotePeers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JoinStep {
+    /// The peer is cut off from it: the peer round tripper's dial gives up
+    /// after `ms` (`PeerDialTimeout`), and it goes on without that peer.
+    Unreachable { ms: u64 },
+    /// It asks the peer whether a downgrade is enabled: a linearizable read
+    /// on the peer, which answers within the request timeout or not at all.
+    Asks,
+    /// The peer could not confirm the read within `ms` (no leader, or no
+    /// quorum): it asks the next member.
+    NoAnswer { ms: u64 },
+    /// The peer's leader changed before it confirmed the read, which fails
+    /// it (etcd's `ErrLeaderChanged` in `linearizableReadLoop`): it asks the
+    /// next member.
+    LeaderChanged,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,6 +123,12 @@ pub enum EventKind {
         node: NodeId,
         request: u64,
         read: Served,
+    },
+    /// New member `node`'s process, before it starts raft, with `peer`.
+    Join {
+        node: NodeId,
+        peer: NodeId,
+        step: JoinStep,
     },
     /// `node` took a snapshot of its state at `index` and compacted its log.
     Compacted {

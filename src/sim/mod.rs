@@ -18,7 +18,9 @@ pub use crate::collections::vecmap;
 pub mod world;
 
 pub use config::WorldConfig;
-pub use event::{DropReason, Event, EventKind, MirrorEvent, ModeDecision, NotYet, Served};
+pub use event::{
+    DropReason, Event, EventKind, JoinStep, MirrorEvent, ModeDecision, NotYet, Served,
+};
 pub use invariants::Violation;
 pub use kv::{Compaction, Delete, KeyRead, KvStore, MemberRecord, PeerUrls, Put, Request};
 pub use network::{Envelope, InFlight, MessageCounts, Transport};

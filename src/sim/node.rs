@@ -12,6 +12,10 @@ pub enum ReadOf {
     /// The member list: etcd's MemberList, linearizable since v3.6
     /// (`linearizableReadNotify`, then the member's applied membership).
     Members,
+    /// Whether a downgrade is enabled, asked by the process of new member
+    /// `asker` before it starts raft (etcd 3.5 on: the peer handler of
+    /// `/downgrade/enabled` serves it after `linearizableReadNotify`).
+    Downgrade { asker: NodeId },
 }
 
 /// A linearizable read waiting for its member to apply the read index.

@@ -67,6 +67,11 @@ pub struct World {
     watches: Vec<NodeWatch>,
     /// `handle_ready`'s working vectors, empty between calls.
     scratch: Scratch,
+    /// Processes up and listening that have not started raft (a new member
+    /// talking to its peers first), with the messages that reached each:
+    /// its peer port accepts their connections, and it reads them once it
+    /// serves, when raft starts.
+    listening: VecMap<NodeId, Vec<crate::sim::network::InFlight>>,
 }
 
 /// The vectors `handle_ready` fills and empties on every call, kept so that
@@ -225,6 +230,7 @@ fn serve_reads(
                     read: state.read(key, *rev),
                 },
                 ReadOf::Members => Served::Members,
+                ReadOf::Downgrade { asker } => Served::Downgrade { asker: *asker },
             };
             served.push(EventKind::ReadServed {
                 node: id,
@@ -325,6 +331,7 @@ impl World {
             deliveries: 0,
             acks: VecMap::default(),
             watches: Vec::new(),
+            listening: VecMap::new(),
             scratch: Scratch::default(),
         };
         // etcd's StartNode: each founding member's change carries its peer
@@ -393,6 +400,10 @@ impl World {
         }
         self.checker.heap_size(m);
         m.vec(&self.watches);
+        self.listening.heap_size(m);
+        for waiting in self.listening.values() {
+            m.vec(waiting);
+        }
         for w in &self.watches {
             m.vec(&w.events);
         }
@@ -581,6 +592,11 @@ impl World {
 
     /// Message `flight`, out of the network, reaches its receiver now.
     fn deliver_flight(&mut self, flight: crate::sim::network::InFlight) {
+        // A process listening before it starts raft reads it later.
+        if let Some(waiting) = self.listening.get_mut(&flight.msg.to) {
+            waiting.push(flight);
+            return;
+        }
         // What became of it is told to the sender's process that sent it
         // alone, if it still runs.
         let epoch = flight.sender_epoch;
@@ -948,6 +964,28 @@ impl World {
 
     // ---- commands ------------------------------------------------------------
 
+    /// Member `id`'s new process is up and listens on its peer port but
+    /// has not started raft (it talks to its peers first): what was sent to
+    /// it before is lost (no process listened), what reaches it from now on
+    /// waits until [`World::start`].
+    pub fn listen(&mut self, id: NodeId) {
+        let now = self.now;
+        for f in self.net.drop_to(id, now, self.cfg.bandwidth) {
+            self.dropped(f.msg.from, id, f.msg.msg_type, DropReason::NodeDown);
+            self.report_lost(&f);
+        }
+        self.listening.insert(id, Vec::new());
+    }
+
+    /// Member `id`'s listening process stops before it started raft: what
+    /// waited for it is lost.
+    pub fn stop_listening(&mut self, id: NodeId) {
+        for f in self.listening.remove(&id).unwrap_or_default() {
+            self.dropped(f.msg.from, id, f.msg.msg_type, DropReason::NodeDown);
+            self.report_lost(&f);
+        }
+    }
+
     /// Starts member `id`'s process: from what survived its last crash, or
     /// empty if it never ran (a member just added).
     pub fn start(&mut self, id: NodeId) -> Result<(), StartError> {
@@ -977,15 +1015,23 @@ impl World {
         // never reaches this one: rafthttp's connections die with their
         // process and `streamReader.run` dials the new one anew. Its senders
         // learn it as they would have on arrival (`peer.send`'s
-        // `ReportUnreachable`, a snapshot's `ReportSnapshot` failure).
-        for f in self.net.drop_to(id, now, self.cfg.bandwidth) {
-            self.dropped(f.msg.from, id, f.msg.msg_type, DropReason::NodeDown);
-            self.report_lost(&f);
+        // `ReportUnreachable`, a snapshot's `ReportSnapshot` failure). A
+        // process that listened before it started raft reads what reached
+        // it meanwhile, in the order it arrived.
+        let waited = self.listening.remove(&id);
+        if waited.is_none() {
+            for f in self.net.drop_to(id, now, self.cfg.bandwidth) {
+                self.dropped(f.msg.from, id, f.msg.msg_type, DropReason::NodeDown);
+                self.report_lost(&f);
+            }
         }
         self.schedule_wakes();
         self.schedule(now + phase, Action::Tick { node: id, epoch });
         // Re-apply what was committed before the crash.
         self.process(id);
+        for f in waited.unwrap_or_default() {
+            self.deliver_flight(f);
+        }
         Ok(())
     }
 

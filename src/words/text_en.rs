@@ -13,7 +13,7 @@ use std::fmt::Write;
 use crate::raft::{ConfChange, ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::sim::linearizability::{ClientId, OpName};
 use crate::sim::{
-    DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecision, NotYet, Served,
+    DropReason, Event, EventKind, JoinStep, KeyRead, MirrorEvent, ModeDecision, NotYet, Served,
 };
 
 use crate::server::ServerError;
@@ -430,10 +430,34 @@ impl Renderer for English {
                     }
                 }
                 Served::Members => format!("node {node} served a linearizable member list"),
+                Served::Downgrade { asker } => format!(
+                    "node {node} served a linearizable read for node {asker}'s process: no downgrade \
+                     is enabled, and node {asker} starts raft"
+                ),
             },
             Compacted { node, index } => {
                 format!("node {node} took a snapshot at index {index} and compacted its log")
             }
+            Join { node, peer, step } => match step {
+                JoinStep::Unreachable { ms } => format!(
+                    "node {node}'s process, joining, cannot reach node {peer} (cut off): it gives up \
+                     dialling after {} (the peer dial timeout) before it starts raft",
+                    span(*ms)
+                ),
+                JoinStep::Asks => format!(
+                    "node {node}'s process, joining, asks node {peer} whether a downgrade is enabled \
+                     before it starts raft: node {peer} answers after a linearizable read"
+                ),
+                JoinStep::LeaderChanged => format!(
+                    "node {peer}'s leader changed before it confirmed the read for node {node}'s \
+                     process, which fails it (leader changed): node {node} asks the next member"
+                ),
+                JoinStep::NoAnswer { ms } => format!(
+                    "node {peer} could not confirm the read for node {node}'s process within {} \
+                     (the request timeout): node {node} asks the next member",
+                    span(*ms)
+                ),
+            },
             MessageDropped {
                 from,
                 to,

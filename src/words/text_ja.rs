@@ -44,7 +44,7 @@ use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::server::request::DEADLINE_EXCEEDED;
 use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
 use crate::sim::{
-    DropReason, Event, EventKind, KeyRead, MirrorEvent, ModeDecision, NotYet, Served,
+    DropReason, Event, EventKind, JoinStep, KeyRead, MirrorEvent, ModeDecision, NotYet, Served,
 };
 use crate::text::fixed::Fixed;
 
@@ -1035,6 +1035,7 @@ pub fn state_name(state: NodeState) -> String {
         NodeState::PreCandidate => ja!(StatePreCandidate),
         NodeState::Down => ja!(StateDown),
         NodeState::NotStarted => ja!(StateNotStarted),
+        NodeState::Joining => ja!(StateJoining),
         NodeState::Removed => ja!(StateRemoved),
     }
 }
@@ -1196,8 +1197,17 @@ impl Renderer for Japanese {
                     }
                 }
                 Served::Members => ja!(EventMembersServed, node),
+                Served::Downgrade { asker } => ja!(EventDowngradeServed, node, asker),
             },
             Compacted { node, index } => ja!(EventCompacted, node, index),
+            Join { node, peer, step } => match step {
+                JoinStep::Unreachable { ms } => {
+                    ja!(EventJoinUnreachable, node, peer, ms = span(*ms))
+                }
+                JoinStep::Asks => ja!(EventJoinAsks, node, peer),
+                JoinStep::LeaderChanged => ja!(EventJoinLeaderChanged, peer, node),
+                JoinStep::NoAnswer { ms } => ja!(EventJoinNoAnswer, peer, node, ms = span(*ms)),
+            },
             MessageDropped {
                 from,
                 to,
@@ -2187,6 +2197,23 @@ mod tests {
             leader: 1,
             decision,
         }));
+        for step in [
+            JoinStep::Unreachable { ms: 2000 },
+            JoinStep::Asks,
+            JoinStep::NoAnswer { ms: 7000 },
+            JoinStep::LeaderChanged,
+        ] {
+            all.push(EventKind::Join {
+                node: 4,
+                peer: 1,
+                step,
+            });
+        }
+        all.push(EventKind::ReadServed {
+            node: 1,
+            request: 2,
+            read: Served::Downgrade { asker: 4 },
+        });
         all
     }
 
@@ -2213,6 +2240,7 @@ mod tests {
             | EventKind::WatchEvents { .. }
             | EventKind::WatchCanceled { .. }
             | EventKind::Mirror(_)
+            | EventKind::Join { .. }
             | EventKind::Mode { .. } => {}
         }
     }
@@ -2561,6 +2589,7 @@ mod tests {
             NodeState::PreCandidate,
             NodeState::Down,
             NodeState::NotStarted,
+            NodeState::Joining,
             NodeState::Removed,
         ] {
             texts.push(Japanese.node_head(None, state));

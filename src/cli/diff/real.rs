@@ -387,11 +387,14 @@ impl Real<'_> {
         if let Some(m) = self.members.get_mut(&id) {
             m.child = Some(child);
         }
-        // It runs once its client port answers; it cannot when it exits (a
-        // peer URL it cannot listen on). A removed member's peers tell it
-        // it was removed a moment after it starts, and it stops.
+        // It runs once its peer port answers: etcd listens there before a
+        // new member talks to its peers and starts raft (which takes seconds
+        // from 3.5 on when they have no leader), and serves its client port
+        // only after. It cannot when it exits (a peer URL it cannot listen
+        // on). A removed member's peers tell it it was removed a moment
+        // after it starts, and it stops.
         let removed = self.members.get(&id).is_some_and(|m| m.removed);
-        let addr = self.client_addr(id);
+        let addr = self.peer_addr(id);
         let mut listening_since: Option<Instant> = None;
         while t.elapsed() < START_WAIT {
             let log = self.log_since(id, log_len);

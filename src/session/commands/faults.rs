@@ -19,8 +19,7 @@ impl Session {
             }
             Command::Crash(id) => {
                 let c = self.fleet.cluster_mut(self.node_cluster(*id));
-                c.check_running(*id)?;
-                c.world_mut().crash(*id);
+                c.crash_process(*id)?;
             }
             Command::Campaign(id) => {
                 let c = self.fleet.cluster_mut(self.node_cluster(*id));
