@@ -54,7 +54,8 @@ pub fn final_write(o: &mut Observed) -> bool {
         .backlog_ms(world.now(), world.config().bandwidth);
     let et = o.session.spec().election_timeout_ms;
     let climb = terms_behind(&o.session) * 2 * et;
-    let leader_bound = ((20 * et).clamp(10_000, 60_000) + backlog + climb).min(MAX_WAIT_MS);
+    let join = joining_wait(&o.session);
+    let leader_bound = ((20 * et).clamp(10_000, 60_000) + backlog + climb + join).min(MAX_WAIT_MS);
     let write_bound = ((5 * et).clamp(5_000, 30_000) + backlog).min(MAX_WAIT_MS);
     // A write ends at etcd's server request timeout (5s plus two election
     // timeouts) however long the client waits, so a backlog longer than that
@@ -111,6 +112,19 @@ fn terms_behind(session: &Session) -> u64 {
         .min()
         .unwrap_or(highest);
     highest - voter_low
+}
+
+/// How long a new member started by the final phase may talk to its peers
+/// before it starts raft (`server::join`): on a healed network, at most one
+/// read on each other member, each ending at etcd's request timeout. The
+/// members join at once, so the longest of them is the wait.
+fn joining_wait(session: &Session) -> u64 {
+    let cluster = session.cluster();
+    let ids = cluster.known_ids();
+    if !ids.iter().any(|&id| cluster.joining(id)) {
+        return 0;
+    }
+    (ids.len() as u64).saturating_sub(1) * cluster.request_timeout_ms()
 }
 
 /// Members whose process is down, not removed, and whose peer URL (in the
