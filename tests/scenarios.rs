@@ -908,3 +908,25 @@ fn a_bare_cluster_line_is_the_world_and_server_defaults() {
     assert_eq!(format!("{world:?}"), format!("{defaults:?}"));
     assert_eq!(server, raftlab::server::ServerConfig::default());
 }
+
+/// `isolate N` cuts N off from a member that runs for the first time later,
+/// as the real-etcd driver's network does (N's host is cut from every
+/// other), until `heal`.
+#[test]
+fn an_isolated_node_stays_cut_off_from_a_member_that_starts_later() {
+    let run = |between: &str| {
+        let script = format!(
+            "cluster voters=1,2,3 seed=1\nwait-until leader\nwait 6s\nisolate 3\n{between}member add 4 --learner\nstart 4\nwait 3s\n"
+        );
+        raftlab::session::exec::Session::from_script(&script).unwrap()
+    };
+    let s = run("");
+    let net = s.cluster().world().network();
+    assert!(net.is_cut(3, 4) && net.is_cut(4, 3));
+    assert!(!net.is_cut(1, 4) && !net.is_cut(4, 1));
+    assert!(s.cluster().world().raft(4).is_some());
+    // After `heal`, a new member is cut off from nothing.
+    let s = run("heal\n");
+    let net = s.cluster().world().network();
+    assert!(!net.is_cut(3, 4) && !net.is_cut(4, 3));
+}

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
-use crate::collections::vecmap::VecMap;
+use crate::collections::vecmap::{VecMap, VecSet};
 use crate::raft::{
     self, ConfChangeType, Entry, EntryData, Message, MessageType, NodeId, ProposeError, Raft,
     Storage,
@@ -72,6 +72,10 @@ pub struct World {
     /// its peer port accepts their connections, and it reads them once it
     /// serves, when raft starts.
     listening: VecMap<NodeId, Vec<crate::sim::network::InFlight>>,
+    /// Nodes `isolate` cut off, until `heal`: a member that runs for the
+    /// first time later is cut off from them too (its host is on the same
+    /// network they were cut from).
+    isolated: VecSet<NodeId>,
 }
 
 /// The vectors `handle_ready` fills and empties on every call, kept so that
@@ -332,6 +336,7 @@ impl World {
             acks: VecMap::default(),
             watches: Vec::new(),
             listening: VecMap::new(),
+            isolated: VecSet::new(),
             scratch: Scratch::default(),
         };
         // etcd's StartNode: each founding member's change carries its peer
@@ -401,6 +406,7 @@ impl World {
         self.checker.heap_size(m);
         m.vec(&self.watches);
         self.listening.heap_size(m);
+        self.isolated.heap_size(m);
         for waiting in self.listening.values() {
             m.vec(waiting);
         }
@@ -969,6 +975,7 @@ impl World {
     /// it before is lost (no process listened), what reaches it from now on
     /// waits until [`World::start`].
     pub fn listen(&mut self, id: NodeId) {
+        self.cut_from_isolated(id);
         let now = self.now;
         for f in self.net.drop_to(id, now, self.cfg.bandwidth) {
             self.dropped(f.msg.from, id, f.msg.msg_type, DropReason::NodeDown);
@@ -993,6 +1000,9 @@ impl World {
         let seed = self.rng.random::<u64>();
         let phase = self.rng.random_range(1..=self.cfg.heartbeat_ms.max(1));
         let raft_cfg = self.raft_config(id);
+        if !self.nodes.contains_key(&id) && !self.listening.contains_key(&id) {
+            self.cut_from_isolated(id);
+        }
         let node = self
             .nodes
             .entry(id)
@@ -1211,7 +1221,27 @@ impl World {
         }
     }
 
+    /// Cuts every link between `id` and `others`, both ways, and keeps
+    /// `id` cut off from members that run for the first time later.
+    pub fn isolate(&mut self, id: NodeId, others: &[NodeId]) {
+        self.isolated.insert(id);
+        for &o in others {
+            self.cut(id, o);
+            self.cut(o, id);
+        }
+    }
+
+    /// A node about to run for the first time: cut off from the isolated.
+    fn cut_from_isolated(&mut self, id: NodeId) {
+        let isolated: Vec<NodeId> = self.isolated.iter().copied().filter(|&x| x != id).collect();
+        for x in isolated {
+            self.cut(x, id);
+            self.cut(id, x);
+        }
+    }
+
     pub fn heal_all(&mut self) {
+        self.isolated.clear();
         let cut: Vec<_> = self.net.cut_links().collect();
         for (a, b) in cut {
             self.heal(a, b);

@@ -114,10 +114,7 @@ impl Session {
         let k = self.fleet.cluster_of(id).ok_or_else(|| no_such_node(id))?;
         let c = self.fleet.cluster_mut(k);
         let others: Vec<NodeId> = c.known_ids().into_iter().filter(|o| *o != id).collect();
-        for o in others {
-            c.world_mut().cut(id, o);
-            c.world_mut().cut(o, id);
-        }
+        c.world_mut().isolate(id, &others);
         for (m, p) in mirror_peers {
             self.set_link(m, p, false, true)?;
         }
