@@ -99,8 +99,11 @@ export function fill(page) {
   if (n.bad_url) facts.push(t("popup.badUrl"));
   $("popup-info").textContent = facts.join(" · ");
   const show = (act, on) => { popup.querySelector(`[data-act="${act}"]`).hidden = !on; };
-  show("start", !n.running && !n.removed);
-  show("crash", n.running);
+  // A new member's process talking to its peers runs, raft not yet: it
+  // can be stopped, not started again.
+  const joining = n.role === "joining";
+  show("start", !n.running && !n.removed && !joining);
+  show("crash", n.running || joining);
   show("promote", n.learner);
   show("campaign", !n.removed);
   show("transfer", !n.leader && !n.removed);

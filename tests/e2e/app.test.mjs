@@ -53,6 +53,31 @@ test("the page loads, draws the cluster and plays without errors", async () => {
   await page.close();
 });
 
+test("a new member still talking to its peers is 'joining': its popup stops it, and start begins again", async () => {
+  const { page, problems } = await openApp(browser);
+  // No leader left: node 4's process asks node 3 whether a downgrade is
+  // enabled, which node 3 cannot confirm for 7 s.
+  await page.evaluate(async () => {
+    for (const c of ["wait 6s", "member add 4 --learner", "wait 1s", "crash 1", "crash 2", "start 4"]) {
+      const r = window.raftlab.command(c);
+      if (r.running) await window.raftlab.idle();
+    }
+  });
+  await page.waitForFunction(() => window.raftlab.nodePosition(4) != null);
+  await clickNode(page, 4);
+  const info = () => page.textContent("#popup-info");
+  assert.match(await info(), /^joining · /);
+  assert.equal(await page.locator('#popup button[data-act="start"]').isVisible(), false);
+  await popupButton(page, "crash");
+  await page.waitForFunction(() => /^not started · /.test(document.getElementById("popup-info").textContent));
+  assert.equal(await page.locator('#popup button[data-act="crash"]').isVisible(), false);
+  await popupButton(page, "start");
+  await page.waitForFunction(() => /^joining · /.test(document.getElementById("popup-info").textContent));
+  assert.match(await page.evaluate(() => window.raftlab.history()), /start 4\n(wait \S+\n)?crash 4\n(wait \S+\n)?start 4\n/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("add a learner, start it, let it catch up, promote it: it becomes a voter", async () => {
   const { page, problems } = await openApp(browser);
   // etcd refuses member changes until the peers have been connected for 5s.
