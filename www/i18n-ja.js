@@ -81,7 +81,7 @@ export default {
   "past.tip": "シミュレーションの過去を表示中（タイムラインの［ライブ］で最新へ）",
   "keys.node": "ノード{id}", "keys.applied": "適用済み{n}", "keys.none": "キーなし", "keys.down": "停止中",
   "role.leader": "リーダー", "role.follower": "フォロワー", "role.candidate": "候補者", "role.pre-candidate": "事前候補者",
-  "role.down": "停止", "role.not started": "未起動", "role.removed": "削除済み",
+  "role.down": "停止", "role.not started": "未起動", "role.joining": "参加中", "role.removed": "削除済み",
   "popup.title": "ノード{id} · {kind}", "popup.voter": "投票メンバー", "popup.learner": "学習者メンバー",
   "popup.term": "任期{n}", "popup.commit": "コミット{n}", "popup.applied": "適用済み{n}",
   "popup.badUrl": "このURLはどのホストにも到達しません：プロセスは参加できません",

@@ -106,7 +106,7 @@ export const STRINGS = {
     "past.tip": "in the past of the run: the timeline's live button returns to its end",
     "keys.node": "node {id}", "keys.applied": "applied {n}", "keys.none": "no keys", "keys.down": "not running",
     "role.leader": "leader", "role.follower": "follower", "role.candidate": "candidate", "role.pre-candidate": "pre-candidate",
-    "role.down": "down", "role.not started": "not started", "role.removed": "removed",
+    "role.down": "down", "role.not started": "not started", "role.joining": "joining", "role.removed": "removed",
     "popup.voter": "voter", "popup.learner": "learner",
     "clockRuns": "The clock runs: this leaves the lesson's path (the lesson's next step may not go as it says). “Return to the lesson” puts it back.",
     "scrub.value": "t = {now} of {end}", "scrub.live": ", the live edge", "scrub.past": ", in the past",

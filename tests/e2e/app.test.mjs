@@ -73,6 +73,10 @@ test("a new member still talking to its peers is 'joining': its popup stops it, 
   assert.equal(await page.locator('#popup button[data-act="crash"]').isVisible(), false);
   await popupButton(page, "start");
   await page.waitForFunction(() => /^joining · /.test(document.getElementById("popup-info").textContent));
+  // In Japanese too.
+  await page.selectOption("#lang", "ja");
+  await page.waitForFunction(() => /^参加中 · /.test(document.getElementById("popup-info").textContent));
+  await page.selectOption("#lang", "en");
   assert.match(await page.evaluate(() => window.raftlab.history()), /start 4\n(wait \S+\n)?crash 4\n(wait \S+\n)?start 4\n/);
   assert.deepEqual(problems, []);
   await page.close();
