@@ -976,18 +976,22 @@ impl World {
     /// waits until [`World::start`].
     pub fn listen(&mut self, id: NodeId) {
         self.cut_from_isolated(id);
-        let now = self.now;
-        for f in self.net.drop_to(id, now, self.cfg.bandwidth) {
-            self.dropped(f.msg.from, id, f.msg.msg_type, DropReason::NodeDown);
-            self.report_lost(&f);
-        }
+        let lost = self.net.drop_to(id, self.now, self.cfg.bandwidth);
+        self.lost_at(id, lost);
         self.listening.insert(id, Vec::new());
     }
 
     /// Member `id`'s listening process stops before it started raft: what
     /// waited for it is lost.
     pub fn stop_listening(&mut self, id: NodeId) {
-        for f in self.listening.remove(&id).unwrap_or_default() {
+        let lost = self.listening.remove(&id).unwrap_or_default();
+        self.lost_at(id, lost);
+    }
+
+    /// Messages that never reach `id`'s process (it is gone, or none
+    /// listened when they came): each said lost, and told to its sender.
+    fn lost_at(&mut self, id: NodeId, flights: Vec<crate::sim::network::InFlight>) {
+        for f in flights {
             self.dropped(f.msg.from, id, f.msg.msg_type, DropReason::NodeDown);
             self.report_lost(&f);
         }
@@ -1030,10 +1034,8 @@ impl World {
         // it meanwhile, in the order it arrived.
         let waited = self.listening.remove(&id);
         if waited.is_none() {
-            for f in self.net.drop_to(id, now, self.cfg.bandwidth) {
-                self.dropped(f.msg.from, id, f.msg.msg_type, DropReason::NodeDown);
-                self.report_lost(&f);
-            }
+            let lost = self.net.drop_to(id, now, self.cfg.bandwidth);
+            self.lost_at(id, lost);
         }
         self.schedule_wakes();
         self.schedule(now + phase, Action::Tick { node: id, epoch });
@@ -1084,10 +1086,8 @@ impl World {
         self.net.drop_queued_from(id, now, self.cfg.bandwidth);
         // What was held for it waited at its side, in connections that
         // died with the process: lost, and told to its senders.
-        for f in self.net.take_held_to(id, now, self.cfg.bandwidth) {
-            self.dropped(f.msg.from, id, f.msg.msg_type, DropReason::NodeDown);
-            self.report_lost(&f);
-        }
+        let lost = self.net.take_held_to(id, now, self.cfg.bandwidth);
+        self.lost_at(id, lost);
         self.schedule_wakes();
         true
     }
