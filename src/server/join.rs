@@ -77,15 +77,15 @@ impl Cluster {
     /// whether its peer answered. Returns whether it was one of theirs (no
     /// client waits for those).
     pub(crate) fn join_answered(&mut self, request: RequestId, outcome: &Outcome) -> bool {
-        let read_ms = self.request_timeout_ms();
-        let Some(j) = self
+        let Some(i) = self
             .joins
-            .iter_mut()
-            .find(|j| j.wait == Wait::Read(request))
+            .iter()
+            .position(|j| j.wait == Wait::Read(request))
         else {
             return false;
         };
-        j.wait = Wait::Answered(match outcome {
+        let read_ms = self.request_timeout_ms();
+        self.joins[i].wait = Wait::Answered(match outcome {
             Outcome::Failed(_) => Err(JoinStep::NoAnswer { ms: read_ms }),
             _ => Ok(()),
         });
