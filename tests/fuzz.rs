@@ -703,3 +703,34 @@ fn a_voter_that_must_climb_terms_is_given_the_time_to() {
         term(11)
     );
 }
+
+/// Seed 80000318's shrunk script, the first campaign with joint changes:
+/// `member change` demotes leader 2's peer 3 while 2 is cut off from 1;
+/// 3 wins the next election in the joint configuration (it still votes in
+/// the outgoing half), and once the configuration is left it leads on as a
+/// learner (etcd-raft without StepDownOnRemoval). The final phase's write
+/// went to the leader, which etcd's server refuses at a learner (`rpc not
+/// supported for learner`), sixty times over: a client moves on to a voter,
+/// which forwards the proposal.
+const A_LEARNER_LEADS: &str = "\
+cluster voters=1,2,3,4 seed=376506 etcd=3.4 heartbeat=20ms election-timeout=320ms prevote=on snapshot-count=152 catchup-entries=22 latency=4ms..28ms\n\
+wait 790ms\n\
+cut 2->1\n\
+member change add=10 demote=3 timeout=1872ms require-leader\n\
+transfer-leader 10\n";
+
+#[test]
+fn a_learner_that_leads_does_not_take_the_final_write() {
+    let outcome = fuzz::check(A_LEARNER_LEADS).unwrap();
+    assert!(outcome.final_write);
+    assert!(outcome.passed(), "{:?}", outcome.failures);
+    // The state is the one described: 3 leads as a learner, and refuses a
+    // write sent to it.
+    let src = format!("{A_LEARNER_LEADS}heal\nstart 10\nwait 1s\nput a b via=3\n");
+    let session = raftlab::session::exec::Session::from_script(&src).unwrap();
+    let status = session.status();
+    assert_eq!(status.leader, Some(3));
+    assert!(status.learners.contains(&3));
+    let last = session.report().results.last().cloned().unwrap();
+    assert_eq!(last.error, Some("not-supported-for-learner"));
+}

@@ -72,10 +72,11 @@ pub fn final_write(o: &mut Observed) -> bool {
             break;
         }
         let sent_at = o.session.now();
+        let via = voter_if_a_learner_leads(&o.session);
         if o.run(Command::Put {
             key: "fuzz/final".to_string(),
             value: "done".to_string(),
-            via: None,
+            via,
             size: None,
             nowait: false,
             timeout_ms: Some(write_bound),
@@ -92,6 +93,26 @@ pub fn final_write(o: &mut Observed) -> bool {
         }
     }
     false
+}
+
+/// A running voter to write through when the leader is a learner (a leader
+/// demoted by `member change` leads on, as etcd-raft's does without
+/// StepDownOnRemoval): etcd's server refuses a learner's client requests
+/// (`rpc not supported for learner`, gRPC's Unavailable, which a client
+/// with other endpoints retries on the next), and a voter forwards the
+/// proposal to the leader. `None` (the leader itself) otherwise.
+fn voter_if_a_learner_leads(session: &Session) -> Option<NodeId> {
+    let status = session.status();
+    let leader = status.leader?;
+    if !status.learners.contains(&leader) {
+        return None;
+    }
+    let world = session.cluster().world();
+    status
+        .voters
+        .iter()
+        .copied()
+        .find(|&id| world.raft(id).is_some())
 }
 
 /// How many terms the running voter furthest behind must climb to reach the

@@ -16,7 +16,8 @@
 //!    start-up check (`server/embed/config.go` `Config.Validate`), which
 //!    the language makes too: no script breaks it.
 //! 2. **A quorum** ([`quorum_can_run`]): in every running member's view of
-//!    the configuration, a majority of the voters runs and is reachable.
+//!    the configuration, a majority of the voters (of each half, in a joint
+//!    configuration) runs and is reachable.
 //!    This decides the removed leader's dead end: a leader applies its own
 //!    removal from two voters and crashes before the other learns that the
 //!    removal committed; started again, it applies the removal again and
@@ -124,7 +125,8 @@ pub fn owed(session: &Session) -> Liveness {
 }
 
 /// Part 2: in every running member's view of the configuration, a majority
-/// of the voters is running and reachable (its peer URL, in every running
+/// of the voters (of each half, in a joint configuration) is running and
+/// reachable (its peer URL, in every running
 /// member's view, names its own host).
 pub fn quorum_can_run(session: &Session) -> bool {
     let world = session.cluster().world();
@@ -141,14 +143,17 @@ pub fn quorum_can_run(session: &Session) -> bool {
     let mut any = false;
     for n in &running {
         let Some(r) = n.raft.as_ref() else { continue };
-        let voters = r.conf_state().voters;
-        if voters.is_empty() {
+        let cs = r.conf_state();
+        if cs.voters.is_empty() {
             continue;
         }
         any = true;
-        let up = voters.iter().filter(|&&v| reachable(v)).count();
-        if up <= voters.len() / 2 {
-            return false;
+        // In a joint configuration each half needs its own majority.
+        for voters in [&cs.voters, &cs.voters_outgoing] {
+            let up = voters.iter().filter(|&&v| reachable(v)).count();
+            if !voters.is_empty() && up <= voters.len() / 2 {
+                return false;
+            }
         }
     }
     any
