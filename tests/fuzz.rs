@@ -734,3 +734,26 @@ fn a_learner_that_leads_does_not_take_the_final_write() {
     let last = session.report().results.last().cloned().unwrap();
     assert_eq!(last.error, Some("not-supported-for-learner"));
 }
+
+#[test]
+fn a_campaign_enters_and_leaves_joint_configurations() {
+    // A quarter of the runs make joint changes (`member change`), a stream
+    // of their own: a short campaign reaches both outcomes at apply time and
+    // the refusals of a promotion or a demotion of the wrong kind.
+    let mut summary = Summary::default();
+    for seed in 80_000_001..80_000_161 {
+        let run = fuzz::run_seed(seed, 30_000);
+        assert!(
+            run.outcome.passed(),
+            "seed {seed}: {:?}",
+            run.outcome.failures
+        );
+        summary.add(&run);
+    }
+    for path in [Path::JointChangesApplied, Path::JointChangesRefused] {
+        assert!(summary.coverage.count(path) > 0, "{path:?}: {summary}");
+    }
+    for code in [ErrorCode::MemberNotLearner, ErrorCode::MemberNotVoter] {
+        assert!(summary.coverage.errors(code) > 0, "{code:?}: {summary}");
+    }
+}

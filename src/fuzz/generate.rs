@@ -15,6 +15,7 @@ use super::by_hand::{hand_fault, hand_stream};
 use super::cluster::cluster_line;
 use super::commands::{next_command, Pick};
 use super::history_ops::{history_command, history_stream};
+use super::joint::{joint_command, joint_stream};
 use super::mirrored::{mirror_fault, mirror_setup, mirror_stream};
 use super::modes::{learner_kind, modes_stream, random_modes};
 use super::view::view;
@@ -55,6 +56,7 @@ pub fn generate(seed: u64, duration_ms: u64) -> (String, Session) {
     }
     let mut history = history_stream(seed);
     let mut hand = hand_stream(seed);
+    let mut joint = joint_stream(seed);
     let mut writes = 0u64;
     while session.now() < duration_ms {
         let view = view(&session);
@@ -75,6 +77,9 @@ pub fn generate(seed: u64, duration_ms: u64) -> (String, Session) {
             .and_then(|h| history_command(h, &session, &view))
         {
             cmd = h;
+        }
+        if let Some(change) = joint.as_mut().and_then(|j| joint_command(j, &view)) {
+            cmd = change;
         }
         if let Some(fault) = hand.as_mut().and_then(|h| hand_fault(h, &session)) {
             cmd = fault;

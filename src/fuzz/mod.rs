@@ -74,6 +74,7 @@ pub mod durability;
 pub mod final_phase;
 pub mod generate;
 pub mod history_ops;
+pub mod joint;
 pub mod liveness;
 pub mod merge;
 pub mod mirror_check;
