@@ -17,6 +17,7 @@ pub mod compare;
 pub mod disk;
 pub mod errors;
 pub mod etcdctl;
+pub mod gateway;
 pub mod known;
 pub mod netns;
 pub mod observe;

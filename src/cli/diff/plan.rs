@@ -202,27 +202,26 @@ fn kind_of(cmd: &Command, learners: &BTreeSet<NodeId>, acted: bool) -> Result<Ki
         Command::Put {
             size,
             nowait,
-            require_leader,
             ..
         } => {
             if size.is_some() {
                 action("size= weighs a write without writing its bytes; etcd writes what it is given")
             } else if *nowait {
                 action("nowait is not driven")
-            } else if *require_leader {
-                action("etcdctl has no flag for require-leader")
             } else {
+                // With require-leader, through the member's JSON gateway
+                // (`gateway.rs`): etcdctl has no flag for it.
                 Ok(Kind::Request)
             }
         }
-        Command::Get { require_leader, .. }
-        | Command::Delete { require_leader, .. }
+        Command::Get { .. } => Ok(Kind::Request),
+        Command::Delete { require_leader, .. }
         | Command::Compaction { require_leader, .. }
         | Command::MemberPromote { require_leader, .. }
         | Command::MemberRemove { require_leader, .. }
         | Command::MemberList { require_leader, .. } => {
             if *require_leader {
-                action("etcdctl has no flag for require-leader")
+                action("etcdctl has no flag for require-leader, and the driver sends it only with put and get")
             } else {
                 Ok(Kind::Request)
             }
@@ -239,7 +238,7 @@ fn kind_of(cmd: &Command, learners: &BTreeSet<NodeId>, acted: bool) -> Result<Ki
             if *standby || read_only.is_some() {
                 action("standby and read-only learners are the design document's proposals, not in etcd")
             } else if *require_leader {
-                action("etcdctl has no flag for require-leader")
+                action("etcdctl has no flag for require-leader, and the driver sends it only with put and get")
             } else if *voter && *learner {
                 action("--voter and --learner together")
             } else if let Some(why) = peer_url.as_deref().and_then(url_undrivable) {

@@ -20,6 +20,7 @@ use crate::raft::NodeId;
 use crate::server::ErrorCode;
 use crate::session::cond::{Previous, SetName, Unmet};
 
+use super::gateway::{self, decode_base64};
 use super::observe::{self, RaftStatus};
 use super::plan::{self, Kind};
 use super::row::{Answer, Binaries};
@@ -818,6 +819,23 @@ impl Real<'_> {
                 value,
                 via,
                 timeout_ms,
+                require_leader: true,
+                ..
+            } => {
+                let to = self.target(*via);
+                let r = gateway::put(
+                    &self.client_addr(to),
+                    key,
+                    value,
+                    Self::timeout(*timeout_ms),
+                );
+                Self::reply_answer(&r, "ok")
+            }
+            Command::Put {
+                key,
+                value,
+                via,
+                timeout_ms,
                 ..
             } => self.simple(*via, *timeout_ms, &["put", "--", key, value]),
             Command::Get {
@@ -826,8 +844,8 @@ impl Real<'_> {
                 via,
                 serializable,
                 timeout_ms,
-                ..
-            } => self.get(key, *rev, *via, *serializable, *timeout_ms),
+                require_leader,
+            } => self.get(key, *rev, *via, *serializable, *timeout_ms, *require_leader),
             Command::Delete {
                 key,
                 via,
@@ -871,18 +889,24 @@ impl Real<'_> {
         via: Option<NodeId>,
         serializable: bool,
         timeout_ms: Option<u64>,
+        require_leader: bool,
     ) -> Answer {
         let to = self.target(via);
-        let mut args = vec!["get".to_string(), "-w".into(), "json".into()];
-        if let Some(r) = rev {
-            args.push(format!("--rev={r}"));
-        }
-        if serializable {
-            args.push("--consistency=s".into());
-        }
-        args.push("--".into());
-        args.push(key.to_string());
-        let r = self.ctl(&[to], Self::timeout(timeout_ms), &args);
+        let timeout = Self::timeout(timeout_ms);
+        let r = if require_leader {
+            gateway::get(&self.client_addr(to), key, rev, serializable, timeout)
+        } else {
+            let mut args = vec!["get".to_string(), "-w".into(), "json".into()];
+            if let Some(r) = rev {
+                args.push(format!("--rev={r}"));
+            }
+            if serializable {
+                args.push("--consistency=s".into());
+            }
+            args.push("--".into());
+            args.push(key.to_string());
+            self.ctl(&[to], timeout, &args)
+        };
         let mut a = Self::reply_answer(&r, "ok");
         if r.ok {
             let value = read_value(&r.stdout);
@@ -1156,32 +1180,6 @@ fn read_value(stdout: &str) -> Option<String> {
     Some(String::from_utf8_lossy(&bytes).to_string())
 }
 
-/// Standard base64 (etcdctl's JSON of a value's bytes).
-fn decode_base64(s: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for c in s.bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' => break,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1191,8 +1189,6 @@ mod tests {
         let json = r#"{"header":{"revision":2},"kvs":[{"key":"aw==","value":"aGVsbG8=","mod_revision":2}],"count":1}"#;
         assert_eq!(read_value(json), Some("hello".to_string()));
         assert_eq!(read_value(r#"{"header":{"revision":2}}"#), None);
-        assert_eq!(decode_base64("dg=="), Some(b"v".to_vec()));
-        assert_eq!(decode_base64("YWJj"), Some(b"abc".to_vec()));
     }
 
     #[test]
