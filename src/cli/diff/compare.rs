@@ -162,6 +162,7 @@ pub fn compare(
     let plan = Plan::of(script, true);
     let mut rows = Vec::new();
     let mut all_checks_passed = true;
+    let mut held_on = vec![true; releases.len()];
     for (k, (c, kind)) in script.commands.iter().zip(&plan.kinds).enumerate() {
         let raftlab: Vec<Option<Answer>> = simulated
             .iter()
@@ -178,6 +179,7 @@ pub fn compare(
                 && matches!(&*c.node, crate::lang::ast::Command::Expect(_))
             {
                 all_checks_passed = false;
+                held_on.fill(false);
             }
         }
         let at = At {
@@ -194,6 +196,7 @@ pub fn compare(
             let (v, checks_held) = at.judge(bins, raftlab[i].as_ref(), etcd[i].as_ref());
             verdict = worse(verdict, v);
             all_checks_passed &= checks_held;
+            held_on[i] &= checks_held;
         }
         rows.push(Row {
             line: c.line,
@@ -218,6 +221,13 @@ pub fn compare(
             .collect(),
         rows,
         all_checks_passed,
+        checks_held_on: releases
+            .iter()
+            .zip(simulated)
+            .zip(&held_on)
+            .filter(|((_, s), &held)| s.is_some() && held)
+            .map(|((b, _), _)| b.version.clone())
+            .collect(),
         exit,
     }
 }

@@ -139,6 +139,9 @@ pub struct Outcome {
     pub rows: Vec<Row>,
     /// Every `expect` line was driven on every release and held there.
     pub all_checks_passed: bool,
+    /// The releases (of `releases`) on which every `expect` line was driven
+    /// and held.
+    pub checks_held_on: Vec<String>,
     pub exit: i32,
 }
 
