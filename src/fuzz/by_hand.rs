@@ -4,7 +4,7 @@
 //! next one delivered alone. The final phase releases whatever is held, as
 //! it heals every link ([`super::final_phase`]); the checks are the same.
 
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use rand_pcg::Pcg64;
 
 use crate::lang::ast::Command;
@@ -12,6 +12,7 @@ use crate::raft::NodeId;
 use crate::session::exec::Session;
 
 use super::commands::one_of;
+use super::stream::side_stream;
 
 const HAND_STREAM: u64 = 0x6861_6e64_5f6f_6e21;
 /// The share of runs where a hand acts on single messages.
@@ -19,8 +20,7 @@ const HAND_SHARE: f64 = 0.25;
 
 /// The hand's stream of `seed`'s run, if it has one.
 pub fn hand_stream(seed: u64) -> Option<Pcg64> {
-    let mut rng = Pcg64::seed_from_u64(seed ^ HAND_STREAM);
-    rng.random_bool(HAND_SHARE).then_some(rng)
+    side_stream(seed, HAND_STREAM, HAND_SHARE)
 }
 
 /// Now and then, a hand on single messages between two nodes the first

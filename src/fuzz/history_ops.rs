@@ -6,13 +6,14 @@
 //! `compacted` and `future-rev`. A stream of its own decides, so the other
 //! runs' scripts stay as they were.
 
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use rand_pcg::Pcg64;
 
 use crate::lang::ast::Command;
 use crate::session::exec::Session;
 
 use super::commands::{one_of, KEYS};
+use super::stream::side_stream;
 use super::view::View;
 
 const HISTORY_STREAM: u64 = 0x6869_7374_6f72_7921;
@@ -23,8 +24,7 @@ const HISTORY_RATE: f64 = 0.06;
 
 /// The history commands' stream of `seed`'s run, if it has them.
 pub fn history_stream(seed: u64) -> Option<Pcg64> {
-    let mut rng = Pcg64::seed_from_u64(seed ^ HISTORY_STREAM);
-    rng.random_bool(HISTORY_SHARE).then_some(rng)
+    side_stream(seed, HISTORY_STREAM, HISTORY_SHARE)
 }
 
 /// Now and then, a command on the store's history of the first cluster.

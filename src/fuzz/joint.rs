@@ -8,7 +8,7 @@
 //! `member-not-voter`) are reached too. A stream of its own decides, so the
 //! other runs' scripts stay as they were.
 
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use rand_pcg::Pcg64;
 
 use crate::lang::ast::Command;
@@ -16,6 +16,7 @@ use crate::raft::NodeId;
 use crate::server::joint::JointChange;
 
 use super::commands::one_of;
+use super::stream::side_stream;
 use super::view::View;
 
 const JOINT_STREAM: u64 = 0x6a6f_696e_745f_6f6e;
@@ -26,8 +27,7 @@ const JOINT_RATE: f64 = 0.05;
 
 /// The joint changes' stream of `seed`'s run, if it has them.
 pub fn joint_stream(seed: u64) -> Option<Pcg64> {
-    let mut rng = Pcg64::seed_from_u64(seed ^ JOINT_STREAM);
-    rng.random_bool(JOINT_SHARE).then_some(rng)
+    side_stream(seed, JOINT_STREAM, JOINT_SHARE)
 }
 
 /// Now and then, a joint change of the first cluster, or the command that

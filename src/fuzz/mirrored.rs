@@ -3,9 +3,10 @@
 //! `server::mirror`), whose links the run cuts and heals now and then. A
 //! stream of its own decides, so the other runs' scripts stay as they were.
 
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use rand_pcg::Pcg64;
 
+use super::stream::side_stream;
 use crate::lang::ast::{ClusterSpec, Command};
 use crate::raft::NodeId;
 
@@ -18,8 +19,7 @@ const COPY_VOTERS: [NodeId; 3] = [13, 14, 15];
 
 /// The mirror's stream of `seed`'s run, if it has a mirror.
 pub fn mirror_stream(seed: u64) -> Option<Pcg64> {
-    let mut rng = Pcg64::seed_from_u64(seed ^ MIRROR_STREAM);
-    rng.random_bool(MIRROR_SHARE).then_some(rng)
+    side_stream(seed, MIRROR_STREAM, MIRROR_SHARE)
 }
 
 /// The commands that add the second cluster and start the mirror.

@@ -85,6 +85,7 @@ pub mod report;
 pub mod run;
 pub mod shard;
 pub mod shrink;
+pub mod stream;
 pub mod summary;
 pub mod tracker;
 pub mod verdict;

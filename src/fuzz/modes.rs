@@ -3,9 +3,10 @@
 //! (`docs/modes.md`). They draw from a stream of their own, so a run
 //! without them is the same script as before they existed.
 
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use rand_pcg::Pcg64;
 
+use super::stream::side_stream;
 use crate::lang::ast::{ClusterSpec, Command};
 use crate::server::{Failover, NewMembers, ReadMode};
 
@@ -15,8 +16,7 @@ const MODES_SHARE: f64 = 0.25;
 
 /// The modes' stream of `seed`'s run, if its modes are on.
 pub fn modes_stream(seed: u64) -> Option<Pcg64> {
-    let mut rng = Pcg64::seed_from_u64(seed ^ MODES_STREAM);
-    rng.random_bool(MODES_SHARE).then_some(rng)
+    side_stream(seed, MODES_STREAM, MODES_SHARE)
 }
 
 /// The document's modes on a `cluster` line: learners by default,

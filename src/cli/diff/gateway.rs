@@ -16,6 +16,8 @@ use oxhttp::model::{Body, Method, Request};
 use oxhttp::Client;
 use serde_json::{json, Value};
 
+use crate::session::share::{base64url_decode, base64url_encode};
+
 use super::etcdctl::Reply;
 
 /// What etcdctl prints when its command timeout passes: the answer when
@@ -114,46 +116,38 @@ fn elapsed_ms(since: Instant) -> u64 {
     u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/// Standard base64 with padding: how etcd's JSON writes bytes.
+/// Standard base64 with padding, how etcd's JSON writes bytes: base64url
+/// (the share links' encoder) with its two other characters.
 pub fn encode_base64(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, &b)| acc | u32::from(b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
+    let mut out: String = base64url_encode(bytes)
+        .chars()
+        .map(|c| match c {
+            '-' => '+',
+            '_' => '/',
+            c => c,
+        })
+        .collect();
+    while out.len() % 4 != 0 {
+        out.push('=');
     }
     out
 }
 
 /// Standard base64 (etcd's JSON of a key's or value's bytes).
 pub fn decode_base64(s: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for c in s.bytes() {
-        let v = match c {
-            b'=' => break,
-            _ => ALPHABET.iter().position(|&a| a == c)? as u32,
-        };
-        acc = (acc << 6) | v;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
+    if s.contains(['-', '_']) {
+        return None;
     }
-    Some(out)
+    let url: String = s
+        .trim_end_matches('=')
+        .chars()
+        .map(|c| match c {
+            '+' => '-',
+            '/' => '_',
+            c => c,
+        })
+        .collect();
+    base64url_decode(&url).ok()
 }
 
 #[cfg(test)]
