@@ -1,10 +1,11 @@
 //! In a share of the runs, now and then a command on the store's history
 //! instead of the one drawn: a watch (from a past revision now and then), an
 //! MVCC compaction (`compaction REV`, sometimes past the store's revision),
-//! or a read at a revision (`get KEY rev=R`). They reach the paths a plain
-//! run never does: watches cancelled by a compaction, a mirror ended by one,
-//! `compacted` and `future-rev`. A stream of its own decides, so the other
-//! runs' scripts stay as they were.
+//! or a read at a revision (`get KEY rev=R`, now and then of the empty
+//! key). They reach the paths a plain run never does: watches cancelled by
+//! a compaction, a mirror ended by one, `compacted`, `future-rev` and
+//! `empty-key`. A stream of its own decides, so the other runs' scripts
+//! stay as they were.
 
 use rand::RngExt;
 use rand_pcg::Pcg64;
@@ -61,8 +62,14 @@ pub fn history_command(rng: &mut Pcg64, session: &Session, view: &View) -> Optio
                 .then(|| rng.random_range(100..=3000u64)),
             require_leader: false,
         },
+        // Now and then the empty key, which etcd refuses before the
+        // revision is looked at (`checkRangeRequest`).
         _ => Command::Get {
-            key,
+            key: if rng.random_bool(0.05) {
+                String::new()
+            } else {
+                key
+            },
             rev: Some(rng.random_range(1..=rev + 1)),
             via: if rng.random_bool(0.3) {
                 one_of(rng, &view.running)
