@@ -4,7 +4,8 @@
 //! interceptor answers `etcdserver: no leader` at once when it knows no
 //! leader (`etcdserver/api/v3rpc/interceptor.go`, `newUnaryInterceptor`).
 //! The driver sends such a request through the member's own JSON gateway
-//! (`/v3/kv/put`, `/v3/kv/range`), which forwards an HTTP header
+//! (`/v3/kv/put`, `/v3/kv/range`, `/v3/kv/deleterange`,
+//! `/v3/kv/compaction`), which forwards an HTTP header
 //! `Grpc-Metadata-hasleader` as that metadata, to the same interceptor.
 //! Checked by hand on etcd 3.4.23: a member cut off from its quorum answers
 //! `{"error":"etcdserver: no leader",...,"code":14}` within milliseconds,
@@ -43,6 +44,22 @@ pub fn get(addr: &str, key: &str, rev: Option<u64>, serializable: bool, timeout_
         body["serializable"] = json!(true);
     }
     send(addr, "/v3/kv/range", &body, timeout_ms)
+}
+
+/// `delete KEY` with require-leader.
+pub fn delete(addr: &str, key: &str, timeout_ms: u64) -> Reply {
+    let body = json!({ "key": encode_base64(key.as_bytes()) });
+    send(addr, "/v3/kv/deleterange", &body, timeout_ms)
+}
+
+/// `compaction REV` with require-leader.
+pub fn compaction(addr: &str, rev: u64, timeout_ms: u64) -> Reply {
+    send(
+        addr,
+        "/v3/kv/compaction",
+        &json!({ "revision": rev.to_string() }),
+        timeout_ms,
+    )
 }
 
 /// One request through the gateway. A member that does not accept the

@@ -214,14 +214,15 @@ fn kind_of(cmd: &Command, learners: &BTreeSet<NodeId>, acted: bool) -> Result<Ki
                 Ok(Kind::Request)
             }
         }
-        Command::Get { .. } => Ok(Kind::Request),
-        Command::Delete { require_leader, .. }
-        | Command::Compaction { require_leader, .. }
-        | Command::MemberPromote { require_leader, .. }
+        // With require-leader, through the member's JSON gateway too.
+        Command::Get { .. } | Command::Delete { .. } | Command::Compaction { .. } => {
+            Ok(Kind::Request)
+        }
+        Command::MemberPromote { require_leader, .. }
         | Command::MemberRemove { require_leader, .. }
         | Command::MemberList { require_leader, .. } => {
             if *require_leader {
-                action("etcdctl has no flag for require-leader, and the driver sends it only with put and get")
+                action("etcdctl has no flag for require-leader, and the driver sends it only with put, get, delete and compaction")
             } else {
                 Ok(Kind::Request)
             }
@@ -238,7 +239,7 @@ fn kind_of(cmd: &Command, learners: &BTreeSet<NodeId>, acted: bool) -> Result<Ki
             if *standby || read_only.is_some() {
                 action("standby and read-only learners are the design document's proposals, not in etcd")
             } else if *require_leader {
-                action("etcdctl has no flag for require-leader, and the driver sends it only with put and get")
+                action("etcdctl has no flag for require-leader, and the driver sends it only with put, get, delete and compaction")
             } else if *voter && *learner {
                 action("--voter and --learner together")
             } else if let Some(why) = peer_url.as_deref().and_then(url_undrivable) {

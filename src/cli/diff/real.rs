@@ -821,16 +821,9 @@ impl Real<'_> {
                 timeout_ms,
                 require_leader: true,
                 ..
-            } => {
-                let to = self.target(*via);
-                let r = gateway::put(
-                    &self.client_addr(to),
-                    key,
-                    value,
-                    Self::timeout(*timeout_ms),
-                );
-                Self::reply_answer(&r, "ok")
-            }
+            } => self.through_gateway(*via, *timeout_ms, |addr, t| {
+                gateway::put(addr, key, value, t)
+            }),
             Command::Put {
                 key,
                 value,
@@ -850,8 +843,22 @@ impl Real<'_> {
                 key,
                 via,
                 timeout_ms,
+                require_leader: true,
+            } => self.through_gateway(*via, *timeout_ms, |addr, t| gateway::delete(addr, key, t)),
+            Command::Delete {
+                key,
+                via,
+                timeout_ms,
                 ..
             } => self.simple(*via, *timeout_ms, &["del", "--", key]),
+            Command::Compaction {
+                rev,
+                via,
+                timeout_ms,
+                require_leader: true,
+            } => self.through_gateway(*via, *timeout_ms, |addr, t| {
+                gateway::compaction(addr, *rev, t)
+            }),
             Command::Compaction {
                 rev,
                 via,
@@ -872,6 +879,20 @@ impl Real<'_> {
             Command::TransferLeader(id) => self.move_leader(*id),
             other => Answer::failed("driver", format!("{other} is not a request"), 0),
         }
+    }
+
+    /// A request with require-leader, which etcdctl has no flag for: through
+    /// the member's JSON gateway (`gateway.rs`); its answer is only whether
+    /// it succeeded.
+    fn through_gateway(
+        &mut self,
+        via: Option<NodeId>,
+        timeout_ms: Option<u64>,
+        send: impl FnOnce(&str, u64) -> etcdctl::Reply,
+    ) -> Answer {
+        let to = self.target(via);
+        let r = send(&self.client_addr(to), Self::timeout(timeout_ms));
+        Self::reply_answer(&r, "ok")
     }
 
     /// A request whose answer is only whether it succeeded.
