@@ -757,3 +757,24 @@ fn a_campaign_enters_and_leaves_joint_configurations() {
         assert!(summary.coverage.errors(code) > 0, "{code:?}: {summary}");
     }
 }
+
+#[test]
+fn a_joint_configuration_needs_a_running_majority_of_each_half() {
+    // Joint: the incoming half {1}, the outgoing {1,2,3}. With 2 and 3 down
+    // the incoming half still has its majority running (1), the outgoing
+    // half does not: nothing can commit, no liveness is owed.
+    let src = "cluster voters=1,2,3\n\
+               campaign 1\n\
+               wait-until leader=1 within=3s\n\
+               member change remove=2,3 leave=explicit\n\
+               expect voters-outgoing=1,2,3\n\
+               wait 1s\n";
+    let session = raftlab::session::exec::Session::from_script(src).unwrap();
+    assert!(session.passed());
+    assert!(fuzz::liveness::quorum_can_run(&session));
+    let src = format!("{src}crash 2\ncrash 3\n");
+    let session = raftlab::session::exec::Session::from_script(&src).unwrap();
+    let cs = session.cluster().world().raft(1).unwrap().conf_state();
+    assert_eq!((cs.voters.len(), cs.voters_outgoing.len()), (1, 3));
+    assert!(!fuzz::liveness::quorum_can_run(&session));
+}

@@ -126,8 +126,8 @@ pub fn owed(session: &Session) -> Liveness {
 
 /// Part 2: in every running member's view of the configuration, a majority
 /// of the voters (of each half, in a joint configuration) is running and
-/// reachable (its peer URL, in every running
-/// member's view, names its own host).
+/// reachable (its peer URL, in every running member's view, names its own
+/// host).
 pub fn quorum_can_run(session: &Session) -> bool {
     let world = session.cluster().world();
     let running: Vec<_> = world.nodes().filter(|n| n.raft.is_some()).collect();

@@ -123,7 +123,7 @@ fn answer(text: &str, ms: u64) -> Reply {
         None => Reply {
             ok: false,
             stdout: String::new(),
-            error: format!("the gateway answered something else than JSON: {text}"),
+            error: format!("the gateway answered something other than JSON: {text}"),
             ms,
         },
     }
