@@ -675,25 +675,29 @@ member add 4\n\
 member add 3 --peer-url=https://n3:2380 timeout=2597ms\n\
 member remove 2\n";
 
+/// `src` passes the fuzzer's checks (its final phase included); returns
+/// whether its final write committed, and the session of `src` run on with
+/// `then`: the state the checks allowed for, to look at.
+fn passes_then(src: &str, then: &str) -> (bool, raftlab::session::exec::Session) {
+    let outcome = fuzz::check(src).unwrap();
+    assert!(outcome.passed(), "{:?}", outcome.failures);
+    let session = raftlab::session::exec::Session::from_script(&format!("{src}{then}")).unwrap();
+    (outcome.final_write, session)
+}
+
 #[test]
 fn new_members_asking_their_peers_first_are_given_the_time_to() {
-    let outcome = fuzz::check(NEW_MEMBERS_JOIN).unwrap();
-    assert!(outcome.passed(), "{:?}", outcome.failures);
     // The wait is real: 13 s after the starts node 4 still talks to its
     // peers and no leader was elected.
-    let src = format!("{NEW_MEMBERS_JOIN}heal\nstart 3\nstart 4\nwait 13s\n");
-    let session = raftlab::session::exec::Session::from_script(&src).unwrap();
+    let (_, session) = passes_then(NEW_MEMBERS_JOIN, "heal\nstart 3\nstart 4\nwait 13s\n");
     assert_eq!(session.cluster().leader(), None);
     assert!(session.cluster().joining(4));
 }
 
 #[test]
 fn a_voter_that_must_climb_terms_is_given_the_time_to() {
-    let outcome = fuzz::check(TERMS_TO_CLIMB).unwrap();
-    assert!(outcome.passed(), "{:?}", outcome.failures);
     // The climb is real: a plain 20 s wait after the heal finds no leader.
-    let src = format!("{TERMS_TO_CLIMB}heal\nstart 2\nstart 11\nwait 20s\n");
-    let session = raftlab::session::exec::Session::from_script(&src).unwrap();
+    let (_, session) = passes_then(TERMS_TO_CLIMB, "heal\nstart 2\nstart 11\nwait 20s\n");
     assert_eq!(session.cluster().leader(), None);
     let term = |id| session.cluster().world().raft(id).unwrap().term();
     assert!(
@@ -721,13 +725,11 @@ transfer-leader 10\n";
 
 #[test]
 fn a_learner_that_leads_does_not_take_the_final_write() {
-    let outcome = fuzz::check(A_LEARNER_LEADS).unwrap();
-    assert!(outcome.final_write);
-    assert!(outcome.passed(), "{:?}", outcome.failures);
     // The state is the one described: 3 leads as a learner, and refuses a
     // write sent to it.
-    let src = format!("{A_LEARNER_LEADS}heal\nstart 10\nwait 1s\nput a b via=3\n");
-    let session = raftlab::session::exec::Session::from_script(&src).unwrap();
+    let (final_write, session) =
+        passes_then(A_LEARNER_LEADS, "heal\nstart 10\nwait 1s\nput a b via=3\n");
+    assert!(final_write);
     let status = session.status();
     assert_eq!(status.leader, Some(3));
     assert!(status.learners.contains(&3));

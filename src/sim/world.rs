@@ -1225,18 +1225,22 @@ impl World {
     /// `id` cut off from members that run for the first time later.
     pub fn isolate(&mut self, id: NodeId, others: &[NodeId]) {
         self.isolated.insert(id);
-        for &o in others {
-            self.cut(id, o);
-            self.cut(o, id);
-        }
+        self.cut_both_ways(id, others);
     }
 
     /// A node about to run for the first time: cut off from the isolated.
     fn cut_from_isolated(&mut self, id: NodeId) {
         let isolated: Vec<NodeId> = self.isolated.iter().copied().filter(|&x| x != id).collect();
         for x in isolated {
-            self.cut(x, id);
-            self.cut(id, x);
+            self.cut_both_ways(x, &[id]);
+        }
+    }
+
+    /// Cuts every link between `id` and `others`, both ways.
+    fn cut_both_ways(&mut self, id: NodeId, others: &[NodeId]) {
+        for &o in others {
+            self.cut(id, o);
+            self.cut(o, id);
         }
     }
 
