@@ -10,6 +10,9 @@
 //! Checked by hand on etcd 3.4.23: a member cut off from its quorum answers
 //! `{"error":"etcdserver: no leader",...,"code":14}` within milliseconds,
 //! where the same put without the header waits out its timeout.
+//!
+//! The background load's writes go through the gateway too, without the
+//! header (`load.rs`): one HTTP request each, not an etcdctl process.
 
 use std::time::{Duration, Instant};
 
@@ -28,9 +31,18 @@ const DEADLINE: &str = "context deadline exceeded";
 /// `put KEY VALUE` with require-leader, to the member at `addr` (its client
 /// URL's host and port), as a clientv3 client with `timeout_ms` sees it.
 pub fn put(addr: &str, key: &str, value: &str, timeout_ms: u64) -> Reply {
-    let body =
-        json!({ "key": encode_base64(key.as_bytes()), "value": encode_base64(value.as_bytes()) });
-    send(addr, "/v3/kv/put", &body, timeout_ms)
+    send(addr, "/v3/kv/put", &put_body(key, value), timeout_ms, true)
+}
+
+/// `put KEY VALUE` as a plain client sends it: without require-leader, a
+/// member that knows no leader holds it until one is elected or the
+/// timeout passes.
+pub fn put_plain(addr: &str, key: &str, value: &str, timeout_ms: u64) -> Reply {
+    send(addr, "/v3/kv/put", &put_body(key, value), timeout_ms, false)
+}
+
+fn put_body(key: &str, value: &str) -> Value {
+    json!({ "key": encode_base64(key.as_bytes()), "value": encode_base64(value.as_bytes()) })
 }
 
 /// `get KEY` with require-leader: the range response in the JSON etcdctl's
@@ -43,13 +55,13 @@ pub fn get(addr: &str, key: &str, rev: Option<u64>, serializable: bool, timeout_
     if serializable {
         body["serializable"] = json!(true);
     }
-    send(addr, "/v3/kv/range", &body, timeout_ms)
+    send(addr, "/v3/kv/range", &body, timeout_ms, true)
 }
 
 /// `delete KEY` with require-leader.
 pub fn delete(addr: &str, key: &str, timeout_ms: u64) -> Reply {
     let body = json!({ "key": encode_base64(key.as_bytes()) });
-    send(addr, "/v3/kv/deleterange", &body, timeout_ms)
+    send(addr, "/v3/kv/deleterange", &body, timeout_ms, true)
 }
 
 /// `compaction REV` with require-leader.
@@ -59,12 +71,14 @@ pub fn compaction(addr: &str, rev: u64, timeout_ms: u64) -> Reply {
         "/v3/kv/compaction",
         &json!({ "revision": rev.to_string() }),
         timeout_ms,
+        true,
     )
 }
 
-/// One request through the gateway. A member that does not accept the
-/// connection is dialled again until the timeout, as clientv3 re-dials.
-fn send(addr: &str, path: &str, body: &Value, timeout_ms: u64) -> Reply {
+/// One request through the gateway, with require-leader or without. A
+/// member that does not accept the connection is dialled again until the
+/// timeout, as clientv3 re-dials.
+fn send(addr: &str, path: &str, body: &Value, timeout_ms: u64, require_leader: bool) -> Reply {
     let started = Instant::now();
     let deadline = started + Duration::from_millis(timeout_ms);
     let failed = |error: String| Reply {
@@ -78,13 +92,14 @@ fn send(addr: &str, path: &str, body: &Value, timeout_ms: u64) -> Reply {
         if left.is_zero() {
             return failed(DEADLINE.to_string());
         }
-        let request = match Request::builder()
+        let mut builder = Request::builder()
             .method(Method::POST)
             .uri(format!("http://{addr}{path}"))
-            .header("Grpc-Metadata-hasleader", "true")
-            .header("Content-Type", "application/json")
-            .body(Body::from(body.to_string()))
-        {
+            .header("Content-Type", "application/json");
+        if require_leader {
+            builder = builder.header("Grpc-Metadata-hasleader", "true");
+        }
+        let request = match builder.body(Body::from(body.to_string())) {
             Ok(r) => r,
             Err(e) => return failed(e.to_string()),
         };

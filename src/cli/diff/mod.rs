@@ -19,6 +19,7 @@ pub mod errors;
 pub mod etcdctl;
 pub mod gateway;
 pub mod known;
+pub mod load;
 pub mod netns;
 pub mod observe;
 pub mod plan;

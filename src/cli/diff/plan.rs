@@ -276,7 +276,8 @@ fn kind_of(cmd: &Command, learners: &BTreeSet<NodeId>, acted: bool) -> Result<Ki
             "etcd has no request that compacts one member's raft log now (it snapshots by --snapshot-count)",
         ),
         Command::Watch { .. } => action("watches are not driven"),
-        Command::LoadStart { .. } | Command::LoadStop => action("the background load is not driven"),
+        // Sent at its rate through the gateway (`load.rs`).
+        Command::LoadStart { .. } | Command::LoadStop => Ok(Kind::Action),
         Command::MemberChange { .. } | Command::MemberLeaveJoint { .. } => {
             action("etcd's server never changes several members at once")
         }
@@ -315,7 +316,7 @@ mod tests {
 
     #[test]
     fn lines_etcd_cannot_do_are_refused_and_conditions_may_be_skipped() {
-        let src = "cluster voters=1,2,3\ncampaign 1\nput k v\nexpect commit>=3\nload rate=10/s\ncampaign 2\nsay hi\n";
+        let src = "cluster voters=1,2,3\ncampaign 1\nput k v\nexpect commit>=3\nhold 1->2\ncampaign 2\nsay hi\n";
         let script = parse_script(src).unwrap();
         let plan = Plan::of(&script, false);
         let lines: Vec<usize> = plan.refused.iter().map(|r| r.line).collect();
@@ -329,6 +330,14 @@ mod tests {
         assert_eq!(plan.kinds[5], Kind::Narration);
         assert_eq!(first_campaign(&script), Some(1));
         assert!(!plan.needs_network);
+        // The background load is driven (`load.rs`), with or without a size
+        // and a member to send through.
+        let script =
+            parse_script("cluster voters=1,2,3\nload rate=10/s size=2KB via=2\nload stop\n")
+                .unwrap();
+        let plan = Plan::of(&script, false);
+        assert!(plan.refused.is_empty(), "{:?}", plan.refused);
+        assert_eq!(plan.kinds, [Kind::Action, Kind::Action]);
     }
 
     #[test]

@@ -24,7 +24,7 @@ use super::gateway::{self, decode_base64};
 use super::observe::{self, RaftStatus};
 use super::plan::{self, Kind};
 use super::row::{Answer, Binaries};
-use super::{errors, etcdctl, netns};
+use super::{errors, etcdctl, load, netns};
 
 /// How long a started process may take to show that it runs (its client
 /// port answers) or that it cannot (it exits).
@@ -64,6 +64,8 @@ pub struct Real<'a> {
     members: BTreeMap<NodeId, Member>,
     /// The result `ok`, `error=`, `value=` and `absent` look at.
     previous: Previous,
+    /// The background load, while one runs.
+    load: Option<load::Load>,
     /// Declared last: dropped after the processes (a namespace with a
     /// process in it outlives its name).
     net: Option<netns::Network>,
@@ -89,6 +91,7 @@ pub fn run(script: &Script, bins: &Binaries, dir: &Path, base: u16) -> Result<Ve
         token: format!("raftlab-{}-{base}", std::process::id()),
         members: BTreeMap::new(),
         previous: Previous::None,
+        load: None,
         net,
     };
     let first = plan::first_campaign(script);
@@ -106,6 +109,8 @@ pub fn run(script: &Script, bins: &Binaries, dir: &Path, base: u16) -> Result<Ve
 
 impl Drop for Real<'_> {
     fn drop(&mut self) {
+        // No write goes to a member being killed.
+        self.load = None;
         self.kill_all();
     }
 }
@@ -1137,6 +1142,24 @@ impl Real<'_> {
                         Err(_) => std::thread::sleep(POLL),
                     }
                 }
+            }
+            (
+                _,
+                Command::LoadStart {
+                    rate_per_s,
+                    size,
+                    via,
+                },
+            ) => {
+                // A new load replaces the one running, as in raftlab.
+                self.load = None;
+                let to = self.target(*via);
+                self.load = Some(load::Load::start(self.client_addr(to), *rate_per_s, *size));
+                Answer::ok("ok", ms_since(t))
+            }
+            (_, Command::LoadStop) => {
+                let said = self.load.take().map(load::Load::stop);
+                Answer::ok(said.unwrap_or_default(), ms_since(t))
             }
             (_, Command::Start(id)) => self.start(*id),
             (_, Command::Crash(id)) => self.crash(*id),
