@@ -10,9 +10,9 @@
 //! A scenario passes when every line is the same as raftlab's or a known
 //! difference (`tests/real_etcd/known-differences.txt`, each with its
 //! reason). A lesson passes unless a line it can drive differs; a lesson
-//! that uses something a real cluster cannot do (a background load, a
-//! second cluster, the design document's proposals) is counted as not
-//! drivable, and its conditions etcd does not show are skipped. Without
+//! that uses something a real cluster cannot do (a second cluster, the
+//! design document's proposals, a hand on single messages) is counted as
+//! not drivable, and its conditions etcd does not show are skipped. Without
 //! root, what needs network namespaces (a cut, a partition) is skipped with
 //! one line. Real clusters share a machine: a scenario that fails is run
 //! once more before it counts as failed.
