@@ -10,6 +10,7 @@
 //! `docs/real-etcd.md` says how each command is driven.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
 use std::time::{Duration, Instant};
@@ -52,7 +53,16 @@ struct Member {
     child: Option<Child>,
     /// etcd's id for it, once known.
     hex: Option<u64>,
+    /// Its process serves clients: etcd answers on the client port only
+    /// once the member is ready (`embed/serve.go` `serve` waits for
+    /// `ReadyNotify`, then logs "serving client traffic"); a request before
+    /// that waits. Read from its log, from `log_seen` on.
+    serving: bool,
+    log_seen: u64,
 }
+
+/// What a member logs once it answers on its client port, in 3.4 and 3.5.
+const SERVING: &str = "serving client traffic";
 
 /// A running cluster and what the driver knows of it.
 pub struct Real<'a> {
@@ -113,6 +123,23 @@ impl Drop for Real<'_> {
         self.load = None;
         self.kill_all();
     }
+}
+
+/// The whole lines a file holds from byte `from` on, and where the next
+/// read starts: a line being written waits for its end.
+fn whole_lines_since(path: &Path, from: u64) -> (String, u64) {
+    let mut text = Vec::new();
+    if let Ok(mut f) = std::fs::File::open(path) {
+        if f.seek(SeekFrom::Start(from)).is_ok() {
+            let _ = f.read_to_end(&mut text);
+        }
+    }
+    let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    text.truncate(whole);
+    (
+        String::from_utf8_lossy(&text).into_owned(),
+        from + whole as u64,
+    )
 }
 
 fn ms_since(t: Instant) -> u64 {
@@ -201,6 +228,8 @@ impl Real<'_> {
                     removed: false,
                     child: None,
                     hex: None,
+                    serving: false,
+                    log_seen: 0,
                 },
             );
         }
@@ -349,6 +378,12 @@ impl Real<'_> {
             .open(self.log_path(id))
             .map_err(|e| format!("cannot open the log of member {id}: {e}"))?;
         let log2 = log.try_clone().map_err(|e| e.to_string())?;
+        // The new process serves clients once its own log says so.
+        let log_len = log.metadata().map_or(0, |m| m.len());
+        if let Some(m) = self.members.get_mut(&id) {
+            m.serving = false;
+            m.log_seen = log_len;
+        }
         let mut cmd = match &self.net {
             Some(net) => {
                 let mut c = Process::new("ip");
@@ -456,9 +491,32 @@ impl Real<'_> {
     // ---- looking ------------------------------------------------------------
 
     /// Every running member's raft status; each teaches the driver its id.
+    /// Whether member `id`'s process serves clients yet (its log since the
+    /// last look, read once it does no more).
+    fn serving(&mut self, id: NodeId) -> bool {
+        let path = self.log_path(id);
+        let Some(m) = self.members.get_mut(&id) else {
+            return false;
+        };
+        if !m.serving {
+            let (lines, seen) = whole_lines_since(&path, m.log_seen);
+            m.serving = lines.contains(SERVING);
+            m.log_seen = seen;
+        }
+        m.serving
+    }
+
+    /// Every running member's raft status. A member not yet serving clients
+    /// is not asked: it would answer nothing until the look's timeout, and a
+    /// look taking that long would give the cluster time the script does
+    /// not (lesson 10's learner caught up during the looks between its start
+    /// and its promotion).
     fn look(&mut self) -> BTreeMap<NodeId, RaftStatus> {
         let mut seen = BTreeMap::new();
         for id in self.running_ids() {
+            if !self.serving(id) {
+                continue;
+            }
             if let Ok(s) = observe::raft_status(&self.client_addr(id)) {
                 if let Some(m) = self.members.get_mut(&id) {
                     m.hex = Some(s.id);
@@ -972,7 +1030,9 @@ impl Real<'_> {
                 .ok()
                 .and_then(|v| v["member"]["ID"].as_u64());
             // A removed id comes back: etcd gives the member a new id.
-            let child = self.members.get_mut(&id).and_then(|m| m.child.take());
+            let old = self.members.get_mut(&id);
+            let (serving, log_seen) = old.as_ref().map_or((false, 0), |m| (m.serving, m.log_seen));
+            let child = old.and_then(|m| m.child.take());
             let m = Member {
                 peer_url: url,
                 learner,
@@ -980,6 +1040,8 @@ impl Real<'_> {
                 removed: false,
                 child,
                 hex,
+                serving,
+                log_seen,
             };
             self.members.insert(id, m);
         }
@@ -1227,6 +1289,35 @@ fn read_value(stdout: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn a_member_serves_once_its_log_says_so_in_a_whole_line() {
+        let dir = std::env::temp_dir().join(format!("raftlab-serving-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("n1.log");
+        let mut log = std::fs::File::create(&path).unwrap();
+        // An earlier process's line, before this one started (byte 0 on).
+        writeln!(log, r#"{{"msg":"serving client traffic insecurely"}}"#).unwrap();
+        let started = std::fs::metadata(&path).unwrap().len();
+        let (lines, seen) = whole_lines_since(&path, started);
+        assert!(!lines.contains(SERVING));
+        assert_eq!(seen, started);
+        // A line half written waits for its end.
+        writeln!(log, r#"{{"msg":"now serving peer/client/metrics"}}"#).unwrap();
+        write!(log, r#"{{"msg":"serving client"#).unwrap();
+        let (lines, seen) = whole_lines_since(&path, started);
+        assert!(!lines.contains(SERVING), "{lines}");
+        writeln!(
+            log,
+            r#" traffic insecurely; this is strongly discouraged!"}}"#
+        )
+        .unwrap();
+        let (lines, end) = whole_lines_since(&path, seen);
+        assert!(lines.contains(SERVING), "{lines}");
+        assert_eq!(end, std::fs::metadata(&path).unwrap().len());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn values_come_out_of_etcdctls_json() {
