@@ -490,7 +490,6 @@ impl Real<'_> {
 
     // ---- looking ------------------------------------------------------------
 
-    /// Every running member's raft status; each teaches the driver its id.
     /// Whether member `id`'s process serves clients yet (its log since the
     /// last look, read once it does no more).
     fn serving(&mut self, id: NodeId) -> bool {
@@ -506,7 +505,8 @@ impl Real<'_> {
         m.serving
     }
 
-    /// Every running member's raft status. A member not yet serving clients
+    /// Every running member's raft status; each teaches the driver its id.
+    /// A member not yet serving clients
     /// is not asked: it would answer nothing until the look's timeout, and a
     /// look taking that long would give the cluster time the script does
     /// not (lesson 10's learner caught up during the looks between its start
