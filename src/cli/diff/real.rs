@@ -53,12 +53,14 @@ struct Member {
     child: Option<Child>,
     /// etcd's id for it, once known.
     hex: Option<u64>,
+    /// Where its current process's lines begin in its log (which every
+    /// process of the member appends to).
+    log_from: u64,
     /// Its process serves clients: etcd answers on the client port only
     /// once the member is ready (`embed/serve.go` `serve` waits for
     /// `ReadyNotify`, then logs "serving client traffic"); a request before
-    /// that waits. Read from its log, from `log_seen` on.
+    /// that waits. Read from its log.
     serving: bool,
-    log_seen: u64,
 }
 
 /// What a member logs once it answers on its client port, in 3.4 and 3.5.
@@ -125,21 +127,15 @@ impl Drop for Real<'_> {
     }
 }
 
-/// The whole lines a file holds from byte `from` on, and where the next
-/// read starts: a line being written waits for its end.
-fn whole_lines_since(path: &Path, from: u64) -> (String, u64) {
+/// What a file holds past byte `from`.
+fn text_since(path: &Path, from: u64) -> String {
     let mut text = Vec::new();
     if let Ok(mut f) = std::fs::File::open(path) {
         if f.seek(SeekFrom::Start(from)).is_ok() {
             let _ = f.read_to_end(&mut text);
         }
     }
-    let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    text.truncate(whole);
-    (
-        String::from_utf8_lossy(&text).into_owned(),
-        from + whole as u64,
-    )
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 fn ms_since(t: Instant) -> u64 {
@@ -228,8 +224,8 @@ impl Real<'_> {
                     removed: false,
                     child: None,
                     hex: None,
+                    log_from: 0,
                     serving: false,
-                    log_seen: 0,
                 },
             );
         }
@@ -378,11 +374,12 @@ impl Real<'_> {
             .open(self.log_path(id))
             .map_err(|e| format!("cannot open the log of member {id}: {e}"))?;
         let log2 = log.try_clone().map_err(|e| e.to_string())?;
-        // The new process serves clients once its own log says so.
-        let log_len = log.metadata().map_or(0, |m| m.len());
+        // The new process's lines begin here; it serves clients once they
+        // say so.
+        let log_from = log.metadata().map_or(0, |m| m.len());
         if let Some(m) = self.members.get_mut(&id) {
+            m.log_from = log_from;
             m.serving = false;
-            m.log_seen = log_len;
         }
         let mut cmd = match &self.net {
             Some(net) => {
@@ -420,7 +417,6 @@ impl Real<'_> {
                 return Answer::failed("driver", e, 0);
             }
         }
-        let log_len = std::fs::metadata(self.log_path(id)).map_or(0, |m| m.len());
         let child = match self.spawn(id, founding, false) {
             Ok(c) => c,
             Err(e) => return Answer::failed("driver", e, 0),
@@ -435,10 +431,11 @@ impl Real<'_> {
         // on). A removed member's peers tell it it was removed a moment
         // after it starts, and it stops.
         let removed = self.members.get(&id).is_some_and(|m| m.removed);
+        let log_from = self.members.get(&id).map_or(0, |m| m.log_from);
         let addr = self.peer_addr(id);
         let mut listening_since: Option<Instant> = None;
         while t.elapsed() < START_WAIT {
-            let log = self.log_since(id, log_len);
+            let log = self.log_since(id, log_from);
             let told = log.contains("permanently removed from the cluster");
             if !self.running(id) || told {
                 let why = if told {
@@ -463,9 +460,7 @@ impl Real<'_> {
 
     /// What member `id` logged past byte `from`.
     fn log_since(&self, id: NodeId, from: u64) -> String {
-        let text = std::fs::read(self.log_path(id)).unwrap_or_default();
-        let from = usize::try_from(from).unwrap_or(0).min(text.len());
-        String::from_utf8_lossy(&text[from..]).to_string()
+        text_since(&self.log_path(id), from)
     }
 
     /// `crash N`: kill -9, its connections close at once.
@@ -490,27 +485,27 @@ impl Real<'_> {
 
     // ---- looking ------------------------------------------------------------
 
-    /// Whether member `id`'s process serves clients yet (its log since the
-    /// last look, read once it does no more).
+    /// Whether member `id`'s process serves clients yet (its lines in the
+    /// log, read until they say so).
     fn serving(&mut self, id: NodeId) -> bool {
-        let path = self.log_path(id);
-        let Some(m) = self.members.get_mut(&id) else {
+        let Some(m) = self.members.get(&id) else {
             return false;
         };
-        if !m.serving {
-            let (lines, seen) = whole_lines_since(&path, m.log_seen);
-            m.serving = lines.contains(SERVING);
-            m.log_seen = seen;
+        if m.serving {
+            return true;
         }
-        m.serving
+        let serving = self.log_since(id, m.log_from).contains(SERVING);
+        if let Some(m) = self.members.get_mut(&id) {
+            m.serving = serving;
+        }
+        serving
     }
 
     /// Every running member's raft status; each teaches the driver its id.
-    /// A member not yet serving clients
-    /// is not asked: it would answer nothing until the look's timeout, and a
-    /// look taking that long would give the cluster time the script does
-    /// not (lesson 10's learner caught up during the looks between its start
-    /// and its promotion).
+    /// A member not yet serving clients is not asked: it would answer
+    /// nothing until the look's timeout, and a look taking that long would
+    /// give the cluster time the script does not (lesson 10's learner caught
+    /// up during the looks between its start and its promotion).
     fn look(&mut self) -> BTreeMap<NodeId, RaftStatus> {
         let mut seen = BTreeMap::new();
         for id in self.running_ids() {
@@ -1031,7 +1026,7 @@ impl Real<'_> {
                 .and_then(|v| v["member"]["ID"].as_u64());
             // A removed id comes back: etcd gives the member a new id.
             let old = self.members.get_mut(&id);
-            let (serving, log_seen) = old.as_ref().map_or((false, 0), |m| (m.serving, m.log_seen));
+            let (log_from, serving) = old.as_ref().map_or((0, false), |m| (m.log_from, m.serving));
             let child = old.and_then(|m| m.child.take());
             let m = Member {
                 peer_url: url,
@@ -1040,8 +1035,8 @@ impl Real<'_> {
                 removed: false,
                 child,
                 hex,
+                log_from,
                 serving,
-                log_seen,
             };
             self.members.insert(id, m);
         }
@@ -1292,30 +1287,21 @@ mod tests {
     use std::io::Write;
 
     #[test]
-    fn a_member_serves_once_its_log_says_so_in_a_whole_line() {
-        let dir = std::env::temp_dir().join(format!("raftlab-serving-{}", std::process::id()));
+    fn a_process_reads_its_own_lines_of_the_log() {
+        let dir = std::env::temp_dir().join(format!("raftlab-log-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("n1.log");
         let mut log = std::fs::File::create(&path).unwrap();
-        // An earlier process's line, before this one started (byte 0 on).
+        // An earlier process's line, before this one started.
         writeln!(log, r#"{{"msg":"serving client traffic insecurely"}}"#).unwrap();
-        let started = std::fs::metadata(&path).unwrap().len();
-        let (lines, seen) = whole_lines_since(&path, started);
-        assert!(!lines.contains(SERVING));
-        assert_eq!(seen, started);
-        // A line half written waits for its end.
+        let from = std::fs::metadata(&path).unwrap().len();
+        assert_eq!(text_since(&path, from), "");
         writeln!(log, r#"{{"msg":"now serving peer/client/metrics"}}"#).unwrap();
-        write!(log, r#"{{"msg":"serving client"#).unwrap();
-        let (lines, seen) = whole_lines_since(&path, started);
-        assert!(!lines.contains(SERVING), "{lines}");
-        writeln!(
-            log,
-            r#" traffic insecurely; this is strongly discouraged!"}}"#
-        )
-        .unwrap();
-        let (lines, end) = whole_lines_since(&path, seen);
-        assert!(lines.contains(SERVING), "{lines}");
-        assert_eq!(end, std::fs::metadata(&path).unwrap().len());
+        assert!(!text_since(&path, from).contains(SERVING));
+        writeln!(log, r#"{{"msg":"serving client traffic insecurely"}}"#).unwrap();
+        assert!(text_since(&path, from).contains(SERVING));
+        // Past the end: nothing.
+        assert_eq!(text_since(&path, u64::MAX), "");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
