@@ -9,7 +9,10 @@
 //!
 //! FILE matches a script named so or ending so (`/FILE`); RELEASES is a
 //! comma-separated list of versions (`3.4.23`) or `all`; the reason is the
-//! rest of the line and must be given. `#` starts a comment line.
+//! rest of the line and must be given. `#` starts a comment line. A place
+//! written `FILE:LINE?` is a line that may or may not differ from one run to
+//! the next (its reason a timing or a chance): it is not warned of when it
+//! did not differ.
 
 use std::path::Path;
 
@@ -29,6 +32,8 @@ struct Entry {
     reason: String,
     /// The line of the known-differences file, for its messages.
     at: usize,
+    /// `FILE:LINE?`: it may not differ in a run (no warning then).
+    may: bool,
 }
 
 impl Known {
@@ -50,6 +55,10 @@ impl Known {
             let place = words.next().unwrap_or("");
             let releases = words.next().unwrap_or("").trim();
             let reason = words.next().unwrap_or("").trim();
+            let (place, may) = match place.strip_suffix('?') {
+                Some(p) => (p, true),
+                None => (place, false),
+            };
             let (file, number) = place
                 .rsplit_once(':')
                 .ok_or_else(|| format!("line {at}: expected FILE:LINE, found {place:?}"))?;
@@ -74,6 +83,7 @@ impl Known {
                 releases,
                 reason: reason.to_string(),
                 at,
+                may,
             });
         }
         Ok(Known { entries })
@@ -95,11 +105,12 @@ impl Known {
     }
 
     /// Warnings for the entries about `file` that matched no difference in
-    /// this run (the line no longer differs, or moved).
+    /// this run (the line no longer differs, or moved), but for those that
+    /// may not differ (`FILE:LINE?`).
     pub fn unused(&self, file: &str, outcome: &Outcome) -> Vec<String> {
         self.entries
             .iter()
-            .filter(|e| names(file, &e.file))
+            .filter(|e| !e.may && names(file, &e.file))
             .filter(|e| {
                 !outcome
                     .rows
@@ -124,6 +135,7 @@ fn names(file: &str, entry: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::row::Row;
     use super::*;
 
     #[test]
@@ -145,5 +157,37 @@ mod tests {
             .contains("reason"));
         assert!(Known::parse("a.scenario 3.4.23 why").is_err());
         assert!(Known::parse("a.scenario:x all why").is_err());
+    }
+
+    #[test]
+    fn an_entry_that_may_not_differ_is_not_warned_of() {
+        let k = Known::parse("x.scenario:2 all a timing\nx.scenario:3? all a chance\n").unwrap();
+        assert_eq!(k.reason("x.scenario", 3, "3.5.1"), Some("a chance"));
+        let row = |line, verdict| Row {
+            line,
+            command: String::new(),
+            raftlab: Vec::new(),
+            etcd: Vec::new(),
+            verdict,
+        };
+        let outcome = |rows| Outcome {
+            file: "x.scenario".into(),
+            releases: vec!["3.5.1".into()],
+            rows,
+            all_checks_passed: true,
+            checks_held_on: Vec::new(),
+            exit: 0,
+        };
+        // Neither line differed: only the entry without `?` is warned of.
+        let quiet = outcome(vec![row(2, Verdict::Same), row(3, Verdict::Same)]);
+        assert_eq!(
+            k.unused("x.scenario", &quiet),
+            ["known difference at line 2 (entry 1) did not differ in this run"]
+        );
+        let both = outcome(vec![
+            row(2, Verdict::Known("a timing".into())),
+            row(3, Verdict::Known("a chance".into())),
+        ]);
+        assert!(k.unused("x.scenario", &both).is_empty());
     }
 }
