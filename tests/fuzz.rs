@@ -737,6 +737,55 @@ fn a_learner_that_leads_does_not_take_the_final_write() {
     assert_eq!(last.error, Some("not-supported-for-learner"));
 }
 
+/// Seed 130004954's shrunk script: links 1-3 are held while leader 3
+/// heartbeats node 1 every 20 ms for half a minute; at the release node 1
+/// answers some 1,700 heartbeats at once, and leader 3 sends a probe of its
+/// whole log (673 KB) for each answer (etcd-raft's MsgHeartbeatResp resumes
+/// a paused probe), behind a 2,941 KB/s link: about 390 s of queue. Each
+/// final write ends at etcd's 5.92 s request timeout, and the final phase
+/// gave up after 64 of them (378.88 s), before the queue drained; it now
+/// tries as long as its bound, which counts the backlog.
+const A_LONG_BACKLOG: &str = "\
+cluster voters=1,2,3 seed=436687 etcd=3.4 heartbeat=20ms election-timeout=460ms prevote=on check-quorum=off snapshot-count=12 catchup-entries=7 latency=18ms..28ms failover-after=4140ms failover=grow\n\
+hold 1 3\n\
+wait 4157ms\n\
+wait 2550ms\n\
+member remove 2 timeout=265ms\n\
+get k0 timeout=1217ms\n\
+wait 460ms\n\
+member add 12 --learner timeout=1207ms\n\
+wait 814ms\n\
+net loss=0.7399% bandwidth=2941KB/s\n\
+put k2 v10 timeout=2931ms\n\
+member add 5 --learner --standby\n\
+get k3\n\
+load rate=76/s size=829B\n\
+put k5 v11 timeout=2725ms\n\
+get k3\n\
+get k0 timeout=2567ms\n\
+release\n\
+get k3\n";
+
+#[test]
+fn a_backlog_longer_than_64_request_timeouts_is_waited_for() {
+    // The backlog is real: 64 request timeouts after the heal, node 3 still
+    // has bytes queued, and node 1 has not yet acknowledged its last entry.
+    let (final_write, session) = passes_then(
+        A_LONG_BACKLOG,
+        "load stop\nheal\nnet loss=0% latency=18ms..28ms bandwidth=unlimited\nwait 378880ms\n",
+    );
+    assert!(final_write);
+    let status = session.status();
+    let node = |id| status.nodes.iter().find(|n| n.id == id).unwrap();
+    assert_eq!(status.leader, Some(3));
+    assert!(
+        node(3).queued_bytes > 10_000_000,
+        "{}",
+        node(3).queued_bytes
+    );
+    assert!(node(1).last_index < node(3).last_index);
+}
+
 #[test]
 fn a_campaign_enters_and_leaves_joint_configurations() {
     // A quarter of the runs make joint changes (`member change`), a stream

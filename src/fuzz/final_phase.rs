@@ -59,9 +59,13 @@ pub fn final_write(o: &mut Observed) -> bool {
     let write_bound = ((5 * et).clamp(5_000, 30_000) + backlog).min(MAX_WAIT_MS);
     // A write ends at etcd's server request timeout (5s plus two election
     // timeouts) however long the client waits, so a backlog longer than that
-    // needs several tries: keep trying until the write bound has passed.
+    // needs several tries: keep trying until the write bound has passed. As
+    // many tries as request timeouts fit in the bounds, and 64 more for
+    // tries that end sooner (each takes some time: the loop ends).
     let give_up = o.session.now() + leader_bound + write_bound;
-    for attempt in 0..64 {
+    let tries =
+        64 + (leader_bound + write_bound).div_ceil(o.session.cluster().request_timeout_ms());
+    for attempt in 0..tries {
         if attempt >= 3 && o.session.now() >= give_up {
             break;
         }
