@@ -40,7 +40,7 @@ const POLL: Duration = Duration::from_millis(50);
 const FIRST_PORT: u16 = 21000;
 
 /// One member of the real cluster.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Member {
     /// The peer URL etcd is given (raftlab's `http://nN:2380` translated
     /// to the member's real address).
@@ -219,13 +219,8 @@ impl Real<'_> {
                 id,
                 Member {
                     peer_url,
-                    learner: false,
                     member: true,
-                    removed: false,
-                    child: None,
-                    hex: None,
-                    log_from: 0,
-                    serving: false,
+                    ..Member::default()
                 },
             );
         }
@@ -1024,21 +1019,14 @@ impl Real<'_> {
             let hex = serde_json::from_str::<serde_json::Value>(&r.stdout)
                 .ok()
                 .and_then(|v| v["member"]["ID"].as_u64());
-            // A removed id comes back: etcd gives the member a new id.
-            let old = self.members.get_mut(&id);
-            let (log_from, serving) = old.as_ref().map_or((0, false), |m| (m.log_from, m.serving));
-            let child = old.and_then(|m| m.child.take());
-            let m = Member {
-                peer_url: url,
-                learner,
-                member: true,
-                removed: false,
-                child,
-                hex,
-                log_from,
-                serving,
-            };
-            self.members.insert(id, m);
+            // A removed id comes back: etcd gives the member a new id. The
+            // process running under the id, if any, stays as it is.
+            let m = self.members.entry(id).or_default();
+            m.peer_url = url;
+            m.learner = learner;
+            m.member = true;
+            m.removed = false;
+            m.hex = hex;
         }
         Self::reply_answer(&r, "ok")
     }
