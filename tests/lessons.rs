@@ -264,6 +264,40 @@ fn every_step_says_one_short_thing() {
 }
 
 #[test]
+fn a_fault_undone_before_the_pause_is_told_of() {
+    // What a step says is what the student sees at its pause: a step that
+    // cuts, partitions or isolates and heals again before its pause leaves
+    // no cut on the canvas, so its sentence must tell of the heal (lesson
+    // 16 once narrated a cut link the canvas no longer showed).
+    for lesson in all() {
+        let mut k = 1;
+        let mut faulted = false;
+        let mut undone = false;
+        let mut text = String::new();
+        for c in &lesson.script.commands {
+            match &*c.node {
+                Command::Cut { .. } | Command::Partition(_) | Command::Isolate(_) => {
+                    faulted = true;
+                    undone = false;
+                }
+                Command::Heal { .. } if faulted => undone = true,
+                Command::Say { text: t, .. } => text.push_str(t),
+                Command::Pause => {
+                    assert!(
+                        !undone || text.contains("heal"),
+                        "{} step {k} heals what it cut before its pause, and its sentence does not say so: {text}",
+                        lesson.id
+                    );
+                    (k, faulted, undone) = (k + 1, false, false);
+                    text.clear();
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+#[test]
 fn the_lessons_cover_figures_1_to_13() {
     let covered: BTreeSet<u32> = all()
         .iter()
