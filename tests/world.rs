@@ -3,7 +3,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use raftlab::raft::{
-    bootstrap_storage, Config, EntryData, ProgressState, Raft, RaftEvent, StateRole,
+    bootstrap_storage, Config, EntryData, Message, MessageType, ProgressState, Raft, RaftEvent,
+    StateRole,
 };
 use raftlab::sim::invariants::Checker;
 use raftlab::sim::{DropReason, EventKind, Transport, World, WorldConfig};
@@ -174,6 +175,71 @@ fn the_checker_catches_two_leaders_in_one_term() {
     // log matching and state machine safety also catch.
     let properties: Vec<&str> = v.iter().map(|v| v.property).collect();
     assert!(properties.contains(&"log matching"), "{properties:?}");
+}
+
+/// A single-node cluster of `id` that leads a term of its own, each entry it
+/// holds committed and applied; with `newer`, it heard of term `newer` from
+/// a node outside it first and leads the term after that.
+fn lone_leader(id: u64, newer: Option<u64>) -> Raft {
+    let mut r = Raft::new(&Config::new(id), bootstrap_storage(&[id]), id);
+    let settle = |r: &mut Raft| {
+        while {
+            r.take_messages();
+            r.advance()
+        } {}
+        for e in r.committed_entries() {
+            if let EntryData::ConfChange(cc) = &e.data {
+                r.apply_conf_change(cc);
+            }
+            r.applied_to(e.index);
+        }
+    };
+    settle(&mut r);
+    if let Some(term) = newer {
+        r.step(Message::new(MessageType::Heartbeat, 9, id, term))
+            .unwrap();
+        settle(&mut r);
+    }
+    r.campaign();
+    settle(&mut r);
+    assert_eq!(r.role(), StateRole::Leader);
+    r
+}
+
+#[test]
+fn leader_completeness_asks_a_leader_for_the_terms_before_its_own() {
+    // Node 1 commits index 2 in term 2; node 2, alone in a cluster of its
+    // own, leads term 6 with another entry at index 2.
+    let old = lone_leader(1, None);
+    let new = lone_leader(2, Some(5));
+    assert_eq!((old.term(), old.commit(), old.term_at(2)), (2, 2, Some(2)));
+    assert_eq!((new.term(), new.term_at(2)), (6, Some(6)));
+    let completeness = |c: &Checker| -> Vec<String> {
+        c.violations()
+            .iter()
+            .filter(|v| v.property == "leader completeness")
+            .map(|v| v.text.clone())
+            .collect()
+    };
+    // A leader of term 6 lacks an entry committed in term 2: a violation.
+    let mut checker = Checker::default();
+    checker.observe(10, 1, &old);
+    checker.observe(11, 2, &new);
+    assert_eq!(
+        completeness(&checker),
+        ["node 2 became leader of term 6 without committed entry 2"]
+    );
+    // A leader of term 2 that lacks what term 6 committed is stale, not
+    // wrong: Raft promises it nothing (its logs differ, which log matching
+    // still reports).
+    let mut checker = Checker::default();
+    checker.observe(10, 2, &new);
+    checker.observe(11, 1, &old);
+    assert_eq!(completeness(&checker), Vec::<String>::new());
+    assert!(checker
+        .violations()
+        .iter()
+        .any(|v| v.property == "log matching"));
 }
 
 /// Every member ends with the same multi-version store, history included,

@@ -146,12 +146,6 @@ impl<T: Clone> ByIndex<T> {
         }
     }
 
-    fn last(&self) -> Option<(u64, &T)> {
-        let pos = self.items.len().checked_sub(1)?;
-        let fp = self.items.get(pos)?.as_ref()?;
-        Some((self.base + pos as u64, fp))
-    }
-
     fn heap_size(&self, m: &mut Meter) {
         self.items.heap_size(m, None);
     }
@@ -186,6 +180,11 @@ pub struct Checker {
     seen_other_terms: VecMap<(u64, u64), Fingerprint>,
     /// Content of every committed index: state machine safety.
     committed: ByIndex,
+    /// The highest index committed in each term, by the term of the node
+    /// that first saw it committed (the leader that committed it: a commit
+    /// reaches other nodes only through its messages). Leader completeness
+    /// asks a leader for what was committed in the terms before its own.
+    committed_in_term: VecMap<u64, u64>,
     /// What the first member to write each store revision wrote there.
     revisions: ByIndex<RevisionPrint>,
     /// Each member's store after applying up to an index, as first seen.
@@ -209,6 +208,7 @@ impl Checker {
         self.seen.heap_size(m);
         self.seen_other_terms.heap_size(m);
         self.committed.heap_size(m);
+        self.committed_in_term.heap_size(m);
         self.revisions.heap_size(m);
         self.stores.heap_size(m);
         m.vec(&self.violations);
@@ -307,22 +307,34 @@ impl Checker {
         );
     }
 
-    /// A new leader holds every entry committed before its term.
+    /// A new leader holds every entry committed in the terms before its
+    /// own (the Raft paper's Leader Completeness). A leader of an older term
+    /// than a commit may still win late, from votes held on the way (etcd-raft
+    /// counts a vote answer of its own term whenever it arrives): it lacks
+    /// nothing it was promised, and can commit nothing, since a quorum has
+    /// moved on to the newer term.
     fn check_leader_completeness(&mut self, now: u64, id: NodeId, raft: &Raft) {
-        let Some((index, &fp)) = self.committed.last() else {
+        let term = raft.term();
+        let Some(index) = self
+            .committed_in_term
+            .iter()
+            .filter(|&(&t, _)| t < term)
+            .map(|(_, &i)| i)
+            .max()
+        else {
             return;
         };
         if index <= raft.snapshot_index() {
             return;
         }
+        let Some(&fp) = self.committed.get(index) else {
+            return; // forgotten: every node compacted it away
+        };
         if raft.term_at(index) != Some(fp.0) {
             self.violate(
                 now,
                 "leader completeness",
-                format!(
-                    "node {id} became leader of term {} without committed entry {index}",
-                    raft.term()
-                ),
+                format!("node {id} became leader of term {term} without committed entry {index}"),
                 vec![id],
             );
         }
@@ -381,7 +393,11 @@ impl Checker {
                     );
                 }
                 Some(_) => {}
-                None => self.committed.set(e.index, fp),
+                None => {
+                    self.committed.set(e.index, fp);
+                    let highest = self.committed_in_term.entry(raft.term()).or_insert(0);
+                    *highest = (*highest).max(e.index);
+                }
             }
         }
     }
