@@ -382,6 +382,58 @@ fn run_bin(args: &[&str], stdin: &str) -> (i32, String, String) {
 }
 
 #[test]
+fn sees_itself_tells_a_nodes_own_view_from_the_clusters() {
+    // Node 3 is promoted while node 1's messages to it are held: the
+    // cluster counts it a voter, it still sees itself as a learner until
+    // the promotion reaches it.
+    let script = "cluster voters=1,2 seed=1\ncampaign 1\nwait-until leader=1 within=2s\n\
+        wait 6s\nmember add 3 --learner\nstart 3\nwait 2s\nhold 1->3\nwait 1s\n\
+        member promote 3\nexpect voters=1,2,3\nexpect sees-itself 3=voter\n\
+        expect sees-itself 3=learner\nexpect sees-itself 1=learner\ncrash 2\n\
+        expect sees-itself 2=voter\nrelease 1->3\nwait-until sees-itself 3=voter within=2s\n";
+    let session = Session::from_script(script).unwrap();
+    let checks: Vec<(&str, bool, String)> = session
+        .results()
+        .iter()
+        .filter(|r| r.command.contains("sees-itself") || r.command.starts_with("expect voters"))
+        .map(|r| {
+            (
+                r.command.as_str(),
+                r.ok,
+                r.detail.clone().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        checks,
+        [
+            ("expect voters=1,2,3", true, String::new()),
+            (
+                "expect sees-itself 3=voter",
+                false,
+                "expected sees-itself 3=voter, but node 3 sees itself as a learner".to_string()
+            ),
+            ("expect sees-itself 3=learner", true, String::new()),
+            (
+                "expect sees-itself 1=learner",
+                false,
+                "expected sees-itself 1=learner, but node 1 sees itself as a voter".to_string()
+            ),
+            (
+                "expect sees-itself 2=voter",
+                false,
+                "expected sees-itself 2=voter, but node 2 is down".to_string()
+            ),
+            (
+                "wait-until sees-itself 3=voter within=2s",
+                true,
+                String::new()
+            ),
+        ]
+    );
+}
+
+#[test]
 fn runner_exit_codes_follow_the_contract() {
     let (code, out, _) = run_bin(
         &["run", "-"],

@@ -602,6 +602,9 @@ pub(crate) mod tests {
         fn node_head(&self, kind: Option<view::LearnerKind>, state: view::NodeState) -> String {
             reword(English.node_head(kind, state))
         }
+        fn sees_itself(&self, learner: bool) -> String {
+            reword(English.sees_itself(learner))
+        }
         fn auto_promote_at(&self, percent: u8) -> String {
             reword(English.auto_promote_at(percent))
         }

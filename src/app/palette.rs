@@ -46,6 +46,9 @@ pub const STANDBY: &str = "#c4b5fd";
 pub const READ_WEAK: &str = "#fb7185";
 pub const READ_STRONG: &str = "#2dd4bf";
 pub const BAD: &str = "#f87171";
+/// A node that sees itself otherwise than the cluster does (a learner
+/// promoted behind its back).
+pub const SELF_VIEW: &str = "#fbbf24";
 
 pub fn role(role: Option<StateRole>) -> &'static str {
     match role {

@@ -241,6 +241,9 @@ fn labels(
         words.node_head(v.learner_kind(), v.role),
         head_colour,
     ));
+    if let Some(learner) = v.sees_itself_learner {
+        labels.push(Label::Text(words.sees_itself(learner), pal::SELF_VIEW));
+    }
     if let Some(f) = &v.failover {
         labels.push(Label::Text(words.failover_countdown(f), pal::COUNTDOWN));
     }
@@ -842,6 +845,23 @@ mod tests {
         assert!(f.timer.is_some_and(|(frac, _)| (0.0..=1.0).contains(&frac)));
         assert!(texts(&f)[1].starts_with("m "), "{:?}", texts(&f));
         assert_eq!(*texts(&f).last().unwrap(), "send queue 64 KB");
+    }
+
+    #[test]
+    fn a_learner_promoted_behind_its_back_says_how_it_sees_itself() {
+        let (_, v) = views(
+            "cluster voters=1,2 seed=1\ncampaign 1\nwait-until leader=1 within=2s\nwait 6s\n\
+             member add 3 --learner\nstart 3\nwait 2s\nhold 1->3\nwait 1s\nmember promote 3\n",
+        );
+        let three = v.iter().find(|n| n.id == 3).unwrap();
+        assert!(!three.learner, "the cluster counts it a voter");
+        assert_eq!(three.sees_itself_learner, Some(true));
+        let look = node_look(three, &English, false, Room::Full, 0);
+        assert_eq!(texts(&look)[..2], ["follower", "sees itself as a learner"]);
+        // The others see themselves as the cluster does: no such line.
+        for n in v.iter().filter(|n| n.id != 3) {
+            assert_eq!(n.sees_itself_learner, None, "node {}", n.id);
+        }
     }
 
     #[test]

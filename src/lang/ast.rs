@@ -445,6 +445,10 @@ pub enum Condition {
     CommitAtLeast(u64),
     /// `role N=ROLE`
     Role { id: NodeId, role: RoleName },
+    /// `sees-itself N=learner` or `sees-itself N=voter`: what node N's own
+    /// configuration makes it (a learner promoted behind its back still
+    /// sees itself as a learner)
+    SeesItself { id: NodeId, learner: bool },
     /// `progress N=STATE`: the leader's progress for N is in STATE
     Progress { id: NodeId, state: ProgressName },
     /// `match N>=P%`, `match N<=P%`: the leader's match index for N is at
@@ -820,6 +824,10 @@ impl fmt::Display for Condition {
             Condition::TermAtLeast(t) => write!(f, "term>={t}"),
             Condition::CommitAtLeast(i) => write!(f, "commit>={i}"),
             Condition::Role { id, role } => write!(f, "role {id}={role}"),
+            Condition::SeesItself { id, learner } => {
+                let kind = if *learner { "learner" } else { "voter" };
+                write!(f, "sees-itself {id}={kind}")
+            }
             Condition::Progress { id, state } => write!(f, "progress {id}={state}"),
             Condition::MatchShare { id, bound, percent } => {
                 write!(f, "match {id}{}{percent}%", bound.as_str())

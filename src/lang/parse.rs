@@ -1358,6 +1358,7 @@ fn bare_condition(p: &mut Words<'_>, t: &Token) -> Result<Condition, ParseError>
         "all-applied" => Ok(Condition::AllApplied),
         "ok" => Ok(Condition::Ok),
         "role" => parse_role(p),
+        "sees-itself" => parse_sees_itself(p),
         "mirror" => parse_mirror_state(p),
         "mirror-error" => parse_mirror_error(p),
         "progress" => parse_progress(p),
@@ -1654,6 +1655,39 @@ fn parse_role(p: &mut Words<'_>) -> Result<Condition, ParseError> {
         )
     })?;
     Ok(Condition::Role { id, role })
+}
+
+/// `sees-itself N=learner` or `sees-itself N=voter`.
+fn parse_sees_itself(p: &mut Words<'_>) -> Result<Condition, ParseError> {
+    let (t, opt) = p.option_word(
+        "N=learner or N=voter",
+        "sees-itself",
+        Form::Choice("N=learner", "N=voter"),
+    )?;
+    let id = node_id_of(&opt.name).map_err(|m| p.err(t.col, m))?;
+    let learner = match opt.value.as_str() {
+        "learner" => true,
+        "voter" => false,
+        "" => {
+            return Err(p.err(
+                opt.value_col,
+                ParseErrorKind::Missing {
+                    what: "learner or voter".to_string(),
+                    after: format!("\"{id}=\""),
+                },
+            ))
+        }
+        other => {
+            return Err(p.err(
+                opt.value_col,
+                ParseErrorKind::FormExpected {
+                    form: Form::Choice("learner", "voter"),
+                    found: quote_for_message(other),
+                },
+            ))
+        }
+    };
+    Ok(Condition::SeesItself { id, learner })
 }
 
 fn parse_progress(p: &mut Words<'_>) -> Result<Condition, ParseError> {

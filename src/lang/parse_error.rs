@@ -484,7 +484,7 @@ impl MissingWhat {
 pub const CONDITION_FORMS: &str =
     "leader, leader=N, no-leader, caught-up=N, all-applied, quorum=Q, \
      voters=LIST, learners=LIST, voters-outgoing=LIST, term=T, term>=T, commit>=I, role N=ROLE, \
-     progress N=STATE, match N>=P% (or <=), ok, error=CODE, value=TEXT, absent, linearizable, not-linearizable, \
+     sees-itself N=learner (or voter), progress N=STATE, match N>=P% (or <=), ok, error=CODE, value=TEXT, absent, linearizable, not-linearizable, \
      queued>=SIZE, queued N>=SIZE (or <=), msgs-out N=K, msgs-in N=K (or >=, <=), \
      watch-events W=N (or >=, <=), watch-canceled W, mirror M=STATE, mirror-error M=CODE, \
      held A->B=N, in-flight A->B=N (or >=, <=)";

@@ -183,6 +183,21 @@ impl Cluster {
             .is_none_or(|s| s.raft.is_none() && s.epoch == 0)
     }
 
+    /// How node `id` sees itself in its own configuration; `None` while its
+    /// process is down. It can differ from [`Cluster::is_learner`]: a
+    /// learner promoted while the leader's messages did not reach it still
+    /// has etcd-raft's `isLearner` set, and answers votes all the same.
+    pub fn sees_itself(&self, id: NodeId) -> Option<SelfView> {
+        let r = self.world.raft(id)?;
+        Some(if r.is_learner() {
+            SelfView::Learner
+        } else if r.tracker().config.voters.contains(id) {
+            SelfView::Voter
+        } else {
+            SelfView::Outside
+        })
+    }
+
     /// What node `id`'s Raft is doing; `None` while its process is down.
     pub fn role(&self, id: NodeId) -> Option<StateRole> {
         self.world.raft(id).map(Raft::role)
@@ -265,5 +280,25 @@ pub fn majority_of(voters: usize) -> usize {
         0
     } else {
         quorum::majority(voters)
+    }
+}
+
+/// What a node's own configuration makes it ([`Cluster::sees_itself`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SelfView {
+    Voter,
+    Learner,
+    /// In neither set: removed, or a new member before its first
+    /// configuration arrived.
+    Outside,
+}
+
+impl SelfView {
+    pub fn name(self) -> &'static str {
+        match self {
+            SelfView::Voter => "voter",
+            SelfView::Learner => "learner",
+            SelfView::Outside => "outside",
+        }
     }
 }

@@ -31,7 +31,7 @@ pub mod watch;
 
 pub use cluster::{Cluster, ServerConfig};
 pub use error::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
-pub use facts::CatchUp;
+pub use facts::{CatchUp, SelfView};
 pub use fleet::Fleet;
 pub use member_info::MemberStatus;
 pub use mirror::{Mirror, MirrorState};

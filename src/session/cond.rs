@@ -4,7 +4,7 @@
 
 use crate::collections::vecmap::VecSet;
 use crate::raft::{NodeId, StateRole};
-use crate::server::{Cluster, Fleet};
+use crate::server::{Cluster, Fleet, SelfView};
 
 use crate::sim::linearizability::{Anomaly, OpName};
 use crate::sim::MessageCounts;
@@ -120,6 +120,12 @@ pub enum Unmet {
     Commit(u64),
     /// Node `id`'s role ("leader", "down"...).
     Role {
+        id: NodeId,
+        actual: &'static str,
+    },
+    /// How node `id` sees itself ("learner", "voter", "outside", or
+    /// "down" when it is not running).
+    SeesItself {
         id: NodeId,
         actual: &'static str,
     },
@@ -242,6 +248,22 @@ impl Unmet {
                 id: 2,
                 actual: "follower",
             },
+            Unmet::SeesItself {
+                id: 3,
+                actual: "learner",
+            },
+            Unmet::SeesItself {
+                id: 3,
+                actual: "voter",
+            },
+            Unmet::SeesItself {
+                id: 3,
+                actual: "outside",
+            },
+            Unmet::SeesItself {
+                id: 3,
+                actual: "down",
+            },
             Unmet::Progress {
                 id: 4,
                 actual: "probe",
@@ -342,6 +364,7 @@ pub fn node_named(cond: &Condition) -> Option<NodeId> {
         Condition::LeaderIs(id)
         | Condition::CaughtUp(id)
         | Condition::Role { id, .. }
+        | Condition::SeesItself { id, .. }
         | Condition::Progress { id, .. }
         | Condition::MatchShare { id, .. }
         | Condition::Messages { id, .. } => Some(*id),
@@ -420,6 +443,7 @@ pub fn check(
         Condition::Term(t) => term(cluster, &|term| term == *t),
         Condition::TermAtLeast(t) => term(cluster, &|term| term >= *t),
         Condition::Role { id, role } => role_is(cluster, *id, *role),
+        Condition::SeesItself { id, learner } => sees_itself(cluster, *id, *learner),
         Condition::Progress { id, state } => progress_is(cluster, *id, *state),
         Condition::Quorum(q) => {
             let quorum = cluster.majority();
@@ -565,6 +589,14 @@ fn role_is(cluster: &Cluster, id: NodeId, role: RoleName) -> Result<(), Unmet> {
         .role(id)
         .map_or(RoleName::Down.as_str(), StateRole::name);
     holds(actual == role.as_str(), Unmet::Role { id, actual })
+}
+
+/// `sees-itself N=learner|voter`: what node `id`'s own configuration makes
+/// it (etcd-raft's `isLearner`, and its voters).
+fn sees_itself(cluster: &Cluster, id: NodeId, learner: bool) -> Result<(), Unmet> {
+    let actual = cluster.sees_itself(id).map_or("down", SelfView::name);
+    let wanted = if learner { "learner" } else { "voter" };
+    holds(actual == wanted, Unmet::SeesItself { id, actual })
 }
 
 /// `progress N=STATE`: the leader's progress state for `id`.

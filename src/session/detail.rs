@@ -208,6 +208,11 @@ pub fn unmet(u: &Unmet) -> String {
         Unmet::Term(t) => format!("the term is {t}"),
         Unmet::Commit(c) => format!("the leader's commit index is {c}"),
         Unmet::Role { id, actual } => format!("node {id} is {actual}"),
+        Unmet::SeesItself { id, actual } => match *actual {
+            "down" => format!("node {id} is down"),
+            "outside" => format!("node {id} is not in its own configuration"),
+            kind => format!("node {id} sees itself as a {kind}"),
+        },
         Unmet::Progress { id, actual } => format!("the leader's progress for {id} is {actual}"),
         Unmet::NoPrevious => "there is no previous command".to_string(),
         Unmet::PreviousFailed(code) => format!("the previous command failed with {code}"),

@@ -13,7 +13,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::raft::{NodeId, ProgressState, Raft, StateRole};
-use crate::server::{CatchUp, Cluster, Failover, FailoverWatch, Fleet, NewMembers, ReadMode};
+use crate::server::{
+    CatchUp, Cluster, Failover, FailoverWatch, Fleet, NewMembers, ReadMode, SelfView,
+};
 use crate::sim::membership::resolve_host;
 
 use crate::lang::ast::MAX_NODE_ID;
@@ -238,6 +240,10 @@ pub struct NodeView {
     /// Standby failover's countdown, while the leader has not heard from
     /// this voter and a standby could take over.
     pub failover: Option<FailoverView>,
+    /// While the node, running, sees itself otherwise than the cluster
+    /// does: `Some(true)` a learner the cluster has promoted (it has not
+    /// applied its promotion yet), `Some(false)` the other way round.
+    pub sees_itself_learner: Option<bool>,
     /// Raft messages it received and sent since the run began (the
     /// report's `msgs_in` and `msgs_out`).
     pub msgs_in: u64,
@@ -345,6 +351,11 @@ impl NodeView {
                 v
             }),
             failover: c.failover_watch(id).map(FailoverView::from),
+            sees_itself_learner: match c.sees_itself(id) {
+                Some(SelfView::Learner) if !learner => Some(true),
+                Some(SelfView::Voter) if learner => Some(false),
+                _ => None,
+            },
             msgs_in: c.message_counts(id).received,
             msgs_out: c.message_counts(id).sent,
         }

@@ -126,6 +126,9 @@ pub trait Renderer {
     /// A node's first label: what it is ("learner · follower", "standby ·
     /// follower"); `kind` is `None` for a voter.
     fn node_head(&self, kind: Option<LearnerKind>, state: NodeState) -> String;
+    /// Under a node's head when it sees itself otherwise than the cluster
+    /// does: as a learner (`learner`), or as a voter.
+    fn sees_itself(&self, learner: bool) -> String;
     /// Under a learner's catch-up bar: the leader promotes it by itself at
     /// `percent` (`auto-promote`).
     fn auto_promote_at(&self, percent: u8) -> String;

@@ -828,6 +828,11 @@ impl Renderer for English {
         }
     }
 
+    fn sees_itself(&self, learner: bool) -> String {
+        let kind = if learner { "learner" } else { "voter" };
+        format!("sees itself as a {kind}")
+    }
+
     fn auto_promote_at(&self, percent: u8) -> String {
         format!("auto-promotes at {percent}%")
     }

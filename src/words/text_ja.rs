@@ -269,6 +269,12 @@ pub fn unmet(u: &Unmet) -> String {
         Unmet::Term(t) => ja!(UnmetTerm, term = t),
         Unmet::Commit(c) => ja!(UnmetCommit, commit = c),
         Unmet::Role { id, actual } => ja!(UnmetRole, id, role = role_name(actual)),
+        Unmet::SeesItself { id, actual } => match *actual {
+            "learner" => ja!(UnmetSeesItselfLearner, id),
+            "voter" => ja!(UnmetSeesItselfVoter, id),
+            "outside" => ja!(UnmetSeesItselfOutside, id),
+            _ => ja!(UnmetRole, id, role = role_name(actual)),
+        },
         Unmet::Progress { id, actual } => ja!(UnmetProgress, id, actual),
         Unmet::NoPrevious => ja!(UnmetNoPrevious),
         Unmet::PreviousFailed(code) => ja!(UnmetPreviousFailed, code),
@@ -1590,6 +1596,14 @@ impl Renderer for Japanese {
                 };
                 ja!(NodeHeadReadOnly, mode = m, what)
             }
+        }
+    }
+
+    fn sees_itself(&self, learner: bool) -> String {
+        if learner {
+            ja!(SeesItselfLearner)
+        } else {
+            ja!(SeesItselfVoter)
         }
     }
 
