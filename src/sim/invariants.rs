@@ -378,6 +378,7 @@ impl Checker {
     /// Once committed, an index holds the same entry on every node forever.
     fn check_commit(&mut self, now: u64, id: NodeId, raft: &Raft, before: u64, commit: u64) {
         let from = before.max(raft.snapshot_index()) + 1;
+        let mut newest = None;
         for e in raft.entries_in(from, commit.saturating_add(1)) {
             let fp = fingerprint(e);
             match self.committed.get(e.index) {
@@ -395,10 +396,14 @@ impl Checker {
                 Some(_) => {}
                 None => {
                     self.committed.set(e.index, fp);
-                    let highest = self.committed_in_term.entry(raft.term()).or_insert(0);
-                    *highest = (*highest).max(e.index);
+                    newest = Some(e.index);
                 }
             }
+        }
+        // Once a call, not once an entry: the indexes only grow.
+        if let Some(index) = newest {
+            let highest = self.committed_in_term.entry(raft.term()).or_insert(0);
+            *highest = (*highest).max(index);
         }
     }
 
