@@ -123,11 +123,10 @@ pub enum Unmet {
         id: NodeId,
         actual: &'static str,
     },
-    /// How node `id` sees itself ("learner", "voter", "outside", or
-    /// "down" when it is not running).
+    /// How node `id` sees itself; `None` while it is not running.
     SeesItself {
         id: NodeId,
-        actual: &'static str,
+        actual: Option<SelfView>,
     },
     /// The leader's progress state for `id` ("replicate"...).
     Progress {
@@ -250,19 +249,19 @@ impl Unmet {
             },
             Unmet::SeesItself {
                 id: 3,
-                actual: "learner",
+                actual: Some(SelfView::Learner),
             },
             Unmet::SeesItself {
                 id: 3,
-                actual: "voter",
+                actual: Some(SelfView::Voter),
             },
             Unmet::SeesItself {
                 id: 3,
-                actual: "outside",
+                actual: Some(SelfView::Outside),
             },
             Unmet::SeesItself {
                 id: 3,
-                actual: "down",
+                actual: None,
             },
             Unmet::Progress {
                 id: 4,
@@ -594,9 +593,13 @@ fn role_is(cluster: &Cluster, id: NodeId, role: RoleName) -> Result<(), Unmet> {
 /// `sees-itself N=learner|voter`: what node `id`'s own configuration makes
 /// it (etcd-raft's `isLearner`, and its voters).
 fn sees_itself(cluster: &Cluster, id: NodeId, learner: bool) -> Result<(), Unmet> {
-    let actual = cluster.sees_itself(id).map_or("down", SelfView::name);
-    let wanted = if learner { "learner" } else { "voter" };
-    holds(actual == wanted, Unmet::SeesItself { id, actual })
+    let actual = cluster.sees_itself(id);
+    let wanted = if learner {
+        SelfView::Learner
+    } else {
+        SelfView::Voter
+    };
+    holds(actual == Some(wanted), Unmet::SeesItself { id, actual })
 }
 
 /// `progress N=STATE`: the leader's progress state for `id`.

@@ -6,7 +6,7 @@
 
 use crate::lang::ast::{format_duration, format_quoted};
 use crate::server::request::DEADLINE_EXCEEDED;
-use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
+use crate::server::{ErrorCode, ErrorDetail, SelfView, ServerError, UrlProblem, Waited};
 use crate::session::cond::{SetName, Unmet};
 use crate::session::failure::Failure;
 use crate::sim::linearizability::{Anomaly, OpName};
@@ -208,10 +208,10 @@ pub fn unmet(u: &Unmet) -> String {
         Unmet::Term(t) => format!("the term is {t}"),
         Unmet::Commit(c) => format!("the leader's commit index is {c}"),
         Unmet::Role { id, actual } => format!("node {id} is {actual}"),
-        Unmet::SeesItself { id, actual } => match *actual {
-            "down" => format!("node {id} is down"),
-            "outside" => format!("node {id} is not in its own configuration"),
-            kind => format!("node {id} sees itself as a {kind}"),
+        Unmet::SeesItself { id, actual } => match actual {
+            None => format!("node {id} is down"),
+            Some(SelfView::Outside) => format!("node {id} is not in its own configuration"),
+            Some(kind) => format!("node {id} sees itself as a {}", kind.name()),
         },
         Unmet::Progress { id, actual } => format!("the leader's progress for {id} is {actual}"),
         Unmet::NoPrevious => "there is no previous command".to_string(),

@@ -42,7 +42,7 @@ macro_rules! ja {
 
 use crate::raft::{ConfChangeType, ConfChangeV2, NodeId, RaftEvent};
 use crate::server::request::DEADLINE_EXCEEDED;
-use crate::server::{ErrorCode, ErrorDetail, ServerError, UrlProblem, Waited};
+use crate::server::{ErrorCode, ErrorDetail, SelfView, ServerError, UrlProblem, Waited};
 use crate::sim::{
     DropReason, Event, EventKind, JoinStep, KeyRead, MirrorEvent, ModeDecision, NotYet, Served,
 };
@@ -269,11 +269,11 @@ pub fn unmet(u: &Unmet) -> String {
         Unmet::Term(t) => ja!(UnmetTerm, term = t),
         Unmet::Commit(c) => ja!(UnmetCommit, commit = c),
         Unmet::Role { id, actual } => ja!(UnmetRole, id, role = role_name(actual)),
-        Unmet::SeesItself { id, actual } => match *actual {
-            "learner" => ja!(UnmetSeesItselfLearner, id),
-            "voter" => ja!(UnmetSeesItselfVoter, id),
-            "outside" => ja!(UnmetSeesItselfOutside, id),
-            _ => ja!(UnmetRole, id, role = role_name(actual)),
+        Unmet::SeesItself { id, actual } => match actual {
+            Some(SelfView::Learner) => ja!(UnmetSeesItselfLearner, id),
+            Some(SelfView::Voter) => ja!(UnmetSeesItselfVoter, id),
+            Some(SelfView::Outside) => ja!(UnmetSeesItselfOutside, id),
+            None => ja!(UnmetRole, id, role = role_name("down")),
         },
         Unmet::Progress { id, actual } => ja!(UnmetProgress, id, actual),
         Unmet::NoPrevious => ja!(UnmetNoPrevious),
