@@ -1372,6 +1372,13 @@ mod tests {
         let [head, tail] = English.mirror_caption(m);
         assert_eq!(head, "mirror 9 · failed");
         assert_eq!(Some(tail.as_str()), m.report.error);
-        assert_eq!(Japanese.mirror_caption(m)[0], "ミラー9 · 失敗");
+        // In Japanese, what the error means, not its English code.
+        assert_eq!(
+            Japanese.mirror_caption(m),
+            [
+                "ミラー9 · 失敗".to_string(),
+                "コンパクション済み".to_string()
+            ]
+        );
     }
 }

@@ -1763,8 +1763,16 @@ impl Renderer for Japanese {
         };
         [
             ja!(MirrorCaption, id = r.id, state),
+            // Why it failed, in words (the code is English: it stays in
+            // the report and the events' details); the failure a mirror
+            // meets most, its next revision compacted, in the log's short
+            // word, as the canvas has little room between two rings.
             match r.error {
-                Some(e) => e.to_string(),
+                Some(e) => match e.parse::<ErrorCode>() {
+                    Ok(ErrorCode::Compacted) => ja!(LogMarkCompacted),
+                    Ok(c) => error_meaning(c),
+                    Err(_) => e.to_string(),
+                },
                 None => ja!(MirrorCaptionRelayed, last_revision = r.last_revision),
             },
         ]
