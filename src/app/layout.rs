@@ -60,8 +60,15 @@ pub struct Layout {
     /// A canvas narrower than [`SMALL_WIDTH`] (a phone's): labels are
     /// short, and the ring may be wider than tall.
     pub small: bool,
+    /// A narrow column thinner than [`CRAMPED_WIDTH`] (several clusters on
+    /// a phone's canvas): each node keeps only what it is, and the ring
+    /// takes the height its longer labels would have had.
+    pub cramped: bool,
     /// Where a narrow column's cluster name stands (its middle).
     pub name_y: f64,
+    /// Lines of the caption under a narrow column's name: 2 when the
+    /// widest caption of the board does not fit its column on one.
+    pub caption_lines: usize,
     pub spots: Vec<Spot>,
     /// The log panel: top-left corner, size, one row per spot.
     pub log_x: f64,
@@ -85,6 +92,16 @@ const LINK_SLOP: f64 = 7.0;
 /// A lone cluster's canvas narrower than this is small (a phone held
 /// upright, a small embedded frame).
 pub const SMALL_WIDTH: f64 = 560.0;
+
+/// A caption's line under a narrow column's name.
+pub const CAPTION_LINE: f64 = 13.0;
+
+/// A column of several narrower than this is cramped: two clusters side by
+/// side on a phone held upright, three on a small laptop's canvas.
+pub const CRAMPED_WIDTH: f64 = 320.0;
+
+/// A cramped column's node radius, at most: this much of its ring across.
+const CRAMPED_NODE: f64 = 0.26;
 
 impl Layout {
     /// Recomputes every position for a canvas of `width` x `height` CSS
@@ -125,18 +142,38 @@ impl Layout {
         };
 
         self.small = !self.narrow && width < SMALL_WIDTH;
+        self.cramped = self.narrow && width < CRAMPED_WIDTH;
         let top = clamp(self.top_inset, 0.0, height / 3.0);
         // A narrow column's cluster name and caption go on top.
         self.name_y = top + 10.0;
-        let top = if self.narrow { top + 34.0 } else { top };
+        let top = if self.narrow {
+            top + 34.0 + CAPTION_LINE * (self.caption_lines.max(1) - 1) as f64
+        } else {
+            top
+        };
         let top_h = (self.log_y - top).max(80.0);
         self.cx = left + width / 2.0;
         self.cy = top + top_h / 2.0;
         // Room outside the ring for each node's labels and bars: three lines
         // above the top node and below a bottom one, wide text at the sides.
         self.ring = ((width / 2.0) - 160.0).min(top_h / 2.0 - 84.0).max(40.0);
+        // A cramped column's labels are short: the ring takes the column's
+        // width but for a side node's disc and a little, its nodes are
+        // smaller, and above the top node and under the bottom one there is
+        // room for one line (the node, at most CRAMPED_NODE of the ring
+        // across and at least 13, its gap of 13, a line of 14 and 2 to
+        // spare), so that a side node's block, gone under it, clears the
+        // bottom node.
+        let reserve = if self.cramped {
+            let across = width / 2.0 - 45.0;
+            let reserve = clamp(CRAMPED_NODE * across.max(self.ring), 13.0, 28.0) + 29.0;
+            self.ring = self.ring.max(across.min(top_h / 2.0 - reserve));
+            reserve
+        } else {
+            84.0
+        };
         self.ring_y = if self.narrow {
-            clamp(top_h / 2.0 - 84.0, self.ring, self.ring * 2.2)
+            clamp(top_h / 2.0 - reserve, self.ring, self.ring * 2.2)
         } else {
             self.ring
         };
@@ -157,8 +194,9 @@ impl Layout {
         } else {
             self.ring.min(self.ring_y)
         };
+        let most = if self.cramped { CRAMPED_NODE } else { 0.3 };
         self.node_r = clamp(
-            (chord * 0.26).min(self.ring.min(self.ring_y) * 0.3),
+            (chord * 0.26).min(self.ring.min(self.ring_y) * most),
             13.0,
             28.0,
         );
@@ -250,6 +288,8 @@ pub struct Board {
     pub mirrors: Vec<MirrorSpot>,
     /// Room at the top left free for the page's legend, in CSS pixels.
     pub top_inset: f64,
+    /// Lines of each column's caption (`Layout::caption_lines`).
+    pub caption_lines: usize,
 }
 
 impl Board {
@@ -268,6 +308,7 @@ impl Board {
         self.parts.resize_with(clusters.len(), Layout::default);
         for (i, (part, nodes)) in self.parts.iter_mut().zip(clusters).enumerate() {
             part.top_inset = self.top_inset;
+            part.caption_lines = self.caption_lines;
             part.narrow = clusters.len() > 1;
             part.compute_in(w * i as f64, w, height, rows, nodes);
         }
@@ -279,7 +320,7 @@ impl Board {
             let (la, lb) = (&self.parts[pa], &self.parts[pb]);
             // Between the two rings, above their middles, where no label
             // goes; later mirrors lower down.
-            let top = la.name_y + 48.0;
+            let top = la.name_y + 48.0 + CAPTION_LINE * (la.caption_lines.max(1) - 1) as f64;
             let y = (la.cy - la.ring_y - 20.0).max(top) + 56.0 * i as f64;
             let x = if pa == pb {
                 (a.x + b.x) / 2.0

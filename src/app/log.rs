@@ -602,6 +602,9 @@ pub(crate) mod tests {
         fn node_head(&self, kind: Option<view::LearnerKind>, state: view::NodeState) -> String {
             reword(English.node_head(kind, state))
         }
+        fn learner_word(&self, kind: view::LearnerKind) -> String {
+            reword(English.learner_word(kind))
+        }
         fn sees_itself(&self, learner: bool) -> String {
             reword(English.sees_itself(learner))
         }

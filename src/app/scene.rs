@@ -142,13 +142,23 @@ pub enum Room {
     Full,
     /// A crowded ring, a narrow column or a phone's canvas: short words.
     Short,
-    /// A crowded ring on a phone's canvas: what the node is, and a
-    /// learner's catch-up bar, without the progress and message counts
-    /// (their lines ran over the next node's; a tap on the node shows them).
+    /// A crowded ring on a phone's canvas, or a cramped column: what the
+    /// node is, and a learner's catch-up bar, without the progress and
+    /// message counts (their lines ran over the next node's; a tap on the
+    /// node shows them).
     Tight,
 }
 
 impl Room {
+    /// The room of `nodes` on one ring laid out as `l`.
+    pub fn in_layout(nodes: usize, l: &Layout) -> Room {
+        if l.cramped {
+            Room::Tight
+        } else {
+            Room::of(nodes, l.narrow, l.small)
+        }
+    }
+
     /// The room of `nodes` on one ring, in a narrow column (`narrow`) or on a
     /// phone's canvas (`small`).
     pub fn of(nodes: usize, narrow: bool, small: bool) -> Room {
@@ -237,10 +247,15 @@ fn labels(
     } else {
         label_colour(colour)
     };
-    labels.push(Label::Text(
-        words.node_head(v.learner_kind(), v.role),
-        head_colour,
-    ));
+    // With no room, a running learner is said to be one: its role is
+    // a follower's, which the colour shows.
+    let head = match v.learner_kind() {
+        Some(kind) if room == Room::Tight && v.role == NodeState::Follower => {
+            words.learner_word(kind)
+        }
+        kind => words.node_head(kind, v.role),
+    };
+    labels.push(Label::Text(head, head_colour));
     if let Some(learner) = v.sees_itself_learner {
         labels.push(Label::Text(words.sees_itself(learner), pal::SELF_VIEW));
     }
@@ -476,6 +491,24 @@ impl Placement {
     }
 }
 
+/// A column's caption on two lines, cut at the separator (" · ") that
+/// leaves the longer line shortest; a caption without one stays whole.
+pub fn split_caption(caption: &str) -> (&str, &str) {
+    const SEP: &str = " · ";
+    let total = caption.chars().count();
+    caption
+        .match_indices(SEP)
+        .map(|(at, _)| {
+            let head = caption[..at].chars().count();
+            let longer = head.max(total - head - SEP.chars().count());
+            (longer, at)
+        })
+        .min()
+        .map_or((caption, ""), |(_, at)| {
+            (&caption[..at], &caption[at + SEP.len()..])
+        })
+}
+
 /// Places the labels of the node at `s` further out along its direction
 /// from the ring's centre, kept inside the canvas. `width` measures a line
 /// of text as the canvas will draw it.
@@ -484,6 +517,18 @@ pub fn place_labels(
     s: &Spot,
     labels: &[Label],
     width: impl Fn(&str) -> f64,
+) -> Placement {
+    place(l, s, labels, width, false)
+}
+
+/// `place_labels`, or with `flip` a block that goes past its node the
+/// other way (down for a node in the ring's upper half).
+fn place(
+    l: &Layout,
+    s: &Spot,
+    labels: &[Label],
+    width: impl Fn(&str) -> f64,
+    flip: bool,
 ) -> Placement {
     let gap = l.node_r + 13.0;
     let ax = s.x + s.dx * gap;
@@ -529,14 +574,83 @@ pub fn place_labels(
         Align::Right => x > s.x - l.node_r - 4.0,
         Align::Center => false,
     };
-    let past = if s.dy < 0.0 {
-        s.y - l.node_r - 4.0 - total
+    // Past the node's timer arc (6 pixels out, 3 wide), and so past the
+    // arc of a node level with it.
+    let past = if (s.dy < 0.0) != flip {
+        s.y - l.node_r - 8.0 - total
     } else {
-        s.y + l.node_r + 4.0
+        s.y + l.node_r + 8.0
     };
     let fits = past >= l.top_inset && past + total <= l.log_y - 2.0;
     let top = if covers && fits { past } else { top };
     Placement { align, x, top }
+}
+
+/// The box `labels` placed as `p` take: left, top, right, bottom.
+pub fn block(p: &Placement, labels: &[Label], width: impl Fn(&str) -> f64) -> [f64; 4] {
+    let w = labels
+        .iter()
+        .map(|l| match l {
+            Label::Text(t, _) => width(t),
+            Label::Bar(_) => BAR_W,
+        })
+        .fold(0.0, f64::max);
+    let (left, right) = match p.align {
+        Align::Left => (p.x, p.x + w),
+        Align::Right => (p.x - w, p.x),
+        Align::Center => (p.x - w / 2.0, p.x + w / 2.0),
+    };
+    [left, p.top, right, p.top + labels.len() as f64 * LABEL_LINE]
+}
+
+/// Where there is no room (`Room::Tight`), each node's labels, in the
+/// order of the ring, keep only as much as clears the other nodes (their
+/// discs and timer arcs), the labels kept before them and the log panel,
+/// where `place_labels` puts them or past the node the other way: all of
+/// them, else what the node is, else nothing (a tap on the node still says
+/// everything). `labels[i]` are those of `l.spots[i]`; returns where each
+/// node's labels go.
+pub fn fit_labels(
+    l: &Layout,
+    labels: &mut [Vec<Label>],
+    width: impl Fn(&str) -> f64,
+) -> Vec<Placement> {
+    let mut kept: Vec<[f64; 4]> = Vec::with_capacity(labels.len());
+    let mut places = Vec::with_capacity(labels.len());
+    let reach = l.node_r + 8.0;
+    for (s, mine) in l.spots.iter().zip(labels.iter_mut()) {
+        let clear = |b: &[f64; 4]| {
+            let [x0, y0, x1, y1] = *b;
+            let off_nodes = l.spots.iter().filter(|o| o.id != s.id).all(|o| {
+                let (nx, ny) = (o.x.clamp(x0, x1), o.y.clamp(y0, y1));
+                (nx - o.x).hypot(ny - o.y) >= reach
+            });
+            let off_blocks = kept
+                .iter()
+                .all(|k| x1 <= k[0] || k[2] <= x0 || y1 <= k[1] || k[3] <= y0);
+            off_nodes && off_blocks && y1 <= l.log_y
+        };
+        let found = [mine.len(), 1].into_iter().find_map(|keep| {
+            let keep = keep.min(mine.len());
+            [false, true].into_iter().find_map(|flip| {
+                let p = place(l, s, &mine[..keep], &width, flip);
+                let b = block(&p, &mine[..keep], &width);
+                clear(&b).then_some((keep, p, b))
+            })
+        });
+        match found {
+            Some((keep, p, b)) => {
+                mine.truncate(keep);
+                kept.push(b);
+                places.push(p);
+            }
+            None => {
+                mine.clear();
+                places.push(place_labels(l, s, mine, &width));
+            }
+        }
+    }
+    places
 }
 
 /// How far along its link a message is drawn at simulated time `t`
@@ -728,6 +842,7 @@ mod tests {
         assert!(p.get(7, || None).is_none());
         assert_eq!(p.slots().count(), 0);
     }
+    use crate::app::layout::{Board, CAPTION_LINE};
     use crate::app::log::tests::Reworded;
     use crate::session::exec::Session;
     use crate::session::view;
@@ -784,8 +899,15 @@ mod tests {
             // Short: what it is, its progress (m · n · state), its counts.
             assert_eq!(texts(&short).len(), 3, "{:?}", texts(&short));
             assert!(texts(&short)[1].starts_with("m "), "{:?}", texts(&short));
-            // Tight: what it is, alone, and a learner's catch-up bar.
-            assert_eq!(texts(&tight), texts(&short)[..1]);
+            // Tight: what it is, alone, and a learner's catch-up bar; a
+            // learner is said to be one, its role (a follower's) left to
+            // its colour.
+            if n.learner {
+                assert_eq!(texts(&short)[0], "learner · follower");
+                assert_eq!(texts(&tight), ["learner"]);
+            } else {
+                assert_eq!(texts(&tight), texts(&short)[..1]);
+            }
             let bars = |l: &NodeLook| {
                 l.labels
                     .iter()
@@ -994,6 +1116,158 @@ mod tests {
             beside.top < t.y && beside.top + 2.0 * LABEL_LINE > t.y,
             "{beside:?}"
         );
+    }
+
+    #[test]
+    fn two_clusters_on_a_phone_keep_each_nodes_labels_clear_of_the_other_nodes() {
+        // Side by side on a phone held upright, each column half its width:
+        // cramped, so a node says only what it is (and a learner's bar),
+        // and what would cover another node, another's labels or the log
+        // panel gives way: the bar first, then the words.
+        let width = |t: &str| t.chars().count() as f64 * 7.0;
+        // The widest head a running learner has there, and its bar.
+        let learner = || {
+            vec![
+                Label::Text("read-only strong".into(), pal::TEXT),
+                Label::Bar(Bar {
+                    ratio: 1.0,
+                    fill: pal::GOOD,
+                    line: None,
+                }),
+            ]
+        };
+        let voter = || vec![Label::Text("follower".into(), pal::TEXT)];
+        let mut whole = 0;
+        for (w, h) in [(360.0, 380.0), (390.0, 408.0), (412.0, 449.0)] {
+            for lines in [1, 2] {
+                for n in 3..=5u64 {
+                    let ring: Vec<_> = (1..=n).map(|id| (id, true)).collect();
+                    let other: Vec<_> = (11..=13).map(|id| (id, true)).collect();
+                    let mut b = Board {
+                        top_inset: 50.0,
+                        caption_lines: lines,
+                        ..Board::default()
+                    };
+                    b.compute(w, h, &[ring, other], &[]);
+                    // Each node of the first ring a learner in turn.
+                    for learner_at in 0..n as usize {
+                        let l = &b.parts[0];
+                        assert!(l.cramped && b.parts[1].cramped, "{w}x{h}");
+                        assert_eq!(Room::in_layout(n as usize, l), Room::Tight);
+                        let mut labels: Vec<_> = (0..n as usize)
+                            .map(|i| if i == learner_at { learner() } else { voter() })
+                            .collect();
+                        let places = fit_labels(l, &mut labels, width);
+                        let mut blocks = Vec::new();
+                        for ((s, mine), p) in l.spots.iter().zip(&labels).zip(&places) {
+                            if mine.is_empty() {
+                                continue;
+                            }
+                            let b = block(p, mine, width);
+                            let [x0, y0, x1, y1] = b;
+                            let at =
+                                format!("{w}x{h}, {lines} caption lines, {n} nodes, node {}", s.id);
+                            assert!(x0 >= l.left && x1 <= l.left + l.width, "{at}: {b:?}");
+                            assert!(y1 <= l.log_y, "{at}: under the log panel");
+                            for o in l.spots.iter().filter(|o| o.id != s.id) {
+                                let (nx, ny) = (o.x.clamp(x0, x1), o.y.clamp(y0, y1));
+                                assert!(
+                                    (nx - o.x).hypot(ny - o.y) >= l.node_r + 6.0,
+                                    "{at}: covers node {}",
+                                    o.id
+                                );
+                            }
+                            for k in &blocks {
+                                let [a0, b0, a1, b1]: [f64; 4] = *k;
+                                assert!(
+                                    x1 <= a0 || a1 <= x0 || y1 <= b0 || b1 <= y0,
+                                    "{at}: {b:?} covers {k:?}"
+                                );
+                            }
+                            blocks.push(b);
+                        }
+                        // On the common phones every node keeps what it is,
+                        // and a learner at the ring's side (not at its top or
+                        // bottom, where a line more would not fit) its bar.
+                        if w >= 390.0 {
+                            let at = format!("{w}x{h}, {lines} caption lines, {n} nodes, learner {learner_at}: {labels:?}");
+                            assert!(labels.iter().all(|m| !m.is_empty()), "{at}");
+                            let s = &l.spots[learner_at];
+                            if s.dy.abs() < 0.5 && lines == 1 {
+                                assert_eq!(labels[learner_at].len(), 2, "{at}");
+                                whole += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Side learners were looked at on both common phones (two a ring
+        // of four and of five at least).
+        assert!(whole >= 8, "{whole}");
+    }
+
+    #[test]
+    fn a_cramped_rings_top_and_bottom_lines_clear_the_caption_and_the_log() {
+        // Two or three clusters on a phone, three on a laptop's canvas:
+        // the top node's line stays under its column's caption (on one
+        // line or two), the bottom node's above the log panel.
+        let head = [Label::Text("follower".into(), pal::TEXT)];
+        let width = |t: &str| t.chars().count() as f64 * 7.0;
+        for (w, h) in [
+            (360.0, 380.0),
+            (390.0, 408.0),
+            (412.0, 449.0),
+            (870.0, 640.0),
+        ] {
+            for k in 2..=3usize {
+                for lines in [1, 2] {
+                    for n in 3..=5u64 {
+                        let clusters: Vec<Vec<_>> = (0..k as u64)
+                            .map(|c| (1..=n).map(|id| (c * 10 + id, true)).collect())
+                            .collect();
+                        let mut b = Board {
+                            top_inset: 50.0,
+                            caption_lines: lines,
+                            ..Board::default()
+                        };
+                        b.compute(w, h, &clusters, &[]);
+                        for l in b.parts.iter().filter(|l| l.cramped) {
+                            let caption_end =
+                                l.name_y + 15.0 + CAPTION_LINE * (lines - 1) as f64 + 6.0;
+                            for s in &l.spots {
+                                let p = place_labels(l, s, &head, width);
+                                let [_, y0, _, y1] = block(&p, &head, width);
+                                let at = format!("{w}x{h}, {k} clusters, {lines} caption lines, {n} nodes, node {}", s.id);
+                                assert!(
+                                    y0 >= caption_end,
+                                    "{at}: {y0} over the caption ({caption_end})"
+                                );
+                                assert!(
+                                    y1 <= l.log_y,
+                                    "{at}: {y1} under the log panel ({})",
+                                    l.log_y
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_caption_too_wide_for_its_column_is_cut_where_its_lines_come_out_even() {
+        assert_eq!(
+            split_caption("リーダー：ノード11 · 任期2 · リビジョン7"),
+            ("リーダー：ノード11", "任期2 · リビジョン7")
+        );
+        assert_eq!(
+            split_caption("leader 12 · term 2 · rev 7"),
+            ("leader 12", "term 2 · rev 7")
+        );
+        assert_eq!(split_caption("no leader · rev 12"), ("no leader", "rev 12"));
+        assert_eq!(split_caption("main"), ("main", ""));
     }
 
     #[test]
@@ -1355,7 +1629,7 @@ mod tests {
             Japanese.ring_caption(Some((11, 2)), 3),
             "リーダー：ノード11 · 任期2 · リビジョン3"
         );
-        // Failed: the second line is etcd's error.
+        // Failed: the second line is the error's code.
         let mut s = s;
         for c in [
             "cut 9 1",

@@ -11,7 +11,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::app::dots;
-use crate::app::layout::{lane, Board, Hit, Layout, Segment, Spot, MIRROR_R};
+use crate::app::layout::{lane, Board, Hit, Layout, Segment, Spot, CAPTION_LINE, MIRROR_R};
 use crate::app::palette as pal;
 use crate::app::scene::{self, Badge, Bar, Body, Key, Label, Mark, NodeLook, Slots, Strip};
 use crate::server::fleet::Fleet;
@@ -179,8 +179,38 @@ pub fn frame(f: &Frame, index: usize, pictures: &mut Pictures) {
         pictures.paint(ctx, f.dpr, !(index as u64), key, part, &paint);
     }
     messages(f);
-    for (d, s) in f.nodes.iter().zip(&l.spots) {
-        node(f, pictures, &d.view, s);
+    let room = scene::Room::in_layout(f.nodes.len(), l);
+    let mut looks: Vec<NodeLook> = f
+        .nodes
+        .iter()
+        .map(|d| {
+            let hovered = f.hover == Some(Hit::Node(d.view.id));
+            let queued = f.cluster.queued_bytes(d.view.id, f.t.max(0.0) as u64);
+            scene::node_look(&d.view, f.words, hovered, room, queued)
+        })
+        .collect();
+    // Where the labels go: with no room, each keeps what clears the rest.
+    ctx.set_font(LABEL_FONT);
+    let width = |t: &str| ctx.measure_text(t).map_or(0.0, |m| m.width());
+    let places: Vec<scene::Placement> = if room == scene::Room::Tight {
+        let mut labels: Vec<Vec<Label>> = looks
+            .iter_mut()
+            .map(|k| std::mem::take(&mut k.labels))
+            .collect();
+        let places = scene::fit_labels(l, &mut labels, width);
+        for (k, kept) in looks.iter_mut().zip(labels) {
+            k.labels = kept;
+        }
+        places
+    } else {
+        looks
+            .iter()
+            .zip(&l.spots)
+            .map(|(k, s)| scene::place_labels(l, s, &k.labels, width))
+            .collect()
+    };
+    for (((d, s), look), place) in f.nodes.iter().zip(&l.spots).zip(&looks).zip(&places) {
+        node(f, pictures, &d.view, s, look, place);
     }
     log_panel(f);
 }
@@ -193,9 +223,31 @@ pub fn ring_name(ctx: &Ctx, l: &Layout, name: &str, caption: &str) {
     ctx.set_font("bold 13px system-ui, sans-serif");
     ctx.set_fill_style_str(pal::TEXT);
     text(ctx, name, l.cx, l.name_y);
-    ctx.set_font("11px system-ui, sans-serif");
+    ctx.set_font(CAPTION_FONT);
     ctx.set_fill_style_str(pal::TEXT_DIM);
-    text(ctx, caption, l.cx, l.name_y + 15.0);
+    let y = l.name_y + 15.0;
+    if l.caption_lines > 1 {
+        let (first, second) = scene::split_caption(caption);
+        text(ctx, first, l.cx, y);
+        text(ctx, second, l.cx, y + CAPTION_LINE);
+    } else {
+        text(ctx, caption, l.cx, y);
+    }
+}
+
+/// A node's labels' font.
+const LABEL_FONT: &str = "12px system-ui, sans-serif";
+
+const CAPTION_FONT: &str = "11px system-ui, sans-serif";
+
+/// The width of the widest of `captions` as `ring_name` draws them.
+pub fn caption_width(ctx: &CanvasRenderingContext2d, captions: &[String]) -> f64 {
+    ctx.set_font(CAPTION_FONT);
+    captions
+        .iter()
+        .filter_map(|c| ctx.measure_text(c).ok())
+        .map(|m| m.width())
+        .fold(0.0, f64::max)
 }
 
 /// The mirror processes: each a square between its two members' rings,
@@ -477,20 +529,24 @@ fn messages(f: &Frame) {
     }
 }
 
-fn node(f: &Frame, pictures: &mut Pictures, v: &view::NodeView, s: &Spot) {
+/// Node `v` at `s`, looking as `look`, its labels placed as `place`.
+fn node(
+    f: &Frame,
+    pictures: &mut Pictures,
+    v: &view::NodeView,
+    s: &Spot,
+    look: &NodeLook,
+    place: &scene::Placement,
+) {
     let ctx = f.ctx;
     let r = f.layout.node_r;
-    let hovered = f.hover == Some(Hit::Node(v.id));
-    let queued = f.cluster.queued_bytes(v.id, f.t.max(0.0) as u64);
-    let room = scene::Room::of(f.nodes.len(), f.layout.narrow, f.layout.small);
-    let look = scene::node_look(v, f.words, hovered, room, queued);
     // The still parts come from the node's picture, painted again only
     // when they change; what moves is drawn over it. The picture has room
     // for the halo, the track and a learner's badge.
     let half = r * 1.6 + 10.0;
     let part = [s.x - half, s.y - half, s.x + half, s.y + half];
     let key = look.still().n(v.id).f(s.x).f(s.y).f(r);
-    let paint = |c: &Ctx| body(c, &look, v.id, s.x, s.y, r, f.dashes);
+    let paint = |c: &Ctx| body(c, look, v.id, s.x, s.y, r, f.dashes);
     pictures.paint(ctx, f.dpr, v.id, key, part, &paint);
     if look.faded {
         ctx.set_global_alpha(0.35);
@@ -514,7 +570,7 @@ fn node(f: &Frame, pictures: &mut Pictures, v: &view::NodeView, s: &Spot) {
         ctx.stroke();
     }
     ctx.set_global_alpha(1.0);
-    labels(ctx, f.layout, s, &look.labels);
+    labels(ctx, place, &look.labels);
 }
 
 /// What of a node changes only with its look (its timer's arc, its
@@ -695,20 +751,17 @@ fn offscreen(main: &Ctx) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d)
     Some((canvas, ctx))
 }
 
-/// Paints a node's labels where `scene::place_labels` puts them.
-fn labels(ctx: &Ctx, l: &Layout, s: &Spot, labels: &[Label]) {
+/// Paints a node's labels where `p` puts them (`scene::place_labels`, or
+/// `scene::fit_labels` where there is no room).
+fn labels(ctx: &Ctx, p: &scene::Placement, labels: &[Label]) {
     ctx.set_text_baseline("middle");
-    ctx.set_font("12px system-ui, sans-serif");
-    let p = scene::place_labels(l, s, labels, |t| {
-        ctx.measure_text(t).map_or(0.0, |m| m.width())
-    });
     for (i, label) in labels.iter().enumerate() {
         let y = p.line_y(i);
         match label {
             Label::Text(t, c) => {
                 // A bar's percentage before it is left-aligned.
                 ctx.set_text_align(p.align.css());
-                ctx.set_font("12px system-ui, sans-serif");
+                ctx.set_font(LABEL_FONT);
                 ctx.set_fill_style_str(c);
                 text(ctx, t, p.x, y);
             }

@@ -685,9 +685,31 @@ impl App {
             .iter()
             .map(|m| (m.id, m.from, m.to))
             .collect();
+        let words = self.engine.renderer();
+        // Each column's caption, on two lines when the widest does not fit
+        // its column on one (long words, a phone's canvas).
+        let captions: Vec<String> = if fleet.len() > 1 {
+            fleet
+                .clusters()
+                .iter()
+                .zip(&drawn)
+                .map(|(cluster, nodes)| {
+                    let leader = cluster.leader().and_then(|id| {
+                        let n = nodes.iter().find(|d| d.view.id == id)?;
+                        Some((id, n.view.shown_term?))
+                    });
+                    let revision = crate::session::report::cluster_revision(cluster);
+                    words.ring_caption(leader, revision)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let column = width / fleet.len().max(1) as f64;
+        let widest = draw::caption_width(ctx, &captions);
+        self.board.caption_lines = if widest > column - 8.0 { 2 } else { 1 };
         self.board.compute(width, height, &ids, &mirrors);
         let ctx = draw::Ctx::new(ctx);
-        let words = self.engine.renderer();
         for (i, (cluster, nodes)) in fleet.clusters().iter().zip(&drawn).enumerate() {
             let layout = &self.board.parts[i];
             let f = draw::Frame {
@@ -703,14 +725,8 @@ impl App {
                 still: self.still,
             };
             draw::frame(&f, i, &mut self.pictures);
-            if fleet.len() > 1 {
-                let leader = cluster.leader().and_then(|id| {
-                    let n = nodes.iter().find(|d| d.view.id == id)?;
-                    Some((id, n.view.shown_term?))
-                });
-                let revision = crate::session::report::cluster_revision(cluster);
-                let caption = words.ring_caption(leader, revision);
-                draw::ring_name(&ctx, layout, fleet.name(i), &caption);
+            if let Some(caption) = captions.get(i) {
+                draw::ring_name(&ctx, layout, fleet.name(i), caption);
             }
         }
         if !mirrors.is_empty() {

@@ -126,6 +126,10 @@ pub trait Renderer {
     /// A node's first label: what it is ("learner · follower", "standby ·
     /// follower"); `kind` is `None` for a voter.
     fn node_head(&self, kind: Option<LearnerKind>, state: NodeState) -> String;
+    /// What a learner is, alone ("learner", "standby", "read-only strong"):
+    /// a running learner's head where the canvas has no room for its role
+    /// (a learner that runs is a follower).
+    fn learner_word(&self, kind: LearnerKind) -> String;
     /// Under a node's head when it sees itself otherwise than the cluster
     /// does: as a learner (`learner`), or as a voter.
     fn sees_itself(&self, learner: bool) -> String;

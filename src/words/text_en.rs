@@ -828,6 +828,14 @@ impl Renderer for English {
         }
     }
 
+    fn learner_word(&self, kind: LearnerKind) -> String {
+        match kind {
+            LearnerKind::Plain => "learner".to_string(),
+            LearnerKind::Standby => "standby".to_string(),
+            LearnerKind::ReadOnly(m) => format!("read-only {m}"),
+        }
+    }
+
     fn sees_itself(&self, learner: bool) -> String {
         let kind = if learner { "learner" } else { "voter" };
         format!("sees itself as a {kind}")

@@ -1599,6 +1599,20 @@ impl Renderer for Japanese {
         }
     }
 
+    fn learner_word(&self, kind: LearnerKind) -> String {
+        match kind {
+            LearnerKind::Plain => ja!(LearnerWordPlain),
+            LearnerKind::Standby => ja!(LearnerWordStandby),
+            LearnerKind::ReadOnly(m) => {
+                let mode = match m {
+                    crate::server::ReadMode::Weak => ja!(ReadModeWeak),
+                    crate::server::ReadMode::Strong => ja!(ReadModeStrong),
+                };
+                ja!(LearnerWordReadOnly, mode)
+            }
+        }
+    }
+
     fn sees_itself(&self, learner: bool) -> String {
         if learner {
             ja!(SeesItselfLearner)
