@@ -216,6 +216,16 @@ impl Layout {
         }
     }
 
+    /// The highest a node's labels may go: under the page's legend, or a
+    /// narrow column's caption.
+    pub fn labels_top(&self) -> f64 {
+        if self.narrow {
+            self.name_y + 15.0 + CAPTION_LINE * (self.caption_lines.max(1) - 1) as f64 + 7.0
+        } else {
+            clamp(self.top_inset, 0.0, self.height / 3.0)
+        }
+    }
+
     pub fn spot(&self, id: NodeId) -> Option<&Spot> {
         self.spots.iter().find(|s| s.id == id)
     }

@@ -518,18 +518,25 @@ pub fn place_labels(
     labels: &[Label],
     width: impl Fn(&str) -> f64,
 ) -> Placement {
-    place(l, s, labels, width, false)
+    let widest = labels
+        .iter()
+        .map(|label| label_width(label, &width))
+        .fold(0.0, f64::max);
+    place(l, s, labels.len(), widest, false)
 }
 
-/// `place_labels`, or with `flip` a block that goes past its node the
-/// other way (down for a node in the ring's upper half).
-fn place(
-    l: &Layout,
-    s: &Spot,
-    labels: &[Label],
-    width: impl Fn(&str) -> f64,
-    flip: bool,
-) -> Placement {
+/// How wide a label is drawn.
+fn label_width(label: &Label, width: impl Fn(&str) -> f64) -> f64 {
+    match label {
+        Label::Text(t, _) => width(t),
+        Label::Bar(_) => BAR_W,
+    }
+}
+
+/// `place_labels` for `lines` lines, the widest `widest` wide; with `flip`
+/// a block that goes past its node goes the other way (down for a node in
+/// the ring's upper half).
+fn place(l: &Layout, s: &Spot, lines: usize, widest: f64, flip: bool) -> Placement {
     let gap = l.node_r + 13.0;
     let ax = s.x + s.dx * gap;
     let ay = s.y + s.dy * gap;
@@ -540,7 +547,7 @@ fn place(
     } else {
         Align::Center
     };
-    let total = labels.len() as f64 * LABEL_LINE;
+    let total = lines as f64 * LABEL_LINE;
     let top = if s.dy < -0.5 {
         ay - total
     } else if s.dy > 0.5 {
@@ -548,13 +555,6 @@ fn place(
     } else {
         ay - total / 2.0
     };
-    let widest = labels
-        .iter()
-        .map(|label| match label {
-            Label::Text(t, _) => width(t),
-            Label::Bar(_) => BAR_W,
-        })
-        .fold(0.0, f64::max);
     // Keep the widest line inside the canvas.
     let x = match align {
         Align::Right => ax.max(l.left + widest + 4.0),
@@ -586,69 +586,104 @@ fn place(
     Placement { align, x, top }
 }
 
-/// The box `labels` placed as `p` take: left, top, right, bottom.
-pub fn block(p: &Placement, labels: &[Label], width: impl Fn(&str) -> f64) -> [f64; 4] {
-    let w = labels
-        .iter()
-        .map(|l| match l {
-            Label::Text(t, _) => width(t),
-            Label::Bar(_) => BAR_W,
-        })
-        .fold(0.0, f64::max);
+/// The box `lines` lines placed as `p` take, the widest `widest` wide:
+/// left, top, right, bottom.
+fn extent(p: &Placement, lines: usize, widest: f64) -> [f64; 4] {
     let (left, right) = match p.align {
-        Align::Left => (p.x, p.x + w),
-        Align::Right => (p.x - w, p.x),
-        Align::Center => (p.x - w / 2.0, p.x + w / 2.0),
+        Align::Left => (p.x, p.x + widest),
+        Align::Right => (p.x - widest, p.x),
+        Align::Center => (p.x - widest / 2.0, p.x + widest / 2.0),
     };
-    [left, p.top, right, p.top + labels.len() as f64 * LABEL_LINE]
+    [left, p.top, right, p.top + lines as f64 * LABEL_LINE]
 }
 
-/// Where there is no room (`Room::Tight`), each node's labels, in the
-/// order of the ring, keep only as much as clears the other nodes (their
-/// discs and timer arcs), the labels kept before them and the log panel,
-/// where `place_labels` puts them or past the node the other way: all of
-/// them, else what the node is, else nothing (a tap on the node still says
-/// everything). `labels[i]` are those of `l.spots[i]`; returns where each
-/// node's labels go.
+/// The box `labels` placed as `p` take: left, top, right, bottom.
+pub fn block(p: &Placement, labels: &[Label], width: impl Fn(&str) -> f64) -> [f64; 4] {
+    let widest = labels
+        .iter()
+        .map(|label| label_width(label, &width))
+        .fold(0.0, f64::max);
+    extent(p, labels.len(), widest)
+}
+
+/// Each node's labels keep as many of their lines as clear the nodes (their
+/// discs and timer arcs), the other nodes' labels, the top of the column
+/// (the legend, a column's caption) and the log panel, where
+/// `place_labels` puts them or past the node the other way. First every
+/// node, in the order of the ring, gets its first line (what it is), then
+/// each as many more as fit (its message counts come last); a node with no
+/// room at all says nothing (a tap on it still says everything).
+/// `labels[i]` are those of `l.spots[i]`; returns where each node's labels
+/// go.
 pub fn fit_labels(
     l: &Layout,
     labels: &mut [Vec<Label>],
     width: impl Fn(&str) -> f64,
 ) -> Vec<Placement> {
-    let mut kept: Vec<[f64; 4]> = Vec::with_capacity(labels.len());
-    let mut places = Vec::with_capacity(labels.len());
+    let n = labels.len().min(l.spots.len());
     let reach = l.node_r + 8.0;
-    for (s, mine) in l.spots.iter().zip(labels.iter_mut()) {
+    let ceiling = l.labels_top();
+    // The widest of each node's first k lines, for each k: each measured once.
+    let widest: Vec<Vec<f64>> = labels
+        .iter()
+        .map(|mine| {
+            let mut w = vec![0.0];
+            for label in mine {
+                let next = label_width(label, &width).max(*w.last().unwrap_or(&0.0));
+                w.push(next);
+            }
+            w
+        })
+        .collect();
+    let mut keep = vec![0usize; n];
+    let mut places: Vec<Placement> = (0..n)
+        .map(|i| place(l, &l.spots[i], 0, 0.0, false))
+        .collect();
+    let mut blocks: Vec<Option<[f64; 4]>> = vec![None; n];
+    // Node i's labels cut to k lines, where they clear everything else.
+    let fit = |i: usize, k: usize, blocks: &[Option<[f64; 4]>]| {
+        let s = &l.spots[i];
         let clear = |b: &[f64; 4]| {
             let [x0, y0, x1, y1] = *b;
-            let off_nodes = l.spots.iter().filter(|o| o.id != s.id).all(|o| {
+            let off_nodes = l.spots.iter().all(|o| {
+                // Its own node only the disc: a block beside it may stand
+                // by its arc.
+                let r = if o.id == s.id { l.node_r + 2.0 } else { reach };
                 let (nx, ny) = (o.x.clamp(x0, x1), o.y.clamp(y0, y1));
-                (nx - o.x).hypot(ny - o.y) >= reach
+                (nx - o.x).hypot(ny - o.y) >= r
             });
-            let off_blocks = kept
+            let off_blocks = blocks
                 .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .filter_map(|(_, k)| k.as_ref())
                 .all(|k| x1 <= k[0] || k[2] <= x0 || y1 <= k[1] || k[3] <= y0);
-            off_nodes && off_blocks && y1 <= l.log_y
+            off_nodes && off_blocks && y0 >= ceiling && y1 <= l.log_y
         };
-        let found = [mine.len(), 1].into_iter().find_map(|keep| {
-            let keep = keep.min(mine.len());
-            [false, true].into_iter().find_map(|flip| {
-                let p = place(l, s, &mine[..keep], &width, flip);
-                let b = block(&p, &mine[..keep], &width);
-                clear(&b).then_some((keep, p, b))
-            })
-        });
-        match found {
-            Some((keep, p, b)) => {
-                mine.truncate(keep);
-                kept.push(b);
-                places.push(p);
-            }
-            None => {
-                mine.clear();
-                places.push(place_labels(l, s, mine, &width));
-            }
+        [false, true].into_iter().find_map(|flip| {
+            let p = place(l, s, k, widest[i][k], flip);
+            let b = extent(&p, k, widest[i][k]);
+            clear(&b).then_some((p, b))
+        })
+    };
+    for i in (0..n).filter(|&i| !labels[i].is_empty()) {
+        if let Some((p, b)) = fit(i, 1, &blocks) {
+            (keep[i], places[i], blocks[i]) = (1, p, Some(b));
         }
+    }
+    for i in 0..n {
+        if keep[i] != 1 {
+            continue;
+        }
+        if let Some((k, (p, b))) = (2..=labels[i].len())
+            .rev()
+            .find_map(|k| fit(i, k, &blocks).map(|f| (k, f)))
+        {
+            (keep[i], places[i], blocks[i]) = (k, p, Some(b));
+        }
+    }
+    for (mine, k) in labels.iter_mut().zip(&keep) {
+        mine.truncate(*k);
     }
     places
 }
@@ -1205,6 +1240,110 @@ mod tests {
         // Side learners were looked at on both common phones (two a ring
         // of four and of five at least).
         assert!(whole >= 8, "{whole}");
+    }
+
+    /// Every block `fit_labels` kept, placed as it says: inside the column,
+    /// clear of the other nodes, of each other, of the top and of the log.
+    fn assert_fitted(l: &Layout, labels: &[Vec<Label>], places: &[Placement], at: &str) {
+        let width = |t: &str| t.chars().count() as f64 * 7.0;
+        let mut blocks: Vec<[f64; 4]> = Vec::new();
+        for ((s, mine), p) in l.spots.iter().zip(labels).zip(places) {
+            if mine.is_empty() {
+                continue;
+            }
+            let b = block(p, mine, width);
+            let [x0, y0, x1, y1] = b;
+            let at = format!("{at}, node {}: {b:?}", s.id);
+            assert!(x0 >= l.left && x1 <= l.left + l.width, "{at}: outside");
+            assert!(
+                y0 >= l.labels_top() && y1 <= l.log_y,
+                "{at}: over the top or the log"
+            );
+            for o in l.spots.iter().filter(|o| o.id != s.id) {
+                let (nx, ny) = (o.x.clamp(x0, x1), o.y.clamp(y0, y1));
+                assert!(
+                    (nx - o.x).hypot(ny - o.y) >= l.node_r + 6.0,
+                    "{at}: covers node {}",
+                    o.id
+                );
+            }
+            for k in &blocks {
+                assert!(
+                    x1 <= k[0] || k[2] <= x0 || y1 <= k[1] || k[3] <= y0,
+                    "{at}: covers {k:?}"
+                );
+            }
+            blocks.push(b);
+        }
+    }
+
+    #[test]
+    fn a_misconfigured_learners_long_labels_give_way_rather_than_cover_the_leader() {
+        // Lesson 14 on a phone: node 5, a learner that cannot start, has
+        // five lines (what it is, its bad URL, the leader's view of it, its
+        // bar, its promotion threshold); the others three. Its block went
+        // up over the leader's. Now on any canvas no block covers a node or
+        // another block, and on a laptop's every node keeps every line.
+        let width = |t: &str| t.chars().count() as f64 * 7.0;
+        let three = || {
+            vec![
+                Label::Text("follower".into(), pal::TEXT),
+                Label::Text("m 2025 · n 2026 · replicate".into(), pal::TEXT),
+                Label::Text("in 4829 · out 4830".into(), pal::TEXT),
+            ]
+        };
+        let five = || {
+            vec![
+                Label::Text("learner · not started".into(), pal::TEXT),
+                Label::Text("unreachable URL http://10.0.0.9:2380".into(), pal::TEXT),
+                Label::Text("m 0 · n 2025 · probe".into(), pal::TEXT),
+                Label::Bar(Bar {
+                    ratio: 0.0,
+                    fill: pal::GOOD,
+                    line: None,
+                }),
+                Label::Text("auto-promotes at 90%".into(), pal::TEXT),
+            ]
+        };
+        for (w, h) in [
+            (360.0, 380.0),
+            (390.0, 408.0),
+            (412.0, 449.0),
+            (870.0, 640.0),
+            (1100.0, 700.0),
+        ] {
+            for n in 3..=9u64 {
+                let nodes: Vec<_> = (1..=n).map(|id| (id, true)).collect();
+                let mut l = Layout {
+                    top_inset: 40.0,
+                    ..Layout::default()
+                };
+                l.compute(w, h, &nodes);
+                for misconfigured in 0..n as usize {
+                    let mut labels: Vec<_> = (0..n as usize)
+                        .map(|i| if i == misconfigured { five() } else { three() })
+                        .collect();
+                    let places = fit_labels(&l, &mut labels, width);
+                    let at = format!(
+                        "{w}x{h}, {n} nodes, node {} misconfigured",
+                        misconfigured + 1
+                    );
+                    assert_fitted(&l, &labels, &places, &at);
+                    // On the common phones and wider, a ring of up to five
+                    // keeps at least what each node is.
+                    if w >= 390.0 && n <= 5 {
+                        assert!(labels.iter().all(|m| !m.is_empty()), "{at}: {labels:?}");
+                    }
+                    // On a laptop's, three lines at least (all a voter
+                    // says; a node at the top or the bottom has three
+                    // lines' room under the legend or above the log panel).
+                    if w >= 870.0 && n <= 5 {
+                        let whole = labels.iter().all(|m| m.len() >= 3);
+                        assert!(whole, "{at}: {labels:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -189,26 +189,17 @@ pub fn frame(f: &Frame, index: usize, pictures: &mut Pictures) {
             scene::node_look(&d.view, f.words, hovered, room, queued)
         })
         .collect();
-    // Where the labels go: with no room, each keeps what clears the rest.
+    // Where the labels go: each keeps what clears the rest.
     ctx.set_font(LABEL_FONT);
     let width = |t: &str| ctx.measure_text(t).map_or(0.0, |m| m.width());
-    let places: Vec<scene::Placement> = if room == scene::Room::Tight {
-        let mut labels: Vec<Vec<Label>> = looks
-            .iter_mut()
-            .map(|k| std::mem::take(&mut k.labels))
-            .collect();
-        let places = scene::fit_labels(l, &mut labels, width);
-        for (k, kept) in looks.iter_mut().zip(labels) {
-            k.labels = kept;
-        }
-        places
-    } else {
-        looks
-            .iter()
-            .zip(&l.spots)
-            .map(|(k, s)| scene::place_labels(l, s, &k.labels, width))
-            .collect()
-    };
+    let mut labels: Vec<Vec<Label>> = looks
+        .iter_mut()
+        .map(|k| std::mem::take(&mut k.labels))
+        .collect();
+    let places = scene::fit_labels(l, &mut labels, width);
+    for (k, kept) in looks.iter_mut().zip(labels) {
+        k.labels = kept;
+    }
     for (((d, s), look), place) in f.nodes.iter().zip(&l.spots).zip(&looks).zip(&places) {
         node(f, pictures, &d.view, s, look, place);
     }
