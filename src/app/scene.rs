@@ -1193,34 +1193,8 @@ mod tests {
                             .map(|i| if i == learner_at { learner() } else { voter() })
                             .collect();
                         let places = fit_labels(l, &mut labels, width);
-                        let mut blocks = Vec::new();
-                        for ((s, mine), p) in l.spots.iter().zip(&labels).zip(&places) {
-                            if mine.is_empty() {
-                                continue;
-                            }
-                            let b = block(p, mine, width);
-                            let [x0, y0, x1, y1] = b;
-                            let at =
-                                format!("{w}x{h}, {lines} caption lines, {n} nodes, node {}", s.id);
-                            assert!(x0 >= l.left && x1 <= l.left + l.width, "{at}: {b:?}");
-                            assert!(y1 <= l.log_y, "{at}: under the log panel");
-                            for o in l.spots.iter().filter(|o| o.id != s.id) {
-                                let (nx, ny) = (o.x.clamp(x0, x1), o.y.clamp(y0, y1));
-                                assert!(
-                                    (nx - o.x).hypot(ny - o.y) >= l.node_r + 6.0,
-                                    "{at}: covers node {}",
-                                    o.id
-                                );
-                            }
-                            for k in &blocks {
-                                let [a0, b0, a1, b1]: [f64; 4] = *k;
-                                assert!(
-                                    x1 <= a0 || a1 <= x0 || y1 <= b0 || b1 <= y0,
-                                    "{at}: {b:?} covers {k:?}"
-                                );
-                            }
-                            blocks.push(b);
-                        }
+                        let at = format!("{w}x{h}, {lines} caption lines, {n} nodes");
+                        assert_fitted(l, &labels, &places, &at);
                         // On the common phones every node keeps what it is,
                         // and a learner at the ring's side (not at its top or
                         // bottom, where a line more would not fit) its bar.
@@ -1283,7 +1257,7 @@ mod tests {
         // five lines (what it is, its bad URL, the leader's view of it, its
         // bar, its promotion threshold); the others three. Its block went
         // up over the leader's. Now on any canvas no block covers a node or
-        // another block, and on a laptop's every node keeps every line.
+        // another block, and on a laptop's every node keeps three lines.
         let width = |t: &str| t.chars().count() as f64 * 7.0;
         let three = || {
             vec![
