@@ -10,7 +10,7 @@ use crate::session::view::{CatchUpView, LearnerKind, NodeState, NodeView};
 use crate::sim::{Request, SimNode};
 use crate::words::renderer::Renderer;
 
-use super::layout::{Hit, Layout, Spot};
+use super::layout::{Board, Hit, Layout, MirrorSpot, Spot, MIRROR_R};
 use super::palette as pal;
 
 /// A node's body.
@@ -688,6 +688,30 @@ pub fn fit_labels(
     places
 }
 
+/// Where a mirror's caption line `i` stands under its box: its middle.
+pub fn mirror_line_y(m: &MirrorSpot, i: usize) -> f64 {
+    m.y + MIRROR_R + 9.0 + 13.0 * i as f64
+}
+
+/// How many of a mirror's caption lines (`widths`, from the first) clear
+/// every node of the board (disc and timer arc): between two cramped
+/// rings a second mirror's lines could cover a side node, and there they
+/// give way, its second line first (a tap on the mirror still says all).
+pub fn mirror_caption_lines(b: &Board, m: &MirrorSpot, widths: &[f64]) -> usize {
+    let clear = |i: usize| {
+        let (x0, x1) = (m.x - widths[i] / 2.0 - 3.0, m.x + widths[i] / 2.0 + 3.0);
+        let y = mirror_line_y(m, i);
+        let (y0, y1) = (y - 7.0, y + 7.0);
+        b.parts.iter().all(|l| {
+            l.spots.iter().all(|o| {
+                let (nx, ny) = (o.x.clamp(x0, x1), o.y.clamp(y0, y1));
+                (nx - o.x).hypot(ny - o.y) >= l.node_r + 8.0
+            })
+        })
+    };
+    (0..widths.len()).take_while(|&i| clear(i)).count()
+}
+
 /// How far along its link a message is drawn at simulated time `t`
 /// (milliseconds, with the frame's fraction): 0 at its sender (still
 /// queued there), 1 at its receiver. `still` (the reader asked for less
@@ -1363,6 +1387,55 @@ mod tests {
                                 );
                             }
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_mirrors_caption_gives_way_to_the_nodes_it_would_cover() {
+        // Lesson 17's last step: two mirrors between a ring of four and a
+        // ring of three. On a laptop's canvas both keep both lines; on a
+        // phone's, the second mirror stands level with the first ring's
+        // side node, and its lines keep only what clears every node.
+        let widths = [120.0, 110.0];
+        let board = |w: f64, h: f64| {
+            let mut b = Board {
+                top_inset: 50.0,
+                ..Board::default()
+            };
+            let main: Vec<_> = (1..=4).map(|id| (id, true)).collect();
+            let copy: Vec<_> = (11..=13).map(|id| (id, true)).collect();
+            b.compute(w, h, &[main, copy], &[(9, 1, 11), (8, 1, 11)]);
+            b
+        };
+        let wide = board(870.0, 640.0);
+        for m in &wide.mirrors {
+            assert_eq!(mirror_caption_lines(&wide, m, &widths), 2, "{m:?}");
+        }
+        let phone = board(390.0, 408.0);
+        let kept: Vec<usize> = phone
+            .mirrors
+            .iter()
+            .map(|m| mirror_caption_lines(&phone, m, &widths))
+            .collect();
+        assert_eq!(kept[0], 2, "the first mirror stands above the rings");
+        assert!(kept[1] < 2, "{kept:?}: the second would cover node 2");
+        // What is kept covers no node.
+        for (m, &k) in phone.mirrors.iter().zip(&kept) {
+            for (i, w) in widths.iter().enumerate().take(k) {
+                let y = mirror_line_y(m, i);
+                for l in &phone.parts {
+                    for o in &l.spots {
+                        let nx = o.x.clamp(m.x - w / 2.0, m.x + w / 2.0);
+                        let ny = o.y.clamp(y - 7.0, y + 7.0);
+                        assert!(
+                            (nx - o.x).hypot(ny - o.y) >= l.node_r + 6.0,
+                            "mirror {} line {i} on node {}",
+                            m.id,
+                            o.id
+                        );
                     }
                 }
             }

@@ -333,10 +333,12 @@ pub fn mirrors(
         text(ctx, &buf, spot.x, spot.y);
         ctx.set_font("11px system-ui, sans-serif");
         let [head, tail] = words.mirror_caption(m);
-        for (line, y, c) in [(&head, 9.0, colour), (&tail, 22.0, pal::TEXT_DIM)] {
+        let lines = [(&head, colour), (&tail, pal::TEXT_DIM)];
+        let widths = lines.map(|(line, _)| ctx.measure_text(line).map_or(0.0, |m| m.width()));
+        let keep = scene::mirror_caption_lines(b, spot, &widths);
+        for (i, ((line, c), w)) in lines.iter().zip(widths).enumerate().take(keep) {
             // On the background: another mirror's links may pass behind.
-            let w = ctx.measure_text(line).map_or(0.0, |m| m.width()) + 6.0;
-            let y = spot.y + MIRROR_R + y;
+            let (w, y) = (w + 6.0, scene::mirror_line_y(spot, i));
             ctx.set_fill_style_str(pal::BACKGROUND);
             ctx.fill_rect(spot.x - w / 2.0, y - 7.0, w, 14.0);
             ctx.set_fill_style_str(c);
