@@ -147,7 +147,7 @@ impl Layout {
         // A narrow column's cluster name and caption go on top.
         self.name_y = top + 10.0;
         let top = if self.narrow {
-            top + 34.0 + CAPTION_LINE * (self.caption_lines.max(1) - 1) as f64
+            top + 34.0 + self.caption_more()
         } else {
             top
         };
@@ -220,10 +220,15 @@ impl Layout {
     /// narrow column's caption.
     pub fn labels_top(&self) -> f64 {
         if self.narrow {
-            self.name_y + 15.0 + CAPTION_LINE * (self.caption_lines.max(1) - 1) as f64 + 7.0
+            self.name_y + 22.0 + self.caption_more()
         } else {
             clamp(self.top_inset, 0.0, self.height / 3.0)
         }
+    }
+
+    /// The height a narrow column's caption takes beyond its first line.
+    fn caption_more(&self) -> f64 {
+        CAPTION_LINE * (self.caption_lines.max(1) - 1) as f64
     }
 
     pub fn spot(&self, id: NodeId) -> Option<&Spot> {
@@ -330,7 +335,7 @@ impl Board {
             let (la, lb) = (&self.parts[pa], &self.parts[pb]);
             // Between the two rings, above their middles, where no label
             // goes; later mirrors lower down.
-            let top = la.name_y + 48.0 + CAPTION_LINE * (la.caption_lines.max(1) - 1) as f64;
+            let top = la.name_y + 48.0 + la.caption_more();
             let y = (la.cy - la.ring_y - 20.0).max(top) + 56.0 * i as f64;
             let x = if pa == pb {
                 (a.x + b.x) / 2.0
