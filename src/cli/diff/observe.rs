@@ -117,6 +117,20 @@ pub fn raft_status(addr: &str) -> Result<RaftStatus, String> {
     })
 }
 
+/// Whether the member at `addr` takes itself for a learner: its own
+/// membership, as applied (etcd's `Status` answers `isLearner` from
+/// `EtcdServer.IsLearner`, the local member's entry in its applied cluster;
+/// the gateway leaves a false out).
+pub fn is_learner(addr: &str) -> Result<bool, String> {
+    let v = fetch(addr, Method::POST, "/v3/maintenance/status", "{}")?;
+    Ok(status_is_learner(&v))
+}
+
+/// A `Status` answer's `isLearner`, false when left out.
+pub fn status_is_learner(v: &Value) -> bool {
+    v.get("isLearner").and_then(Value::as_bool).unwrap_or(false)
+}
+
 /// The member list the member at `addr` answers from its own state.
 pub fn member_list(addr: &str) -> Result<Vec<Listed>, String> {
     let v = fetch(addr, Method::POST, "/v3/cluster/member/list", "{}")?;
@@ -160,6 +174,18 @@ pub fn listening(addr: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_status_says_learner_only_when_it_says_so() {
+        let learner: Value = serde_json::from_str(
+            r#"{"header":{"member_id":"1"},"version":"3.5.1","isLearner":true}"#,
+        )
+        .unwrap();
+        let voter: Value =
+            serde_json::from_str(r#"{"header":{"member_id":"1"},"version":"3.5.1"}"#).unwrap();
+        assert!(status_is_learner(&learner));
+        assert!(!status_is_learner(&voter));
+    }
 
     #[test]
     fn members_and_numbers_read_as_etcdctl_and_the_gateway_write_them() {

@@ -178,10 +178,6 @@ fn condition_drivable(cond: &Condition) -> Result<(), String> {
         Condition::VotersOutgoing(_) => {
             Err("etcd's server never makes a joint configuration".to_string())
         }
-        Condition::SeesItself { .. } => Err(
-            "the driver does not read a member's own view of itself (endpoint status's isLearner)"
-                .to_string(),
-        ),
         Condition::WatchEvents { .. }
         | Condition::WatchCanceled(_)
         | Condition::Mirror { .. }

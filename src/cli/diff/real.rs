@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use crate::lang::ast::Script;
 use crate::lang::ast::{ClusterSpec, Command, Condition, RoleName};
 use crate::raft::NodeId;
+use crate::server::facts::SelfView;
 use crate::server::ErrorCode;
 use crate::session::cond::{Previous, SetName, Unmet};
 
@@ -600,7 +601,35 @@ impl Real<'_> {
             Condition::Ok | Condition::Error(_) | Condition::Value(_) | Condition::Absent => {
                 self.check_previous(cond)
             }
+            Condition::SeesItself { id, learner } => self.check_sees_itself(*id, *learner),
             other => Err(format!("{other:?} cannot be observed on etcd")),
+        }
+    }
+
+    /// `sees-itself N=...`: the member's own view of itself, as `etcdctl
+    /// endpoint status` shows it (isLearner); false while it is down, as
+    /// raftlab's.
+    fn check_sees_itself(&mut self, id: NodeId, learner: bool) -> Result<(), String> {
+        let actual = if self.running(id) && self.serving(id) {
+            observe::is_learner(&self.client_addr(id)).ok().map(|l| {
+                if l {
+                    SelfView::Learner
+                } else {
+                    SelfView::Voter
+                }
+            })
+        } else {
+            None
+        };
+        let wanted = if learner {
+            SelfView::Learner
+        } else {
+            SelfView::Voter
+        };
+        if actual == Some(wanted) {
+            Ok(())
+        } else {
+            unmet(Unmet::SeesItself { id, actual })
         }
     }
 
