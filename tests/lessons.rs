@@ -10,7 +10,7 @@ use raftlab::lang::ast::Command;
 use raftlab::lang::say::Spoken;
 use raftlab::lessons::{self, Lesson, LessonPlayer, StepLine, LESSONS};
 use raftlab::session::exec::Session;
-use raftlab::session::view::QuorumView;
+use raftlab::session::view::{self, QuorumView};
 use raftlab::words::language::Language;
 use raftlab::words::renderer::Renderer;
 use raftlab::words::text_en::English;
@@ -295,6 +295,46 @@ fn a_fault_undone_before_the_pause_is_told_of() {
             }
         }
     }
+}
+
+#[test]
+fn a_node_that_sees_itself_otherwise_at_a_pause_is_told_of() {
+    // Under a node whose own configuration is not the cluster's (a learner
+    // promoted that has not applied it yet) the canvas says "sees itself as
+    // a learner": a step that pauses on one says so, and checks it (lessons
+    // 10 and 15 once spoke only of the cluster's view there).
+    let (mut told, mut untold) = (0, Vec::new());
+    for lesson in all() {
+        for k in 1..=lesson.pauses() {
+            let at = lesson.session_at(k);
+            let odd: Vec<u64> = at
+                .fleet()
+                .clusters()
+                .iter()
+                .flat_map(view::nodes)
+                .filter(|n| n.sees_itself_learner.is_some())
+                .map(|n| n.id)
+                .collect();
+            if odd.is_empty() {
+                continue;
+            }
+            let says = lesson.step_says(k, Language::English).join(" ");
+            if says.contains("sees itself") {
+                told += 1;
+            } else {
+                untold.push(format!("{} step {k}: nodes {odd:?}: {says}", lesson.id));
+            }
+        }
+    }
+    assert!(
+        untold.is_empty(),
+        "steps that pause on a node seeing itself otherwise than the cluster does, and do not say so:\n{}",
+        untold.join("\n")
+    );
+    assert!(
+        told >= 3,
+        "lessons 10, 15 and 20 pause on such a node: {told}"
+    );
 }
 
 #[test]
