@@ -518,11 +518,7 @@ pub fn place_labels(
     labels: &[Label],
     width: impl Fn(&str) -> f64,
 ) -> Placement {
-    let widest = labels
-        .iter()
-        .map(|label| label_width(label, &width))
-        .fold(0.0, f64::max);
-    place(l, s, labels.len(), widest, false)
+    place(l, s, labels.len(), widest(labels, width), false)
 }
 
 /// How wide a label is drawn.
@@ -531,6 +527,21 @@ fn label_width(label: &Label, width: impl Fn(&str) -> f64) -> f64 {
         Label::Text(t, _) => width(t),
         Label::Bar(_) => BAR_W,
     }
+}
+
+/// How wide the widest of `labels` is drawn.
+fn widest(labels: &[Label], width: impl Fn(&str) -> f64) -> f64 {
+    labels
+        .iter()
+        .map(|label| label_width(label, &width))
+        .fold(0.0, f64::max)
+}
+
+/// Whether the box `b` (left, top, right, bottom) stays `r` or more from
+/// the point (x, y): clear of a disc of radius `r` there.
+fn clears(b: &[f64; 4], x: f64, y: f64, r: f64) -> bool {
+    let (nx, ny) = (x.clamp(b[0], b[2]), y.clamp(b[1], b[3]));
+    (nx - x).hypot(ny - y) >= r
 }
 
 /// `place_labels` for `lines` lines, the widest `widest` wide; with `flip`
@@ -599,11 +610,7 @@ fn extent(p: &Placement, lines: usize, widest: f64) -> [f64; 4] {
 
 /// The box `labels` placed as `p` take: left, top, right, bottom.
 pub fn block(p: &Placement, labels: &[Label], width: impl Fn(&str) -> f64) -> [f64; 4] {
-    let widest = labels
-        .iter()
-        .map(|label| label_width(label, &width))
-        .fold(0.0, f64::max);
-    extent(p, labels.len(), widest)
+    extent(p, labels.len(), widest(labels, width))
 }
 
 /// Each node's labels keep as many of their lines as clear the nodes (their
@@ -649,8 +656,7 @@ pub fn fit_labels(
                 // Its own node only the disc: a block beside it may stand
                 // by its arc.
                 let r = if o.id == s.id { l.node_r + 2.0 } else { reach };
-                let (nx, ny) = (o.x.clamp(x0, x1), o.y.clamp(y0, y1));
-                (nx - o.x).hypot(ny - o.y) >= r
+                clears(b, o.x, o.y, r)
             });
             let off_blocks = blocks
                 .iter()
@@ -699,14 +705,12 @@ pub fn mirror_line_y(m: &MirrorSpot, i: usize) -> f64 {
 /// give way, its second line first (a tap on the mirror still says all).
 pub fn mirror_caption_lines(b: &Board, m: &MirrorSpot, widths: &[f64]) -> usize {
     let clear = |i: usize| {
-        let (x0, x1) = (m.x - widths[i] / 2.0 - 3.0, m.x + widths[i] / 2.0 + 3.0);
-        let y = mirror_line_y(m, i);
-        let (y0, y1) = (y - 7.0, y + 7.0);
+        let (half, y) = (widths[i] / 2.0 + 3.0, mirror_line_y(m, i));
+        let line = [m.x - half, y - 7.0, m.x + half, y + 7.0];
         b.parts.iter().all(|l| {
-            l.spots.iter().all(|o| {
-                let (nx, ny) = (o.x.clamp(x0, x1), o.y.clamp(y0, y1));
-                (nx - o.x).hypot(ny - o.y) >= l.node_r + 8.0
-            })
+            l.spots
+                .iter()
+                .all(|o| clears(&line, o.x, o.y, l.node_r + 8.0))
         })
     };
     (0..widths.len()).take_while(|&i| clear(i)).count()
