@@ -593,7 +593,12 @@ fn role_is(cluster: &Cluster, id: NodeId, role: RoleName) -> Result<(), Unmet> {
 /// `sees-itself N=learner|voter`: what node `id`'s own configuration makes
 /// it (etcd-raft's `isLearner`, and its voters).
 fn sees_itself(cluster: &Cluster, id: NodeId, learner: bool) -> Result<(), Unmet> {
-    let actual = cluster.sees_itself(id);
+    self_view_is(id, cluster.sees_itself(id), learner)
+}
+
+/// `sees-itself N=learner|voter` against what node `id` takes itself for
+/// (`None`: down), in raftlab or on a real member.
+pub fn self_view_is(id: NodeId, actual: Option<SelfView>, learner: bool) -> Result<(), Unmet> {
     let wanted = if learner {
         SelfView::Learner
     } else {

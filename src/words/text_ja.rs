@@ -1032,6 +1032,14 @@ fn code_text(code: &str) -> String {
     }
 }
 
+/// A read-only learner's read mode in Japanese.
+fn read_mode(m: crate::server::ReadMode) -> String {
+    match m {
+        crate::server::ReadMode::Weak => ja!(ReadModeWeak),
+        crate::server::ReadMode::Strong => ja!(ReadModeStrong),
+    }
+}
+
 /// A node state in Japanese.
 pub fn state_name(state: NodeState) -> String {
     match state {
@@ -1589,13 +1597,7 @@ impl Renderer for Japanese {
             None => what.to_string(),
             Some(LearnerKind::Plain) => ja!(NodeHeadPlain, what),
             Some(LearnerKind::Standby) => ja!(NodeHeadStandby, what),
-            Some(LearnerKind::ReadOnly(m)) => {
-                let m = match m {
-                    crate::server::ReadMode::Weak => ja!(ReadModeWeak),
-                    crate::server::ReadMode::Strong => ja!(ReadModeStrong),
-                };
-                ja!(NodeHeadReadOnly, mode = m, what)
-            }
+            Some(LearnerKind::ReadOnly(m)) => ja!(NodeHeadReadOnly, mode = read_mode(m), what),
         }
     }
 
@@ -1603,13 +1605,7 @@ impl Renderer for Japanese {
         match kind {
             LearnerKind::Plain => ja!(LearnerWordPlain),
             LearnerKind::Standby => ja!(LearnerWordStandby),
-            LearnerKind::ReadOnly(m) => {
-                let mode = match m {
-                    crate::server::ReadMode::Weak => ja!(ReadModeWeak),
-                    crate::server::ReadMode::Strong => ja!(ReadModeStrong),
-                };
-                ja!(LearnerWordReadOnly, mode)
-            }
+            LearnerKind::ReadOnly(m) => ja!(LearnerWordReadOnly, mode = read_mode(m)),
         }
     }
 

@@ -621,16 +621,7 @@ impl Real<'_> {
         } else {
             None
         };
-        let wanted = if learner {
-            SelfView::Learner
-        } else {
-            SelfView::Voter
-        };
-        if actual == Some(wanted) {
-            Ok(())
-        } else {
-            unmet(Unmet::SeesItself { id, actual })
-        }
+        crate::session::cond::self_view_is(id, actual, learner).or_else(unmet)
     }
 
     /// The leader and the term, as the members answer them.
