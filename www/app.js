@@ -1592,7 +1592,12 @@ if (isLink(location.hash) || location.hash.startsWith("#script=")) {
   // being opened counts as running), then reads it.
   adopt(App.queued(defaultScript(1)));
   openingAddress = true;
-  setTimeout(() => { openingAddress = false; openAddress(); }, 0);
+  setTimeout(() => {
+    openingAddress = false;
+    openAddress();
+    // A refused address runs nothing: whoever waited for the page to be idle is told now.
+    if (!confirming && !app.isRunning()) for (const w of idleWaiters.splice(0)) w();
+  }, 0);
 } else {
   openAddress();
 }

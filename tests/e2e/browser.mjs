@@ -53,6 +53,13 @@ export async function openApp(browser, { width = 1280, height = 800, hash = "", 
   if (hash.includes("#lesson=")) {
     await page.waitForFunction(() => window.raftlab.lesson() != null, null, { timeout: 20000 });
   }
+  // A link's run (or a `#script=`) runs in slices after the page answers: on
+  // a slow machine it is not over yet. Tests read the run once it is (or
+  // once the address was refused). A big run waiting for its confirm is
+  // left to the test.
+  if (/#(v\d+\.|script=)/.test(hash)) {
+    await page.waitForFunction(() => { const p = window.raftlab.progress(); return p.confirming || !p.running; }, null, { timeout: 30000 });
+  }
   return { page, problems };
 }
 
