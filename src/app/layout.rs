@@ -77,6 +77,9 @@ pub struct Layout {
     pub log_h: f64,
     pub row_h: f64,
     pub label_w: f64,
+    /// A log panel too narrow for "node 12 (L)" beside readable cells
+    /// (several clusters on a phone): its rows are named by id alone.
+    pub short_rows: bool,
     pub cell_w: f64,
     /// How many log entries each strip shows.
     pub cells: usize,
@@ -99,6 +102,13 @@ pub const CAPTION_LINE: f64 = 13.0;
 /// A column of several narrower than this is cramped: two clusters side by
 /// side on a phone held upright, three on a small laptop's canvas.
 pub const CRAMPED_WIDTH: f64 = 320.0;
+
+/// A log panel narrower than this names its rows by id alone: two or
+/// three clusters side by side on a phone held upright.
+const NARROW_LOG: f64 = 240.0;
+
+/// The thinnest log cell drawn, when fewer than eight fit.
+const MIN_CELL: f64 = 12.0;
 
 /// A cramped column's node radius, at most: this much of its ring across.
 const CRAMPED_NODE: f64 = 0.26;
@@ -130,10 +140,14 @@ impl Layout {
         self.log_x = left + 8.0;
         self.log_w = (width - 16.0).max(40.0);
         self.log_y = height - self.log_h - 6.0;
-        self.label_w = 78.0;
+        self.short_rows = self.log_w < NARROW_LOG;
+        self.label_w = if self.short_rows { 46.0 } else { 78.0 };
         let key_w = if self.log_w > 560.0 { 118.0 } else { 0.0 };
         let avail = self.log_w - self.label_w - 12.0 - key_w;
-        self.cells = ((avail / 22.0) as usize).clamp(8, 30);
+        // Eight cells at least, unless they would be thinner than a cell's
+        // colour and mark can be told apart in: then as many as are that wide.
+        let fewest = ((avail / MIN_CELL) as usize).clamp(3, 8);
+        self.cells = ((avail / 22.0) as usize).clamp(fewest, 30);
         self.cell_w = (avail / self.cells as f64).min(26.0);
         self.key_x = if key_w > 0.0 {
             self.log_x + self.label_w + self.cell_w * self.cells as f64 + 16.0
@@ -553,6 +567,41 @@ mod tests {
         let copy = vec![(11, true), (12, true), (13, true)];
         b.compute(width, height, &[main, copy], &[(9, 1, 11), (8, 1, 11)]);
         b
+    }
+
+    #[test]
+    fn a_narrow_log_panel_names_rows_by_id_and_keeps_its_cells_readable() {
+        // Two and three clusters on phones held upright: the row names
+        // "node 12 (L)" left the cells under 4 px each.
+        for (width, k) in [(390.0, 3), (360.0, 3), (390.0, 2), (412.0, 2)] {
+            let mut b = Board::default();
+            let ring = |base: u64| (base..base + 3).map(|id| (id, true)).collect::<Vec<_>>();
+            let clusters: Vec<_> = (0..k).map(|i| ring(1 + 5 * i)).collect();
+            b.compute(width, 460.0, &clusters, &[]);
+            for l in &b.parts {
+                assert!(l.short_rows, "{width} / {k}");
+                assert!(
+                    l.cell_w >= MIN_CELL && l.cells >= 3,
+                    "{} cells of {}",
+                    l.cells,
+                    l.cell_w
+                );
+                let end = l.log_x + l.label_w + l.cell_w * l.cells as f64;
+                assert!(end <= l.log_x + l.log_w, "the strips stay in the panel");
+            }
+        }
+        // A lone cluster on a phone, and three on a laptop, keep the names.
+        assert!(!three().short_rows);
+        let mut b = Board::default();
+        let rings: Vec<_> = [1, 6, 11]
+            .iter()
+            .map(|&f| vec![(f, true), (f + 1, true)])
+            .collect();
+        b.compute(920.0, 650.0, &rings, &[]);
+        assert!(b.parts.iter().all(|l| !l.short_rows && l.cells >= 8));
+        let mut phone = Layout::default();
+        phone.compute(390.0, 460.0, &[(1, true), (2, true), (3, true)]);
+        assert!(!phone.short_rows && phone.cells >= 8);
     }
 
     #[test]

@@ -655,8 +655,8 @@ pub(crate) mod tests {
         fn log_title(&self) -> String {
             reword(English.log_title())
         }
-        fn log_row(&self, id: u64, learner: bool) -> String {
-            reword(English.log_row(id, learner))
+        fn log_row(&self, id: u64, learner: bool, short: bool) -> String {
+            reword(English.log_row(id, learner, short))
         }
         fn no_log(&self) -> String {
             reword(English.no_log())

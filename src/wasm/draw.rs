@@ -955,7 +955,7 @@ fn log_row(f: &Frame, w: &LogWindow, y: f64, v: &view::NodeView, g: Option<&Stri
     ctx.set_font("12px system-ui, sans-serif");
     text(
         ctx,
-        &f.words.log_row(v.id, v.learner),
+        &f.words.log_row(v.id, v.learner, l.short_rows),
         l.log_x + 10.0,
         y + rh / 2.0,
     );

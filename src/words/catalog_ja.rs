@@ -559,6 +559,7 @@ sentences! {
     LogTitle = 0,
     LogRowLearner = 1,
     LogRow = 1,
+    LogRowLearnerShort = 1,
     NoLog = 0,
     RingCaptionLeader = 3,
     RingCaptionNoLeader = 1,

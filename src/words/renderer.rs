@@ -169,9 +169,10 @@ pub trait Renderer {
     fn progress(&self, p: &ProgressView, compact: bool) -> String;
     /// Bytes waiting in a node's send queue.
     fn send_queue(&self, bytes: u64) -> String;
-    /// The log strips' title, a strip's row label, and a strip with no log.
+    /// The log strips' title, a strip's row label (`short`: the id alone,
+    /// a learner's marked, for a narrow panel), and a strip with no log.
     fn log_title(&self) -> String;
-    fn log_row(&self, id: NodeId, learner: bool) -> String;
+    fn log_row(&self, id: NodeId, learner: bool, short: bool) -> String;
     fn no_log(&self) -> String;
     /// A mark in the strips' key.
     fn log_mark(&self, mark: LogMark) -> String;

@@ -986,11 +986,12 @@ impl Renderer for English {
         "log".to_string()
     }
 
-    fn log_row(&self, id: NodeId, learner: bool) -> String {
-        if learner {
-            format!("node {id} (L)")
-        } else {
-            format!("node {id}")
+    fn log_row(&self, id: NodeId, learner: bool, short: bool) -> String {
+        match (learner, short) {
+            (true, false) => format!("node {id} (L)"),
+            (true, true) => format!("{id}(L)"),
+            (false, false) => format!("node {id}"),
+            (false, true) => id.to_string(),
         }
     }
 

@@ -1744,11 +1744,12 @@ impl Renderer for Japanese {
         ja!(LogTitle)
     }
 
-    fn log_row(&self, id: NodeId, learner: bool) -> String {
-        if learner {
-            ja!(LogRowLearner, id)
-        } else {
-            ja!(LogRow, id)
+    fn log_row(&self, id: NodeId, learner: bool, short: bool) -> String {
+        match (learner, short) {
+            (true, false) => ja!(LogRowLearner, id),
+            (true, true) => ja!(LogRowLearnerShort, id),
+            (false, false) => ja!(LogRow, id),
+            (false, true) => id.to_string(),
         }
     }
 
@@ -2630,7 +2631,8 @@ mod tests {
         texts.push(Japanese.unreachable_url("http://x"));
         texts.push(Japanese.send_queue(2048));
         texts.push(Japanese.log_title());
-        texts.push(Japanese.log_row(1, true));
+        texts.push(Japanese.log_row(1, true, false));
+        texts.push(Japanese.log_row(1, true, true));
         texts.push(Japanese.no_log());
         for mark in LogMark::ALL {
             texts.push(Japanese.log_mark(mark));
