@@ -21,7 +21,7 @@ use crate::lessons::view::LessonView;
 use crate::lessons::{LessonPlayer, Step};
 use crate::server::{Cluster, Fleet};
 use crate::session::exec::Session;
-use crate::session::narrate::{Line, Tone};
+use crate::session::narrate::{Line, Said, Tone};
 use crate::session::refusal::Refusal;
 use crate::session::report::CommandResult;
 use crate::session::share::{self, ShareError};
@@ -70,7 +70,12 @@ struct Opening {
     at: Option<u64>,
     /// What it runs.
     plan: Plan,
+    /// How many of its commands failed so far.
+    failed: usize,
 }
+
+/// An opened run's failed commands the log shows; a line counts the rest.
+const FAILED_SHOWN: usize = 8;
 
 /// A console command running in slices: what its reply needs.
 struct Pending {
@@ -99,6 +104,7 @@ impl Engine {
         e.opening = Some(Opening {
             at,
             plan: Plan::of(script),
+            failed: 0,
         });
         e
     }
@@ -263,10 +269,17 @@ impl Engine {
 
     /// The queue ran out or was stopped.
     fn run_ended(&mut self) {
-        if let Some(o) = self.opening.take() {
-            // Its narration is old news; a stop is not.
+        if self.opening.is_some() {
+            // Its narration is old news; a stop and a failed command are not.
             let said = self.sandbox.take_narration();
-            self.show_stops(&said);
+            self.show_news(&said);
+        }
+        if let Some(o) = self.opening.take() {
+            if o.failed > FAILED_SHOWN {
+                let text = self.renderer.more_failed(o.failed - FAILED_SHOWN);
+                let line = self.log.plain(LogKind::Error, Tone::Bad, text);
+                self.out.push(line);
+            }
             if let (Some(at), None) = (o.at, self.sandbox.stopped()) {
                 self.sandbox.seek(at);
             }
@@ -278,11 +291,24 @@ impl Engine {
         }
     }
 
-    /// Logs the stops among `lines`.
-    fn show_stops(&mut self, lines: &[Line]) {
+    /// Logs what an opened run's narration holds that is news to its
+    /// reader: a stop, and a command that failed (a file's or an address's
+    /// script may hold one that etcd refuses): the first few of them.
+    fn show_news(&mut self, lines: &[Line]) {
         for l in lines {
-            if matches!(l.said, crate::session::narrate::Said::Stopped(_)) {
-                let line = self.log.narrated(self.renderer, l, false, &|_| true);
+            let news = match &l.said {
+                Said::Stopped(_) => true,
+                Said::Result(r) if r.error.is_some() => match self.opening.as_mut() {
+                    Some(o) => {
+                        o.failed += 1;
+                        o.failed <= FAILED_SHOWN
+                    }
+                    None => false,
+                },
+                _ => false,
+            };
+            if news {
+                let line = self.log.narrated(self.renderer, l, true, &|_| true);
                 self.out.push(line);
             }
         }
@@ -628,8 +654,9 @@ impl Engine {
             None => self.sandbox.take_narration(),
         };
         if self.opening.is_some() && self.lesson.is_none() {
-            // An opened run's narration is old news.
-            self.show_stops(&lines);
+            // An opened run's narration is old news, but for its stops
+            // and failures.
+            self.show_news(&lines);
             return;
         }
         for l in &lines {
@@ -1099,6 +1126,33 @@ mod tests {
         assert_eq!(last, all[all.len() - 4..]);
         // Keeping more than there are skips none.
         assert_eq!(said(Some(all.len() + 1)), (0, all));
+    }
+
+    #[test]
+    fn an_opened_run_says_its_failed_commands_and_counts_those_past_the_first_few() {
+        // etcd refuses the add (the voters have not been connected for 5 s)
+        // and so the start: an opened file says so, its other lines are old news.
+        let src = "cluster voters=1,2,3 seed=1\ncampaign 1\nwait-until leader=1 within=2s\n\
+                   member add 4 --learner\nstart 4\nput k 1\nwait 1s\n";
+        let mut e = Engine::from_script(src).unwrap();
+        let lines = e.take_narration();
+        let failed = texts(&lines, LogKind::Result);
+        assert_eq!(failed.len(), 2, "{lines:?}");
+        assert!(failed[0].contains("member add 4 --learner") && failed[0].contains("unhealthy"));
+        assert!(failed[1].contains("start 4") && failed[1].contains("member-not-found"));
+        assert!(lines
+            .iter()
+            .all(|l| l.tone == Tone::Bad && l.kind == LogKind::Result));
+        // Past the first few, one line counts the rest.
+        let many = format!("{src}{}", "start 9\n".repeat(FAILED_SHOWN + 1));
+        let mut e = Engine::from_script(&many).unwrap();
+        let lines = e.take_narration();
+        assert_eq!(texts(&lines, LogKind::Result).len(), FAILED_SHOWN);
+        let last = lines.last().unwrap();
+        assert_eq!(last.text, "… and 3 more of its commands failed.");
+        // A run whose commands all worked opens as quietly as before.
+        let mut e = Engine::from_script(RUN).unwrap();
+        assert!(e.take_narration().is_empty());
     }
 
     #[test]

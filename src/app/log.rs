@@ -569,6 +569,9 @@ pub(crate) mod tests {
         fn refusal(&self, why: &Refusal) -> String {
             reword(English.refusal(why))
         }
+        fn more_failed(&self, more: usize) -> String {
+            reword(English.more_failed(more))
+        }
         fn nothing_happens(&self) -> String {
             reword(English.nothing_happens())
         }

@@ -501,6 +501,7 @@ sentences! {
     ChoiceOr = 0,
     RefusalModeChoice = 3,
     RefusalModes = 3,
+    MoreFailed = 1,
     NothingHappens = 0,
     AtTheBeginning = 0,
     SeekCancelled = 1,

@@ -90,6 +90,9 @@ pub trait Renderer {
     fn branch_resumed(&self, branch: u32, at_ms: u64) -> String;
     /// An action was refused: the reason, as the log shows it.
     fn refusal(&self, why: &Refusal) -> String;
+    /// An opened run (a file, a link, an address's script) had `more`
+    /// failed commands besides those its log shows.
+    fn more_failed(&self, more: usize) -> String;
     /// Stepping found nothing within the limit, or the start of the run.
     fn nothing_happens(&self) -> String;
     fn at_the_beginning(&self) -> String;

@@ -692,6 +692,11 @@ impl Renderer for English {
         }
     }
 
+    fn more_failed(&self, more: usize) -> String {
+        let commands = if more == 1 { "command" } else { "commands" };
+        format!("… and {more} more of its {commands} failed.")
+    }
+
     fn nothing_happens(&self) -> String {
         "nothing more happens within a minute".to_string()
     }

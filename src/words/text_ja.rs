@@ -1463,6 +1463,10 @@ impl Renderer for Japanese {
         }
     }
 
+    fn more_failed(&self, more: usize) -> String {
+        ja!(MoreFailed, more)
+    }
+
     fn nothing_happens(&self) -> String {
         ja!(NothingHappens)
     }
