@@ -258,6 +258,21 @@ test("an address's script that does not parse: the log says why, and the welcome
   await page.close();
 });
 
+test("an address's script with a command etcd refuses: the run opens, and the log says which command failed and why", async () => {
+  const script = ["cluster voters=1,2,3 seed=1", "campaign 1", "wait-until leader=1 within=2s",
+    "member add 4 --learner", "put k 1", "wait 1s"].join("\n");
+  const { page, problems } = await openApp(browser, { hash: `#script=${encodeURIComponent(script)}` });
+  const lines = await page.$$eval("#log > li", (lis) => lis.map((li) => li.textContent));
+  const failed = lines.filter((l) => l.includes("✗"));
+  assert.equal(failed.length, 1, lines.join("\n"));
+  assert.match(failed[0], /member add 4 --learner: error unhealthy: .*etcdserver: unhealthy cluster/);
+  // The rest of the script ran.
+  const s = await status(page);
+  assert.deepEqual([s.voters, s.learners, s.time_ms >= 1000], [[1, 2, 3], [], true]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("a long value without a space wraps in the keys tab and the key-history view, inside the side panel", async () => {
   const { page, problems } = await openApp(browser);
   await page.evaluate(() => window.raftlab.setSpeed(8));
