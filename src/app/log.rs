@@ -646,8 +646,8 @@ pub(crate) mod tests {
         ) -> String {
             reword(English.history_note(from_ms, to_ms, shown, total, hidden))
         }
-        fn unreachable_url(&self, url: &str) -> String {
-            reword(English.unreachable_url(url))
+        fn unreachable_url(&self, url: &str, short: bool) -> String {
+            reword(English.unreachable_url(url, short))
         }
         fn progress(&self, p: &view::ProgressView, compact: bool) -> String {
             reword(English.progress(p, compact))

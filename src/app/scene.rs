@@ -263,7 +263,7 @@ fn labels(
         labels.push(Label::Text(words.failover_countdown(f), pal::COUNTDOWN));
     }
     if let Some(url) = &v.bad_url {
-        labels.push(Label::Text(words.unreachable_url(url), pal::BAD));
+        labels.push(Label::Text(words.unreachable_url(url, short), pal::BAD));
     }
     if let Some(p) = &v.progress {
         let state_colour = match p.state {
@@ -1019,6 +1019,12 @@ mod tests {
             texts(&bad)[..2],
             ["not started", "unreachable URL http://10.0.0.9:2380"]
         );
+        // On a phone the URL is the tap's: its line, that wide, did not fit
+        // beside a side node and went; the reason stays.
+        for room in [Room::Short, Room::Tight] {
+            let small = node_look(&v[4], &English, false, room, 0);
+            assert_eq!(texts(&small)[..2], ["not started", "unreachable URL"]);
+        }
         assert_eq!(
             node_look(&v[4], &English, true, Room::Full, 0).outline,
             Some(pal::HOVER)

@@ -556,6 +556,7 @@ sentences! {
     HistoryNote = 4,
     HistoryNoteHidden = 1,
     UnreachableUrl = 1,
+    UnreachableUrlShort = 0,
     SendQueue = 1,
     LogTitle = 0,
     LogRowLearner = 1,

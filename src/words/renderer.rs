@@ -166,8 +166,9 @@ pub trait Renderer {
         total: usize,
         hidden_lanes: usize,
     ) -> String;
-    /// A member whose peer URL reaches no host.
-    fn unreachable_url(&self, url: &str) -> String;
+    /// A member whose peer URL reaches no host; `short`, without the URL
+    /// (a phone's canvas: a tap on the node says it).
+    fn unreachable_url(&self, url: &str, short: bool) -> String;
     /// The leader's view of a peer; `compact` when many nodes share the ring.
     fn progress(&self, p: &ProgressView, compact: bool) -> String;
     /// Bytes waiting in a node's send queue.

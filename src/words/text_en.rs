@@ -963,8 +963,12 @@ impl Renderer for English {
         }
     }
 
-    fn unreachable_url(&self, url: &str) -> String {
-        format!("unreachable URL {url}")
+    fn unreachable_url(&self, url: &str, short: bool) -> String {
+        if short {
+            "unreachable URL".to_string()
+        } else {
+            format!("unreachable URL {url}")
+        }
     }
 
     fn progress(&self, p: &ProgressView, compact: bool) -> String {

@@ -1720,8 +1720,12 @@ impl Renderer for Japanese {
         s
     }
 
-    fn unreachable_url(&self, url: &str) -> String {
-        ja!(UnreachableUrl, url)
+    fn unreachable_url(&self, url: &str, short: bool) -> String {
+        if short {
+            ja!(UnreachableUrlShort)
+        } else {
+            ja!(UnreachableUrl, url)
+        }
     }
 
     fn progress(&self, p: &ProgressView, compact: bool) -> String {
@@ -2632,7 +2636,8 @@ mod tests {
             texts.push(Japanese.node_head(None, state));
             texts.push(Japanese.node_head(Some(LearnerKind::Plain), state));
         }
-        texts.push(Japanese.unreachable_url("http://x"));
+        texts.push(Japanese.unreachable_url("http://x", false));
+        texts.push(Japanese.unreachable_url("http://x", true));
         texts.push(Japanese.send_queue(2048));
         texts.push(Japanese.log_title());
         texts.push(Japanese.log_row(1, true, false));
