@@ -442,6 +442,24 @@ pub fn links_key(
     (linked >= 2).then_some((k, [x0 - m, y0 - m, x1 + m, y1 + m]))
 }
 
+/// How far a cut link's mark reaches from its middle (the cross, or the
+/// arrow stopped by a bar on its disc of background).
+pub const CUT_MARK_R: f64 = 11.0;
+
+/// The middle of every link drawn cut, one way or both: where its mark is,
+/// which labels keep clear of.
+pub fn cut_marks(l: &Layout, c: &Cluster) -> Vec<(f64, f64)> {
+    let mut marks = Vec::new();
+    for (i, a) in l.spots.iter().enumerate() {
+        for b in l.spots.iter().skip(i + 1) {
+            if a.linked && b.linked && (c.is_cut(a.id, b.id) || c.is_cut(b.id, a.id)) {
+                marks.push(((a.x + b.x) / 2.0, (a.y + b.y) / 2.0));
+            }
+        }
+    }
+    marks
+}
+
 // ---- labels' place --------------------------------------------------------------
 
 /// The height of one label line, and a catch-up bar's width.
@@ -614,17 +632,19 @@ pub fn block(p: &Placement, labels: &[Label], width: impl Fn(&str) -> f64) -> [f
 }
 
 /// Each node's labels keep as many of their lines as clear the nodes (their
-/// discs and timer arcs), the other nodes' labels, the top of the column
-/// (the legend, a column's caption) and the log panel, where
-/// `place_labels` puts them or past the node the other way. First every
-/// node, in the order of the ring, gets its first line (what it is), then
-/// each as many more as fit (its message counts come last); a node with no
-/// room at all says nothing (a tap on it still says everything).
-/// `labels[i]` are those of `l.spots[i]`; returns where each node's labels
-/// go.
+/// discs and timer arcs), the other nodes' labels, the marks of cut links
+/// (`marks`, their middles), the top of the column (the legend, a column's
+/// caption) and the log panel, where `place_labels` puts them or past the
+/// node the other way. First every node, in the order of the ring, gets
+/// its first line (what it is; over a cut's mark only if it fits nowhere
+/// else), then each as many more as fit (its message counts come last); a
+/// node with no room at all says nothing (a tap on it still says
+/// everything). `labels[i]` are those of `l.spots[i]`; returns where each
+/// node's labels go.
 pub fn fit_labels(
     l: &Layout,
     labels: &mut [Vec<Label>],
+    marks: &[(f64, f64)],
     width: impl Fn(&str) -> f64,
 ) -> Vec<Placement> {
     let n = labels.len().min(l.spots.len());
@@ -647,8 +667,12 @@ pub fn fit_labels(
         .map(|i| place(l, &l.spots[i], 0, 0.0, false))
         .collect();
     let mut blocks: Vec<Option<[f64; 4]>> = vec![None; n];
-    // Node i's labels cut to k lines, where they clear everything else.
-    let fit = |i: usize, k: usize, blocks: &[Option<[f64; 4]>]| {
+    // Whether each node's first line clears the cuts' marks: if it could
+    // not, its other lines need not either.
+    let mut off_marks = vec![true; n];
+    // Node i's labels cut to k lines, where they clear everything else
+    // (the marks only if `marked`).
+    let fit = |i: usize, k: usize, blocks: &[Option<[f64; 4]>], marked: bool| {
         let s = &l.spots[i];
         let clear = |b: &[f64; 4]| {
             let [x0, y0, x1, y1] = *b;
@@ -664,7 +688,8 @@ pub fn fit_labels(
                 .filter(|&(j, _)| j != i)
                 .filter_map(|(_, k)| k.as_ref())
                 .all(|k| x1 <= k[0] || k[2] <= x0 || y1 <= k[1] || k[3] <= y0);
-            off_nodes && off_blocks && y0 >= ceiling && y1 <= l.log_y
+            let off_marks = !marked || marks.iter().all(|&(x, y)| clears(b, x, y, CUT_MARK_R));
+            off_nodes && off_blocks && off_marks && y0 >= ceiling && y1 <= l.log_y
         };
         [false, true].into_iter().find_map(|flip| {
             let p = place(l, s, k, widest[i][k], flip);
@@ -673,7 +698,9 @@ pub fn fit_labels(
         })
     };
     for i in (0..n).filter(|&i| !labels[i].is_empty()) {
-        if let Some((p, b)) = fit(i, 1, &blocks) {
+        let first = fit(i, 1, &blocks, true);
+        off_marks[i] = first.is_some();
+        if let Some((p, b)) = first.or_else(|| fit(i, 1, &blocks, false)) {
             (keep[i], places[i], blocks[i]) = (1, p, Some(b));
         }
     }
@@ -683,7 +710,7 @@ pub fn fit_labels(
         }
         if let Some((k, (p, b))) = (2..=labels[i].len())
             .rev()
-            .find_map(|k| fit(i, k, &blocks).map(|f| (k, f)))
+            .find_map(|k| fit(i, k, &blocks, off_marks[i]).map(|f| (k, f)))
         {
             (keep[i], places[i], blocks[i]) = (k, p, Some(b));
         }
@@ -1226,7 +1253,7 @@ mod tests {
                         let mut labels: Vec<_> = (0..n as usize)
                             .map(|i| if i == learner_at { learner() } else { voter() })
                             .collect();
-                        let places = fit_labels(l, &mut labels, width);
+                        let places = fit_labels(l, &mut labels, &[], width);
                         let at = format!("{w}x{h}, {lines} caption lines, {n} nodes");
                         assert_fitted(l, &labels, &places, &at);
                         // On the common phones every node keeps what it is,
@@ -1286,6 +1313,65 @@ mod tests {
     }
 
     #[test]
+    fn labels_keep_clear_of_a_cut_links_mark() {
+        // Lesson 4 on a phone: node 3 cut from the other three. The crosses
+        // of 4-3 and 2-3 stood under the words "follower" of nodes 4 and 2.
+        let width = |t: &str| t.chars().count() as f64 * 7.0;
+        let three = || {
+            vec![
+                Label::Text("follower".into(), pal::TEXT),
+                Label::Text("m 9 · n 10 · replicate".into(), pal::TEXT),
+                Label::Text("in 55 · out 56".into(), pal::TEXT),
+            ]
+        };
+        let mut s = Session::from_script("cluster voters=1,2,3,4 seed=1\n").unwrap();
+        for c in ["cut 3 1", "cut 3 2", "cut 3 4", "cut 1->2"] {
+            s.command(c).unwrap();
+        }
+        for (w, h) in [
+            (360.0, 380.0),
+            (390.0, 408.0),
+            (412.0, 449.0),
+            (1100.0, 700.0),
+        ] {
+            let mut l = Layout {
+                top_inset: 40.0,
+                ..Layout::default()
+            };
+            l.compute(w, h, &[(1, true), (2, true), (3, true), (4, true)]);
+            let marks = cut_marks(&l, s.cluster());
+            assert_eq!(marks.len(), 4, "three both ways, one one way");
+            let mut labels: Vec<_> = (0..4).map(|_| three()).collect();
+            let places = fit_labels(&l, &mut labels, &marks, width);
+            let at = format!("{w}x{h}");
+            assert_fitted(&l, &labels, &places, &at);
+            for (mine, p) in labels.iter().zip(&places) {
+                assert!(!mine.is_empty(), "{at}: every node says what it is");
+                let b = block(p, mine, width);
+                for &(x, y) in &marks {
+                    assert!(
+                        clears(&b, x, y, CUT_MARK_R),
+                        "{at}: {b:?} covers the mark at {x}, {y}"
+                    );
+                }
+            }
+        }
+        // Marks that leave a node's first line nowhere else do not silence
+        // it: its labels stand over them as if there were none.
+        let mut l = Layout::default();
+        l.compute(390.0, 408.0, &[(1, true), (2, true), (3, true)]);
+        let everywhere: Vec<(f64, f64)> = (0..40)
+            .flat_map(|i| (0..42).map(move |j| (i as f64 * 10.0, j as f64 * 10.0)))
+            .collect();
+        let mut over: Vec<_> = (0..3).map(|_| three()).collect();
+        let mut none = over.clone();
+        let at = fit_labels(&l, &mut over, &everywhere, width);
+        assert_eq!(at, fit_labels(&l, &mut none, &[], width));
+        assert_eq!(over, none);
+        assert!(over.iter().all(|m| !m.is_empty()), "{over:?}");
+    }
+
+    #[test]
     fn a_misconfigured_learners_long_labels_give_way_rather_than_cover_the_leader() {
         // Lesson 14 on a phone: node 5, a learner that cannot start, has
         // five lines (what it is, its bad URL, the leader's view of it, its
@@ -1331,7 +1417,7 @@ mod tests {
                     let mut labels: Vec<_> = (0..n as usize)
                         .map(|i| if i == misconfigured { five() } else { three() })
                         .collect();
-                    let places = fit_labels(&l, &mut labels, width);
+                    let places = fit_labels(&l, &mut labels, &[], width);
                     let at = format!(
                         "{w}x{h}, {n} nodes, node {} misconfigured",
                         misconfigured + 1

@@ -196,7 +196,8 @@ pub fn frame(f: &Frame, index: usize, pictures: &mut Pictures) {
         .iter_mut()
         .map(|k| std::mem::take(&mut k.labels))
         .collect();
-    let places = scene::fit_labels(l, &mut labels, width);
+    let marks = scene::cut_marks(l, f.cluster);
+    let places = scene::fit_labels(l, &mut labels, &marks, width);
     for (k, kept) in looks.iter_mut().zip(labels) {
         k.labels = kept;
     }
