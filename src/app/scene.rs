@@ -93,6 +93,13 @@ impl Bar {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Label {
     Text(String, &'static str),
+    /// A line with a shorter way to say it, taken where the full one does
+    /// not fit ([`fit_labels`] makes it a `Text`).
+    Brief {
+        full: String,
+        short: String,
+        colour: &'static str,
+    },
     /// A learner's catch-up.
     Bar(Bar),
 }
@@ -263,7 +270,13 @@ fn labels(
         labels.push(Label::Text(words.failover_countdown(f), pal::COUNTDOWN));
     }
     if let Some(url) = &v.bad_url {
-        labels.push(Label::Text(words.unreachable_url(url, short), pal::BAD));
+        // On a phone beside other nodes the URL may not fit: the reason
+        // stays, and a tap on the node gives the URL.
+        labels.push(Label::Brief {
+            full: words.unreachable_url(url, false),
+            short: words.unreachable_url(url, true),
+            colour: pal::BAD,
+        });
     }
     if let Some(p) = &v.progress {
         let state_colour = match p.state {
@@ -539,10 +552,11 @@ pub fn place_labels(
     place(l, s, labels.len(), widest(labels, width), false)
 }
 
-/// How wide a label is drawn.
-fn label_width(label: &Label, width: impl Fn(&str) -> f64) -> f64 {
+/// How wide a label is drawn (a brief one in full, or `brief`ly).
+fn label_width(label: &Label, width: impl Fn(&str) -> f64, brief: bool) -> f64 {
     match label {
         Label::Text(t, _) => width(t),
+        Label::Brief { full, short, .. } => width(if brief { short } else { full }),
         Label::Bar(_) => BAR_W,
     }
 }
@@ -551,7 +565,7 @@ fn label_width(label: &Label, width: impl Fn(&str) -> f64) -> f64 {
 fn widest(labels: &[Label], width: impl Fn(&str) -> f64) -> f64 {
     labels
         .iter()
-        .map(|label| label_width(label, &width))
+        .map(|label| label_width(label, &width, false))
         .fold(0.0, f64::max)
 }
 
@@ -650,18 +664,23 @@ pub fn fit_labels(
     let n = labels.len().min(l.spots.len());
     let reach = l.node_r + 8.0;
     let ceiling = l.labels_top();
-    // The widest of each node's first k lines, for each k: each measured once.
-    let widest: Vec<Vec<f64>> = labels
+    // The widest of each node's first k lines, for each k, each measured
+    // once: `[full, brief]` (brief lines said shortly).
+    let widest: Vec<[Vec<f64>; 2]> = labels
         .iter()
         .map(|mine| {
-            let mut w = vec![0.0];
-            for label in mine {
-                let next = label_width(label, &width).max(*w.last().unwrap_or(&0.0));
-                w.push(next);
-            }
-            w
+            [false, true].map(|brief| {
+                let mut w = vec![0.0];
+                for label in mine {
+                    let next = label_width(label, &width, brief).max(*w.last().unwrap_or(&0.0));
+                    w.push(next);
+                }
+                w
+            })
         })
         .collect();
+    // Whether each node's brief lines are said shortly.
+    let mut brief = vec![false; n];
     let mut keep = vec![0usize; n];
     let mut places: Vec<Placement> = (0..n)
         .map(|i| place(l, &l.spots[i], 0, 0.0, false))
@@ -691,32 +710,47 @@ pub fn fit_labels(
             let off_marks = !marked || marks.iter().all(|&(x, y)| clears(b, x, y, CUT_MARK_R));
             off_nodes && off_blocks && off_marks && y0 >= ceiling && y1 <= l.log_y
         };
-        [false, true].into_iter().find_map(|flip| {
-            let p = place(l, s, k, widest[i][k], flip);
-            let b = extent(&p, k, widest[i][k]);
-            clear(&b).then_some((p, b))
+        // In full where it fits, else shortly; where it stands, else past
+        // the node.
+        let ways = [(false, false), (false, true), (true, false), (true, true)];
+        ways.into_iter().find_map(|(short, flip)| {
+            let w = widest[i][usize::from(short)][k];
+            let p = place(l, s, k, w, flip);
+            let b = extent(&p, k, w);
+            clear(&b).then_some((p, b, short))
         })
     };
     for i in (0..n).filter(|&i| !labels[i].is_empty()) {
         let first = fit(i, 1, &blocks, true);
         off_marks[i] = first.is_some();
-        if let Some((p, b)) = first.or_else(|| fit(i, 1, &blocks, false)) {
-            (keep[i], places[i], blocks[i]) = (1, p, Some(b));
+        if let Some((p, b, short)) = first.or_else(|| fit(i, 1, &blocks, false)) {
+            (keep[i], places[i], blocks[i], brief[i]) = (1, p, Some(b), short);
         }
     }
     for i in 0..n {
         if keep[i] != 1 {
             continue;
         }
-        if let Some((k, (p, b))) = (2..=labels[i].len())
+        if let Some((k, (p, b, short))) = (2..=labels[i].len())
             .rev()
             .find_map(|k| fit(i, k, &blocks, off_marks[i]).map(|f| (k, f)))
         {
-            (keep[i], places[i], blocks[i]) = (k, p, Some(b));
+            (keep[i], places[i], blocks[i], brief[i]) = (k, p, Some(b), short);
         }
     }
-    for (mine, k) in labels.iter_mut().zip(&keep) {
+    for ((mine, k), short) in labels.iter_mut().zip(&keep).zip(&brief) {
         mine.truncate(*k);
+        for label in mine.iter_mut() {
+            if let Label::Brief {
+                full,
+                short: s,
+                colour,
+            } = label
+            {
+                let text = std::mem::take(if *short { s } else { full });
+                *label = Label::Text(text, colour);
+            }
+        }
     }
     places
 }
@@ -961,6 +995,7 @@ mod tests {
             .iter()
             .filter_map(|l| match l {
                 Label::Text(t, _) => Some(t.as_str()),
+                Label::Brief { full, .. } => Some(full.as_str()),
                 Label::Bar(_) => None,
             })
             .collect()
@@ -1046,12 +1081,16 @@ mod tests {
             texts(&bad)[..2],
             ["not started", "unreachable URL http://10.0.0.9:2380"]
         );
-        // On a phone the URL is the tap's: its line, that wide, did not fit
-        // beside a side node and went; the reason stays.
-        for room in [Room::Short, Room::Tight] {
-            let small = node_look(&v[4], &English, false, room, 0);
-            assert_eq!(texts(&small)[..2], ["not started", "unreachable URL"]);
-        }
+        // Where the URL does not fit (a phone, beside other nodes), the
+        // reason stays without it: a tap on the node gives it.
+        assert_eq!(
+            bad.labels[1],
+            Label::Brief {
+                full: "unreachable URL http://10.0.0.9:2380".into(),
+                short: "unreachable URL".into(),
+                colour: pal::BAD,
+            }
+        );
         assert_eq!(
             node_look(&v[4], &English, true, Room::Full, 0).outline,
             Some(pal::HOVER)
@@ -1389,7 +1428,11 @@ mod tests {
         let five = || {
             vec![
                 Label::Text("learner · not started".into(), pal::TEXT),
-                Label::Text("unreachable URL http://10.0.0.9:2380".into(), pal::TEXT),
+                Label::Brief {
+                    full: "unreachable URL http://10.0.0.9:2380".into(),
+                    short: "unreachable URL".into(),
+                    colour: pal::TEXT,
+                },
                 Label::Text("m 0 · n 2025 · probe".into(), pal::TEXT),
                 Label::Bar(Bar {
                     ratio: 0.0,
@@ -1399,6 +1442,8 @@ mod tests {
                 Label::Text("auto-promotes at 90%".into(), pal::TEXT),
             ]
         };
+        // How often the URL line was said shortly, and in full.
+        let mut said = [0, 0];
         for (w, h) in [
             (360.0, 380.0),
             (390.0, 408.0),
@@ -1435,9 +1480,28 @@ mod tests {
                         let whole = labels.iter().all(|m| m.len() >= 3);
                         assert!(whole, "{at}: {labels:?}");
                     }
+                    // The reason it cannot start comes right after what it
+                    // is: with its URL where that fits (a laptop's), else
+                    // without (a phone's, beside the leader).
+                    let mine = &labels[misconfigured];
+                    if let Some(Label::Text(t, _)) = mine.get(1) {
+                        assert!(t.starts_with("unreachable URL"), "{at}: {mine:?}");
+                        said[usize::from(t.len() > 15)] += 1;
+                        if w >= 870.0 && n <= 5 {
+                            assert!(t.ends_with(":2380"), "{at}: {mine:?}");
+                        }
+                    }
+                    if (390.0..870.0).contains(&w)
+                        && n == 5
+                        && l.spots[misconfigured].dy.abs() < 0.5
+                    {
+                        assert!(mine.len() >= 2, "{at}: {mine:?}");
+                    }
                 }
             }
         }
+        // Both ways were taken.
+        assert!(said[0] > 0 && said[1] > 0, "{said:?}");
     }
 
     #[test]
@@ -1715,7 +1779,7 @@ mod tests {
                 .iter()
                 .find_map(|l| match l {
                     Label::Bar(b) => Some(*b),
-                    Label::Text(..) => None,
+                    _ => None,
                 })
                 .expect("a learner's catch-up bar")
         };

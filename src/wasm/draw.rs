@@ -752,7 +752,11 @@ fn labels(ctx: &Ctx, p: &scene::Placement, labels: &[Label]) {
     for (i, label) in labels.iter().enumerate() {
         let y = p.line_y(i);
         match label {
-            Label::Text(t, c) => {
+            // `fit_labels` has said each brief line one way or the other.
+            Label::Text(t, c)
+            | Label::Brief {
+                full: t, colour: c, ..
+            } => {
                 // A bar's percentage before it is left-aligned.
                 ctx.set_text_align(p.align.css());
                 ctx.set_font(LABEL_FONT);
