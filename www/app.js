@@ -396,12 +396,22 @@ function flushNarration(max = Infinity) {
 // log's new lines would make it, each frame).
 let canvasBox = { width: 1, height: 1 };
 let legendHeight = 0;
+// The legend's button over the canvas's top-left corner (on a phone): its
+// right and bottom edges on the canvas, which no node's label goes under.
+let corner = [0, 0];
+function measureLegend() {
+  legendHeight = $("legend").offsetHeight;
+  const b = $("legend-button").getBoundingClientRect();
+  const c = canvas.getBoundingClientRect();
+  corner = b.width > 0 ? [b.right - c.left + 4, b.bottom - c.top + 4] : [0, 0];
+}
 function resize() {
   const r = fitCanvas(canvas);
   canvasBox = { width: r.width, height: r.height };
-  legendHeight = $("legend").offsetHeight;
+  measureLegend();
 }
-new ResizeObserver(() => { legendHeight = $("legend").offsetHeight; }).observe($("legend"));
+new ResizeObserver(measureLegend).observe($("legend"));
+new ResizeObserver(measureLegend).observe($("legend-button"));
 
 /** How much larger the canvas draws: in presenter mode on a big screen,
  * nodes and their words grow with it (up to 1.3 times), readable from afar. */
@@ -433,6 +443,7 @@ function draw() {
   // (and shows the zoom's buttons beside it on a big cluster, over room
   // left free for them).
   app.setTopInset(isCompact() ? (zoomShown ? 50 : 4) : (legendHeight + 6) / zoom);
+  app.setCorner(corner[0] / zoom, corner[1] / zoom);
   app.setView(view.x, view.y);
   app.setStillMessages(lessMotion.matches);
   app.draw(ctx, r.width / zoom, r.height / zoom, canvasRatio() * zoom * view.scale);

@@ -87,6 +87,9 @@ pub struct Layout {
     pub key_x: f64,
     /// Room at the top left free for the page's legend, in CSS pixels.
     pub top_inset: f64,
+    /// A button over the canvas's top-left corner (the legend's, on a
+    /// phone): its right and bottom edges. Labels keep clear of it.
+    pub corner: [f64; 2],
 }
 
 /// Nearer than this to a link (in CSS pixels) counts as on it.
@@ -317,6 +320,8 @@ pub struct Board {
     pub mirrors: Vec<MirrorSpot>,
     /// Room at the top left free for the page's legend, in CSS pixels.
     pub top_inset: f64,
+    /// A button over the top-left corner (`Layout::corner`).
+    pub corner: [f64; 2],
     /// Lines of each column's caption (`Layout::caption_lines`).
     pub caption_lines: usize,
 }
@@ -337,6 +342,7 @@ impl Board {
         self.parts.resize_with(clusters.len(), Layout::default);
         for (i, (part, nodes)) in self.parts.iter_mut().zip(clusters).enumerate() {
             part.top_inset = self.top_inset;
+            part.corner = self.corner;
             part.caption_lines = self.caption_lines;
             part.narrow = clusters.len() > 1;
             part.compute_in(w * i as f64, w, height, rows, nodes);

@@ -648,7 +648,7 @@ pub fn block(p: &Placement, labels: &[Label], width: impl Fn(&str) -> f64) -> [f
 /// Each node's labels keep as many of their lines as clear the nodes (their
 /// discs and timer arcs), the other nodes' labels, the marks of cut links
 /// (`marks`, their middles), the top of the column (the legend, a column's
-/// caption) and the log panel, where `place_labels` puts them or past the
+/// caption), a button over its corner and the log panel, where `place_labels` puts them or past the
 /// node the other way. First every node, in the order of the ring, gets
 /// its first line (what it is; over a cut's mark only if it fits nowhere
 /// else), then each as many more as fit (its message counts come last); a
@@ -708,7 +708,9 @@ pub fn fit_labels(
                 .filter_map(|(_, k)| k.as_ref())
                 .all(|k| x1 <= k[0] || k[2] <= x0 || y1 <= k[1] || k[3] <= y0);
             let off_marks = !marked || marks.iter().all(|&(x, y)| clears(b, x, y, CUT_MARK_R));
-            off_nodes && off_blocks && off_marks && y0 >= ceiling && y1 <= l.log_y
+            let [cx, cy] = l.corner;
+            let off_corner = x0 >= cx || y0 >= cy;
+            off_nodes && off_blocks && off_marks && off_corner && y0 >= ceiling && y1 <= l.log_y
         };
         // In full where it fits, else shortly; where it stands, else past
         // the node.
@@ -1333,6 +1335,10 @@ mod tests {
                 y0 >= l.labels_top() && y1 <= l.log_y,
                 "{at}: over the top or the log"
             );
+            assert!(
+                x0 >= l.corner[0] || y0 >= l.corner[1],
+                "{at}: under the corner's button"
+            );
             for o in l.spots.iter().filter(|o| o.id != s.id) {
                 let (nx, ny) = (o.x.clamp(x0, x1), o.y.clamp(y0, y1));
                 assert!(
@@ -1457,6 +1463,11 @@ mod tests {
                     top_inset: 40.0,
                     ..Layout::default()
                 };
+                // On a phone the legend's button stands in the top-left
+                // corner (English's, the wider).
+                if w < 560.0 {
+                    l.corner = [82.0, 50.0];
+                }
                 l.compute(w, h, &nodes);
                 for misconfigured in 0..n as usize {
                     let mut labels: Vec<_> = (0..n as usize)

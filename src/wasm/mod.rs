@@ -823,6 +823,16 @@ impl App {
         }
     }
 
+    /// A button stands over the canvas's top-left corner, to `right` and
+    /// `bottom` CSS pixels (the legend's on a phone; 0, 0: none): no label
+    /// goes under it.
+    #[wasm_bindgen(js_name = setCorner)]
+    pub fn set_corner(&mut self, right: f64, bottom: f64) {
+        if right.is_finite() && bottom.is_finite() {
+            self.board.corner = [right.max(0.0), bottom.max(0.0)];
+        }
+    }
+
     /// What lies under a point (CSS pixels, as last drawn): `null`,
     /// `{kind: "node", id}`, `{kind: "mirror", id}` or `{kind: "link", a, b,
     /// near}` (`near`: the end closer to the point; on a mirror's link, `a`
