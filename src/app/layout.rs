@@ -611,6 +611,43 @@ mod tests {
     }
 
     #[test]
+    fn every_log_rows_name_fits_before_its_cells_in_each_language() {
+        // Drawn in 12 px type from 10 px in: a full-width character about
+        // 12 px wide, a space or a bracket 4, any other at most 7.
+        // "ノード5（学）" ran into the cells.
+        use crate::words::renderer::Renderer;
+        use crate::words::{text_en::English, text_ja::Japanese};
+        let width = |t: &str| -> f64 {
+            t.chars()
+                .map(|c| match c {
+                    ' ' | '(' | ')' => 4.0,
+                    c if c.len_utf8() > 1 => 12.0,
+                    _ => 7.0,
+                })
+                .sum()
+        };
+        let mut wide = Layout::default();
+        wide.compute(1280.0, 800.0, &[(1, true), (2, true), (3, true)]);
+        let mut narrow = Board::default();
+        let rings: Vec<_> = [1, 6, 11]
+            .iter()
+            .map(|&f| vec![(f, true), (f + 1, true)])
+            .collect();
+        narrow.compute(390.0, 460.0, &rings, &[]);
+        let words: [&dyn Renderer; 2] = [&English, &Japanese];
+        for l in [&wide, &narrow.parts[0]] {
+            for w in words {
+                for id in 1..=15 {
+                    for learner in [false, true] {
+                        let name = w.log_row(id, learner, l.short_rows);
+                        assert!(10.0 + width(&name) <= l.label_w, "{name}: {}", l.label_w);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn one_cluster_on_a_board_is_laid_out_as_alone() {
         let mut b = Board::default();
         b.compute(900.0, 600.0, &[vec![(1, true), (2, true), (3, true)]], &[]);
