@@ -564,6 +564,17 @@ mod tests {
         assert_eq!(lane(&a, &a, l.node_r), None);
     }
 
+    /// Three clusters of two side by side.
+    fn three_pairs(width: f64, height: f64) -> Board {
+        let mut b = Board::default();
+        let rings: Vec<_> = [1, 6, 11]
+            .iter()
+            .map(|&f| vec![(f, true), (f + 1, true)])
+            .collect();
+        b.compute(width, height, &rings, &[]);
+        b
+    }
+
     fn two_rings(width: f64, height: f64) -> Board {
         let mut b = Board {
             top_inset: 40.0,
@@ -598,12 +609,7 @@ mod tests {
         }
         // A lone cluster on a phone, and three on a laptop, keep the names.
         assert!(!three().short_rows);
-        let mut b = Board::default();
-        let rings: Vec<_> = [1, 6, 11]
-            .iter()
-            .map(|&f| vec![(f, true), (f + 1, true)])
-            .collect();
-        b.compute(920.0, 650.0, &rings, &[]);
+        let b = three_pairs(920.0, 650.0);
         assert!(b.parts.iter().all(|l| !l.short_rows && l.cells >= 8));
         let mut phone = Layout::default();
         phone.compute(390.0, 460.0, &[(1, true), (2, true), (3, true)]);
@@ -628,12 +634,7 @@ mod tests {
         };
         let mut wide = Layout::default();
         wide.compute(1280.0, 800.0, &[(1, true), (2, true), (3, true)]);
-        let mut narrow = Board::default();
-        let rings: Vec<_> = [1, 6, 11]
-            .iter()
-            .map(|&f| vec![(f, true), (f + 1, true)])
-            .collect();
-        narrow.compute(390.0, 460.0, &rings, &[]);
+        let narrow = three_pairs(390.0, 460.0);
         let words: [&dyn Renderer; 2] = [&English, &Japanese];
         for l in [&wide, &narrow.parts[0]] {
             for w in words {

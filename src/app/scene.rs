@@ -1357,18 +1357,23 @@ mod tests {
         }
     }
 
+    /// A follower's three lines: what it is, the leader's view, its counts.
+    fn follower_lines(progress: &str, counts: &str) -> Vec<Label> {
+        [
+            ("follower", pal::TEXT),
+            (progress, pal::TEXT),
+            (counts, pal::TEXT),
+        ]
+        .map(|(t, c)| Label::Text(t.into(), c))
+        .to_vec()
+    }
+
     #[test]
     fn labels_keep_clear_of_a_cut_links_mark() {
         // Lesson 4 on a phone: node 3 cut from the other three. The crosses
         // of 4-3 and 2-3 stood under the words "follower" of nodes 4 and 2.
         let width = |t: &str| t.chars().count() as f64 * 7.0;
-        let three = || {
-            vec![
-                Label::Text("follower".into(), pal::TEXT),
-                Label::Text("m 9 · n 10 · replicate".into(), pal::TEXT),
-                Label::Text("in 55 · out 56".into(), pal::TEXT),
-            ]
-        };
+        let three = || follower_lines("m 9 · n 10 · replicate", "in 55 · out 56");
         let mut s = Session::from_script("cluster voters=1,2,3,4 seed=1\n").unwrap();
         for c in ["cut 3 1", "cut 3 2", "cut 3 4", "cut 1->2"] {
             s.command(c).unwrap();
@@ -1424,13 +1429,7 @@ mod tests {
         // up over the leader's. Now on any canvas no block covers a node or
         // another block, and on a laptop's every node keeps three lines.
         let width = |t: &str| t.chars().count() as f64 * 7.0;
-        let three = || {
-            vec![
-                Label::Text("follower".into(), pal::TEXT),
-                Label::Text("m 2025 · n 2026 · replicate".into(), pal::TEXT),
-                Label::Text("in 4829 · out 4830".into(), pal::TEXT),
-            ]
-        };
+        let three = || follower_lines("m 2025 · n 2026 · replicate", "in 4829 · out 4830");
         let five = || {
             vec![
                 Label::Text("learner · not started".into(), pal::TEXT),
