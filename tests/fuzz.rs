@@ -737,6 +737,78 @@ fn a_learner_that_leads_does_not_take_the_final_write() {
     assert_eq!(last.error, Some("not-supported-for-learner"));
 }
 
+/// Seed 220006247's shrunk script: after the heal two voters run, node 1
+/// with the longer log and node 3 behind it, pre-vote off. Node 3 campaigns
+/// again and again and node 1 rejects it ("log not up to date"), but each
+/// of its vote requests, of a higher term, puts node 1's election timer
+/// back: node 1 wins only in a round where its randomized timeout runs out
+/// first, and lost eleven in a row (it led at 18.1 s, past the 18 s bound).
+/// etcd promises no bound there (it is why pre-vote exists): the bound
+/// allows twenty more rounds.
+const DISRUPTED_WITHOUT_PREVOTE: &str = "\
+cluster voters=1 seed=260306 etcd=3.5 election-timeout=900ms prevote=off check-quorum=off snapshot-count=96 catchup-entries=41 latency=8ms..59ms transport=streams\n\
+put k2 v2 nowait timeout=2518ms\n\
+put k5 v3 timeout=1523ms\n\
+put k0 v4 size=14KB timeout=1451ms\n\
+put k3 v5 nowait timeout=1592ms\n\
+put k0 v6 size=15KB timeout=1350ms\n\
+member leave-joint\n\
+put k4 v7 nowait\n\
+put k3 v8 size=2KB timeout=1815ms\n\
+crash 1\n\
+load rate=77/s\n\
+wait 712ms\n\
+member change add=13 remove=1 timeout=1057ms\n\
+put k5 v10 timeout=927ms\n\
+wait-until leader within=1874ms\n\
+member change add-learner=4 timeout=2734ms\n\
+start 1\n\
+wait 2648ms\n\
+put k0 v11 size=16KB timeout=909ms\n\
+wait 971ms\n\
+member add 3 --learner\n\
+net loss=5.1253% latency=44ms..74ms\n\
+put k4 v12 via=1 timeout=1498ms\n\
+wait 777ms\n\
+wait 168ms\n\
+put k2 v13 nowait timeout=2570ms\n\
+start 3\n\
+wait 1345ms\n\
+member change promote=3 demote=1\n\
+load stop\n\
+member add 6 --learner\n\
+wait 35ms\n\
+member promote 1\n\
+wait 141ms\n\
+wait 305ms\n\
+put k0 v16 timeout=803ms\n\
+put k3 v17 timeout=893ms\n\
+put k1 v18 timeout=1847ms\n\
+wait 1691ms\n\
+put k0 v19 via=3 timeout=2445ms\n\
+crash 3\n\
+isolate 1\n\
+member leave-joint timeout=1177ms require-leader\n\
+put k2 v20 nowait timeout=2867ms\n\
+heal\n\
+member change add=14 demote=3 timeout=1842ms\n\
+wait 2231ms\n\
+crash 1\n\
+";
+
+#[test]
+fn a_voter_disrupted_by_one_that_cannot_win_is_given_the_time_to() {
+    // The disruption is real: 18 s after the heal there is no leader, and
+    // the terms have climbed.
+    let (final_write, session) = passes_then(
+        DISRUPTED_WITHOUT_PREVOTE,
+        "load stop\nheal\nnet loss=0% latency=8ms..59ms bandwidth=unlimited\nstart 1\nstart 3\nwait 18s\n",
+    );
+    assert!(final_write);
+    assert_eq!(session.cluster().leader(), None);
+    assert!(session.cluster().world().raft(1).unwrap().term() >= 12);
+}
+
 /// Seed 130004954's shrunk script: links 1-3 are held while leader 3
 /// heartbeats node 1 every 20 ms for half a minute; at the release node 1
 /// answers some 1,700 heartbeats at once, and leader 3 sends a probe of its

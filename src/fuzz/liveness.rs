@@ -34,9 +34,10 @@ use std::fmt;
 
 use crate::collections::vecmap::VecSet;
 use crate::lang::ast::ClusterSpec;
-use crate::raft::NodeId;
+use crate::raft::{NodeId, Raft};
 use crate::session::exec::Session;
 use crate::sim::membership::resolve_host;
+use crate::sim::World;
 
 /// etcd's tuning guide: the election timeout at least 10 round trips.
 pub const ROUND_TRIPS_PER_ELECTION: u64 = 10;
@@ -169,22 +170,35 @@ pub fn quorum_can_run(session: &Session) -> bool {
 /// campaign, and the others would never win its vote.
 pub fn someone_can_win(session: &Session) -> bool {
     let world = session.cluster().world();
+    world
+        .nodes()
+        .filter_map(|n| n.raft.as_ref())
+        .any(|c| is_voter(c) && can_win(world, c))
+}
+
+/// Whether `c` is a voter in its own view of the configuration (etcd-raft's
+/// `promotable`: it campaigns).
+pub fn is_voter(c: &Raft) -> bool {
+    let cs = c.conf_state();
+    cs.voters.contains(&c.id()) || cs.voters_outgoing.contains(&c.id())
+}
+
+/// Whether `c`'s log is at least as up to date as the logs of a majority of
+/// each half of its configuration, counting only members running: whether
+/// its campaign can win their votes.
+pub fn can_win(world: &World, c: &Raft) -> bool {
     let log_of = |id: NodeId| world.raft(id).map(|r| (r.last_term(), r.last_index()));
-    world.nodes().filter_map(|n| n.raft.as_ref()).any(|c| {
-        let cs = c.conf_state();
-        let mine = (c.last_term(), c.last_index());
-        let wins = |half: &VecSet<NodeId>| {
-            half.is_empty()
-                || half
-                    .iter()
-                    .filter(|&&v| log_of(v).is_some_and(|theirs| theirs <= mine))
-                    .count()
-                    > half.len() / 2
-        };
-        (cs.voters.contains(&c.id()) || cs.voters_outgoing.contains(&c.id()))
-            && wins(&cs.voters)
-            && wins(&cs.voters_outgoing)
-    })
+    let cs = c.conf_state();
+    let mine = (c.last_term(), c.last_index());
+    let wins = |half: &VecSet<NodeId>| {
+        half.is_empty()
+            || half
+                .iter()
+                .filter(|&&v| log_of(v).is_some_and(|theirs| theirs <= mine))
+                .count()
+                > half.len() / 2
+    };
+    wins(&cs.voters) && wins(&cs.voters_outgoing)
 }
 
 #[cfg(test)]
