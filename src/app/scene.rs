@@ -648,8 +648,8 @@ pub fn block(p: &Placement, labels: &[Label], width: impl Fn(&str) -> f64) -> [f
 /// Each node's labels keep as many of their lines as clear the nodes (their
 /// discs and timer arcs), the other nodes' labels, the marks of cut links
 /// (`marks`, their middles), the top of the column (the legend, a column's
-/// caption), a button over its corner and the log panel, where `place_labels` puts them or past the
-/// node the other way. First every node, in the order of the ring, gets
+/// caption), a button over its corner and the log panel, where
+/// `place_labels` puts them or past the node the other way. First every node, in the order of the ring, gets
 /// its first line (what it is; over a cut's mark only if it fits nowhere
 /// else), then each as many more as fit (its message counts come last); a
 /// node with no room at all says nothing (a tap on it still says
@@ -688,7 +688,7 @@ pub fn fit_labels(
     let mut blocks: Vec<Option<[f64; 4]>> = vec![None; n];
     // Whether each node's first line clears the cuts' marks: if it could
     // not, its other lines need not either.
-    let mut off_marks = vec![true; n];
+    let mut marks_cleared = vec![true; n];
     // Node i's labels cut to k lines, where they clear everything else
     // (the marks only if `marked`).
     let fit = |i: usize, k: usize, blocks: &[Option<[f64; 4]>], marked: bool| {
@@ -724,7 +724,7 @@ pub fn fit_labels(
     };
     for i in (0..n).filter(|&i| !labels[i].is_empty()) {
         let first = fit(i, 1, &blocks, true);
-        off_marks[i] = first.is_some();
+        marks_cleared[i] = first.is_some();
         if let Some((p, b, short)) = first.or_else(|| fit(i, 1, &blocks, false)) {
             (keep[i], places[i], blocks[i], brief[i]) = (1, p, Some(b), short);
         }
@@ -735,7 +735,7 @@ pub fn fit_labels(
         }
         if let Some((k, (p, b, short))) = (2..=labels[i].len())
             .rev()
-            .find_map(|k| fit(i, k, &blocks, off_marks[i]).map(|f| (k, f)))
+            .find_map(|k| fit(i, k, &blocks, marks_cleared[i]).map(|f| (k, f)))
         {
             (keep[i], places[i], blocks[i], brief[i]) = (k, p, Some(b), short);
         }

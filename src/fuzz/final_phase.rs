@@ -10,7 +10,7 @@ use crate::session::exec::Session;
 use crate::sim::membership::resolve_host;
 
 use super::by_hand::anything_held;
-use super::liveness::{can_win, is_voter};
+use super::liveness::can_win;
 use super::observed::Observed;
 
 /// Makes the cluster whole; returns the simulated time of the heal.
@@ -146,7 +146,7 @@ fn disrupted(session: &Session) -> bool {
         && world
             .nodes()
             .filter_map(|n| n.raft.as_ref())
-            .any(|c| is_voter(c) && !can_win(world, c))
+            .any(|c| c.tracker().is_voter(c.id()) && !can_win(world, c))
 }
 
 /// How many terms the running voter furthest behind must climb to reach the

@@ -173,14 +173,7 @@ pub fn someone_can_win(session: &Session) -> bool {
     world
         .nodes()
         .filter_map(|n| n.raft.as_ref())
-        .any(|c| is_voter(c) && can_win(world, c))
-}
-
-/// Whether `c` is a voter in its own view of the configuration (etcd-raft's
-/// `promotable`: it campaigns).
-pub fn is_voter(c: &Raft) -> bool {
-    let cs = c.conf_state();
-    cs.voters.contains(&c.id()) || cs.voters_outgoing.contains(&c.id())
+        .any(|c| c.tracker().is_voter(c.id()) && can_win(world, c))
 }
 
 /// Whether `c`'s log is at least as up to date as the logs of a majority of
