@@ -479,6 +479,11 @@ pub fn cut_marks(l: &Layout, c: &Cluster) -> Vec<(f64, f64)> {
 pub const LABEL_LINE: f64 = 14.0;
 pub const BAR_W: f64 = 96.0;
 
+/// The least room between two nodes' label blocks side by side: about a
+/// space's width, so that two nodes' words never read as one line (their
+/// lines' height already spaces them one above the other).
+pub const LABEL_GAP: f64 = 6.0;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Align {
     Left,
@@ -706,7 +711,9 @@ pub fn fit_labels(
                 .enumerate()
                 .filter(|&(j, _)| j != i)
                 .filter_map(|(_, k)| k.as_ref())
-                .all(|k| x1 <= k[0] || k[2] <= x0 || y1 <= k[1] || k[3] <= y0);
+                .all(|k| {
+                    x1 + LABEL_GAP <= k[0] || k[2] + LABEL_GAP <= x0 || y1 <= k[1] || k[3] <= y0
+                });
             let off_marks = !marked || marks.iter().all(|&(x, y)| clears(b, x, y, CUT_MARK_R));
             let [cx, cy] = l.corner;
             let off_corner = x0 >= cx || y0 >= cy;
@@ -1319,7 +1326,8 @@ mod tests {
     }
 
     /// Every block `fit_labels` kept, placed as it says: inside the column,
-    /// clear of the other nodes, of each other, of the top and of the log.
+    /// clear of the other nodes, of each other (a gap between two side by
+    /// side), of the top and of the log.
     fn assert_fitted(l: &Layout, labels: &[Vec<Label>], places: &[Placement], at: &str) {
         let width = |t: &str| t.chars().count() as f64 * 7.0;
         let mut blocks: Vec<[f64; 4]> = Vec::new();
@@ -1349,8 +1357,8 @@ mod tests {
             }
             for k in &blocks {
                 assert!(
-                    x1 <= k[0] || k[2] <= x0 || y1 <= k[1] || k[3] <= y0,
-                    "{at}: covers {k:?}"
+                    x1 + LABEL_GAP <= k[0] || k[2] + LABEL_GAP <= x0 || y1 <= k[1] || k[3] <= y0,
+                    "{at}: covers {k:?} or stands against it"
                 );
             }
             blocks.push(b);
@@ -1561,6 +1569,55 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn side_by_side_labels_keep_a_gap_in_japanese_on_a_phone() {
+        // Three clusters of three on a phone, in Japanese: the bottom
+        // nodes' "フォロワー" of neighbouring nodes stood edge to edge and
+        // read as one line. Each block keeps a space's width from the next
+        // (`assert_fitted`), and every node still says what it is.
+        let width = |t: &str| {
+            t.chars()
+                .map(|c| if c.is_ascii() { 7.0 } else { 12.0 })
+                .sum::<f64>()
+        };
+        let mut gaps = 0;
+        for (w, h) in [(360.0, 380.0), (390.0, 408.0), (412.0, 449.0)] {
+            for n in 3..=4u64 {
+                let clusters: Vec<Vec<_>> = (0..3u64)
+                    .map(|c| (1..=n).map(|id| (c * 10 + id, true)).collect())
+                    .collect();
+                let mut b = Board {
+                    top_inset: 50.0,
+                    ..Board::default()
+                };
+                b.compute(w, h, &clusters, &[]);
+                for l in &b.parts {
+                    let mut labels: Vec<_> = (0..n)
+                        .map(|_| vec![Label::Text("フォロワー".into(), pal::TEXT)])
+                        .collect();
+                    let places = fit_labels(l, &mut labels, &[], width);
+                    let at = format!("{w}x{h}, {n} nodes a cluster");
+                    assert_fitted(l, &labels, &places, &at);
+                    assert!(labels.iter().all(|m| m.len() == 1), "{at}: {labels:?}");
+                    // Level blocks side by side: the room between them.
+                    let blocks: Vec<_> =
+                        places.iter().map(|p| block(p, &labels[0], width)).collect();
+                    for (i, a) in blocks.iter().enumerate() {
+                        for c in &blocks[i + 1..] {
+                            if a[1] < c[3] && c[1] < a[3] {
+                                let gap = (c[0] - a[2]).max(a[0] - c[2]);
+                                assert!(gap >= LABEL_GAP, "{at}: {a:?} {c:?}");
+                                gaps += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Some of them did stand level, side by side.
+        assert!(gaps > 0);
     }
 
     #[test]
