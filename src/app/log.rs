@@ -608,8 +608,8 @@ pub(crate) mod tests {
         fn learner_word(&self, kind: view::LearnerKind) -> String {
             reword(English.learner_word(kind))
         }
-        fn sees_itself(&self, learner: bool) -> String {
-            reword(English.sees_itself(learner))
+        fn sees_itself(&self, learner: bool, short: bool) -> String {
+            reword(English.sees_itself(learner, short))
         }
         fn auto_promote_at(&self, percent: u8) -> String {
             reword(English.auto_promote_at(percent))

@@ -264,7 +264,13 @@ fn labels(
     };
     labels.push(Label::Text(head, head_colour));
     if let Some(learner) = v.sees_itself_learner {
-        labels.push(Label::Text(words.sees_itself(learner), pal::SELF_VIEW));
+        // Said shortly where it does not fit in full (a phone's side
+        // node), rather than run up to the next node.
+        labels.push(Label::Brief {
+            full: words.sees_itself(learner, false),
+            short: words.sees_itself(learner, true),
+            colour: pal::SELF_VIEW,
+        });
     }
     if let Some(f) = &v.failover {
         labels.push(Label::Text(words.failover_countdown(f), pal::COUNTDOWN));
@@ -484,6 +490,10 @@ pub const BAR_W: f64 = 96.0;
 /// lines' height already spaces them one above the other).
 pub const LABEL_GAP: f64 = 6.0;
 
+/// How much further from the other nodes than their reach a line that can
+/// be said shortly stands in full.
+pub const LABEL_ROOM: f64 = 12.0;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Align {
     Left,
@@ -698,12 +708,18 @@ pub fn fit_labels(
     // (the marks only if `marked`).
     let fit = |i: usize, k: usize, blocks: &[Option<[f64; 4]>], marked: bool| {
         let s = &l.spots[i];
-        let clear = |b: &[f64; 4]| {
+        let clear = |b: &[f64; 4], roomy: bool| {
             let [x0, y0, x1, y1] = *b;
             let off_nodes = l.spots.iter().all(|o| {
                 // Its own node only the disc: a block beside it may stand
                 // by its arc.
-                let r = if o.id == s.id { l.node_r + 2.0 } else { reach };
+                let r = if o.id == s.id {
+                    l.node_r + 2.0
+                } else if roomy {
+                    reach + LABEL_ROOM
+                } else {
+                    reach
+                };
                 clears(b, o.x, o.y, r)
             });
             let off_blocks = blocks
@@ -720,13 +736,24 @@ pub fn fit_labels(
             off_nodes && off_blocks && off_marks && off_corner && y0 >= ceiling && y1 <= l.log_y
         };
         // In full where it fits, else shortly; where it stands, else past
-        // the node.
+        // the node. Lines that can be said shortly are said in full only
+        // where that keeps room from the other nodes (a line running up to
+        // the next node reads as that node's), if said shortly anywhere
+        // does.
         let ways = [(false, false), (false, true), (true, false), (true, true)];
-        ways.into_iter().find_map(|(short, flip)| {
-            let w = widest[i][usize::from(short)][k];
-            let p = place(l, s, k, w, flip);
-            let b = extent(&p, k, w);
-            clear(&b).then_some((p, b, short))
+        let brief_differs = widest[i][1][k] < widest[i][0][k];
+        let passes: &[bool] = if brief_differs {
+            &[true, false]
+        } else {
+            &[false]
+        };
+        passes.iter().find_map(|&roomy| {
+            ways.into_iter().find_map(|(short, flip)| {
+                let w = widest[i][usize::from(short)][k];
+                let p = place(l, s, k, w, flip);
+                let b = extent(&p, k, w);
+                clear(&b, roomy).then_some((p, b, short))
+            })
         })
     };
     for i in (0..n).filter(|&i| !labels[i].is_empty()) {
@@ -1568,6 +1595,74 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_line_said_in_full_keeps_room_from_the_next_node_or_is_said_shortly() {
+        // Lesson 14's end on a phone, in Japanese: node 6 at the ring's
+        // left side sees itself as a learner. Its line in full
+        // (自分を学習者だと思っている) went up past the node and ran up to the
+        // leader's disc, where it read as the leader's; said shortly it
+        // stands clear. On a laptop's canvas it is said in full.
+        let width = |t: &str| {
+            t.chars()
+                .map(|c| if c.is_ascii() { 7.0 } else { 12.0 })
+                .sum::<f64>()
+        };
+        let text = |t: &str| Label::Text(t.into(), pal::TEXT);
+        let follower = || {
+            vec![
+                text("フォロワー"),
+                text("m 2043 · n 2044 · replicate"),
+                text("受1181・送1196"),
+            ]
+        };
+        let nodes: Vec<_> = [1, 2, 3, 4, 6].map(|id| (id, true)).to_vec();
+        for (w, h, phone) in [(390.0, 423.0, true), (870.0, 640.0, false)] {
+            let mut l = Layout {
+                top_inset: 40.0,
+                ..Layout::default()
+            };
+            if phone {
+                l.corner = [46.0, 50.0];
+            }
+            l.compute(w, h, &nodes);
+            let mut labels = vec![
+                vec![text("リーダー"), text("受12185・送12767")],
+                follower(),
+                follower(),
+                follower(),
+                vec![
+                    text("フォロワー"),
+                    Label::Brief {
+                        full: "自分を学習者だと思っている".into(),
+                        short: "自認：学習者".into(),
+                        colour: pal::SELF_VIEW,
+                    },
+                ],
+            ];
+            let places = fit_labels(&l, &mut labels, &[], width);
+            let at = format!("{w}x{h}: {labels:?}");
+            assert_fitted(&l, &labels, &places, &at);
+            let said = match &labels[4][..] {
+                [_, Label::Text(t, _)] => t.as_str(),
+                other => panic!("{at}: {other:?}"),
+            };
+            let b = block(&places[4], &labels[4], width);
+            let leader = &l.spots[0];
+            let room = (leader.x.clamp(b[0], b[2]) - leader.x)
+                .hypot(leader.y.clamp(b[1], b[3]) - leader.y);
+            assert!(room >= l.node_r + 8.0 + LABEL_ROOM, "{at}: {room}");
+            assert_eq!(
+                said,
+                if phone {
+                    "自認：学習者"
+                } else {
+                    "自分を学習者だと思っている"
+                },
+                "{at}"
+            );
         }
     }
 

@@ -537,6 +537,8 @@ sentences! {
     LearnerWordReadOnly = 1,
     SeesItselfLearner = 0,
     SeesItselfVoter = 0,
+    SeesItselfLearnerShort = 0,
+    SeesItselfVoterShort = 0,
     AutoPromoteAt = 1,
     FailoverDue = 0,
     FailoverCountdown = 1,

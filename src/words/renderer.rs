@@ -134,8 +134,9 @@ pub trait Renderer {
     /// (a learner that runs is a follower).
     fn learner_word(&self, kind: LearnerKind) -> String;
     /// Under a node's head when it sees itself otherwise than the cluster
-    /// does: as a learner (`learner`), or as a voter.
-    fn sees_itself(&self, learner: bool) -> String;
+    /// does: as a learner (`learner`), or as a voter; `short` where the
+    /// canvas has no room for the whole line.
+    fn sees_itself(&self, learner: bool, short: bool) -> String;
     /// Under a learner's catch-up bar: the leader promotes it by itself at
     /// `percent` (`auto-promote`).
     fn auto_promote_at(&self, percent: u8) -> String;

@@ -841,9 +841,13 @@ impl Renderer for English {
         }
     }
 
-    fn sees_itself(&self, learner: bool) -> String {
+    fn sees_itself(&self, learner: bool, short: bool) -> String {
         let kind = if learner { "learner" } else { "voter" };
-        format!("sees itself as a {kind}")
+        if short {
+            format!("thinks: {kind}")
+        } else {
+            format!("sees itself as a {kind}")
+        }
     }
 
     fn auto_promote_at(&self, percent: u8) -> String {

@@ -1613,11 +1613,12 @@ impl Renderer for Japanese {
         }
     }
 
-    fn sees_itself(&self, learner: bool) -> String {
-        if learner {
-            ja!(SeesItselfLearner)
-        } else {
-            ja!(SeesItselfVoter)
+    fn sees_itself(&self, learner: bool, short: bool) -> String {
+        match (learner, short) {
+            (true, false) => ja!(SeesItselfLearner),
+            (false, false) => ja!(SeesItselfVoter),
+            (true, true) => ja!(SeesItselfLearnerShort),
+            (false, true) => ja!(SeesItselfVoterShort),
         }
     }
 
