@@ -8,7 +8,7 @@ use crate::session::cond::Unmet;
 
 use super::durability::durability;
 use super::final_phase::{final_write, make_whole};
-use super::liveness;
+use super::liveness::{self, Liveness};
 use super::mirror_check::mirror_copies;
 use super::observed::Observed;
 use super::verdict::{Failure, FailureKind, Verdict};
@@ -29,11 +29,14 @@ pub fn check_script(script: &Script) -> Verdict {
     let owed_when_whole = liveness::owed(&o.session);
     let wrote = final_write(&mut o);
     let mut failures = safety_and_linearizability(&mut o);
-    // A run that wrote is counted by what it owed when made whole. One that
-    // did not is judged on its state at the end: a change committed since
-    // may have taken the quorum away, where etcd is stuck too.
-    let liveness = if wrote {
-        owed_when_whole
+    // A run is judged on its state at the end: a change committed since it
+    // was made whole may have taken the quorum away, where etcd is stuck
+    // too. (Read only when made whole, members that have not yet applied
+    // a change make the rule look broken in their stale view.) A run that
+    // wrote and owed liveness when made whole counts as checked all the
+    // same.
+    let liveness = if wrote && owed_when_whole.checked() {
+        Liveness::Checked
     } else {
         liveness::owed(&o.session)
     };
