@@ -229,6 +229,8 @@ pub fn ring_name(ctx: &Ctx, l: &Layout, name: &str, caption: &str) {
 
 /// A node's labels' font.
 const LABEL_FONT: &str = "12px system-ui, sans-serif";
+/// The width of the background's halo around a label's letters.
+const LABEL_HALO: f64 = 3.0;
 
 const CAPTION_FONT: &str = "11px system-ui, sans-serif";
 
@@ -749,6 +751,12 @@ fn offscreen(main: &Ctx) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d)
 /// `scene::fit_labels` where there is no room).
 fn labels(ctx: &Ctx, p: &scene::Placement, labels: &[Label]) {
     ctx.set_text_baseline("middle");
+    // Each line on a halo of the background: a link line or a message
+    // passing under it stops short of its letters (the fitting keeps labels
+    // off nodes and each other, not off the links).
+    ctx.set_stroke_style_str(pal::BACKGROUND);
+    ctx.set_line_width(LABEL_HALO);
+    ctx.set_line_join("round");
     for (i, label) in labels.iter().enumerate() {
         let y = p.line_y(i);
         match label {
@@ -761,11 +769,13 @@ fn labels(ctx: &Ctx, p: &scene::Placement, labels: &[Label]) {
                 ctx.set_text_align(p.align.css());
                 ctx.set_font(LABEL_FONT);
                 ctx.set_fill_style_str(c);
+                let _ = ctx.stroke_text(t, p.x, y);
                 text(ctx, t, p.x, y);
             }
             Label::Bar(b) => catchup_bar(ctx, p.bar_x(), y, b),
         }
     }
+    ctx.set_line_join("miter");
 }
 
 fn catchup_bar(ctx: &Ctx, x: f64, y: f64, bar: &Bar) {
