@@ -1403,6 +1403,14 @@ mod tests {
         }
     }
 
+    /// A line's width as the tests measure Japanese: 12 px a character
+    /// outside ASCII, 7 px in it.
+    fn japanese_width(t: &str) -> f64 {
+        t.chars()
+            .map(|c| if c.is_ascii() { 7.0 } else { 12.0 })
+            .sum()
+    }
+
     /// A follower's three lines: what it is, the leader's view, its counts.
     fn follower_lines(progress: &str, counts: &str) -> Vec<Label> {
         [
@@ -1616,11 +1624,7 @@ mod tests {
         // (自分を学習者だと思っている) went up past the node and ran up to the
         // leader's disc, where it read as the leader's; said shortly it
         // stands clear. On a laptop's canvas it is said in full.
-        let width = |t: &str| {
-            t.chars()
-                .map(|c| if c.is_ascii() { 7.0 } else { 12.0 })
-                .sum::<f64>()
-        };
+        let width = japanese_width;
         let text = |t: &str| Label::Text(t.into(), pal::TEXT);
         let follower = || {
             vec![
@@ -1683,11 +1687,7 @@ mod tests {
         // nodes' "フォロワー" of neighbouring nodes stood edge to edge and
         // read as one line. Each block keeps a space's width from the next
         // (`assert_fitted_at_width`), and every node still says what it is.
-        let width = |t: &str| {
-            t.chars()
-                .map(|c| if c.is_ascii() { 7.0 } else { 12.0 })
-                .sum::<f64>()
-        };
+        let width = japanese_width;
         let mut gaps = 0;
         for (w, h) in [(360.0, 380.0), (390.0, 408.0), (412.0, 449.0)] {
             for n in 3..=4u64 {
