@@ -685,6 +685,13 @@ fn passes_then(src: &str, then: &str) -> (fuzz::Verdict, raftlab::session::exec:
     (outcome, session)
 }
 
+/// The final phase's first lines written as a script's (the load stopped,
+/// every link healed, the cluster's own `latency`, no loss and no
+/// bandwidth limit), then `then`: the starts and waits a test needs.
+fn final_phase_by_hand(latency: &str, then: &str) -> String {
+    format!("load stop\nheal\nnet loss=0% latency={latency} bandwidth=unlimited\n{then}")
+}
+
 #[test]
 fn new_members_asking_their_peers_first_are_given_the_time_to() {
     // The wait is real: 13 s after the starts node 4 still talks to its
@@ -802,7 +809,7 @@ fn a_voter_disrupted_by_one_that_cannot_win_is_given_the_time_to() {
     // the terms have climbed.
     let (verdict, session) = passes_then(
         DISRUPTED_WITHOUT_PREVOTE,
-        "load stop\nheal\nnet loss=0% latency=8ms..59ms bandwidth=unlimited\nstart 1\nstart 3\nwait 18s\n",
+        &final_phase_by_hand("8ms..59ms", "start 1\nstart 3\nwait 18s\n"),
     );
     assert!(verdict.final_write);
     assert_eq!(session.cluster().leader(), None);
@@ -850,7 +857,7 @@ fn a_backlog_longer_than_64_request_timeouts_is_waited_for() {
     // has bytes queued, and node 1 has not yet acknowledged its last entry.
     let (verdict, session) = passes_then(
         A_LONG_BACKLOG,
-        "load stop\nheal\nnet loss=0% latency=18ms..28ms bandwidth=unlimited\nwait 378880ms\n",
+        &final_phase_by_hand("18ms..28ms", "wait 378880ms\n"),
     );
     assert!(verdict.final_write);
     let status = session.status();
