@@ -1050,7 +1050,13 @@ function dialog(id, closeId, first) {
   let back = null;
   const show = (on = el.hidden) => {
     if (on === !el.hidden) return;
-    if (on) { back = document.activeElement; el.hidden = false; (first?.() ?? $(closeId)).focus(); }
+    if (on) {
+      // Opened at its top: focusing a close button at the card's foot (the
+      // help's) must not scroll the card down to it.
+      back = document.activeElement; el.hidden = false;
+      (first?.() ?? $(closeId)).focus({ preventScroll: true });
+      el.querySelector(".help-card").scrollTop = 0;
+    }
     else { el.hidden = true; back?.focus?.({ preventScroll: true }); }
   };
   $(closeId).onclick = () => show(false);
@@ -1591,7 +1597,9 @@ function openAddress() {
     // that is the cluster on screen (an address's script refused leaves it).
     const script = scriptFromHash();
     const taken = create(script ?? defaultScript(1));
-    logLine(t(script !== null && taken ? "welcome.script" : "welcome"), "say");
+    // The compact layout has no ? button: its help is in the menu.
+    const help = t(isCompact() ? "welcome.help.menu" : "welcome.help");
+    logLine(t(script !== null && taken ? "welcome.script" : "welcome", { help }), "say");
     setPlaying(true);
     // `#lesson=ID` opens a lesson (as an embedded lesson's link to the page does).
     const lessonId = location.hash.match(/^#lesson=([^&]*)/)?.[1];

@@ -130,8 +130,10 @@ export const STRINGS = {
     "open.done": "{what} opened: the same run, at t = {t}{of}. Press Play to run on from here.", "open.of": " of {end}",
     "link.refused": "✗ The link in this page's address was refused: {error}. Here is a fresh cluster instead.",
     "link.opened": "A shared run, opened at t = {t}. Press Play to run on from here, or drag the timeline.",
-    "welcome": "Welcome. The three voters are waiting for their election timers (the rings). Click a node, a link or a message, or type a command below. Press ? for help, or open the Lessons.",
-    "welcome.script": "Welcome. This is the run the address's script describes. Click a node, a link or a message, or type a command below. Press ? for help, or open the Lessons.",
+    "welcome": "Welcome. The three voters are waiting for their election timers (the rings). Click a node, a link or a message, or type a command below. {help}",
+    "welcome.script": "Welcome. This is the run the address's script describes. Click a node, a link or a message, or type a command below. {help}",
+    "welcome.help": "Press ? for help, or open the Lessons.",
+    "welcome.help.menu": "The help is in the menu (☰); or open the Lessons.",
     "lang.switched": "Language: English. Lines already in the log keep their words.",
     // Long runs: the progress bar, its Cancel, and the confirm before a big run.
     "run.cancel": "Cancel", "run.cancel.tip": "Stop the run at the last command that finished",

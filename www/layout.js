@@ -31,7 +31,8 @@ const MOVES = [
   [document.querySelector("label.speed"), () => [menu, null]],
   [document.querySelector("header .group:has(#share)"), () => [menu, null]],
   [document.querySelector("header .group:has(#reset)"), () => [menu, null]],
-  [$("help-button"), () => [menu, null]],
+  // The help in the last group's grid, its tip beside it as the others'.
+  [$("help-button"), () => [$("modes-button").parentNode, null]],
   [$("lang"), () => [menu, null]],
   // The footer's parts: the safety indicator's dot in the bar at the top,
   // the console under the events it adds to.

@@ -191,6 +191,11 @@ test("keyboard: space pauses (time stops), right arrow steps, ? shows help", asy
   assert.ok((await status(page)).time_ms > t0, "a step moves to the next event");
   await page.keyboard.press("?");
   assert.ok(await page.locator("#help").isVisible());
+  // It opens at its top, its title in sight, though the focus is on its
+  // close button at the foot.
+  await page.waitForFunction(() => document.querySelector("#help h3").textContent !== "", null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => document.activeElement.id), "help-close");
+  assert.equal(await page.evaluate(() => document.querySelector("#help .help-card").scrollTop), 0, "the help opens at its top");
   await page.screenshot({ path: path.join(SHOTS, "help.png") });
   await page.keyboard.press("Escape");
   assert.ok(!(await page.locator("#help").isVisible()));
@@ -251,7 +256,7 @@ test("an address's script that does not parse: the log says why, and the welcome
   await page.waitForFunction(() => document.querySelectorAll("#log > li").length >= 2, null, { timeout: 20000 });
   const lines = await page.$$eval("#log > li", (lis) => lis.map((li) => li.textContent));
   assert.match(lines[0], /^error: .*expected the cluster line first/);
-  assert.match(lines[1], /^Welcome\. The three voters are waiting/);
+  assert.match(lines[1], /^Welcome\. The three voters are waiting.* Press \? for help, or open the Lessons\.$/);
   assert.ok(!lines.some((l) => l.includes("the address's script describes")), lines.join("\n"));
   assert.equal((await status(page)).voters.length, 3);
   assert.deepEqual(problems, []);

@@ -143,6 +143,13 @@ for (const [phone, device] of Object.entries(PHONES)) {
     await page.screenshot({ path: path.join(SHOTS, `phone-${phone}-menu.png`) });
     // Each action says what it does beside it (a finger has no hover).
     assert.match(await page.locator("#isolate-leader + .menu-tip").textContent(), /isolate the leader/);
+    // The help too, a button as the others are with its words on its row;
+    // the welcome sends the reader there (no ? key on a phone).
+    assert.match(await page.locator("#help-button + .menu-tip").textContent(), /Help and keyboard shortcuts/);
+    const [help, helpTip] = [await page.locator("#help-button").boundingBox(), await page.locator("#help-button + .menu-tip").boundingBox()];
+    assert.ok(helpTip.x > help.x + help.width && helpTip.y < help.y + help.height, `${JSON.stringify(help)} ${JSON.stringify(helpTip)}`);
+    assert.notEqual(await page.evaluate(() => getComputedStyle(document.getElementById("help-button")).borderTopColor), "rgba(0, 0, 0, 0)");
+    assert.match(await page.textContent("#log li"), /The help is in the menu \(☰\)/);
     await page.locator("#isolate-leader").tap();
     assert.equal(await page.locator("#menu").isVisible(), false, "an action picked closes the menu");
     assert.match(await page.evaluate(() => window.raftlab.history()), /isolate \d/);
@@ -323,12 +330,13 @@ test("a window narrowed and widened again: each part goes to the layout's place 
     tools: document.querySelector("nav.tools").parentElement.tagName,
     safety: document.getElementById("safety").parentElement.tagName,
     tab: document.getElementById("details").dataset.tab,
+    help: document.getElementById("help-button").parentElement.tagName,
   }));
   const wide = await places();
-  assert.deepEqual(wide, { strip: "stage-col", controls: "lesson", tools: "BODY", safety: "FOOTER", tab: "tab-log" });
+  assert.deepEqual(wide, { strip: "stage-col", controls: "lesson", tools: "BODY", safety: "FOOTER", tab: "tab-log", help: "HEADER" });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForFunction(() => document.documentElement.classList.contains("compact"));
-  assert.deepEqual(await places(), { strip: "panel lesson", controls: "lesson-bar", tools: "DIV", safety: "HEADER", tab: "tab-log" });
+  assert.deepEqual(await places(), { strip: "panel lesson", controls: "lesson-bar", tools: "DIV", safety: "HEADER", tab: "tab-log", help: "DIV" });
   await page.locator("#tab-lesson").click();
   await fits(page, "narrowed");
   await page.setViewportSize({ width: 1280, height: 800 });
