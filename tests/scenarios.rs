@@ -460,6 +460,19 @@ fn runner_exit_codes_follow_the_contract() {
     let (code, _, err) = run_bin(&["run", "/no/such/file.scenario"], "");
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");
+    // Bytes that are not text: said as such, nothing runs.
+    let dir = std::env::temp_dir().join(format!("raftlab-not-text-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let photo = dir.join("photo.scenario");
+    std::fs::write(&photo, [0xff, 0xd8, 0xff, 0xe0, 0, 0x10]).unwrap();
+    let (code, out, err) = run_bin(&["run", photo.to_str().unwrap()], "");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, 2);
+    assert!(out.is_empty(), "nothing runs: {out}");
+    assert!(
+        err.contains("photo.scenario is not a text file (a scenario is UTF-8 text)"),
+        "{err}"
+    );
 }
 
 fn scenario(name: &str) -> String {

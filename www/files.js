@@ -15,6 +15,7 @@ addWords({
   "share.noClipboard": "The clipboard is not available here: copy the link below (it is selected). It opens this run at t = {t}.",
   "share.shown": "A link to this run at t = {t} is shown to copy.",
   "file.tooBig": "{name} is {size} bytes, more than the 1 MB a .scenario file may have",
+  "file.notText": "{name} is not a text file (a .scenario file is UTF-8 text)",
   "file.none": "no file",
   "exported": "↓ raftlab-run.scenario: this run, at t = {t}.",
   "aria.shareLink": "The link to this run",
@@ -48,7 +49,16 @@ const MAX_FILE = 1 << 20;
 export async function importFile(page, file) {
   if (!file) return { ok: false, error: t("file.none") };
   if (file.size > MAX_FILE) return page.opened({ ok: false, error: t("file.tooBig", { name: file.name, size: file.size }) }, t("open.theFile"));
-  return page.importText(await file.text(), file.name);
+  // Bytes that are not UTF-8, or a NUL, are no script: said as such, not as
+  // a parse error quoting replacement characters.
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer());
+  } catch {
+    text = null;
+  }
+  if (text === null || text.includes("\0")) return page.opened({ ok: false, error: t("file.notText", { name: file.name }) }, t("open.theFile"));
+  return page.importText(text, file.name);
 }
 
 /** Downloads the run as raftlab-run.scenario. */

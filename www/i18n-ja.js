@@ -114,6 +114,7 @@ export default {
   "open.refused": "{what}は拒否されました：{error}", "open.link": "リンク", "open.file": "ファイル{name}", "open.theFile": "ファイル",
   "open.done": "{what}を開きました：同じシミュレーションのt={t}{of}です。［再生］でここから続けられます。", "open.of": "（全体{end}）",
   "file.tooBig": "{name}は{size}バイトで、.scenarioファイルの上限1MBを超えています", "file.none": "ファイルがありません",
+  "file.notText": "{name}はテキストファイルではありません（.scenarioファイルはUTF-8のテキストです）",
   "exported": "↓ raftlab-run.scenario：このシミュレーションのt={t}です。",
   "link.refused": "✗ このページのアドレスのリンクは拒否されました：{error}。代わりに新しいクラスターを用意しました。",
   "link.opened": "共有されたシミュレーションをt={t}で開きました。［再生］でここから続けるか、タイムラインをドラッグしてください。",

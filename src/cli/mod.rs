@@ -155,6 +155,26 @@ enum FuzzMerge {
     },
 }
 
+/// A scenario's text, from the file at `path` (`-`: standard input where
+/// `stdin` allows it). A file that is not UTF-8 is said to be no text, not
+/// given the reader's bare "stream did not contain valid UTF-8".
+pub fn read_script(path: &std::path::Path, stdin: bool) -> Result<String, String> {
+    use std::io::Read;
+    let read = if stdin && path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map(|_| s)
+    } else {
+        std::fs::read_to_string(path)
+    };
+    let path = path.display();
+    read.map_err(|e| match e.kind() {
+        std::io::ErrorKind::InvalidData => {
+            format!("{path} is not a text file (a scenario is UTF-8 text)")
+        }
+        _ => format!("cannot read {path}: {e}"),
+    })
+}
+
 fn parse_shard(s: &str) -> Result<crate::fuzz::Shard, String> {
     s.parse()
 }

@@ -11,7 +11,7 @@
 //! between two slices the runner prints the narration, checks the wall
 //! clock and, on a terminal, draws a progress bar on standard error.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -87,16 +87,10 @@ pub fn parse_wall(s: &str) -> Result<Duration, String> {
 /// Runs the script at `path` (`-` is standard input), writing the trace or
 /// the JSON report to `out` and problems to `err`. Returns the exit status.
 pub fn run(path: &str, opts: &RunOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let source = if path == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map(|_| s)
-    } else {
-        std::fs::read_to_string(path)
-    };
-    let source = match source {
+    let source = match super::read_script(path.as_ref(), true) {
         Ok(s) => s,
         Err(e) => {
-            let _ = writeln!(err, "raftlab run: cannot read {path}: {e}");
+            let _ = writeln!(err, "raftlab run: {e}");
             return 2;
         }
     };

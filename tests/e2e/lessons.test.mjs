@@ -204,6 +204,11 @@ test("Export downloads the run; Import (and a malformed file) through the file p
   await page.waitForFunction(() => /bad.scenario was refused/.test(document.getElementById("log").textContent));
   assert.match(await page.textContent("#log"), /does not parse/);
   assert.equal((await status(page)).time_ms, before.time_ms);
+  // Bytes that are not text: said as such, nothing changes.
+  await page.setInputFiles("#import-file", { name: "photo.scenario", mimeType: "application/octet-stream", buffer: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]) });
+  await page.waitForFunction(() => /photo.scenario is not a text file/.test(document.getElementById("log").textContent));
+  assert.match(await page.textContent("#log"), /The file was refused: photo\.scenario is not a text file \(a \.scenario file is UTF-8 text\)/);
+  assert.equal((await status(page)).time_ms, before.time_ms);
   // The exported file opens the same run at the same moment.
   await page.setInputFiles("#import-file", file);
   await page.waitForFunction(() => /raftlab-run.scenario opened/.test(document.getElementById("log").textContent));

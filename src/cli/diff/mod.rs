@@ -124,8 +124,8 @@ pub fn compare_script(
 /// The script's text and syntax, and the known differences: what the
 /// command line names, read and checked before anything runs.
 fn read_inputs(opts: &DiffOptions, name: &str) -> Result<(String, Script, known::Known), String> {
-    let source = std::fs::read_to_string(&opts.file)
-        .map_err(|e| format!("raftlab diff: cannot read {name}: {e}"))?;
+    let source =
+        crate::cli::read_script(&opts.file, false).map_err(|e| format!("raftlab diff: {e}"))?;
     let script = parse_script(&source).map_err(|e| format!("{name}: {e}"))?;
     if opts.releases.is_empty() {
         return Err("raftlab diff: no etcd release to compare with (--etcd PATH)".to_string());
