@@ -17,6 +17,7 @@
 //! [`Renderer`]: crate::words::renderer::Renderer
 
 use crate::lang::ast::{Command, NodeId, MAX_NODE_ID, MIN_NODE_ID};
+use crate::lang::suggest::levenshtein;
 use crate::server::{ErrorCode, Release};
 use std::sync::Arc;
 
@@ -619,9 +620,6 @@ const ROOT: &[&str] = &[
     "help",
 ];
 
-/// The longest name in [`ROOT`].
-const NAME_MAX: usize = 11;
-
 /// `migrate` is etcdctl v3.4's only; `completion` and `downgrade` came
 /// with v3.6.
 fn in_release(command: &str, release: Release) -> bool {
@@ -686,31 +684,6 @@ fn find_next(word: &str, names: &[&'static str], release: Release) -> Option<&'s
         }
     }
     prefixed.filter(|_| count == 1)
-}
-
-/// The edit distance of a word to a command's name (of at most
-/// [`NAME_MAX`] letters), ASCII letters folded (cobra's `ld` with
-/// `ignoreCase`, over bytes).
-fn levenshtein(a: &str, b: &str) -> usize {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let mut row = [0; NAME_MAX + 1];
-    for (j, d) in row.iter_mut().enumerate() {
-        *d = j;
-    }
-    for (i, ca) in a.iter().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let next = if ca.eq_ignore_ascii_case(cb) {
-                diag
-            } else {
-                1 + diag.min(row[j]).min(row[j + 1])
-            };
-            diag = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
 }
 
 /// What etcdctl prints for a first word that names none of its commands
@@ -1201,20 +1174,10 @@ mod tests {
     }
 
     #[test]
-    fn edit_distance_folds_ascii_letters() {
-        for (a, b, d) in [
-            ("memebr", "member", 2),
-            ("MEMBER", "member", 0),
-            ("", "get", 3),
-            ("e", "del", 2),
-            ("foo", "lock", 3),
-            ("lst", "list", 1),
-        ] {
-            assert_eq!(levenshtein(a, b), d, "{a} {b}");
-            assert_eq!(levenshtein(b, a), d, "{b} {a}");
-        }
-        assert!(ROOT.iter().all(|c| c.len() <= NAME_MAX));
-        assert!(ROOT.iter().any(|c| c.len() == NAME_MAX));
+    fn every_command_name_is_within_the_edit_distances_reach() {
+        assert!(ROOT
+            .iter()
+            .all(|c| c.len() <= crate::lang::suggest::NAME_MAX));
     }
 
     /// cobra's argsMinusFirstX took out the first word spelt as the

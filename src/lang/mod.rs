@@ -13,6 +13,7 @@ pub mod messages;
 pub mod parse;
 pub mod parse_error;
 pub mod say;
+pub mod suggest;
 
 #[cfg(test)]
 mod parse_tests;

@@ -183,6 +183,11 @@ pub(crate) fn duration_of(s: &str) -> Result<u64, ParseErrorKind> {
         (n, 1000u128)
     } else if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ParseErrorKind::DurationUnit { found });
+    } else if let Some(ms) = minutes_or_hours(s) {
+        return Err(ParseErrorKind::DurationOtherUnit {
+            found,
+            write: format_duration(ms),
+        });
     } else {
         return Err(generic());
     };
@@ -193,6 +198,20 @@ pub(crate) fn duration_of(s: &str) -> Result<u64, ParseErrorKind> {
         }
         Scaled::Fraction => Err(ParseErrorKind::DurationFraction { found }),
         Scaled::TooLarge => Err(ParseErrorKind::DurationTooLong { found }),
+    }
+}
+
+/// `2m`, `1.5min` or `1h` in milliseconds, when whole: the language has
+/// only ms and s, and a refusal says what to write instead.
+fn minutes_or_hours(s: &str) -> Option<u64> {
+    let (number, per_unit) = if let Some(n) = s.strip_suffix("min").or(s.strip_suffix('m')) {
+        (n, 60_000u128)
+    } else {
+        (s.strip_suffix('h')?, 3_600_000u128)
+    };
+    match scaled(number, per_unit)? {
+        Scaled::Whole(ms) => u64::try_from(ms).ok(),
+        _ => None,
     }
 }
 
@@ -670,8 +689,14 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
         "hold" | "release" | "drop" | "deliver-next" => by_hand::parse(p, &first.text),
         other => Err(p.err(
             first.col,
-            ParseErrorKind::UnknownCommand {
-                found: quote_for_message(other),
+            match crate::lang::suggest::nearest(other, &COMMAND_NAMES) {
+                Some(near) => ParseErrorKind::UnknownCommandNear {
+                    found: quote_for_message(other),
+                    near: quote_for_message(near),
+                },
+                None => ParseErrorKind::UnknownCommand {
+                    found: quote_for_message(other),
+                },
             },
         )),
     }

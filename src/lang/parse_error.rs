@@ -126,6 +126,12 @@ pub enum ParseErrorKind {
     UnknownCommand {
         found: String,
     },
+    /// A first word that is no command but one edit or two from one (or
+    /// the start of one): `near`, quoted.
+    UnknownCommandNear {
+        found: String,
+        near: String,
+    },
     /// A word missing at the end of the line: `what` is one of
     /// [`MissingWhat::ALL`]'s words or a form such as `N=K`.
     Missing {
@@ -185,6 +191,11 @@ pub enum ParseErrorKind {
     /// A duration without its unit.
     DurationUnit {
         found: String,
+    },
+    /// A duration in minutes or hours: `write` is the same in seconds.
+    DurationOtherUnit {
+        found: String,
+        write: String,
     },
     DurationTooLong {
         found: String,
@@ -515,6 +526,10 @@ impl ParseErrorKind {
             },
             QuotedCommand { found: s("\"x\"") },
             UnknownCommand { found: s("\"pt\"") },
+            UnknownCommandNear {
+                found: s("\"putt\""),
+                near: s("\"put\""),
+            },
             TextIsOption {
                 what: s("a key"),
                 after: s("\"put\""),
@@ -552,6 +567,10 @@ impl ParseErrorKind {
                 found: s("\"-1s\""),
             },
             DurationUnit { found: s("\"5\"") },
+            DurationOtherUnit {
+                found: s("\"2m\""),
+                write: s("120s"),
+            },
             DurationTooLong {
                 found: s("\"1e30s\""),
             },
@@ -754,6 +773,9 @@ impl ParseErrorKind {
                 "unknown command {found}; expected one of: {}",
                 COMMAND_NAMES.join(", ")
             ),
+            UnknownCommandNear { found, near } => {
+                format!("unknown command {found}; did you mean {near}?")
+            }
             Missing { what, after } => format!("missing {what} after {after}"),
             TextIsOption { what, after, found } => format!(
                 "expected {what} after {after}, found the option {found}; \
@@ -787,6 +809,9 @@ impl ParseErrorKind {
             }
             NegativeDuration { found } => format!("a duration cannot be negative, found {found}"),
             DurationUnit { found } => format!("a duration needs a unit (ms or s), found {found}"),
+            DurationOtherUnit { found, write } => {
+                format!("durations are in ms or s: for {found} write {write}")
+            }
             DurationTooLong { found } => format!("the duration {found} is too long"),
             DurationFraction { found } => {
                 format!("durations are whole milliseconds; {found} is finer than 1ms")

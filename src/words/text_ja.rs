@@ -847,6 +847,11 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
             found = word_ja(found),
             command_names = COMMAND_NAMES.join(", ")
         ),
+        UnknownCommandNear { found, near } => ja!(
+            ParseUnknownCommandNear,
+            found = word_ja(found),
+            near = word_ja(near)
+        ),
         Missing { what, after } => ja!(ParseMissing, after, what = missing_ja(what)),
         TextIsOption { what, after, found } => {
             let what = missing_ja(what);
@@ -877,6 +882,9 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
         BadDuration { found } => ja!(ParseBadDuration, found = word_ja(found)),
         NegativeDuration { found } => ja!(ParseNegativeDuration, found = word_ja(found)),
         DurationUnit { found } => ja!(ParseDurationUnit, found = word_ja(found)),
+        DurationOtherUnit { found, write } => {
+            ja!(ParseDurationOtherUnit, found = word_ja(found), write)
+        }
         DurationTooLong { found } => ja!(ParseDurationTooLong, found = word_ja(found)),
         DurationFraction { found } => ja!(ParseDurationFraction, found = word_ja(found)),
         WaitTooLong { found, limit } => ja!(ParseWaitTooLong, found = word_ja(found), limit),
