@@ -978,6 +978,13 @@ $("console-form").addEventListener("submit", (e) => {
   if (past[past.length - 1] !== text) past.push(text);
   pastAt = past.length;
   consoleInput.value = "";
+  // "help" (or "?") is no scenario command: the console opens the help, as
+  // a command line's help would, and the run does not change.
+  if (/^(help|\?)$/i.test(text)) {
+    logLine(`› ${text}`, "cmd");
+    toggleHelp(true);
+    return;
+  }
   run(text);
 });
 consoleInput.addEventListener("keydown", (e) => {

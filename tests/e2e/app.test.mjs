@@ -251,6 +251,23 @@ test("repeated events fold into one line of the log, and one click shows each of
   await page.close();
 });
 
+test("help typed in the console opens the help and changes nothing of the run; a typo is answered with the command meant", async () => {
+  const { page, problems } = await openApp(browser);
+  await page.evaluate(() => { window.raftlab.pause(); window.raftlab.command("wait-until leader"); });
+  const before = [await status(page), await page.evaluate(() => window.raftlab.history())];
+  await page.fill("#console", "help");
+  await page.press("#console", "Enter");
+  assert.ok(await page.locator("#help").isVisible(), "the help opens");
+  await page.keyboard.press("Escape");
+  assert.deepEqual([await status(page), await page.evaluate(() => window.raftlab.history())], before);
+  await page.fill("#console", "putt a 1");
+  await page.press("#console", "Enter");
+  assert.match(await page.textContent("#log"), /unknown command "putt"; did you mean "put"\?/);
+  assert.deepEqual([await status(page), await page.evaluate(() => window.raftlab.history())], before);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("an address's script that does not parse: the log says why, and the welcome speaks of the default cluster it leaves", async () => {
   const { page, problems } = await openApp(browser, { hash: `#script=${encodeURIComponent("garbage\n")}` });
   await page.waitForFunction(() => document.querySelectorAll("#log > li").length >= 2, null, { timeout: 20000 });
