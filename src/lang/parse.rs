@@ -1365,14 +1365,34 @@ fn parse_condition(p: &mut Words<'_>, after: &str) -> Result<Condition, ParseErr
     }
 }
 
-/// The error for a word that names no condition.
+/// The error for a word that names no condition: the one it is near to,
+/// where there is one, else the list of all.
 fn unknown_condition(p: &Words<'_>, t: &Token) -> ParseError {
-    p.err(
-        t.col,
-        ParseErrorKind::UnknownCondition {
-            found: quote_for_message(&t.text),
+    let found = quote_for_message(&t.text);
+    // The name before its value (`leder` of `leder=3`), or the word whole.
+    let name = t.opt.as_ref().map_or(t.text.as_str(), |o| o.name.as_str());
+    let forms = crate::lang::parse_error::condition_forms();
+    let mut names: Vec<&str> = forms.iter().map(|(n, _)| *n).collect();
+    names.dedup();
+    // A name written in a form it does not have (`commit=3`) is itself the
+    // one meant.
+    let near = if names.contains(&name) {
+        Some(name)
+    } else {
+        crate::lang::suggest::nearest(name, &names)
+    };
+    let kind = match near.filter(|_| !t.quoted) {
+        Some(near) => ParseErrorKind::UnknownConditionNear {
+            found,
+            forms: forms
+                .iter()
+                .filter(|(n, _)| *n == near)
+                .map(|(_, form)| form.to_string())
+                .collect(),
         },
-    )
+        None => ParseErrorKind::UnknownCondition { found },
+    };
+    p.err(t.col, kind)
 }
 
 /// A condition that starts with a bare word (`leader`, `role N=ROLE`...).

@@ -181,6 +181,12 @@ pub enum ParseErrorKind {
     UnknownCondition {
         found: String,
     },
+    /// A word that names no condition but is near one, or names one in a
+    /// form it does not have: that condition's `forms`.
+    UnknownConditionNear {
+        found: String,
+        forms: Vec<String>,
+    },
     /// Not a duration like `250ms`.
     BadDuration {
         found: String,
@@ -500,6 +506,36 @@ pub const CONDITION_FORMS: &str =
      watch-events W=N (or >=, <=), watch-canceled W, mirror M=STATE, mirror-error M=CODE, \
      held A->B=N, in-flight A->B=N (or >=, <=)";
 
+/// Each form of [`CONDITION_FORMS`] with its condition's name (`leader` for
+/// `leader=N`, `match` for `match N>=P% (or <=)`), in its order: what a
+/// mistyped condition is measured against, and what it is answered with.
+pub fn condition_forms() -> Vec<(&'static str, &'static str)> {
+    let mut forms = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    let text = CONDITION_FORMS;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                forms.push(&text[start..i]);
+                start = i + 2;
+            }
+            _ => {}
+        }
+    }
+    forms.push(&text[start..]);
+    forms
+        .into_iter()
+        .map(|form| {
+            let end = form
+                .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+                .unwrap_or(form.len());
+            (&form[..end], form)
+        })
+        .collect()
+}
+
 impl ParseErrorKind {
     /// A sample of every kind, for the tests that every renderer says each.
     pub fn samples() -> Vec<ParseErrorKind> {
@@ -561,6 +597,10 @@ impl ParseErrorKind {
             },
             UnknownCondition {
                 found: s("\"leeder\""),
+            },
+            UnknownConditionNear {
+                found: s("\"leder\""),
+                forms: vec![s("leader"), s("leader=N")],
             },
             BadDuration { found: s("\"x\"") },
             NegativeDuration {
@@ -804,6 +844,12 @@ impl ParseErrorKind {
             UnknownCondition { found } => {
                 format!("unknown condition {found}; expected one of: {CONDITION_FORMS}")
             }
+            UnknownConditionNear { found, forms } => {
+                format!(
+                    "unknown condition {found}; did you mean {}?",
+                    forms.join(" or ")
+                )
+            }
             BadDuration { found } => {
                 format!("expected a duration like 250ms or 2s, found {found}")
             }
@@ -966,5 +1012,24 @@ impl ParseErrorKind {
                  voter counts as silent only after an election timeout without an answer"
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_condition_forms_are_the_lists_own_each_with_its_name() {
+        let forms = condition_forms();
+        let joined: Vec<&str> = forms.iter().map(|(_, f)| *f).collect();
+        assert_eq!(joined.join(", "), CONDITION_FORMS);
+        assert_eq!(forms[0], ("leader", "leader"));
+        assert!(forms.contains(&("match", "match N>=P% (or <=)")));
+        assert!(forms.contains(&("msgs-in", "msgs-in N=K (or >=, <=)")));
+        assert!(forms.contains(&("term", "term>=T")));
+        assert!(forms
+            .iter()
+            .all(|(name, form)| !name.is_empty() && form.starts_with(name)));
     }
 }

@@ -299,6 +299,7 @@ sentences! {
     ParseOptionTakesNoValue = 1,
     ParseMissingOptionValue = 2,
     ParseUnknownCondition = 2,
+    ParseUnknownConditionNear = 2,
     ParseBadDuration = 1,
     ParseNegativeDuration = 1,
     ParseDurationUnit = 1,

@@ -879,6 +879,11 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
                 condition_forms = CONDITION_FORMS
             )
         }
+        UnknownConditionNear { found, forms } => ja!(
+            ParseUnknownConditionNear,
+            found = word_ja(found),
+            forms = forms.join("、")
+        ),
         BadDuration { found } => ja!(ParseBadDuration, found = word_ja(found)),
         NegativeDuration { found } => ja!(ParseNegativeDuration, found = word_ja(found)),
         DurationUnit { found } => ja!(ParseDurationUnit, found = word_ja(found)),
