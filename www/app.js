@@ -1058,8 +1058,7 @@ function dialog(id, closeId, first) {
   const show = (on = el.hidden) => {
     if (on === !el.hidden) return;
     if (on) {
-      // Opened at its top: focusing a close button at the card's foot (the
-      // help's) must not scroll the card down to it.
+      // Opened at its top, whatever the focus goes to.
       back = document.activeElement; el.hidden = false;
       (first?.() ?? $(closeId)).focus({ preventScroll: true });
       el.querySelector(".help-card").scrollTop = 0;
@@ -1073,7 +1072,8 @@ function dialog(id, closeId, first) {
 // The help's words (help.js), a part (below): the help opens at once, and
 // fills when they come (they are fetched when the page is idle).
 const helpPart = part(() => import("./help.js"));
-const showHelp = dialog("help", "help-close");
+const showHelp = dialog("help", "help-x");
+$("help-close").onclick = () => showHelp(false);
 const toggleHelp = (on) => {
   if (!helpPart.m) later(helpPart, () => {});
   showHelp(on);

@@ -256,7 +256,7 @@ export const PAGE = [
   ["#help .help-card > p:nth-of-type(3)", "html", "help.p3"], ["#help .help-card > h3:nth-of-type(3)", "text", "help.share"],
   ["#help .help-card > p:nth-of-type(4)", "html", "help.p4"], ["#help .help-card > h3:nth-of-type(4)", "text", "help.mouse"],
   ["#help .help-card > p:nth-of-type(5)", "html", "help.p5"], ["#help .help-card > h3:nth-of-type(5)", "text", "help.keys"],
-  ["#help dl", "html", "help.dl"], ["#help-close", "text", "close"],
+  ["#help dl", "html", "help.dl"], ["#help-close", "text", "close"], ["#help-x", "aria-label", "aria.close"],
   ["#present-exit", "title", "present.exit"], ["#present-exit", "aria-label", "present.exit"], ["#lesson-hint-label", "text", "present.next"],
   ["#key-history-form button", "text", "kh.button"], ["#key-history-form input", "placeholder", "kh.key"], ["#key-history-form input", "aria-label", "kh.key"],
 ];

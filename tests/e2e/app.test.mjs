@@ -191,11 +191,15 @@ test("keyboard: space pauses (time stops), right arrow steps, ? shows help", asy
   assert.ok((await status(page)).time_ms > t0, "a step moves to the next event");
   await page.keyboard.press("?");
   assert.ok(await page.locator("#help").isVisible());
-  // It opens at its top, its title in sight, though the focus is on its
-  // close button at the foot.
+  // It opens at its top, its title in sight, the focus on its × beside
+  // the title; the close at its foot closes it too.
   await page.waitForFunction(() => document.querySelector("#help h3").textContent !== "", null, { timeout: 20000 });
-  assert.equal(await page.evaluate(() => document.activeElement.id), "help-close");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "help-x");
+  assert.equal(await page.getAttribute("#help-x", "aria-label"), "Close");
   assert.equal(await page.evaluate(() => document.querySelector("#help .help-card").scrollTop), 0, "the help opens at its top");
+  await page.click("#help-close");
+  assert.ok(!(await page.locator("#help").isVisible()));
+  await page.keyboard.press("?");
   await page.screenshot({ path: path.join(SHOTS, "help.png") });
   await page.keyboard.press("Escape");
   assert.ok(!(await page.locator("#help").isVisible()));
