@@ -1604,9 +1604,11 @@ function openAddress() {
     // that is the cluster on screen (an address's script refused leaves it).
     const script = scriptFromHash();
     const taken = create(script ?? defaultScript(1));
-    // The compact layout has no ? button: its help is in the menu.
+    // The compact layout has no ? button: its help is in the menu. A
+    // finger taps.
     const help = t(isCompact() ? "welcome.help.menu" : "welcome.help");
-    logLine(t(script !== null && taken ? "welcome.script" : "welcome", { help }), "say");
+    const act = t(matchMedia("(pointer: coarse)").matches ? "welcome.tap" : "welcome.click");
+    logLine(t(script !== null && taken ? "welcome.script" : "welcome", { help, act }), "say");
     setPlaying(true);
     // `#lesson=ID` opens a lesson (as an embedded lesson's link to the page does).
     const lessonId = location.hash.match(/^#lesson=([^&]*)/)?.[1];

@@ -277,7 +277,7 @@ test("an address's script that does not parse: the log says why, and the welcome
   await page.waitForFunction(() => document.querySelectorAll("#log > li").length >= 2, null, { timeout: 20000 });
   const lines = await page.$$eval("#log > li", (lis) => lis.map((li) => li.textContent));
   assert.match(lines[0], /^error: .*expected the cluster line first/);
-  assert.match(lines[1], /^Welcome\. The three voters are waiting.* Press \? for help, or open the Lessons\.$/);
+  assert.match(lines[1], /^Welcome\. The three voters are waiting.* Click a node, a link or a message.* Press \? for help, or open the Lessons\.$/);
   assert.ok(!lines.some((l) => l.includes("the address's script describes")), lines.join("\n"));
   assert.equal((await status(page)).voters.length, 3);
   assert.deepEqual(problems, []);
