@@ -134,7 +134,7 @@ export const STRINGS = {
     "welcome.script": "Welcome. This is the run the address's script describes. {act} a node, a link or a message, or type a command below. {help}",
     "welcome.click": "Click", "welcome.tap": "Tap",
     "welcome.help": "Press ? for help, or open the Lessons.",
-    "welcome.help.menu": "The help is in the menu (☰); or open the Lessons.",
+    "welcome.help.menu": "Open the help from the menu (☰), or the Lessons.",
     "lang.switched": "Language: English. Lines already in the log keep their words.",
     // Long runs: the progress bar, its Cancel, and the confirm before a big run.
     "run.cancel": "Cancel", "run.cancel.tip": "Stop the run at the last command that finished",

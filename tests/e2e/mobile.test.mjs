@@ -149,7 +149,7 @@ for (const [phone, device] of Object.entries(PHONES)) {
     const [help, helpTip] = [await page.locator("#help-button").boundingBox(), await page.locator("#help-button + .menu-tip").boundingBox()];
     assert.ok(helpTip.x > help.x + help.width && helpTip.y < help.y + help.height, `${JSON.stringify(help)} ${JSON.stringify(helpTip)}`);
     assert.notEqual(await page.evaluate(() => getComputedStyle(document.getElementById("help-button")).borderTopColor), "rgba(0, 0, 0, 0)");
-    assert.match(await page.textContent("#log li"), /Tap a node, a link or a message.* The help is in the menu \(☰\)/);
+    assert.match(await page.textContent("#log li"), /Tap a node, a link or a message.* Open the help from the menu \(☰\), or the Lessons\.$/);
     await page.locator("#isolate-leader").tap();
     assert.equal(await page.locator("#menu").isVisible(), false, "an action picked closes the menu");
     assert.match(await page.evaluate(() => window.raftlab.history()), /isolate \d/);
