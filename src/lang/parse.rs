@@ -531,14 +531,20 @@ impl<'t> Words<'t> {
             }
             let name = t.opt.as_ref().map_or(t.text.as_str(), |o| o.name.as_str());
             let Some((name, kind)) = allowed.iter().find(|(n, _)| *n == name) else {
-                return Err(self.err(
-                    t.col,
-                    ParseErrorKind::UnknownOption {
+                let names: Vec<&str> = allowed.iter().map(|(n, _)| *n).collect();
+                let kind = match crate::lang::suggest::nearest(name, &names) {
+                    Some(near) => ParseErrorKind::UnknownOptionNear {
+                        name: quote_for_message(name),
+                        cmd: cmd.to_string(),
+                        near: quote_for_message(near),
+                    },
+                    None => ParseErrorKind::UnknownOption {
                         name: quote_for_message(name),
                         cmd: cmd.to_string(),
                         expected: expected(),
                     },
-                ));
+                };
+                return Err(self.err(t.col, kind));
             };
             if found.iter().any(|f| f.name == *name) {
                 return Err(self.err(

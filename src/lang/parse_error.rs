@@ -166,6 +166,12 @@ pub enum ParseErrorKind {
         cmd: String,
         expected: String,
     },
+    /// An option `cmd` does not have, near one it has: `near`, quoted.
+    UnknownOptionNear {
+        name: String,
+        cmd: String,
+        near: String,
+    },
     DuplicateOption {
         name: String,
     },
@@ -589,6 +595,11 @@ impl ParseErrorKind {
                 cmd: s("get"),
                 expected: s("via"),
             },
+            UnknownOptionNear {
+                name: s("\"--lerner\""),
+                cmd: s("member add"),
+                near: s("\"--learner\""),
+            },
             DuplicateOption { name: s("via") },
             OptionTakesNoValue { name: s("nowait") },
             MissingOptionValue {
@@ -836,6 +847,9 @@ impl ParseErrorKind {
                 cmd,
                 expected,
             } => format!("unknown option {name} for {cmd}; expected {expected}"),
+            UnknownOptionNear { name, cmd, near } => {
+                format!("unknown option {name} for {cmd}; did you mean {near}?")
+            }
             DuplicateOption { name } => format!("duplicate option \"{name}\""),
             OptionTakesNoValue { name } => format!("option \"{name}\" takes no value"),
             MissingOptionValue { name, hint } => {

@@ -295,6 +295,7 @@ sentences! {
     ParseExtraSayWord = 2,
     ParseQuotedOption = 3,
     ParseUnknownOption = 3,
+    ParseUnknownOptionNear = 3,
     ParseDuplicateOption = 1,
     ParseOptionTakesNoValue = 1,
     ParseMissingOptionValue = 2,

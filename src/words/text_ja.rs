@@ -869,6 +869,7 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
             cmd,
             expected,
         } => ja!(ParseUnknownOption, cmd, name, expected),
+        UnknownOptionNear { name, cmd, near } => ja!(ParseUnknownOptionNear, cmd, name, near),
         DuplicateOption { name } => ja!(ParseDuplicateOption, name),
         OptionTakesNoValue { name } => ja!(ParseOptionTakesNoValue, name),
         MissingOptionValue { name, hint } => ja!(ParseMissingOptionValue, name, hint),
