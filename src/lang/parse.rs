@@ -217,7 +217,15 @@ fn minutes_or_hours(s: &str) -> Option<u64> {
 
 /// A duration one command may let pass: at most [`MAX_WAIT_MS`] (an hour).
 fn parse_wait(s: &str) -> Result<u64, ParseErrorKind> {
-    let ms = duration_of(s)?;
+    // Hours past the limit are said to be past it, not to be written in
+    // seconds that would be refused next.
+    let ms = match duration_of(s) {
+        Err(e @ ParseErrorKind::DurationOtherUnit { .. }) => match minutes_or_hours(s) {
+            Some(ms) if ms > MAX_WAIT_MS => ms,
+            _ => return Err(e),
+        },
+        other => other?,
+    };
     if ms > MAX_WAIT_MS {
         return Err(ParseErrorKind::WaitTooLong {
             found: quote_for_message(s),
