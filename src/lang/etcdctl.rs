@@ -1173,13 +1173,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn every_command_name_is_within_the_edit_distances_reach() {
-        assert!(ROOT
-            .iter()
-            .all(|c| c.len() <= crate::lang::suggest::NAME_MAX));
-    }
-
     /// cobra's argsMinusFirstX took out the first word spelt as the
     /// command until v1.7 (etcdctl v3.4, v3.5), even a flag's value; since,
     /// the word it found.

@@ -219,12 +219,9 @@ fn minutes_or_hours(s: &str) -> Option<u64> {
 fn parse_wait(s: &str) -> Result<u64, ParseErrorKind> {
     // Hours past the limit are said to be past it, not to be written in
     // seconds that would be refused next.
-    let ms = match duration_of(s) {
-        Err(e @ ParseErrorKind::DurationOtherUnit { .. }) => match minutes_or_hours(s) {
-            Some(ms) if ms > MAX_WAIT_MS => ms,
-            _ => return Err(e),
-        },
-        other => other?,
+    let ms = match minutes_or_hours(s) {
+        Some(ms) if ms > MAX_WAIT_MS => ms,
+        _ => duration_of(s)?,
     };
     if ms > MAX_WAIT_MS {
         return Err(ParseErrorKind::WaitTooLong {
@@ -1386,8 +1383,12 @@ fn unknown_condition(p: &Words<'_>, t: &Token) -> ParseError {
     // The name before its value (`leder` of `leder=3`), or the word whole.
     let name = t.opt.as_ref().map_or(t.text.as_str(), |o| o.name.as_str());
     let forms = crate::lang::parse_error::condition_forms();
-    let mut names: Vec<&str> = forms.iter().map(|(n, _)| *n).collect();
-    names.dedup();
+    let mut names: Vec<&str> = Vec::new();
+    for (n, _) in &forms {
+        if !names.contains(n) {
+            names.push(n);
+        }
+    }
     // A name written in a form it does not have (`commit=3`) is itself the
     // one meant.
     let near = if names.contains(&name) {
