@@ -42,10 +42,18 @@ pub fn kind_named(name: &str) -> Option<MessageType> {
         .map(|(_, k)| *k)
 }
 
-/// The names, as an error message lists them.
-pub fn kind_names() -> String {
-    let names: Vec<&str> = MESSAGE_KINDS.iter().map(|(n, _)| *n).collect();
-    names.join(", ")
+/// The language's name of a type written as etcd-raft writes it
+/// (`MsgAppResp`, any case): what a refusal suggests to a reader of etcd.
+pub fn kind_named_as_etcd(name: &str) -> Option<&'static str> {
+    MESSAGE_KINDS
+        .iter()
+        .find(|(_, k)| k.name().eq_ignore_ascii_case(name))
+        .map(|(n, _)| *n)
+}
+
+/// The names, in the order an error message lists them.
+pub fn kind_names() -> Vec<&'static str> {
+    MESSAGE_KINDS.iter().map(|(n, _)| *n).collect()
 }
 
 #[cfg(test)]
@@ -73,5 +81,9 @@ mod tests {
         }
         assert_eq!(kind_named("hup"), None);
         assert_eq!(kind_named("App"), None);
+        assert_eq!(kind_named_as_etcd("MsgSnap"), Some("snapshot"));
+        assert_eq!(kind_named_as_etcd("msgpreVOTEresp"), Some("pre-vote-resp"));
+        // Local types have no name on the network.
+        assert_eq!(kind_named_as_etcd("MsgHup"), None);
     }
 }

@@ -977,12 +977,26 @@ fn parse_mirror(p: &mut Words<'_>) -> Result<Command, ParseError> {
         }
         (_, other) => Err(p.err(
             sub.col,
-            ParseErrorKind::UnknownName {
-                what: Named::MirrorSubcommand,
-                found: quote_for_message(other),
-                expected: "start, stop".to_string(),
-            },
+            unknown_name(Named::MirrorSubcommand, other, &["start", "stop"]),
         )),
+    }
+}
+
+/// `word` is none of `names`, the names of kind `what`: the one it is
+/// near (`leadr`: `"leader"`), else all of them.
+pub(super) fn unknown_name(what: Named, word: &str, names: &[&str]) -> ParseErrorKind {
+    let found = quote_for_message(word);
+    match crate::lang::suggest::nearest(word, names) {
+        Some(near) => ParseErrorKind::UnknownNameNear {
+            what,
+            found,
+            near: quote_for_message(near),
+        },
+        None => ParseErrorKind::UnknownName {
+            what,
+            found,
+            expected: names.join(", "),
+        },
     }
 }
 
@@ -1027,11 +1041,11 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
         (_, other) => {
             return Err(p.err(
                 sub.col,
-                ParseErrorKind::UnknownName {
-                    what: Named::MemberSubcommand,
-                    found: quote_for_message(other),
-                    expected: "add, promote, remove, list, change, leave-joint".to_string(),
-                },
+                unknown_name(
+                    Named::MemberSubcommand,
+                    other,
+                    &["add", "promote", "remove", "list", "change", "leave-joint"],
+                ),
             ))
         }
     };
@@ -1492,14 +1506,7 @@ fn valued_condition(p: &Words<'_>, t: &Token, opt: &OptPart) -> Result<Condition
             }
             Condition::Error(v.parse().map_err(|_: String| {
                 let names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
-                p.err(
-                    vcol,
-                    ParseErrorKind::UnknownName {
-                        what: Named::ErrorCode,
-                        found: format!("{v:?}"),
-                        expected: names.join(", "),
-                    },
-                )
+                p.err(vcol, unknown_name(Named::ErrorCode, v, &names))
             })?)
         }
         _ => return Err(unknown_condition(p, t)),
@@ -1671,11 +1678,7 @@ fn parse_mirror_error(p: &mut Words<'_>) -> Result<Condition, ParseError> {
         let names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
         p.err(
             opt.value_col,
-            ParseErrorKind::UnknownName {
-                what: Named::ErrorCode,
-                found: quote_for_message(&opt.value),
-                expected: names.join(", "),
-            },
+            unknown_name(Named::ErrorCode, &opt.value, &names),
         )
     })?;
     Ok(Condition::MirrorError { id, code })
@@ -1686,13 +1689,10 @@ fn parse_mirror_state(p: &mut Words<'_>) -> Result<Condition, ParseError> {
     let (t, opt) = p.option_word("M=STATE", "mirror", Form::Mirror)?;
     let id = node_id_of(&opt.name).map_err(|m| p.err(t.col, m))?;
     let state = MirrorState::from_name(&opt.value).ok_or_else(|| {
+        let names: Vec<&str> = MirrorState::ALL.iter().map(|m| m.as_str()).collect();
         p.err(
             opt.value_col,
-            ParseErrorKind::UnknownName {
-                what: Named::MirrorState,
-                found: quote_for_message(&opt.value),
-                expected: join_names(MirrorState::ALL.iter().map(|m| m.as_str())),
-            },
+            unknown_name(Named::MirrorState, &opt.value, &names),
         )
     })?;
     Ok(Condition::Mirror { id, state })
@@ -1705,14 +1705,8 @@ fn parse_role(p: &mut Words<'_>) -> Result<Condition, ParseError> {
         return Err(p.err(opt.value_col, ParseErrorKind::MissingRole { id }));
     }
     let role = opt.value.parse().map_err(|_: String| {
-        p.err(
-            opt.value_col,
-            ParseErrorKind::UnknownName {
-                what: Named::Role,
-                found: quote_for_message(&opt.value),
-                expected: join_names(RoleName::ALL.iter().map(|r| r.as_str())),
-            },
-        )
+        let names: Vec<&str> = RoleName::ALL.iter().map(|r| r.as_str()).collect();
+        p.err(opt.value_col, unknown_name(Named::Role, &opt.value, &names))
     })?;
     Ok(Condition::Role { id, role })
 }
@@ -1763,13 +1757,10 @@ fn parse_progress(p: &mut Words<'_>) -> Result<Condition, ParseError> {
         ));
     }
     let state = opt.value.parse().map_err(|_: String| {
+        let names: Vec<&str> = ProgressName::ALL.iter().map(|r| r.as_str()).collect();
         p.err(
             opt.value_col,
-            ParseErrorKind::UnknownName {
-                what: Named::ProgressState,
-                found: quote_for_message(&opt.value),
-                expected: join_names(ProgressName::ALL.iter().map(|r| r.as_str())),
-            },
+            unknown_name(Named::ProgressState, &opt.value, &names),
         )
     })?;
     Ok(Condition::Progress { id, state })

@@ -290,6 +290,13 @@ pub enum ParseErrorKind {
         found: String,
         expected: String,
     },
+    /// A word that is none of the names of its kind but near one: `near`,
+    /// quoted.
+    UnknownNameNear {
+        what: Named,
+        found: String,
+        near: String,
+    },
     /// `unknown etcd release` (`found` as Rust quotes it).
     UnknownRelease {
         found: String,
@@ -422,6 +429,21 @@ pub enum Named {
     ErrorCode,
     /// A message's kind (`drop 1->2 kind=KIND`).
     MessageKind,
+}
+
+impl Named {
+    /// The kind's name in an English message.
+    fn name(self) -> &'static str {
+        match self {
+            Named::MemberSubcommand => "member subcommand",
+            Named::MirrorSubcommand => "mirror subcommand",
+            Named::MirrorState => "mirror state",
+            Named::Role => "role",
+            Named::ProgressState => "progress state",
+            Named::ErrorCode => "error code",
+            Named::MessageKind => "message kind",
+        }
+    }
 }
 
 /// The forms a word can fail to have; each says its own example.
@@ -742,6 +764,11 @@ impl ParseErrorKind {
                 found: s("\"x\""),
                 expected: s("a, b"),
             });
+            all.push(UnknownNameNear {
+                what,
+                found: s("\"b\""),
+                near: s("\"a\""),
+            });
         }
         for least in [
             Least::Heartbeat,
@@ -933,17 +960,12 @@ impl ParseErrorKind {
                 what,
                 found,
                 expected,
-            } => {
-                let what = match what {
-                    Named::MemberSubcommand => "member subcommand",
-                    Named::MirrorSubcommand => "mirror subcommand",
-                    Named::MirrorState => "mirror state",
-                    Named::Role => "role",
-                    Named::ProgressState => "progress state",
-                    Named::ErrorCode => "error code",
-                    Named::MessageKind => "message kind",
-                };
-                format!("unknown {what} {found}; expected one of: {expected}")
+            } => format!(
+                "unknown {} {found}; expected one of: {expected}",
+                what.name()
+            ),
+            UnknownNameNear { what, found, near } => {
+                format!("unknown {} {found}; did you mean {near}?", what.name())
             }
             UnknownRelease { found } => {
                 format!("unknown etcd release {found}; expected 3.4, 3.5, 3.6, 3.4.23 or 3.5.1")

@@ -339,6 +339,7 @@ sentences! {
     NamedErrorCode = 0,
     NamedMessageKind = 0,
     ParseUnknownName = 3,
+    ParseUnknownNameNear = 3,
     ParseUnknownRelease = 1,
     ParseTwiceInChange = 1,
     ParseChangeMissing = 0,

@@ -823,6 +823,19 @@ fn word_ja(found: &str) -> String {
     }
 }
 
+/// A kind of name, as a Japanese sentence calls it.
+fn named_ja(what: Named) -> String {
+    match what {
+        Named::MemberSubcommand => ja!(NamedMemberSubcommand),
+        Named::MirrorSubcommand => ja!(NamedMirrorSubcommand),
+        Named::MirrorState => ja!(NamedMirrorState),
+        Named::Role => ja!(NamedRole),
+        Named::ProgressState => ja!(NamedProgressState),
+        Named::ErrorCode => ja!(NamedErrorCode),
+        Named::MessageKind => ja!(NamedMessageKind),
+    }
+}
+
 /// Why a line does not parse, in Japanese, from the parser's
 /// [`ParseErrorKind`]. Words quoted from the input, commands, options and
 /// the lists of forms are shown as they are typed.
@@ -935,18 +948,18 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
             what,
             found,
             expected,
-        } => {
-            let what = match what {
-                Named::MemberSubcommand => ja!(NamedMemberSubcommand),
-                Named::MirrorSubcommand => ja!(NamedMirrorSubcommand),
-                Named::MirrorState => ja!(NamedMirrorState),
-                Named::Role => ja!(NamedRole),
-                Named::ProgressState => ja!(NamedProgressState),
-                Named::ErrorCode => ja!(NamedErrorCode),
-                Named::MessageKind => ja!(NamedMessageKind),
-            };
-            ja!(ParseUnknownName, what, found = word_ja(found), expected)
-        }
+        } => ja!(
+            ParseUnknownName,
+            what = named_ja(*what),
+            found = word_ja(found),
+            expected
+        ),
+        UnknownNameNear { what, found, near } => ja!(
+            ParseUnknownNameNear,
+            what = named_ja(*what),
+            found = word_ja(found),
+            near = word_ja(near)
+        ),
         UnknownRelease { found } => ja!(ParseUnknownRelease, found = word_ja(found)),
         TwiceInChange { id } => ja!(ParseTwiceInChange, id),
         ChangeMissing => ja!(ParseChangeMissing),

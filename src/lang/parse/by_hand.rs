@@ -3,7 +3,7 @@
 //! A->B=N`).
 
 use super::*;
-use crate::lang::messages::{kind_named, kind_names};
+use crate::lang::messages::{kind_named, kind_named_as_etcd, kind_names};
 
 /// The command named `name` (one of the four), its first word consumed.
 pub(super) fn parse(p: &mut Words<'_>, name: &str) -> Result<Command, ParseError> {
@@ -37,10 +37,14 @@ pub(super) fn parse(p: &mut Words<'_>, name: &str) -> Result<Command, ParseError
             let kind = get(&found, "kind")
                 .map(|f| {
                     p.convert(f, |v| {
-                        kind_named(v).ok_or_else(|| ParseErrorKind::UnknownName {
-                            what: Named::MessageKind,
-                            found: quote_for_message(v),
-                            expected: kind_names(),
+                        kind_named(v).ok_or_else(|| match kind_named_as_etcd(v) {
+                            // etcd's own name for it: `MsgApp` is `app`.
+                            Some(near) => ParseErrorKind::UnknownNameNear {
+                                what: Named::MessageKind,
+                                found: quote_for_message(v),
+                                near: quote_for_message(near),
+                            },
+                            None => super::unknown_name(Named::MessageKind, v, &kind_names()),
                         })
                     })
                 })
