@@ -155,6 +155,50 @@ pub struct Translation {
     pub table: bool,
 }
 
+/// What a scenario makes of a first word that is etcdctl's command and not
+/// one of the language's (`del`, `lease`): a refusal that says so, rather
+/// than a guess at a scenario command it is near (`lease` is not `release`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EtcdctlWord {
+    /// etcdctl's line (`del KEY`) and the scenario command it stands for
+    /// (`delete KEY`); `console`: the page's console takes etcdctl's too.
+    Written {
+        etcdctl: &'static str,
+        scenario: &'static str,
+        console: bool,
+    },
+    /// A command raftlab does not model.
+    Unmodelled,
+}
+
+/// etcdctl's commands that a scenario writes otherwise (the three the
+/// table of docs/etcdctl.md translates, and make-mirror's mirror process):
+/// the command, its line, the scenario's, whether the console takes it.
+const WRITTEN: [(&str, &str, &str, bool); 4] = [
+    ("del", "del KEY", "delete KEY", true),
+    ("move-leader", "move-leader ID", "transfer-leader N", true),
+    ("endpoint", "endpoint status", "status", true),
+    (
+        "make-mirror",
+        "make-mirror DEST",
+        "mirror start M from=N to=D",
+        false,
+    ),
+];
+
+/// `word` as etcdctl's command, when it is one of any release (as cobra
+/// names them: case counts).
+pub fn etcdctl_word(word: &str) -> Option<EtcdctlWord> {
+    if let Some(&(_, etcdctl, scenario, console)) = WRITTEN.iter().find(|w| w.0 == word) {
+        return Some(EtcdctlWord::Written {
+            etcdctl,
+            scenario,
+            console,
+        });
+    }
+    ROOT.contains(&word).then_some(EtcdctlWord::Unmodelled)
+}
+
 /// Whether a console line is an etcdctl command.
 pub fn is_etcdctl(line: &str) -> bool {
     let t = line.trim_start();
@@ -1156,6 +1200,32 @@ fn member_add(a: &Args) -> Result<(Command, Print), EtcdctlError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn etcdctls_words_are_its_commands_and_name_the_scenarios() {
+        for (word, etcdctl, scenario, _) in WRITTEN {
+            assert!(ROOT.contains(&word), "{word}");
+            assert!(etcdctl.starts_with(word), "{etcdctl}");
+            let first = scenario.split(' ').next().unwrap_or("");
+            assert!(
+                crate::lang::ast::COMMAND_NAMES.contains(&first),
+                "{scenario}"
+            );
+            assert!(!crate::lang::ast::COMMAND_NAMES.contains(&word), "{word}");
+        }
+        assert_eq!(etcdctl_word("lease"), Some(EtcdctlWord::Unmodelled));
+        assert_eq!(
+            etcdctl_word("del"),
+            Some(EtcdctlWord::Written {
+                etcdctl: "del KEY",
+                scenario: "delete KEY",
+                console: true
+            })
+        );
+        // Not etcdctl's: cobra's names are case-sensitive.
+        assert_eq!(etcdctl_word("release"), None);
+        assert_eq!(etcdctl_word("DEL"), None);
+    }
 
     #[test]
     fn member_ids_are_distinct_nonzero_and_map_back() {

@@ -698,18 +698,40 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
         "net" => parse_net(p),
         "mirror" => parse_mirror(p),
         "hold" | "release" | "drop" | "deliver-next" => by_hand::parse(p, &first.text),
-        other => Err(p.err(
-            first.col,
-            match crate::lang::suggest::nearest(other, &COMMAND_NAMES) {
-                Some(near) => ParseErrorKind::UnknownCommandNear {
-                    found: quote_for_message(other),
-                    near: quote_for_message(near),
-                },
-                None => ParseErrorKind::UnknownCommand {
-                    found: quote_for_message(other),
-                },
+        other => Err(p.err(first.col, unknown_command(other))),
+    }
+}
+
+/// A first word that is no command: etcdctl's, said as such (`lease` is
+/// not `release`), else the command it is near, else all of them.
+fn unknown_command(word: &str) -> ParseErrorKind {
+    use crate::lang::etcdctl::{etcdctl_word, EtcdctlWord};
+    if word == "etcdctl" {
+        return ParseErrorKind::EtcdctlLine;
+    }
+    match etcdctl_word(word) {
+        Some(EtcdctlWord::Written {
+            etcdctl,
+            scenario,
+            console,
+        }) => ParseErrorKind::EtcdctlCommand {
+            found: word.to_string(),
+            etcdctl: etcdctl.to_string(),
+            scenario: scenario.to_string(),
+            console,
+        },
+        Some(EtcdctlWord::Unmodelled) => ParseErrorKind::EtcdctlUnmodelled {
+            found: word.to_string(),
+        },
+        None => match crate::lang::suggest::nearest(word, &COMMAND_NAMES) {
+            Some(near) => ParseErrorKind::UnknownCommandNear {
+                found: quote_for_message(word),
+                near: quote_for_message(near),
             },
-        )),
+            None => ParseErrorKind::UnknownCommand {
+                found: quote_for_message(word),
+            },
+        },
     }
 }
 

@@ -132,6 +132,20 @@ pub enum ParseErrorKind {
         found: String,
         near: String,
     },
+    /// `etcdctl` as a script's command: its lines are the console's.
+    EtcdctlLine,
+    /// etcdctl's command `found` (unquoted): its line `etcdctl` is the
+    /// scenario's `scenario`; `console`: the page's console takes etcdctl's.
+    EtcdctlCommand {
+        found: String,
+        etcdctl: String,
+        scenario: String,
+        console: bool,
+    },
+    /// etcdctl's command `found` (unquoted), which raftlab does not model.
+    EtcdctlUnmodelled {
+        found: String,
+    },
     /// A word missing at the end of the line: `what` is one of
     /// [`MissingWhat::ALL`]'s words or a form such as `N=K`.
     Missing {
@@ -590,6 +604,20 @@ impl ParseErrorKind {
             },
             QuotedCommand { found: s("\"x\"") },
             UnknownCommand { found: s("\"pt\"") },
+            EtcdctlLine,
+            EtcdctlCommand {
+                found: s("del"),
+                etcdctl: s("del KEY"),
+                scenario: s("delete KEY"),
+                console: true,
+            },
+            EtcdctlCommand {
+                found: s("make-mirror"),
+                etcdctl: s("make-mirror DEST"),
+                scenario: s("mirror start M from=N to=D"),
+                console: false,
+            },
+            EtcdctlUnmodelled { found: s("lease") },
             UnknownCommandNear {
                 found: s("\"putt\""),
                 near: s("\"put\""),
@@ -854,6 +882,29 @@ impl ParseErrorKind {
             UnknownCommandNear { found, near } => {
                 format!("unknown command {found}; did you mean {near}?")
             }
+            EtcdctlLine => "unknown command \"etcdctl\": a script holds scenario commands; \
+                            etcdctl's lines are for the page's console, which logs the scenario \
+                            command each is recorded as"
+                .to_string(),
+            EtcdctlCommand {
+                found,
+                etcdctl,
+                scenario,
+                console,
+            } => format!(
+                "unknown command \"{found}\": etcdctl's \"{etcdctl}\" is \"{scenario}\" in a \
+                 scenario{}",
+                if *console {
+                    format!(" (the page's console also takes \"etcdctl {etcdctl}\")")
+                } else {
+                    String::new()
+                }
+            ),
+            EtcdctlUnmodelled { found } => format!(
+                "unknown command \"{found}\": raftlab does not model etcdctl's {found}; \
+                 expected one of: {}",
+                COMMAND_NAMES.join(", ")
+            ),
             Missing { what, after } => format!("missing {what} after {after}"),
             TextIsOption { what, after, found } => format!(
                 "expected {what} after {after}, found the option {found}; \

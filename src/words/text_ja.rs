@@ -865,6 +865,24 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
             found = word_ja(found),
             near = word_ja(near)
         ),
+        EtcdctlLine => ja!(ParseEtcdctlLine),
+        EtcdctlCommand {
+            found,
+            etcdctl,
+            scenario,
+            console: true,
+        } => ja!(ParseEtcdctlCommand, found, etcdctl, scenario),
+        EtcdctlCommand {
+            found,
+            etcdctl,
+            scenario,
+            console: false,
+        } => ja!(ParseEtcdctlCommandScript, found, etcdctl, scenario),
+        EtcdctlUnmodelled { found } => ja!(
+            ParseEtcdctlUnmodelled,
+            found,
+            command_names = COMMAND_NAMES.join(", ")
+        ),
         Missing { what, after } => ja!(ParseMissing, after, what = missing_ja(what)),
         TextIsOption { what, after, found } => {
             let what = missing_ja(what);
