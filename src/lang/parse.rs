@@ -177,17 +177,18 @@ pub(crate) fn duration_of(s: &str) -> Result<u64, ParseErrorKind> {
     if s.starts_with('-') {
         return Err(ParseErrorKind::NegativeDuration { found });
     }
+    if let Some(ms) = other_unit(s) {
+        return Err(ParseErrorKind::DurationOtherUnit {
+            found,
+            write: format_duration(ms),
+        });
+    }
     let (number, per_unit) = if let Some(n) = s.strip_suffix("ms") {
         (n, 1u128)
     } else if let Some(n) = s.strip_suffix('s') {
         (n, 1000u128)
     } else if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ParseErrorKind::DurationUnit { found });
-    } else if let Some(ms) = minutes_or_hours(s) {
-        return Err(ParseErrorKind::DurationOtherUnit {
-            found,
-            write: format_duration(ms),
-        });
     } else {
         return Err(generic());
     };
@@ -201,14 +202,34 @@ pub(crate) fn duration_of(s: &str) -> Result<u64, ParseErrorKind> {
     }
 }
 
-/// `2m`, `1.5min` or `1h` in milliseconds, when whole: the language has
-/// only ms and s, and a refusal says what to write instead.
-fn minutes_or_hours(s: &str) -> Option<u64> {
-    let (number, per_unit) = if let Some(n) = s.strip_suffix("min").or(s.strip_suffix('m')) {
-        (n, 60_000u128)
-    } else {
-        (s.strip_suffix('h')?, 3_600_000u128)
-    };
+/// Units a duration is written in elsewhere, longest first where one ends
+/// another, and the milliseconds of each: the language has only ms and s.
+const OTHER_UNITS: [(&str, u128); 17] = [
+    ("milliseconds", 1),
+    ("millisecond", 1),
+    ("millis", 1),
+    ("msec", 1),
+    ("seconds", 1000),
+    ("second", 1000),
+    ("secs", 1000),
+    ("sec", 1000),
+    ("minutes", 60_000),
+    ("minute", 60_000),
+    ("mins", 60_000),
+    ("min", 60_000),
+    ("m", 60_000),
+    ("hours", 3_600_000),
+    ("hour", 3_600_000),
+    ("hr", 3_600_000),
+    ("h", 3_600_000),
+];
+
+/// `2m`, `1.5min`, `1h` or `3sec` in milliseconds, when whole: a refusal
+/// says what to write instead.
+fn other_unit(s: &str) -> Option<u64> {
+    let (number, per_unit) = OTHER_UNITS
+        .iter()
+        .find_map(|&(unit, per)| Some((s.strip_suffix(unit)?, per)))?;
     match scaled(number, per_unit)? {
         Scaled::Whole(ms) => u64::try_from(ms).ok(),
         _ => None,
@@ -219,7 +240,7 @@ fn minutes_or_hours(s: &str) -> Option<u64> {
 fn parse_wait(s: &str) -> Result<u64, ParseErrorKind> {
     // Hours past the limit are said to be past it, not to be written in
     // seconds that would be refused next.
-    let ms = match minutes_or_hours(s) {
+    let ms = match other_unit(s) {
         Some(ms) if ms > MAX_WAIT_MS => ms,
         _ => duration_of(s)?,
     };
@@ -340,8 +361,22 @@ pub fn parse_node_id(s: &str) -> Result<NodeId, String> {
 
 fn node_id_of(s: &str) -> Result<NodeId, ParseErrorKind> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(ParseErrorKind::BadNodeId {
-            found: quote_for_message(s),
+        // A member's name (`n1`, etcd's name for node 1, or `node1`): its
+        // number is what the language writes.
+        let number = s
+            .strip_prefix("node")
+            .or(s.strip_prefix('n'))
+            .filter(|n| !n.starts_with('0'))
+            .and_then(|n| n.parse::<u64>().ok())
+            .filter(|n| (MIN_NODE_ID..=MAX_NODE_ID).contains(n));
+        return Err(match number {
+            Some(n) => ParseErrorKind::NodeIdNamed {
+                found: quote_for_message(s),
+                id: n,
+            },
+            None => ParseErrorKind::BadNodeId {
+                found: quote_for_message(s),
+            },
         });
     }
     match s.parse::<u64>() {
@@ -537,11 +572,23 @@ impl<'t> Words<'t> {
             let name = t.opt.as_ref().map_or(t.text.as_str(), |o| o.name.as_str());
             let Some((name, kind)) = allowed.iter().find(|(n, _)| *n == name) else {
                 let names: Vec<&str> = allowed.iter().map(|(n, _)| *n).collect();
-                let kind = match crate::lang::suggest::nearest(name, &names) {
+                let near = match t.opt {
+                    // Only the options not given yet can be the one meant.
+                    None => {
+                        let open: Vec<&str> = names
+                            .iter()
+                            .copied()
+                            .filter(|n| found.iter().all(|f| f.name != *n))
+                            .collect();
+                        bare_value(name, &open)
+                    }
+                    Some(_) => crate::lang::suggest::nearest(name, &names).map(str::to_string),
+                };
+                let kind = match near {
                     Some(near) => ParseErrorKind::UnknownOptionNear {
                         name: quote_for_message(name),
                         cmd: cmd.to_string(),
-                        near: quote_for_message(near),
+                        near: quote_for_message(&near),
                     },
                     None => ParseErrorKind::UnknownOption {
                         name: quote_for_message(name),
@@ -722,6 +769,11 @@ fn unknown_command(word: &str) -> ParseErrorKind {
         },
         Some(EtcdctlWord::Unmodelled) => ParseErrorKind::EtcdctlUnmodelled {
             found: word.to_string(),
+        },
+        // A member subcommand without `member` before it.
+        None if MEMBER_SUBCOMMANDS.contains(&word) => ParseErrorKind::UnknownCommandNear {
+            found: quote_for_message(word),
+            near: quote_for_message(&format!("member {word}")),
         },
         None => match crate::lang::suggest::nearest(word, &COMMAND_NAMES) {
             Some(near) => ParseErrorKind::UnknownCommandNear {
@@ -1004,6 +1056,25 @@ fn parse_mirror(p: &mut Words<'_>) -> Result<Command, ParseError> {
     }
 }
 
+/// A word with no `=` where options go: an option's value written without
+/// its name (`status 2`: `via=2`; `load 100/s`: `rate=100/s`), else the
+/// option it is near.
+fn bare_value(word: &str, names: &[&str]) -> Option<String> {
+    let value_of =
+        |name: &str, fits: bool| (fits && names.contains(&name)).then(|| format!("{name}={word}"));
+    // A number is a rate before it is a node (`load 10`: 10 writes a second).
+    let number = !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit());
+    match (names.contains(&"rate"), number) {
+        (true, true) => Some(format!("rate={word}/s")),
+        _ => value_of("rate", word.ends_with("/s"))
+            .or_else(|| value_of("via", node_id_of(word).is_ok()))
+            .or_else(|| crate::lang::suggest::nearest(word, names).map(str::to_string)),
+    }
+}
+
+/// The words after `member`.
+const MEMBER_SUBCOMMANDS: [&str; 6] = ["add", "promote", "remove", "list", "change", "leave-joint"];
+
 /// `word` is none of `names`, the names of kind `what`: the one it is
 /// near (`leadr`: `"leader"`), else all of them.
 pub(super) fn unknown_name(what: Named, word: &str, names: &[&str]) -> ParseErrorKind {
@@ -1063,11 +1134,7 @@ fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
         (_, other) => {
             return Err(p.err(
                 sub.col,
-                unknown_name(
-                    Named::MemberSubcommand,
-                    other,
-                    &["add", "promote", "remove", "list", "change", "leave-joint"],
-                ),
+                unknown_name(Named::MemberSubcommand, other, &MEMBER_SUBCOMMANDS),
             ))
         }
     };

@@ -266,6 +266,11 @@ pub enum ParseErrorKind {
     BadNodeId {
         found: String,
     },
+    /// A member's name (`n1`, `node1`) where a node id goes: `id`.
+    NodeIdNamed {
+        found: String,
+        id: NodeId,
+    },
     /// A node id outside 1..=15 (`found` unquoted).
     NodeIdRange {
         found: String,
@@ -702,6 +707,10 @@ impl ParseErrorKind {
                 found: s("\"0.5B\""),
             },
             BadNodeId { found: s("\"x\"") },
+            NodeIdNamed {
+                found: s("\"n1\""),
+                id: 1,
+            },
             NodeIdRange { found: s("16") },
             BadNumber { found: s("\"x\"") },
             NumberTooLarge {
@@ -972,6 +981,9 @@ impl ParseErrorKind {
             SizeFraction { found } => format!("the size {found} is not a whole number of bytes"),
             BadNodeId { found } => {
                 format!("expected a node id ({MIN_NODE_ID} to {MAX_NODE_ID}), found {found}")
+            }
+            NodeIdNamed { found, id } => {
+                format!("expected a node id ({MIN_NODE_ID} to {MAX_NODE_ID}), found {found}: write {id}")
             }
             NodeIdRange { found } => {
                 format!("node id {found} is out of range: node ids go from {MIN_NODE_ID} to {MAX_NODE_ID}")

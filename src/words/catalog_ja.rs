@@ -321,6 +321,7 @@ sentences! {
     ParseSizeTooLarge = 2,
     ParseSizeFraction = 1,
     ParseBadNodeId = 3,
+    ParseNodeIdNamed = 4,
     ParseNodeIdRange = 3,
     ParseBadNumber = 1,
     ParseNumberTooLarge = 1,

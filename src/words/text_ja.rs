@@ -939,6 +939,13 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
             max_node_id = MAX_NODE_ID,
             found = word_ja(found)
         ),
+        NodeIdNamed { found, id } => ja!(
+            ParseNodeIdNamed,
+            min_node_id = MIN_NODE_ID,
+            max_node_id = MAX_NODE_ID,
+            found = word_ja(found),
+            id
+        ),
         NodeIdRange { found } => {
             ja!(
                 ParseNodeIdRange,
