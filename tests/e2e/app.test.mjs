@@ -255,7 +255,7 @@ test("repeated events fold into one line of the log, and one click shows each of
   await page.close();
 });
 
-test("help typed in the console opens the help and changes nothing of the run; a typo is answered with the command meant", async () => {
+test("help typed in the console opens the help and changes nothing of the run; a typo is answered with the command meant, etcdctl's command with the scenario's", async () => {
   const { page, problems } = await openApp(browser);
   await page.evaluate(() => { window.raftlab.pause(); window.raftlab.command("wait-until leader"); });
   const before = [await status(page), await page.evaluate(() => window.raftlab.history())];
@@ -267,6 +267,10 @@ test("help typed in the console opens the help and changes nothing of the run; a
   await page.fill("#console", "putt a 1");
   await page.press("#console", "Enter");
   assert.match(await page.textContent("#log"), /unknown command "putt"; did you mean "put"\?/);
+  // etcdctl's command without "etcdctl": the scenario command it stands for.
+  await page.fill("#console", "del a");
+  await page.press("#console", "Enter");
+  assert.match(await page.textContent("#log"), /etcdctl's "del KEY" is "delete KEY" in a scenario/);
   assert.deepEqual([await status(page), await page.evaluate(() => window.raftlab.history())], before);
   assert.deepEqual(problems, []);
   await page.close();
