@@ -305,9 +305,11 @@ pub enum ErrorDetail {
         mode: super::mode_settings::ReadMode,
     },
     /// etcd's `isLearnerReady`: the learner's match is below `percent`% of
-    /// the leader's.
+    /// the leader's. `learner`: false for a voter, which etcd measures the
+    /// same before it finds, when applying, that the member is no learner.
     LearnerNotReady {
         id: NodeId,
+        learner: bool,
         learner_match: u64,
         leader_match: u64,
         percent: u64,
@@ -474,8 +476,19 @@ impl ServerError {
                 ErrorCode::LearnerNotReady,
                 LearnerNotReady {
                     id: 4,
+                    learner: true,
                     learner_match: 3,
                     leader_match: 12,
+                    percent: 90,
+                },
+            ),
+            e(
+                ErrorCode::LearnerNotReady,
+                LearnerNotReady {
+                    id: 2,
+                    learner: false,
+                    learner_match: 0,
+                    leader_match: 5,
                     percent: 90,
                 },
             ),

@@ -177,7 +177,7 @@ impl Cluster {
         for &id in promote {
             self.refuse_read_only(id)?;
             if let Some(p) = tracker.progress.get(&id).filter(|p| p.is_learner) {
-                reconfig::check_learner_ready(id, p.matched, leader_match)?;
+                reconfig::check_learner_ready(id, true, p.matched, leader_match)?;
             }
         }
         Ok(())

@@ -184,7 +184,12 @@ impl Cluster {
         self.refuse_read_only(id)?;
         // isLearnerReady answers "not found" for an id the leader tracks no
         // progress for, before anything reaches raft.
-        let Some(learner_match) = r.tracker().progress.get(&id).map(|p| p.matched) else {
+        let Some((learner, learner_match)) = r
+            .tracker()
+            .progress
+            .get(&id)
+            .map(|p| (p.is_learner, p.matched))
+        else {
             return Err(ServerError::new(
                 ErrorCode::MemberNotFound,
                 ErrorDetail::NotTracked { leader, id },
@@ -195,7 +200,7 @@ impl Cluster {
             .progress
             .get(&leader)
             .map_or(r.last_index(), |p| p.matched);
-        reconfig::check_learner_ready(id, learner_match, leader_match)?;
+        reconfig::check_learner_ready(id, learner, learner_match, leader_match)?;
         if self.cfg.strict_reconfig {
             reconfig::check_promote(&self.voter_views(leader))?;
         }

@@ -129,9 +129,12 @@ pub fn check_remove_voter(
 }
 
 /// etcd's `isLearnerReady`, on the leader: the learner's match index must
-/// be at least [`READINESS_RATIO`] (90%) of the leader's.
+/// be at least [`READINESS_RATIO`] (90%) of the leader's. It looks at any
+/// member the leader tracks, a voter too (`learner` false): whether it is a
+/// learner is asked only when the change applies.
 pub fn check_learner_ready(
     id: NodeId,
+    learner: bool,
     learner_match: u64,
     leader_match: u64,
 ) -> Result<(), ServerError> {
@@ -140,6 +143,7 @@ pub fn check_learner_ready(
             ErrorCode::LearnerNotReady,
             ErrorDetail::LearnerNotReady {
                 id,
+                learner,
                 learner_match,
                 leader_match,
                 percent: (READINESS_RATIO * 100.0).round() as u64,
@@ -445,13 +449,14 @@ mod tests {
 
     #[test]
     fn learner_readiness_is_ninety_percent_of_the_leader() {
-        assert!(check_learner_ready(4, 90, 100).is_ok());
-        let e = check_learner_ready(4, 3, 12).unwrap_err();
+        assert!(check_learner_ready(4, true, 90, 100).is_ok());
+        let e = check_learner_ready(4, true, 3, 12).unwrap_err();
         assert_eq!(e.code, ErrorCode::LearnerNotReady);
         assert_eq!(
             e.why,
             ErrorDetail::LearnerNotReady {
                 id: 4,
+                learner: true,
                 learner_match: 3,
                 leader_match: 12,
                 percent: 90

@@ -51,11 +51,22 @@ pub fn server_detail(e: &ServerError) -> String {
         }
         LearnerNotReady {
             id,
+            learner: true,
             learner_match,
             leader_match,
             percent,
         } => format!(
             "learner {id} match {learner_match} < {percent}% of leader match {leader_match}"
+        ),
+        LearnerNotReady {
+            id,
+            learner: false,
+            learner_match,
+            leader_match,
+            percent,
+        } => format!(
+            "voter {id} match {learner_match} < {percent}% of leader match {leader_match} (etcd \
+             measures a promotion's match before it finds that the member is no learner)"
         ),
         NotEnoughStarted {
             started,

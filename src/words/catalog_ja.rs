@@ -71,6 +71,7 @@ sentences! {
     ServerNotTracked = 3,
     ServerReadOnlyLearner = 2,
     ServerLearnerNotReady = 4,
+    ServerVoterNotReady = 4,
     ServerNotEnoughStartedOthers = 0,
     ServerNotEnoughStarted = 5,
     ServerUnhealthyNotAll = 4,

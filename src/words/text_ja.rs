@@ -96,11 +96,25 @@ pub fn server_detail(e: &ServerError) -> String {
         ReadOnlyLearner { id, mode } => ja!(ServerReadOnlyLearner, id, mode),
         LearnerNotReady {
             id,
+            learner: true,
             learner_match,
             leader_match,
             percent,
         } => ja!(
             ServerLearnerNotReady,
+            id,
+            learner_match,
+            leader_match,
+            percent
+        ),
+        LearnerNotReady {
+            id,
+            learner: false,
+            learner_match,
+            leader_match,
+            percent,
+        } => ja!(
+            ServerVoterNotReady,
             id,
             learner_match,
             leader_match,
@@ -2788,7 +2802,7 @@ mod tests {
         }
         // The one sentence English cannot finish by itself: a detail with
         // facts of its own beyond etcd's text is never etcd's text alone.
-        let not_ready = crate::server::reconfig::check_learner_ready(4, 3, 12).unwrap_err();
+        let not_ready = crate::server::reconfig::check_learner_ready(4, true, 3, 12).unwrap_err();
         assert_eq!(
             server_detail(&not_ready),
             "学習者のノード4のmatch（3）が、リーダーのmatch（12）の90%に届いていません"
@@ -2852,14 +2866,14 @@ mod tests {
         assert_eq!(early.error, Some("learner-not-ready"));
         let en = early.detail.clone().unwrap();
         assert!(
-            en.starts_with("learner 2 match 0 < 90% of leader match"),
+            en.starts_with("voter 2 match 0 < 90% of leader match"),
             "{en}"
         );
         let ja = Japanese.result_summary(early);
         assert!(
             ja.starts_with(
                 "エラー：learner-not-ready（学習者メンバーがまだリーダーに追いついていない）。\
-                 学習者のノード2のmatch（0）が、リーダーのmatch"
+                 投票メンバーのノード2のmatch（0）が、リーダーのmatch"
             ),
             "{ja}"
         );
