@@ -101,6 +101,9 @@ pub enum EtcdctlError {
     /// A flag raftlab does not model, of a command it does (empty: a
     /// global flag).
     UnmodelledFlag { command: String, flag: String },
+    /// An output format etcdctl has a printer for and raftlab does not
+    /// (`json`, `protobuf`, `fields`).
+    UnmodelledPrinter { printer: String },
     /// A member name that is not `n1`..`n15`.
     BadName { name: String },
     /// Several peer URLs (raftlab's members have one).
@@ -378,10 +381,13 @@ impl Args {
     /// protobuf and fields printers are refused here, a name etcdctl has
     /// no printer for is etcdctl's own error ([`Args::table`]).
     fn only(&self, modelled: &[&str]) -> Result<(), EtcdctlError> {
-        let printer = !matches!(self.write_out(), "json" | "protobuf" | "fields");
+        if let printer @ ("json" | "protobuf" | "fields") = self.write_out() {
+            return Err(EtcdctlError::UnmodelledPrinter {
+                printer: printer.to_string(),
+            });
+        }
         let allowed = |f: &Flag| {
-            (f.name == "write-out" && printer)
-                || (f.name == "endpoints" && modelled.contains(&"endpoints"))
+            f.name == "write-out" || (f.name == "endpoints" && modelled.contains(&"endpoints"))
         };
         match self
             .flags

@@ -521,6 +521,7 @@ sentences! {
     EtcdctlRefusalServer = 2,
     EtcdctlRefusalUnmodelled = 2,
     EtcdctlRefusalUnmodelledFlag = 2,
+    EtcdctlRefusalUnmodelledPrinter = 1,
     EtcdctlRefusalBadName = 1,
     EtcdctlRefusalSeveralUrls = 0,
     EtcdctlRefusalBadEndpoints = 1,

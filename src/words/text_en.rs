@@ -741,6 +741,10 @@ impl Renderer for English {
                     etcdctl::full_name(command)
                 )
             }
+            EtcdctlError::UnmodelledPrinter { printer } => format!(
+                "raftlab does not model etcdctl's {printer} printer (-w {printer}): the console \
+                 prints with its simple and table printers (-w simple, -w table)"
+            ),
             EtcdctlError::BadName { name } => format!(
                 "raftlab cannot add a member named {name:?}: its members are named n1 to n15 (member N runs on host nN), \
                  as in etcdctl member add n4 --peer-urls=http://n4:2380"

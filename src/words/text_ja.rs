@@ -1579,6 +1579,9 @@ impl Renderer for Japanese {
                 command = etcdctl::full_name(command),
                 flag
             ),
+            EtcdctlError::UnmodelledPrinter { printer } => {
+                ja!(EtcdctlRefusalUnmodelledPrinter, printer)
+            }
             EtcdctlError::BadName { name } => {
                 ja!(EtcdctlRefusalBadName, name = format!("{:?}", name))
             }
@@ -2662,6 +2665,9 @@ mod tests {
             EtcdctlError::UnmodelledFlag {
                 command: "get".into(),
                 flag: "--prefix".into(),
+            },
+            EtcdctlError::UnmodelledPrinter {
+                printer: "json".into(),
             },
             EtcdctlError::BadName { name: "a".into() },
             EtcdctlError::SeveralUrls,
