@@ -913,8 +913,13 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
             name,
             cmd,
             expected,
-        } => ja!(ParseUnknownOption, cmd, name, expected),
-        UnknownOptionNear { name, cmd, near } => ja!(ParseUnknownOptionNear, cmd, name, near),
+        } => ja!(ParseUnknownOption, cmd, name = word_ja(name), expected),
+        UnknownOptionNear { name, cmd, near } => ja!(
+            ParseUnknownOptionNear,
+            cmd,
+            name = word_ja(name),
+            near = word_ja(near)
+        ),
         DuplicateOption { name } => ja!(ParseDuplicateOption, name),
         OptionTakesNoValue { name } => ja!(ParseOptionTakesNoValue, name),
         MissingOptionValue { name, hint } => ja!(ParseMissingOptionValue, name, hint),
