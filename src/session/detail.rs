@@ -51,23 +51,21 @@ pub fn server_detail(e: &ServerError) -> String {
         }
         LearnerNotReady {
             id,
-            learner: true,
+            learner,
             learner_match,
             leader_match,
             percent,
-        } => format!(
-            "learner {id} match {learner_match} < {percent}% of leader match {leader_match}"
-        ),
-        LearnerNotReady {
-            id,
-            learner: false,
-            learner_match,
-            leader_match,
-            percent,
-        } => format!(
-            "voter {id} match {learner_match} < {percent}% of leader match {leader_match} (etcd \
-             measures a promotion's match before it finds that the member is no learner)"
-        ),
+        } => {
+            let role = if *learner { "learner" } else { "voter" };
+            let why = if *learner {
+                ""
+            } else {
+                " (etcd measures a promotion's match before it finds that the member is no learner)"
+            };
+            format!(
+                "{role} {id} match {learner_match} < {percent}% of leader match {leader_match}{why}"
+            )
+        }
         NotEnoughStarted {
             started,
             quorum,

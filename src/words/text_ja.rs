@@ -107,6 +107,7 @@ pub fn server_detail(e: &ServerError) -> String {
             leader_match,
             percent
         ),
+        // A voter's: the same facts, and why etcd measured it at all.
         LearnerNotReady {
             id,
             learner: false,
