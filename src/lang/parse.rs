@@ -787,6 +787,42 @@ fn unknown_command(word: &str) -> ParseErrorKind {
     }
 }
 
+/// `word` is none of `names`, the names of kind `what`: the one it is
+/// near (`leadr`: `"leader"`), else all of them.
+pub(super) fn unknown_name(what: Named, word: &str, names: &[&str]) -> ParseErrorKind {
+    let found = quote_for_message(word);
+    match crate::lang::suggest::nearest(word, names) {
+        Some(near) => ParseErrorKind::UnknownNameNear {
+            what,
+            found,
+            near: quote_for_message(near),
+        },
+        None => ParseErrorKind::UnknownName {
+            what,
+            found,
+            expected: names.join(", "),
+        },
+    }
+}
+
+/// A word with no `=` where options go: an option's value written without
+/// its name (`status 2`: `via=2`; `load 100/s`: `rate=100/s`), else the
+/// option it is near.
+fn bare_value(word: &str, names: &[&str]) -> Option<String> {
+    let takes = |name: &str| names.contains(&name);
+    // A number is a rate before it is a node (`load 10`: 10 writes a second).
+    if takes("rate") && !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) {
+        return Some(format!("rate={word}/s"));
+    }
+    if takes("rate") && word.ends_with("/s") {
+        return Some(format!("rate={word}"));
+    }
+    if takes("via") && node_id_of(word).is_ok() {
+        return Some(format!("via={word}"));
+    }
+    crate::lang::suggest::nearest(word, names).map(str::to_string)
+}
+
 /// `wait-until COND [within=DURATION]`.
 fn parse_wait_until(p: &mut Words<'_>) -> Result<Command, ParseError> {
     let cond = parse_condition(p, "wait-until")?;
@@ -1056,42 +1092,8 @@ fn parse_mirror(p: &mut Words<'_>) -> Result<Command, ParseError> {
     }
 }
 
-/// A word with no `=` where options go: an option's value written without
-/// its name (`status 2`: `via=2`; `load 100/s`: `rate=100/s`), else the
-/// option it is near.
-fn bare_value(word: &str, names: &[&str]) -> Option<String> {
-    let value_of =
-        |name: &str, fits: bool| (fits && names.contains(&name)).then(|| format!("{name}={word}"));
-    // A number is a rate before it is a node (`load 10`: 10 writes a second).
-    let number = !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit());
-    match (names.contains(&"rate"), number) {
-        (true, true) => Some(format!("rate={word}/s")),
-        _ => value_of("rate", word.ends_with("/s"))
-            .or_else(|| value_of("via", node_id_of(word).is_ok()))
-            .or_else(|| crate::lang::suggest::nearest(word, names).map(str::to_string)),
-    }
-}
-
 /// The words after `member`.
 const MEMBER_SUBCOMMANDS: [&str; 6] = ["add", "promote", "remove", "list", "change", "leave-joint"];
-
-/// `word` is none of `names`, the names of kind `what`: the one it is
-/// near (`leadr`: `"leader"`), else all of them.
-pub(super) fn unknown_name(what: Named, word: &str, names: &[&str]) -> ParseErrorKind {
-    let found = quote_for_message(word);
-    match crate::lang::suggest::nearest(word, names) {
-        Some(near) => ParseErrorKind::UnknownNameNear {
-            what,
-            found,
-            near: quote_for_message(near),
-        },
-        None => ParseErrorKind::UnknownName {
-            what,
-            found,
-            expected: names.join(", "),
-        },
-    }
-}
 
 fn parse_member(p: &mut Words<'_>) -> Result<Command, ParseError> {
     let sub = p.word(
