@@ -56,11 +56,12 @@ pub fn server_detail(e: &ServerError) -> String {
             leader_match,
             percent,
         } => {
-            let role = if *learner { "learner" } else { "voter" };
-            let why = if *learner {
-                ""
-            } else {
-                " (etcd measures a promotion's match before it finds that the member is no learner)"
+            let (role, why) = match learner {
+                true => ("learner", ""),
+                false => (
+                    "voter",
+                    " (etcd measures a promotion's match before it finds that the member is no learner)",
+                ),
             };
             format!(
                 "{role} {id} match {learner_match} < {percent}% of leader match {leader_match}{why}"
