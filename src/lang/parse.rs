@@ -691,7 +691,12 @@ fn parse_tokens(toks: &[Token], line: usize) -> Result<Command, ParseError> {
         // The script's own flow: time, checks, narration.
         "wait" => {
             let t = p.word("duration", "wait")?;
-            let ms = parse_wait(&t.text).map_err(|m| p.err(t.col, m))?;
+            let ms = parse_wait(&t.text).map_err(|m| match m {
+                ParseErrorKind::DurationUnit { .. } => {
+                    p.err(t.col, unit_apart(&t.text, p.peek()).unwrap_or(m))
+                }
+                m => p.err(t.col, m),
+            })?;
             p.finish("wait")?;
             Ok(Command::Wait(ms))
         }
@@ -785,6 +790,24 @@ fn unknown_command(word: &str) -> ParseErrorKind {
             },
         },
     }
+}
+
+/// A number followed by its unit as a word of its own (`wait 2 s`, `wait 2
+/// min`): the duration as one word, in ms or s, when the two make one.
+fn unit_apart(number: &str, next: Option<&Token>) -> Option<ParseErrorKind> {
+    let unit = next.filter(|t| !t.quoted && t.opt.is_none())?;
+    let joined = format!("{number}{}", unit.text);
+    let write = match parse_wait(&joined) {
+        Ok(ms) => format_duration(ms),
+        Err(ParseErrorKind::DurationOtherUnit { write, .. }) => write,
+        // Past the hour one command may let pass: said so, of the word meant.
+        Err(e @ ParseErrorKind::WaitTooLong { .. }) => return Some(e),
+        Err(_) => return None,
+    };
+    Some(ParseErrorKind::DurationSpace {
+        found: quote_for_message(&format!("{number} {}", unit.text)),
+        write,
+    })
 }
 
 /// `word` is none of `names`, the names of kind `what`: the one it is

@@ -223,6 +223,12 @@ pub enum ParseErrorKind {
         found: String,
         write: String,
     },
+    /// A duration's number and unit apart (`wait 2 s`): `write` is the
+    /// same written as one word, in ms or s.
+    DurationSpace {
+        found: String,
+        write: String,
+    },
     DurationTooLong {
         found: String,
     },
@@ -677,6 +683,10 @@ impl ParseErrorKind {
                 found: s("\"2m\""),
                 write: s("120s"),
             },
+            DurationSpace {
+                found: s("\"2 min\""),
+                write: s("120s"),
+            },
             DurationTooLong {
                 found: s("\"1e30s\""),
             },
@@ -958,6 +968,11 @@ impl ParseErrorKind {
             DurationUnit { found } => format!("a duration needs a unit (ms or s), found {found}"),
             DurationOtherUnit { found, write } => {
                 format!("durations are in ms or s: for {found} write {write}")
+            }
+            DurationSpace { found, write } => {
+                format!(
+                    "a duration is one word, its unit after its number: for {found} write {write}"
+                )
             }
             DurationTooLong { found } => format!("the duration {found} is too long"),
             DurationFraction { found } => {

@@ -310,6 +310,7 @@ sentences! {
     ParseNegativeDuration = 1,
     ParseDurationUnit = 1,
     ParseDurationOtherUnit = 2,
+    ParseDurationSpace = 2,
     ParseDurationTooLong = 1,
     ParseDurationFraction = 1,
     ParseWaitTooLong = 2,

@@ -942,6 +942,9 @@ pub fn parse_error(kind: &ParseErrorKind) -> String {
         DurationOtherUnit { found, write } => {
             ja!(ParseDurationOtherUnit, found = word_ja(found), write)
         }
+        DurationSpace { found, write } => {
+            ja!(ParseDurationSpace, found = word_ja(found), write)
+        }
         DurationTooLong { found } => ja!(ParseDurationTooLong, found = word_ja(found)),
         DurationFraction { found } => ja!(ParseDurationFraction, found = word_ja(found)),
         WaitTooLong { found, limit } => ja!(ParseWaitTooLong, found = word_ja(found), limit),
