@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use crate::lang::ast::*;
+use crate::lang::etcdctl::node_of_name;
 use crate::lang::lexer::{lex, OptPart, Token};
 use crate::lang::parse_error::{Form, Least, Named};
 pub use crate::lang::parse_error::{ParseError, ParseErrorFacts, ParseErrorKind};
@@ -171,23 +172,24 @@ pub fn parse_duration(s: &str) -> Result<u64, String> {
 
 pub(crate) fn duration_of(s: &str) -> Result<u64, ParseErrorKind> {
     let found = quote_for_message(s);
-    let generic = || ParseErrorKind::BadDuration {
-        found: found.clone(),
+    // Not a duration in ms or s: one in another unit says what to write.
+    let generic = || match other_unit(s) {
+        Some(ms) => ParseErrorKind::DurationOtherUnit {
+            found: found.clone(),
+            write: format_duration(ms),
+        },
+        None => ParseErrorKind::BadDuration {
+            found: found.clone(),
+        },
     };
     if s.starts_with('-') {
         return Err(ParseErrorKind::NegativeDuration { found });
-    }
-    if let Some(ms) = other_unit(s) {
-        return Err(ParseErrorKind::DurationOtherUnit {
-            found,
-            write: format_duration(ms),
-        });
     }
     let (number, per_unit) = if let Some(n) = s.strip_suffix("ms") {
         (n, 1u128)
     } else if let Some(n) = s.strip_suffix('s') {
         (n, 1000u128)
-    } else if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+    } else if is_digits(s) {
         return Err(ParseErrorKind::DurationUnit { found });
     } else {
         return Err(generic());
@@ -236,13 +238,21 @@ fn other_unit(s: &str) -> Option<u64> {
     }
 }
 
+/// Whether `s` is one or more decimal digits and nothing else.
+fn is_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// A duration one command may let pass: at most [`MAX_WAIT_MS`] (an hour).
 fn parse_wait(s: &str) -> Result<u64, ParseErrorKind> {
-    // Hours past the limit are said to be past it, not to be written in
-    // seconds that would be refused next.
-    let ms = match other_unit(s) {
-        Some(ms) if ms > MAX_WAIT_MS => ms,
-        _ => duration_of(s)?,
+    let ms = match duration_of(s) {
+        Ok(ms) => ms,
+        // Hours past the limit are said to be past it, not to be written in
+        // seconds that would be refused next.
+        Err(e) => match other_unit(s) {
+            Some(ms) if ms > MAX_WAIT_MS => ms,
+            _ => return Err(e),
+        },
     };
     if ms > MAX_WAIT_MS {
         return Err(ParseErrorKind::WaitTooLong {
@@ -289,7 +299,7 @@ fn size_of(s: &str) -> Result<u64, ParseErrorKind> {
         .iter()
         .find_map(|(u, m)| s.strip_suffix(u).map(|n| (n, *m)))
     else {
-        if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        if is_digits(s) {
             return Err(ParseErrorKind::SizeUnit { found });
         }
         return Err(generic());
@@ -318,8 +328,7 @@ fn scaled(number: &str, mult: u128) -> Option<Scaled> {
         Some((i, f)) => (i, f),
         None => (number, ""),
     };
-    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-    if !digits(int) || (number.as_bytes().contains(&b'.') && !digits(frac)) {
+    if !is_digits(int) || (number.as_bytes().contains(&b'.') && !is_digits(frac)) {
         return None;
     }
     let frac = frac.trim_end_matches('0');
@@ -360,15 +369,11 @@ pub fn parse_node_id(s: &str) -> Result<NodeId, String> {
 }
 
 fn node_id_of(s: &str) -> Result<NodeId, ParseErrorKind> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+    if !is_digits(s) {
         // A member's name (`n1`, etcd's name for node 1, or `node1`): its
         // number is what the language writes.
-        let number = s
-            .strip_prefix("node")
-            .or(s.strip_prefix('n'))
-            .filter(|n| !n.starts_with('0'))
-            .and_then(|n| n.parse::<u64>().ok())
-            .filter(|n| (MIN_NODE_ID..=MAX_NODE_ID).contains(n));
+        let number =
+            node_of_name(s).or_else(|| node_of_name(&format!("n{}", s.strip_prefix("node")?)));
         return Err(match number {
             Some(n) => ParseErrorKind::NodeIdNamed {
                 found: quote_for_message(s),
@@ -387,7 +392,7 @@ fn node_id_of(s: &str) -> Result<NodeId, ParseErrorKind> {
 
 /// A whole number without unit.
 fn parse_number(s: &str) -> Result<u64, ParseErrorKind> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+    if !is_digits(s) {
         return Err(ParseErrorKind::BadNumber {
             found: quote_for_message(s),
         });
@@ -813,8 +818,24 @@ fn unit_apart(number: &str, next: Option<&Token>) -> Option<ParseErrorKind> {
 /// `word` is none of `names`, the names of kind `what`: the one it is
 /// near (`leadr`: `"leader"`), else all of them.
 pub(super) fn unknown_name(what: Named, word: &str, names: &[&str]) -> ParseErrorKind {
+    refused_name(
+        what,
+        word,
+        crate::lang::suggest::nearest(word, names),
+        names,
+    )
+}
+
+/// `word` is none of `names`: `near`, the one it is taken to mean, else
+/// all of them.
+pub(super) fn refused_name(
+    what: Named,
+    word: &str,
+    near: Option<&str>,
+    names: &[&str],
+) -> ParseErrorKind {
     let found = quote_for_message(word);
-    match crate::lang::suggest::nearest(word, names) {
+    match near {
         Some(near) => ParseErrorKind::UnknownNameNear {
             what,
             found,
@@ -834,7 +855,7 @@ pub(super) fn unknown_name(what: Named, word: &str, names: &[&str]) -> ParseErro
 fn bare_value(word: &str, names: &[&str]) -> Option<String> {
     let takes = |name: &str| names.contains(&name);
     // A number is a rate before it is a node (`load 10`: 10 writes a second).
-    if takes("rate") && !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) {
+    if takes("rate") && is_digits(word) {
         return Some(format!("rate={word}/s"));
     }
     if takes("rate") && word.ends_with("/s") {
@@ -1032,7 +1053,7 @@ fn parse_rate(s: &str) -> Result<u64, ParseErrorKind> {
         found: quote_for_message(s),
     };
     let n = s.strip_suffix("/s").ok_or_else(generic)?;
-    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+    if !is_digits(n) {
         return Err(generic());
     }
     match n.parse::<u64>() {
@@ -1934,7 +1955,7 @@ fn parse_auto_promote(s: &str) -> Result<Option<u8>, ParseErrorKind> {
         found: quote_for_message(s),
     };
     let number = s.strip_suffix('%').ok_or_else(generic)?;
-    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+    if !is_digits(number) {
         return Err(generic());
     }
     match number.parse::<u64>() {

@@ -3,25 +3,10 @@
 //! the scenario language suggests for a word that names none.
 
 /// The edit distance of a word to a name, ASCII letters folded (cobra's
-/// `ld` with `ignoreCase`, over bytes). Only a refusal measures, so the row
-/// is allocated: no name is too long for it.
+/// `ld` with `ignoreCase`, over bytes). Only a refusal measures, so the rows
+/// are allocated: no name is too long for them.
 pub fn levenshtein(a: &str, b: &str) -> usize {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let next = if ca.eq_ignore_ascii_case(cb) {
-                diag
-            } else {
-                1 + diag.min(row[j]).min(row[j + 1])
-            };
-            diag = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
+    distance(a, b, false)
 }
 
 /// The edit distance of a word to a name where two letters swapped count as
@@ -29,6 +14,12 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
 /// `wiat` is one from `wait`, where cobra's distance makes it two. The
 /// scenario language's own suggestions use it; etcdctl's keep cobra's.
 pub fn typo_distance(a: &str, b: &str) -> usize {
+    distance(a, b, true)
+}
+
+/// Levenshtein's distance, and with `swaps` a swap of two neighbouring
+/// letters as one edit.
+fn distance(a: &str, b: &str, swaps: bool) -> usize {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let same = |x: u8, y: u8| x.eq_ignore_ascii_case(&y);
     // Three rows: the one before the last is where a swap is measured from.
@@ -40,7 +31,7 @@ pub fn typo_distance(a: &str, b: &str) -> usize {
         for j in 1..=b.len() {
             let cost = usize::from(!same(a[i - 1], b[j - 1]));
             row[j] = (last[j] + 1).min(row[j - 1] + 1).min(last[j - 1] + cost);
-            if i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1]) {
+            if swaps && i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1]) {
                 row[j] = row[j].min(before[j - 2] + 1);
             }
         }

@@ -37,14 +37,13 @@ pub(super) fn parse(p: &mut Words<'_>, name: &str) -> Result<Command, ParseError
             let kind = get(&found, "kind")
                 .map(|f| {
                     p.convert(f, |v| {
-                        kind_named(v).ok_or_else(|| match kind_named_as_etcd(v) {
-                            // etcd's own name for it: `MsgApp` is `app`.
-                            Some(near) => ParseErrorKind::UnknownNameNear {
-                                what: Named::MessageKind,
-                                found: quote_for_message(v),
-                                near: quote_for_message(near),
-                            },
-                            None => super::unknown_name(Named::MessageKind, v, &kind_names()),
+                        kind_named(v).ok_or_else(|| {
+                            let names = kind_names();
+                            // etcd's own name for it (`MsgApp` is `app`)
+                            // before a guess.
+                            let near = kind_named_as_etcd(v)
+                                .or_else(|| crate::lang::suggest::nearest(v, &names));
+                            super::refused_name(Named::MessageKind, v, near, &names)
                         })
                     })
                 })
